@@ -1,0 +1,46 @@
+"""How score.pl turns numbers into text, reproduced exactly.
+
+score.pl prints floats through Perl's default stringification (15 significant digits,
+``%.15g``) and rounds its percentages with its own ``myround``.
+"""
+
+from __future__ import annotations
+
+import math
+
+
+def perl_str(value: float | int | None) -> str:
+    """Stringify a number as Perl does: integers plainly, floats as ``%.15g``, undef empty."""
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return str(value)
+    return format(value, ".15g")
+
+
+def perl_round(fraction: float) -> str:
+    """score.pl's ``myround(x, 2)``: x·100·100, + 0.5, truncate, ÷ 100, pad to 2 decimals.
+
+    The two multiplications are done one after the other, as in Perl, so the float
+    results (and hence the rounding of halves) are identical.
+
+    >>> perl_round(0.4576)
+    '45.76'
+    >>> perl_round(1.0)
+    '100.00'
+    >>> perl_round(0.12345)
+    '12.35'
+    """
+    number = fraction * 100
+    number = number * 100
+    result = math.trunc(number + 0.5) / 100
+    text = perl_str(result)
+    if "." in text:
+        decimals = len(text.split(".", 1)[1])
+        return text + "0" * (2 - decimals) if decimals < 2 else text
+    return text + ".00"
+
+
+def perl_truthy(value: str | None) -> bool:
+    """Perl's truth of a string: undef, '' and '0' are false."""
+    return value is not None and value != "" and value != "0"

@@ -1,0 +1,222 @@
+"""How official scores are written: score.pl's text to the byte, JSON, CSV, and by PoS.
+
+JSON and CSV give fractions (0.4576, not 45.76) without rounding; the text output gives
+score.pl's rounded percentages. Every JSON result carries a ``signature`` naming what
+determines its numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring import __version__
+from scoring.io import pos_of
+from scoring.official import Gold, MultiwordScores, OfficialScores
+from scoring.perl import perl_round, perl_str
+
+POS_COLUMNS = (("all", "All"), ("n", "Nouns"), ("v", "Verbs"), ("a", "Adjectives"),
+               ("r", "Adverbs"))
+
+
+class ScorerDied(Exception):
+    """score.pl would die here (``Illegal division by zero``) after printing ``stdout``."""
+
+    def __init__(self, stdout: str, reason: str) -> None:
+        super().__init__(reason)
+        self.stdout = stdout
+        self.reason = reason
+
+
+def _pct(value: float | None, rules: str, what: str, printed: list[str]) -> str:
+    if value is None:
+        if rules == "compat":
+            raise ScorerDied("".join(line + "\n" for line in printed),
+                             f"{what} is undefined (division by zero)")
+        return "n/a"
+    return perl_round(value)
+
+
+def official_text(scores: OfficialScores) -> str:
+    """The exact text score.pl prints for best or oot (fixed rules print ``n/a`` where
+    score.pl would die)."""
+    printed = list(scores.log)
+    rules = scores.rules
+    precision = _pct(scores.precision, rules, "precision (nothing attempted)", printed)
+    recall = _pct(scores.recall, rules, "recall (no item in T)", printed)
+    printed.append(f"Total = {scores.total_items}, attempted = {scores.attempted}")
+    printed.append(f"precision = {precision}, recall = {recall}")
+    mode_precision = _pct(scores.mode_precision, rules,
+                          "mode precision (no item with a mode attempted)", printed)
+    mode_recall = _pct(scores.mode_recall, rules, "mode recall (no item with a mode)", printed)
+    printed.append(f"Total with mode {scores.total_modes} attempted {scores.mode_attempted}")
+    prefix = "Mode precision" if scores.measure == "best" else "precision"
+    recall_name = "Mode recall" if scores.measure == "best" else "recall"
+    printed.append(f"{prefix} = {mode_precision}, {recall_name} = {mode_recall}")
+    return "".join(line + "\n" for line in printed)
+
+
+def multiword_text(scores: MultiwordScores) -> str:
+    """The exact text score.pl prints for mw."""
+    printed = list(scores.log)
+    detection_p = perl_round(scores.detection_precision) if scores.found else ""
+    identification_p = perl_round(scores.identification_precision) if scores.found else ""
+    detection_r = _pct(scores.detection_recall, scores.rules,
+                       "recall (no multiword in the gold)", printed)
+    identification_r = perl_round(scores.identification_recall or 0.0)
+    printed.append(f"Total MWs in GS = {scores.total_modes}, System found "
+                   f"{perl_str(scores.found or None)} of which "
+                   f"{perl_str(scores.genuine or None)} were genuine")
+    printed.append(f"Detection precision = {detection_p}, recall = {detection_r}")
+    printed.append("Number that matched GS")
+    printed.append(f"Identification precision = {identification_p}, recall = {identification_r}")
+    return "".join(line + "\n" for line in printed)
+
+
+def signature(measure: str, rules: str, **settings: object) -> str:
+    """``metric:best|rules:compat|...|version:0.1.0``: everything that fixes a number."""
+    parts = [f"metric:{measure}", f"rules:{rules}"]
+    parts += [f"{key}:{value}" for key, value in settings.items()]
+    parts.append(f"version:{__version__}")
+    return "|".join(parts)
+
+
+@dataclass(frozen=True)
+class PosScores:
+    """best/oot figures for one PoS (or ``all``), as fractions."""
+
+    total_items: int
+    attempted: int
+    precision: float | None
+    recall: float | None
+    total_modes: int
+    mode_attempted: int
+    mode_precision: float | None
+    mode_recall: float | None
+
+
+def _ratio(numerator: float, denominator: int) -> float | None:
+    return numerator / denominator if denominator else None
+
+
+def by_pos(scores: OfficialScores, gold: Gold) -> dict[str, PosScores]:
+    """Scores for each PoS of the gold's lexelts (n, v, a, r) and ``all`` (Tables 4-8 of
+    the 2009 paper). PoS is the last part of the gold lexelt (``stand.n.v`` is a verb)."""
+    result = {"all": PosScores(scores.total_items, scores.attempted, scores.precision,
+                               scores.recall, scores.total_modes, scores.mode_attempted,
+                               scores.mode_precision, scores.mode_recall)}
+    for pos, _label in POS_COLUMNS[1:]:
+        ids = {item_id for item_id, item in gold.items.items() if pos_of(item.lexelt) == pos}
+        rows = [row for row in scores.items if row.id in ids]
+        attempted = sum(row.attempted for row in rows)
+        total = sum(row.score for row in rows)
+        modes = sum(1 for item_id in gold.modes if item_id in ids)
+        tried = sum(row.mode_attempted for row in rows)
+        right = sum(row.mode_correct for row in rows)
+        result[pos] = PosScores(len(ids), attempted, _ratio(total, attempted),
+                                _ratio(total, len(ids)), modes, tried, _ratio(right, tried),
+                                _ratio(right, modes))
+    return result
+
+
+_FIELDS = ("precision", "recall", "mode_precision", "mode_recall")
+
+
+def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
+    """One JSON object: counts, fractions, signature; ``by_pos`` when ``gold`` is given."""
+    body: dict[str, object] = {
+        "system": name,
+        "measure": scores.measure,
+        "rules": scores.rules,
+        "total": scores.total_items,
+        "attempted": scores.attempted,
+        "precision": scores.precision,
+        "recall": scores.recall,
+        "total_with_mode": scores.total_modes,
+        "mode_attempted": scores.mode_attempted,
+        "mode_precision": scores.mode_precision,
+        "mode_recall": scores.mode_recall,
+        "duplicate_lines": scores.duplicate_lines,
+        "signature": signature(scores.measure, scores.rules),
+    }
+    if gold is not None:
+        body["by_pos"] = {pos: vars_of(value) for pos, value in by_pos(scores, gold).items()}
+    return json.dumps(body, indent=2) + "\n"
+
+
+def vars_of(value: PosScores) -> dict[str, object]:
+    return {field: getattr(value, field) for field in PosScores.__dataclass_fields__}
+
+
+def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
+    """CSV with a header: one row for ``all`` (and one per PoS when ``gold`` is given)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = list(PosScores.__dataclass_fields__)
+    writer.writerow(["system", "measure", "rules", "pos", *columns, "signature"])
+    table = by_pos(scores, gold) if gold is not None else None
+    rows = table.items() if table else [("all", by_pos_all(scores))]
+    for pos, value in rows:
+        writer.writerow([name, scores.measure, scores.rules, pos,
+                         *("" if v is None else v for v in vars_of(value).values()),
+                         signature(scores.measure, scores.rules)])
+    return out.getvalue()
+
+
+def by_pos_all(scores: OfficialScores) -> PosScores:
+    return PosScores(scores.total_items, scores.attempted, scores.precision, scores.recall,
+                     scores.total_modes, scores.mode_attempted, scores.mode_precision,
+                     scores.mode_recall)
+
+
+def pos_tables(rows: Sequence[tuple[str, dict[str, PosScores]]], measure: str) -> str:
+    """Tables 4-8 of the 2009 paper: one table per figure, systems as rows, All and each
+    PoS as columns, percentages to two decimals."""
+    titles = {"precision": f"{measure} precision", "recall": f"{measure} recall",
+              "mode_precision": f"{measure} mode precision",
+              "mode_recall": f"{measure} mode recall"}
+    width = max([len("Systems"), *(len(name) for name, _ in rows)])
+    lines: list[str] = []
+    for field, title in titles.items():
+        lines.append(f"Results for {title}")
+        header = "Systems".ljust(width) + "".join(f"  {label:>10}" for _, label in POS_COLUMNS)
+        lines.append(header)
+        for name, table in rows:
+            cells = []
+            for pos, _label in POS_COLUMNS:
+                value = getattr(table[pos], field)
+                cells.append(f"  {'n/a' if value is None else perl_round(value):>10}")
+            lines.append(name.ljust(width) + "".join(cells))
+        lines.append("")
+    return "\n".join(lines)
+
+
+def multiword_json(name: str, scores: MultiwordScores) -> str:
+    body = {
+        "system": name, "measure": "mw", "rules": scores.rules,
+        "total_with_mw": scores.total_modes, "found": scores.found,
+        "genuine": scores.genuine, "matched": scores.matched,
+        "detection_precision": scores.detection_precision,
+        "detection_recall": scores.detection_recall,
+        "identification_precision": scores.identification_precision,
+        "identification_recall": scores.identification_recall,
+        "signature": signature("mw", scores.rules),
+    }
+    return json.dumps(body, indent=2) + "\n"
+
+
+def multiword_csv(name: str, scores: MultiwordScores) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    fields = ["detection_precision", "detection_recall", "identification_precision",
+              "identification_recall"]
+    writer.writerow(["system", "measure", "rules", "total_with_mw", "found", "genuine",
+                     "matched", *fields, "signature"])
+    values = [getattr(scores, field) for field in fields]
+    writer.writerow([name, "mw", scores.rules, scores.total_modes, scores.found,
+                     scores.genuine, scores.matched,
+                     *("" if v is None else v for v in values), signature("mw", scores.rules)])
+    return out.getvalue()

@@ -1,0 +1,185 @@
+"""``python -m scoring.score SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v]``: the drop-in for
+the official ``score.pl``.
+
+It takes score.pl's arguments, read the way score.pl reads them, and in compat mode (the
+default) prints to standard output exactly the bytes score.pl prints. Extra options, which
+score.pl does not have, start with ``--``:
+
+``--fixed``             score with score.pl's defects corrected (docs/scoring.md)
+``--format text|json|csv``  text is score.pl's output; JSON and CSV give fractions
+``--by-pos``            scores for All, n, v, a, r laid out like Tables 4-8 of the 2009 paper
+``--strict``            refuse a system file with any malformed line (FILE:LINE: rule)
+``--no-diagnosis``      do not print the diagnosis of defects to standard error
+
+Standard error gets a short diagnosis of what in the system file gained or lost credit
+only because of a defect of score.pl (see :mod:`scoring.diagnose`).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from scoring.diagnose import diagnose, diagnose_multiwords
+from scoring.io import FormatError, encode, read_lines, read_system
+from scoring.official import Rules, read_gold_lines, score_multiwords, score_system
+from scoring.perl import perl_truthy
+from scoring.report import (
+    ScorerDied,
+    by_pos,
+    multiword_csv,
+    multiword_json,
+    multiword_text,
+    official_csv,
+    official_json,
+    official_text,
+    pos_tables,
+)
+
+USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
+HELP = __doc__ or ""
+
+
+@dataclass(frozen=True)
+class Options:
+    system: str
+    gold: str
+    measure: str | None  # None: score.pl prints its usage line and scores nothing
+    verbose: bool
+    usage_lines: int
+    rules: Rules
+    format: str
+    by_pos: bool
+    strict: bool
+    diagnosis: bool
+
+
+def parse_arguments(argv: Sequence[str]) -> Options:
+    """score.pl's own argument handling (``top``), quirks included, plus the ``--`` options.
+
+    score.pl prints its usage line when the system file ends in ``-t``/``-v`` or the gold
+    path contains ``-t``/``-v`` anywhere, yet still scores best when no ``-t`` was given.
+    """
+    extras = [arg for arg in argv if arg.startswith("--")]
+    plain = [arg for arg in argv if not arg.startswith("--")]
+    rules: Rules = "compat"
+    output = "text"
+    flags = {"by_pos": False, "strict": False, "diagnosis": True}
+    for arg in extras:
+        if arg == "--fixed":
+            rules = "fixed"
+        elif arg.startswith("--format="):
+            output = arg.split("=", 1)[1]
+        elif arg in ("--by-pos", "--strict"):
+            flags[arg[2:].replace("-", "_")] = True
+        elif arg == "--no-diagnosis":
+            flags["diagnosis"] = False
+        else:
+            raise SystemExit(f"score: unknown option {arg!r} (see --help)")
+    if output not in ("text", "json", "csv"):
+        raise SystemExit(f"score: --format {output!r} is not one of text, json, csv")
+    padded = [*plain, *[""] * 5][:5]
+    ansfile, goldfile, kind, scoretype, verbose = padded
+    measure: str | None = scoretype
+    usage = 0
+    odd_path = ansfile.endswith(("-t", "-v")) or "-t" in goldfile or "-v" in goldfile
+    if not perl_truthy(ansfile) or not perl_truthy(goldfile) or (odd_path and rules == "compat"):
+        usage += 1
+        measure = None
+    if not perl_truthy(kind):
+        measure = "best"
+    elif kind == "-v" and not perl_truthy(scoretype) and not perl_truthy(verbose):
+        measure, verbose = "best", "-v"
+    elif kind != "-t":
+        usage += 1
+        measure = None
+    if perl_truthy(measure) and measure not in ("best", "oot", "mw"):
+        usage += 1
+        measure = None
+    return Options(ansfile, goldfile, measure or None, perl_truthy(verbose), usage, rules,
+                   output, flags["by_pos"], flags["strict"], flags["diagnosis"])
+
+
+def _merge_format_option(argv: Sequence[str]) -> list[str]:
+    """Accept ``--format json`` as well as ``--format=json``."""
+    merged: list[str] = []
+    items = list(argv)
+    while items:
+        arg = items.pop(0)
+        if arg == "--format" and items:
+            arg = f"--format={items.pop(0)}"
+        merged.append(arg)
+    return merged
+
+
+def run(argv: Sequence[str], stdout: object = None, stderr: object = None) -> int:
+    """Run the command; returns the exit status (0 ok, 1 error, 2 usage)."""
+    out = stdout if stdout is not None else sys.stdout.buffer
+    err = stderr if stderr is not None else sys.stderr
+    if any(arg in ("-h", "--help") for arg in argv):
+        print(HELP, file=err)  # type: ignore[arg-type]
+        return 0
+    options = parse_arguments(_merge_format_option(argv))
+    write = out.write  # type: ignore[attr-defined]
+    write(encode(USAGE * options.usage_lines))
+    if options.measure is None:
+        return 2 if options.usage_lines else 0
+    try:
+        system_lines = read_lines(options.system)
+        gold_lines = read_lines(options.gold)
+        if options.strict:
+            read_system(options.system, "mw" if options.measure == "mw" else options.measure)  # type: ignore[arg-type]
+        text, notes = _score(options, system_lines, gold_lines)
+    except FormatError as error:
+        print(f"score: {error}", file=err)  # type: ignore[arg-type]
+        return 1
+    except OSError as error:
+        print(f"score: cannot read {error.filename}: {error.strerror}", file=err)  # type: ignore[arg-type]
+        return 1
+    except ScorerDied as died:
+        write(encode(died.stdout))
+        print(f"score: {died.reason}; score.pl dies here with 'Illegal division by zero'",
+              file=err)  # type: ignore[arg-type]
+        return 1
+    write(encode(text))
+    if options.diagnosis:
+        for note in notes:
+            print(note, file=err)  # type: ignore[arg-type]
+    return 0
+
+
+def _score(options: Options, system_lines: list[str],
+           gold_lines: list[str]) -> tuple[str, list[str]]:
+    name = options.system
+    if options.measure == "mw":
+        mw = score_multiwords(gold_lines, system_lines, name, options.gold, options.rules,
+                              options.verbose)
+        notes = diagnose_multiwords(gold_lines, system_lines, options.gold)
+        if options.format == "json":
+            return multiword_json(name, mw), notes
+        if options.format == "csv":
+            return multiword_csv(name, mw), notes
+        return multiword_text(mw), notes
+    measure = "oot" if options.measure == "oot" else "best"
+    gold = read_gold_lines(gold_lines, options.rules, options.gold)
+    scores = score_system(measure, gold, system_lines, name, options.verbose)
+    notes = diagnose(measure, gold_lines, system_lines, options.gold)
+    with_pos = gold if options.by_pos else None
+    if options.format == "json":
+        return official_json(name, scores, with_pos), notes
+    if options.format == "csv":
+        return official_csv(name, scores, with_pos), notes
+    text = official_text(scores)
+    if options.by_pos:
+        text += "\n" + pos_tables([(Path(name).name, by_pos(scores, gold))], measure)
+    return text, notes
+
+
+def main() -> None:
+    raise SystemExit(run(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

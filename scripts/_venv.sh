@@ -1,0 +1,32 @@
+# Sourced by the set-up scripts: makes .venv with Python >= 3.11 and installs
+# the requirements file given as $1, reinstalling only when it changed.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+req=${1:-requirements.txt}
+
+find_python() {
+  for candidate in python3.11 python3.12 python3.13 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+       "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      echo "$candidate"; return 0
+    fi
+  done
+  echo "lexsub needs Python 3.11 or newer (python3.11 or python3 on PATH)" >&2
+  return 1
+}
+
+if [ ! -x .venv/bin/python ]; then
+  py=$(find_python)
+  echo "setting up .venv with $py" >&2
+  "$py" -m venv .venv
+fi
+stamp=.venv/.installed-$(cat requirements.txt "$req" pyproject.toml | sha256sum | cut -c1-16)
+if [ ! -f "$stamp" ]; then
+  echo "installing $req into .venv" >&2
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  .venv/bin/python -m pip install --quiet -r "$req"
+  rm -f .venv/.installed-*
+  touch "$stamp"
+fi
+export PATH="$root/.venv/bin:$PATH"
