@@ -40,6 +40,10 @@ def _pct(value: float | None, rules: str, what: str, printed: list[str]) -> str:
     return perl_round(value)
 
 
+def _pct_or(value: float | None, blank: str) -> str:
+    return blank if value is None else perl_round(value)
+
+
 def official_text(scores: OfficialScores) -> str:
     """The exact text score.pl prints for best or oot (fixed rules print ``n/a`` where
     score.pl would die)."""
@@ -62,11 +66,12 @@ def official_text(scores: OfficialScores) -> str:
 def multiword_text(scores: MultiwordScores) -> str:
     """The exact text score.pl prints for mw."""
     printed = list(scores.log)
-    detection_p = perl_round(scores.detection_precision) if scores.found else ""
-    identification_p = perl_round(scores.identification_precision) if scores.found else ""
+    blank = "" if scores.rules == "compat" else "n/a"  # score.pl prints undef as ''
+    detection_p = _pct_or(scores.detection_precision, blank)
+    identification_p = _pct_or(scores.identification_precision, blank)
     detection_r = _pct(scores.detection_recall, scores.rules,
                        "recall (no multiword in the gold)", printed)
-    identification_r = perl_round(scores.identification_recall or 0.0)
+    identification_r = _pct_or(scores.identification_recall, "n/a")
     printed.append(f"Total MWs in GS = {scores.total_modes}, System found "
                    f"{perl_str(scores.found or None)} of which "
                    f"{perl_str(scores.genuine or None)} were genuine")

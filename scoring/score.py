@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Literal, TextIO
 
 from scoring.diagnose import diagnose, diagnose_multiwords
 from scoring.io import FormatError, encode, read_lines, read_system
@@ -114,15 +115,16 @@ def _merge_format_option(argv: Sequence[str]) -> list[str]:
     return merged
 
 
-def run(argv: Sequence[str], stdout: object = None, stderr: object = None) -> int:
+def run(argv: Sequence[str], stdout: BinaryIO | None = None,
+        stderr: TextIO | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 error, 2 usage)."""
     out = stdout if stdout is not None else sys.stdout.buffer
     err = stderr if stderr is not None else sys.stderr
     if any(arg in ("-h", "--help") for arg in argv):
-        print(HELP, file=err)  # type: ignore[arg-type]
+        print(HELP, file=err)
         return 0
     options = parse_arguments(_merge_format_option(argv))
-    write = out.write  # type: ignore[attr-defined]
+    write = out.write
     write(encode(USAGE * options.usage_lines))
     if options.measure is None:
         return 2 if options.usage_lines else 0
@@ -130,24 +132,28 @@ def run(argv: Sequence[str], stdout: object = None, stderr: object = None) -> in
         system_lines = read_lines(options.system)
         gold_lines = read_lines(options.gold)
         if options.strict:
-            read_system(options.system, "mw" if options.measure == "mw" else options.measure)  # type: ignore[arg-type]
+            read_system(options.system, _kind(options.measure))
         text, notes = _score(options, system_lines, gold_lines)
     except FormatError as error:
-        print(f"score: {error}", file=err)  # type: ignore[arg-type]
+        print(f"score: {error}", file=err)
         return 1
     except OSError as error:
-        print(f"score: cannot read {error.filename}: {error.strerror}", file=err)  # type: ignore[arg-type]
+        print(f"score: cannot read {error.filename}: {error.strerror}", file=err)
         return 1
     except ScorerDied as died:
         write(encode(died.stdout))
         print(f"score: {died.reason}; score.pl dies here with 'Illegal division by zero'",
-              file=err)  # type: ignore[arg-type]
+              file=err)
         return 1
     write(encode(text))
     if options.diagnosis:
         for note in notes:
-            print(note, file=err)  # type: ignore[arg-type]
+            print(note, file=err)
     return 0
+
+
+def _kind(measure: str) -> Literal["best", "oot", "mw"]:
+    return "oot" if measure == "oot" else "mw" if measure == "mw" else "best"
 
 
 def _score(options: Options, system_lines: list[str],
@@ -162,7 +168,7 @@ def _score(options: Options, system_lines: list[str],
         if options.format == "csv":
             return multiword_csv(name, mw), notes
         return multiword_text(mw), notes
-    measure = "oot" if options.measure == "oot" else "best"
+    measure: Literal["best", "oot"] = "oot" if options.measure == "oot" else "best"
     gold = read_gold_lines(gold_lines, options.rules, options.gold)
     scores = score_system(measure, gold, system_lines, name, options.verbose)
     notes = diagnose(measure, gold_lines, system_lines, options.gold)

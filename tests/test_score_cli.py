@@ -1,0 +1,154 @@
+"""The drop-in command: score.pl's argument handling, output formats, the diagnosis."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.score import USAGE, parse_arguments, run
+from tests.conftest import shared_path
+
+GOLD = ("happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;\n"
+        "new.a 2 :: brand-new 3;fresh 1;\n"
+        "run.v 3 :: sprint 2;dash 1;\n")
+
+
+def _run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.BytesIO(), io.StringIO()
+    status = run(argv, out, err)
+    return status, out.getvalue().decode(), err.getvalue()
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, Path]:
+    gold = tmp_path / "gold"
+    gold.write_text(GOLD)
+    system = tmp_path / "sys.best"
+    system.write_text("happy.a 1 :: glad;cheerful\nnew.a 2 ::  brand-new\nrun.v 3 :: \n")
+    return system, gold
+
+
+@pytest.mark.parametrize(("argv", "measure", "verbose", "usage"), [
+    (["s", "g"], "best", False, 0),
+    (["s", "g", "-v"], "best", True, 0),
+    (["s", "g", "-t", "oot"], "oot", False, 0),
+    (["s", "g", "-t", "mw", "-v"], "mw", True, 0),
+    (["s", "g", "-t", "bad"], None, False, 1),
+    (["s", "g", "-x"], None, False, 1),
+    (["s"], "best", False, 1),             # usage printed, yet best is scored, as score.pl
+    (["s", "x-t/gold"], "best", False, 1),  # a gold path containing -t: the same quirk
+    (["s", "x-t/gold", "-t", "oot"], None, False, 1),
+    (["s-v", "g", "-t", "oot"], None, False, 1),
+    (["s", "g", "-t", "best", "yes"], "best", True, 0),  # any fifth argument is "verbose"
+])
+def test_arguments_as_score_pl_reads_them(argv: list[str], measure: str | None,
+                                          verbose: bool, usage: int) -> None:
+    options = parse_arguments(argv)
+    assert (options.measure, options.verbose, options.usage_lines) == (measure, verbose, usage)
+
+
+def test_fixed_mode_drops_the_path_quirk() -> None:
+    options = parse_arguments(["s", "x-t/gold", "-t", "oot", "--fixed"])
+    assert (options.measure, options.usage_lines) == ("oot", 0)
+
+
+def test_usage_line_is_printed_exactly(files: tuple[Path, Path]) -> None:
+    system, gold = files
+    status, out, _ = _run([str(system), str(gold), "-t", "nonsense"])
+    assert (status, out) == (2, USAGE)
+
+
+def test_text_output_and_diagnosis(files: tuple[Path, Path]) -> None:
+    system, gold = files
+    status, out, err = _run([str(system), str(gold)])
+    assert status == 0
+    assert out.splitlines()[:2] == ["Total = 3, attempted = 2",
+                                    "precision = 14.29, recall = 9.52"]
+    assert "diagnosis: 1 guesses score 0 only because of leading or trailing white space" in err
+    assert "line 3: empty answer credited with line 2's guesses" in err
+    assert "1 items miss mode credit only because the gold mode is hyphenated (line 2)" in err
+    assert "under the fixed rules (--fixed): precision 51.79, recall 34.52" in err
+
+
+def test_fixed_output(files: tuple[Path, Path]) -> None:
+    system, gold = files
+    status, out, _ = _run([str(system), str(gold), "--fixed"])
+    # item 1: 4/14; item 2: 3/4 and the mode; item 3 abstains
+    assert status == 0
+    assert out == ("Total = 3, attempted = 2\n"
+                   "precision = 51.79, recall = 34.52\n"
+                   "Total with mode 3 attempted 2\n"
+                   "Mode precision = 100.00, Mode recall = 66.67\n")
+
+
+def test_json_gives_fractions_and_a_signature(files: tuple[Path, Path]) -> None:
+    system, gold = files
+    status, out, _ = _run([str(system), str(gold), "--format", "json", "--by-pos"])
+    body = json.loads(out)
+    assert status == 0
+    assert body["precision"] == pytest.approx(1 / 7)  # 2/7 over 2 attempted
+    assert body["recall"] == pytest.approx(2 / 21)
+    assert body["signature"].startswith("metric:best|rules:compat|version:")
+    assert body["by_pos"]["a"]["total_items"] == 2 and body["by_pos"]["v"]["total_items"] == 1
+    assert body["by_pos"]["v"]["attempted"] == 0 and body["by_pos"]["n"]["recall"] is None
+
+
+def test_csv_by_pos(files: tuple[Path, Path]) -> None:
+    system, gold = files
+    _, out, _ = _run([str(system), str(gold), "--format=csv", "--by-pos"])
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [row["pos"] for row in rows] == ["all", "n", "v", "a", "r"]
+    assert float(rows[3]["precision"]) == pytest.approx(1 / 7)
+
+
+def test_by_pos_text_tables(files: tuple[Path, Path]) -> None:
+    system, gold = files
+    _, out, _ = _run([str(system), str(gold), "--by-pos", "--fixed"])
+    assert "Results for best recall" in out
+    header = next(line for line in out.splitlines() if line.startswith("Systems"))
+    assert header.split() == ["Systems", "All", "Nouns", "Verbs", "Adjectives", "Adverbs"]
+    recall_row = out.split("Results for best recall")[1].splitlines()[2].split()
+    assert recall_row == ["sys.best", "34.52", "n/a", "0.00", "51.79", "n/a"]
+
+
+def test_strict_refuses_malformed_lines(tmp_path: Path, files: tuple[Path, Path]) -> None:
+    _, gold = files
+    system = tmp_path / "bad.best"
+    system.write_text("happy.a 1 :: glad\nhappy.a 1 :: merry\nnew.a 2 :: a;;b\n")
+    status, out, err = _run([str(system), str(gold), "--strict"])
+    assert status == 1 and out == ""
+    assert f"{system}:2: id 1 already on line 1" in err
+    assert f"{system}:3: empty answer in 'a;;b'" in err
+
+
+def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    status, _, err = _run([str(tmp_path / "nope"), str(tmp_path / "gold")])
+    assert status == 1 and f"cannot read {tmp_path / 'nope'}" in err
+
+
+def test_mw_json(tmp_path: Path) -> None:
+    gold = tmp_path / "mwgold"
+    gold.write_text("take.v 1 :: take place 3;\ncross.n 2 :: cross section 2;\n")
+    system = tmp_path / "sys.mw"
+    system.write_text("take.v 1 :: take place\ncross.n 2 :: \n")
+    status, out, err = _run([str(system), str(gold), "-t", "mw", "--format", "json"])
+    body = json.loads(out)
+    assert status == 0
+    assert (body["found"], body["genuine"], body["matched"]) == (1, 2, 1)
+    assert body["detection_recall"] == 1.0
+    assert "1 empty answers count as detections" in err
+
+
+def test_real_test_set_fixed_mode_differs_where_documented(tmp_path: Path) -> None:
+    """context2vec's real best output: the fixed rules change nothing it relies on, except
+    gold entries score.pl drops; the diagnosis says so."""
+    system = shared_path("data", "systems", "context2vec", "test.generated.best")
+    gold = shared_path("data", "semeval2007", "test", "gold")
+    _, compat, _ = _run([str(system), str(gold)])
+    _, fixed, _ = _run([str(system), str(gold), "--fixed"])
+    assert compat.splitlines()[0] == "Total = 1696, attempted = 1696"
+    assert fixed.splitlines()[0] == "Total = 1696, attempted = 1696"
