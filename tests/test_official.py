@@ -189,3 +189,23 @@ def test_multiwords_compat_counts_empty_answers_fixed_does_not() -> None:
     assert (compat.found, compat.genuine, compat.matched) == (3, 2, 1)
     assert (fixed.found, fixed.genuine, fixed.matched) == (3, 1, 1)
     assert compat.detection_recall == 1.0 and fixed.detection_recall == 0.5
+
+
+def test_fixed_rules_documented_examples() -> None:
+    """docs/scoring.md: unsorted counts, 'pn' inside a word, a substitute listed twice."""
+    lines = ["a.n 1 :: a1 1;b1 2;", "b.n 2 :: upnorth 2;down 1;", "c.n 3 :: aa 2;aa 1;bb 2;"]
+    compat = read_gold_lines(lines)
+    fixed = read_gold_lines(lines, "fixed")
+    assert compat.modes.get("1") == "a1" and fixed.modes["1"] == "b1"
+    assert "2" not in compat.items  # upnorth removed as "pn": one response left, out of T
+    assert fixed.modes["2"] == "upnorth"
+    assert dict(compat.items["3"].counts) == {"aa": 1, "bb": 2}
+    assert dict(fixed.items["3"].counts) == {"aa": 3, "bb": 2} and fixed.modes["3"] == "aa"
+
+
+def test_stale_answer_still_tries_the_mode_in_compat() -> None:
+    gold = read_gold_lines(["a.n 1 :: x1 2;y1 1;", "b.n 2 :: x1 3;z1 1;"])
+    scores = score_system("best", gold, ["a.n 1 :: x1", "b.n 2 ::  "], "s")
+    assert [row.stale for row in scores.items] == [False, True]
+    assert (scores.attempted, scores.mode_attempted, scores.mode_correct) == (1, 2, 2)
+    assert scores.score_sum == pytest.approx(2 / 3 + 3 / 4)
