@@ -206,12 +206,24 @@ def check_path(path: Path) -> None:
 # --------------------------------------------------------------------------- timing
 
 
-def run_once(argv: Sequence[str], cwd: Path) -> tuple[float, int, int, bytes, bytes]:
+def child_environment(directory: Path, bytecode_cache: bool) -> dict[str, str]:
+    """The commands' environment. With ``bytecode_cache`` the scorer's modules are compiled
+    once and cached (in ``directory``, not in the repository), as for a user whose Python
+    writes ``__pycache__``; otherwise the environment is left as it is."""
+    env = dict(os.environ)
+    if bytecode_cache:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(directory / "pycache")
+    return env
+
+
+def run_once(argv: Sequence[str], cwd: Path,
+             env: dict[str, str]) -> tuple[float, int, int, bytes, bytes]:
     """Run a command; return wall seconds, peak RSS in KiB, exit status, stdout, stderr."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out,
-                                   stderr=err)
+        process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=out, stderr=err)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -220,10 +232,11 @@ def run_once(argv: Sequence[str], cwd: Path) -> tuple[float, int, int, bytes, by
         return wall, usage.ru_maxrss, process.returncode, out.read(), err.read()
 
 
-def time_command(argv: Sequence[str], cwd: Path, repeat: int, timing: Timing) -> None:
+def time_command(argv: Sequence[str], cwd: Path, env: dict[str, str], repeat: int,
+                 timing: Timing) -> None:
     """Run ``argv`` ``repeat`` times, folding the results into ``timing``."""
     for _ in range(repeat):
-        wall, peak_kb, status, stdout, stderr = run_once(argv, cwd)
+        wall, peak_kb, status, stdout, stderr = run_once(argv, cwd, env)
         timing.wall = min(timing.wall, wall)
         timing.peak_kb = max(timing.peak_kb, peak_kb)
         if status != 0:
@@ -247,8 +260,8 @@ def commands(python: str, score_pl: str | None, system: Path, gold: Path,
     return found
 
 
-def bench_dataset(dataset: Dataset, python: str, score_pl: str | None,
-                  repeat: int) -> list[Row]:
+def bench_dataset(dataset: Dataset, python: str, score_pl: str | None, repeat: int,
+                  env: dict[str, str]) -> list[Row]:
     rows: list[Row] = []
     for measure in MEASURES:
         argvs = commands(python, score_pl, dataset.systems[measure], dataset.gold, measure)
@@ -256,7 +269,7 @@ def bench_dataset(dataset: Dataset, python: str, score_pl: str | None,
         for round_ in range(repeat):  # interleave the tools so drift hits them alike
             for tool, argv in argvs.items():
                 log(f"  {dataset.label:>13} {measure:<4} {tool:<20} run {round_ + 1}/{repeat}")
-                time_command(argv, REPO, 1, timings[tool])
+                time_command(argv, REPO, env, 1, timings[tool])
         rows.extend(Row(dataset, measure, tool, timing) for tool, timing in timings.items())
     return rows
 
@@ -274,6 +287,10 @@ def capture(argv: Sequence[str]) -> str:
     except OSError as error:
         return f"unavailable ({error.strerror})"
     return (done.stdout or done.stderr).strip()
+
+
+def load_average() -> str:
+    return " ".join(f"{load:.2f}" for load in os.getloadavg())
 
 
 def machine_facts(python: str, score_pl: str | None) -> list[tuple[str, str]]:
@@ -423,6 +440,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
                         help="keep the synthetic files in this directory (e.g. bench/out)")
     parser.add_argument("--python", default=default_python(),
                         help="interpreter that runs our scorer (default: the repo's .venv)")
+    parser.add_argument("--no-bytecode-cache", action="store_true",
+                        help="leave PYTHONDONTWRITEBYTECODE as the environment has it "
+                             "(by default the scorer's bytecode is cached, outside the repo)")
     parser.add_argument("--no-real", action="store_true",
                         help="skip the real 1,696-item test set")
     options = parser.parse_args(argv)
@@ -458,22 +478,28 @@ def score_pl_from_environment() -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_arguments(sys.argv[1:] if argv is None else argv)
+    load_before = load_average()
     score_pl = score_pl_from_environment()
     items = read_real_gold(REAL_GOLD)
     rows: list[Row] = []
     started = time.perf_counter()
-    if not options.no_real:
-        real = real_dataset()
-        log(f"timing the real test set ({options.repeat} runs per command)")
-        rows.extend(bench_dataset(real, options.python, score_pl, options.repeat))
+    bytecode_cache = not options.no_bytecode_cache
     with output_directory(options.out) as directory:
+        env = child_environment(directory, bytecode_cache)
+        warm_up = [options.python, "-c", "import scoring.score"]
+        if run_once(warm_up, REPO, env)[2] != 0:
+            raise SystemExit(f"score_bench: {options.python} cannot import scoring.score")
+        if not options.no_real:
+            log(f"timing the real test set ({options.repeat} runs per command)")
+            rows.extend(bench_dataset(real_dataset(), options.python, score_pl,
+                                      options.repeat, env))
         for size in options.sizes:
             log(f"writing {size:,} synthetic items into {directory}")
             dataset = write_synthetic(items, size, directory, options.seed)
             for path in (dataset.gold, *dataset.systems.values()):
                 check_path(path)
             log(f"timing {size:,} items ({options.repeat} runs per command)")
-            rows.extend(bench_dataset(dataset, options.python, score_pl, options.repeat))
+            rows.extend(bench_dataset(dataset, options.python, score_pl, options.repeat, env))
     elapsed = time.perf_counter() - started
 
     print("score_bench: python -m scoring.score"
@@ -482,6 +508,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {name:<7} {value}")
     print(f"  runs    {options.repeat} per command (best wall, max peak RSS), "
           f"seed {options.seed}, bench took {elapsed:.0f} s")
+    print(f"  load    1/5/15-min averages {load_before} before, {load_average()} after "
+          "(other work on the machine skews the figures)")
+    print("  pyc     " + ("scorer bytecode cached (warm), as with a default Python"
+                          if bytecode_cache else "environment as is: PYTHONDONTWRITEBYTECODE="
+                          + os.environ.get("PYTHONDONTWRITEBYTECODE", "(unset)")))
     print()
     for line in format_table(rows):
         print(line)

@@ -1,33 +1,35 @@
 """What in a system file gained or lost credit only because of a defect of score.pl.
 
-The scorer prints these notes to standard error in both modes, so a system builder sees
-what the official numbers hide: e.g. ``12 guesses score 0 only because of leading or
-trailing white space (first on line 5)`` or ``line 88: empty answer credited with line
-87's guesses``. Each note compares the compat reading of a guess with the fixed one.
+The scorer prints these notes to standard error in both modes, so that a system builder
+sees what the official numbers hide: e.g. ``12 guesses score 0 only because of leading
+or trailing white space or a CR (lines 3, 9, …)`` or ``line 88: empty answer credited
+with line 87's guesses``, and what the fixed rules would give.
+
+Only lines that the two rule sets can score differently are looked at: an item whose two
+gold readings differ, or an answer that is empty, not clean (see
+:func:`scoring.official.is_clean`) or, for oot, repeats a guess. Every other line scores
+the same under both, so the other rule set's totals are the scan's totals plus the
+differences on those lines, with no second full scan.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from scoring.io import FormatError
+from scoring.gold import Gold, ItemGold
+from scoring.lines import has_content, perl_split
+from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import (
-    _BEST_LINE,
-    _MW_LINE,
-    _NONSPACE,
-    _OOT_LINE,
-    Gold,
-    Measure,
+    OfficialScores,
+    Outcome,
     guesses_compat,
     guesses_fixed,
-    perl_split,
-    read_gold_lines,
-    score_multiwords,
-    score_system,
+    score_item,
 )
 from scoring.perl import perl_round
+from scoring.types import Measure
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = 5
@@ -35,14 +37,14 @@ MAX_LISTED = 5
 
 @dataclass
 class _Tally:
-    """How many guesses (or lines) a defect touched, and the first line it did."""
+    """How many guesses (or lines) a defect touched, and the first lines it did."""
 
     count: int = 0
     lines: list[int] = field(default_factory=list)
 
-    def add(self, line: int, amount: int = 1) -> None:
-        self.count += amount
-        if len(self.lines) < MAX_LISTED:
+    def add(self, line: int) -> None:
+        self.count += 1
+        if len(self.lines) < MAX_LISTED and line not in self.lines:
             self.lines.append(line)
 
     def where(self) -> str:
@@ -51,104 +53,172 @@ class _Tally:
             ", …" if self.count > len(self.lines) else "")
 
 
-def _credit(gold: Gold, item_id: str, guess: str) -> float:
-    item = gold.items.get(item_id)
-    return item.norms.get(guess, 0.0) if item else 0.0
+@dataclass
+class _Delta:
+    """fixed minus compat on the lines scored differently."""
+
+    attempted: int = 0
+    duplicate_lines: int = 0
+    score: float = 0.0
+    mode_attempted: int = 0
+    mode_correct: int = 0
 
 
-def diagnose(measure: Measure, gold_lines: Sequence[str], system_lines: Sequence[str],
-             gold_name: str = "<gold>") -> list[str]:
-    """Notes on every defect of score.pl that changed this system's best or oot score."""
-    compat = read_gold_lines(gold_lines, "compat", gold_name)
-    try:
-        fixed = read_gold_lines(gold_lines, "fixed", gold_name)
-    except FormatError as error:
-        return [f"diagnosis: the fixed rules cannot read the gold: {error}"]
-    pattern = _OOT_LINE if measure == "oot" else _BEST_LINE
-    space, non, dropped, empty, mode_hyphen = (_Tally() for _ in range(5))
-    stale: list[str] = []
-    duplicates = _Tally()
-    done: set[str] = set()
-    last_guesses_line = 0
-    for number, line in enumerate(system_lines, 1):
-        found = pattern.search(line)
-        if not found:
+@dataclass
+class _Findings:
+    space: _Tally = field(default_factory=_Tally)
+    non: _Tally = field(default_factory=_Tally)
+    dropped: _Tally = field(default_factory=_Tally)
+    empty: _Tally = field(default_factory=_Tally)
+    mode_hyphen: _Tally = field(default_factory=_Tally)
+    duplicates: _Tally = field(default_factory=_Tally)
+    stale: list[str] = field(default_factory=list)
+
+
+def _credit(item: ItemGold | None, guess: str) -> float:
+    return item.norms.get(guess, 0.0) if item is not None else 0.0
+
+
+def _guess_causes(found: _Findings, number: int, answer: str, measure: Measure,
+                  compat: ItemGold | None, fixed: ItemGold | None) -> None:
+    """Attribute each guess that only the fixed rules credit to its defect."""
+    raw = perl_split(answer)
+    if measure == "best" and any(not guess for guess in raw):
+        found.empty.add(number)
+    for guess, compat_form in zip(raw[:10] if measure == "oot" else raw,
+                                  guesses_compat(answer), strict=False):
+        fixed_form = " ".join(guess.replace("-", " ").replace("'", "", 1).split())
+        if not fixed_form or _credit(compat, compat_form) or not _credit(fixed, fixed_form):
             continue
-        _lexelt, item_id, answer = found.groups()
-        if item_id in done or item_id not in compat.items or not compat.items[item_id].total:
-            continue
-        done.add(item_id)
-        if not _NONSPACE.search(answer):
-            if last_guesses_line:
-                stale.append(f"line {number}: empty answer credited with line "
-                             f"{last_guesses_line}'s guesses")
-            continue
-        raw = perl_split(answer)
-        if raw:
-            last_guesses_line = number
-        if measure == "best" and any(not guess for guess in raw):
-            empty.add(number)
-        fixed_guesses = guesses_fixed(answer)
-        if measure == "oot" and len(fixed_guesses) != len(set(fixed_guesses)):
-            duplicates.add(number)
-        for guess, compat_form in zip(raw[:10] if measure == "oot" else raw,
-                                      guesses_compat(answer), strict=False):
-            fixed_form = " ".join(guess.replace("-", " ").replace("'", "", 1).split())
-            if not fixed_form or _credit(compat, item_id, compat_form):
-                continue
-            if not _credit(fixed, item_id, fixed_form):
-                continue
-            if guess != guess.strip():
-                space.add(number)
-            elif _NON_PREFIX.match(guess):
-                non.add(number)
-            else:
-                dropped.add(number)
-        mode = fixed.modes.get(item_id)
-        if mode and "-" in mode and fixed_guesses:
-            key = mode.replace("-", " ")
-            if (key in fixed_guesses[:10]) if measure == "oot" else key == fixed_guesses[0]:
-                mode_hyphen.add(number)
-    notes = []
-    if space.count:
-        notes.append(f"{space.count} guesses score 0 only because of leading or trailing "
-                     f"white space or a CR ({space.where()})")
-    if non.count:
-        notes.append(f"{non.count} guesses starting 'non-' score 0 only because score.pl "
-                     f"rewrites them to 'non…' ({non.where()})")
-    if dropped.count:
-        notes.append(f"{dropped.count} guesses score 0 only because score.pl drops or "
-                     f"mangles their gold entry (one-character, numeric or double-spaced; "
-                     f"{dropped.where()})")
-    if empty.count:
-        notes.append(f"{empty.count} lines have empty guesses (';;') that score.pl counts, "
-                     f"dividing their credit ({empty.where()})")
-    if mode_hyphen.count:
-        notes.append(f"{mode_hyphen.count} items miss mode credit only because the gold mode "
-                     f"is hyphenated ({mode_hyphen.where()})")
-    if duplicates.count:
-        notes.append(f"{duplicates.count} lines repeat a guess; score.pl credits each repeat "
-                     f"({duplicates.where()})")
-    notes += stale[:MAX_LISTED]
-    if len(stale) > MAX_LISTED:
-        notes.append(f"… and {len(stale) - MAX_LISTED} more empty answers credited with "
-                     "earlier guesses")
-    if notes:
-        notes.append(_summary(measure, compat, fixed, system_lines))
-    return [f"diagnosis: {note}" for note in notes]
+        if guess != guess.strip():
+            found.space.add(number)
+        elif _NON_PREFIX.match(guess):
+            found.non.add(number)
+        else:
+            found.dropped.add(number)
 
 
-def _summary(measure: Measure, compat: Gold, fixed: Gold, lines: Sequence[str]) -> str:
-    old = score_system(measure, compat, lines, "")
-    new = score_system(measure, fixed, lines, "")
+class RuleComparison:
+    """The fixed rules' view of the lines a compat scan shows it (a
+    :class:`scoring.official.LineObserver`): the differences in totals, and why."""
 
-    def show(value: float | None) -> str:
-        return "n/a" if value is None else perl_round(value)
+    def __init__(self, measure: Measure, fixed: Gold, differ: set[str]) -> None:
+        self.measure = measure
+        self.fixed = fixed
+        self.differ = differ
+        self.delta = _Delta()
+        self.found = _Findings()
+        self._done: set[str] = set()
 
-    return (f"under the fixed rules (--fixed): precision {show(new.precision)}, recall "
-            f"{show(new.recall)}, mode precision {show(new.mode_precision)}, mode recall "
-            f"{show(new.mode_recall)} (compat: {show(old.precision)}, {show(old.recall)}, "
-            f"{show(old.mode_precision)}, {show(old.mode_recall)})")
+    def _fixed_item(self, item_id: str) -> ItemGold | None:
+        """The fixed item when the fixed rules score this line, else None."""
+        item = self.fixed.items.get(item_id)
+        if item is None or not item.total or item_id in self._done:
+            return None
+        if item_id in self.differ:
+            self._done.add(item_id)
+        return item
+
+    def skipped(self, number: int, lexelt: str, item_id: str, answer: str) -> None:
+        """compat does not score this line (not in its T, or a repeated id)."""
+        self._fixed_side(number, item_id, answer, self._fixed_item(item_id))
+
+    def scored(self, number: int, item_id: str, answer: str, item: ItemGold,
+               guesses: list[str], outcome: Outcome, stale_from: int) -> None:
+        """compat scored this line with ``guesses`` (stale ones when ``stale_from``)."""
+        content = has_content(answer)
+        self.delta.attempted -= content and bool(guesses)
+        if self.measure == "oot" and content:
+            every = guesses_compat(answer)
+            self.delta.duplicate_lines -= len(set(every)) != len(every)
+        _add(self.delta, outcome, -1)
+        if stale_from:
+            self.found.stale.append(f"line {number}: empty answer credited with line "
+                                    f"{stale_from}'s guesses")
+        fixed_item = item if item_id not in self.differ else self._fixed_item(item_id)
+        self._fixed_side(number, item_id, answer, fixed_item, item)
+
+    def _fixed_side(self, number: int, item_id: str, answer: str,
+                    fixed_item: ItemGold | None, compat_item: ItemGold | None = None) -> None:
+        if fixed_item is not None:
+            oot = self.measure == "oot"
+            every = guesses_fixed(answer)
+            fixed_guesses = every[:10] if oot else every
+            self.delta.attempted += bool(fixed_guesses)
+            self.delta.duplicate_lines += oot and len(set(every)) != len(every)
+            _add(self.delta, score_item(self.measure, "fixed", fixed_item, fixed_guesses), 1)
+            mode = fixed_item.mode
+            if mode and "-" in mode and fixed_guesses and (
+                    mode.replace("-", " ") in fixed_guesses if oot
+                    else mode.replace("-", " ") == fixed_guesses[0]):
+                self.found.mode_hyphen.add(number)
+            if oot and len(set(every)) != len(every):
+                self.found.duplicates.add(number)
+        if has_content(answer):
+            _guess_causes(self.found, number, answer, self.measure, compat_item, fixed_item)
+
+
+def _add(delta: _Delta, outcome: Outcome, sign: int) -> None:
+    delta.score += sign * outcome.score
+    delta.mode_attempted += sign * outcome.mode_attempted
+    delta.mode_correct += sign * outcome.mode_correct
+
+
+def fixed_totals(compat: OfficialScores, fixed: Gold, comparison: RuleComparison) -> OfficialScores:
+    """The fixed rules' totals: the compat scan's, plus the differences on the lines the
+    comparison saw (every other line scores the same under both)."""
+    delta = comparison.delta
+    return replace(compat, rules="fixed", total_items=fixed.total_items,
+                   total_modes=fixed.total_modes,
+                   attempted=compat.attempted + delta.attempted,
+                   score_sum=compat.score_sum + delta.score,
+                   mode_attempted=compat.mode_attempted + delta.mode_attempted,
+                   mode_correct=compat.mode_correct + delta.mode_correct,
+                   duplicate_lines=compat.duplicate_lines + delta.duplicate_lines,
+                   items=())
+
+
+def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> list[str]:
+    """The diagnosis, one note a line, ending with the fixed rules' figures."""
+    result = []
+    if found.space.count:
+        result.append(f"{found.space.count} guesses score 0 only because of leading or "
+                      f"trailing white space or a CR ({found.space.where()})")
+    if found.non.count:
+        result.append(f"{found.non.count} guesses starting 'non-' score 0 only because "
+                      f"score.pl rewrites them to 'non…' ({found.non.where()})")
+    if found.dropped.count:
+        result.append(f"{found.dropped.count} guesses score 0 only because score.pl drops or"
+                      f" mangles their gold entry (one-character, numeric or double-spaced; "
+                      f"{found.dropped.where()})")
+    if found.empty.count:
+        result.append(f"{found.empty.count} lines have empty guesses (';;') that score.pl "
+                      f"counts, dividing their credit ({found.empty.where()})")
+    if found.mode_hyphen.count:
+        result.append(f"{found.mode_hyphen.count} items miss mode credit only because the "
+                      f"gold mode is hyphenated ({found.mode_hyphen.where()})")
+    if found.duplicates.count:
+        result.append(f"{found.duplicates.count} lines repeat a guess; score.pl credits each "
+                      f"repeat ({found.duplicates.where()})")
+    result += found.stale[:MAX_LISTED]
+    if len(found.stale) > MAX_LISTED:
+        result.append(f"… and {len(found.stale) - MAX_LISTED} more empty answers credited "
+                      "with earlier guesses")
+    if result or _figures(compat) != _figures(fixed):
+        result.append(f"under the fixed rules (--fixed): {_figures(fixed)} (compat: "
+                      f"{_figures(compat)})")
+    return [f"diagnosis: {note}" for note in result]
+
+
+def _show(value: float | None) -> str:
+    return "n/a" if value is None else perl_round(value)
+
+
+def _figures(scores: OfficialScores) -> str:
+    show = _show
+    return (f"precision {show(scores.precision)}, recall {show(scores.recall)}, mode "
+            f"precision {show(scores.mode_precision)}, mode recall "
+            f"{show(scores.mode_recall)}")
 
 
 def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
@@ -159,10 +229,10 @@ def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
     empty = _Tally()
     done: set[str] = set()
     for number, line in enumerate(system_lines, 1):
-        found = _MW_LINE.search(line)
-        if found and found.group(2) not in done:
-            done.add(found.group(2))
-            if not _NONSPACE.search(found.group(3)):
+        matched = MW_LINE.search(line)
+        if matched and matched.group(2) not in done:
+            done.add(matched.group(2))
+            if not has_content(matched.group(3)):
                 empty.add(number)
     notes = []
     if compat.genuine != fixed.genuine and empty.count:
@@ -172,9 +242,7 @@ def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
         notes.append(f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
                      "with hyphens as spaces")
     if notes:
-        def show(value: float | None) -> str:
-            return "n/a" if value is None else perl_round(value)
-
+        show = _show
         notes.append(f"under the fixed rules (--fixed): detection recall "
                      f"{show(fixed.detection_recall)}, identification recall "
                      f"{show(fixed.identification_recall)} (compat: "

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring import __version__
+from scoring.gold import Gold
 from scoring.io import pos_of
-from scoring.official import Gold, MultiwordScores, OfficialScores
+from scoring.multiword import MultiwordScores
+from scoring.official import OfficialScores
 from scoring.perl import perl_round, perl_str
 
 POS_COLUMNS = (("all", "All"), ("n", "Nouns"), ("v", "Verbs"), ("a", "Adjectives"),
@@ -48,6 +50,8 @@ def official_text(scores: OfficialScores) -> str:
     """The exact text score.pl prints for best or oot (fixed rules print ``n/a`` where
     score.pl would die)."""
     printed = list(scores.log)
+    if scores.duplicate_lines:
+        printed.append(f"WARNING OOT file contains duplicates on {scores.duplicate_lines} lines")
     rules = scores.rules
     precision = _pct(scores.precision, rules, "precision (nothing attempted)", printed)
     recall = _pct(scores.recall, rules, "recall (no item in T)", printed)

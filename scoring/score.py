@@ -23,9 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, TextIO
 
-from scoring.diagnose import diagnose, diagnose_multiwords
+from scoring.diagnose import RuleComparison, diagnose_multiwords, fixed_totals
+from scoring.diagnose import notes as diagnosis_notes
+from scoring.gold import Gold, read_gold, read_gold_pair
 from scoring.io import FormatError, encode, read_lines, read_system
-from scoring.official import Rules, read_gold_lines, score_multiwords, score_system
+from scoring.lines import read_text
+from scoring.multiword import score_multiwords
+from scoring.official import OfficialScores, score_system
 from scoring.perl import perl_truthy
 from scoring.report import (
     ScorerDied,
@@ -38,6 +42,7 @@ from scoring.report import (
     official_text,
     pos_tables,
 )
+from scoring.types import Rules
 
 USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
 HELP = __doc__ or ""
@@ -129,11 +134,9 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None,
     if options.measure is None:
         return 2 if options.usage_lines else 0
     try:
-        system_lines = read_lines(options.system)
-        gold_lines = read_lines(options.gold)
         if options.strict:
             read_system(options.system, _kind(options.measure))
-        text, notes = _score(options, system_lines, gold_lines)
+        text, notes = _score(options)
     except FormatError as error:
         print(f"score: {error}", file=err)
         return 1
@@ -156,31 +159,64 @@ def _kind(measure: str) -> Literal["best", "oot", "mw"]:
     return "oot" if measure == "oot" else "mw" if measure == "mw" else "best"
 
 
-def _score(options: Options, system_lines: list[str],
-           gold_lines: list[str]) -> tuple[str, list[str]]:
+def _score(options: Options) -> tuple[str, list[str]]:
     name = options.system
     if options.measure == "mw":
+        system_lines = read_lines(options.system)
+        gold_lines = read_lines(options.gold)
         mw = score_multiwords(gold_lines, system_lines, name, options.gold, options.rules,
                               options.verbose)
-        notes = diagnose_multiwords(gold_lines, system_lines, options.gold)
+        notes = (diagnose_multiwords(gold_lines, system_lines, options.gold)
+                 if options.diagnosis else [])
         if options.format == "json":
             return multiword_json(name, mw), notes
         if options.format == "csv":
             return multiword_csv(name, mw), notes
         return multiword_text(mw), notes
     measure: Literal["best", "oot"] = "oot" if options.measure == "oot" else "best"
-    gold = read_gold_lines(gold_lines, options.rules, options.gold)
-    scores = score_system(measure, gold, system_lines, name, options.verbose)
-    notes = diagnose(measure, gold_lines, system_lines, options.gold)
+    system_text = read_text(options.system)
+    gold_text = read_text(options.gold)
+
+    def plain(rules: Rules) -> str:
+        gold = read_gold(gold_text, rules, options.gold)
+        scores = score_system(measure, gold, system_text, name, options.verbose,
+                              keep_items=options.by_pos)
+        return _render(options, measure, scores, gold)
+
+    if not options.diagnosis:
+        return plain(options.rules), []
+    try:
+        compat, fixed, differ = read_gold_pair(gold_text, options.gold)
+    except FormatError as error:
+        if options.rules == "fixed":
+            raise
+        return plain("compat"), [f"diagnosis: the fixed rules cannot read the gold: {error}"]
+    comparison = RuleComparison(measure, fixed, differ)
+    in_compat = options.rules == "compat"
+    scores = score_system(measure, compat, system_text, name, options.verbose and in_compat,
+                          keep_items=options.by_pos and in_compat, observer=comparison)
+    fixed_scores = fixed_totals(scores, fixed, comparison)
+    notes = diagnosis_notes(scores, fixed_scores, comparison.found)
+    if in_compat:
+        return _render(options, measure, scores, compat), notes
+    if options.verbose or options.by_pos:  # the fixed rules' own lines and items
+        fixed_scores = score_system(measure, fixed, system_text, name, options.verbose,
+                                    keep_items=options.by_pos)
+    return _render(options, measure, fixed_scores, fixed), notes
+
+
+def _render(options: Options, measure: Literal["best", "oot"], scores: OfficialScores,
+            gold: Gold) -> str:
+    name = options.system
     with_pos = gold if options.by_pos else None
     if options.format == "json":
-        return official_json(name, scores, with_pos), notes
+        return official_json(name, scores, with_pos)
     if options.format == "csv":
-        return official_csv(name, scores, with_pos), notes
+        return official_csv(name, scores, with_pos)
     text = official_text(scores)
     if options.by_pos:
         text += "\n" + pos_tables([(Path(name).name, by_pos(scores, gold))], measure)
-    return text, notes
+    return text
 
 
 def main() -> None:

@@ -7,13 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.official import (
-    guesses_compat,
-    guesses_fixed,
-    read_gold_lines,
-    score_multiwords,
-    score_system,
-)
+from scoring.gold import read_gold
+from scoring.multiword import score_multiwords
+from scoring.official import guesses_compat, guesses_fixed, score_system
 from scoring.perl import perl_round, perl_str
 from scoring.report import ScorerDied, official_text
 
@@ -23,7 +19,7 @@ HAPPY_GOLD = ["happy.a 9999 :: glad 3;merry 2;cheerful 1;jovial 1;"]
 
 
 def test_happy_best_credit_is_3_plus_1_over_2_times_7() -> None:
-    gold = read_gold_lines(HAPPY_GOLD)
+    gold = read_gold(HAPPY_GOLD)
     scores = score_system("best", gold, ["happy.a 9999 :: glad;cheerful"], "sys")
     (row,) = scores.items
     assert row.credit == pytest.approx(float(Fraction(3 + 1, 7)))
@@ -38,7 +34,7 @@ def test_happy_best_credit_is_3_plus_1_over_2_times_7() -> None:
 
 
 def test_happy_oot_credit_is_not_divided_by_guesses() -> None:
-    gold = read_gold_lines(HAPPY_GOLD)
+    gold = read_gold(HAPPY_GOLD)
     scores = score_system("oot", gold, ["happy.a 9999 ::: cheerful;glad"], "sys", verbose=True)
     assert scores.score_sum == pytest.approx(4 / 7)
     assert scores.log == (
@@ -48,7 +44,7 @@ def test_happy_oot_credit_is_not_divided_by_guesses() -> None:
 
 
 def test_verbose_best_lines_use_perl_number_format() -> None:
-    gold = read_gold_lines(HAPPY_GOLD)
+    gold = read_gold(HAPPY_GOLD)
     scores = score_system("best", gold, ["happy.a 9999 :: merry;x;y"], "sys", verbose=True)
     assert scores.log == (
         "happy.a Item 9999 mode 'glad' : system 'merry' wrong",
@@ -81,7 +77,7 @@ GOLD_QUIRKS = [
 
 
 def test_compat_gold_reading_keeps_the_defects() -> None:
-    gold = read_gold_lines(GOLD_QUIRKS)
+    gold = read_gold(GOLD_QUIRKS)
     assert gold.total_items == 6 and "6" not in gold.items
     assert dict(gold.items["1"].counts) == {"kilo": 2, "27 kilograms": 1}
     assert dict(gold.items["2"].counts) == {}  # 'x' and 'y' dropped, item stays in T
@@ -92,7 +88,7 @@ def test_compat_gold_reading_keeps_the_defects() -> None:
 
 
 def test_fixed_gold_reading_keeps_every_entry() -> None:
-    gold = read_gold_lines(GOLD_QUIRKS, "fixed")
+    gold = read_gold(GOLD_QUIRKS, "fixed")
     assert dict(gold.items["1"].counts) == {"kilo": 2, "11.27 kilograms": 1}
     assert dict(gold.items["2"].counts) == {"x": 2, "y": 1}
     assert dict(gold.items["5"].counts) == {"plot": 1, "garden": 1}
@@ -101,10 +97,10 @@ def test_fixed_gold_reading_keeps_every_entry() -> None:
 
 
 def test_guess_rules() -> None:
-    assert guesses_compat(" glad;non-captive;;brand-new;o'clock;") == (
-        " glad", "noncaptive", "", "brand new", "oclock")
-    assert guesses_fixed(" glad;non-captive;;brand-new;o'clock;") == (
-        "glad", "non captive", "brand new", "oclock")
+    assert guesses_compat(" glad;non-captive;;brand-new;o'clock;") == [
+        " glad", "noncaptive", "", "brand new", "oclock"]
+    assert guesses_fixed(" glad;non-captive;;brand-new;o'clock;") == [
+        "glad", "non captive", "brand new", "oclock"]
 
 
 SYSTEM_QUIRKS = [
@@ -117,7 +113,7 @@ SYSTEM_QUIRKS = [
 
 
 def test_compat_best_on_quirks() -> None:
-    scores = score_system("best", read_gold_lines(GOLD_QUIRKS), SYSTEM_QUIRKS, "sys")
+    scores = score_system("best", read_gold(GOLD_QUIRKS), SYSTEM_QUIRKS, "sys")
     by_id = {row.id: row for row in scores.items}
     assert by_id["1"].score == 0 and by_id["3"].score == 0
     assert by_id["4"].score == pytest.approx(1 / 6)
@@ -128,7 +124,7 @@ def test_compat_best_on_quirks() -> None:
 
 
 def test_fixed_best_on_quirks() -> None:
-    scores = score_system("best", read_gold_lines(GOLD_QUIRKS, "fixed"), SYSTEM_QUIRKS, "sys")
+    scores = score_system("best", read_gold(GOLD_QUIRKS, "fixed"), SYSTEM_QUIRKS, "sys")
     by_id = {row.id: row for row in scores.items}
     assert by_id["1"].score == pytest.approx(1 / 3)
     assert by_id["2"].score == pytest.approx(2 / 3)
@@ -143,35 +139,36 @@ def test_fixed_best_on_quirks() -> None:
 def test_oot_duplicates_compat_credits_each_fixed_once() -> None:
     gold = ["happy.a 9999 :: glad 3;merry 2;cheerful 1;jovial 1;"]
     line = ["happy.a 9999 ::: glad;glad;glad;merry"]
-    compat = score_system("oot", read_gold_lines(gold), line, "sys")
-    fixed = score_system("oot", read_gold_lines(gold, "fixed"), line, "sys")
+    compat = score_system("oot", read_gold(gold), line, "sys")
+    fixed = score_system("oot", read_gold(gold, "fixed"), line, "sys")
     assert compat.score_sum == pytest.approx(11 / 7) and compat.duplicate_lines == 1
     assert fixed.score_sum == pytest.approx(5 / 7) and fixed.duplicate_lines == 1
-    assert compat.log[-1] == "WARNING OOT file contains duplicates on 1 lines"
+    assert official_text(compat).splitlines()[0] == (
+        "WARNING OOT file contains duplicates on 1 lines")
 
 
 def test_oot_scores_only_the_first_ten_guesses() -> None:
     gold = ["happy.a 9999 :: glad 3;merry 2;cheerful 1;jovial 1;"]
     guesses = ";".join(f"w{i}" for i in range(10)) + ";glad"
-    scores = score_system("oot", read_gold_lines(gold), [f"happy.a 9999 ::: {guesses}"], "s",
+    scores = score_system("oot", read_gold(gold), [f"happy.a 9999 ::: {guesses}"], "s",
                           verbose=True)
     assert scores.score_sum == 0
     assert "happy.a Item 9999 exceeded 10 guesses" in scores.log
 
 
 def test_nothing_attempted_dies_like_score_pl_in_compat_only() -> None:
-    gold = read_gold_lines(HAPPY_GOLD)
+    gold = read_gold(HAPPY_GOLD)
     with pytest.raises(ScorerDied) as died:
         official_text(score_system("best", gold, ["bad line"], "sys"))
     assert died.value.stdout == "Error in sys on line 1\n"
-    fixed = official_text(score_system("best", read_gold_lines(HAPPY_GOLD, "fixed"),
+    fixed = official_text(score_system("best", read_gold(HAPPY_GOLD, "fixed"),
                                        ["happy.a 9999 :: ;"], "sys"))
     assert fixed.splitlines()[:2] == ["Total = 1, attempted = 0",
                                       "precision = n/a, recall = 0.00"]
 
 
 def test_first_line_for_an_id_wins() -> None:
-    gold = read_gold_lines(HAPPY_GOLD)
+    gold = read_gold(HAPPY_GOLD)
     scores = score_system("best", gold, ["happy.a 9999 :: jovial", "happy.a 9999 :: glad"], "s")
     assert scores.score_sum == pytest.approx(1 / 7)
 
@@ -194,8 +191,8 @@ def test_multiwords_compat_counts_empty_answers_fixed_does_not() -> None:
 def test_fixed_rules_documented_examples() -> None:
     """docs/scoring.md: unsorted counts, 'pn' inside a word, a substitute listed twice."""
     lines = ["a.n 1 :: a1 1;b1 2;", "b.n 2 :: upnorth 2;down 1;", "c.n 3 :: aa 2;aa 1;bb 2;"]
-    compat = read_gold_lines(lines)
-    fixed = read_gold_lines(lines, "fixed")
+    compat = read_gold(lines)
+    fixed = read_gold(lines, "fixed")
     assert compat.modes.get("1") == "a1" and fixed.modes["1"] == "b1"
     assert "2" not in compat.items  # upnorth removed as "pn": one response left, out of T
     assert fixed.modes["2"] == "upnorth"
@@ -204,7 +201,7 @@ def test_fixed_rules_documented_examples() -> None:
 
 
 def test_stale_answer_still_tries_the_mode_in_compat() -> None:
-    gold = read_gold_lines(["a.n 1 :: x1 2;y1 1;", "b.n 2 :: x1 3;z1 1;"])
+    gold = read_gold(["a.n 1 :: x1 2;y1 1;", "b.n 2 :: x1 3;z1 1;"])
     scores = score_system("best", gold, ["a.n 1 :: x1", "b.n 2 ::  "], "s")
     assert [row.stale for row in scores.items] == [False, True]
     assert (scores.attempted, scores.mode_attempted, scores.mode_correct) == (1, 2, 2)

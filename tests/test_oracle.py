@@ -48,10 +48,10 @@ def test_oracle_has_38_cases() -> None:
 def test_known_published_figures(shared: Path) -> None:
     """Facts from ../shared/data/README.md: trial |T| = 295 (203 with a mode), test |T| =
     1,696 (1,230 with a mode)."""
+    from scoring.gold import read_gold
     from scoring.io import read_lines
-    from scoring.official import read_gold_lines
 
-    trial = read_gold_lines(read_lines(shared_path("data", "semeval2007", "trial", "gold.trial")))
-    test = read_gold_lines(read_lines(shared_path("data", "semeval2007", "test", "gold")))
+    trial = read_gold(read_lines(shared_path("data", "semeval2007", "trial", "gold.trial")))
+    test = read_gold(read_lines(shared_path("data", "semeval2007", "test", "gold")))
     assert (trial.total_items, trial.total_modes) == (295, 203)
     assert (test.total_items, test.total_modes) == (1696, 1230)

@@ -7,7 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.official import read_gold_lines, score_system
+from scoring.gold import read_gold
+from scoring.official import score_system
 
 _words = st.sampled_from(["glad", "merry", "cheerful", "jovial", "bright", "clever", "smart",
                           "take place", "brand-new", "able", "keen"])
@@ -31,7 +32,7 @@ def gold_and_system(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 
 
 def _headline(measure: str, gold: list[str], system: list[str], rules: str) -> tuple[object, ...]:
-    scores = score_system(measure, read_gold_lines(gold, rules), system, "s")  # type: ignore[arg-type]
+    scores = score_system(measure, read_gold(gold, rules), system, "s")  # type: ignore[arg-type]
     return (scores.total_items, scores.attempted, round(scores.score_sum, 12),
             scores.total_modes, scores.mode_attempted, scores.mode_correct)
 
@@ -57,7 +58,7 @@ def test_scores_of_a_duplicate_free_system_lie_in_0_100(case: tuple[list[str], l
     gold, system = case
     if measure == "oot":
         system = [line.replace(" :: ", " ::: ") for line in system]
-    scores = score_system(measure, read_gold_lines(gold, rules), system, "s")  # type: ignore[arg-type]
+    scores = score_system(measure, read_gold(gold, rules), system, "s")  # type: ignore[arg-type]
     for value in (scores.precision, scores.recall, scores.mode_precision, scores.mode_recall):
         assert value is None or 0.0 <= value <= 1.0 + 1e-12
     for row in scores.items:
@@ -73,3 +74,54 @@ def test_compat_and_fixed_agree_on_clean_files(case: tuple[list[str], list[str]]
     if any("brand-new" in line for line in gold):
         return
     assert _headline("best", gold, system, "compat") == _headline("best", gold, system, "fixed")
+
+
+_nasty_subs = st.sampled_from(["glad", "merry", "x", "11.27 kilograms", "brand-new", "brand new",
+                               "non-captive", "garden ", "o'clock", "Up", "upnorth", "pn"])
+_nasty_guesses = st.sampled_from(["glad", " merry", "x", "11.27 kilograms", "brand-new",
+                                  "brand new", "non-captive", "non captive", "garden", "oclock",
+                                  "o'clock", "", " ", "glad\r", "up", "upnorth"])
+
+
+@st.composite
+def nasty_files(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+    """Gold and system lines full of the defects score.pl has (docs/scoring.md)."""
+    gold, system = [], []
+    for _ in range(draw(st.integers(1, 10))):
+        item = draw(st.integers(1, 6))  # repeated ids happen
+        entries = draw(st.lists(st.tuples(_nasty_subs, st.integers(1, 4)), max_size=4))
+        gold.append(f"w.n {item} :: " + "".join(f"{s} {c};" for s, c in entries))
+    for _ in range(draw(st.integers(0, 10))):
+        item = draw(st.integers(1, 7))
+        guesses = draw(st.lists(_nasty_guesses, max_size=12))
+        system.append(f"w.n {item} :: " + ";".join(guesses))
+    return gold, system
+
+
+@settings(max_examples=300, deadline=None)
+@given(nasty_files(), st.sampled_from(["best", "oot"]))
+def test_one_pass_comparison_gives_the_fixed_totals(case: tuple[list[str], list[str]],
+                                                    measure: str) -> None:
+    """The diagnosis' fixed figures (compat scan + differences) equal a real fixed scan,
+    and its gold pair equals reading the gold twice."""
+    from scoring.diagnose import RuleComparison, fixed_totals
+    from scoring.gold import read_gold_pair
+
+    gold, system = case
+    if measure == "oot":
+        system = [line.replace(" :: ", " ::: ") for line in system]
+    compat, fixed, differ = read_gold_pair(gold)
+    again = read_gold(gold, "fixed")
+    assert {k: (v.norms, v.mode) for k, v in fixed.items.items()} == {
+        k: (v.norms, v.mode) for k, v in again.items.items()}
+    assert (fixed.total_items, fixed.total_modes) == (again.total_items, again.total_modes)
+    comparison = RuleComparison(measure, fixed, differ)  # type: ignore[arg-type]
+    scanned = score_system(measure, compat, system, "s", observer=comparison)  # type: ignore[arg-type]
+    assert scanned == score_system(measure, read_gold(gold), system, "s")  # type: ignore[arg-type]
+    derived = fixed_totals(scanned, fixed, comparison)
+    direct = score_system(measure, again, system, "s", keep_items=False)  # type: ignore[arg-type]
+    assert (derived.total_items, derived.attempted, derived.total_modes,
+            derived.mode_attempted, derived.mode_correct, derived.duplicate_lines) == (
+        direct.total_items, direct.attempted, direct.total_modes, direct.mode_attempted,
+        direct.mode_correct, direct.duplicate_lines)
+    assert abs(derived.score_sum - direct.score_sum) < 1e-9

@@ -1,0 +1,326 @@
+"""Gold files read for scoring, under score.pl's rules (compat) or corrected (fixed).
+
+A gold line is ``LEXELT ID :: sub count;sub count;`` (seed 002, section 2.2.1). What the
+measures need of an item (seed 002, section 4): the frequencies of H_i, normalised by
+|H_i|; whether the item is in T (two or more responses, not counting ``pn``); its mode
+m_i, the single most frequent substitute if there is one.
+
+Gold files repeat the same substitute lists a lot, so each distinct ``(lexelt, rest of
+line)`` is parsed once and its :class:`ItemGold` shared by every id that has it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import compress
+from operator import attrgetter, itemgetter
+
+from scoring.io import FormatError
+from scoring.lines import as_text, iter_chunks, perl_split
+from scoring.perl import perl_truthy
+from scoring.types import Rules
+
+_lexelt_of = itemgetter(0)
+_id_of = itemgetter(1)
+_rest_of = itemgetter(2)
+_mode_of = attrgetter("mode")
+_FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
+_ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemGold:
+    """What scoring needs of one gold item.
+
+    ``norms`` maps each answer form that earns credit to count / total; a hyphenated key
+    is also reachable with spaces (seed 002, 2.2: "if the humans have used a hyphen ...
+    we will accept a space instead"). ``mode`` is as score.pl keeps it (the hyphen
+    kept); ``mode_delta`` is what this line added to score.pl's count of modes.
+    """
+
+    lexelt: str
+    counts: tuple[tuple[str, int], ...]
+    total: int
+    norms: dict[str, float]
+    mode: str | None
+    mode_delta: int = 0
+
+
+@dataclass(frozen=True)
+class Gold:
+    """A gold file read under one set of rules.
+
+    ``items`` holds the items in T by id. ``total_items`` and ``total_modes`` are
+    score.pl's denominators |T| and |TM| (in compat a repeated id counts once per line).
+    """
+
+    rules: Rules
+    items: dict[str, ItemGold]
+    total_items: int
+    total_modes: int
+
+    @property
+    def modes(self) -> dict[str, str]:
+        """The items that have a mode (score.pl's ``%idmodes``)."""
+        return {item_id: item.mode for item_id, item in self.items.items()
+                if perl_truthy(item.mode) and item.mode is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class _Rest:
+    in_t: bool
+    entries: tuple[tuple[str, int], ...]
+    mode: str | None
+    mode_delta: int
+    mode_deleted: bool
+
+
+_OUT_OF_T = _Rest(False, (), None, 0, False)
+
+
+def parse_rest_compat(rest: str) -> _Rest:
+    """score.pl's ``readgoldfile`` on the part after ``::`` of one line, defects kept."""
+    fields = [field for field in perl_split(rest) if "pn" not in field]
+    first_count = 0
+    if fields:
+        found = _FIRST_COUNT.search(fields[0])
+        if found:
+            first_count = int(found.group(1))
+    if not (len(fields) > 1 or first_count > 1):
+        return _OUT_OF_T
+    entries: list[tuple[str, int]] = []
+    mode: str | None = None
+    mode_count = 0
+    delta = 0
+    deleted = False
+    for field in fields:
+        found = _ENTRY.search(field)
+        if not found:
+            continue  # one-character and numeric entries are dropped here (a defect)
+        key = found.group(1).replace("'", "", 1)
+        count = int(found.group(2))
+        if not perl_truthy(mode):
+            mode, mode_count = key, count
+            delta += 1
+        elif not deleted and count == mode_count:
+            deleted = True  # the first entry is not the most frequent: no mode
+            delta -= 1
+        entries.append((key, count))
+    return _Rest(True, tuple(entries), mode, delta, deleted)
+
+
+def normalise_key(text: str) -> str:
+    """The fixed rules' form of a gold key: one apostrophe removed, trimmed, single-spaced."""
+    return " ".join(text.replace("'", "", 1).split())
+
+
+def parse_rest_fixed(rest: str, where: str) -> _Rest:
+    """The part after ``::`` read correctly: every entry kept (summed if repeated), only
+    the entry ``pn`` taken as the proper-name marker, the mode a unique maximum."""
+    counts: dict[str, int] = {}
+    for field in rest.split(";"):
+        entry = " ".join(field.split())
+        if not entry:
+            continue
+        key, space, count = entry.rpartition(" ")
+        if not space or not count.isdigit():
+            raise FormatError([f"{where}: gold entry {field!r} must be 'SUBSTITUTE COUNT'"])
+        if key == "pn":
+            continue
+        key = normalise_key(key)
+        counts[key] = counts.get(key, 0) + int(count)
+    if sum(counts.values()) < 2:
+        return _OUT_OF_T
+    top = max(counts.values())
+    leaders = [key for key, count in counts.items() if count == top]
+    mode = leaders[0] if len(leaders) == 1 else None
+    return _Rest(True, tuple(counts.items()), mode, int(mode is not None), False)
+
+
+def _item_gold(lexelt: str, entries: Iterable[tuple[str, int]], mode: str | None,
+               mode_delta: int) -> ItemGold:
+    counts: dict[str, int] = {}
+    for key, count in entries:
+        counts[key] = count
+    total = sum(counts.values())
+    norms: dict[str, float] = {}
+    if total:
+        for key, count in counts.items():
+            norms[key] = count / total
+        # score.pl's result for a hyphen copy colliding with a real key depends on Perl's
+        # hash order; here the key as the annotators wrote it always wins.
+        for key, count in counts.items():
+            if "-" in key:
+                norms.setdefault(key.replace("-", " "), count / total)
+    return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta)
+
+
+def same_scoring(compat: ItemGold | None, fixed: ItemGold | None) -> bool:
+    """Whether every answer scores the same against the two readings of an item."""
+    if compat is None or fixed is None:
+        return compat is fixed
+    if compat.norms != fixed.norms or compat.total != fixed.total:
+        return False
+    compat_mode = compat.mode if perl_truthy(compat.mode) else None
+    return compat_mode == fixed.mode and "-" not in (compat_mode or "")
+
+
+class _Reader:
+    """One set of rules' parse of a gold file, fed line by line."""
+
+    def __init__(self, rules: Rules, name: str) -> None:
+        self.rules = rules
+        self.name = name
+        self.items: dict[str, ItemGold] = {}
+        self.total_items = 0
+        self.total_modes = 0
+        self._rests: dict[str, _Rest] = {}
+        self._shared: dict[tuple[str, str], ItemGold | None] = {}
+
+    def item_for(self, number: int, lexelt: str, rest: str) -> ItemGold | None:
+        """The shared item of this (lexelt, rest), or None when it is not in T."""
+        key = (lexelt, rest)
+        if key in self._shared:
+            return self._shared[key]
+        parsed = self._parse(number, rest)
+        item = (_item_gold(lexelt, parsed.entries, None if parsed.mode_deleted else parsed.mode,
+                           parsed.mode_delta) if parsed.in_t else None)
+        self._shared[key] = item
+        return item
+
+    def _parse(self, number: int, rest: str) -> _Rest:
+        parsed = self._rests.get(rest)
+        if parsed is None:
+            parsed = (parse_rest_fixed(rest.rstrip("\r"), f"{self.name}:{number}")
+                      if self.rules == "fixed" else parse_rest_compat(rest))
+            self._rests[rest] = parsed
+        return parsed
+
+    def add(self, number: int, lexelt: str, item_id: str, rest: str) -> ItemGold | None:
+        item = self.item_for(number, lexelt, rest)
+        if item is None:
+            return None
+        self.total_items += 1
+        self.total_modes += item.mode_delta
+        previous = self.items.get(item_id)
+        if previous is not None:  # a repeated id: merged into the first line's item
+            item = self._merge(previous, lexelt, self._parse(number, rest), item.mode_delta)
+        self.items[item_id] = item
+        return item
+
+    def _merge(self, previous: ItemGold, lexelt: str, parsed: _Rest, delta: int) -> ItemGold:
+        if self.rules == "fixed":  # counts summed, the mode found again
+            counts = dict(previous.counts)
+            for key, count in parsed.entries:
+                counts[key] = counts.get(key, 0) + count
+            top = max(counts.values())
+            leaders = [key for key, count in counts.items() if count == top]
+            return _item_gold(lexelt, counts.items(), leaders[0] if len(leaders) == 1 else None,
+                              0)
+        # score.pl: later counts overwrite, the mode is set or deleted by the later line
+        mode = previous.mode
+        if parsed.mode is not None:
+            mode = parsed.mode
+        if parsed.mode_deleted:
+            mode = None
+        return _item_gold(lexelt, previous.counts + parsed.entries, mode, delta)
+
+    @property
+    def keys_seen(self) -> dict[tuple[str, str], ItemGold | None]:
+        return self._shared
+
+    def add_chunk(self, first: int, found: list[tuple[str, str, str, str]]) -> set[str]:
+        """Add a chunk of rows (see :func:`scoring.lines.iter_chunks`); returns the ids
+        that were already there (repeated ids, merged one line at a time)."""
+        rows = found if "" not in map(_lexelt_of, found) else [row for row in found if row[0]]
+        keys = list(zip(map(_lexelt_of, rows), map(_rest_of, rows), strict=True))
+        shared = self._shared
+        for lexelt, rest in set(keys) - shared.keys():
+            self.item_for(first, lexelt, rest)
+        values = list(map(shared.__getitem__, keys))
+        in_t = [(row[1], value) for row, value in zip(rows, values, strict=True)
+                if value is not None]
+        ids = {item_id for item_id, _ in in_t}
+        repeated = ids & self.items.keys()
+        if len(ids) == len(in_t) and not repeated:  # the usual case: C-level updates
+            self.items.update(in_t)
+            self.total_items += len(in_t)
+            self.total_modes += sum(value.mode_delta for _, value in in_t)
+            return set()
+        # a repeated id: line by line, in order, as score.pl merges them
+        numbers = {id(row): number for number, row in enumerate(found, first)}
+        seen: set[str] = set()
+        for row in rows:
+            if row[1] in seen or row[1] in self.items:
+                repeated.add(row[1])
+            seen.add(row[1])
+            self.add(numbers[id(row)], row[0], row[1], row[2])
+        return repeated
+
+    def gold(self) -> Gold:
+        if self.rules == "fixed":  # a repeated id is one item
+            modes = sum(1 for item in self.items.values() if item.mode is not None)
+            return Gold(self.rules, self.items, len(self.items), modes)
+        return Gold(self.rules, self.items, self.total_items, self.total_modes)
+
+
+def read_gold(source: str | Sequence[str], rules: Rules = "compat",
+              name: str = "<gold>") -> Gold:
+    """Read a gold file's text (or lines) under ``rules``. Lines that do not look like gold
+    lines are ignored, as score.pl ignores them."""
+    reader = _Reader(rules, name)
+    for first, found in iter_chunks(as_text(source), "gold"):
+        reader.add_chunk(first, found)
+    return reader.gold()
+
+
+def read_gold_pair(source: str | Sequence[str],
+                   name: str = "<gold>") -> tuple[Gold, Gold, set[str]]:
+    """Both readings of a gold file, and the ids they may score differently (the two
+    readings of the line differ, or the id is repeated).
+
+    The fixed reading shares the compat items wherever the two score alike, so it costs
+    only the lines that differ, replayed through a fixed reader. Raises
+    :class:`FormatError` when the fixed rules cannot read a line.
+    """
+    text = as_text(source)
+    compat = _Reader("compat", name)
+    probe = _Reader("fixed", name)
+    unlike: set[tuple[str, str]] = set()
+    checked: set[tuple[str, str]] = set()
+    repeated: set[str] = set()
+    replay: list[tuple[int, tuple[str, str, str, str]]] = []
+    every_id: set[str] = set()
+    for first, found in iter_chunks(text, "gold"):
+        compat.add_chunk(first, found)
+        ids = list(compress(map(_id_of, found), map(_lexelt_of, found)))
+        unique = set(ids)
+        if len(unique) != len(ids) or not every_id.isdisjoint(unique):
+            # an id on two lines, in T or not: the readings may merge it differently
+            repeated |= {item_id for item_id, n in Counter(ids).items() if n > 1}
+            repeated |= unique & every_id
+        every_id |= unique
+        for key in compat.keys_seen.keys() - checked:
+            checked.add(key)
+            if not same_scoring(compat.item_for(0, *key), probe.item_for(0, *key)):
+                unlike.add(key)
+        if unlike:
+            keys = zip(map(_lexelt_of, found), map(_rest_of, found), strict=True)
+            replay += compress(enumerate(found, first), map(unlike.__contains__, keys))
+    if repeated:  # every line of a repeated id, in file order
+        replay = [(number, row) for first, found in iter_chunks(text, "gold")
+                  for number, row in enumerate(found, first)
+                  if row[0] and (row[1] in repeated or (row[0], row[2]) in unlike)]
+    fixed = _Reader("fixed", name)
+    for number, (lexelt, item_id, rest, _) in replay:
+        fixed.add(number, lexelt, item_id, rest)
+    differ = repeated | {row[1] for _, row in replay}
+    items = compat.items.copy()
+    for item_id in differ:
+        items.pop(item_id, None)
+    items.update(fixed.items)
+    modes = sum(map(bool, map(_mode_of, items.values())))
+    return compat.gold(), Gold("fixed", items, len(items), modes), differ

@@ -1,0 +1,136 @@
+"""The official mw measures: multiword detection and identification (seed 002, section
+4.3, equations 9-12), under score.pl's rules (compat) or corrected (fixed).
+
+MW is the set of items whose most frequent multiword was given by more than one
+annotator; a system line names the multiword it sees at that item.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.lines import NONSPACE as _NONSPACE
+from scoring.lines import perl_split
+from scoring.perl import perl_truthy
+from scoring.types import Rules
+
+# score.pl's multiword patterns; \s may not cross lines, so these run line by line.
+MW_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$", re.ASCII)
+_MW_GOLD_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*:: (.*)", re.ASCII)
+_FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
+_ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
+
+
+@dataclass(frozen=True)
+class MultiwordScores:
+    """Detection and identification of multiwords (seed 002, section 3, "mw").
+
+    ``found``: system lines with an answer (precision's denominator); ``genuine``: of the
+    items with a gold multiword, how many the system attempted; ``matched``: how many it
+    named exactly; ``total_modes``: items with a gold multiword (recall's denominator).
+    """
+
+    rules: Rules
+    total_modes: int
+    found: int
+    genuine: int
+    matched: int
+    log: tuple[str, ...]
+
+    @property
+    def detection_precision(self) -> float | None:
+        return self.genuine / self.found if self.found else None
+
+    @property
+    def detection_recall(self) -> float | None:
+        return self.genuine / self.total_modes if self.total_modes else None
+
+    @property
+    def identification_precision(self) -> float | None:
+        return self.matched / self.found if self.found else None
+
+    @property
+    def identification_recall(self) -> float | None:
+        return self.matched / self.total_modes if self.total_modes else None
+
+
+def read_mwgold_lines(lines: Sequence[str], gold_name: str,
+                      log: list[str]) -> tuple[dict[str, str], int]:
+    """score.pl's ``readmwfile``: the multiword "mode" of each item given by two or more
+    annotators, and how many there are. Malformed lines are reported into ``log``."""
+    modes: dict[str, str] = {}
+    total_modes = 0
+    for number, line in enumerate(lines, 1):
+        found = _MW_GOLD_LINE.search(line)
+        if found is None:
+            if _NONSPACE.search(line):
+                log.append(f"Error in {gold_name} on line {number}")
+            continue
+        _lexelt, item_id, rest = found.groups()
+        fields = perl_split(rest)
+        first = _FIRST_COUNT.search(fields[0]) if fields else None
+        if not (first and int(first.group(1)) > 1):
+            continue
+        mode: str | None = None
+        mode_count = 0
+        deleted = False
+        for field in fields:
+            entry = _ENTRY.search(field)
+            if not entry:
+                continue
+            multiword = entry.group(1).replace("'", "", 1)
+            count = int(entry.group(2))
+            if not perl_truthy(mode) and count > 1:
+                mode, mode_count = multiword, count
+                modes[item_id] = mode
+                total_modes += 1
+            elif not deleted and perl_truthy(mode) and count == mode_count:
+                modes.pop(item_id, None)
+                total_modes -= 1
+                deleted = True
+    return modes, total_modes
+
+
+def score_multiwords(gold_lines: Sequence[str], lines: Sequence[str], name: str,
+                     gold_name: str, rules: Rules = "compat",
+                     verbose: bool = False) -> MultiwordScores:
+    """Score a mw system file. Compat counts a line with an empty answer as a detection
+    attempt of a gold multiword (a defect that inflates recall); fixed does not, and
+    compares answers trimmed and single-spaced, hyphens as spaces."""
+    fixed = rules == "fixed"
+    log: list[str] = []
+    if fixed:
+        gold_lines = [line.rstrip("\r") for line in gold_lines]
+    modes, total_modes = read_mwgold_lines(gold_lines, gold_name, log)
+    done: set[str] = set()
+    found_count = genuine = matched = 0
+    for number, line in enumerate(lines, 1):
+        found = MW_LINE.search(line)
+        if found is None:
+            if _NONSPACE.search(line):
+                log.append(f"Error in {name} on line {number}")
+            continue
+        lexelt, item_id, answer = found.groups()
+        if item_id in done:
+            continue
+        done.add(item_id)
+        has_answer = bool(_NONSPACE.search(answer))
+        if has_answer:
+            found_count += 1
+        mode = modes.get(item_id)
+        if perl_truthy(mode) and (has_answer or not fixed):
+            assert mode is not None
+            genuine += 1
+            if fixed:
+                right = (" ".join(answer.replace("-", " ").split())
+                         == " ".join(mode.replace("-", " ").split()))
+            else:
+                right = mode == answer
+            matched += right
+            if verbose:
+                log.append(f"{lexelt} {item_id} human mode is {mode} system {answer}")
+        elif verbose:
+            log.append(f"{lexelt} {item_id} No MW found by annotators, system {answer}")
+    return MultiwordScores(rules, total_modes, found_count, genuine, matched, tuple(log))
