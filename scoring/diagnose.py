@@ -159,9 +159,10 @@ class RuleComparison:
 
 
 def _add(delta: _Delta, outcome: Outcome, sign: int) -> None:
-    delta.score += sign * outcome.score
-    delta.mode_attempted += sign * outcome.mode_attempted
-    delta.mode_correct += sign * outcome.mode_correct
+    _credit, score, tried, right = outcome
+    delta.score += sign * score
+    delta.mode_attempted += sign * tried
+    delta.mode_correct += sign * right
 
 
 def fixed_totals(compat: OfficialScores, fixed: Gold, comparison: RuleComparison) -> OfficialScores:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from scoring.gold import Gold, ItemGold
-from scoring.lines import as_text, has_content, iter_chunks, perl_split
+from scoring.lines import NONSPACE, as_text, iter_chunks, perl_split
 from scoring.perl import perl_str, perl_truthy
 from scoring.types import Measure, Rules
 
@@ -122,13 +122,8 @@ class OfficialScores:
         return self.mode_correct / self.total_modes if self.total_modes else None
 
 
-class Outcome(NamedTuple):
-    """What one item's guesses earn: credit, score, and the mode test."""
-
-    credit: float
-    score: float
-    mode_attempted: bool
-    mode_correct: bool
+Outcome = tuple[float, float, bool, bool]
+"""What one item's guesses earn: (credit, score, mode attempted, mode correct)."""
 
 
 def score_item(measure: Measure, rules: Rules, item: ItemGold,
@@ -149,7 +144,7 @@ def score_item(measure: Measure, rules: Rules, item: ItemGold,
         key = mode.replace("-", " ") if fixed else mode
         right = key in guesses if oot else key == guesses[0]
     score = credit if oot or not credit else credit / len(guesses)
-    return Outcome(credit, score, tried, right)
+    return credit, score, tried, right
 
 
 class LineObserver(Protocol):
@@ -200,7 +195,7 @@ def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name
             done.add(item_id)
             stale_from = 0
             duplicates = 0
-            if has_content(answer):
+            if answer and (not answer[0].isspace() or NONSPACE.search(answer)):
                 guesses = split(answer)
                 guesses_line = number
                 if guesses:
@@ -221,20 +216,19 @@ def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name
                 if verbose:
                     log.append(f"{lexelt} Item {item_id} exceeded 10 guesses")
             outcome = score_item(measure, rules, item, guesses)
-            total += outcome.score
-            if outcome.mode_attempted:
+            credit, score, tried, right = outcome
+            total += score
+            if tried:
                 mode_attempted += 1
-                mode_correct += outcome.mode_correct
+                mode_correct += right
             if verbose and guesses:
                 _log_item(log, oot, lexelt, item_id, item, guesses, outcome)
             if observer is not None and (item_id in differ or duplicates or stale_from
                                          or not is_clean(answer)):
                 observer.scored(number, item_id, answer, item, guesses, outcome, stale_from)
             if keep_items:
-                rows.append(ItemScore(number, item_id, item.lexelt, len(guesses),
-                                      outcome.credit, outcome.score,
-                                      bool(guesses) and not stale_from,
-                                      outcome.mode_attempted, outcome.mode_correct,
+                rows.append(ItemScore(number, item_id, item.lexelt, len(guesses), credit,
+                                      score, bool(guesses) and not stale_from, tried, right,
                                       bool(stale_from), duplicates))
     return OfficialScores(measure, rules, gold.total_items, attempted, total,
                           gold.total_modes, mode_attempted, mode_correct, duplicate_lines,
@@ -244,14 +238,15 @@ def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name
 def _log_item(log: list[str], oot: bool, lexelt: str, item_id: str, item: ItemGold,
               guesses: Sequence[str], outcome: Outcome) -> None:
     """score.pl's ``-v`` lines for one item, spaces and number format exactly."""
-    if outcome.mode_attempted:
+    credit, _score, tried, right = outcome
+    if tried:
         if oot:
             log.append(f"{lexelt} Item {item_id} mode '{item.mode}'  "
-                       + ("found in guesses" if outcome.mode_correct else "not found"))
+                       + ("found in guesses" if right else "not found"))
         else:
             log.append(f"{lexelt} Item {item_id} mode '{item.mode}' : system '{guesses[0]}' "
-                       + (" correct" if outcome.mode_correct else "wrong"))
-    shown = perl_str(outcome.credit)
+                       + (" correct" if right else "wrong"))
+    shown = perl_str(credit)
     per_guess = "" if oot else f" guesses {len(guesses)}"
     log.append(f"{lexelt} Item {item_id} credit {shown}{per_guess} human responses "
                f"{item.total}: score is {shown}")
