@@ -20,8 +20,11 @@ from operator import attrgetter, itemgetter
 
 from scoring.io import FormatError
 from scoring.lines import as_text, iter_chunks, perl_split
-from scoring.perl import perl_truthy
+from scoring.perl import perl_number, perl_sum, perl_truthy
 from scoring.types import Rules
+
+Count = int | float
+"""A gold count: Perl keeps counts past 2**64 - 1 as doubles, and so does compat."""
 
 _lexelt_of = itemgetter(0)
 _id_of = itemgetter(1)
@@ -42,8 +45,8 @@ class ItemGold:
     """
 
     lexelt: str
-    counts: tuple[tuple[str, int], ...]
-    total: int
+    counts: tuple[tuple[str, Count], ...]
+    total: Count
     norms: dict[str, float]
     mode: str | None
     mode_delta: int = 0
@@ -72,7 +75,7 @@ class Gold:
 @dataclass(frozen=True, slots=True)
 class _Rest:
     in_t: bool
-    entries: tuple[tuple[str, int], ...]
+    entries: tuple[tuple[str, Count], ...]
     mode: str | None
     mode_delta: int
     mode_deleted: bool
@@ -84,16 +87,16 @@ _OUT_OF_T = _Rest(False, (), None, 0, False)
 def parse_rest_compat(rest: str) -> _Rest:
     """score.pl's ``readgoldfile`` on the part after ``::`` of one line, defects kept."""
     fields = [field for field in perl_split(rest) if "pn" not in field]
-    first_count = 0
+    first_count: Count = 0
     if fields:
         found = _FIRST_COUNT.search(fields[0])
         if found:
-            first_count = int(found.group(1))
+            first_count = perl_number(found.group(1))
     if not (len(fields) > 1 or first_count > 1):
         return _OUT_OF_T
-    entries: list[tuple[str, int]] = []
+    entries: list[tuple[str, Count]] = []
     mode: str | None = None
-    mode_count = 0
+    mode_count: Count = 0
     delta = 0
     deleted = False
     for field in fields:
@@ -101,7 +104,7 @@ def parse_rest_compat(rest: str) -> _Rest:
         if not found:
             continue  # one-character and numeric entries are dropped here (a defect)
         key = found.group(1).replace("'", "", 1)
-        count = int(found.group(2))
+        count = perl_number(found.group(2))
         if not perl_truthy(mode):
             mode, mode_count = key, count
             delta += 1
@@ -120,7 +123,7 @@ def normalise_key(text: str) -> str:
 def parse_rest_fixed(rest: str, where: str) -> _Rest:
     """The part after ``::`` read correctly: every entry kept (summed if repeated), only
     the entry ``pn`` taken as the proper-name marker, the mode a unique maximum."""
-    counts: dict[str, int] = {}
+    counts: dict[str, Count] = {}
     for field in rest.split(";"):
         entry = " ".join(field.split())
         if not entry:
@@ -140,21 +143,21 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
     return _Rest(True, tuple(counts.items()), mode, int(mode is not None), False)
 
 
-def _item_gold(lexelt: str, entries: Iterable[tuple[str, int]], mode: str | None,
+def _item_gold(lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | None,
                mode_delta: int) -> ItemGold:
-    counts: dict[str, int] = {}
+    counts: dict[str, Count] = {}
     for key, count in entries:
         counts[key] = count
-    total = sum(counts.values())
+    total = perl_sum(counts.values())
     norms: dict[str, float] = {}
     if total:
         for key, count in counts.items():
-            norms[key] = count / total
+            norms[key] = float(count) / float(total)
         # score.pl's result for a hyphen copy colliding with a real key depends on Perl's
         # hash order; here the key as the annotators wrote it always wins.
         for key, count in counts.items():
             if "-" in key:
-                norms.setdefault(key.replace("-", " "), count / total)
+                norms.setdefault(key.replace("-", " "), float(count) / float(total))
     return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta)
 
 

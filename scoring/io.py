@@ -44,7 +44,11 @@ def read_lines(path: str | Path) -> list[str]:
     A ``\\r`` before the newline is kept (score.pl keeps it); bytes that are not UTF-8
     are kept through ``surrogateescape`` so that writing a line back gives its bytes.
     """
-    text = Path(path).read_bytes().decode(ENCODING, ERRORS)
+    return split_lines(Path(path).read_bytes().decode(ENCODING, ERRORS))
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines split on ``\n`` only (unlike ``str.splitlines``), as Perl reads them."""
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

@@ -32,6 +32,15 @@ _NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
 _CLEAN = re.compile(r"[^\s;'\-]+(?: [^\s;'\-]+)*(?:;[^\s;'\-]+(?: [^\s;'\-]+)*)*;?")
 
 
+class ScorerDied(Exception):
+    """score.pl would die here (``Illegal division by zero``) after printing ``stdout``."""
+
+    def __init__(self, stdout: str, reason: str) -> None:
+        super().__init__(reason)
+        self.stdout = stdout
+        self.reason = reason
+
+
 def guesses_compat(answer: str) -> list[str]:
     """score.pl's ``split`` + ``fixmisc``: ``non-x`` → ``nonx``, hyphens → spaces,
     one apostrophe removed; no trimming, no lower-casing, inner empty guesses kept."""
@@ -188,6 +197,10 @@ def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name
                     log.append(f"Error in {name} on line {number}")
                 continue
             item = items.get(item_id)
+            if item is not None and not item.total and item.counts:
+                # every count is 0: score.pl's normalisevalues divides by zero right here
+                raise ScorerDied("".join(line + "\n" for line in log),
+                                 f"item {item_id}'s gold counts add up to 0")
             if item is None or not item.total or item_id in done:
                 if observer is not None and item_id in differ:
                     observer.skipped(number, lexelt, item_id, answer)
@@ -249,4 +262,4 @@ def _log_item(log: list[str], oot: bool, lexelt: str, item_id: str, item: ItemGo
     shown = perl_str(credit)
     per_guess = "" if oot else f" guesses {len(guesses)}"
     log.append(f"{lexelt} Item {item_id} credit {shown}{per_guess} human responses "
-               f"{item.total}: score is {shown}")
+               f"{perl_str(item.total)}: score is {shown}")

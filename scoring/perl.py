@@ -7,6 +7,7 @@ score.pl prints floats through Perl's default stringification (15 significant di
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 
 def perl_str(value: float | int | None) -> str:
@@ -44,3 +45,24 @@ def perl_round(fraction: float) -> str:
 def perl_truthy(value: str | None) -> bool:
     """Perl's truth of a string: undef, '' and '0' are false."""
     return value is not None and value != "" and value != "0"
+
+
+UV_MAX = 2**64 - 1
+
+
+def perl_number(digits: str) -> int | float:
+    """A string of digits as Perl's numeric conversion gives it: an integer while it fits
+    an unsigned 64-bit integer, a double beyond (``99999999999999999999`` → ``1e+20``)."""
+    value = int(digits)
+    return value if value <= UV_MAX else float(digits)
+
+
+def perl_sum(values: Iterable[int | float]) -> int | float:
+    """Perl's ``$sum += $value``: integers until the sum leaves the unsigned 64-bit range
+    or meets a double, doubles from then on (added in order)."""
+    total: int | float = 0
+    for value in values:
+        total += value
+        if isinstance(total, int) and total > UV_MAX:
+            total = float(total - value) + float(value)
+    return total

@@ -17,20 +17,11 @@ from scoring import __version__
 from scoring.gold import Gold
 from scoring.io import pos_of
 from scoring.multiword import MultiwordScores
-from scoring.official import OfficialScores
+from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
 
 POS_COLUMNS = (("all", "All"), ("n", "Nouns"), ("v", "Verbs"), ("a", "Adjectives"),
                ("r", "Adverbs"))
-
-
-class ScorerDied(Exception):
-    """score.pl would die here (``Illegal division by zero``) after printing ``stdout``."""
-
-    def __init__(self, stdout: str, reason: str) -> None:
-        super().__init__(reason)
-        self.stdout = stdout
-        self.reason = reason
 
 
 def _pct(value: float | None, rules: str, what: str, printed: list[str]) -> str:

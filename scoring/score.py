@@ -26,13 +26,12 @@ from typing import BinaryIO, Literal, TextIO
 from scoring.diagnose import RuleComparison, diagnose_multiwords, fixed_totals
 from scoring.diagnose import notes as diagnosis_notes
 from scoring.gold import Gold, read_gold, read_gold_pair
-from scoring.io import FormatError, encode, read_lines, read_system
+from scoring.io import FormatError, encode, read_system, split_lines
 from scoring.lines import read_text
 from scoring.multiword import score_multiwords
-from scoring.official import OfficialScores, score_system
+from scoring.official import OfficialScores, ScorerDied, score_system
 from scoring.perl import perl_truthy
 from scoring.report import (
-    ScorerDied,
     by_pos,
     multiword_csv,
     multiword_json,
@@ -104,7 +103,8 @@ def parse_arguments(argv: Sequence[str]) -> Options:
     if perl_truthy(measure) and measure not in ("best", "oot", "mw"):
         usage += 1
         measure = None
-    return Options(ansfile, goldfile, measure or None, perl_truthy(verbose), usage, rules,
+    return Options(ansfile, goldfile, measure if perl_truthy(measure) else None,
+                   perl_truthy(verbose), usage, rules,
                    output, flags["by_pos"], flags["strict"], flags["diagnosis"])
 
 
@@ -125,7 +125,7 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None,
     """Run the command; returns the exit status (0 ok, 1 error, 2 usage)."""
     out = stdout if stdout is not None else sys.stdout.buffer
     err = stderr if stderr is not None else sys.stderr
-    if any(arg in ("-h", "--help") for arg in argv):
+    if "--help" in argv or list(argv) == ["-h"]:
         print(HELP, file=err)
         return 0
     options = parse_arguments(_merge_format_option(argv))
@@ -136,7 +136,7 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None,
     try:
         if options.strict:
             read_system(options.system, _kind(options.measure))
-        text, notes = _score(options)
+        text, notes = _score(options, err)
     except FormatError as error:
         print(f"score: {error}", file=err)
         return 1
@@ -159,11 +159,24 @@ def _kind(measure: str) -> Literal["best", "oot", "mw"]:
     return "oot" if measure == "oot" else "mw" if measure == "mw" else "best"
 
 
-def _score(options: Options) -> tuple[str, list[str]]:
+def _read(path: str, options: Options, err: TextIO) -> str:
+    """A file's text. score.pl reads a file it cannot open as empty, and compat does too,
+    saying so on standard error; the fixed rules refuse it."""
+    try:
+        return read_text(path)
+    except OSError as error:
+        if options.rules == "fixed":
+            raise
+        print(f"score: cannot read {path}: {error.strerror}; score.pl reads it as empty",
+              file=err)
+        return ""
+
+
+def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
     name = options.system
     if options.measure == "mw":
-        system_lines = read_lines(options.system)
-        gold_lines = read_lines(options.gold)
+        system_lines = split_lines(_read(options.system, options, err))
+        gold_lines = split_lines(_read(options.gold, options, err))
         mw = score_multiwords(gold_lines, system_lines, name, options.gold, options.rules,
                               options.verbose)
         notes = (diagnose_multiwords(gold_lines, system_lines, options.gold)
@@ -174,8 +187,8 @@ def _score(options: Options) -> tuple[str, list[str]]:
             return multiword_csv(name, mw), notes
         return multiword_text(mw), notes
     measure: Literal["best", "oot"] = "oot" if options.measure == "oot" else "best"
-    system_text = read_text(options.system)
-    gold_text = read_text(options.gold)
+    system_text = _read(options.system, options, err)
+    gold_text = _read(options.gold, options, err)
 
     def plain(rules: Rules) -> str:
         gold = read_gold(gold_text, rules, options.gold)

@@ -152,3 +152,42 @@ def test_real_test_set_fixed_mode_differs_where_documented(tmp_path: Path) -> No
     _, fixed, _ = _run([str(system), str(gold), "--fixed"])
     assert compat.splitlines()[0] == "Total = 1696, attempted = 1696"
     assert fixed.splitlines()[0] == "Total = 1696, attempted = 1696"
+
+
+# Found by differential fuzzing against score.pl (each case checked there by hand).
+
+def test_counts_past_64_bits_are_doubles_as_in_perl(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    gold.write_text("w.n 1 :: a1 18446744073709551615;b1 1;\n")
+    system = tmp_path / "sys"
+    system.write_text("w.n 1 :: b1;zz\n")
+    _, out, _ = _run([str(system), str(gold), "-v"])
+    assert "human responses 1.84467440737096e+19: score is 5.42101086242752e-20" in out
+
+
+def test_gold_counts_adding_to_zero_kill_the_run_where_score_pl_dies(tmp_path: Path) -> None:
+    gold = tmp_path / "gold"
+    gold.write_text("w.n 1 :: a1 1;b1 2;\nw.n 2 :: a1 0;b1 0;\n")
+    system = tmp_path / "sys"
+    system.write_text("bad\nw.n 1 :: a1\nw.n 2 :: a1\nw.n 1 :: b1\n")
+    status, out, err = _run([str(system), str(gold), "-v"])
+    assert status == 1
+    assert out == (f"Error in {system} on line 1\n"
+                   "w.n Item 1 mode 'a1' : system 'a1'  correct\n"
+                   "w.n Item 1 credit 0.333333333333333 guesses 1 human responses 3: "
+                   "score is 0.333333333333333\n")
+    assert "item 2's gold counts add up to 0" in err
+
+
+def test_a_false_measure_name_scores_nothing(tmp_path: Path) -> None:
+    assert parse_arguments(["s", "g", "-t", "0"]).measure is None
+    assert parse_arguments(["s", "g", "-t", "best", "-h"]).verbose is True
+
+
+def test_unreadable_gold_is_empty_in_compat_as_in_perl(tmp_path: Path) -> None:
+    system = tmp_path / "sys"
+    system.write_text("bad line\n")
+    status, out, err = _run([str(system)])
+    assert status == 1
+    assert out == USAGE + f"Error in {system} on line 1\n"
+    assert "score.pl reads it as empty" in err
