@@ -19,7 +19,19 @@ find_python() {
 if [ ! -x .venv/bin/python ]; then
   py=$(find_python)
   echo "setting up .venv with $py" >&2
-  "$py" -m venv .venv
+  if ! "$py" -m venv .venv; then
+    # Debian-like systems ship venv/ensurepip separately (python3.X-venv)
+    rm -rf .venv
+    version=$("$py" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')
+    if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+      echo "installing python$version-venv with apt-get" >&2
+      apt-get update -qq && apt-get install -y -qq "python$version-venv"
+      "$py" -m venv .venv
+    else
+      echo "cannot create a virtual environment: install python$version-venv" >&2
+      exit 1
+    fi
+  fi
 fi
 stamp=.venv/.installed-$(cat requirements.txt "$req" pyproject.toml | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
