@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
 import os
 import platform
 import random
@@ -217,19 +218,59 @@ def child_environment(directory: Path, bytecode_cache: bool) -> dict[str, str]:
     return env
 
 
+# The command is started by a small launcher process rather than by this one: Linux keeps,
+# as a process's max RSS, the peak of the memory it replaced at exec, so a child forked
+# from this (larger) process could never report less than this process's own peak. The
+# launcher (a bare ``python -I -S``, about 8 MB) spawns the command, waits for it with
+# ``os.wait4`` and reports the wall time and the command's ru_maxrss on a pipe.
+LAUNCHER = """
+import os, sys, time
+report, argv = int(sys.argv[1]), sys.argv[2:]
+os.set_inheritable(report, False)
+start = time.perf_counter()
+pid = os.posix_spawnp(argv[0], argv, os.environ)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+os.write(report, f"{wall!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
+"""
+
+
 def run_once(argv: Sequence[str], cwd: Path,
              env: dict[str, str]) -> tuple[float, int, int, bytes, bytes]:
-    """Run a command; return wall seconds, peak RSS in KiB, exit status, stdout, stderr."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                                   stdout=out, stderr=err)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return wall, usage.ru_maxrss, process.returncode, out.read(), err.read()
+    """Run a command; return wall seconds, peak RSS in KiB, exit status, stdout, stderr.
+
+    The wall time runs from the spawn of the command to its end (interpreter start
+    included, the launcher's own start excluded)."""
+    read_end, write_end = os.pipe()
+    try:
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            launcher = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", LAUNCHER, str(write_end), *argv],
+                cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                pass_fds=(write_end,))
+            os.close(write_end)
+            write_end = -1
+            with os.fdopen(read_end, "rb") as report_file:
+                read_end = -1
+                report = report_file.read().decode()
+            launcher.wait()
+            out.seek(0)
+            err.seek(0)
+            stdout, stderr = out.read(), err.read()
+    finally:
+        for fd in (read_end, write_end):
+            if fd >= 0:
+                os.close(fd)
+    if launcher.returncode != 0 or not report:
+        raise SystemExit(f"score_bench: the launcher failed on {' '.join(argv)}:\n"
+                         + stderr.decode(ENCODING, "replace"))
+    wall, peak_kb, status = report.split()
+    return float(wall), int(peak_kb), int(status), stdout, stderr
+
+
+def memory_floor(env: dict[str, str]) -> int:
+    """The smallest max RSS (KiB) the launcher can report: that of ``true``."""
+    return run_once(["true"], REPO, env)[1]
 
 
 def time_command(argv: Sequence[str], cwd: Path, env: dict[str, str], repeat: int,
@@ -287,6 +328,20 @@ def capture(argv: Sequence[str]) -> str:
     except OSError as error:
         return f"unavailable ({error.strerror})"
     return (done.stdout or done.stderr).strip()
+
+
+def scorer_fingerprint() -> str:
+    """A hash of the scorer's sources, to notice edits made while the bench runs."""
+    digest = hashlib.sha256()
+    for path in sorted((REPO / "scoring").rglob("*.py")):
+        digest.update(str(path.relative_to(REPO)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def code_version() -> str:
+    head = capture(["git", "-C", str(REPO), "log", "-1", "--format=%h %s"])
+    dirty = capture(["git", "-C", str(REPO), "status", "--porcelain", "--", "scoring"])
+    return f"{head[:70]}" + (" (scoring/ has uncommitted changes)" if dirty else "")
 
 
 def load_average() -> str:
@@ -479,6 +534,7 @@ def score_pl_from_environment() -> str | None:
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_arguments(sys.argv[1:] if argv is None else argv)
     load_before = load_average()
+    fingerprint = scorer_fingerprint()
     score_pl = score_pl_from_environment()
     items = read_real_gold(REAL_GOLD)
     rows: list[Row] = []
@@ -489,6 +545,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warm_up = [options.python, "-c", "import scoring.score"]
         if run_once(warm_up, REPO, env)[2] != 0:
             raise SystemExit(f"score_bench: {options.python} cannot import scoring.score")
+        floor_kb = memory_floor(env)
         if not options.no_real:
             log(f"timing the real test set ({options.repeat} runs per command)")
             rows.extend(bench_dataset(real_dataset(), options.python, score_pl,
@@ -506,10 +563,13 @@ def main(argv: Sequence[str] | None = None) -> int:
           + (" vs perl score.pl" if score_pl else " (set SCORE_PL to compare with score.pl)"))
     for name, value in machine_facts(options.python, score_pl):
         print(f"  {name:<7} {value}")
+    print(f"  code    {code_version()}; scoring/ sources {fingerprint}")
     print(f"  runs    {options.repeat} per command (best wall, max peak RSS), "
           f"seed {options.seed}, bench took {elapsed:.0f} s")
     print(f"  load    1/5/15-min averages {load_before} before, {load_average()} after "
           "(other work on the machine skews the figures)")
+    print(f"  peak    max RSS of the command via os.wait4 in a launcher; "
+          f"floor {floor_kb / 1024:.1f} MB (what `true` reports)")
     print("  pyc     " + ("scorer bytecode cached (warm), as with a default Python"
                           if bytecode_cache else "environment as is: PYTHONDONTWRITEBYTECODE="
                           + os.environ.get("PYTHONDONTWRITEBYTECODE", "(unset)")))
@@ -527,6 +587,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in found:
             print(f"  {line}")
     problems = mismatches(rows)
+    if scorer_fingerprint() != fingerprint:
+        problems.append("scoring/ was edited while the bench ran: the figures mix versions "
+                        "of the scorer; run it again")
     if problems:
         print()
         print("!" * 78)

@@ -17,6 +17,7 @@ only because of a defect of score.pl (see :mod:`scoring.diagnose`).
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -128,6 +129,14 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None,
     if "--help" in argv or list(argv) == ["-h"]:
         print(HELP, file=err)
         return 0
+    gc.disable()  # millions of small acyclic objects: collections only cost time here
+    try:
+        return _run(argv, out, err)
+    finally:
+        gc.enable()
+
+
+def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
     options = parse_arguments(_merge_format_option(argv))
     write = out.write
     write(encode(USAGE * options.usage_lines))
