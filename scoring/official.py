@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
 from scoring.gold import Gold, ItemGold
-from scoring.lines import NONSPACE, as_text, iter_chunks, perl_split
-from scoring.perl import perl_str, perl_truthy
+from scoring.lines import NONSPACE, as_text, iter_chunks
+from scoring.perl import perl_str
 from scoring.types import Measure, Rules
 
 _NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
@@ -41,7 +41,9 @@ class ScorerDied(Exception):
 def guesses_compat(answer: str) -> list[str]:
     """score.pl's ``split`` + ``fixmisc``: ``non-x`` → ``nonx``, hyphens → spaces,
     one apostrophe removed; no trimming, no lower-casing, inner empty guesses kept."""
-    fields = perl_split(answer)
+    fields = answer.split(";")
+    while fields and not fields[-1]:  # perl_split, inlined: this runs once a line
+        fields.pop()
     if "-" not in answer and "'" not in answer and "non" not in answer:
         return fields
     result = []
@@ -149,7 +151,7 @@ def score_item(measure: Measure, rules: Rules, item: ItemGold,
         credit += norms.get(guess, 0.0)
     mode = item.mode
     tried = right = False
-    if guesses and mode is not None and perl_truthy(mode):
+    if guesses and mode and mode != "0":  # Perl's truth of the mode
         tried = True
         key = mode.replace("-", " ") if fixed else mode
         right = key in guesses if oot else key == guesses[0]

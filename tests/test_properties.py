@@ -76,8 +76,9 @@ def test_compat_and_fixed_agree_on_clean_files(case: tuple[list[str], list[str]]
     assert _headline("best", gold, system, "compat") == _headline("best", gold, system, "fixed")
 
 
-_nasty_subs = st.sampled_from(["glad", "merry", "x", "11.27 kilograms", "brand-new", "brand new",
-                               "non-captive", "garden ", "o'clock", "Up", "upnorth", "pn"])
+_nasty_subs = st.sampled_from(["glad", "merry", "x", "ab", "a b", "good deal", "11.27 kilograms",
+                               "brand-new", "brand new", "non-captive", "garden ", "o'clock",
+                               "Up", "upnorth", "pn"])
 _nasty_guesses = st.sampled_from(["glad", " merry", "x", "11.27 kilograms", "brand-new",
                                   "brand new", "non-captive", "non captive", "garden", "oclock",
                                   "o'clock", "", " ", "glad\r", "up", "upnorth"])
