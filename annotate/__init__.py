@@ -3,33 +3,96 @@
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, render_template
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def database_url(url: str) -> str:
+    """Any SQLAlchemy URL; ``postgres://`` and ``postgresql://`` go through psycopg 3."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def _secret_key(instance: Path) -> str:
+    """A secret generated into ``instance/secret_key`` on first run, never in the repo."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: configuration from defaults, ``instance/config.py``, the environment
+    """Build the app: defaults, then ``instance/config.py``, the environment
     (``SECRET_KEY``, ``DATABASE_URL``) and ``test_config``, in that order."""
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
                 template_folder=str(ROOT / "templates"), instance_relative_config=True)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        SECRET_KEY="dev-only-change-me",
-        DATABASE_URL=f"sqlite:///{Path(app.instance_path) / 'lexsub.sqlite'}",
+        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'lexsub.sqlite'}",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_HTTPONLY=True,
+        MAX_CONTENT_LENGTH=64 * 1024 * 1024,
+        LOGIN_LIMIT="20 per minute",
     )
     app.config.from_pyfile("config.py", silent=True)
-    for key in ("SECRET_KEY", "DATABASE_URL"):
-        if os.environ.get(key):
-            app.config[key] = os.environ[key]
+    if os.environ.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    if os.environ.get("LEXSUB_SECURE_COOKIES"):
+        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
     if test_config:
         app.config.update(test_config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    url = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    app.config["SQLALCHEMY_DATABASE_URI"] = url
+    if url.startswith("sqlite"):
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
 
-    @app.get("/")
-    def home() -> str:
-        return render_template("home.html")
+    from annotate import annotator, auth, cli, organiser
+    from annotate.extensions import csrf, db, limiter, login_manager, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    login_manager.init_app(app)
+    csrf.init_app(app)
+    limiter.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(annotator.bp)
+    app.register_blueprint(organiser.bp)
+    cli.init_app(app)
+
+    @app.errorhandler(403)
+    def forbidden(error: Exception) -> tuple[str, int]:
+        return render_template("error.html", code=403,
+                               message="This page is for organisers."), 403
+
+    @app.errorhandler(404)
+    def not_found(error: Exception) -> tuple[str, int]:
+        return render_template("error.html", code=404, message="No such page."), 404
 
     return app
+
+
+@event.listens_for(Engine, "connect")
+def _sqlite_pragmas(connection: Any, record: Any) -> None:
+    """SQLite: enforce foreign keys; write-ahead log so readers never block a save."""
+    if type(connection).__module__.startswith("sqlite3"):
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()

@@ -37,14 +37,74 @@ def shared() -> Path:
     return shared_path()
 
 
+SMALL_XML = b"""<?xml version="1.0" ?>
+<corpus lang="english">
+  <lexelt item="bright.a">
+    <instance id="1"><context>The <head>bright</head> pupil &amp; her friend.</context></instance>
+    <instance id="2"><context>A <head>bright</head> light &lt;here&gt;.</context></instance>
+  </lexelt>
+  <lexelt item="stand.n.v">
+    <instance id="3"><context>I cannot <head>stand</head> it.</context></instance>
+  </lexelt>
+</corpus>
+"""
+
+
+def database_url(tmp_path: Path) -> str:
+    """The database tests run on: PostgreSQL when LEXSUB_TEST_DATABASE_URL names one (a
+    fresh schema each test), else a SQLite file in ``tmp_path``."""
+    url = os.environ.get("LEXSUB_TEST_DATABASE_URL")
+    if not url:
+        return f"sqlite:///{tmp_path / 'test.sqlite'}"
+    return url
+
+
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    yield create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'test.sqlite'}"})
+    from flask_migrate import upgrade
+
+    from annotate.extensions import db
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
+                      "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    with app.app_context():
+        if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+            with db.engine.begin() as connection:
+                connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
+        upgrade()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+def make_user(app: Flask, username: str, role: str = "annotator",
+              password: str = "password1") -> int:
+    from annotate.services import create_user
+
+    with app.app_context():
+        return create_user(username, password, role).id
+
+
+def login(client: FlaskClient, username: str, password: str = "password1") -> None:
+    response = client.post("/login", data={"username": username, "password": password})
+    assert response.status_code == 302, response.data
+
+
+@pytest.fixture
+def dataset(app: Flask) -> int:
+    """The small dataset above, imported as 'small'."""
+    from annotate.importer import parse_lexsub_xml
+    from annotate.services import import_dataset
+
+    with app.app_context():
+        return import_dataset(parse_lexsub_xml(SMALL_XML, "small.xml"), "small", "small.xml",
+                              SMALL_XML).dataset.id
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

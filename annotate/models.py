@@ -1,0 +1,144 @@
+"""The database: accounts, datasets and their instances, responses with their history.
+
+Every save of an answer updates the current :class:`Response` of (annotator, instance)
+and appends a :class:`Revision`, in one transaction (A7: nothing is lost).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from flask_login import UserMixin
+from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from annotate.extensions import db
+
+ROLES = ("annotator", "organiser")
+KINDS = ("substitutes", "name", "nil")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    role: Mapped[str] = mapped_column(String(16), default="annotator")
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+    @property
+    def is_active(self) -> bool:  # flask-login refuses inactive accounts
+        return self.active
+
+    @property
+    def is_organiser(self) -> bool:
+        return self.role == "organiser"
+
+
+class Dataset(db.Model):  # type: ignore[name-defined,misc]
+    __tablename__ = "datasets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    source: Mapped[str] = mapped_column(String(255), default="")
+    source_sha256: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+    lexelts: Mapped[list[Lexelt]] = relationship(back_populates="dataset",
+                                                 order_by="Lexelt.position")
+
+
+class Lexelt(db.Model):  # type: ignore[name-defined,misc]
+    """A target word (``bright.a``, ``stand.n.v``): its sentences are annotated together."""
+
+    __tablename__ = "lexelts"
+    __table_args__ = (UniqueConstraint("dataset_id", "item"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    item: Mapped[str] = mapped_column(String(120))
+    lemma: Mapped[str] = mapped_column(String(120))
+    pos: Mapped[str] = mapped_column(String(1))
+    position: Mapped[int] = mapped_column()
+    dataset: Mapped[Dataset] = relationship(back_populates="lexelts")
+    instances: Mapped[list[Instance]] = relationship(back_populates="lexelt",
+                                                     order_by="Instance.position")
+
+
+class Instance(db.Model):  # type: ignore[name-defined,misc]
+    """One sentence: the context around the target (``head``), in file order."""
+
+    __tablename__ = "instances"
+    __table_args__ = (UniqueConstraint("dataset_id", "xml_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    lexelt_id: Mapped[int] = mapped_column(ForeignKey("lexelts.id"), index=True)
+    xml_id: Mapped[str] = mapped_column(String(64))
+    position: Mapped[int] = mapped_column(index=True)
+    before: Mapped[str] = mapped_column(Text)
+    head: Mapped[str] = mapped_column(String(255))
+    after: Mapped[str] = mapped_column(Text)
+    lexelt: Mapped[Lexelt] = relationship(back_populates="instances")
+
+
+class Response(db.Model):  # type: ignore[name-defined,misc]
+    """The current answer of one annotator for one instance."""
+
+    __tablename__ = "responses"
+    __table_args__ = (UniqueConstraint("user_id", "instance_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    substitutes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    multiword: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+    saves: Mapped[int] = mapped_column(default=1)
+
+
+class Revision(db.Model):  # type: ignore[name-defined,misc]
+    """Append-only history: one row for every save, never updated or deleted."""
+
+    __tablename__ = "revisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    substitutes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    multiword: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    used_dictionary: Mapped[bool] = mapped_column(default=False)
+    saved_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class WordFlag(db.Model):  # type: ignore[name-defined,misc]
+    """Whether an annotator used a dictionary or thesaurus for a word (A4)."""
+
+    __tablename__ = "word_flags"
+    __table_args__ = (UniqueConstraint("user_id", "lexelt_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    lexelt_id: Mapped[int] = mapped_column(ForeignKey("lexelts.id"), index=True)
+    used_dictionary: Mapped[bool] = mapped_column(default=False)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+
+
+def as_record(value: Any) -> dict[str, Any]:
+    """Columns of a row as a plain dict (for tests and debugging)."""
+    return {column.name: getattr(value, column.name) for column in value.__table__.columns}

@@ -1,0 +1,201 @@
+"""Database operations shared by the web pages and the command line."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from annotate.answers import Answer
+from annotate.extensions import db
+from annotate.importer import ImportResult
+from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User, WordFlag, now
+
+
+class ServiceError(ValueError):
+    """A request that breaks a rule (the message says which)."""
+
+
+def create_user(username: str, password: str, role: str = "annotator") -> User:
+    if role not in ("annotator", "organiser"):
+        raise ServiceError(f"role {role!r} is not annotator or organiser")
+    if not username or len(username) > 80 or not username.replace("_", "").replace(
+            "-", "").replace(".", "").isalnum():
+        raise ServiceError(f"username {username!r} must be 1-80 letters, digits, '.', '_' "
+                           "or '-'")
+    if len(password) < 8:
+        raise ServiceError("a password has at least 8 characters")
+    if db.session.scalar(select(User).where(User.username == username)):
+        raise ServiceError(f"user {username!r} exists already")
+    user = User(username=username, role=role)
+    user.set_password(password)
+    db.session.add(user)
+    db.session.commit()
+    return user
+
+
+@dataclass(frozen=True)
+class Imported:
+    dataset: Dataset
+    created: bool  # False: the same file was imported before (nothing changed)
+    instances: int
+
+
+def import_dataset(result: ImportResult, name: str, source: str, data: bytes) -> Imported:
+    """Store a parsed XML file as dataset ``name`` in one transaction. Importing the same
+    bytes again changes nothing; another file under the same name is refused."""
+    digest = hashlib.sha256(data).hexdigest()
+    existing = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    if existing is not None:
+        if existing.source_sha256 == digest:
+            count = db.session.scalar(select(func.count(Instance.id)).where(
+                Instance.dataset_id == existing.id)) or 0
+            return Imported(existing, False, count)
+        raise ServiceError(f"dataset {name!r} exists already with another file")
+    if not name or len(name) > 120:
+        raise ServiceError("a dataset name has 1-120 characters")
+    try:
+        dataset = Dataset(name=name, source=source, source_sha256=digest)
+        db.session.add(dataset)
+        db.session.flush()
+        position = 0
+        rows: list[dict[str, Any]] = []
+        for index, lexelt in enumerate(result.lexelts):
+            row = Lexelt(dataset_id=dataset.id, item=lexelt.item, lemma=lexelt.lemma,
+                         pos=lexelt.pos, position=index)
+            db.session.add(row)
+            db.session.flush()
+            for instance in lexelt.instances:
+                rows.append({"dataset_id": dataset.id, "lexelt_id": row.id,
+                             "xml_id": instance.id, "position": position,
+                             "before": instance.before, "head": instance.head,
+                             "after": instance.after})
+                position += 1
+        if rows:
+            db.session.execute(Instance.__table__.insert(), rows)
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return Imported(dataset, True, position)
+
+
+def instances_of(dataset: Dataset) -> list[Instance]:
+    return list(db.session.scalars(select(Instance).where(
+        Instance.dataset_id == dataset.id).order_by(Instance.position)))
+
+
+def answered_ids(user: User, dataset: Dataset) -> set[int]:
+    return set(db.session.scalars(select(Response.instance_id).join(Instance).where(
+        Response.user_id == user.id, Instance.dataset_id == dataset.id)))
+
+
+def resume(user: User, dataset: Dataset) -> Instance | None:
+    """The first sentence, in the order everyone gets, this annotator has not answered."""
+    done = select(Response.instance_id).where(Response.user_id == user.id)
+    return db.session.scalar(select(Instance).where(
+        Instance.dataset_id == dataset.id, Instance.id.not_in(done)).order_by(
+        Instance.position).limit(1))
+
+
+def save_answer(user: User, instance: Instance, answer: Answer, attempts: int = 20) -> Response:
+    """Update the current response and append a revision, in one transaction; a
+    concurrent save of the same sentence (two tabs) is retried, never lost."""
+    for attempt in range(attempts):
+        try:
+            return _save_once(user, instance, answer)
+        except (IntegrityError, OperationalError):
+            db.session.rollback()
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _save_once(user: User, instance: Instance, answer: Answer) -> Response:
+    stamp = now()
+    response = db.session.scalar(select(Response).where(
+        Response.user_id == user.id, Response.instance_id == instance.id))
+    if response is None:
+        response = Response(user_id=user.id, instance_id=instance.id, saves=0)
+        db.session.add(response)
+    response.kind = answer.kind
+    response.substitutes = list(answer.substitutes)
+    response.multiword = answer.multiword
+    response.updated_at = stamp
+    response.saves = (response.saves or 0) + 1
+    flag = db.session.scalar(select(WordFlag).where(
+        WordFlag.user_id == user.id, WordFlag.lexelt_id == instance.lexelt_id))
+    if flag is None:
+        flag = WordFlag(user_id=user.id, lexelt_id=instance.lexelt_id)
+        db.session.add(flag)
+    flag.used_dictionary = answer.used_dictionary
+    flag.updated_at = stamp
+    db.session.add(Revision(user_id=user.id, instance_id=instance.id, kind=answer.kind,
+                            substitutes=list(answer.substitutes), multiword=answer.multiword,
+                            used_dictionary=answer.used_dictionary, saved_at=stamp))
+    db.session.commit()
+    return response
+
+
+def used_dictionary(user: User, lexelt_id: int) -> bool:
+    flag = db.session.scalar(select(WordFlag).where(
+        WordFlag.user_id == user.id, WordFlag.lexelt_id == lexelt_id))
+    return bool(flag and flag.used_dictionary)
+
+
+def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
+    """One object per (annotator, instance) with an answer, in instance then user order:
+    the responses format the gold compiler reads (docs/formats.md)."""
+    flags = {(f.user_id, f.lexelt_id): f.used_dictionary for f in db.session.scalars(
+        select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id))}
+    query = (select(Response, Instance, Lexelt, User).join(Instance, Response.instance_id ==
+             Instance.id).join(Lexelt, Instance.lexelt_id == Lexelt.id).join(
+             User, Response.user_id == User.id).where(Instance.dataset_id == dataset.id)
+             .order_by(Instance.position, User.username))
+    for response, instance, lexelt, user in db.session.execute(query):
+        yield {"annotator": user.username, "lexelt": lexelt.item, "instance": instance.xml_id,
+               "kind": response.kind, "substitutes": list(response.substitutes),
+               "multiword": response.multiword,
+               "used_dictionary": flags.get((user.id, lexelt.id), False),
+               "updated_at": response.updated_at.isoformat()}
+
+
+@dataclass(frozen=True)
+class Progress:
+    annotator: str
+    done: int
+    total: int
+
+
+def progress_by_annotator(dataset: Dataset) -> list[Progress]:
+    total = db.session.scalar(select(func.count(Instance.id)).where(
+        Instance.dataset_id == dataset.id)) or 0
+    counts = dict(db.session.execute(select(Response.user_id, func.count(Response.id)).join(
+        Instance).where(Instance.dataset_id == dataset.id).group_by(Response.user_id)).all())
+    users = db.session.scalars(select(User).where(User.role == "annotator").order_by(
+        User.username))
+    return [Progress(user.username, counts.get(user.id, 0), total) for user in users]
+
+
+def progress_by_word(dataset: Dataset) -> list[tuple[str, dict[str, int], int]]:
+    """(lexelt, {annotator: answered}, sentences) for each word, in order."""
+    rows = db.session.execute(select(Lexelt.item, User.username, func.count(Response.id))
+                              .join(Instance, Instance.lexelt_id == Lexelt.id)
+                              .join(Response, Response.instance_id == Instance.id)
+                              .join(User, User.id == Response.user_id)
+                              .where(Lexelt.dataset_id == dataset.id)
+                              .group_by(Lexelt.item, User.username)).all()
+    done: dict[str, dict[str, int]] = {}
+    for item, username, count in rows:
+        done.setdefault(item, {})[username] = count
+    sizes = db.session.execute(select(Lexelt.item, func.count(Instance.id)).join(
+        Instance).where(Lexelt.dataset_id == dataset.id).group_by(Lexelt.item,
+                                                                  Lexelt.position)
+        .order_by(Lexelt.position)).all()
+    return [(item, done.get(item, {}), size) for item, size in sizes]
