@@ -1,10 +1,32 @@
 #!/usr/bin/env bash
-# Sets up everything (.venv, requirements) and runs every check and test.
-# Extra arguments go to pytest, e.g. scripts/test.sh -k oracle
+# Sets up everything (.venv, requirements, Chromium for the browser tests, PostgreSQL)
+# and runs every check and test: ruff, mypy, the whole suite on SQLite, then the
+# database tests again on PostgreSQL.
+# Extra arguments go to the SQLite pytest run only, e.g. scripts/test.sh -k oracle
+# (the PostgreSQL run is then skipped).
 source "$(dirname "$0")/_venv.sh" requirements-dev.txt
+in_ci() { case "${CI:-}" in 1|true|TRUE|yes) return 0;; *) return 1;; esac; }
+
+if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "== installing Debian's chromium for the browser tests" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+fi
+
 echo "== ruff" >&2
 ruff check .
 echo "== mypy" >&2
 mypy
-echo "== pytest" >&2
+echo "== pytest (SQLite)" >&2
 python -m pytest "$@"
+if [ "$#" -gt 0 ]; then
+  exit 0
+fi
+echo "== pytest (PostgreSQL): the database tests" >&2
+if url=$(bash scripts/postgres.sh); then
+  LEXSUB_TEST_DATABASE_URL="$url" python -m pytest -m database -q
+elif in_ci; then
+  echo "CI: PostgreSQL is required for the database tests and none could be had" >&2
+  exit 1
+else
+  echo "skipping the PostgreSQL run: no server (CI installs one)" >&2
+fi

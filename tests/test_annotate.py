@@ -11,6 +11,8 @@ from sqlalchemy import func, select
 
 from tests.conftest import login, make_user
 
+pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
+
 LABELS = ["Substitute 1", "Substitute 2", "Substitute 3", "Proper name", "No substitute (nil)",
           "Part of a multiword", "Multiword", "Used a dictionary or thesaurus for this word",
           "Save and next", "Previous", "Log out"]

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from tests.conftest import login, make_user
+
+pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
 
 def _instances(app: Flask) -> list[int]:

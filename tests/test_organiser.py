@@ -12,6 +12,8 @@ from flask.testing import FlaskClient
 
 from tests.conftest import SMALL_XML, login, make_user
 
+pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
+
 EXPORT_KEYS = {"annotator", "lexelt", "instance", "kind", "substitutes", "multiword",
                "used_dictionary", "updated_at"}
 
