@@ -8,6 +8,7 @@ it fails instead, and any skipped test at all fails the run (CI always has the d
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,19 +60,39 @@ def database_url(tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Iterator[Flask]:
+TEST_CONFIG = {"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False}
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file with the schema made by the migrations, made once and copied."""
     from flask_migrate import upgrade
 
     from annotate.extensions import db
 
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                      "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    path = tmp_path_factory.mktemp("schema") / "schema.sqlite"
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     with app.app_context():
-        if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql"):
+        upgrade()
+        db.engine.dispose()
+    return path
+
+
+@pytest.fixture
+def app(tmp_path: Path, migrated_sqlite: Path) -> Iterator[Flask]:
+    from flask_migrate import upgrade
+
+    from annotate.extensions import db
+
+    url = database_url(tmp_path)
+    if url.startswith("sqlite"):
+        shutil.copy(migrated_sqlite, tmp_path / "test.sqlite")
+    app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
+    if not url.startswith("sqlite"):
+        with app.app_context():
             with db.engine.begin() as connection:
                 connection.exec_driver_sql("DROP SCHEMA public CASCADE; CREATE SCHEMA public")
-        upgrade()
+            upgrade()
     yield app
     with app.app_context():
         db.session.remove()
