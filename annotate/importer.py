@@ -156,9 +156,6 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>") -> ImportResult:
         parser.close()
     except XMLImportError:
         raise
-    except (LookupError, ValueError) as error:  # an encoding expat cannot read
-        raise XMLImportError(name, parser.parser.CurrentLineNumber,
-                             f"cannot read the declared encoding: {error}") from None
     except ParseError as error:
         line, column = error.position
         problem = _PARSER_POSITION.sub("", str(error))
@@ -179,6 +176,9 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>") -> ImportResult:
     except DefusedXmlException as error:
         raise XMLImportError(name, parser.parser.CurrentLineNumber,
                              f"forbidden XML construct: {error}") from None
+    except (LookupError, ValueError) as error:  # an encoding expat cannot read
+        raise XMLImportError(name, parser.parser.CurrentLineNumber,
+                             f"cannot read the declared encoding: {error}") from None
     return ImportResult(tuple(builder.lexelts), builder.locate(found))
 
 
