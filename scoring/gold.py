@@ -30,8 +30,9 @@ _lexelt_of = itemgetter(0)
 _id_of = itemgetter(1)
 _rest_of = itemgetter(2)
 _mode_of = attrgetter("mode")
-_FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
-_ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
+# score.pl's gold-entry patterns (shared with the multiword gold reader)
+FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
+ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ def parse_rest_compat(rest: str) -> _Rest:
     fields = [field for field in perl_split(rest) if "pn" not in field]
     first_count: Count = 0
     if fields:
-        found = _FIRST_COUNT.search(fields[0])
+        found = FIRST_COUNT.search(fields[0])
         if found:
             first_count = perl_number(found.group(1))
     if not (len(fields) > 1 or first_count > 1):
@@ -100,7 +101,7 @@ def parse_rest_compat(rest: str) -> _Rest:
     delta = 0
     deleted = False
     for field in fields:
-        found = _ENTRY.search(field)
+        found = ENTRY.search(field)
         if not found:
             continue  # one-character and numeric entries are dropped here (a defect)
         key = found.group(1).replace("'", "", 1)

@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.gold import ENTRY as _ENTRY
+from scoring.gold import FIRST_COUNT as _FIRST_COUNT
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import perl_split
 from scoring.perl import perl_truthy
@@ -19,8 +21,6 @@ from scoring.types import Rules
 # score.pl's multiword patterns; \s may not cross lines, so these run line by line.
 MW_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$", re.ASCII)
 _MW_GOLD_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*:: (.*)", re.ASCII)
-_FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
-_ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
 
 
 @dataclass(frozen=True)
