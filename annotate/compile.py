@@ -1,0 +1,80 @@
+"""``python -m annotate.compile RESPONSES_FILE --out DIR``: compile a gold from responses.
+
+Reads the responses exported as JSON Lines (see :mod:`annotate.gold.records`), compiles
+them (:func:`annotate.gold.compile_responses`) and writes ``gold``, ``mwgold``,
+``annotators.jsonl`` and ``summary.json`` into DIR (:mod:`annotate.gold.write`).
+
+Options:
+
+``--no-normalise``        keep substitutes as typed (no NFC, trimming, lower case ...)
+``--no-lemmatise``        do not lemmatise
+``--decisions FILE``      the organiser's lemma decisions (JSON, see annotate.gold.decisions)
+``--t-rule annotators|responses``  T: two annotators with substitutes (default) or two
+                          responses in H_i
+``--only-t``              write only the items in T to ``gold``
+
+Exit status: 0 done, 1 bad input (every problem is printed as ``FILE:LINE: …``), 2 usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from annotate.gold.aggregate import T_RULES
+from annotate.gold.compiler import CompileOptions, compile_responses
+from annotate.gold.decisions import NO_DECISIONS, read_decisions
+from annotate.gold.records import iter_responses
+from annotate.gold.review import pending_changes
+from annotate.gold.write import write_outputs
+
+
+def parser() -> argparse.ArgumentParser:
+    result = argparse.ArgumentParser(prog="python -m annotate.compile",
+                                     description="Compile gold, mwgold, per-annotator "
+                                                 "responses and a summary from responses.")
+    result.add_argument("responses", metavar="RESPONSES_FILE", help="responses (JSON Lines)")
+    result.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
+    result.add_argument("--no-normalise", action="store_true", help="keep forms as typed")
+    result.add_argument("--no-lemmatise", action="store_true", help="do not lemmatise")
+    result.add_argument("--decisions", metavar="FILE", help="organiser lemma decisions (JSON)")
+    result.add_argument("--t-rule", choices=T_RULES, default="annotators",
+                        help="T: two annotators (default) or two responses")
+    result.add_argument("--only-t", action="store_true", help="write only items in T to gold")
+    return result
+
+
+def run(argv: Sequence[str]) -> int:
+    """Run the command; returns the exit status."""
+    args = parser().parse_args(argv)
+    try:
+        decisions = read_decisions(args.decisions) if args.decisions else NO_DECISIONS
+        options = CompileOptions(normalise=not args.no_normalise,
+                                 lemmatise=not args.no_lemmatise,
+                                 decisions=decisions, t_rule=args.t_rule, only_t=args.only_t)
+        gold = compile_responses(iter_responses(args.responses), options)
+        write_outputs(gold, args.out)
+    except OSError as error:
+        print(f"compile: cannot use {error.filename}: {error.strerror}", file=sys.stderr)
+        return 1
+    except ValueError as error:  # ResponseError, DecisionError: they name file and line
+        print(f"compile: {error}", file=sys.stderr)
+        return 1
+    in_t = gold.in_t
+    applied = sum(1 for change in gold.lemma_changes if change.applied)
+    print(f"{gold.responses} responses, {len(gold.annotators)} annotators, "
+          f"{len(gold.items)} items: {len(in_t)} in T, "
+          f"{sum(1 for item in in_t if item.mode is not None)} with a mode, "
+          f"{sum(1 for item in in_t if item.multiword is not None)} in MW; "
+          f"{len(gold.normalisations)} forms normalised, {applied} lemma changes applied "
+          f"({len(pending_changes(gold))} not yet decided) → {args.out}")
+    return 0
+
+
+def main() -> None:
+    raise SystemExit(run(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""The gold compiler (SPEC C1-C5), pure: plain data in, values and files out.
+
+No Flask and no SQLAlchemy here: the app exports responses (or passes
+:class:`~annotate.gold.records.Response` values) and calls :func:`compile_responses`;
+the command line ``python -m annotate.compile`` does the same on a JSON Lines file.
+
+Pipeline: :func:`normalise` (C2) → :func:`lemmatise` with :class:`Decisions` (C3) →
+:func:`aggregate_item` (C4) → :func:`write_outputs` (C5).
+"""
+
+from annotate.gold.aggregate import Answer, ItemGold, TRule, aggregate_item
+from annotate.gold.compiler import (
+    CompiledGold,
+    CompileOptions,
+    LemmaChange,
+    NormalisationChange,
+    Signature,
+    compile_responses,
+    item_order,
+)
+from annotate.gold.decisions import (
+    Decision,
+    DecisionError,
+    Decisions,
+    read_decisions,
+    write_decisions,
+)
+from annotate.gold.lemmatisation import (
+    IDENTITY,
+    Lemmatiser,
+    lemmatise,
+    lemminflect_lemmatiser,
+)
+from annotate.gold.normalisation import normalise
+from annotate.gold.records import (
+    Response,
+    ResponseError,
+    iter_responses,
+    read_responses,
+    write_responses,
+)
+from annotate.gold.review import decisions_template, pending_changes
+from annotate.gold.write import summary, write_outputs
+
+__all__ = [
+    "IDENTITY",
+    "Answer",
+    "CompileOptions",
+    "CompiledGold",
+    "Decision",
+    "DecisionError",
+    "Decisions",
+    "ItemGold",
+    "LemmaChange",
+    "Lemmatiser",
+    "NormalisationChange",
+    "Response",
+    "ResponseError",
+    "Signature",
+    "TRule",
+    "aggregate_item",
+    "compile_responses",
+    "decisions_template",
+    "item_order",
+    "iter_responses",
+    "lemmatise",
+    "lemminflect_lemmatiser",
+    "normalise",
+    "pending_changes",
+    "read_decisions",
+    "read_responses",
+    "summary",
+    "write_decisions",
+    "write_outputs",
+    "write_responses",
+]

@@ -1,0 +1,278 @@
+"""The gold compiler (C1-C4): responses in, a :class:`CompiledGold` value out.
+
+normalise (C2) → lemmatise with the organiser's decisions (C3) → one SET per annotator and
+item → aggregate (C4). Writing the files (C5) is :mod:`annotate.gold.write`.
+
+Items are ordered by the numeric value of their id when every id is a number (ties, such
+as ``7`` and ``07``, by the id's text), else by the id's text; annotators by name. Nothing
+depends on the order of the records, so the same responses give the same bytes.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from annotate.gold.aggregate import Answer, ItemGold, TRule, aggregate_item
+from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
+from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
+from annotate.gold.normalisation import Normalised, normalise_with_reasons
+from annotate.gold.records import Response, ResponseError
+
+VERSION = "1"
+"""Version of the compiler's rules, written into the signature."""
+_NUMBER = re.compile(r"[0-9]+")
+_NOTHING: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Everything that changes a compiled gold (all of it goes into the signature)."""
+
+    normalise: bool = True
+    lemmatise: bool = True
+    lemmatiser: Lemmatiser | None = None
+    """Used when ``lemmatise``; None: LemmInflect, dictionary only
+    (:func:`~annotate.gold.lemmatisation.lemminflect_lemmatiser`)."""
+    decisions: Decisions = NO_DECISIONS
+    t_rule: TRule = "annotators"
+    only_t: bool = False
+    """Write only the items in T to ``gold``."""
+
+
+@dataclass(frozen=True, slots=True)
+class NormalisationChange:
+    """A typed form that normalisation changed, why, how often and in which items."""
+
+    surface: str
+    normalised: str
+    reasons: tuple[str, ...]
+    count: int
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LemmaChange:
+    """A lemma the lemmatiser proposed for ``surface``, and what was applied (C3 review).
+
+    ``decision`` is the organiser's action, None when there was none (the proposal is
+    applied); ``result`` the form used. ``count`` counts responses, ``items`` their ids.
+    """
+
+    surface: str
+    proposed: str
+    result: str
+    decision: Action | None
+    count: int
+    items: tuple[str, ...]
+    lexelts: tuple[str, ...]
+
+    @property
+    def applied(self) -> bool:
+        return self.result != self.surface
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    """What determines a compiled gold's bytes besides the responses (as in sacrebleu)."""
+
+    normalise: bool
+    lemmatiser: str
+    rules: str
+    decisions: str
+    t_rule: TRule
+    only_t: bool
+    version: str = VERSION
+
+    @property
+    def text(self) -> str:
+        yes = {True: "yes", False: "no"}
+        return (f"lexsub-compile:{self.version}|normalise:{yes[self.normalise]}"
+                f"|lemmatiser:{self.lemmatiser}|rules:{self.rules}|decisions:{self.decisions}"
+                f"|t:{self.t_rule}|only-t:{yes[self.only_t]}")
+
+
+@dataclass(frozen=True)
+class CompiledGold:
+    """A compiled gold: every item (in item order) and what was changed on the way."""
+
+    items: tuple[ItemGold, ...]
+    annotators: tuple[str, ...]
+    responses: int
+    normalisations: tuple[NormalisationChange, ...]
+    lemma_changes: tuple[LemmaChange, ...]
+    emptied: tuple[NormalisationChange, ...]
+    """Substitutes and multiwords that normalisation left empty (dropped)."""
+    signature: Signature
+    only_t: bool = False
+
+    @property
+    def in_t(self) -> tuple[ItemGold, ...]:
+        return tuple(item for item in self.items if item.in_t)
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """item id → {substitute: count}, with ``pn`` for name answers, for listed items."""
+        return {item.instance: {**dict(item.counts), **({"pn": item.names} if item.names else {})}
+                for item in self.items if item.listed}
+
+
+def item_order(ids: Iterable[str]) -> list[str]:
+    """Ids by numeric value when every id is a number, else by text."""
+    ids = list(ids)
+    if all(_NUMBER.fullmatch(item_id) for item_id in ids):
+        return sorted(ids, key=lambda item_id: (int(item_id), item_id))
+    return sorted(ids)
+
+
+@dataclass
+class _Tally:
+    count: int = 0
+    items: set[str] = field(default_factory=set)
+
+    def add(self, instance: str) -> None:
+        self.count += 1
+        self.items.add(instance)
+
+
+class _Compiler:
+    """One compilation's state: caches, tallies and the answers collected so far."""
+
+    def __init__(self, options: CompileOptions) -> None:
+        self.options = options
+        self.lemmatiser = (options.lemmatiser or lemminflect_lemmatiser()
+                           if options.lemmatise else None)
+        self.items: dict[str, tuple[str, dict[str, Answer]]] = {}
+        self.strings: dict[str, str] = {}
+        self.normalised: dict[str, Normalised] = {}
+        self.lemmas: dict[tuple[str, str], tuple[str, str, Action | None]] = {}
+        self.normal_tally: dict[str, _Tally] = {}
+        self.empty_tally: dict[str, _Tally] = {}
+        self.lemma_tally: dict[tuple[str, str], _Tally] = {}
+        self.plain: dict[str, dict[str, str]] = {}
+        """lexelt → typed form → gold form, for forms that nothing changes (no tally)."""
+        self.problems: list[str] = []
+        self.responses = 0
+
+    def form(self, raw: str, lexelt: str, instance: str) -> str:
+        """The form a typed substitute or multiword takes in the gold ("" when dropped)."""
+        text = raw
+        tallied = False
+        if self.options.normalise:
+            found = self.normalised.get(raw)
+            if found is None:
+                found = self.normalised[raw] = normalise_with_reasons(raw)
+            if found.reasons:
+                (self.empty_tally if not found.text else self.normal_tally).setdefault(
+                    raw, _Tally()).add(instance)
+                tallied = True
+            text = found.text
+        if text and self.lemmatiser is not None:
+            key = (text, lexelt)
+            lemma = self.lemmas.get(key)
+            if lemma is None:
+                lemma = self.lemmas[key] = self._lemma(text, lexelt)
+            if lemma[0] != text or lemma[1] != text:
+                self.lemma_tally.setdefault(key, _Tally()).add(instance)
+                tallied = True
+            text = lemma[1]
+        if not tallied:
+            self.plain.setdefault(lexelt, {})[raw] = text
+        return text
+
+    def _lemma(self, text: str, lexelt: str) -> tuple[str, str, Action | None]:
+        assert self.lemmatiser is not None
+        proposed = lemmatise(text, lexelt.rsplit(".", 1)[-1], self.lemmatiser)
+        decision = self.options.decisions.find(text, lexelt)
+        if decision is None:
+            return proposed, proposed, None
+        return proposed, decision.result(text, proposed), decision.action
+
+    def add(self, response: Response) -> None:
+        self.responses += 1
+        strings = self.strings
+        instance = response.instance
+        lexelt = strings.setdefault(response.lexelt, response.lexelt)
+        annotator = strings.setdefault(response.annotator, response.annotator)
+        item = self.items.get(instance)
+        if item is None:
+            item = self.items[instance] = (lexelt, {})
+        elif item[0] != lexelt:
+            self.problems.append(f"{response.where}: instance {instance} is under lexelt "
+                                 f"{lexelt} here and {item[0]} before (ids are unique)")
+            return
+        if annotator in item[1]:
+            self.problems.append(f"{response.where}: annotator {annotator} answered instance "
+                                 f"{instance} twice (one response per annotator and instance)")
+            return
+        plain = self.plain.get(lexelt, _NOTHING)
+        forms = set()
+        for raw in response.substitutes:
+            text = plain.get(raw)
+            if text is None:
+                text = self.form(raw, lexelt, instance)
+            if text:
+                forms.add(text)
+        raw_multiword = response.multiword
+        multiword = (plain.get(raw_multiword) or self.form(raw_multiword, lexelt, instance)
+                     if raw_multiword is not None else "")
+        item[1][annotator] = Answer(annotator, response.kind, tuple(sorted(forms)),
+                                    multiword or None)
+
+    def result(self) -> CompiledGold:
+        if self.problems:
+            raise ResponseError(self.problems)
+        options = self.options
+        items = tuple(aggregate_item(self.items[instance][0], instance,
+                                     self.items[instance][1].values(), options.t_rule)
+                      for instance in item_order(self.items))
+        position = {item.instance: number for number, item in enumerate(items)}
+        annotators = sorted({name for _, answers in self.items.values() for name in answers})
+        signature = Signature(options.normalise, self.lemmatiser.label if self.lemmatiser
+                              else "none", RULES if self.lemmatiser else "none",
+                              f"{options.decisions.digest()} ({len(options.decisions)})",
+                              options.t_rule, options.only_t)
+        return CompiledGold(items, tuple(annotators), self.responses,
+                            self._normal_changes(self.normal_tally, position),
+                            self._lemma_changes(position),
+                            self._normal_changes(self.empty_tally, position),
+                            signature, options.only_t)
+
+    def _normal_changes(self, tally: dict[str, _Tally],
+                        position: dict[str, int]) -> tuple[NormalisationChange, ...]:
+        return tuple(NormalisationChange(raw, self.normalised[raw].text,
+                                         self.normalised[raw].reasons, counted.count,
+                                         tuple(sorted(counted.items, key=position.__getitem__)))
+                     for raw, counted in sorted(tally.items()))
+
+    def _lemma_changes(self, position: dict[str, int]) -> tuple[LemmaChange, ...]:
+        groups: dict[tuple[str, str, str, str], tuple[_Tally, set[str], Action | None]] = {}
+        for (text, lexelt), counted in self.lemma_tally.items():
+            proposed, result, action = self.lemmas[(text, lexelt)]
+            total, lexelts, _ = groups.setdefault((text, proposed, result, action or ""),
+                                                  (_Tally(), set(), action))
+            total.count += counted.count
+            total.items |= counted.items
+            lexelts.add(lexelt)
+        return tuple(LemmaChange(text, proposed, result, action, total.count,
+                                 tuple(sorted(total.items, key=position.__getitem__)),
+                                 tuple(sorted(lexelts)))
+                     for (text, proposed, result, _), (total, lexelts, action)
+                     in sorted(groups.items()))
+
+
+def compile_responses(records: Iterable[Response],
+                      options: CompileOptions | None = None) -> CompiledGold:
+    """Compile responses into a gold (C1-C4). Raises :class:`ResponseError` listing every
+    instance under two lexelts and every annotator who answered an instance twice."""
+    compiler = _Compiler(options or CompileOptions())
+    collecting = gc.isenabled()
+    gc.disable()  # millions of small acyclic objects: cyclic collections only cost time
+    try:
+        for response in records:
+            compiler.add(response)
+        return compiler.result()
+    finally:
+        if collecting:
+            gc.enable()

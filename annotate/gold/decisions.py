@@ -1,0 +1,161 @@
+"""C3: the organiser's decisions on lemma changes, which win over the lemmatiser.
+
+A decision names a surface form (a substitute or multiword after normalisation) and
+either accepts the lemmatiser's proposal, rejects it (the surface form is kept: *glasses*
+is not *glass*) or corrects it to a given form. It holds for every word (global) or for
+one lexelt; a lexelt's own decision wins over a global one.
+
+File format (JSON, written sorted so that it diffs well)::
+
+    {"decisions": [
+      {"surface": "glasses", "action": "reject"},
+      {"surface": "feet", "lexelt": "yard.n", "action": "correct", "lemma": "foot"}
+    ]}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Action = Literal["accept", "reject", "correct"]
+ACTIONS: tuple[Action, ...] = ("accept", "reject", "correct")
+
+
+class DecisionError(ValueError):
+    """A decisions file or value broke a rule; the message names the file and the entry."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Decision:
+    """One organiser decision on the lemma of ``surface`` (for ``lexelt``, or globally)."""
+
+    surface: str
+    action: Action
+    lemma: str | None = None
+    lexelt: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.action not in ACTIONS:
+            raise DecisionError(f"action {self.action!r} is not one of accept, reject, correct")
+        if (self.action == "correct") != bool(self.lemma):
+            raise DecisionError(f"decision for {self.surface!r}: 'correct' needs a lemma and "
+                                "only 'correct' takes one")
+
+    def result(self, surface: str, proposed: str) -> str:
+        """The form this decision gives, the lemmatiser having proposed ``proposed``."""
+        if self.action == "accept":
+            return proposed
+        if self.action == "reject":
+            return surface
+        assert self.lemma is not None
+        return self.lemma
+
+    def as_json(self) -> dict[str, str]:
+        value = {"surface": self.surface}
+        if self.lexelt is not None:
+            value["lexelt"] = self.lexelt
+        value["action"] = self.action
+        if self.lemma is not None:
+            value["lemma"] = self.lemma
+        return value
+
+
+def _key(decision: Decision) -> tuple[str, str]:
+    return decision.surface, decision.lexelt or ""
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """A set of decisions, at most one per (surface, lexelt or global)."""
+
+    entries: tuple[Decision, ...] = ()
+    _index: dict[tuple[str, str], Decision] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index: dict[tuple[str, str], Decision] = {}
+        for decision in self.entries:
+            key = _key(decision)
+            if key in index and index[key] != decision:
+                where = f"for lexelt {decision.lexelt}" if decision.lexelt else "globally"
+                raise DecisionError(f"two decisions for {decision.surface!r} {where} "
+                                    "(one surface, one decision per lexelt or globally)")
+            index[key] = decision
+        object.__setattr__(self, "entries", tuple(sorted(index.values(), key=_key)))
+        object.__setattr__(self, "_index", index)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def find(self, surface: str, lexelt: str) -> Decision | None:
+        """The decision for ``surface`` in ``lexelt``: the lexelt's own, else the global."""
+        return self._index.get((surface, lexelt)) or self._index.get((surface, ""))
+
+    def as_json(self) -> dict[str, list[dict[str, str]]]:
+        return {"decisions": [decision.as_json() for decision in self.entries]}
+
+    def digest(self) -> str:
+        """``sha256:`` of the canonical JSON of the decisions (for the signature)."""
+        text = json.dumps(self.as_json(), sort_keys=True, ensure_ascii=False,
+                          separators=(",", ":"))
+        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+    def with_entries(self, more: Iterable[Decision]) -> Decisions:
+        """These decisions with ``more`` added; an added one replaces one with its key."""
+        index = {_key(decision): decision for decision in self.entries}
+        index.update((_key(decision), decision) for decision in more)
+        return Decisions(tuple(index.values()))
+
+
+NO_DECISIONS = Decisions()
+
+
+def _decision(value: object, where: str) -> Decision:
+    if not isinstance(value, dict):
+        raise DecisionError(f"{where}: expected an object with surface and action")
+    unknown = set(value) - {"surface", "action", "lemma", "lexelt"}
+    if unknown:
+        raise DecisionError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
+                            "(allowed: surface, action, lemma, lexelt)")
+    for key in ("surface", "action"):
+        if not isinstance(value.get(key), str) or not value[key]:
+            raise DecisionError(f"{where}: {key} must be a non-empty string")
+    for key in ("lemma", "lexelt"):
+        if key in value and (not isinstance(value[key], str) or not value[key]):
+            raise DecisionError(f"{where}: {key} must be a non-empty string when given")
+    try:
+        return Decision(value["surface"], value["action"], value.get("lemma"),
+                        value.get("lexelt"))
+    except DecisionError as error:
+        raise DecisionError(f"{where}: {error}") from None
+
+
+def parse_decisions(data: object, name: str = "<decisions>") -> Decisions:
+    """Decisions from the decoded JSON of a decisions file."""
+    if not isinstance(data, dict) or not isinstance(data.get("decisions"), list):
+        raise DecisionError(f"{name}: expected {{\"decisions\": [...]}}")
+    entries = [_decision(value, f"{name}: decisions[{number}]")
+               for number, value in enumerate(data["decisions"])]
+    try:
+        return Decisions(tuple(entries))
+    except DecisionError as error:
+        raise DecisionError(f"{name}: {error}") from None
+
+
+def read_decisions(path: str | Path) -> Decisions:
+    """Read a decisions file (see the module's docstring for its format)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise DecisionError(f"{path}:{error.lineno}: not JSON ({error.msg})") from None
+    return parse_decisions(data, str(path))
+
+
+def write_decisions(path: str | Path, decisions: Decisions) -> None:
+    """Write decisions as JSON, sorted by surface then lexelt (global first)."""
+    text = json.dumps(decisions.as_json(), indent=1, ensure_ascii=False)
+    Path(path).write_text(text + "\n", encoding="utf-8")

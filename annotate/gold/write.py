@@ -1,0 +1,150 @@
+"""C5: the compiled gold as files, byte-compatible with the task's.
+
+``gold``      ``lexelt id :: sub count;sub count;`` (seed 002, 2.2.1): count descending,
+              ties by the substitute's code points; ``pn N;`` last (N annotators said
+              the target is part of a proper name). Every item with a substitute or a
+              name answer, or only the items in T (``only_t``).
+``mwgold``    ``lexelt id :: multiword count;`` (2.2.4) for the items in MW.
+``annotators.jsonl``  one object per (annotator, instance): annotator, lexelt, instance,
+              kind, substitutes (the set, sorted), multiword; items in item order,
+              annotators by name. The input of the agreement measures.
+``summary.json``  counts, the items out of T and why, the modes, the multiword notes,
+              every normalisation and lemma change, and the signature.
+
+Lines end in ``\\n``; files are UTF-8; the same compiled gold gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from json.encoder import encode_basestring
+from pathlib import Path
+from typing import Any
+
+from annotate.gold.aggregate import ItemGold
+from annotate.gold.compiler import CompiledGold, LemmaChange, NormalisationChange
+
+FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
+
+
+def gold_line(item: ItemGold) -> str:
+    """One gold line (the item must be listed: a substitute or a name answer)."""
+    entries = "".join(f"{substitute} {count};" for substitute, count in item.counts)
+    names = f"pn {item.names};" if item.names else ""
+    return f"{item.lexelt} {item.instance} :: {entries}{names}"
+
+
+def gold_lines(gold: CompiledGold) -> Iterator[str]:
+    for item in gold.items:
+        if item.listed and (item.in_t or not gold.only_t):
+            yield gold_line(item)
+
+
+def mwgold_lines(gold: CompiledGold) -> Iterator[str]:
+    for item in gold.items:
+        if item.multiword is not None:
+            multiword, count = item.multiword
+            yield f"{item.lexelt} {item.instance} :: {multiword} {count};"
+
+
+def annotator_lines(gold: CompiledGold) -> Iterator[str]:
+    """``annotators.jsonl`` lines: what ``json.dumps`` gives for each object (ensure_ascii
+    off), built from a cache of encoded strings because there may be millions."""
+    encoded: dict[str, str] = {}
+
+    def quoted(text: str) -> str:
+        found = encoded.get(text)
+        if found is None:
+            found = encoded[text] = encode_basestring(text)
+        return found
+
+    for item in gold.items:
+        head = f'"lexelt": {quoted(item.lexelt)}, "instance": {quoted(item.instance)}, '
+        for answer in item.answers:
+            substitutes = ", ".join(map(quoted, answer.substitutes))
+            multiword = "null" if answer.multiword is None else quoted(answer.multiword)
+            yield (f'{{"annotator": {quoted(answer.annotator)}, {head}"kind": '
+                   f'{quoted(answer.kind)}, "substitutes": [{substitutes}], '
+                   f'"multiword": {multiword}}}')
+
+
+def _normalisation(change: NormalisationChange) -> dict[str, Any]:
+    return {"surface": change.surface, "normalised": change.normalised,
+            "reasons": list(change.reasons), "count": change.count, "items": list(change.items)}
+
+
+def _lemma(change: LemmaChange) -> dict[str, Any]:
+    return {"surface": change.surface, "proposed": change.proposed, "result": change.result,
+            "decision": change.decision, "count": change.count, "items": list(change.items),
+            "lexelts": list(change.lexelts)}
+
+
+def summary(gold: CompiledGold) -> dict[str, Any]:
+    """The summary as a JSON-ready dict (what ``summary.json`` holds)."""
+    in_t = [item for item in gold.items if item.in_t]
+    out = [item for item in gold.items if not item.in_t]
+    listed = sum(1 for item in gold.items if item.listed and (item.in_t or not gold.only_t))
+    reasons = Counter(item.reason for item in out)
+    with_mode = [item for item in in_t if item.mode is not None]
+    return {
+        "signature": gold.signature.text,
+        "responses": gold.responses,
+        "annotators": list(gold.annotators),
+        "items": len(gold.items),
+        "gold_lines": listed,
+        "in_t": len(in_t),
+        "out_of_t": len(out),
+        "out_of_t_reasons": dict(sorted(reasons.items(), key=lambda pair: str(pair[0]))),
+        "with_mode": len(with_mode),
+        "in_mw": sum(1 for item in in_t if item.multiword is not None),
+        "lemma_changes_applied": sum(1 for change in gold.lemma_changes if change.applied),
+        "lemma_changes_pending": sum(1 for change in gold.lemma_changes
+                                     if change.decision is None),
+        "responses_lemmatised": sum(change.count for change in gold.lemma_changes
+                                    if change.applied),
+        "not_in_t": [{"lexelt": item.lexelt, "instance": item.instance, "reason": item.reason}
+                     for item in out],
+        "modes": [{"lexelt": item.lexelt, "instance": item.instance, "mode": item.mode}
+                  for item in with_mode],
+        "multiword_notes": [{"lexelt": item.lexelt, "instance": item.instance,
+                             "note": item.multiword_note}
+                            for item in in_t if item.multiword_note is not None],
+        "normalisation_changes": [_normalisation(change) for change in gold.normalisations],
+        "emptied_by_normalisation": [_normalisation(change) for change in gold.emptied],
+        "lemma_changes": [_lemma(change) for change in gold.lemma_changes],
+    }
+
+
+def summary_text(data: dict[str, Any]) -> str:
+    """The summary as JSON: one key a line, and one entry a line in the lists (compact
+    entries keep a million-item summary quick to write and easy to grep)."""
+    parts = []
+    for key, value in data.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            entries = ",\n".join("  " + json.dumps(entry, ensure_ascii=False) for entry in value)
+            text = f"[\n{entries}\n ]"
+        else:
+            text = json.dumps(value, ensure_ascii=False)
+        parts.append(f" {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _write(path: Path, lines: Iterator[str]) -> None:
+    with path.open("w", encoding="utf-8", newline="\n") as handle:
+        for line in lines:
+            handle.write(line + "\n")
+
+
+def write_outputs(gold: CompiledGold, out: str | Path) -> dict[str, Path]:
+    """Write :data:`FILES` into the folder ``out`` (created if needed); returns their paths."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {name: folder / name for name in FILES}
+    _write(paths["gold"], gold_lines(gold))
+    _write(paths["mwgold"], mwgold_lines(gold))
+    _write(paths["annotators.jsonl"], annotator_lines(gold))
+    paths["summary.json"].write_text(summary_text(summary(gold)), encoding="utf-8",
+                                     newline="\n")
+    return paths
