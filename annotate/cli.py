@@ -13,6 +13,9 @@ from flask_migrate import upgrade
 from sqlalchemy import select
 
 from annotate.extensions import db
+from annotate.gold import CompileOptions
+from annotate.gold.review import review_lines
+from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.importer import XMLImportError, parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import ServiceError, create_user, export_records, import_dataset
@@ -25,6 +28,13 @@ DEMO_USERS = (("organiser", "organiser", "demo-organiser"),
 
 def init_app(app: Flask) -> None:
     app.cli.add_command(lexsub)
+
+
+def _dataset(name: str) -> Dataset:
+    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    if dataset is None:
+        raise click.ClickException(f"no dataset {name!r}")
+    return dataset
 
 
 @lexsub.command("init-db")
@@ -76,9 +86,7 @@ def import_command(file: Path, name: str) -> None:
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def export_command(name: str, out: Path) -> None:
     """Write every (annotator, instance) answer as JSON Lines (docs/formats.md)."""
-    dataset = db.session.scalar(select(Dataset).where(Dataset.name == name))
-    if dataset is None:
-        raise click.ClickException(f"no dataset {name!r}")
+    dataset = _dataset(name)
     count = 0
     with out.open("w", encoding="utf-8") as handle:
         for record in export_records(dataset):
@@ -97,3 +105,57 @@ def demo_command() -> None:
         if db.session.scalar(select(User).where(User.username == username)) is None:
             create_user(username, password, role)
         click.echo(f"  {role:<9}  username {username:<9}  password {password}")
+
+
+@lexsub.command("compile")
+@click.option("--dataset", "name", required=True)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.option("--no-normalise", is_flag=True, help="Keep the forms as typed.")
+@click.option("--no-lemmatise", is_flag=True, help="Do not lemmatise.")
+@click.option("--t-rule", type=click.Choice(["annotators", "responses"]), default="annotators",
+              show_default=True, help="T: two annotators, or two responses.")
+@click.option("--only-t", is_flag=True, help="Write only the items in T to gold.")
+def compile_command(name: str, out: Path, no_normalise: bool, no_lemmatise: bool,
+                    t_rule: str, only_t: bool) -> None:
+    """Compile the dataset's responses, with the stored lemma decisions, into DIR:
+    gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
+    options = CompileOptions(normalise=not no_normalise, lemmatise=not no_lemmatise,
+                             t_rule=t_rule, only_t=only_t)  # type: ignore[arg-type]
+    gold = write_dataset_gold(_dataset(name), out, options)
+    in_t = sum(1 for item in gold.items if item.in_t)
+    click.echo(f"compiled {gold.responses} responses of {len(gold.annotators)} annotators: "
+               f"{len(gold.items)} items, {in_t} in T; files in {out}")
+
+
+@lexsub.command("lemmas")
+@click.option("--dataset", "name", required=True)
+@click.option("--accept", "accept", metavar="SURFACE", help="Accept the proposed lemma.")
+@click.option("--reject", "reject", metavar="SURFACE", help="Keep the surface form.")
+@click.option("--correct", nargs=2, metavar="SURFACE LEMMA", help="Use LEMMA instead.")
+@click.option("--lexelt", help="Decide for this word only (default: every word).")
+def lemmas_command(name: str, accept: str | None, reject: str | None,
+                   correct: tuple[str, str] | None, lexelt: str | None) -> None:
+    """List the lemma changes the compiler proposes (surface → lemma, count, items), or
+    record a decision on one; decisions win over the lemmatiser."""
+    dataset = _dataset(name)
+    chosen = [(a, s, lemma) for a, s, lemma in (("accept", accept, None),
+                                                ("reject", reject, None),
+                                                ("correct", *(correct or (None, None))))
+              if s]
+    if len(chosen) > 1:
+        raise click.UsageError("give one of --accept, --reject, --correct")
+    if chosen:
+        action, surface, lemma = chosen[0]
+        assert surface is not None
+        try:
+            decide(dataset, surface, action, lemma, lexelt, "cli")
+        except ServiceError as error:
+            raise click.ClickException(str(error)) from error
+        click.echo(f"{action} {surface!r}{' → ' + lemma if lemma else ''} for "
+                   f"{lexelt or 'every word'}")
+        return
+    changes = proposed_changes(dataset)
+    for line in review_lines(changes):
+        click.echo(line)
+    click.echo(f"{len(changes)} lemma changes, "
+               f"{sum(1 for change in changes if change.decision is None)} undecided")

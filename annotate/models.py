@@ -142,3 +142,20 @@ class WordFlag(db.Model):  # type: ignore[name-defined,misc]
 def as_record(value: Any) -> dict[str, Any]:
     """Columns of a row as a plain dict (for tests and debugging)."""
     return {column.name: getattr(value, column.name) for column in value.__table__.columns}
+
+
+class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
+    """An organiser's decision on a lemma change the compiler proposes (C3): ``accept``,
+    ``reject`` or ``correct`` (to ``lemma``), for every word or for one ``lexelt``."""
+
+    __tablename__ = "lemma_decisions"
+    __table_args__ = (UniqueConstraint("dataset_id", "surface", "lexelt"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    surface: Mapped[str] = mapped_column(String(255))
+    action: Mapped[str] = mapped_column(String(8))
+    lemma: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    lexelt: Mapped[str] = mapped_column(String(120), default="")  # '' = every word
+    decided_by: Mapped[str] = mapped_column(String(80), default="")
+    decided_at: Mapped[datetime] = mapped_column(default=now)

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
+from annotate.goldfiles import decide, gold_zip, proposed_changes
 from annotate.importer import XMLImportError, parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import (
@@ -133,3 +134,33 @@ def reset_password(user_id: int) -> BaseResponse:
         db.session.commit()
         flash(f"Password of {user.username} reset.", "info")
     return redirect(url_for("organiser.users"))
+
+
+@bp.route("/datasets/<int:dataset_id>/lemmas", methods=["GET", "POST"])
+@organiser_required
+def lemmas(dataset_id: int) -> str | BaseResponse:
+    """The lemma review (C3): every change the lemmatiser proposes, to accept, reject or
+    correct, for every word or for one."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if request.method == "POST":
+        try:
+            decide(dataset, request.form.get("surface", ""), request.form.get("action", ""),
+                   request.form.get("lemma"), request.form.get("lexelt") or None,
+                   current_user.username)
+        except ServiceError as error:
+            flash(str(error), "error")
+        else:
+            flash(f"Decision on {request.form.get('surface')!r} stored.", "info")
+        return redirect(url_for("organiser.lemmas", dataset_id=dataset.id))
+    return render_template("organiser/lemmas.html", dataset=dataset,
+                           changes=proposed_changes(dataset))
+
+
+@bp.get("/datasets/<int:dataset_id>/gold")
+@organiser_required
+def gold(dataset_id: int) -> Response:
+    """Compile now and download gold, mwgold, annotators.jsonl, summary.json and
+    decisions.json as one zip."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    return Response(gold_zip(dataset), mimetype="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="{dataset.name}.gold.zip"'})

@@ -1,0 +1,90 @@
+"""The gold compiler run on a dataset in the database: its responses, the organiser's
+lemma decisions, and the files (C1, C3, C5). The compiling itself is pure
+(:mod:`annotate.gold`); this module only reads and writes the database."""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+
+from sqlalchemy import select
+
+from annotate.extensions import db
+from annotate.gold import (
+    CompiledGold,
+    CompileOptions,
+    Decision,
+    Decisions,
+    LemmaChange,
+    compile_responses,
+    write_decisions,
+    write_outputs,
+)
+from annotate.gold.records import parse_response
+from annotate.models import Dataset, LemmaDecision
+from annotate.services import ServiceError, export_records
+
+
+def decisions_of(dataset: Dataset) -> Decisions:
+    rows = db.session.scalars(select(LemmaDecision).where(
+        LemmaDecision.dataset_id == dataset.id).order_by(LemmaDecision.id))
+    return Decisions(tuple(Decision(row.surface, row.action,  # type: ignore[arg-type]
+                                    row.lemma, row.lexelt or None) for row in rows))
+
+
+def decide(dataset: Dataset, surface: str, action: str, lemma: str | None, lexelt: str | None,
+           who: str) -> LemmaDecision:
+    """Record (or replace) the decision on ``surface`` for every word or one lexelt."""
+    if action not in ("accept", "reject", "correct"):
+        raise ServiceError(f"action {action!r} is not accept, reject or correct")
+    if action == "correct" and not (lemma or "").strip():
+        raise ServiceError("a correction needs the lemma to use")
+    row = db.session.scalar(select(LemmaDecision).where(
+        LemmaDecision.dataset_id == dataset.id, LemmaDecision.surface == surface,
+        LemmaDecision.lexelt == (lexelt or "")))
+    if row is None:
+        row = LemmaDecision(dataset_id=dataset.id, surface=surface, lexelt=lexelt or "")
+        db.session.add(row)
+    row.action = action
+    row.lemma = lemma.strip() if action == "correct" and lemma else None
+    row.decided_by = who
+    db.session.commit()
+    return row
+
+
+def compile_dataset(dataset: Dataset, options: CompileOptions | None = None) -> CompiledGold:
+    """Compile the dataset's current responses with its stored decisions."""
+    records = [parse_response(record, f"{dataset.name}:{index}")
+               for index, record in enumerate(export_records(dataset), 1)]
+    base = options or CompileOptions()
+    return compile_responses(records, CompileOptions(
+        normalise=base.normalise, lemmatise=base.lemmatise, lemmatiser=base.lemmatiser,
+        decisions=decisions_of(dataset), t_rule=base.t_rule, only_t=base.only_t))
+
+
+def write_dataset_gold(dataset: Dataset, out: Path,
+                       options: CompileOptions | None = None) -> CompiledGold:
+    """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
+    with ``python -m annotate.compile … --decisions out/decisions.json``."""
+    gold = compile_dataset(dataset, options)
+    write_outputs(gold, out)
+    write_decisions(out / "decisions.json", decisions_of(dataset))
+    return gold
+
+
+def gold_zip(dataset: Dataset) -> bytes:
+    """The same files as a zip archive, for the organiser's download."""
+    buffer = io.BytesIO()
+    with tempfile.TemporaryDirectory() as folder, zipfile.ZipFile(
+            buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        write_dataset_gold(dataset, Path(folder))
+        for path in sorted(Path(folder).iterdir()):
+            archive.write(path, path.name)
+    return buffer.getvalue()
+
+
+def proposed_changes(dataset: Dataset) -> tuple[LemmaChange, ...]:
+    """Every lemma change the compiler proposes or has decided, for the review."""
+    return compile_dataset(dataset).lemma_changes
