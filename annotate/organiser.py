@@ -5,12 +5,23 @@ Every route here refuses annotators with 403 (``tests/test_organiser.py`` checks
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar, cast
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    url_for,
+)
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
@@ -89,8 +100,14 @@ def export(dataset_id: int) -> Response:
     dataset = db.get_or_404(Dataset, dataset_id)
     body = "".join(json.dumps(record, ensure_ascii=False) + "\n"
                    for record in export_records(dataset))
-    return Response(body, mimetype="application/x-ndjson", headers={
-        "Content-Disposition": f'attachment; filename="{dataset.name}.responses.jsonl"'})
+    return _download(body.encode("utf-8"), "application/x-ndjson",
+                     f"{dataset.name}.responses.jsonl")
+
+
+def _download(data: bytes, mimetype: str, name: str) -> Response:
+    """An attachment whose file name may hold any character (RFC 6266 ``filename*``)."""
+    return send_file(io.BytesIO(data), mimetype=mimetype, as_attachment=True,
+                     download_name=name, max_age=0)
 
 
 @bp.route("/users", methods=["GET", "POST"])
@@ -162,5 +179,4 @@ def gold(dataset_id: int) -> Response:
     """Compile now and download gold, mwgold, annotators.jsonl, summary.json and
     decisions.json as one zip."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    return Response(gold_zip(dataset), mimetype="application/zip", headers={
-        "Content-Disposition": f'attachment; filename="{dataset.name}.gold.zip"'})
+    return _download(gold_zip(dataset), "application/zip", f"{dataset.name}.gold.zip")

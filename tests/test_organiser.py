@@ -126,3 +126,19 @@ def test_commands(app: Flask, tmp_path: Path) -> None:
     result = runner.invoke(args=["lexsub", "export-responses", "--dataset", "small",
                                  "--out", str(out)])
     assert result.output == f"wrote 0 responses to {out}\n" and out.read_text() == ""
+
+
+def test_export_name_with_any_characters(app: Flask, client: FlaskClient) -> None:
+    """Found in a real browser: a dataset name outside latin-1 broke the download header."""
+    from annotate.importer import parse_lexsub_xml
+    from annotate.services import import_dataset
+
+    make_user(app, "boss", "organiser")
+    login(client, "boss")
+    with app.app_context():
+        dataset = import_dataset(parse_lexsub_xml(SMALL_XML, "s.xml"), 'données 日本 "x"',
+                                 "s.xml", SMALL_XML).dataset.id
+    response = client.get(f"/organiser/datasets/{dataset}/export")
+    header = response.headers["Content-Disposition"]
+    header.encode("latin-1")  # what a server must be able to send
+    assert "filename*=UTF-8''donn%C3%A9es%20%E6%97%A5%E6%9C%AC%20%22x%22.responses.jsonl" in header
