@@ -382,3 +382,42 @@ def test_phone_screen_shows_sentence_and_button_without_sideways_scrolling(
     expect(page.get_by_role("alert")).to_contain_text("'Nabbed' is given twice.")
     width, _ = no_horizontal_scroll(page)
     assert width <= PHONE["width"], f"page with an error is {width}px wide"
+
+
+def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> None:
+    """Issue 4: the lemma review works in a browser; the decision wins in the download."""
+    import io
+    import zipfile
+
+    from annotate.answers import Answer
+    from annotate.extensions import db
+    from annotate.models import Dataset, Instance, User
+    from annotate.services import save_answer
+
+    live.user("boss", "organiser")
+    for name in ("ann", "bob"):
+        live.user(name)
+    with live.app.app_context():
+        dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
+        assert dataset is not None
+        first = db.session.scalar(select(Instance).where(Instance.dataset_id == dataset.id)
+                                  .order_by(Instance.position))
+        for name in ("ann", "bob"):
+            user = db.session.scalar(select(User).where(User.username == name))
+            save_answer(user, first, Answer("substitutes", ("seasons",), None, False))
+    log_in(page, live, "boss")
+    page.goto(f"{live.url}/organiser/")
+    page.get_by_role("link", name="Lemma review").first.click()
+    row = page.locator("tr", has_text="seasons")
+    expect(row).to_contain_text("season")
+    expect(row).to_contain_text("undecided")
+    row.get_by_label("Decision on seasons").select_option("reject")
+    row.get_by_role("button", name="Decide").click()
+    expect(page.get_by_role("status")).to_contain_text("Decision on 'seasons' stored.")
+    expect(page.locator("tr", has_text="seasons")).to_contain_text("reject → seasons")
+    with page.expect_download() as info:
+        page.goto(f"{live.url}/organiser/")
+        page.get_by_role("link", name="Compile and download gold").first.click()
+    archive = zipfile.ZipFile(io.BytesIO(Path(info.value.path()).read_bytes()))
+    first_line = archive.read("gold").decode().splitlines()[0]
+    assert first_line.endswith(":: seasons 2;"), first_line
