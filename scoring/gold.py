@@ -20,7 +20,7 @@ from operator import attrgetter, itemgetter
 
 from scoring.io import FormatError
 from scoring.lines import as_text, iter_chunks, perl_split
-from scoring.perl import perl_number, perl_sum, perl_truthy
+from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.types import Rules
 
 Count = int | float
@@ -109,7 +109,7 @@ def parse_rest_compat(rest: str) -> _Rest:
         if not perl_truthy(mode):
             mode, mode_count = key, count
             delta += 1
-        elif not deleted and count == mode_count:
+        elif not deleted and perl_eq(count, mode_count):
             deleted = True  # the first entry is not the most frequent: no mode
             delta -= 1
         entries.append((key, count))

@@ -15,7 +15,7 @@ from scoring.gold import ENTRY as _ENTRY
 from scoring.gold import FIRST_COUNT as _FIRST_COUNT
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import perl_split
-from scoring.perl import perl_truthy
+from scoring.perl import perl_eq, perl_number, perl_truthy
 from scoring.types import Rules
 
 # score.pl's multiword patterns; \s may not cross lines, so these run line by line.
@@ -71,22 +71,22 @@ def read_mwgold_lines(lines: Sequence[str], gold_name: str,
         _lexelt, item_id, rest = found.groups()
         fields = perl_split(rest)
         first = _FIRST_COUNT.search(fields[0]) if fields else None
-        if not (first and int(first.group(1)) > 1):
+        if not (first and perl_number(first.group(1)) > 1):
             continue
         mode: str | None = None
-        mode_count = 0
+        mode_count: int | float = 0
         deleted = False
         for field in fields:
             entry = _ENTRY.search(field)
             if not entry:
                 continue
             multiword = entry.group(1).replace("'", "", 1)
-            count = int(entry.group(2))
+            count = perl_number(entry.group(2))
             if not perl_truthy(mode) and count > 1:
                 mode, mode_count = multiword, count
                 modes[item_id] = mode
                 total_modes += 1
-            elif not deleted and perl_truthy(mode) and count == mode_count:
+            elif not deleted and perl_truthy(mode) and perl_eq(count, mode_count):
                 modes.pop(item_id, None)
                 total_modes -= 1
                 deleted = True

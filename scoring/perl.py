@@ -66,3 +66,11 @@ def perl_sum(values: Iterable[int | float]) -> int | float:
         if isinstance(total, int) and total > UV_MAX:
             total = float(total - value) + float(value)
     return total
+
+
+def perl_eq(left: int | float, right: int | float) -> bool:
+    """Perl's ``==`` on numbers from :func:`perl_number`: as doubles once either is one
+    (``2**64`` equals ``2**64 - 2`` there)."""
+    if isinstance(left, float) or isinstance(right, float):
+        return float(left) == float(right)
+    return left == right

@@ -191,3 +191,15 @@ def test_unreadable_gold_is_empty_in_compat_as_in_perl(tmp_path: Path) -> None:
     assert status == 1
     assert out == USAGE + f"Error in {system} on line 1\n"
     assert "score.pl reads it as empty" in err
+
+
+def test_counts_past_64_bits_tie_as_doubles(tmp_path: Path) -> None:
+    """Found by fuzzing: 2**64 and 2**64 - 2 are equal to Perl's ==, so no mode."""
+    gold = tmp_path / "mwgold"
+    gold.write_text("a.n 1 :: take off 18446744073709551616;put on 18446744073709551614;\n"
+                    "b.n 2 :: set up 3;\n")
+    system = tmp_path / "sys"
+    system.write_text("a.n 1 :: take off\nb.n 2 :: set up\n")
+    _, out, _ = _run([str(system), str(gold), "-t", "mw"])
+    assert out.splitlines()[0] == (
+        "Total MWs in GS = 1, System found 2 of which 1 were genuine")

@@ -1,0 +1,286 @@
+"""The revised measures of Jabbari, Hepple & Guthrie, "Evaluating Lexical Substitution:
+Analysis and New Measures" (seed 000, slides "Best Answer Measures", "Measures of
+Coverage", "Measures of Ranking").
+
+Notation (slide "Notational Conventions"): H_i is the gold set of item i, freq_i(a) the
+number of annotators who gave a (0 outside H_i), maxfreq_i the largest count in H_i, and
+|S|^i = Σ_{a∈S} freq_i(a) the summed count of a set of terms S.
+
+Each measure turns one item into an :class:`ItemStats` row (numerator and denominator of
+the item's score, and whether the system attempted it) and the corpus figures are
+functions of the sums of those rows (:class:`Totals`), as in sacrebleu, so one resampler
+serves every measure. Arithmetic is exact (:class:`fractions.Fraction`).
+
+Choices where the slides say nothing (each is tested in ``tests/test_revised.py``):
+
+- Corpus level. The slides define only item scores. As in SemEval-2007 (seed 002,
+  section 4), the corpus figures are the mean item score over attempted items
+  (:attr:`Totals.over_attempted`, "precision") and over all gold items
+  (:attr:`Totals.over_items`, "recall"). An item is attempted when it has a guess.
+- No guesses. The item is not attempted and scores 0 (its denominator is 0 for new best,
+  best-1 and weighted precision, where the slides' formula is 0/0).
+- Duplicates. new best and best-1 take the guesses as a list, as score.pl does (a repeated
+  guess is credited and counted again, which keeps new best in [0, 1]). weighted recall,
+  weighted precision and rank take A_i as a set (the slides write A_i as a set, and a
+  repeated term would push recall and rank past 1): a repeated guess raises ValueError.
+- rank: more than 10 guesses raise ValueError (the measure is over positions 1..10);
+  fewer are padded with freq 0, as the slides' 9-guess examples are; the optimal
+  cumulative count at position j sums the j largest counts of H_i (the total once H_i is
+  exhausted).
+- weighted precision: the penalty k must be > 0 (with k = 0 a wholly wrong answer would
+  be 0/0); "incorrect" terms are those with freq_i = 0, i.e. |A_i - H_i|.
+- Gold files. An :class:`~scoring.gold.ItemGold` is read from its ``counts`` with hyphens
+  read as spaces (seed 002, 2.2: a space is accepted for a hyphen; counts of keys that
+  then coincide are summed); the corpus functions fold the system's guesses the same way.
+  A plain mapping is used exactly as given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.gold import Count, Gold, ItemGold
+
+RANK_POSITIONS = 10
+"""The rank measure averages over positions 1..10 (slide "Measures of Ranking")."""
+
+GoldItem = Mapping[str, Count] | ItemGold
+"""A gold item: substitute → count, or an item read from a gold file."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemStats:
+    """One item's sufficient statistics: its score is ``numerator / denominator`` (0 when
+    the denominator is 0, i.e. for an item not attempted)."""
+
+    numerator: Fraction
+    denominator: Fraction
+    attempted: bool
+
+    @property
+    def score(self) -> Fraction:
+        return self.numerator / self.denominator if self.denominator else Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """Sums over items: the summed item scores, items attempted, items in the gold.
+
+    Totals add (``a + b``), so a resample is scored by summing its rows.
+    """
+
+    score_sum: Fraction = Fraction(0)
+    attempted: int = 0
+    items: int = 0
+
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(self.score_sum + other.score_sum, self.attempted + other.attempted,
+                      self.items + other.items)
+
+    @classmethod
+    def of(cls, rows: Iterable[ItemStats]) -> Totals:
+        """The totals of item rows (each row is one gold item)."""
+        score_sum = Fraction(0)
+        attempted = items = 0
+        for row in rows:
+            score_sum += row.score
+            attempted += row.attempted
+            items += 1
+        return cls(score_sum, attempted, items)
+
+    @property
+    def over_attempted(self) -> Fraction | None:
+        """Mean item score over attempted items ("precision"); None if none was."""
+        return self.score_sum / self.attempted if self.attempted else None
+
+    @property
+    def over_items(self) -> Fraction | None:
+        """Mean item score over all gold items ("recall"); None for an empty gold."""
+        return self.score_sum / self.items if self.items else None
+
+
+@dataclass(frozen=True)
+class RevisedScores:
+    """A corpus result: every gold item's row, by id in sorted order, and their totals."""
+
+    measure: str
+    items: dict[str, ItemStats]
+
+    @property
+    def totals(self) -> Totals:
+        return Totals.of(self.items.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Frequencies:
+    """freq_i as the measures need it: the counts, |H_i|^i and maxfreq_i."""
+
+    counts: dict[str, Fraction]
+    total: Fraction
+    maxfreq: Fraction
+
+    def freq(self, term: str) -> Fraction:
+        """freq_i(term): 0 for a term not in H_i."""
+        return self.counts.get(term, Fraction(0))
+
+
+def fold(term: str) -> str:
+    """A term as gold items and guesses are compared when read from files: hyphens as
+    spaces."""
+    return term.replace("-", " ")
+
+
+def frequencies(gold: GoldItem) -> Frequencies:
+    """freq_i, |H_i|^i and maxfreq_i of a gold item (slide "Notational Conventions").
+
+    Raises ValueError for a negative count or an item whose counts are all 0 (maxfreq_i
+    would be 0 and every measure divides by it or by |H_i|^i).
+    """
+    if isinstance(gold, ItemGold):
+        counts: dict[str, Fraction] = {}
+        for key, count in gold.counts:
+            counts[fold(key)] = counts.get(fold(key), Fraction(0)) + Fraction(count)
+    else:
+        counts = {key: Fraction(count) for key, count in gold.items()}
+    for key, value in counts.items():
+        if value < 0:
+            raise ValueError(f"gold count of {key!r} is {value}; counts must be 0 or more")
+    maxfreq = max(counts.values(), default=Fraction(0))
+    if maxfreq <= 0:
+        raise ValueError(f"gold item {sorted(counts)} has no count above 0; maxfreq_i must "
+                         "be positive")
+    return Frequencies(counts, sum(counts.values(), Fraction(0)), maxfreq)
+
+
+def _as_set(guesses: Sequence[str], measure: str) -> Sequence[str]:
+    if len(set(guesses)) != len(guesses):
+        repeated = sorted({guess for guess in guesses if guesses.count(guess) > 1})
+        raise ValueError(f"{measure}: guesses {list(guesses)} repeat {repeated}; A_i is a set "
+                         "(each term at most once)")
+    return guesses
+
+
+def new_best(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+    """(new) best(i) = |A_i|^i / (maxfreq_i * |A_i|) (seed 000, slide "Best Answer
+    Measures", the equation replacing |H_i|^i by maxfreq_i).
+
+    ``guesses`` is a list: a repeated guess is credited and counted again, as in score.pl.
+    """
+    freqs = frequencies(gold)
+    credit = sum((freqs.freq(guess) for guess in guesses), Fraction(0))
+    return ItemStats(credit, freqs.maxfreq * len(guesses), bool(guesses))
+
+
+def best_1(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+    """best_1(i) = freq_i(bg_i) / maxfreq_i, bg_i the first guess (seed 000, slide
+    "Best Answer Measures", the best-1 metric). Later guesses are ignored."""
+    freqs = frequencies(gold)
+    if not guesses:
+        return ItemStats(Fraction(0), Fraction(0), False)
+    return ItemStats(freqs.freq(guesses[0]), freqs.maxfreq, True)
+
+
+def weighted_recall(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+    """R(i) = |A_i|^i / |H_i|^i (seed 000, slide "Measures of Coverage (contd)", recall
+    (weighted)): oot without its limit of 10 guesses. A repeated guess raises ValueError."""
+    freqs = frequencies(gold)
+    credit = sum((freqs.freq(guess) for guess in _as_set(guesses, "weighted recall")),
+                 Fraction(0))
+    return ItemStats(credit, freqs.total, bool(guesses))
+
+
+def weighted_precision(gold: GoldItem, guesses: Sequence[str],
+                       k: Fraction | int = 1) -> ItemStats:
+    """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (seed 000, slide "Measures of Coverage
+    (contd)", precision (weighted)); k is the penalty per incorrect term (freq_i = 0).
+
+    Raises ValueError for k <= 0 or a repeated guess.
+    """
+    if k <= 0:
+        raise ValueError(f"penalty k = {k}; k must be > 0")
+    freqs = frequencies(gold)
+    credit = Fraction(0)
+    wrong = 0
+    for guess in _as_set(guesses, "weighted precision"):
+        value = freqs.freq(guess)
+        credit += value
+        wrong += value == 0
+    return ItemStats(credit, credit + Fraction(k) * wrong, bool(guesses))
+
+
+def rank(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+    """rank(i) = 1/10 * Σ_{j=1..10} cum_A(j) / cum_H(j) (seed 000, slides "Measures of
+    Ranking (contd)"): cum_A(j) is the summed freq_i of the first j guesses, cum_H(j) that
+    of the j most frequent terms of H_i (the optimal list).
+
+    The numerator is the sum of the ten ratios, the denominator 10. At most 10 guesses,
+    none repeated (ValueError otherwise); fewer are padded with freq 0.
+    """
+    if len(guesses) > RANK_POSITIONS:
+        raise ValueError(f"rank: {len(guesses)} guesses; the measure ranks at most "
+                         f"{RANK_POSITIONS}")
+    freqs = frequencies(gold)
+    _as_set(guesses, "rank")
+    ideal = sorted(freqs.counts.values(), reverse=True)
+    ratios = Fraction(0)
+    cum_a = cum_h = Fraction(0)
+    for j in range(RANK_POSITIONS):
+        if j < len(guesses):
+            cum_a += freqs.freq(guesses[j])
+        if j < len(ideal):
+            cum_h += ideal[j]
+        ratios += cum_a / cum_h
+    return ItemStats(ratios, Fraction(RANK_POSITIONS), bool(guesses))
+
+
+ItemMeasure = Callable[[GoldItem, Sequence[str]], ItemStats]
+
+
+def score_corpus(measure: ItemMeasure, name: str, gold: Gold,
+                 system: Mapping[str, Sequence[str]]) -> RevisedScores:
+    """Score every item of ``gold`` with an item measure. An item with no entry in
+    ``system`` has no guesses (not attempted); guesses are folded as gold keys are
+    (hyphens as spaces). Raises ValueError for an id of ``system`` not in the gold."""
+    unknown = sorted(system.keys() - gold.items.keys())
+    if unknown:
+        raise ValueError(f"{name}: system ids {unknown[:10]} are not items of the gold "
+                         f"({len(unknown)} in all); every answer must name a gold item")
+    rows: dict[str, ItemStats] = {}
+    for item_id in sorted(gold.items):
+        guesses = [fold(guess) for guess in system.get(item_id, ())]
+        try:
+            rows[item_id] = measure(gold.items[item_id], guesses)
+        except ValueError as error:
+            raise ValueError(f"item {item_id}: {error}") from error
+    return RevisedScores(name, rows)
+
+
+def corpus_new_best(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
+    """:func:`new_best` over a gold file's items."""
+    return score_corpus(new_best, "new best", gold, system)
+
+
+def corpus_best_1(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
+    """:func:`best_1` over a gold file's items."""
+    return score_corpus(best_1, "best-1", gold, system)
+
+
+def corpus_weighted_recall(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
+    """:func:`weighted_recall` over a gold file's items."""
+    return score_corpus(weighted_recall, "weighted recall", gold, system)
+
+
+def corpus_weighted_precision(gold: Gold, system: Mapping[str, Sequence[str]],
+                              k: Fraction | int = 1) -> RevisedScores:
+    """:func:`weighted_precision` with penalty ``k`` over a gold file's items."""
+    def measure(item: GoldItem, guesses: Sequence[str]) -> ItemStats:
+        return weighted_precision(item, guesses, k)
+
+    return score_corpus(measure, f"weighted precision k={k}", gold, system)
+
+
+def corpus_rank(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
+    """:func:`rank` over a gold file's items."""
+    return score_corpus(rank, "rank", gold, system)
