@@ -157,7 +157,8 @@ def read_annotators(path: str | Path) -> tuple[Item, ...]:
 
 
 def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
-    """|h_i and h'_i| / |h_i or h'_i|, the term of equation 1 (seed 001) for one pair."""
+    """|h_i and h'_i| / |h_i or h'_i| (intersection over union), the term of equation 1
+    (seed 001) for one pair."""
     if not first or not second:
         raise ValueError("both sets must be non-empty (P_i pairs non-empty answers only)")
     return len(first & second) / len(first | second)
