@@ -1,0 +1,87 @@
+"""``python -m scoring.agreement``: the report's JSON contract, text and CSV, and a run on
+the compiler's output for the real trial gold."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from scoring.agreement.__main__ import main
+from tests.conftest import shared_path
+from tests.test_agreement import line
+
+
+@pytest.fixture
+def annotators(tmp_path: Path) -> Path:
+    """The paper's charge example (PA 1/10, no mode) and the hand-made happy item
+    (PA 11/36, mode glad) of tests/test_agreement.py."""
+    charge = {"1": ["control", "command"], "2": ["control"], "3": ["authority"],
+              "4": ["power"], "5": ["command"]}
+    happy = {"1": ["glad", "merry"], "2": ["glad"], "3": ["cheerful", "glad"], "4": ["merry"],
+             "5": []}
+    lines = [line(a, "charge.n", "1", s) for a, s in charge.items()]
+    lines += [line(a, "happy.a", "2", s) for a, s in happy.items()]
+    path = tmp_path / "annotators.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main(list(argv))
+    return status, out.getvalue()
+
+
+def test_json_contract(annotators: Path) -> None:
+    status, out = _run(str(annotators), "--format", "json", "--leave-one-out")
+    body = json.loads(out)
+    assert status == 0
+    for key in ("n", "v", "a", "r", "all"):
+        assert {"PA", "PAm", "T", "mode_share", "alpha"} <= set(body[key])
+    assert body["all"]["T"] == 2
+    assert body["all"]["PA"] == pytest.approx((1 / 10 + 11 / 36) / 2)
+    assert body["n"]["PA"] == pytest.approx(1 / 10) and body["n"]["PAm"] is None
+    assert body["a"]["PA"] == pytest.approx(11 / 36) and body["a"]["mode_share"] == 1.0
+    assert body["v"]["T"] == 0 and body["v"]["PA"] is None
+    assert set(body["annotators"]) == {"1", "2", "3", "4", "5"}
+    assert set(body["leave_one_out"]) == {"1", "2", "3", "4", "5"}
+
+
+def test_text_and_csv(annotators: Path) -> None:
+    _, text = _run(str(annotators), "--by-pos")
+    rows = {row.split()[0]: row.split() for row in text.splitlines()[1:6]}
+    assert rows["n"][:3] == ["n", "1", "10.00"] and rows["a"][:3] == ["a", "1", "30.56"]
+    _, out = _run(str(annotators), "--format", "csv")
+    (row,) = list(csv.DictReader(io.StringIO(out)))
+    assert row["pos"] == "all" and float(row["PA"]) == pytest.approx((1 / 10 + 11 / 36) / 2)
+
+
+def test_bad_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("{not json\n")
+    assert main([str(path)]) == 1
+    assert f"{path}:1:" in capsys.readouterr().err
+
+
+def test_runs_on_the_compiled_trial_gold(tmp_path: Path) -> None:
+    """The split trial gold compiled without normalisation or lemmatisation: T is the
+    official 295 items."""
+    from annotate.gold import CompileOptions, compile_responses, write_outputs
+    from annotate.gold.split import split_gold
+    from scoring.io import read_lines
+
+    gold = shared_path("data", "semeval2007", "trial", "gold.trial")
+    split = split_gold(read_lines(gold), str(gold))
+    compiled = compile_responses(split.responses, CompileOptions(normalise=False,
+                                                                 lemmatise=False))
+    write_outputs(compiled, tmp_path)
+    status, out = _run(str(tmp_path / "annotators.jsonl"), "--format", "json")
+    body = json.loads(out)
+    assert status == 0 and body["all"]["T"] == 295
+    assert 0 < body["all"]["PA"] < 1 and 0 < body["all"]["mode_share"] <= 1
