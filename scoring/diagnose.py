@@ -26,6 +26,7 @@ from scoring.official import (
     Outcome,
     guesses_compat,
     guesses_fixed,
+    is_clean,
     score_item,
 )
 from scoring.perl import perl_round
@@ -136,26 +137,34 @@ class RuleComparison:
             self.found.stale.append(f"line {number}: empty answer credited with line "
                                     f"{stale_from}'s guesses")
         fixed_item = item if item_id not in self.differ else self._fixed_item(item_id)
+        if fixed_item is item and content and is_clean(answer):
+            # only oot duplicates (or a stale line) differ: the fixed rules' guesses are
+            # compat's, each credited once
+            self._add_fixed(number, fixed_item, guesses_compat(answer))
+            return
         self._fixed_side(number, item_id, answer, fixed_item, item)
 
     def _fixed_side(self, number: int, item_id: str, answer: str,
                     fixed_item: ItemGold | None, compat_item: ItemGold | None = None) -> None:
         if fixed_item is not None:
-            oot = self.measure == "oot"
-            every = guesses_fixed(answer)
-            fixed_guesses = every[:10] if oot else every
-            self.delta.attempted += bool(fixed_guesses)
-            self.delta.duplicate_lines += oot and len(set(every)) != len(every)
-            _add(self.delta, score_item(self.measure, "fixed", fixed_item, fixed_guesses), 1)
-            mode = fixed_item.mode
-            if mode and "-" in mode and fixed_guesses and (
-                    mode.replace("-", " ") in fixed_guesses if oot
-                    else mode.replace("-", " ") == fixed_guesses[0]):
-                self.found.mode_hyphen.add(number)
-            if oot and len(set(every)) != len(every):
-                self.found.duplicates.add(number)
+            self._add_fixed(number, fixed_item, guesses_fixed(answer))
         if has_content(answer):
             _guess_causes(self.found, number, answer, self.measure, compat_item, fixed_item)
+
+    def _add_fixed(self, number: int, fixed_item: ItemGold, every: list[str]) -> None:
+        """Add the fixed rules' outcome of ``every`` guess (cut to 10 for oot)."""
+        oot = self.measure == "oot"
+        fixed_guesses = every[:10] if oot else every
+        self.delta.attempted += bool(fixed_guesses)
+        self.delta.duplicate_lines += oot and len(set(every)) != len(every)
+        _add(self.delta, score_item(self.measure, "fixed", fixed_item, fixed_guesses), 1)
+        mode = fixed_item.mode
+        if mode and "-" in mode and fixed_guesses and (
+                mode.replace("-", " ") in fixed_guesses if oot
+                else mode.replace("-", " ") == fixed_guesses[0]):
+            self.found.mode_hyphen.add(number)
+        if oot and len(set(every)) != len(every):
+            self.found.duplicates.add(number)
 
 
 def _add(delta: _Delta, outcome: Outcome, sign: int) -> None:

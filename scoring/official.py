@@ -66,10 +66,14 @@ def guesses_fixed(answer: str) -> list[str]:
     return result
 
 
-# What may make compat and fixed read an answer differently: a hyphen, an apostrophe,
-# anything but printable ASCII, white space that is not one space between words, an
-# empty guess, a guess starting "non ". Conservative: a match only costs a closer look.
-_DIRTY = re.compile(r"[-'\x00-\x1f\x7f-\U0010ffff]|  | ;|; |;;|^[ ;]| $|^non |;non |^$")
+# What may make compat and fixed read an answer differently: anything but printable
+# ASCII, white space that is not one space between words, an empty guess, a hyphen or an
+# apostrophe next to a space, another hyphen or apostrophe, or at a guess's edge
+# (replacing it may leave spaces that only fixed collapses), a guess starting "non" and a
+# space or hyphen. Hyphens and apostrophes inside words are read alike. Conservative: a
+# match only costs a closer look.
+_DIRTY = re.compile(r"[\x00-\x1f\x7f-\U0010ffff]|[-' ][-' ]| ;|; |;;|^[ ;]| $|^$"
+                    r"|;[-']|[-'];|^[-']|[-']$|^non[- ]|;non[- ]")
 
 
 def is_clean(answer: str) -> bool:
