@@ -7,7 +7,6 @@ and appends a :class:`Revision`, in one transaction (A7: nothing is lost).
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
@@ -137,11 +136,6 @@ class WordFlag(db.Model):  # type: ignore[name-defined,misc]
     lexelt_id: Mapped[int] = mapped_column(ForeignKey("lexelts.id"), index=True)
     used_dictionary: Mapped[bool] = mapped_column(default=False)
     updated_at: Mapped[datetime] = mapped_column(default=now)
-
-
-def as_record(value: Any) -> dict[str, Any]:
-    """Columns of a row as a plain dict (for tests and debugging)."""
-    return {column.name: getattr(value, column.name) for column in value.__table__.columns}
 
 
 class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]

@@ -85,11 +85,6 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
     return Imported(dataset, True, position)
 
 
-def instances_of(dataset: Dataset) -> list[Instance]:
-    return list(db.session.scalars(select(Instance).where(
-        Instance.dataset_id == dataset.id).order_by(Instance.position)))
-
-
 def answered_ids(user: User, dataset: Dataset) -> set[int]:
     return set(db.session.scalars(select(Response.instance_id).join(Instance).where(
         Response.user_id == user.id, Instance.dataset_id == dataset.id)))

@@ -225,10 +225,9 @@ def _show(value: float | None) -> str:
 
 
 def _figures(scores: OfficialScores) -> str:
-    show = _show
-    return (f"precision {show(scores.precision)}, recall {show(scores.recall)}, mode "
-            f"precision {show(scores.mode_precision)}, mode recall "
-            f"{show(scores.mode_recall)}")
+    return (f"precision {_show(scores.precision)}, recall {_show(scores.recall)}, mode "
+            f"precision {_show(scores.mode_precision)}, mode recall "
+            f"{_show(scores.mode_recall)}")
 
 
 def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
@@ -252,9 +251,8 @@ def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
         notes.append(f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
                      "with hyphens as spaces")
     if notes:
-        show = _show
         notes.append(f"under the fixed rules (--fixed): detection recall "
-                     f"{show(fixed.detection_recall)}, identification recall "
-                     f"{show(fixed.identification_recall)} (compat: "
-                     f"{show(compat.detection_recall)}, {show(compat.identification_recall)})")
+                     f"{_show(fixed.detection_recall)}, identification recall "
+                     f"{_show(fixed.identification_recall)} (compat: "
+                     f"{_show(compat.detection_recall)}, {_show(compat.identification_recall)})")
     return [f"diagnosis: {note}" for note in notes]

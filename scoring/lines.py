@@ -30,11 +30,6 @@ NONSPACE = re.compile(r"\S", re.ASCII)
 _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
 
-Row = tuple[int, str, str, str]
-"""(line number, lexelt, id, the text after the separator); lexelt is '' for a line that
-does not match (blank lines are not yielded)."""
-
-
 def read_text(path: str | Path) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``."""
     return Path(path).read_bytes().decode("utf-8", ERRORS)
@@ -96,13 +91,3 @@ def _repair(found: list[tuple[str, str, str, str]], exact: re.Pattern[str]) -> N
                 elif (match := exact.search(other)) is not None:
                     found_lexelt, found_id, found_rest = match.groups()
                     found[index] = (found_lexelt, found_id, found_rest, "")
-
-
-def iter_rows(text: str, kind: str) -> Iterator[Row]:
-    """Every non-blank line of ``text`` as a :data:`Row` (see :func:`iter_chunks`)."""
-    for first, found in iter_chunks(text, kind):
-        for number, (lexelt, item_id, rest, other) in enumerate(found, first):
-            if lexelt:
-                yield number, lexelt, item_id, rest
-            elif other:
-                yield number, "", "", other

@@ -105,9 +105,7 @@ def _ratio(numerator: float, denominator: int) -> float | None:
 def by_pos(scores: OfficialScores, gold: Gold) -> dict[str, PosScores]:
     """Scores for each PoS of the gold's lexelts (n, v, a, r) and ``all`` (Tables 4-8 of
     the 2009 paper). PoS is the last part of the gold lexelt (``stand.n.v`` is a verb)."""
-    result = {"all": PosScores(scores.total_items, scores.attempted, scores.precision,
-                               scores.recall, scores.total_modes, scores.mode_attempted,
-                               scores.mode_precision, scores.mode_recall)}
+    result = {"all": by_pos_all(scores)}
     for pos, _label in POS_COLUMNS[1:]:
         ids = {item_id for item_id, item in gold.items.items() if pos_of(item.lexelt) == pos}
         rows = [row for row in scores.items if row.id in ids]
