@@ -49,18 +49,21 @@ RANK_POSITIONS = 10
 GoldItem = Mapping[str, Count] | ItemGold
 """A gold item: substitute → count, or an item read from a gold file."""
 
+Number = Fraction | float
+"""Exact by default; floats where speed matters (see :class:`Frequencies`)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ItemStats:
     """One item's sufficient statistics: its score is ``numerator / denominator`` (0 when
     the denominator is 0, i.e. for an item not attempted)."""
 
-    numerator: Fraction
-    denominator: Fraction
+    numerator: Number
+    denominator: Number
     attempted: bool
 
     @property
-    def score(self) -> Fraction:
+    def score(self) -> Number:
         return self.numerator / self.denominator if self.denominator else Fraction(0)
 
 
@@ -71,7 +74,7 @@ class Totals:
     Totals add (``a + b``), so a resample is scored by summing its rows.
     """
 
-    score_sum: Fraction = Fraction(0)
+    score_sum: Number = Fraction(0)
     attempted: int = 0
     items: int = 0
 
@@ -82,7 +85,7 @@ class Totals:
     @classmethod
     def of(cls, rows: Iterable[ItemStats]) -> Totals:
         """The totals of item rows (each row is one gold item)."""
-        score_sum = Fraction(0)
+        score_sum: Number = Fraction(0)
         attempted = items = 0
         for row in rows:
             score_sum += row.score
@@ -91,12 +94,12 @@ class Totals:
         return cls(score_sum, attempted, items)
 
     @property
-    def over_attempted(self) -> Fraction | None:
+    def over_attempted(self) -> Number | None:
         """Mean item score over attempted items ("precision"); None if none was."""
         return self.score_sum / self.attempted if self.attempted else None
 
     @property
-    def over_items(self) -> Fraction | None:
+    def over_items(self) -> Number | None:
         """Mean item score over all gold items ("recall"); None for an empty gold."""
         return self.score_sum / self.items if self.items else None
 
@@ -115,15 +118,20 @@ class RevisedScores:
 
 @dataclass(frozen=True, slots=True)
 class Frequencies:
-    """freq_i as the measures need it: the counts, |H_i|^i and maxfreq_i."""
+    """freq_i as the measures need it: the counts, |H_i|^i and maxfreq_i.
 
-    counts: dict[str, Fraction]
-    total: Fraction
-    maxfreq: Fraction
+    Exact (:class:`~fractions.Fraction`) by default; ``frequencies(item, exact=False)``
+    gives floats, which the leaderboard uses on large golds (the same formulas, computed
+    once per item and shared by every system and measure).
+    """
 
-    def freq(self, term: str) -> Fraction:
+    counts: dict[str, Number]
+    total: Number
+    maxfreq: Number
+
+    def freq(self, term: str) -> Number:
         """freq_i(term): 0 for a term not in H_i."""
-        return self.counts.get(term, Fraction(0))
+        return self.counts.get(term, 0)
 
 
 def fold(term: str) -> str:
@@ -132,26 +140,30 @@ def fold(term: str) -> str:
     return term.replace("-", " ")
 
 
-def frequencies(gold: GoldItem) -> Frequencies:
-    """freq_i, |H_i|^i and maxfreq_i of a gold item (slide "Notational Conventions").
+def frequencies(gold: GoldItem | Frequencies, exact: bool = True) -> Frequencies:
+    """freq_i, |H_i|^i and maxfreq_i of a gold item (slide "Notational Conventions"), as
+    Fractions or (``exact=False``) floats; a :class:`Frequencies` is returned as it is.
 
     Raises ValueError for a negative count or an item whose counts are all 0 (maxfreq_i
     would be 0 and every measure divides by it or by |H_i|^i).
     """
+    if isinstance(gold, Frequencies):
+        return gold
+    number: Callable[[Count], Number] = Fraction if exact else float
+    counts: dict[str, Number] = {}
     if isinstance(gold, ItemGold):
-        counts: dict[str, Fraction] = {}
         for key, count in gold.counts:
-            counts[fold(key)] = counts.get(fold(key), Fraction(0)) + Fraction(count)
+            counts[fold(key)] = counts.get(fold(key), 0) + number(count)
     else:
-        counts = {key: Fraction(count) for key, count in gold.items()}
+        counts = {key: number(count) for key, count in gold.items()}
     for key, value in counts.items():
         if value < 0:
             raise ValueError(f"gold count of {key!r} is {value}; counts must be 0 or more")
-    maxfreq = max(counts.values(), default=Fraction(0))
+    maxfreq = max(counts.values(), default=number(0))
     if maxfreq <= 0:
         raise ValueError(f"gold item {sorted(counts)} has no count above 0; maxfreq_i must "
                          "be positive")
-    return Frequencies(counts, sum(counts.values(), Fraction(0)), maxfreq)
+    return Frequencies(counts, sum(counts.values(), number(0)), maxfreq)
 
 
 def _as_set(guesses: Sequence[str], measure: str) -> Sequence[str]:
@@ -162,18 +174,18 @@ def _as_set(guesses: Sequence[str], measure: str) -> Sequence[str]:
     return guesses
 
 
-def new_best(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+def new_best(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """(new) best(i) = |A_i|^i / (maxfreq_i * |A_i|) (seed 000, slide "Best Answer
     Measures", the equation replacing |H_i|^i by maxfreq_i).
 
     ``guesses`` is a list: a repeated guess is credited and counted again, as in score.pl.
     """
     freqs = frequencies(gold)
-    credit = sum((freqs.freq(guess) for guess in guesses), Fraction(0))
+    credit = sum((freqs.freq(guess) for guess in guesses), 0)
     return ItemStats(credit, freqs.maxfreq * len(guesses), bool(guesses))
 
 
-def best_1(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+def best_1(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """best_1(i) = freq_i(bg_i) / maxfreq_i, bg_i the first guess (seed 000, slide
     "Best Answer Measures", the best-1 metric). Later guesses are ignored."""
     freqs = frequencies(gold)
@@ -182,17 +194,17 @@ def best_1(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
     return ItemStats(freqs.freq(guesses[0]), freqs.maxfreq, True)
 
 
-def weighted_recall(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+def weighted_recall(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """R(i) = |A_i|^i / |H_i|^i (seed 000, slide "Measures of Coverage (contd)", recall
     (weighted)): oot without its limit of 10 guesses. A repeated guess raises ValueError."""
     freqs = frequencies(gold)
     credit = sum((freqs.freq(guess) for guess in _as_set(guesses, "weighted recall")),
-                 Fraction(0))
+                 0)
     return ItemStats(credit, freqs.total, bool(guesses))
 
 
-def weighted_precision(gold: GoldItem, guesses: Sequence[str],
-                       k: Fraction | int = 1) -> ItemStats:
+def weighted_precision(gold: GoldItem | Frequencies, guesses: Sequence[str],
+                       k: Fraction | int | float = 1) -> ItemStats:
     """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (seed 000, slide "Measures of Coverage
     (contd)", precision (weighted)); k is the penalty per incorrect term (freq_i = 0).
 
@@ -201,16 +213,16 @@ def weighted_precision(gold: GoldItem, guesses: Sequence[str],
     if k <= 0:
         raise ValueError(f"penalty k = {k}; k must be > 0")
     freqs = frequencies(gold)
-    credit = Fraction(0)
+    credit: Number = 0
     wrong = 0
     for guess in _as_set(guesses, "weighted precision"):
         value = freqs.freq(guess)
         credit += value
         wrong += value == 0
-    return ItemStats(credit, credit + Fraction(k) * wrong, bool(guesses))
+    return ItemStats(credit, credit + k * wrong, bool(guesses))
 
 
-def rank(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
+def rank(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """rank(i) = 1/10 * Σ_{j=1..10} cum_A(j) / cum_H(j) (seed 000, slides "Measures of
     Ranking (contd)"): cum_A(j) is the summed freq_i of the first j guesses, cum_H(j) that
     of the j most frequent terms of H_i (the optimal list).
@@ -224,18 +236,19 @@ def rank(gold: GoldItem, guesses: Sequence[str]) -> ItemStats:
     freqs = frequencies(gold)
     _as_set(guesses, "rank")
     ideal = sorted(freqs.counts.values(), reverse=True)
-    ratios = Fraction(0)
-    cum_a = cum_h = Fraction(0)
+    ratios: Number = 0
+    cum_a: Number = 0
+    cum_h: Number = 0
     for j in range(RANK_POSITIONS):
         if j < len(guesses):
             cum_a += freqs.freq(guesses[j])
         if j < len(ideal):
             cum_h += ideal[j]
         ratios += cum_a / cum_h
-    return ItemStats(ratios, Fraction(RANK_POSITIONS), bool(guesses))
+    return ItemStats(ratios, RANK_POSITIONS, bool(guesses))
 
 
-ItemMeasure = Callable[[GoldItem, Sequence[str]], ItemStats]
+ItemMeasure = Callable[[GoldItem | Frequencies, Sequence[str]], ItemStats]
 
 
 def score_corpus(measure: ItemMeasure, name: str, gold: Gold,
@@ -273,9 +286,9 @@ def corpus_weighted_recall(gold: Gold, system: Mapping[str, Sequence[str]]) -> R
 
 
 def corpus_weighted_precision(gold: Gold, system: Mapping[str, Sequence[str]],
-                              k: Fraction | int = 1) -> RevisedScores:
+                              k: Fraction | int | float = 1) -> RevisedScores:
     """:func:`weighted_precision` with penalty ``k`` over a gold file's items."""
-    def measure(item: GoldItem, guesses: Sequence[str]) -> ItemStats:
+    def measure(item: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
         return weighted_precision(item, guesses, k)
 
     return score_corpus(measure, f"weighted precision k={k}", gold, system)

@@ -1,0 +1,470 @@
+"""Ranking measures for systems that rank or score candidate substitutes: GAP, average
+precision, ROC AUC, precision and recall at k.
+
+Sources:
+
+- GAP, generalised average precision (Kishida 2005, "Property of average precision and its
+  generalization"; used for lexical substitution by Erk & Padó 2010 and Thater, Fürstenau
+  & Pinkal 2010). x_i is the gold weight of the system's i-th candidate, p_i = (1/i)
+  Σ_{k<=i} x_k, I(x) = 1 if x > 0; y_1 >= y_2 >= … >= y_R are the R positive gold weights
+  (the ideal ranking) and ȳ_j = (1/j) Σ_{k<=j} y_k. Then
+  GAP = Σ_{i=1..n} I(x_i) p_i / Σ_{j=1..R} ȳ_j. The normaliser is the same sum over the
+  ideal ranking, so an ideal ranking scores exactly 1.
+- Average precision with binary relevance (seed 003, Glickman et al. 2006, section 5.1:
+  "area under an uninterpolated recall-precision curve", after Voorhees & Harman 1999):
+  AP = (1/R) Σ_{i: rel(c_i)} P@i, R the number of relevant substitutes. A candidate is
+  relevant iff its gold count is > 0. AP is GAP with all gold weights equal.
+- ROC AUC (seed 004, Cohn 2003, section 3: "the probability that a binary classifier
+  will rank a randomly chosen positive instance higher than a randomly chosen negative
+  instance"), in its Mann-Whitney form: AUC = (#{(p, n): s_p > s_n} + ½ #{(p, n): s_p =
+  s_n}) / (P · N) over the positive (relevant) and negative candidates of the system.
+- P@k = |relevant in the top k| / k; R@k = |relevant in the top k| / R.
+
+Each item becomes an :class:`ItemRanking` (its value, whether the measure is defined for
+it, whether the system ranked anything); the corpus figures are functions of the column
+sums (:class:`RankingTotals`), as in sacrebleu, so a cluster bootstrap resamples rows.
+Arithmetic is exact (:class:`fractions.Fraction`); scores only order candidates.
+
+Choices where the sources are silent (each is tested in ``tests/test_ranking.py``):
+
+- Order. Candidates are sorted by score, highest first; equal scores keep the order in
+  which they were given (a stable sort: file order breaks ties). A best or oot file read
+  as a ranking scores its guesses n, n-1, …, 1: the file order is the rank.
+- Duplicates. A candidate given twice (after folding) is kept once, at its first place in
+  that order, i.e. with its highest score.
+- Candidates not in the gold have weight 0 (irrelevant, negative for AUC).
+- Gold substitutes the system never ranks count in GAP's ideal denominator and in R (AP,
+  R@k); AUC is over the ranked candidates only (an unranked substitute has no score).
+- Weighting. GAP uses the gold counts; AP, AUC, P@k and R@k are unweighted (relevant iff
+  count > 0). P@k divides by k even when fewer than k candidates are ranked.
+- Undefined items. An item whose gold has no count > 0 is undefined for every measure;
+  AUC is also undefined when the ranked candidates include no positive or no negative.
+  An undefined item scores 0 and is left out of the mean (:attr:`RankingTotals.mean`);
+  how many were is reported. An item the system does not rank is not attempted; it scores
+  0 and is defined (for AUC it is undefined: no positive). No measure returns NaN.
+- Gold and ids. Gold items are read as :mod:`scoring.revised` reads them (hyphens as
+  spaces, :func:`~scoring.revised.fold`), and candidates are folded the same way. Ids of
+  the ranking that are not gold items (e.g. items outside T) are ignored and listed in
+  :attr:`RankingScores.ignored`.
+- File format (docs/ranking.md): ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE``, the
+  score first so that a multiword candidate needs no quoting; four colons so that the
+  strict best/oot readers refuse a ranking file and this reader refuses an oot file.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from operator import truediv
+from pathlib import Path
+
+from scoring.gold import Gold, ItemGold
+from scoring.io import FormatError, SystemKind, SystemLine, read_lines, read_system
+from scoring.revised import Frequencies, GoldItem, Number, fold, frequencies
+
+SEPARATOR = "::::"
+"""Between ``LEXELT ID`` and the scored candidates of a ranking line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """One candidate and the system's score for it (higher is better)."""
+
+    candidate: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankingLine:
+    """One line of a ranked-candidates file: the scored candidates of one item, as given."""
+
+    lexelt: str
+    id: str
+    candidates: tuple[Scored, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ItemRanking:
+    """One item's value under a measure; ``value`` is 0 when the item is undefined."""
+
+    value: Number
+    defined: bool
+    attempted: bool
+
+    @property
+    def row(self) -> tuple[Number, int, int]:
+        """The item's sufficient statistics: (value, defined, attempted)."""
+        return self.value, int(self.defined), int(self.attempted)
+
+
+@dataclass(frozen=True, slots=True)
+class RankingTotals:
+    """Column sums over items. Totals add (``a + b``), so a resample sums its rows."""
+
+    score_sum: Number = Fraction(0)
+    defined: int = 0
+    attempted: int = 0
+    items: int = 0
+
+    def __add__(self, other: RankingTotals) -> RankingTotals:
+        return RankingTotals(self.score_sum + other.score_sum, self.defined + other.defined,
+                             self.attempted + other.attempted, self.items + other.items)
+
+    @classmethod
+    def of(cls, rows: Iterable[ItemRanking]) -> RankingTotals:
+        """The totals of item rows (each row is one gold item)."""
+        table = [row.row for row in rows]
+        return cls(sum((value for value, _, _ in table), Fraction(0)),
+                   sum(defined for _, defined, _ in table),
+                   sum(attempted for _, _, attempted in table), len(table))
+
+    @property
+    def mean(self) -> Number | None:
+        """Mean value over the items where the measure is defined; None if there are none."""
+        return self.score_sum / self.defined if self.defined else None
+
+    @property
+    def coverage(self) -> Fraction | None:
+        """Share of gold items the system ranked anything for; None for an empty gold."""
+        return Fraction(self.attempted, self.items) if self.items else None
+
+    @property
+    def undefined(self) -> int:
+        """Items left out of the mean (no relevant substitute, or AUC without both classes)."""
+        return self.items - self.defined
+
+
+@dataclass(frozen=True)
+class RankingScores:
+    """A corpus result: every gold item's row by id (sorted), and the ranking's ids that
+    are not gold items (ignored)."""
+
+    measure: str
+    items: dict[str, ItemRanking]
+    ignored: tuple[str, ...] = ()
+
+    @property
+    def totals(self) -> RankingTotals:
+        return RankingTotals.of(self.items.values())
+
+
+# --- the item measures -------------------------------------------------------------------
+
+
+def rank_order(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
+    """The candidates best first: by score descending, ties in the order given, each
+    candidate once (its first place, i.e. its highest score)."""
+    first: dict[str, Scored] = {}  # insertion-ordered: the first place of each candidate
+    for i in sorted(range(len(ranking)), key=lambda i: (-ranking[i].score, i)):
+        first.setdefault(ranking[i].candidate, ranking[i])
+    return tuple(first.values())
+
+
+def gold_weights(gold: GoldItem | Frequencies) -> dict[str, Number]:
+    """The substitutes with a count > 0 and their counts (folded as in
+    :func:`scoring.revised.frequencies`); empty when no count is above 0. Raises
+    ValueError for a negative count. Exact Fractions, except for a float
+    :class:`~scoring.revised.Frequencies` (which the leaderboard passes, for speed)."""
+    if isinstance(gold, Frequencies):
+        return {key: value for key, value in gold.counts.items() if value > 0}
+    pairs = gold.counts if isinstance(gold, ItemGold) else tuple(gold.items())
+    negative = [(key, count) for key, count in pairs if count < 0]
+    if negative:
+        raise ValueError(f"gold counts {negative} are negative; counts must be 0 or more")
+    if not any(count > 0 for _, count in pairs):
+        return {}
+    return {key: Fraction(value) for key, value in frequencies(gold).counts.items()
+            if value > 0}
+
+
+def _division(weights: Mapping[str, Number]) -> Callable[[Number, Number], Number]:
+    """Exact division for exact weights, float division for float ones."""
+    for value in weights.values():  # all of one type: the first one tells
+        return truediv if isinstance(value, float) else _fraction
+    return _fraction
+
+
+def _fraction(numerator: Number, denominator: Number) -> Number:
+    return Fraction(numerator) / Fraction(denominator)
+
+
+def _hits(weights: Mapping[str, Number], order: Sequence[Scored]) -> list[bool]:
+    return [item.candidate in weights for item in order]
+
+
+Weights = Mapping[str, Number]
+
+
+def gap(gold: GoldItem | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
+    """GAP = Σ_i I(x_i) p_i / Σ_{j<=R} ȳ_j (Kishida 2005; see the module docstring)."""
+    return _gap(gold_weights(gold), rank_order(ranking))
+
+
+def _gap(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
+    if not weights:
+        return ItemRanking(Fraction(0), False, bool(order))
+    numerator: Number = 0
+    running: Number = 0
+    for i, item in enumerate(order, 1):
+        x_i = weights.get(item.candidate, 0)
+        running += x_i
+        if x_i > 0:
+            numerator += running / i
+    denominator: Number = 0
+    running = 0
+    for j, y_j in enumerate(sorted(weights.values(), reverse=True), 1):
+        running += y_j
+        denominator += running / j
+    return ItemRanking(numerator / denominator, True, bool(order))
+
+
+def average_precision(gold: GoldItem | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
+    """AP = (1/R) Σ_{i: c_i relevant} P@i, relevant iff gold count > 0 (seed 003, 5.1)."""
+    return _average_precision(gold_weights(gold), rank_order(ranking))
+
+
+def _average_precision(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
+    if not weights:
+        return ItemRanking(Fraction(0), False, bool(order))
+    divide = _division(weights)
+    total: Number = 0
+    found = 0
+    for i, hit in enumerate(_hits(weights, order), 1):
+        if hit:
+            found += 1
+            total += divide(found, i)
+    return ItemRanking(total / len(weights), True, bool(order))
+
+
+def roc_auc(gold: GoldItem | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
+    """AUC = (#{s_p > s_n} + ½ #{s_p = s_n}) / (P·N) over the ranked candidates (seed 004,
+    section 3), computed from mid-ranks (Mann-Whitney U). Undefined without a relevant
+    gold substitute, or when the candidates have no positive or no negative."""
+    return _roc_auc(gold_weights(gold), rank_order(ranking))
+
+
+def _roc_auc(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
+    positives = sum(_hits(weights, order))
+    negatives = len(order) - positives
+    if not positives or not negatives:
+        return ItemRanking(Fraction(0), False, bool(order))
+    divide = _division(weights)
+    ascending = sorted(order, key=_score_of)
+    rank_sum: Number = 0  # Σ of the positives' mid-ranks (1 = lowest score)
+    start, size = 0, len(ascending)
+    while start < size:  # the tie group ascending[start:end] holds ranks start+1 .. end
+        score = ascending[start].score
+        end, tied_positives = start, 0
+        while end < size and ascending[end].score == score:
+            tied_positives += ascending[end].candidate in weights
+            end += 1
+        if tied_positives:
+            rank_sum += divide(start + end + 1, 2) * tied_positives
+        start = end
+    u_statistic = rank_sum - divide(positives * (positives + 1), 2)
+    return ItemRanking(divide(u_statistic, positives * negatives), True, True)
+
+
+def _score_of(item: Scored) -> float:
+    return item.score
+
+
+def _check_k(k: int) -> None:
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"k = {k!r}; k must be an integer >= 1")
+
+
+def _top_k(weights: Weights, order: Sequence[Scored], k: int, recall: bool) -> ItemRanking:
+    if not weights:
+        return ItemRanking(Fraction(0), False, bool(order))
+    found = sum(_hits(weights, order[:k]))
+    divide = _division(weights)
+    return ItemRanking(divide(found, len(weights) if recall else k), True, bool(order))
+
+
+def precision_at(gold: GoldItem | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
+    """P@k = |relevant in the top k| / k (unweighted; k even if fewer are ranked)."""
+    _check_k(k)
+    return _top_k(gold_weights(gold), rank_order(ranking), k, recall=False)
+
+
+def recall_at(gold: GoldItem | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
+    """R@k = |relevant in the top k| / R, R the relevant gold substitutes (unweighted)."""
+    _check_k(k)
+    return _top_k(gold_weights(gold), rank_order(ranking), k, recall=True)
+
+
+def ranking_measures(gold: GoldItem | Frequencies, ranking: Sequence[Scored]
+                     ) -> dict[str, ItemRanking]:
+    """Every measure of one item at once, the candidates ordered and the gold weighted
+    once (what the leaderboard reports): ``gap``, ``ap``, ``auc``, ``p_at_1``,
+    ``p_at_10``, ``r_at_10``; the same values as the functions one by one."""
+    weights = gold_weights(gold)
+    order = rank_order(ranking)
+    return {"gap": _gap(weights, order), "ap": _average_precision(weights, order),
+            "auc": _roc_auc(weights, order),
+            "p_at_1": _top_k(weights, order, 1, recall=False),
+            "p_at_10": _top_k(weights, order, 10, recall=False),
+            "r_at_10": _top_k(weights, order, 10, recall=True)}
+
+
+# --- corpus level ------------------------------------------------------------------------
+
+ItemMeasure = Callable[[GoldItem | Frequencies, Sequence[Scored]], ItemRanking]
+
+
+def score_rankings(measure: ItemMeasure, name: str, gold: Gold,
+                   rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
+    """Score every item of ``gold``. An item without a ranking is ranked empty; candidates
+    are folded as gold keys are (hyphens as spaces); ids that are not gold items are
+    ignored and listed."""
+    rows: dict[str, ItemRanking] = {}
+    for item_id in sorted(gold.items):
+        ranking = [Scored(fold(item.candidate), item.score)
+                   for item in rankings.get(item_id, ())]
+        try:
+            rows[item_id] = measure(gold.items[item_id], ranking)
+        except ValueError as error:
+            raise ValueError(f"{name}: item {item_id}: {error}") from error
+    return RankingScores(name, rows, tuple(sorted(rankings.keys() - gold.items.keys())))
+
+
+def corpus_gap(gold: Gold, rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
+    """:func:`gap` over a gold file's items."""
+    return score_rankings(gap, "GAP", gold, rankings)
+
+
+def corpus_average_precision(gold: Gold,
+                             rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
+    """:func:`average_precision` over a gold file's items."""
+    return score_rankings(average_precision, "AP", gold, rankings)
+
+
+def corpus_roc_auc(gold: Gold, rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
+    """:func:`roc_auc` over a gold file's items."""
+    return score_rankings(roc_auc, "AUC", gold, rankings)
+
+
+def corpus_precision_at(gold: Gold, rankings: Mapping[str, Sequence[Scored]],
+                        k: int) -> RankingScores:
+    """:func:`precision_at` with cut-off ``k`` over a gold file's items."""
+    _check_k(k)
+    return score_rankings(lambda item, ranking: precision_at(item, ranking, k), f"P@{k}",
+                          gold, rankings)
+
+
+def corpus_recall_at(gold: Gold, rankings: Mapping[str, Sequence[Scored]],
+                     k: int) -> RankingScores:
+    """:func:`recall_at` with cut-off ``k`` over a gold file's items."""
+    _check_k(k)
+    return score_rankings(lambda item, ranking: recall_at(item, ranking, k), f"R@{k}",
+                          gold, rankings)
+
+
+# --- files -------------------------------------------------------------------------------
+
+_HEAD = re.compile(rf"(\S+) (\S+) {SEPARATOR}(?: (.*))?")
+_LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")  # the rule of scoring.io's strict readers
+_SCORE = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def _parse_entry(field: str, where: str) -> Scored:
+    score_text, space, candidate = field.partition(" ")
+    if not space:
+        raise FormatError([f"{where}: entry {field!r} must be 'SCORE CANDIDATE'"])
+    if not _SCORE.fullmatch(score_text):
+        raise FormatError([f"{where}: score {score_text!r} of {field!r} is not a decimal "
+                           "number (scores come first: 'SCORE CANDIDATE')"])
+    score = float(score_text)
+    if not math.isfinite(score):
+        raise FormatError([f"{where}: score {score_text!r} is not finite; scores must be "
+                           "finite numbers"])
+    if not candidate or candidate != " ".join(candidate.split()):
+        raise FormatError([f"{where}: candidate {candidate!r} must be non-empty, trimmed and "
+                           "single-spaced"])
+    return Scored(candidate, score)
+
+
+def parse_ranking_line(text: str, line: int = 0, name: str = "<ranking>") -> RankingLine:
+    """Parse ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE`` strictly (one trailing
+    ``;`` allowed); raise :class:`FormatError` naming the rule broken."""
+    where = f"{name}:{line}"
+    text = text.removesuffix("\r")
+    head = _HEAD.fullmatch(text)
+    if head is None:
+        hint = " (an oot line: read it with read_system_ranking)" if " ::: " in text else ""
+        raise FormatError([f"{where}: expected 'LEXELT ID {SEPARATOR} SCORE CANDIDATE;…' "
+                           f"with single spaces{hint}"])
+    lexelt, item_id, rest = head.group(1), head.group(2), head.group(3) or ""
+    if not _LEXELT.fullmatch(lexelt):
+        raise FormatError([f"{where}: lexelt {lexelt!r} is not lemma.pos or lemma.pos.pos "
+                           "with pos in n, v, a, r"])
+    fields = rest.split(";") if rest else []
+    if fields and fields[-1] == "":
+        fields.pop()
+    return RankingLine(lexelt, item_id, tuple(_parse_entry(field, where) for field in fields),
+                       line)
+
+
+def format_ranking_line(ranking: RankingLine) -> str:
+    """The line :func:`parse_ranking_line` reads back (scores in Python's shortest repr)."""
+    entries = ";".join(f"{item.score!r} {item.candidate}" for item in ranking.candidates)
+    return f"{ranking.lexelt} {ranking.id} {SEPARATOR}" + (f" {entries}" if entries else "")
+
+
+def read_ranking(path: str | Path) -> tuple[RankingLine, ...]:
+    """Read a ranked-candidates file strictly: blank lines skipped, every problem reported
+    as ``FILE:LINE: problem (rule)``, a repeated id refused."""
+    return parse_ranking(read_lines(path), str(path))
+
+
+def looks_ranked(text: str) -> bool:
+    """Whether a line is a ranked-candidates line (``LEXELT ID ::::`` …) rather than a
+    best or oot answer."""
+    return _HEAD.fullmatch(text.removesuffix("\r")) is not None
+
+
+def parse_ranking(lines: Iterable[str], name: str = "<ranking>") -> tuple[RankingLine, ...]:
+    """:func:`read_ranking` on lines already read (``name`` is used in the messages)."""
+    result: list[RankingLine] = []
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            value = parse_ranking_line(text, number, name)
+        except FormatError as error:
+            problems.extend(error.problems)
+            continue
+        if value.id in seen:
+            problems.append(f"{name}:{number}: id {value.id} already on line {seen[value.id]}"
+                            " (ids must be unique: one ranking per item)")
+            continue
+        seen[value.id] = number
+        result.append(value)
+    if problems:
+        raise FormatError(problems)
+    return tuple(result)
+
+
+def rankings_of(lines: Iterable[RankingLine]) -> dict[str, tuple[Scored, ...]]:
+    """id → scored candidates, as given (the measures order them)."""
+    return {line.id: line.candidates for line in lines}
+
+
+def system_rankings(lines: Iterable[SystemLine]) -> dict[str, tuple[Scored, ...]]:
+    """A best or oot system's answers as rankings: the i-th of n guesses scores n - i + 1
+    (first = best, no ties)."""
+    return {line.id: tuple(Scored(answer, float(len(line.answers) - i))
+                           for i, answer in enumerate(line.answers))
+            for line in lines}
+
+
+def read_system_ranking(path: str | Path, kind: SystemKind) -> dict[str, tuple[Scored, ...]]:
+    """Read a best or oot file with :func:`scoring.io.read_system` as rankings."""
+    return system_rankings(read_system(path, kind))
