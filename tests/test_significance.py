@@ -1,0 +1,327 @@
+"""The cluster bootstrap and approximate randomisation of scoring.significance: exact
+enumerations of tiny cases, results recomputed by hand from the drawn resamples, the
+limiting cases (identical systems, a system better everywhere), permutation invariance,
+determinism and every ValueError rule."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.significance import (
+    TIE,
+    Comparison,
+    Interval,
+    _resample_counts,
+    _resampled,
+    _score,
+    _swaps,
+    approximate_randomisation,
+    bootstrap_interval,
+    cluster_sums,
+    compare,
+    lemma_of,
+    paired_bootstrap,
+)
+
+Array = np.ndarray[Any, np.dtype[np.float64]]
+
+
+def ratio(sums: Array) -> Array:
+    """Column 0 over column 1, 0 for a 0 denominator (the contract of Corpus)."""
+    return np.divide(sums[:, 0], sums[:, 1], out=np.zeros(len(sums)), where=sums[:, 1] != 0)
+
+
+def four_sigma(p: float, n: int) -> float:
+    """Four binomial standard errors of a share p estimated from n draws."""
+    return 4 * math.sqrt(p * (1 - p) / n)
+
+
+# Six clusters, one row each: (numerator, denominator) of a ratio whose denominator
+# differs between the systems (as precision over attempted items does).
+SIX_A = np.array([[3, 5], [1, 4], [2, 2], [0, 3], [4, 6], [1, 2]], dtype=float)
+SIX_B = np.array([[4, 6], [2, 3], [1, 2], [2, 4], [5, 6], [0, 1]], dtype=float)
+SIX = ["c1", "c2", "c3", "c4", "c5", "c6"]
+
+
+def random_system(rng: np.random.Generator, clusters: int, per: int = 10) -> Array:
+    """Items of a ratio measure: a credit in [0, 1] over 1 when attempted (else 0 / 0)."""
+    attempted = rng.random(clusters * per) < 0.8
+    return np.column_stack([rng.random(clusters * per) * attempted, attempted.astype(float)])
+
+
+# --- lemma_of and cluster_sums ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("item_id", "lexelt"), [
+    ("bright.a 1", "bright.a"), ("stand.n.v 12", "stand.n.v"), ("a.r x7", "a.r")])
+def test_lemma_of_is_the_lexelt(item_id: str, lexelt: str) -> None:
+    assert lemma_of(item_id) == lexelt
+
+
+@pytest.mark.parametrize("item_id", ["bright.a", "bright.a ", " 1", "bright.a 1 2", ""])
+def test_lemma_of_refuses_other_ids(item_id: str) -> None:
+    with pytest.raises(ValueError, match="is not 'LEXELT INSTANCE'"):
+        lemma_of(item_id)
+
+
+def test_cluster_sums_adds_rows_per_cluster_in_str_order() -> None:
+    stats = [[1, 1], [2, 1], [4, 1], [8, 0], [16, 1]]
+    sums, ids = cluster_sums(stats, [10, 9, "b", 10, 9])
+    assert ids == [10, 9, "b"]  # "10" < "9" < "b"
+    assert sums.tolist() == [[9, 1], [18, 2], [4, 1]]
+
+
+# --- exact enumerations ---------------------------------------------------------------------
+
+
+def test_randomisation_matches_the_exact_permutation_p_value() -> None:
+    observed = abs(ratio(SIX_B.sum(0)[None])[0] - ratio(SIX_A.sum(0)[None])[0])
+    reached = 0
+    for signs in itertools.product([0.0, 1.0], repeat=len(SIX)):
+        swap = np.array(signs)[:, None]
+        a = (SIX_A * (1 - swap) + SIX_B * swap).sum(0)[None]
+        b = (SIX_B * (1 - swap) + SIX_A * swap).sum(0)[None]
+        reached += abs(ratio(b)[0] - ratio(a)[0]) >= observed - TIE
+    exact = reached / 2 ** len(SIX)
+    assert exact == 22 / 64  # not 0 or 1, so the comparison below has teeth
+    trials = 20000
+    estimate = approximate_randomisation(SIX_A, SIX_B, SIX, ratio, trials=trials, seed=1)
+    # (r + 1) / (N + 1) with r ~ Binomial(N, exact): within 4 SE plus the +1 correction
+    assert abs(estimate - exact) <= four_sigma(exact, trials) + 1 / (trials + 1)
+
+
+def test_bootstrap_moments_match_the_exact_resampling_distribution() -> None:
+    # Four clusters (one row each) of a ratio measure; the 4^4 ordered draws of 4
+    # clusters are equally likely, so they give the exact bootstrap distribution.
+    sums = np.array([[1, 2], [0, 1], [3, 3], [2, 4]], dtype=float)
+    exact = np.array([ratio(sums[list(draw)].sum(0)[None])[0]
+                      for draw in itertools.product(range(4), repeat=4)])
+    mean, variance = exact.mean(), exact.var()
+    fourth = ((exact - mean) ** 4).mean()
+    resamples = 20000
+    scores = _score(ratio, _resampled(sums, resamples, seed=3))
+    assert abs(scores.mean() - mean) <= 4 * math.sqrt(variance / resamples)
+    assert abs(scores.var() - variance) <= 4 * math.sqrt((fourth - variance ** 2) / resamples)
+
+
+def test_percentile_interval_matches_the_exact_quantiles() -> None:
+    # The mean of four clusters worth 0, 1, 2, 3: the exact 2.5% quantile is 0.5 and the
+    # 97.5% one is 2.5 (P(X < 0.5) = 5/256, P(X <= 0.5) = 15/256, symmetric above).
+    stats = [[0, 1], [1, 1], [2, 1], [3, 1]]
+    exact = np.array([sum(draw) / 4 for draw in itertools.product(range(4), repeat=4)])
+    resamples = 20000
+    for level, value in ((0.025, 0.5), (0.975, 2.5)):
+        below, at_most = (exact < value).mean(), (exact <= value).mean()
+        assert below + four_sigma(level, resamples) < level < at_most - four_sigma(level,
+                                                                                   resamples)
+        assert float(np.quantile(exact, level, method="inverted_cdf")) == value
+    interval = bootstrap_interval(stats, "abcd", ratio, resamples=resamples, seed=5)
+    assert (interval.low, interval.high) == (0.5, 2.5)
+    assert interval.estimate == 1.5
+
+
+# --- by hand from the drawn resamples ---------------------------------------------------------
+
+
+CLUSTERED = np.array([[1, 2], [0, 3], [2, 2], [5, 7], [0, 0], [3, 4], [1, 1], [4, 9]],
+                     dtype=float)
+CLUSTERED_IDS = ["e", "a", "c", "b", "a", "d", "e", "c"]
+
+
+def test_resampled_ratio_is_the_ratio_of_the_drawn_clusters_sums() -> None:
+    sums, ids = cluster_sums(CLUSTERED, CLUSTERED_IDS)
+    assert ids == ["a", "b", "c", "d", "e"]
+    for resamples in (1, 7):
+        counts = _resample_counts(len(ids), resamples, 11)
+        assert counts.sum(axis=1).tolist() == [len(ids)] * resamples  # C draws each
+        by_hand = [sum(w * s[0] for w, s in zip(row, sums.tolist(), strict=True))
+                   / sum(w * s[1] for w, s in zip(row, sums.tolist(), strict=True))
+                   for row in counts.tolist()]
+        interval = bootstrap_interval(CLUSTERED, CLUSTERED_IDS, ratio, resamples=resamples,
+                                      seed=11, confidence=0.9)
+        low, high = np.quantile(by_hand, [0.05, 0.95])
+        assert (interval.low, interval.high) == (low, high)
+    assert interval.estimate == 16 / 28  # the ratio of the sums, not a mean of ratios
+
+
+def test_paired_bootstrap_p_value_and_interval_by_hand() -> None:
+    rng = np.random.default_rng(0)
+    a, b = random_system(rng, 30), random_system(rng, 30)
+    clusters = [f"w{i // 10}.n" for i in range(300)]
+    (sums_a, _), (sums_b, _) = cluster_sums(a, clusters), cluster_sums(b, clusters)
+    counts = _resample_counts(30, 200, 9).astype(float)
+    deltas = ratio(counts @ sums_b) - ratio(counts @ sums_a)
+    tail = min((deltas <= 0).sum(), (deltas >= 0).sum())
+    interval, p = paired_bootstrap(a, b, clusters, ratio, resamples=200, seed=9)
+    assert p == min(1.0, 2 * (1 + tail) / 201)
+    assert 0.05 < p < 1  # a case where the tail count matters
+    low, high = np.quantile(deltas, [0.025, 0.975])
+    assert interval.low == pytest.approx(low, abs=1e-12)
+    assert interval.high == pytest.approx(high, abs=1e-12)
+    assert interval.estimate == pytest.approx(ratio(b.sum(0)[None])[0] - ratio(a.sum(0)[None])[0])
+
+
+def test_randomisation_p_value_by_hand() -> None:
+    trials = 300
+    swaps = np.vstack(list(_swaps(len(SIX), trials, 4)))
+    assert swaps.shape == (trials, len(SIX)) and set(np.unique(swaps)) <= {0.0, 1.0}
+    moved = swaps @ (SIX_B - SIX_A)
+    deltas = ratio(SIX_B.sum(0) - moved) - ratio(SIX_A.sum(0) + moved)
+    observed = abs(ratio(SIX_B.sum(0)[None])[0] - ratio(SIX_A.sum(0)[None])[0])
+    reached = (np.abs(deltas) >= observed - TIE).sum()
+    p = approximate_randomisation(SIX_A, SIX_B, SIX, ratio, trials=trials, seed=4)
+    assert p == (reached + 1) / (trials + 1)
+
+
+def test_swaps_are_independent_fair_coins() -> None:
+    # The exact-p test cannot see a cluster that is never swapped (swapping every cluster
+    # leaves |delta| unchanged), so the coins are checked directly: 20 clusters (three
+    # bytes, so every bit position of a byte and a partial last byte), 20000 trials.
+    trials = 20000
+    swaps = np.vstack(list(_swaps(20, trials, 12)))
+    assert swaps.shape == (trials, 20)
+    assert np.abs(swaps.mean(axis=0) - 0.5).max() <= four_sigma(0.5, trials)
+    both = (swaps[:, :-1] * swaps[:, 1:]).mean(axis=0)  # neighbouring clusters together
+    assert np.abs(both - 0.25).max() <= four_sigma(0.25, trials)
+
+
+# --- limiting cases ---------------------------------------------------------------------------
+
+
+def test_identical_systems_differ_by_exactly_nothing() -> None:
+    a = random_system(np.random.default_rng(1), 20)
+    clusters = [i // 10 for i in range(200)]
+    result = compare(a, a.copy(), clusters, ratio, measure="best", resamples=500, trials=500)
+    assert result.a == result.b and result.delta == 0
+    assert (result.interval.low, result.interval.high) == (0, 0)
+    assert result.p_bootstrap == 1.0 and result.p_randomisation == 1.0
+
+
+def test_a_system_better_on_every_cluster_is_significant() -> None:
+    rng = np.random.default_rng(2)
+    clusters = [i // 10 for i in range(400)]  # 40 clusters
+    ones = np.ones(400)
+    a = np.column_stack([rng.random(400) * 0.5, ones])
+    b = np.column_stack([0.5 + rng.random(400) * 0.5, ones])
+    result = compare(a, b, clusters, ratio, resamples=1000, trials=2000, seed=8)
+    assert result.delta > 0 and result.interval.low > 0
+    # every resampled delta is > 0: the smallest p the bootstrap reports
+    assert result.p_bootstrap == 2 / 1001
+    # only the identity and the full swap reach |delta| (each cluster's mean differs in
+    # the same direction); a trial draws one of them with probability 2 / 2^40
+    assert result.p_randomisation == 1 / 2001
+
+
+# --- invariance and determinism ---------------------------------------------------------------
+
+
+def test_a_permutation_of_the_items_changes_no_bit() -> None:
+    rng = np.random.default_rng(3)
+    a, b = random_system(rng, 25), random_system(rng, 25)
+    clusters = [f"l{i % 25}.v" for i in range(250)]
+    order = rng.permutation(250)
+    shuffled = [clusters[i] for i in order]
+    assert cluster_sums(a, clusters)[0].tobytes() == cluster_sums(a[order], shuffled)[0].tobytes()
+    first = compare(a, b, clusters, ratio, resamples=300, trials=300)
+    assert compare(a[order], b[order], shuffled, ratio, resamples=300, trials=300) == first
+
+
+SMALL_A = random_system(np.random.default_rng(4), 6, per=3)
+SMALL_B = random_system(np.random.default_rng(5), 6, per=3)
+SMALL_IDS = [i % 6 for i in range(18)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.permutations(range(18)))
+def test_results_do_not_depend_on_item_order(order: list[int]) -> None:
+    ids = [SMALL_IDS[i] for i in order]
+    assert (bootstrap_interval(SMALL_A[order], ids, ratio, resamples=100)
+            == bootstrap_interval(SMALL_A, SMALL_IDS, ratio, resamples=100))
+    assert (approximate_randomisation(SMALL_A[order], SMALL_B[order], ids, ratio, trials=100)
+            == approximate_randomisation(SMALL_A, SMALL_B, SMALL_IDS, ratio, trials=100))
+
+
+def test_the_seed_fixes_the_result() -> None:
+    rng = np.random.default_rng(6)
+    a, b = random_system(rng, 30), random_system(rng, 30)
+    clusters = [i // 10 for i in range(300)]
+
+    def run(seed: int) -> tuple[Interval, Comparison]:
+        return (bootstrap_interval(a, clusters, ratio, resamples=200, seed=seed),
+                compare(a, b, clusters, ratio, resamples=200, trials=200, seed=seed))
+
+    assert run(7) == run(7)
+    assert run(7)[0].seed == 7 and run(7)[1].seed == 7
+    other, again = run(8), run(7)
+    assert (other[0].low, other[0].high) != (again[0].low, again[0].high)
+    assert other[1].p_randomisation != again[1].p_randomisation
+
+
+def test_resample_counts_are_read_only() -> None:
+    counts = _resample_counts(5, 3, 0)
+    assert not counts.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        counts[0, 0] = 1
+
+
+# --- the rules --------------------------------------------------------------------------------
+
+GOOD = [[1.0, 1.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]]
+IDS = ["a", "a", "b", "b"]
+
+
+def run_all(stats: Any = GOOD, clusters: Sequence[Hashable] = IDS, other: Any = GOOD,
+            corpus: Callable[[Array], Array] = ratio, **options: Any) -> None:
+    """Call the function the options belong to (every function for the shared rules)."""
+    if "trials" in options:
+        approximate_randomisation(stats, other, clusters, corpus, **options)
+        return
+    if other is not GOOD:
+        paired_bootstrap(stats, other, clusters, corpus, **options)
+        return
+    bootstrap_interval(stats, clusters, corpus, **options)
+    paired_bootstrap(stats, stats, clusters, corpus, **options)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"stats": [1.0, 2.0, 3.0, 4.0]}, r"shape \(4,\); it must be \(items, k\)"),
+    ({"stats": np.zeros((0, 2)), "clusters": []}, r"shape \(0, 2\); it must be"),
+    ({"stats": [[1.0, 1.0], [math.nan, 1.0], [0.0, 1.0], [1.0, 1.0]]},
+     r"row 1 is \[nan, 1.0\]; statistics must be finite"),
+    ({"clusters": ["a", "b", "b"]}, "3 cluster ids for 4 rows"),
+    ({"clusters": ["a"] * 4}, "1 distinct cluster id; resampling needs at least 2"),
+    ({"clusters": [1, "1", 2, 2]}, "cluster ids '1', 1 all print as '1'"),
+    ({"other": [[1.0, 1.0]] * 3}, r"stats_a has shape \(4, 2\) and stats_b \(3, 2\)"),
+    ({"resamples": 0}, "resamples = 0; it must be an integer >= 1"),
+    ({"resamples": True}, "resamples = True; it must be an integer >= 1"),
+    ({"resamples": 10.0}, "resamples = 10.0; it must be an integer >= 1"),
+    ({"trials": 0}, "trials = 0; it must be an integer >= 1"),
+    ({"seed": -1}, "seed = -1; it must be an integer >= 0"),
+    ({"confidence": 0}, "confidence = 0; it must be in 0 < confidence < 1"),
+    ({"confidence": 1.0}, "confidence = 1.0; it must be in 0 < confidence < 1"),
+    ({"stats": [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]],
+      "corpus": lambda s: s[:, 0] / s[:, 1]},
+     r"NaN or infinity for column sums \[0.0, 0.0\]; .* \(0 for a 0 denominator\)"),
+    ({"corpus": lambda s: s[:1, 0]}, r"returned shape \(1,\) for \d+ rows"),
+    ({"corpus": lambda s: s}, r"returned shape \(\d+, 2\)"),
+])
+def test_every_rule_is_a_value_error(arguments: dict[str, Any], message: str) -> None:
+    with np.errstate(invalid="ignore", divide="ignore"), pytest.raises(ValueError,
+                                                                         match=message):
+        run_all(**arguments)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"trials": 0}, "trials = 0"), ({"resamples": 0}, "resamples = 0"),
+    ({"confidence": 2}, "confidence = 2"), ({"seed": -5}, "seed = -5")])
+def test_compare_checks_every_option(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        compare(GOOD, GOOD, IDS, ratio, **options)
