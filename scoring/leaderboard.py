@@ -1,0 +1,154 @@
+"""One table for many systems (SPEC S3, S6, S7; issue 6 item 5): every applicable measure
+of :mod:`scoring.measures` per system, optionally by PoS (Tables 4-8 of the 2009 paper),
+the theoretical upper bounds of the gold (:mod:`scoring.analyses`), and, when asked,
+bootstrap intervals and pairwise significance (:mod:`scoring.significance`), resampling
+lemmas. The command line (:mod:`scoring.compare`) and the organiser's scores page both
+call :func:`leaderboard` and print or render its result, so their numbers cannot differ.
+
+Every figure is a fraction (not a percentage); a measure that does not apply to a
+system's kind is absent from its row, and one whose denominator is 0 is None (JSON null).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import PurePath
+from typing import Any
+
+import numpy as np
+
+from scoring import __version__, analyses, significance
+from scoring.gold import Gold
+from scoring.measures import MEASURES, SystemRows, measure_def, pos_masks, ratio, score_files
+
+T_RULE = "two+responses"
+"""How T is chosen (seed 002, 2.2.1): items with at least two non-pn responses."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What changes a number, beyond the files: all of it goes into the signatures."""
+
+    measures: tuple[str, ...] | None = None  # None: every measure that applies
+    by_pos: bool = False
+    significance: bool = False
+    k: float = 1.0
+    resamples: int = 1000
+    trials: int = 1000
+    seed: int = 12345
+    confidence: float = 0.95
+    workers: int = 1  # processes scoring the systems (the figures do not depend on it)
+
+
+def signature(measure: str, rules: str, settings: Settings) -> str:
+    """``metric:best.P|rules:compat|t:two+responses|...|version:0.1.0``, as sacrebleu
+    prints one: every setting that fixes the figure."""
+    parts = [f"metric:{measure}", f"rules:{rules}", f"t:{T_RULE}"]
+    if measure.startswith("weighted_precision"):
+        parts.append(f"k:{settings.k:g}")
+    if settings.significance:
+        parts += ["resample:lemma", f"n:{settings.resamples}", f"trials:{settings.trials}",
+                  f"seed:{settings.seed}", f"ci:{settings.confidence:g}"]
+    parts.append(f"version:{__version__}")
+    return "|".join(parts)
+
+
+def system_names(paths: Sequence[str]) -> list[str]:
+    """The names systems are reported under: each file's name, or the path as given when
+    two files share a name."""
+    names = [PurePath(path).name for path in paths]
+    return [name if names.count(name) == 1 else path
+            for name, path in zip(names, paths, strict=True)]
+
+
+def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
+    applicable = rows.measures()
+    if settings.measures is None:
+        return applicable
+    return [m for m in settings.measures if m in applicable]
+
+
+def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settings
+                ) -> dict[str, Any]:
+    """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``, as a
+    JSON-ready dict: ``systems``, ``upper_bounds``, ``measures``, ``signatures``, and
+    ``by_pos``, ``intervals`` and ``significance`` when asked."""
+    for name in settings.measures or ():
+        measure_def(name)
+    all_rows = score_files(gold, systems, settings.k, settings.workers)
+    result: dict[str, Any] = {"gold_items": len(gold.items), "rules": gold.rules}
+    result["systems"] = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)}
+                         for rows in all_rows}
+    used = [m for m in MEASURES if any(m in row for row in result["systems"].values())]
+    result["measures"] = {m: MEASURES[m].description for m in used}
+    result["signatures"] = {m: signature(m, gold.rules, settings) for m in used}
+    bounds = analyses.upper_bounds(gold)
+    result["upper_bounds"] = {"best": float(bounds.best), "oot": float(bounds.oot),
+                              "oot_duplicates": float(bounds.oot_duplicates),
+                              "mode": None if bounds.mode is None else float(bounds.mode)}
+    if settings.by_pos:
+        result["by_pos"] = {
+            rows.name: {pos: {m: rows.value(m, mask) for m in _chosen(rows, settings)}
+                        for pos, mask in pos_masks(rows).items()}
+            for rows in all_rows}
+    if settings.significance:
+        result.update(_significance(all_rows, settings))
+    return result
+
+
+def _ratio_of(numerator: int, denominator: int) -> significance.Corpus:
+    """The corpus function of a measure whose columns are at these places of the sums."""
+    def corpus(sums: np.ndarray) -> np.ndarray:
+        return ratio(sums[:, [numerator, denominator]])
+
+    return corpus
+
+
+def _corpora(measures: Sequence[str], columns: Sequence[str]
+             ) -> dict[str, significance.Corpus]:
+    place = {column: index for index, column in enumerate(columns)}
+    return {m: _ratio_of(place[measure_def(m).numerator], place[measure_def(m).denominator])
+            for m in measures}
+
+
+def _significance(all_rows: Sequence[SystemRows], settings: Settings) -> dict[str, Any]:
+    """Intervals for every figure and every pairwise comparison, all drawn from the same
+    resamples of lemmas (so the comparisons are paired). Each system's rows are summed by
+    lemma once; one set of resamples (and of swaps, per pair) serves every measure."""
+    sums: dict[str, tuple[np.ndarray, list[str]]] = {}
+    intervals: dict[str, dict[str, list[float]]] = {}
+    for rows in all_rows:
+        columns = sorted(rows.columns)
+        matrix = np.column_stack([rows.columns[c] for c in columns])
+        sums[rows.name] = significance.cluster_sums(matrix, rows.lexelts)[0], columns
+        found = significance.bootstrap_intervals(
+            sums[rows.name][0], _corpora(_chosen(rows, settings), columns),
+            resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
+        intervals[rows.name] = {m: [i.low, i.high] for m, i in found.items()}
+    comparisons = []
+    for first, second in combinations(all_rows, 2):
+        shared = [m for m in _chosen(first, settings) if m in _chosen(second, settings)]
+        if not shared:
+            continue
+        columns = sorted({c for m in shared for c in (measure_def(m).numerator,
+                                                      measure_def(m).denominator)})
+
+        def select(rows: SystemRows, columns: list[str] = columns) -> np.ndarray:
+            found, names = sums[rows.name]
+            return found[:, [names.index(c) for c in columns]]
+
+        tests = significance.compare_many(select(first), select(second),
+                                          _corpora(shared, columns), trials=settings.trials,
+                                          resamples=settings.resamples, seed=settings.seed,
+                                          confidence=settings.confidence)
+        comparisons += [{
+            "measure": measure, "a": first.name, "b": second.name, "a_value": test.a,
+            "b_value": test.b, "delta": test.delta, "low": test.interval.low,
+            "high": test.interval.high, "p_bootstrap": test.p_bootstrap,
+            "p_randomisation": test.p_randomisation} for measure, test in tests.items()]
+    return {"intervals": intervals, "significance": comparisons,
+            "resampling": {"unit": "lemma", "resamples": settings.resamples,
+                           "trials": settings.trials, "seed": settings.seed,
+                           "confidence": settings.confidence}}

@@ -1,0 +1,219 @@
+"""The leaderboard: scoring.measures (rows), scoring.leaderboard and its command line
+scoring.compare (issue 6, items 5-7)."""
+
+from __future__ import annotations
+
+import io
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scoring import compare
+from scoring.gold import read_gold
+from scoring.leaderboard import Settings, leaderboard, system_names
+from scoring.lines import read_text
+from scoring.measures import MEASURES, GoldRows, detect_kind, score_files
+from scoring.official import score_system
+from scoring.report import by_pos
+from tests.conftest import shared_path
+
+# happy.a: |H| = 7, maxfreq 3 (glad); bright.a: |H| = 4, maxfreq 2 (smart)
+GOLD = ["happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
+        "bright.a 2 :: smart 2;intelligent 1;brilliant 1;",
+        "bright.a 3 :: shiny 2;luminous 2;"]
+BEST = "happy.a 1 :: glad;cheerful\nbright.a 2 :: dull\n"
+OOT = "happy.a 1 ::: cheerful;glad\nbright.a 3 ::: luminous;shiny;dark\n"
+RANKED = ("happy.a 1 :::: 0.9 merry;0.5 glad\n"
+          "bright.a 2 :::: 0.8 smart;0.7 dull;0.1 brilliant\n")
+
+
+def run(*args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    status = compare.main(list(args), out)
+    return status, out.getvalue()
+
+
+def files(tmp_path: Path, **texts: str) -> dict[str, str]:
+    paths = {}
+    for name, text in texts.items():
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        paths[name] = str(path)
+    return paths
+
+
+def test_hand_computed_best_and_revised_figures() -> None:
+    rows = score_files(read_gold(GOLD), [("sys.best", BEST)])[0]
+    # best credit: happy (3+1)/7/2 = 2/7, bright 2: 0; over 2 attempted and 3 items
+    assert rows.value("best.P") == pytest.approx(float(Fraction(2, 7) / 2))
+    assert rows.value("best.R") == pytest.approx(float(Fraction(2, 7) / 3))
+    # mode: happy's mode glad is the first guess; bright 2 has mode smart, guess dull
+    assert rows.value("best.mode_P") == pytest.approx(1 / 2)
+    # new best: happy (3+1)/(3*2) = 2/3, bright 2: 0/(2*1) = 0
+    assert rows.value("new_best.P") == pytest.approx(1 / 3)
+    assert rows.value("new_best.R") == pytest.approx(2 / 9)
+    # best-1: happy 3/3, bright 0/2
+    assert rows.value("best_1.P") == pytest.approx(1 / 2)
+    assert rows.measures()[:4] == ["best.P", "best.R", "best.mode_P", "best.mode_R"]
+
+
+def test_hand_computed_oot_revised_and_ranking_figures() -> None:
+    rows = score_files(read_gold(GOLD), [("sys.oot", OOT)])[0]
+    # oot credit: happy (1+3)/7, bright 3 (2+2)/4 = 1; over 2 attempted
+    assert rows.value("oot.P") == pytest.approx((4 / 7 + 1) / 2)
+    # weighted precision k=1: happy 4/(4+0) = 1; bright 3: 4/(4+1) = 4/5
+    assert rows.value("weighted_precision.P") == pytest.approx((1 + 4 / 5) / 2)
+    # GAP, file order as the ranking. happy: x = (1, 3); numerator 1/1 + 4/2 = 3;
+    # ideal (3, 2, 1, 1): 3 + 5/2 + 6/3 + 7/4 = 37/4 -> 12/37. bright 3: x = (2, 2, 0):
+    # 2 + 4/2 = 4, ideal 2 + 4/2 = 4 -> 1. bright 2 unranked: 0. Mean over 3 items.
+    assert rows.value("gap") == pytest.approx((12 / 37 + 1 + 0) / 3)
+    # P@1: happy cheerful yes, bright 3 luminous yes, bright 2 nothing: 2/3
+    assert rows.value("p_at_1") == pytest.approx(2 / 3)
+    # AUC: defined only on bright 3 (positives luminous, shiny over negative dark): 1
+    assert rows.value("auc") == 1.0
+
+
+def test_ranked_file_is_scored_by_its_scores() -> None:
+    rows = score_files(read_gold(GOLD), [("sys.rank", RANKED)])[0]
+    assert rows.kind == "ranked"
+    assert "best.P" not in rows.measures() and "gap" in rows.measures()
+    # bright 2 ranked smart, dull, brilliant: AUC positives {smart 0.8, brilliant 0.1},
+    # negative dull 0.7: pairs (smart > dull) 1, (brilliant < dull) 0 -> 1/2.
+    # happy: merry, glad both positive: undefined. Mean over the one defined item.
+    assert rows.value("auc") == 0.5
+    # P@1: happy merry (relevant), bright 2 smart (relevant), bright 3 nothing -> 2/3
+    assert rows.value("p_at_1") == pytest.approx(2 / 3)
+
+
+def test_kind_detection_and_its_error() -> None:
+    assert detect_kind("\n" + BEST, "x") == "best"
+    assert detect_kind(OOT, "x") == "oot"
+    assert detect_kind(RANKED, "x") == "ranked"
+    with pytest.raises(ValueError, match="no line names an item"):
+        detect_kind("hello\n", "notes.txt")
+
+
+def test_names_are_file_names_unless_two_collide() -> None:
+    assert system_names(["a/x.best", "b/y.oot"]) == ["x.best", "y.oot"]
+    assert system_names(["a/x.best", "b/x.best", "c/z"]) == ["a/x.best", "b/x.best", "z"]
+
+
+def test_json_contract(tmp_path: Path) -> None:
+    paths = files(tmp_path, gold="\n".join(GOLD) + "\n", **{"s.best": BEST, "s.oot": OOT})
+    status, out = run(paths["gold"], paths["s.best"], paths["s.oot"], "--format", "json")
+    assert status == 0
+    body = json.loads(out)
+    assert set(body["systems"]) == {"s.best", "s.oot"}
+    assert body["systems"]["s.best"]["best.P"] == pytest.approx(1 / 7)
+    assert "oot.P" not in body["systems"]["s.best"]
+    # eq. 7: (3/7 + 2/4 + 2/4) / 3
+    assert body["upper_bounds"]["best"] == pytest.approx((3 / 7 + 1) / 3)
+    assert set(body["signatures"]) == set(body["measures"])
+    assert body["signatures"]["weighted_precision.P"].startswith(
+        "metric:weighted_precision.P|rules:compat|t:two+responses|k:1|")
+
+
+def test_measures_option_and_by_pos(tmp_path: Path) -> None:
+    paths = files(tmp_path, gold="\n".join(GOLD) + "\n", **{"s.best": BEST})
+    status, out = run(paths["gold"], paths["s.best"], "--measures", "best.R", "new_best.R",
+                      "--by-pos", "--format", "json")
+    assert status == 0
+    body = json.loads(out)
+    assert list(body["systems"]["s.best"]) == ["best.R", "new_best.R"]
+    assert body["by_pos"]["s.best"]["a"]["best.R"] == pytest.approx(2 / 21)
+    assert body["by_pos"]["s.best"]["n"]["best.R"] is None  # no noun in the gold
+
+
+def test_usage_and_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths = files(tmp_path, gold="\n".join(GOLD) + "\n", **{"s.best": BEST})
+    with pytest.raises(SystemExit) as usage:
+        run(paths["gold"], paths["s.best"], "--measures", "best.F")
+    assert usage.value.code == 2
+    assert "unknown measure 'best.F'" in capsys.readouterr().err
+    status, _ = run(paths["gold"], str(tmp_path / "missing.best"))
+    assert status == 1
+    assert "missing.best" in capsys.readouterr().err
+    bad = files(tmp_path, **{"bad.rank": "happy.a 1 :::: x merry\n"})
+    status, _ = run(paths["gold"], bad["bad.rank"])
+    assert status == 1
+    assert "bad.rank:1:" in capsys.readouterr().err
+
+
+def test_text_markdown_and_csv_outputs(tmp_path: Path) -> None:
+    paths = files(tmp_path, gold="\n".join(GOLD) + "\n", **{"s.best": BEST, "s.oot": OOT})
+    _, text = run(paths["gold"], paths["s.best"], paths["s.oot"])
+    assert "s.best" in text and "14.29" in text  # best.P = 1/7
+    assert "Upper bounds (%): best 47.62" in text
+    _, markdown = run(paths["gold"], paths["s.best"], "--format", "markdown")
+    assert "| system | best.P |" in markdown
+    _, table = run(paths["gold"], paths["s.best"], "--format", "csv")
+    lines = table.splitlines()
+    assert lines[0] == "system,pos,measure,value,low,high,signature"
+    assert lines[1].startswith("s.best,all,best.P,0.142857")
+
+
+def test_rows_add_up_to_the_official_totals() -> None:
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    for kind in ("best", "oot"):
+        text = read_text(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
+        official = score_system(kind, gold, text, "sys")  # type: ignore[arg-type]
+        rows = GoldRows(gold).rows("sys", text, kind)  # type: ignore[arg-type]
+        assert rows.value(f"{kind}.P") == pytest.approx(official.precision, abs=1e-12)
+        assert rows.value(f"{kind}.R") == pytest.approx(official.recall, abs=1e-12)
+        assert rows.value(f"{kind}.mode_R") == official.mode_recall
+        masks = {"n": "n", "v": "v", "a": "a", "r": "r"}
+        expected = by_pos(official, gold)
+        for pos in masks:
+            mask = np.array([lexelt.endswith("." + pos) for lexelt in rows.lexelts])
+            assert rows.value(f"{kind}.R", mask) == pytest.approx(expected[pos].recall,
+                                                                  abs=1e-12)
+
+
+def test_the_gold_answer_system_scores_one_where_the_maximum_is_unique() -> None:
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    lines, unique = [], []
+    for item_id, item in gold.items.items():
+        top = max(count for _, count in item.counts)
+        keys = [key for key, count in item.counts if count == top]
+        lines.append(f"{item.lexelt} {item_id} :: {keys[0]}")
+        if len(keys) == 1:
+            unique.append(item_id)
+    rows = score_files(gold, [("gold.best", "\n".join(lines) + "\n")])[0]
+    mask = np.isin(np.array(rows.ids), unique)
+    assert mask.sum() == len(unique) > 1000
+    assert rows.value("new_best.R", mask) == 1.0
+    assert rows.value("best_1.R", mask) == 1.0
+    # and its official best recall is the upper bound of eq. 7 (the paper's 45.76)
+    result = leaderboard(gold, [("gold.best", "\n".join(lines) + "\n")], Settings())
+    assert f"{100 * result['upper_bounds']['best']:.2f}" == "45.76"
+    assert result["systems"]["gold.best"]["best.R"] == pytest.approx(
+        result["upper_bounds"]["best"], abs=1e-12)
+
+
+def test_real_systems_go_through_every_measure() -> None:
+    gold_path = shared_path("data", "semeval2007", "test", "gold")
+    systems = [str(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
+               for kind in ("best", "oot")]
+    status, out = run(str(gold_path), *systems, "--format", "json")
+    assert status == 0
+    body = json.loads(out)
+    best, oot = body["systems"]["test.generated.best"], body["systems"]["test.generated.oot"]
+    assert round(100 * best["best.R"], 2) == 3.20  # the figure of ../shared/data/README.md
+    assert round(100 * oot["oot.R"], 2) == 14.05
+    applicable = {m for m, d in MEASURES.items() if "oot" in d.kinds}
+    assert set(oot) == applicable and all(v is not None for v in oot.values())
+    assert set(best) == {m for m, d in MEASURES.items() if "best" in d.kinds}
+
+
+def test_trial_baseline_goes_through_every_measure() -> None:
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
+    text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
+    result = leaderboard(gold, [("BL.out", text)], Settings())
+    values = result["systems"]["BL.out"]
+    official = score_system("best", gold, text, "BL.out")
+    assert values["best.R"] == pytest.approx(official.recall)
+    assert round(100 * values["best.R"], 2) == 7.47
+    assert all(value is not None for value in values.values())
