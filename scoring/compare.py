@@ -48,6 +48,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--by-pos", action="store_true", help="also by PoS (Tables 4-8)")
     parser.add_argument("--significance", action="store_true",
                         help="bootstrap intervals and pairwise tests, resampling lemmas")
+    parser.add_argument("--analyses", action="store_true",
+                        help="items with duplicates (oot), type overlap and disambiguation "
+                        "precision (best): Tables 7-10 of the 2009 paper")
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--fixed", action="store_true", help="score.pl's defects corrected")
     parser.add_argument("--k", type=float, default=1.0, help="weighted precision's penalty")
@@ -140,8 +143,25 @@ def render(result: dict[str, Any], output: str) -> str:
                      f"{setting['trials']} randomisation trials of lemmas, seed "
                      f"{setting['seed']}, {100 * setting['confidence']:g}% intervals\n")
         parts.append(table(*_significance_rows(result)))
+    if "analyses" in result:
+        parts.append(_analyses_text(result["analyses"]))
     parts.append("Signatures:\n" + "".join(f"  {sig}\n" for sig in result["signatures"].values()))
     return "\n".join(parts)
+
+
+def _analyses_text(found: dict[str, Any]) -> str:
+    lines = []
+    for name, row in found["duplicates"].items():
+        scores = row["scores"]["all"]
+        lines.append(f"{name}: items with duplicates (IwD) {row['iwd']}; oot recall "
+                     f"{_pct(scores['recall'])}, order {row['order']}")
+    for name, row in found.get("type_overlap", {}).items():
+        lines.append(f"{name}: TypeOverlap {row['type_overlap']:.2f}, #subs {row['subs']:.2f}, "
+                     f"TypeOverlap_uniq {row['type_overlap_uniq']:.2f} over {row['wp']} words")
+    for name, row in found.get("disambiguation", {}).get("systems", {}).items():
+        lines.append(f"{name}: disambiguation precision All {_pct(row['all'])}, "
+                     f"Sys {_pct(row['sys'])} ({row['sys_items']} items)")
+    return "Analyses (2009 paper, section 4):\n" + "".join(f"  {line}\n" for line in lines)
 
 
 def _csv(result: dict[str, Any]) -> str:
@@ -165,7 +185,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     out = stdout or sys.stdout
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     settings = Settings(measures=tuple(args.measures) if args.measures else None,
-                        by_pos=args.by_pos, significance=args.significance, k=args.k,
+                        by_pos=args.by_pos, significance=args.significance,
+                        analyses=args.analyses, k=args.k,
                         resamples=args.resamples, trials=args.trials, seed=args.seed,
                         confidence=args.confidence, workers=max(1, args.workers))
     try:

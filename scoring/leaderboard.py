@@ -21,7 +21,17 @@ import numpy as np
 
 from scoring import __version__, analyses, significance
 from scoring.gold import Gold
-from scoring.measures import MEASURES, SystemRows, measure_def, pos_masks, ratio, score_files
+from scoring.io import SystemLine, parse_system_line
+from scoring.measures import (
+    MEASURES,
+    Kind,
+    SystemRows,
+    measure_def,
+    pos_masks,
+    ratio,
+    score_files,
+)
+from scoring.official import score_system
 
 T_RULE = "two+responses"
 """How T is chosen (seed 002, 2.2.1): items with at least two non-pn responses."""
@@ -39,6 +49,7 @@ class Settings:
     trials: int = 1000
     seed: int = 12345
     confidence: float = 0.95
+    analyses: bool = False
     workers: int = 1  # processes scoring the systems (the figures do not depend on it)
 
 
@@ -93,8 +104,43 @@ def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settin
             rows.name: {pos: {m: rows.value(m, mask) for m in _chosen(rows, settings)}
                         for pos, mask in pos_masks(rows).items()}
             for rows in all_rows}
+    if settings.analyses:
+        result["analyses"] = _analyses(gold, systems, [rows.kind for rows in all_rows])
     if settings.significance:
         result.update(_significance(all_rows, settings))
+    return result
+
+
+def _lines(name: str, text: str, kind: Kind) -> list[SystemLine]:
+    """A best or oot file read strictly (the analyses need well-formed answers)."""
+    lines = [parse_system_line(line, kind, number, name)  # type: ignore[arg-type]
+             for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    return lines
+
+
+def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[Kind]
+              ) -> dict[str, Any]:
+    """The paper's analyses of section 4 for these systems: items with duplicates (Tables
+    7-8) for oot files; type overlap (Table 9) and disambiguation precision (Table 10)
+    for best files."""
+    duplicates = {}
+    best: dict[str, list[SystemLine]] = {}
+    for (name, text), kind in zip(systems, kinds, strict=True):
+        if kind == "oot":
+            found = analyses.items_with_duplicates(
+                name, score_system("oot", gold, text, name), gold).as_dict()
+            found.pop("iwd_ids")
+            duplicates[name] = found
+        elif kind == "best":
+            best[name] = _lines(name, text, kind)
+    result: dict[str, Any] = {"duplicates": duplicates}
+    if best:
+        result["type_overlap"] = {row.system: {k: v for k, v in row.as_dict().items()
+                                               if k not in ("system", "words")}
+                                  for row in analyses.type_overlap(gold, best)}
+        found = analyses.disambiguation_precision(gold, best).as_dict()
+        found.pop("all_ids")
+        result["disambiguation"] = found
     return result
 
 

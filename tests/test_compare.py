@@ -217,3 +217,58 @@ def test_trial_baseline_goes_through_every_measure() -> None:
     assert values["best.R"] == pytest.approx(official.recall)
     assert round(100 * values["best.R"], 2) == 7.47
     assert all(value is not None for value in values.values())
+
+
+def test_significance_of_a_system_against_itself_and_a_better_one(tmp_path: Path) -> None:
+    gold = [f"word{n // 10}.n {n} :: right 3;fine 1;" for n in range(1, 201)]
+    good = "".join(f"word{n // 10}.n {n} :: right\n" for n in range(1, 201))
+    poor = "".join(f"word{n // 10}.n {n} :: {'right' if n % 4 == 0 else 'wrong'}\n"
+                   for n in range(1, 201))
+    paths = files(tmp_path, gold="\n".join(gold) + "\n", **{"a.best": good, "b.best": good,
+                                                             "c.best": poor})
+    status, out = run(paths["gold"], paths["a.best"], paths["b.best"], paths["c.best"],
+                      "--significance", "--measures", "best.R", "--resamples", "200",
+                      "--trials", "200", "--seed", "3", "--format", "json")
+    assert status == 0
+    body = json.loads(out)
+    by_pair = {(c["a"], c["b"]): c for c in body["significance"]}
+    same = by_pair[("a.best", "b.best")]
+    assert (same["delta"], same["low"], same["high"]) == (0.0, 0.0, 0.0)
+    assert same["p_bootstrap"] == 1.0 and same["p_randomisation"] == 1.0
+    worse = by_pair[("a.best", "c.best")]
+    # best.R: a = 3/4 on every item; c = 3/4 on a quarter of them: delta = -9/16
+    assert worse["delta"] == pytest.approx(-9 / 16)
+    assert worse["high"] < 0
+    assert worse["p_randomisation"] == pytest.approx(1 / 201)  # (0 + 1) / (200 + 1)
+    low, high = body["intervals"]["a.best"]["best.R"]
+    assert low == high == pytest.approx(0.75)  # every resample of a constant system
+    assert body["resampling"] == {"unit": "lemma", "resamples": 200, "trials": 200,
+                                  "seed": 3, "confidence": 0.95}
+    assert body["signatures"]["best.R"].endswith(
+        "|resample:lemma|n:200|trials:200|seed:3|ci:0.95|version:0.1.0")
+
+
+def test_workers_do_not_change_a_figure() -> None:
+    gold = read_gold(GOLD)
+    one = score_files(gold, [("a", BEST), ("b", OOT), ("c", RANKED)], workers=1)
+    two = score_files(gold, [("a", BEST), ("b", OOT), ("c", RANKED)], workers=2)
+    for first, second in zip(one, two, strict=True):
+        assert first.name == second.name and first.columns.keys() == second.columns.keys()
+        for column in first.columns:
+            assert np.array_equal(first.columns[column], second.columns[column])
+
+
+def test_analyses_of_the_real_systems() -> None:
+    gold_path = shared_path("data", "semeval2007", "test", "gold")
+    systems = [str(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
+               for kind in ("best", "oot")]
+    status, out = run(str(gold_path), *systems, "--analyses", "--measures", "best.R",
+                      "--format", "json")
+    assert status == 0
+    found = json.loads(out)["analyses"]
+    assert found["duplicates"]["test.generated.oot"]["iwd"] == 0
+    overlap = found["type_overlap"]["test.generated.best"]
+    assert overlap["type_overlap"] == pytest.approx(182 / 171)  # docs/analyses.md
+    assert overlap["subs"] == pytest.approx(1643 / 171)
+    assert found["disambiguation"]["systems"]["test.generated.best"]["all"] == pytest.approx(
+        56 / 171)

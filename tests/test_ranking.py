@@ -484,3 +484,19 @@ def test_the_documented_example_parses_as_described() -> None:
     for score in (".5", "-3", "1e-05", "2.5E+3"):
         assert parse_ranking_line(f"bright.a 1 :::: {score} x").candidates[0].score \
             == float(score)
+
+
+def test_ranking_measures_at_once_equal_the_measures_one_by_one() -> None:
+    from scoring.ranking import ranking_measures
+
+    gold = {"a": 3, "b": 2, "c": 1, "d b": 1}
+    rankings = [[Scored("b", 0.9), Scored("x", 0.9), Scored("a", 0.5), Scored("d-b", 0.1)],
+                [], [Scored("x", 1.0)], [Scored("c", 2.0), Scored("a", 1.0), Scored("c", 3.0)]]
+    for ranked in rankings:
+        together = ranking_measures(gold, ranked)
+        assert together["gap"] == gap(gold, ranked)
+        assert together["ap"] == average_precision(gold, ranked)
+        assert together["auc"] == roc_auc(gold, ranked)
+        assert together["p_at_1"] == precision_at(gold, ranked, 1)
+        assert together["p_at_10"] == precision_at(gold, ranked, 10)
+        assert together["r_at_10"] == recall_at(gold, ranked, 10)
