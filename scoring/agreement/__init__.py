@@ -27,6 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from scoring.agreement.alpha import alpha_from_counts as alpha_from_counts
+from scoring.agreement.alpha import indicator_alpha as indicator_alpha
+from scoring.agreement.alpha import indicator_counts as indicator_counts
+from scoring.agreement.alpha import masi_alpha as masi_alpha
+from scoring.agreement.alpha import masi_distance as masi_distance
+from scoring.agreement.alpha import nominal_alpha as nominal_alpha
+from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
+from scoring.agreement.multiword import annotator_multiword as annotator_multiword
+from scoring.agreement.multiword import multiword_agreement as multiword_agreement
 from scoring.io import FormatError, pos_of, read_lines
 
 Kind = Literal["substitutes", "name", "nil"]
@@ -381,32 +390,6 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float:
     if expected == 1:
         raise ValueError("every rating is in one category (P_e = 1, kappa is undefined)")
     return (agreement - expected) / (1 - expected)
-
-
-def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float:
-    """Krippendorff's alpha for nominal data (Krippendorff, *Content Analysis*, the
-    coincidence-matrix form): ``units[u]`` holds each annotator's value for unit u, None
-    when missing. Units with fewer than two values are not pairable and drop out. With
-    o_ck = Σ_u (pairs of values c, k in u) / (m_u - 1), n_c = Σ_k o_ck, n = Σ_c n_c:
-    alpha = 1 - (n - 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k."""
-    disagree = 0.0
-    totals: Counter[Hashable] = Counter()
-    for unit in units:
-        values = Counter(v for v in unit if v is not None)
-        m = sum(values.values())
-        if m < 2:
-            continue
-        # ordered pairs of different values in the unit: m² - Σ_c m_c²
-        disagree += (m * m - sum(c * c for c in values.values())) / (m - 1)
-        totals.update(values)
-    n = sum(totals.values())
-    if n == 0:
-        raise ValueError("no unit has two values (alpha needs pairable values)")
-    expected = n * n - sum(c * c for c in totals.values())
-    if expected == 0:
-        raise ValueError("every value is the same (expected disagreement 0, alpha is "
-                         "undefined)")
-    return 1 - (n - 1) * disagree / expected
 
 
 def first_substitute_units(items: Iterable[Item]) -> tuple[list[str], list[list[str | None]]]:

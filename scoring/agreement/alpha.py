@@ -1,0 +1,307 @@
+"""Krippendorff's alpha on substitution answers (SPEC G4): three views of the same sets.
+
+All three are alpha = 1 - D_o / D_e in the coincidence-matrix form of Krippendorff,
+"Computing Krippendorff's alpha-reliability" (2011) and *Content Analysis* (2004): D_o
+is the mean distance between two values given to the SAME unit by different annotators,
+D_e the mean distance between two values drawn from ALL pairable values (of every unit:
+of every lemma, when items of many lemmas are pooled); 1 is perfect agreement, 0
+agreement at chance level, below 0 systematic disagreement.
+
+* :func:`nominal_alpha`: one value per annotator and unit; ``first_substitute_units``
+  feeds it each annotator's first substitute (the nominal view of SPEC G4).
+* :func:`indicator_alpha`: one binary unit per (item, substitute s), s in the union of
+  the item's answers: "did this annotator give s?", asked of every annotator with a
+  non-empty answer to the item. Computed by ``krippendorff.alpha(value_counts=...)``;
+  :func:`alpha_from_counts` is our closed form of the same number.
+* :func:`masi_alpha`: the item is the unit and the annotator's whole SET is the value,
+  with the MASI distance of Passonneau (2006), "Measuring Agreement on Set-valued Items
+  (MASI) for Semantic and Pragmatic Annotation", LREC: 1 - J·M with J the Jaccard index
+  and M = 1 (equal), 2/3 (one set contains the other), 1/3 (they overlap otherwise) or
+  0 (disjoint). D_e is computed exactly without visiting pairs of distinct sets (see
+  :func:`set_pair_counts`), so it stays linear in the data.
+
+In the item views only non-empty answers count (``name`` and ``nil`` answers are not
+values), and an item is pairable when it has two of them, that is when it is in T.
+Preconditions are checked first: a ``ValueError`` states the rule, never a NaN.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from itertools import chain, combinations, count
+from operator import is_not
+from typing import TYPE_CHECKING
+
+import krippendorff
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from scoring.agreement import Item
+
+Counts = npt.NDArray[np.int64]
+MAX_SET = 16
+"""The largest answer set :func:`set_pair_counts` accepts (annotators give at most 3)."""
+SetDistance = Callable[[frozenset[str], frozenset[str]], float]
+
+
+# --- nominal --------------------------------------------------------------------------------
+
+
+def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float:
+    """Krippendorff's alpha for nominal data (Krippendorff, *Content Analysis*, the
+    coincidence-matrix form): ``units[u]`` holds each annotator's value for unit u, None
+    when missing. Units with fewer than two values are not pairable and drop out. With
+    o_ck = Σ_u (pairs of values c, k in u) / (m_u - 1), n_c = Σ_k o_ck, n = Σ_c n_c:
+    alpha = 1 - (n - 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k. Linear in the values seen; the
+    sums are integers grouped by m_u, so the order of the units does not matter."""
+    pairs: Counter[int] = Counter()
+    pooled: list[Hashable] = []
+    present = partial(is_not, None)
+    for unit in units:
+        values = list(filter(present, unit))
+        m = len(values)
+        if m < 2:
+            continue
+        pooled += values
+        # ordered pairs of different values in the unit: m² - Σ_c m_c²
+        distinct = set(values)
+        if len(distinct) == m:
+            pairs[m] += m * m - m
+        elif len(distinct) > 1:
+            pairs[m] += m * m - sum(c * c for c in map(values.count, distinct))
+    totals = Counter(pooled)
+    disagree = math.fsum(p / (m - 1) for m, p in pairs.items())
+    n = sum(totals.values())
+    if n == 0:
+        raise ValueError("no unit has two values (alpha needs pairable values)")
+    expected = n * n - sum(c * c for c in totals.values())
+    if expected == 0:
+        raise ValueError("every value is the same (expected disagreement 0, alpha is "
+                         "undefined)")
+    return 1 - (n - 1) * disagree / expected
+
+
+def _pairable(value_counts: npt.ArrayLike) -> Counts:
+    """The rows of a units x values count table with at least two values, checked."""
+    counts = np.asarray(value_counts)
+    if counts.ndim != 2 or counts.shape[1] < 1:
+        raise ValueError(f"value counts of shape {counts.shape} (one row per unit, one "
+                         "column per value)")
+    if counts.size and not np.issubdtype(counts.dtype, np.integer):
+        raise ValueError(f"value counts of type {counts.dtype} (counts are integers)")
+    counts = counts.astype(np.int64)
+    if (counts < 0).any():
+        raise ValueError("a negative value count (counts are of annotators)")
+    pairable: Counts = counts[counts.sum(axis=1) >= 2]
+    if not len(pairable):
+        raise ValueError("no unit has two values (alpha needs pairable values)")
+    totals = pairable.sum(axis=0)
+    if (totals > 0).sum() < 2:
+        raise ValueError("every value is the same (expected disagreement 0, alpha is "
+                         "undefined)")
+    return pairable
+
+
+def alpha_from_counts(value_counts: npt.ArrayLike) -> float:
+    """Nominal alpha from a units x values table (``value_counts[u][c]`` annotators gave
+    value c to unit u), our closed form of the coincidence matrix: over the units with
+    m_u ≥ 2 values, n_c = Σ_u n_uc, n = Σ_c n_c,
+    alpha = 1 - (n - 1) Σ_u (m_u² - Σ_c n_uc²) / (m_u - 1) / (n² - Σ_c n_c²).
+    The sums are exact integers grouped by m_u, so the result does not depend on the
+    order of the units."""
+    pairable = _pairable(value_counts)
+    m = pairable.sum(axis=1)
+    within = m * m - (pairable * pairable).sum(axis=1)
+    by_m = np.bincount(m, weights=within)  # integers below 2**53: exact
+    observed = math.fsum(int(by_m[k]) / (k - 1) for k in range(2, len(by_m)) if by_m[k])
+    totals = [int(t) for t in pairable.sum(axis=0)]
+    n = sum(totals)
+    expected = n * n - sum(t * t for t in totals)
+    return 1 - (n - 1) * observed / expected
+
+
+def package_alpha(value_counts: npt.ArrayLike) -> float:
+    """``krippendorff.alpha(value_counts=..., level_of_measurement="nominal")`` after the
+    preconditions of :func:`alpha_from_counts` (so a ``ValueError``, never a NaN)."""
+    pairable = _pairable(value_counts)
+    return float(krippendorff.alpha(value_counts=pairable, level_of_measurement="nominal"))
+
+
+# --- indicator ------------------------------------------------------------------------------
+
+
+def indicator_counts(items: Iterable[Item]) -> Counts:
+    """The value counts of the indicator view: one row per (item, s) for s in the union of
+    the item's non-empty answers (items in order, s sorted), columns [annotators who gave
+    s, annotators with a non-empty answer to the item who did not]. Annotators who
+    answered ``name`` or ``nil`` or not at all are missing values, not "did not give s"."""
+    gave: list[int] = []
+    answered: list[int] = []
+    for item in items:
+        answers = [r.substitutes for r in item.responses if r.substitutes]
+        given = list(chain.from_iterable(answers))
+        union = sorted(set(given))
+        gave += map(given.count, union)  # each answer is a set: count = answers with s
+        answered += [len(answers)] * len(union)
+    yes = np.array(gave, dtype=np.int64)
+    return np.stack([yes, np.array(answered, dtype=np.int64) - yes], axis=1)
+
+
+def indicator_alpha(items: Iterable[Item]) -> float:
+    """Alpha on binary indicators: for each item of T and each substitute s anyone gave
+    for it, every annotator with a non-empty answer says yes (s ∈ h_i) or no. It answers
+    "do annotators agree on which substitutes apply, one candidate at a time?"; a
+    candidate given by one annotator of five is a disagreement. Computed with
+    ``krippendorff.alpha`` on :func:`indicator_counts`; ``alpha_from_counts`` of the same
+    counts is the closed form (equal to 1e-9 in the tests)."""
+    return package_alpha(indicator_counts(items))
+
+
+# --- MASI -----------------------------------------------------------------------------------
+
+
+def masi_distance(first: frozenset[str], second: frozenset[str]) -> float:
+    """1 - J·M (Passonneau 2006): J = |A ∩ B| / |A or B|, M = 1 if A = B, 2/3 if one set
+    contains the other, 1/3 if they intersect otherwise, 0 if they are disjoint. NLTK's
+    ``nltk.metrics.distance.masi_distance`` is the same function."""
+    if not first or not second:
+        raise ValueError("MASI is defined on non-empty sets (name and nil are not values)")
+    common = len(first & second)
+    union = len(first) + len(second) - common
+    if common == len(first) == len(second):
+        monotonicity = 1.0
+    elif common == min(len(first), len(second)):
+        monotonicity = 2 / 3
+    elif common:
+        monotonicity = 1 / 3
+    else:
+        monotonicity = 0.0
+    return 1 - common / union * monotonicity
+
+
+@dataclass(frozen=True, slots=True)
+class SetPairCounts:
+    """The sufficient statistics of alpha on sets for any distance that sees only the
+    sizes of two sets and of their intersection (true of every distance that treats the
+    substitutes as opaque labels, such as MASI and Jaccard)."""
+
+    observed: Mapping[tuple[int, int, int, int], int]
+    """(m, |A|, |B|, |A ∩ B|) → ordered pairs (A, B) of answers of two different
+    annotators to one item with m non-empty answers."""
+    expected: Mapping[tuple[int, int, int], int]
+    """(|A|, |B|, |A ∩ B|) → ordered pairs of two different pairable values anywhere:
+    Σ n_A (n_B - [A = B]) over the distinct sets A, B."""
+    n: int
+    """Pairable values: the non-empty answers to the items of T."""
+
+
+def _subset_cover(counts: Mapping[frozenset[str], int]) -> tuple[Counts, Counts]:
+    """N_b(t) = Σ n_k over the distinct sets k ⊇ t with |k| = b, for every non-empty t
+    that is a subset of some k: a (subsets x (max size + 1)) table, and |t| per row."""
+    keys: list[tuple[str, ...]] = []
+    for value in counts:
+        ordered = sorted(value)
+        for j in range(1, len(ordered) + 1):
+            keys += combinations(ordered, j)  # 2^|k| - 1 subsets, in this order
+    index = dict(zip(dict.fromkeys(keys), count()))  # each distinct subset → its row
+    rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
+    sizes = np.fromiter(map(len, counts), dtype=np.int64, count=len(counts))
+    weights = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
+    spans = (1 << sizes) - 1
+    width = int(sizes.max()) + 1
+    cover = np.bincount(rows * width + np.repeat(sizes, spans),
+                        weights=np.repeat(weights, spans).astype(np.float64),
+                        minlength=len(index) * width)  # integers below 2**53: exact
+    lengths = np.fromiter(map(len, index), dtype=np.int64, count=len(index))
+    return cover.astype(np.int64).reshape(len(index), width), lengths
+
+
+def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
+    """:class:`SetPairCounts` of the non-empty answers of the items of T.
+
+    ``expected`` needs Σ n_A n_B over pairs of distinct sets grouped by (|A|, |B|,
+    |A ∩ B|): with up to a million distinct sets that is 10^12 pairs, and even the
+    pairs that share a substitute are quadratic in how often a popular substitute
+    occurs. Instead, counting the j-subsets t of A ∩ B gives
+    Σ_{A,B} n_A n_B C(|A ∩ B|, j) = Σ_{|t| = j} N_a(t) N_b(t) (N from
+    :func:`_subset_cover`), and binomial inversion recovers the exact counts:
+    W(a, b, i) = Σ_{j ≥ i} (-1)^(j-i) C(j, i) S(a, b, j). The cost is Σ_A 2^|A| (at
+    most 7 subsets per answer of up to three substitutes), all in integers."""
+    pairs: list[tuple[int, int, int, int]] = []
+    pooled: list[frozenset[str]] = []
+    for item in items:
+        answers = [r.substitutes for r in item.responses if r.substitutes]
+        m = len(answers)
+        if m < 2:
+            continue
+        pooled += answers
+        pairs += [(m, len(x), len(y), len(x & y)) for x, y in combinations(answers, 2)]
+    observed: Counter[tuple[int, int, int, int]] = Counter()
+    for (m, a, b, i), number in Counter(pairs).items():
+        observed[m, min(a, b), max(a, b), i] += 2 * number  # (A, B) and (B, A)
+    del pairs
+    values = Counter(pooled)
+    if not values:
+        raise ValueError("T is empty (no item has non-empty answers from two annotators)")
+    largest = max(map(len, values))
+    if largest > MAX_SET:
+        raise ValueError(f"an answer of {largest} substitutes (alpha on sets enumerates the "
+                         f"2^|A| subsets of each answer: at most {MAX_SET} substitutes)")
+    cover, lengths = _subset_cover(values)
+    width = cover.shape[1]
+    by_size = np.zeros(width, dtype=np.int64)
+    for value, n in values.items():
+        by_size[len(value)] += n
+    moments = np.zeros((width, width, width), dtype=np.int64)  # S(a, b, j)
+    moments[:, :, 0] = np.outer(by_size, by_size)
+    for j in range(1, width):
+        rows = cover[lengths == j]
+        moments[:, :, j] = rows.T @ rows
+    expected: Counter[tuple[int, int, int]] = Counter()
+    for a in range(1, width):
+        for b in range(a, width):
+            for i in range(min(a, b) + 1):
+                w = sum((-1) ** (j - i) * math.comb(j, i) * int(moments[a, b, j])
+                        for j in range(i, min(a, b) + 1))
+                if a == b == i:
+                    w -= int(by_size[a])  # a value is not paired with itself
+                if w:
+                    expected[a, b, i] = w if a == b else 2 * w  # (A, B) and (B, A)
+    return SetPairCounts(dict(observed), dict(expected), sum(values.values()))
+
+
+def _size_distance(distance: SetDistance) -> Callable[[int, int, int], float]:
+    """The distance of two sets of sizes a and b sharing i members, measured on
+    stand-ins of those sizes."""
+    def by_sizes(a: int, b: int, i: int) -> float:
+        first = frozenset(str(x) for x in range(a))
+        return distance(first, frozenset(str(x) for x in range(a - i, a - i + b)))
+    return by_sizes
+
+
+def set_alpha(counts: SetPairCounts, distance: SetDistance = masi_distance) -> float:
+    """Alpha from :class:`SetPairCounts`: D_o = Σ O(m, a, b, i) d(a, b, i) / (m - 1) / n,
+    D_e = Σ W(a, b, i) d(a, b, i) / (n (n - 1)), alpha = 1 - D_o / D_e."""
+    d = _size_distance(distance)
+    observed = math.fsum(c * d(a, b, i) / (m - 1) for (m, a, b, i), c in
+                         sorted(counts.observed.items()))
+    expected = math.fsum(c * d(a, b, i) for (a, b, i), c in sorted(counts.expected.items()))
+    if expected == 0:
+        raise ValueError("expected disagreement 0 (every answer is the same set, or the "
+                         "distance is 0 between all of them): alpha is undefined")
+    return 1 - (counts.n - 1) * observed / expected
+
+
+def masi_alpha(items: Iterable[Item], distance: SetDistance = masi_distance) -> float:
+    """Krippendorff's alpha with the items of T as units and each non-empty answer h_i as
+    one value, at the MASI distance (Passonneau 2006) by default. It credits partial
+    overlap: {glad, merry} against {glad} is 1 - (1/2)(2/3) = 2/3 apart, not 1. Any
+    ``distance`` that treats substitutes as opaque labels may be given (NLTK's
+    ``masi_distance`` or ``jaccard_distance``, for instance); it is evaluated once per
+    (|A|, |B|, |A ∩ B|)."""
+    return set_alpha(set_pair_counts(items), distance)
