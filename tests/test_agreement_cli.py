@@ -85,3 +85,45 @@ def test_runs_on_the_compiled_trial_gold(tmp_path: Path) -> None:
     body = json.loads(out)
     assert status == 0 and body["all"]["T"] == 295
     assert 0 < body["all"]["PA"] < 1 and 0 < body["all"]["mode_share"] <= 1
+
+
+def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
+    """The split test gold: |T| = 1,696 with 1,230 modes (the official scorer's figures),
+    intervals around every figure, the seed printed, and the same numbers twice."""
+    from annotate.gold import CompileOptions, compile_responses, write_outputs
+    from annotate.gold.split import split_gold
+    from scoring.io import read_lines
+
+    gold = shared_path("data", "semeval2007", "test", "gold")
+    split = split_gold(read_lines(gold), str(gold))
+    write_outputs(compile_responses(split.responses, CompileOptions(
+        normalise=False, lemmatise=False)), tmp_path)
+    path = str(tmp_path / "annotators.jsonl")
+    status, out = _run(path, "--format", "json", "--intervals", "--resamples", "300",
+                       "--seed", "7")
+    assert status == 0
+    body = json.loads(out)
+    assert body["all"]["T"] == 1696 and body["all"]["mode_share"] == 1230 / 1696
+    assert body["resampling"] == {"unit": "lemma", "resamples": 300, "seed": 7,
+                                  "confidence": 0.95}
+    for key in ("n", "v", "a", "r", "all"):
+        for name in ("PA", "PAm", "mode_share"):
+            low, high = body[key]["intervals"][name]
+            assert low < body[key][name] < high, (key, name)
+    assert _run(path, "--format", "json", "--intervals", "--resamples", "300",
+                "--seed", "7")[1] == out
+    _, text = _run(path, "--intervals", "--resamples", "300", "--seed", "7")
+    assert "300 bootstrap resamples of lemmas, seed 7" in text
+
+
+def test_intervals_of_identical_lemmas_are_points() -> None:
+    from scoring.agreement import Item, Response
+    from scoring.agreement.report import intervals
+
+    def item(lexelt: str, instance: str) -> Item:
+        # PA: one pair {a, b} vs {a}: 1/2; mode a (2 votes): credits 1/2 + 1 over 2 answers
+        return Item(lexelt, instance, (Response("1", "substitutes", frozenset({"a", "b"})),
+                                       Response("2", "substitutes", frozenset({"a"}))))
+
+    found = intervals([item(f"w{n}.n", str(n)) for n in range(6)], resamples=50, seed=1)
+    assert found == {"PA": [0.5, 0.5], "PAm": [0.75, 0.75], "mode_share": [1.0, 1.0]}

@@ -1,101 +1,27 @@
 """``python -m scoring.agreement ANNOTATORS_FILE [--format text|json|csv] [--by-pos]
-[--leave-one-out]``: the agreement report on the compiler's ``annotators.jsonl``.
+[--leave-one-out] [--intervals [--resamples N] [--seed S] [--confidence C]]``: the
+agreement report on the compiler's ``annotators.jsonl`` (:mod:`scoring.agreement.report`).
 
 Table 1 of McCarthy & Navigli (2009): PA (eq. 1), the share of items with a mode, PAm
-(eq. 2) and |T|, for all items and, with ``--by-pos``, for each PoS; per annotator, the
-agreement with the others and with the mode; with ``--leave-one-out``, every figure again
-without each annotator. ``alpha.nominal_first`` is Krippendorff's alpha (nominal) on each
-annotator's first substitute (alphabetically first of their set). JSON and CSV give
-fractions; text gives percentages.
+(eq. 2) and |T|, for all items and, with ``--by-pos``, for each PoS; three views of
+Krippendorff's alpha (``alpha.nominal_first``, ``alpha.indicator``, ``alpha.masi``:
+docs/agreement.md); per annotator, the agreement with the others and with the mode;
+multiword detection and identification agreement; with ``--leave-one-out``, every figure
+again without each annotator; with ``--intervals``, bootstrap intervals over lemmas for
+PA, PAm and the mode share (the seed is printed). JSON and CSV give fractions; text
+gives percentages.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
 
-from scoring.agreement import (
-    AgreementRow,
-    Item,
-    agreement_table,
-    annotator_agreement,
-    first_substitute_units,
-    leave_one_out,
-    nominal_alpha,
-    read_annotators,
-)
+from scoring.agreement import read_annotators
+from scoring.agreement.report import as_csv, as_text, report
 from scoring.io import FormatError
-
-KEYS = ("n", "v", "a", "r", "all")
-
-
-def _alpha(items: Sequence[Item]) -> float | None:
-    """Nominal alpha on first substitutes, or None where it is undefined."""
-    try:
-        return nominal_alpha(first_substitute_units(items)[1])
-    except (ValueError, ZeroDivisionError):
-        return None
-
-
-def report(items: Sequence[Item], leave_out: bool = False) -> dict[str, Any]:
-    """The report as JSON-ready data: one object per PoS key, then ``annotators``."""
-    table = agreement_table(items)
-    body: dict[str, Any] = {}
-    for key in KEYS:
-        row = table[key]
-        subset = [item for item in items if key == "all" or item.pos == key]
-        body[key] = {"PA": row.PA, "PAm": row.PAm, "T": row.T, "mode_share": row.mode_share,
-                     "alpha": {"nominal_first": _alpha(subset)}}
-    body["annotators"] = {name: {"with_others": value.with_others,
-                                 "with_mode": value.with_mode, "items": value.items}
-                          for name, value in annotator_agreement(items).items()}
-    if leave_out:
-        body["leave_one_out"] = {name: {key: _row(rows[key]) for key in KEYS}
-                                 for name, rows in leave_one_out(items).items()}
-    return body
-
-
-def _row(row: AgreementRow) -> dict[str, Any]:
-    return {"PA": row.PA, "PAm": row.PAm, "T": row.T, "mode_share": row.mode_share}
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.2f}"
-
-
-def as_text(body: dict[str, Any], by_pos: bool) -> str:
-    lines = [f"{'PoS':<5}{'#':>6}{'PA':>8}{'% with mode':>13}{'PAm':>8}{'alpha':>8}"]
-    for key in KEYS if by_pos else ("all",):
-        row = body[key]
-        alpha = row["alpha"]["nominal_first"]
-        lines.append(f"{key:<5}{row['T']:>6}{_pct(row['PA']):>8}{_pct(row['mode_share']):>13}"
-                     f"{_pct(row['PAm']):>8}{'n/a' if alpha is None else f'{alpha:.3f}':>8}")
-    lines.append("")
-    lines.append(f"{'annotator':<16}{'with others':>12}{'with mode':>11}{'items':>7}")
-    for name, value in body["annotators"].items():
-        lines.append(f"{name:<16}{_pct(value['with_others']):>12}{_pct(value['with_mode']):>11}"
-                     f"{value['items']:>7}")
-    for name, rows in body.get("leave_one_out", {}).items():
-        row = rows["all"]
-        lines.append(f"without {name}: PA {_pct(row['PA'])}, PAm {_pct(row['PAm'])}, "
-                     f"T {row['T']}")
-    return "\n".join(lines) + "\n"
-
-
-def as_csv(body: dict[str, Any], by_pos: bool) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["pos", "T", "PA", "mode_share", "PAm", "alpha_nominal_first"])
-    for key in KEYS if by_pos else ("all",):
-        row = body[key]
-        values = [row["PA"], row["mode_share"], row["PAm"], row["alpha"]["nominal_first"]]
-        writer.writerow([key, row["T"], *("" if v is None else v for v in values)])
-    return out.getvalue()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -106,10 +32,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--by-pos", action="store_true", help="a row for n, v, a, r too")
     parser.add_argument("--leave-one-out", action="store_true",
                         help="every figure again without each annotator")
+    parser.add_argument("--intervals", action="store_true",
+                        help="bootstrap intervals over lemmas for PA, PAm, the mode share")
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--confidence", type=float, default=0.95)
     options = parser.parse_args(argv)
+    if options.resamples < 1:
+        parser.error(f"--resamples {options.resamples}: it must be at least 1")
+    if options.seed < 0:
+        parser.error(f"--seed {options.seed}: it must be 0 or more")
+    if not 0 < options.confidence < 1:
+        parser.error(f"--confidence {options.confidence:g}: it must be between 0 and 1")
     try:
         items = read_annotators(options.annotators)
-        body = report(items, options.leave_one_out)
+        body = report(items, options.leave_one_out, options.intervals, options.resamples,
+                      options.seed, options.confidence)
     except FormatError as error:
         print(f"agreement: {error}", file=sys.stderr)
         return 1
