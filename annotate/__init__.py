@@ -62,7 +62,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if url.startswith("sqlite"):
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
 
-    from annotate import annotator, auth, cli, organiser
+    from annotate import annotator, auth, cli, organiser, reports
     from annotate.extensions import csrf, db, limiter, login_manager, migrate
 
     db.init_app(app)
@@ -73,6 +73,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)
     app.register_blueprint(organiser.bp)
+    app.register_blueprint(reports.bp)
     cli.init_app(app)
 
     @app.errorhandler(403)

@@ -138,3 +138,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         print(f"\nCI=true: {skipped} test(s) skipped; CI has every dependency and "
               "../shared/data, so a skip is a failure")
         session.exitstatus = 1
+
+
+def answer(app: Flask, username: str, answers: dict[str, dict[str, str]]) -> None:
+    """``username`` logs in and saves ``answers`` (xml id → form) through HTTP."""
+    from annotate.extensions import db
+    from annotate.models import Instance
+
+    client = app.test_client()
+    login(client, username)
+    with app.app_context():
+        ids = {row.xml_id: row.id for row in db.session.query(Instance)}
+    for xml_id, form in answers.items():
+        response = client.post(f"/annotate/{ids[xml_id]}", data=form)
+        assert response.status_code == 302, (xml_id, form, response.data[-600:])

@@ -11,23 +11,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import login, make_user, shared_path
+from tests.conftest import answer, login, make_user, shared_path
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
-
-
-def _answer(app: Flask, username: str, answers: dict[str, dict[str, str]]) -> None:
-    """``username`` logs in and saves ``answers`` (xml id → form) through HTTP."""
-    from annotate.extensions import db
-    from annotate.models import Instance
-
-    client = app.test_client()
-    login(client, username)
-    with app.app_context():
-        ids = {row.xml_id: row.id for row in db.session.query(Instance)}
-    for xml_id, form in answers.items():
-        response = client.post(f"/annotate/{ids[xml_id]}", data=form)
-        assert response.status_code == 302, (xml_id, form, response.data[-600:])
 
 
 @pytest.fixture
@@ -36,9 +22,9 @@ def answered(app: Flask, dataset: int) -> Flask:
     for name in ("ann", "bob", "cat"):
         make_user(app, name)
     make_user(app, "boss", "organiser")
-    _answer(app, "ann", {"1": {"sub1": "clever"}, "3": {"sub1": "tolerated", "sub2": "bear"}})
-    _answer(app, "bob", {"1": {"sub1": "clever", "sub2": "smart"}, "3": {"sub1": "tolerated"}})
-    _answer(app, "cat", {"1": {"name": "on"}, "3": {"sub1": "bear"}})
+    answer(app, "ann", {"1": {"sub1": "clever"}, "3": {"sub1": "tolerated", "sub2": "bear"}})
+    answer(app, "bob", {"1": {"sub1": "clever", "sub2": "smart"}, "3": {"sub1": "tolerated"}})
+    answer(app, "cat", {"1": {"name": "on"}, "3": {"sub1": "bear"}})
     return app
 
 
@@ -102,7 +88,7 @@ def test_end_to_end_trial_through_the_app(app: Flask, tmp_path: Path) -> None:
         forms.setdefault(response.annotator, {})[response.instance] = form
     for annotator, answers in forms.items():
         make_user(app, annotator)
-        _answer(app, annotator, answers)
+        answer(app, annotator, answers)
     out = tmp_path / "out"
     result = runner.invoke(args=["lexsub", "compile", "--dataset", "trial", "--out", str(out),
                                  "--no-normalise", "--no-lemmatise"])

@@ -21,7 +21,7 @@ EXPORT_KEYS = {"annotator", "lexelt", "instance", "kind", "substitutes", "multiw
 def organiser_routes(app: Flask) -> list[tuple[str, str]]:
     routes = []
     for rule in app.url_map.iter_rules():
-        if rule.endpoint.startswith("organiser."):
+        if rule.endpoint.startswith(("organiser.", "reports.")):
             url = rule.rule.replace("<int:dataset_id>", "1").replace("<int:user_id>", "1")
             for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                 routes.append((method, url))

@@ -1,0 +1,80 @@
+"""Bar charts as inline SVG for the organiser's report pages (no plotting library and no
+JavaScript: the page stays printable and works without network access).
+
+A chart is groups (e.g. PoS) by series (e.g. PA, PAm), each bar a fraction in [0, 1]
+with an optional interval drawn as an error bar. Labels are escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from markupsafe import Markup
+
+COLOURS = ("#3465a4", "#f57900", "#4e9a06", "#75507b", "#c4a000", "#cc0000", "#555753")
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    """One bar: a fraction, and its interval if there is one. ``value`` None: no bar."""
+
+    value: float | None
+    low: float | None = None
+    high: float | None = None
+
+
+def bar_chart(title: str, groups: Sequence[str], series: Mapping[str, Sequence[Bar]],
+              percent: bool = True, width: int = 640, height: int = 260) -> Markup:
+    """An SVG bar chart: one cluster of bars per group, one colour per series, the y axis
+    from 0 to 1 (shown as 0-100 when ``percent``). ``series[name][g]`` is the bar of
+    group g."""
+    for name, bars in series.items():
+        if len(bars) != len(groups):
+            raise ValueError(f"series {name!r} has {len(bars)} bars for {len(groups)} groups; "
+                             "every series needs one bar per group")
+    left, right, top, bottom = 44, 10, 28, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    names = list(series)
+    group_w = plot_w / max(len(groups), 1)
+    bar_w = group_w * 0.8 / max(len(names), 1)
+
+    def y(value: float) -> float:
+        return top + plot_h * (1 - min(max(value, 0.0), 1.0))
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'role="img" aria-label="{escape(title)}" class="chart">',
+             f'<title>{escape(title)}</title>',
+             f'<text x="{left}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>']
+    for tick in (0, 0.25, 0.5, 0.75, 1.0):
+        label = f"{100 * tick:g}" if percent else f"{tick:g}"
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
+                     f'y2="{y(tick):.1f}" stroke="#ddd"/>'
+                     f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" '
+                     f'text-anchor="end">{label}</text>')
+    for g, group in enumerate(groups):
+        x0 = left + g * group_w + group_w * 0.1
+        parts.append(f'<text x="{left + (g + 0.5) * group_w:.1f}" y="{height - bottom + 16}" '
+                     f'font-size="12" text-anchor="middle">{escape(group)}</text>')
+        for s, name in enumerate(names):
+            bar = series[name][g]
+            if bar.value is None:
+                continue
+            x = x0 + s * bar_w
+            shown = f"{100 * bar.value:.2f}" if percent else f"{bar.value:.3f}"
+            parts.append(f'<rect x="{x:.1f}" y="{y(bar.value):.1f}" width="{bar_w * 0.9:.1f}" '
+                         f'height="{y(0) - y(bar.value):.1f}" fill="{COLOURS[s % 7]}">'
+                         f'<title>{escape(group)} {escape(name)}: {shown}</title></rect>')
+            if bar.low is not None and bar.high is not None:
+                mid = x + bar_w * 0.45
+                parts.append(f'<path d="M{mid:.1f} {y(bar.low):.1f}V{y(bar.high):.1f}'
+                             f'M{mid - 3:.1f} {y(bar.low):.1f}h6M{mid - 3:.1f} '
+                             f'{y(bar.high):.1f}h6" stroke="#000" fill="none"/>')
+    for s, name in enumerate(names):
+        x = left + s * 110
+        parts.append(f'<rect x="{x}" y="{height - 16}" width="10" height="10" '
+                     f'fill="{COLOURS[s % 7]}"/><text x="{x + 14}" y="{height - 7}" '
+                     f'font-size="11">{escape(name)}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

@@ -1,0 +1,97 @@
+"""The organiser's report pages (issue 5 item 8, issue 6 item 5): the agreement report and
+the leaderboard of uploaded systems, with their charts, and the same numbers as the
+command lines."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.conftest import answer, login, make_user
+
+pytestmark = pytest.mark.database
+
+
+@pytest.fixture
+def answered(app: Flask, dataset: int) -> Flask:
+    """bright.a 1: ann {clever}, bob {clever, smart}, cat a name: PA 1/2, mode clever,
+    PAm (1 + 1/2) / 2 = 3/4. stand.n.v 3 (lemmatised): ann {tolerate, bear}, bob
+    {tolerate}, cat {bear}: pairs 1/2, 1/2, 0, PA 1/3, tied top, no mode."""
+    for name in ("ann", "bob", "cat"):
+        make_user(app, name)
+    make_user(app, "boss", "organiser")
+    answer(app, "ann", {"1": {"sub1": "clever"}, "3": {"sub1": "tolerated", "sub2": "bear"}})
+    answer(app, "bob", {"1": {"sub1": "clever", "sub2": "smart"}, "3": {"sub1": "tolerated"}})
+    answer(app, "cat", {"1": {"name": "on"}, "3": {"sub1": "bear"}})
+    return app
+
+
+def _cells(html: str) -> list[str]:
+    return [re.sub(r"<[^>]+>|\s+", " ", cell).strip()
+            for cell in re.findall(r"<td[^>]*>(.*?)</td>", html, re.DOTALL)]
+
+
+def test_agreement_page_shows_table_1_and_charts(answered: Flask, client: FlaskClient,
+                                                 dataset: int) -> None:
+    login(client, "boss")
+    page = client.get(f"/organiser/datasets/{dataset}/agreement")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    cells = _cells(html)
+    row = cells[cells.index("all"):cells.index("all") + 5]
+    # PA (1/2 + 1/3) / 2 = 41.67, one item of two with a mode, PAm 75.00
+    assert row[:2] == ["all", "2"]
+    assert row[2].startswith("41.67") and row[3].startswith("50.00")
+    assert row[4].startswith("75.00")
+    assert html.count("<svg") == 2 and "Agreement by PoS" in html
+    assert "seed 12345" in html
+    for name in ("ann", "bob", "cat"):
+        assert f"<td>{name}</td>" in html
+
+
+def test_scores_page_scores_uploads_against_the_compiled_gold(answered: Flask,
+                                                              client: FlaskClient,
+                                                              dataset: int) -> None:
+    login(client, "boss")
+    assert client.get(f"/organiser/datasets/{dataset}/scores").status_code == 200
+    system = b"bright.a 1 :: clever\nstand.n.v 3 :: bear\n"
+    page = client.post(f"/organiser/datasets/{dataset}/scores", data={
+        "systems": [(io.BytesIO(system), "mine.best")], "significance": "on"},
+        content_type="multipart/form-data")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "<h3>mine.best</h3>" in html
+    cells = _cells(html)
+    # best-1: clever is bright's maximum (2 of 2) and bear stand's (2, tied): 100.00
+    assert cells[cells.index("best_1.R") + 1] == "100.00"
+    assert "<svg" in html and "resample:lemma" in html
+
+
+def test_scores_page_reports_a_bad_file(answered: Flask, client: FlaskClient,
+                                        dataset: int) -> None:
+    login(client, "boss")
+    page = client.post(f"/organiser/datasets/{dataset}/scores", data={
+        "systems": [(io.BytesIO(b"not a system file\n"), "notes.txt")]},
+        content_type="multipart/form-data")
+    html = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Not scored: notes.txt: no line names an item" in html
+    page = client.post(f"/organiser/datasets/{dataset}/scores", data={},
+                       content_type="multipart/form-data")
+    assert "Choose one or more system files" in page.get_data(as_text=True)
+
+
+def test_bar_chart_draws_values_intervals_and_escapes_labels() -> None:
+    from annotate.charts import Bar, bar_chart
+
+    svg = str(bar_chart("<PA>", ["n", "v"], {"PA": [Bar(0.5, 0.25, 0.75), Bar(None)]},
+                        height=240))
+    # plot height 240 - 28 - 40 = 172: a bar of 0.5 is 86 high, its top at 28 + 86
+    assert 'y="114.0"' in svg and 'height="86.0"' in svg
+    assert svg.count("<rect") == 2  # one bar (v has none) and one legend key
+    assert "&lt;PA&gt;" in svg and "<PA>" not in svg
+    assert "M" in svg and "V" in svg  # the error bar
+    with pytest.raises(ValueError, match="one bar per group"):
+        bar_chart("x", ["n", "v"], {"PA": [Bar(0.1)]})
