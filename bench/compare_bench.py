@@ -82,10 +82,10 @@ def build(folder: Path, items: int) -> list[Path]:
     return paths
 
 
-def run(paths: list[Path]) -> tuple[float, int, str]:
+def run(paths: list[Path], workers: int) -> tuple[float, int, str]:
     """Wall seconds, peak RSS in bytes, and the output's first line."""
     command = [sys.executable, "-m", "scoring.compare", *map(str, paths), "--significance",
-               "--format", "json"]
+               "--format", "json", "--workers", str(workers)]
     start = time.perf_counter()
     child = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL)
@@ -102,6 +102,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="compare's --workers (default: one per CPU)")
     args = parser.parse_args()
     if not GOLD.exists():
         print(f"needs {GOLD}", file=sys.stderr)
@@ -113,10 +115,11 @@ def main() -> int:
         paths = build(Path(folder), args.items)
         print(f"input: gold of {args.items:,} items ({args.items // 10:,} lemmas), "
               f"10 systems (5 best, 5 oot), written in {time.perf_counter() - start:.1f} s")
-        runs = [run(paths) for _ in range(args.repeat)]
+        runs = [run(paths, args.workers) for _ in range(args.repeat)]
     best = min(seconds for seconds, _, _ in runs)
     peak = max(peak for _, peak, _ in runs)
-    print(f"compare --significance (1,000 resamples, 1,000 trials): best of {args.repeat}: "
+    print(f"compare --significance --workers {args.workers} (1,000 resamples, 1,000 "
+          f"trials): best of {args.repeat}: "
           f"{best:.1f} s (runs: {', '.join(f'{s:.1f}' for s, _, _ in runs)}), "
           f"peak {peak / 2**20:.0f} MiB")
     met = best < TARGET_SECONDS

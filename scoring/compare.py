@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import io
 import json
 import os
@@ -189,6 +190,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
                         analyses=args.analyses, k=args.k,
                         resamples=args.resamples, trials=args.trials, seed=args.seed,
                         confidence=args.confidence, workers=max(1, args.workers))
+    gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
         gold = read_gold(read_text(args.gold), "fixed" if args.fixed else "compat", args.gold)
         names = system_names(args.systems)
@@ -200,6 +202,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     except (OSError, ValueError) as error:
         print(f"compare: error: {error}", file=sys.stderr)
         return 1
+    finally:
+        gc.enable()
     out.write(render(result, args.format))
     return 0
 
