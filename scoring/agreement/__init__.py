@@ -24,6 +24,7 @@ import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any, Literal
 
@@ -176,9 +177,9 @@ def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
 def pair_scores(item: Item) -> list[float]:
     """The equation-1 term of every pair in P_i (pairs of non-empty answers), in a fixed
     order."""
-    answers = item.answers
-    return [jaccard(answers[x], answers[y])
-            for x in range(len(answers)) for y in range(x + 1, len(answers))]
+    answers = item.answers  # non-empty sets only, so :func:`jaccard`'s check is not needed
+    return [len(first & second) / len(first | second)
+            for x, first in enumerate(answers) for second in answers[x + 1:]]
 
 
 def _in_t(items: Iterable[Item]) -> list[Item]:
@@ -208,7 +209,11 @@ def pairwise_agreement(items: Iterable[Item], variant: PaVariant = "per_item") -
 def item_mode(item: Item) -> str | None:
     """m_i: the substitute strictly more frequent in H_i (the multiset union of the h_i)
     than every other, or None (seed 001, section 2.2.2)."""
-    counts = Counter(s for answer in item.answers for s in answer).most_common(2)
+    return _mode_of(item.answers)
+
+
+def _mode_of(answers: Sequence[frozenset[str]]) -> str | None:
+    counts = Counter(chain.from_iterable(answers)).most_common(2)
     if not counts or (len(counts) == 2 and counts[0][1] == counts[1][1]):
         return None
     return counts[0][0]
@@ -242,11 +247,12 @@ def mode_agreement(items: Iterable[Item]) -> ModeAgreement:
     credits: list[float] = []
     with_mode = 0
     for item in in_t:
-        mode = item_mode(item)
+        answers = item.answers
+        mode = _mode_of(answers)
         if mode is None:
             continue
         with_mode += 1
-        credits.extend(mode_credit(answer, mode) for answer in item.answers)
+        credits.extend(1 / len(answer) if mode in answer else 0.0 for answer in answers)
     pam = math.fsum(credits) / len(credits) if credits else None
     return ModeAgreement(pam, with_mode / len(in_t), len(in_t), with_mode)
 
