@@ -114,6 +114,9 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
                 "--seed", "7")[1] == out
     _, text = _run(path, "--intervals", "--resamples", "300", "--seed", "7")
     assert "300 bootstrap resamples of lemmas, seed 7" in text
+    assert body["signature"] == ("agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
+                                 "resample:lemma|n:300|seed:7|ci:0.95|version:0.1.0")
+    assert text.endswith(f"signature: {body['signature']}\n")
 
 
 def test_intervals_of_identical_lemmas_are_points() -> None:

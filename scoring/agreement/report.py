@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import significance
+from scoring import __version__, significance
 from scoring.agreement import (
     AgreementRow,
     Item,
@@ -139,7 +139,19 @@ def report(items: Sequence[Item], leave_out: bool = False, with_intervals: bool 
     if with_intervals:
         body["resampling"] = {"unit": "lemma", "resamples": resamples, "seed": seed,
                               "confidence": confidence}
+    body["signature"] = signature(with_intervals, resamples, seed, confidence)
     return body
+
+
+def signature(with_intervals: bool = False, resamples: int = 1000, seed: int = 12345,
+              confidence: float = 0.95) -> str:
+    """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
+    items with two or more non-empty answers, the first substitute alphabetically for
+    nominal alpha, and the resampling when there are intervals."""
+    parts = ["agreement", "pa:per_item", "t:two+nonempty", "first:alphabetical"]
+    if with_intervals:
+        parts += ["resample:lemma", f"n:{resamples}", f"seed:{seed}", f"ci:{confidence:g}"]
+    return "|".join([*parts, f"version:{__version__}"])
 
 
 def _pct(value: float | None) -> str:
@@ -187,6 +199,8 @@ def as_text(body: dict[str, Any], by_pos: bool) -> str:
         row = rows["all"]
         lines.append(f"without {name}: PA {_pct(row['PA'])}, PAm {_pct(row['PAm'])}, "
                      f"T {row['T']}")
+    lines.append("")
+    lines.append(f"signature: {body['signature']}")
     return "\n".join(lines) + "\n"
 
 
