@@ -421,3 +421,45 @@ def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> Non
     archive = zipfile.ZipFile(io.BytesIO(Path(info.value.path()).read_bytes()))
     first_line = archive.read("gold").decode().splitlines()[0]
     assert first_line.endswith(":: seasons 2;"), first_line
+
+
+def test_organiser_reads_agreement_and_scores_a_system(live: Live, page: Page,
+                                                       tmp_path: Path) -> None:
+    """Issues 5 and 6: the agreement page with its charts and the scores page with an
+    uploaded system, reached from the organiser's dashboard."""
+    from annotate.answers import Answer
+    from annotate.extensions import db
+    from annotate.models import Dataset, Instance, User
+    from annotate.services import save_answer
+
+    live.user("boss", "organiser")
+    for name in ("ann", "bob"):
+        live.user(name)
+    with live.app.app_context():
+        dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
+        assert dataset is not None
+        instances = list(db.session.scalars(select(Instance).where(
+            Instance.dataset_id == dataset.id).order_by(Instance.position).limit(2)))
+        answers = {"ann": (("calm",), ("quiet", "still")), "bob": (("calm", "quiet"), ("still",))}
+        for name, given in answers.items():
+            user = db.session.scalar(select(User).where(User.username == name))
+            for instance, substitutes in zip(instances, given, strict=True):
+                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
+        first = instances[0]
+        system = f"{first.lexelt.item} {first.xml_id} :: calm\n"
+    log_in(page, live, "boss")
+    page.goto(f"{live.url}/organiser/")
+    page.get_by_role("link", name="Agreement").first.click()
+    expect(page.get_by_role("heading", name="Agreement: demo")).to_be_visible()
+    # PA: (1/2 + 1/2) / 2 = 50.00 over the two items of T
+    expect(page.locator("tr", has_text="all").first).to_contain_text("50.00")
+    expect(page.locator("svg.chart").first).to_be_visible()
+    page.goto(f"{live.url}/organiser/")
+    page.get_by_role("link", name="Score systems").first.click()
+    upload = tmp_path / "mine.best"
+    upload.write_text(system, encoding="utf-8")
+    page.get_by_label("System files").set_input_files(upload)
+    page.get_by_role("button", name="Score").click()
+    expect(page.get_by_role("heading", name="Leaderboard")).to_be_visible()
+    expect(page.get_by_role("heading", name="mine.best")).to_be_visible()
+    expect(page.locator("tr", has_text="best_1.R")).to_contain_text("50.00")
