@@ -80,6 +80,14 @@ def _pct(value: object) -> str:
     return "" if value is None else f"{100 * float(value):.2f}"  # type: ignore[arg-type]
 
 
+def _cell(result: dict[str, Any], name: str, measure: str, value: object) -> str:
+    """A figure, with its interval ``[low, high]`` when there are intervals."""
+    interval = result.get("intervals", {}).get(name, {}).get(measure)
+    if value is None or interval is None:
+        return _pct(value)
+    return f"{_pct(value)} [{_pct(interval[0])}, {_pct(interval[1])}]"
+
+
 def _tables(result: dict[str, Any]) -> list[tuple[list[str], list[list[str]]]]:
     """One (header, rows) per group of systems with the same measures."""
     groups: dict[tuple[str, ...], list[str]] = {}
@@ -93,15 +101,15 @@ def _tables(result: dict[str, Any]) -> list[tuple[list[str], list[list[str]]]]:
                     for name in names for pos in POS_ORDER]
         else:
             header = ["system", *measures]
-            rows = [[name, *(_pct(result["systems"][name][m]) for m in measures)]
-                    for name in names]
+            rows = [[name, *(_cell(result, name, m, result["systems"][name][m])
+                             for m in measures)] for name in names]
         tables.append((header, rows))
     return tables
 
 
 def _significance_rows(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    header = ["measure", "a", "b", "a", "b", "b - a", "low", "high", "p bootstrap",
-              "p randomisation"]
+    header = ["measure", "a", "b", "score a", "score b", "b - a", "low", "high",
+              "p bootstrap", "p randomisation"]
     rows = [[c["measure"], c["a"], c["b"], _pct(c["a_value"]), _pct(c["b_value"]),
              _pct(c["delta"]), _pct(c["low"]), _pct(c["high"]), f"{c['p_bootstrap']:.4f}",
              f"{c['p_randomisation']:.4f}"] for c in result.get("significance", [])]
@@ -140,13 +148,19 @@ def render(result: dict[str, Any], output: str) -> str:
                  + "\n")
     if "significance" in result:
         setting = result["resampling"]
-        parts.append(f"Paired significance: {setting['resamples']} bootstrap resamples and "
-                     f"{setting['trials']} randomisation trials of lemmas, seed "
-                     f"{setting['seed']}, {100 * setting['confidence']:g}% intervals\n")
-        parts.append(table(*_significance_rows(result)))
+        parts.append(f"Intervals [low, high] and paired significance: "
+                     f"{setting['resamples']} bootstrap resamples and {setting['trials']} "
+                     f"randomisation trials of lemmas, seed {setting['seed']}, "
+                     f"{100 * setting['confidence']:g}% intervals\n")
+        if result["significance"]:
+            parts.append(table(*_significance_rows(result)))
+        else:
+            parts.append("(one system, or no measure shared by two: no pair to compare)\n")
     if "analyses" in result:
         parts.append(_analyses_text(result["analyses"]))
-    parts.append("Signatures:\n" + "".join(f"  {sig}\n" for sig in result["signatures"].values()))
+    bullet = "- " if output == "markdown" else "  "
+    parts.append("Signatures:\n" + "".join(f"{bullet}{sig}\n"
+                                            for sig in result["signatures"].values()))
     return "\n".join(parts)
 
 

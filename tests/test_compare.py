@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -248,6 +249,12 @@ def test_significance_of_a_system_against_itself_and_a_better_one(tmp_path: Path
                                   "seed": 3, "confidence": 0.95}
     assert body["signatures"]["best.R"].endswith(
         "|resample:lemma|n:200|trials:200|seed:3|ci:0.95|version:0.1.0")
+    _, text = run(paths["gold"], paths["a.best"], paths["c.best"], "--significance",
+                  "--measures", "best.R", "--resamples", "200", "--trials", "200",
+                  "--seed", "3")
+    assert "a.best  75.00 [75.00, 75.00]" in text
+    assert re.search(r"best\.R +a\.best +c\.best +75\.00 +18\.75 +-56\.25 ", text)
+    assert "seed 3" in text
 
 
 def test_workers_do_not_change_a_figure() -> None:
