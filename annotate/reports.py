@@ -24,6 +24,7 @@ from scoring.agreement import parse_annotators
 from scoring.agreement.report import KEYS, report
 from scoring.gold import read_gold
 from scoring.leaderboard import Settings, leaderboard, system_names
+from scoring.official import ScorerDied
 
 bp = Blueprint("reports", __name__, url_prefix="/organiser")
 
@@ -101,7 +102,7 @@ def _leaderboard(dataset: Dataset, uploads: list[Any]) -> tuple[dict[str, Any] |
                         seed=request.form.get("seed", 12345, type=int))
     try:
         result = leaderboard(gold, systems, settings)
-    except ValueError as error:
+    except (ValueError, ScorerDied) as error:
         flash(f"Not scored: {error}", "error")
         return None, None
     measures = [m for m in HEADLINE if any(m in row for row in result["systems"].values())]

@@ -32,6 +32,7 @@ from scoring.gold import read_gold
 from scoring.leaderboard import Settings, leaderboard, system_names
 from scoring.lines import read_text
 from scoring.measures import MEASURES, measure_def
+from scoring.official import ScorerDied
 
 POS_ORDER = ("all", "n", "v", "a", "r")
 
@@ -215,6 +216,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         result = leaderboard(gold, systems, settings)
     except (OSError, ValueError) as error:
         print(f"compare: error: {error}", file=sys.stderr)
+        return 1
+    except ScorerDied as died:
+        print(f"compare: error: {died.reason} (score.pl dies here: 'Illegal division by "
+              "zero')", file=sys.stderr)
         return 1
     finally:
         gc.enable()

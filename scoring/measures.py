@@ -208,8 +208,12 @@ class GoldRows:
         self.lexelts = tuple(item.lexelt for item in gold.items.values())
         modes = gold.modes
         self.has_mode = np.array([item_id in modes for item_id in self.ids], dtype=float)
-        self.frequencies = [revised.frequencies(item, exact=False)
-                            for item in gold.items.values()]
+        self.frequencies = []
+        for item_id, item in gold.items.items():
+            try:
+                self.frequencies.append(revised.frequencies(item, exact=False))
+            except ValueError as error:
+                raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
 
     def rows(self, name: str, text: str, kind: Kind, k: float = 1.0) -> SystemRows:
         """Score one system file's text (of ``kind``) into rows."""

@@ -161,7 +161,7 @@ def frequencies(gold: GoldItem | Frequencies, exact: bool = True) -> Frequencies
             raise ValueError(f"gold count of {key!r} is {value}; counts must be 0 or more")
     maxfreq = max(counts.values(), default=number(0))
     if maxfreq <= 0:
-        raise ValueError(f"gold item {sorted(counts)} has no count above 0; maxfreq_i must "
+        raise ValueError(f"no count above 0 (entries {sorted(counts) or 'none'}); maxfreq_i must "
                          "be positive")
     return Frequencies(counts, sum(counts.values(), number(0)), maxfreq)
 

@@ -281,3 +281,11 @@ def test_analyses_of_the_real_systems() -> None:
     assert overlap["subs"] == pytest.approx(1643 / 171)
     assert found["disambiguation"]["systems"]["test.generated.best"]["all"] == pytest.approx(
         56 / 171)
+
+
+def test_a_gold_item_with_no_count_is_named(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    paths = files(tmp_path, gold="bad.n 1 :: a 0;b 0;\ngood.n 2 :: x 2;y 1;\n",
+                  **{"s.best": "good.n 2 :: x\n"})
+    assert run(paths["gold"], paths["s.best"])[0] == 1
+    assert ("compare: error: gold item bad.n 1: no count above 0" in capsys.readouterr().err)
