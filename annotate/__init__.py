@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import secrets
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from flask import Flask, render_template
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,7 +87,22 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     def not_found(error: Exception) -> tuple[str, int]:
         return render_template("error.html", code=404, message="No such page."), 404
 
+    @app.errorhandler(OperationalError)
+    def database_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
+        """The database went away (a restart, a dropped connection): roll back, and say so
+        on a page that needs no database (the usual layout looks up the user). Nothing
+        unsaved is kept; the answer is still in the form the browser goes back to."""
+        with suppress(SQLAlchemyError):
+            db.session.rollback()
+        return UNAVAILABLE, 503, {"Retry-After": "2"}
+
     return app
+
+
+UNAVAILABLE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>503 · lexsub</title></head><body><h1>503</h1>
+<p>The database is briefly unavailable. Go back and press Save again in a moment:
+answers that were not saved are not lost from your form.</p></body></html>"""
 
 
 @event.listens_for(Engine, "connect")
