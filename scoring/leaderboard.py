@@ -28,7 +28,6 @@ from scoring.measures import (
     SystemRows,
     measure_def,
     pos_masks,
-    ratio,
     score_files,
 )
 from scoring.official import score_system
@@ -144,18 +143,11 @@ def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[Ki
     return result
 
 
-def _ratio_of(numerator: int, denominator: int) -> significance.Corpus:
-    """The corpus function of a measure whose columns are at these places of the sums."""
-    def corpus(sums: np.ndarray) -> np.ndarray:
-        return ratio(sums[:, [numerator, denominator]])
-
-    return corpus
-
-
 def _corpora(measures: Sequence[str], columns: Sequence[str]
              ) -> dict[str, significance.Corpus]:
     place = {column: index for index, column in enumerate(columns)}
-    return {m: _ratio_of(place[measure_def(m).numerator], place[measure_def(m).denominator])
+    return {m: significance.ratio_of(place[measure_def(m).numerator],
+                                     place[measure_def(m).denominator])
             for m in measures}
 
 

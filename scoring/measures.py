@@ -5,7 +5,8 @@ As in sacrebleu, every measure is a ratio of two column sums over gold items: be
 Σ score / Σ attempted, new best R is Σ new_best / Σ item, GAP is Σ gap / Σ gap_defined.
 So a corpus figure, a figure by PoS (the rows of one PoS) and a resample (rows drawn by
 lemma, :mod:`scoring.significance`) are all computed the same way, by one function
-(:func:`ratio`), and numerator and denominator are resampled together.
+(:func:`scoring.significance.ratio_of`), and numerator and denominator are resampled
+together.
 
 A system file is one of three kinds, told apart by its first answer line
 (:func:`detect_kind`): ``best`` (``lexelt id :: guesses``), ``oot`` (``:::``) or
@@ -151,14 +152,6 @@ def measure_def(name: str) -> MeasureDef:
     except KeyError:
         raise ValueError(f"unknown measure {name!r}; measures are: "
                          f"{', '.join(MEASURES)}") from None
-
-
-def ratio(sums: np.ndarray) -> np.ndarray:
-    """The corpus function of every measure: column 0 over column 1 of (B, 2) sums, 0
-    where the denominator is 0 (so resamples never give NaN)."""
-    numerator, denominator = sums[:, 0], sums[:, 1]
-    safe = np.where(denominator == 0, 1.0, denominator)
-    return np.where(denominator == 0, 0.0, numerator / safe)
 
 
 def pos_masks(rows: SystemRows) -> dict[str, np.ndarray]:

@@ -61,6 +61,20 @@ finite score for every row, including rows whose denominator is 0 (return 0 ther
 measures' corpus functions do): a resample can miss every attempted item, and a NaN or an
 infinite score raises ValueError."""
 
+
+
+def ratio_of(numerator: int, denominator: int) -> Corpus:
+    """The corpus function of a ratio measure whose numerator and denominator are the
+    columns at these places: Σ numerator / Σ denominator, 0 where the denominator is 0
+    (a resample can miss every attempted item)."""
+    def corpus(sums: Array) -> Array:
+        bottom = sums[:, denominator]
+        top = sums[:, numerator]
+        return np.where(bottom == 0, 0.0, top / np.where(bottom == 0, 1.0, bottom))
+
+    return corpus
+
+
 TIE = 1e-9
 """Randomised differences within TIE * max(1, |delta|) of |delta| count as reaching it."""
 CHUNK = 1 << 17

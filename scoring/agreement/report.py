@@ -83,15 +83,8 @@ def item_rows(items: Sequence[Item]) -> tuple[np.ndarray, list[str]]:
     return np.array(rows, dtype=float).reshape(-1, 5), lexelts
 
 
-def _ratio(numerator: int, denominator: int) -> significance.Corpus:
-    def corpus(sums: np.ndarray) -> np.ndarray:
-        bottom = sums[:, denominator]
-        return np.where(bottom == 0, 0.0, sums[:, numerator] / np.where(bottom == 0, 1, bottom))
-
-    return corpus
-
-
-CORPORA = {"PA": _ratio(0, 1), "mode_share": _ratio(2, 1), "PAm": _ratio(3, 4)}
+CORPORA = {"PA": significance.ratio_of(0, 1), "mode_share": significance.ratio_of(2, 1),
+           "PAm": significance.ratio_of(3, 4)}
 
 
 def intervals(items: Sequence[Item], resamples: int = 1000, seed: int = 12345,
