@@ -152,3 +152,18 @@ def answer(app: Flask, username: str, answers: dict[str, dict[str, str]]) -> Non
     for xml_id, form in answers.items():
         response = client.post(f"/annotate/{ids[xml_id]}", data=form)
         assert response.status_code == 302, (xml_id, form, response.data[-600:])
+
+
+@pytest.fixture
+def answered(app: Flask, dataset: int) -> Flask:
+    """Three annotators (and the organiser "boss") on the small dataset, through HTTP:
+    bright.a 1: ann {clever}, bob {clever, smart}, cat a name; stand.n.v 3: ann
+    {tolerated, bear}, bob {tolerated}, cat {bear} ('tolerated', a verb, will be
+    lemmatised)."""
+    for name in ("ann", "bob", "cat"):
+        make_user(app, name)
+    make_user(app, "boss", "organiser")
+    answer(app, "ann", {"1": {"sub1": "clever"}, "3": {"sub1": "tolerated", "sub2": "bear"}})
+    answer(app, "bob", {"1": {"sub1": "clever", "sub2": "smart"}, "3": {"sub1": "tolerated"}})
+    answer(app, "cat", {"1": {"name": "on"}, "3": {"sub1": "bear"}})
+    return app

@@ -16,18 +16,6 @@ from tests.conftest import answer, login, make_user, shared_path
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
 
-@pytest.fixture
-def answered(app: Flask, dataset: int) -> Flask:
-    """Three annotators on the small dataset: 'tolerated' (a verb) will be lemmatised."""
-    for name in ("ann", "bob", "cat"):
-        make_user(app, name)
-    make_user(app, "boss", "organiser")
-    answer(app, "ann", {"1": {"sub1": "clever"}, "3": {"sub1": "tolerated", "sub2": "bear"}})
-    answer(app, "bob", {"1": {"sub1": "clever", "sub2": "smart"}, "3": {"sub1": "tolerated"}})
-    answer(app, "cat", {"1": {"name": "on"}, "3": {"sub1": "bear"}})
-    return app
-
-
 def test_lemmas_command_lists_and_decides(answered: Flask, tmp_path: Path) -> None:
     runner = answered.test_cli_runner()
     listing = runner.invoke(args=["lexsub", "lemmas", "--dataset", "small"]).output

@@ -11,23 +11,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import answer, login, make_user
+from tests.conftest import login
 
 pytestmark = pytest.mark.database
 
-
-@pytest.fixture
-def answered(app: Flask, dataset: int) -> Flask:
-    """bright.a 1: ann {clever}, bob {clever, smart}, cat a name: PA 1/2, mode clever,
-    PAm (1 + 1/2) / 2 = 3/4. stand.n.v 3 (lemmatised): ann {tolerate, bear}, bob
-    {tolerate}, cat {bear}: pairs 1/2, 1/2, 0, PA 1/3, tied top, no mode."""
-    for name in ("ann", "bob", "cat"):
-        make_user(app, name)
-    make_user(app, "boss", "organiser")
-    answer(app, "ann", {"1": {"sub1": "clever"}, "3": {"sub1": "tolerated", "sub2": "bear"}})
-    answer(app, "bob", {"1": {"sub1": "clever", "sub2": "smart"}, "3": {"sub1": "tolerated"}})
-    answer(app, "cat", {"1": {"name": "on"}, "3": {"sub1": "bear"}})
-    return app
+# ``answered`` (tests/conftest.py): bright.a 1: ann {clever}, bob {clever, smart}, cat a
+# name: PA 1/2, mode clever, PAm (1 + 1/2) / 2 = 3/4. stand.n.v 3 (lemmatised): ann
+# {tolerate, bear}, bob {tolerate}, cat {bear}: pairs 1/2, 1/2, 0, PA 1/3, tied top.
 
 
 def _cells(html: str) -> list[str]:
