@@ -41,7 +41,6 @@ touches nothing else. ``bash scripts/postgres.sh`` prints the URL of a local one
 from __future__ import annotations
 
 import argparse
-import datetime
 import os
 import platform
 import sqlite3
@@ -59,6 +58,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+import machine  # noqa: E402  (bench/machine.py, beside this script)
 
 from tests import live_clients, live_server  # noqa: E402
 from tests.live_clients import Annotator, Count, percentile  # noqa: E402
@@ -160,35 +161,11 @@ def scratch_postgres(server_url: str) -> Iterator[tuple[str, str]]:
 
 
 def machine_facts() -> list[tuple[str, str]]:
-    cpu = "unknown"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.is_file():
-        for line in cpuinfo.read_text(errors="replace").splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    memory = "unknown"
-    meminfo = Path("/proc/meminfo")
-    if meminfo.is_file():
-        for line in meminfo.read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
     head = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %s"],
                           capture_output=True, text=True, check=False).stdout.strip()
-    return [
-        ("date", datetime.datetime.now().astimezone().isoformat(timespec="seconds")),
-        ("cpu", cpu),
-        ("cores", f"{os.cpu_count()} logical, {usable} usable"),
-        ("memory", memory),
-        ("os", platform.platform()),
-        ("python", f"{sys.executable}: {platform.python_version()}"),
-        ("code", head[:70]),
-    ]
-
-
-def load_average() -> str:
-    return " ".join(f"{load:.2f}" for load in os.getloadavg())
+    return [*machine.machine_facts(),
+            ("python", f"{sys.executable}: {platform.python_version()}"),
+            ("code", head[:70])]
 
 
 def log(message: str) -> None:
@@ -223,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parse_arguments(sys.argv[1:] if argv is None else argv)
     if not live_server.gunicorn_available():
         raise SystemExit("app_bench: needs gunicorn (pip install -r requirements-dev.txt)")
-    load_before = load_average()
+    load_before = machine.load_average()
     results: list[Result] = []
     versions = [f"SQLite {sqlite3.sqlite_version}"]
     with tempfile.TemporaryDirectory() as folder:
@@ -248,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  database {', '.join(versions)}")
     print(f"  clients  {options.annotators} annotator threads in the bench process, same "
           f"machine; {options.saves:,} saves in all")
-    print(f"  load     1/5/15-min averages {load_before} before, {load_average()} after")
+    print(f"  load     1/5/15-min averages {load_before} before, {machine.load_average()} after")
     print()
     print("| database | annotators | saves | wall s | saves/s | p50 ms | p95 ms | p99 ms "
           "| max ms | errors conn / 5xx / other | lost | CPU ms a save: server / clients |")

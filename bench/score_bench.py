@@ -42,10 +42,8 @@ Only the standard library is used.
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import os
-import platform
 import random
 import re
 import shutil
@@ -57,6 +55,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import machine  # bench/machine.py, beside this script
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"
@@ -344,34 +344,10 @@ def code_version() -> str:
     return f"{head[:70]}" + (" (scoring/ has uncommitted changes)" if dirty else "")
 
 
-def load_average() -> str:
-    return " ".join(f"{load:.2f}" for load in os.getloadavg())
-
-
 def machine_facts(python: str, score_pl: str | None) -> list[tuple[str, str]]:
-    cpu = "unknown"
-    cpuinfo = Path("/proc/cpuinfo")
-    if cpuinfo.is_file():
-        for line in cpuinfo.read_text(errors="replace").splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else None
-    memory = "unknown"
-    meminfo = Path("/proc/meminfo")
-    if meminfo.is_file():
-        for line in meminfo.read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                memory = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-    facts = [
-        ("date", datetime.datetime.now().astimezone().isoformat(timespec="seconds")),
-        ("cpu", cpu),
-        ("cores", f"{os.cpu_count()} logical, {usable} usable"),
-        ("memory", memory),
-        ("os", platform.platform()),
-        ("python", f"{python}: "
-                   + capture([python, "-c", "import sys; print(sys.version.split()[0])"])),
-    ]
+    facts = [*machine.machine_facts(),
+             ("python", f"{python}: "
+              + capture([python, "-c", "import sys; print(sys.version.split()[0])"]))]
     if score_pl is not None:
         facts.append(("perl", capture(["perl", "-e", "print $^V"]) + f" ({score_pl})"))
     return facts
@@ -533,7 +509,7 @@ def score_pl_from_environment() -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse_arguments(sys.argv[1:] if argv is None else argv)
-    load_before = load_average()
+    load_before = machine.load_average()
     fingerprint = scorer_fingerprint()
     score_pl = score_pl_from_environment()
     items = read_real_gold(REAL_GOLD)
@@ -566,7 +542,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"  code    {code_version()}; scoring/ sources {fingerprint}")
     print(f"  runs    {options.repeat} per command (best wall, max peak RSS), "
           f"seed {options.seed}, bench took {elapsed:.0f} s")
-    print(f"  load    1/5/15-min averages {load_before} before, {load_average()} after "
+    print(f"  load    1/5/15-min averages {load_before} before, {machine.load_average()} after "
           "(other work on the machine skews the figures)")
     print(f"  peak    max RSS of the command via os.wait4 in a launcher; "
           f"floor {floor_kb / 1024:.1f} MB (what `true` reports)")
