@@ -384,27 +384,37 @@ def test_phone_screen_shows_sentence_and_button_without_sideways_scrolling(
     assert width <= PHONE["width"], f"page with an error is {width}px wide"
 
 
-def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> None:
-    """Issue 4: the lemma review works in a browser; the decision wins in the download."""
-    import io
-    import zipfile
-
+def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> list[str]:
+    """The organiser "boss" and each annotator of ``answers``, whose substitutes are saved
+    (through the service, not the browser) for the demo's first sentences in order;
+    returns those sentences' item ids (``lexelt instance``)."""
     from annotate.answers import Answer
     from annotate.extensions import db
     from annotate.models import Dataset, Instance, User
     from annotate.services import save_answer
 
     live.user("boss", "organiser")
-    for name in ("ann", "bob"):
+    for name in answers:
         live.user(name)
+    size = max(len(given) for given in answers.values())
     with live.app.app_context():
         dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
         assert dataset is not None
-        first = db.session.scalar(select(Instance).where(Instance.dataset_id == dataset.id)
-                                  .order_by(Instance.position))
-        for name in ("ann", "bob"):
+        instances = list(db.session.scalars(select(Instance).where(
+            Instance.dataset_id == dataset.id).order_by(Instance.position).limit(size)))
+        for name, given in answers.items():
             user = db.session.scalar(select(User).where(User.username == name))
-            save_answer(user, first, Answer("substitutes", ("seasons",), None, False))
+            for instance, substitutes in zip(instances, given, strict=False):
+                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
+        return [f"{instance.lexelt.item} {instance.xml_id}" for instance in instances]
+
+
+def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> None:
+    """Issue 4: the lemma review works in a browser; the decision wins in the download."""
+    import io
+    import zipfile
+
+    save_demo_answers(live, {"ann": [("seasons",)], "bob": [("seasons",)]})
     log_in(page, live, "boss")
     page.goto(f"{live.url}/organiser/")
     page.get_by_role("link", name="Lemma review").first.click()
@@ -427,26 +437,9 @@ def test_organiser_reads_agreement_and_scores_a_system(live: Live, page: Page,
                                                        tmp_path: Path) -> None:
     """Issues 5 and 6: the agreement page with its charts and the scores page with an
     uploaded system, reached from the organiser's dashboard."""
-    from annotate.answers import Answer
-    from annotate.extensions import db
-    from annotate.models import Dataset, Instance, User
-    from annotate.services import save_answer
-
-    live.user("boss", "organiser")
-    for name in ("ann", "bob"):
-        live.user(name)
-    with live.app.app_context():
-        dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
-        assert dataset is not None
-        instances = list(db.session.scalars(select(Instance).where(
-            Instance.dataset_id == dataset.id).order_by(Instance.position).limit(2)))
-        answers = {"ann": (("calm",), ("quiet", "still")), "bob": (("calm", "quiet"), ("still",))}
-        for name, given in answers.items():
-            user = db.session.scalar(select(User).where(User.username == name))
-            for instance, substitutes in zip(instances, given, strict=True):
-                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
-        first = instances[0]
-        system = f"{first.lexelt.item} {first.xml_id} :: calm\n"
+    first, _second = save_demo_answers(live, {"ann": [("calm",), ("quiet", "still")],
+                                              "bob": [("calm", "quiet"), ("still",)]})
+    system = f"{first} :: calm\n"
     log_in(page, live, "boss")
     page.goto(f"{live.url}/organiser/")
     page.get_by_role("link", name="Agreement").first.click()
