@@ -46,7 +46,6 @@ from scoring.lines import iter_chunks
 from scoring.official import guesses_fixed, score_system
 
 Kind = Literal["best", "oot", "ranked"]
-KINDS: tuple[Kind, ...] = ("best", "oot", "ranked")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +108,6 @@ MEASURES: dict[str, MeasureDef] = {m.name: m for m in (
     _m("r_at_10", "oot ranked", "r_at_10", "relevant", "recall at 10 (unweighted), mean over "
        "items with a gold weight"),
 )}
-DEFAULT_MEASURES = tuple(MEASURES)
 
 
 @dataclass(frozen=True)
