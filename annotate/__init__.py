@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
 
 
 def database_url(url: str) -> str:
@@ -37,7 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, the environment
     (``SECRET_KEY``, ``DATABASE_URL``) and ``test_config``, in that order."""
     app = Flask(__name__, instance_path=str(ROOT / "instance"),
-                template_folder=str(ROOT / "templates"), instance_relative_config=True)
+                template_folder="templates", instance_relative_config=True)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -68,7 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from annotate.extensions import csrf, db, limiter, login_manager, migrate
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(PACKAGE / "migrations"), render_as_batch=True)
     login_manager.init_app(app)
     csrf.init_app(app)
     limiter.init_app(app)
