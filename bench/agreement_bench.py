@@ -23,8 +23,8 @@ How to run (from the repository root)
 -------------------------------------
 ::
 
-    .venv/bin/python bench/agreement_bench.py
-    .venv/bin/python bench/agreement_bench.py --items 20000 --repeat 1   # quick
+    .venv/bin/python -m bench.agreement_bench
+    .venv/bin/python -m bench.agreement_bench --items 20000 --repeat 1   # quick
 """
 
 from __future__ import annotations
@@ -42,10 +42,7 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from scoring.agreement import (  # noqa: E402
+from scoring.agreement import (
     Item,
     Response,
     first_substitute_units,
@@ -57,7 +54,9 @@ from scoring.agreement import (  # noqa: E402
     nominal_alpha,
     pairwise_agreement,
 )
-from scoring.agreement.alpha import alpha_from_counts  # noqa: E402
+from scoring.agreement.alpha import alpha_from_counts
+
+REPO = Path(__file__).resolve().parent.parent
 
 ANNOTATORS = ("ann1", "ann2", "ann3", "ann4", "ann5")
 PER_LEMMA = 10

@@ -30,8 +30,8 @@ How to run (from the repository root)
 -------------------------------------
 ::
 
-    .venv/bin/python bench/app_bench.py                     # SQLite
-    .venv/bin/python bench/app_bench.py --database-url postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python -m bench.app_bench                     # SQLite
+    .venv/bin/python -m bench.app_bench --database-url postgresql://postgres@127.0.0.1:5432/postgres
 
 ``--database-url`` names a PostgreSQL server (and a database to connect to there): the
 bench creates a database ``lexsub_bench_<pid>`` on it for the run and drops it after, and
@@ -56,13 +56,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from bench import machine
+from tests import live_clients, live_server
+from tests.live_clients import Annotator, Count, percentile
+
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-import machine  # noqa: E402  (bench/machine.py, beside this script)
-
-from tests import live_clients, live_server  # noqa: E402
-from tests.live_clients import Annotator, Count, percentile  # noqa: E402
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ How to run (from the repository root)
 -------------------------------------
 ::
 
-    .venv/bin/python bench/compare_bench.py
-    .venv/bin/python bench/compare_bench.py --items 10000 --repeat 1   # quick
+    .venv/bin/python -m bench.compare_bench
+    .venv/bin/python -m bench.compare_bench --items 10000 --repeat 1   # quick
 """
 
 from __future__ import annotations
@@ -38,11 +38,10 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from scoring.gold import read_gold
+from scoring.lines import read_text
 
-from scoring.gold import read_gold  # noqa: E402
-from scoring.lines import read_text  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 GOLD = REPO.parent / "shared" / "data" / "semeval2007" / "test" / "gold"
 TARGET_SECONDS = 60.0

@@ -21,8 +21,8 @@ How to run (from the repository root)
 -------------------------------------
 ::
 
-    .venv/bin/python bench/compile_bench.py
-    .venv/bin/python bench/compile_bench.py --instances 20000 --repeat 1   # quick
+    .venv/bin/python -m bench.compile_bench
+    .venv/bin/python -m bench.compile_bench --instances 20000 --repeat 1   # quick
 """
 
 from __future__ import annotations
@@ -38,12 +38,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from annotate.gold.records import Response, write_responses
+from annotate.gold.split import split_gold
+from scoring.io import read_lines
 
-from annotate.gold.records import Response, write_responses  # noqa: E402
-from annotate.gold.split import split_gold  # noqa: E402
-from scoring.io import read_lines  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 GOLD = REPO.parent / "shared" / "data" / "semeval2007" / "test" / "gold"
 TARGET_SECONDS = 60.0

@@ -1,7 +1,7 @@
 """Import speed: the task's 1,710-instance test XML parsed and stored in a fresh SQLite
 database (target under 2 s), as `flask --app wsgi lexsub import` does it.
 
-Run: .venv/bin/python bench/import_bench.py [XML_FILE]
+Run: .venv/bin/python -m bench.import_bench [XML_FILE]
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from annotate import create_app
+from annotate.importer import parse_lexsub_xml
+from annotate.services import import_dataset
 
-from annotate import create_app  # noqa: E402
-from annotate.importer import parse_lexsub_xml  # noqa: E402
-from annotate.services import import_dataset  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT = ROOT.parent / "shared" / "data" / "semeval2007" / "test" / "lexsub_test.xml"
 

@@ -32,9 +32,9 @@ How to run (from the repository root)
 -------------------------------------
 ::
 
-    SCORE_PL=/path/to/score.pl .venv/bin/python bench/score_bench.py
-    .venv/bin/python bench/score_bench.py --quick           # sizes 1696,10000, repeat 1
-    .venv/bin/python bench/score_bench.py --sizes 1696,100000 --repeat 5 --out bench/out
+    SCORE_PL=/path/to/score.pl .venv/bin/python -m bench.score_bench
+    .venv/bin/python -m bench.score_bench --quick           # sizes 1696,10000, repeat 1
+    .venv/bin/python -m bench.score_bench --sizes 1696,100000 --repeat 5 --out bench/out
 
 Only the standard library is used.
 """
@@ -56,7 +56,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import machine  # bench/machine.py, beside this script
+from bench import machine
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data"

@@ -1,6 +1,15 @@
 """lexsub scoring: readers, the official SemEval-2007 measures and their command lines.
 
 Pure logic: nothing here imports Flask or SQLAlchemy.
+
+``__version__`` is the installed distribution's version (``pyproject.toml`` is the one
+place it is written); every signature carries it.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("lexsub")
+except PackageNotFoundError as error:  # pragma: no cover - a checkout used without install
+    raise ImportError("lexsub is not installed: run `pip install -e .` in the checkout (or "
+                      "`pip install lexsub`) so that its version can be read") from error

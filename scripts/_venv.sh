@@ -1,5 +1,6 @@
 # Sourced by the set-up scripts: makes .venv with Python >= 3.11 and installs
-# the requirements file given as $1, reinstalling only when it changed.
+# the requirements file given as $1 (both install lexsub itself, editable: `pip install -e
+# .[web]`), reinstalling only when it or pyproject.toml changed.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

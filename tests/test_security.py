@@ -59,10 +59,8 @@ def test_session_cookie_settings(app: Flask) -> None:
 
 def test_secret_key_is_generated_into_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                ) -> None:
-    import annotate
-
     monkeypatch.delenv("SECRET_KEY", raising=False)
-    monkeypatch.setattr(annotate, "ROOT", tmp_path)
+    monkeypatch.setenv("LEXSUB_INSTANCE", str(tmp_path / "instance"))
     first = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}).config["SECRET_KEY"]
     again = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}).config["SECRET_KEY"]
     assert len(first) == 64 and first == again
