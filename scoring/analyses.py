@@ -26,11 +26,10 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, Gold, ItemGold, normalise_key
+from scoring.gold import Count, Gold, ItemGold, fold, normalise_key
 from scoring.io import SystemLine
 from scoring.official import OfficialScores, guesses_compat, guesses_fixed, score_item
 from scoring.report import POS_COLUMNS, PosScores, by_pos, vars_of
-from scoring.revised import fold
 from scoring.types import Rules
 
 OOT_GUESSES = 10

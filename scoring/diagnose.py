@@ -18,7 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from scoring.gold import Gold, ItemGold
+from scoring.gold import Gold, ItemGold, fixed_guess, fold
 from scoring.lines import has_content, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import (
@@ -88,7 +88,7 @@ def _guess_causes(found: _Findings, number: int, answer: str, measure: Measure,
         found.empty.add(number)
     for guess, compat_form in zip(raw[:10] if measure == "oot" else raw,
                                   guesses_compat(answer), strict=False):
-        fixed_form = " ".join(guess.replace("-", " ").replace("'", "", 1).split())
+        fixed_form = fixed_guess(guess)
         if not fixed_form or _credit(compat, compat_form) or not _credit(fixed, fixed_form):
             continue
         if guess != guess.strip():
@@ -160,8 +160,7 @@ class RuleComparison:
         _add(self.delta, score_item(self.measure, "fixed", fixed_item, fixed_guesses), 1)
         mode = fixed_item.mode
         if mode and "-" in mode and fixed_guesses and (
-                mode.replace("-", " ") in fixed_guesses if oot
-                else mode.replace("-", " ") == fixed_guesses[0]):
+                fold(mode) in fixed_guesses if oot else fold(mode) == fixed_guesses[0]):
             self.found.mode_hyphen.add(number)
         if oot and len(set(every)) != len(every):
             self.found.duplicates.add(number)

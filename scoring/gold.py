@@ -17,11 +17,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import attrgetter, itemgetter
+from typing import TypeVar
 
-from scoring.io import FormatError
+from scoring.io import FormatError, parse_gold_lines, split_lines
 from scoring.lines import as_text, iter_chunks, perl_split
 from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
-from scoring.types import Rules
+from scoring.types import GoldRules, Rules
 
 Count = int | float
 """A gold count: Perl keeps counts past 2**64 - 1 as doubles, and so does compat."""
@@ -116,9 +117,67 @@ def parse_rest_compat(rest: str) -> _Rest:
     return _Rest(True, tuple(entries), mode, delta, deleted)
 
 
+_N = TypeVar("_N", bound=float)
+
+
+def strict_top(counts: Iterable[tuple[str, _N]]) -> tuple[str, _N] | None:
+    """The entry strictly more frequent than every other, if there is one (the first of
+    equals never wins: a tie at the top has no such entry).
+
+    >>> strict_top([("glad", 3), ("merry", 2)])
+    ('glad', 3)
+    >>> strict_top([("glad", 3), ("merry", 3), ("sunny", 2)]) is None
+    True
+    """
+    best: tuple[str, _N] | None = None
+    tied = False
+    for entry in counts:
+        if best is None or entry[1] > best[1]:
+            best, tied = entry, False
+        elif entry[1] == best[1]:
+            tied = True
+    return None if tied else best
+
+
+def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
+    """m_i: the substitute strictly more frequent than every other, or None (seed 001,
+    section 2.2.2; seed 002, section 4). The one mode rule of the fixed gold reading, the
+    gold compiler and the agreement measures.
+
+    >>> mode([("glad", 3), ("merry", 3), ("sunny", 2)]) is None
+    True
+    """
+    top = strict_top(counts)
+    return top[0] if top else None
+
+
 def normalise_key(text: str) -> str:
-    """The fixed rules' form of a gold key: one apostrophe removed, trimmed, single-spaced."""
+    """The fixed rules' form of a gold key: one apostrophe removed, trimmed, single-spaced.
+
+    >>> normalise_key("  o'clock  thing ")
+    'oclock thing'
+    """
     return " ".join(text.replace("'", "", 1).split())
+
+
+def fold(term: str) -> str:
+    """A term as gold keys and guesses are compared: hyphens as spaces (seed 002, 2.2: "if
+    the humans have used a hyphen ... we will accept a space instead").
+
+    >>> fold("run-down")
+    'run down'
+    """
+    return term.replace("-", " ")
+
+
+def fixed_guess(guess: str) -> str:
+    """A system's guess as the fixed rules read it: the gold key's form
+    (:func:`normalise_key`), hyphens as spaces (:func:`fold`); ``""`` for an empty guess.
+
+    >>> fixed_guess(" Non-stop'ing ")
+    'Non stoping'
+    """
+    return " ".join(fold(guess).replace("'", "", 1).split())
 
 
 def parse_rest_fixed(rest: str, where: str) -> _Rest:
@@ -138,10 +197,8 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
         counts[key] = counts.get(key, 0) + int(count)
     if sum(counts.values()) < 2:
         return _OUT_OF_T
-    top = max(counts.values())
-    leaders = [key for key, count in counts.items() if count == top]
-    mode = leaders[0] if len(leaders) == 1 else None
-    return _Rest(True, tuple(counts.items()), mode, int(mode is not None), False)
+    found = mode(counts.items())
+    return _Rest(True, tuple(counts.items()), found, int(found is not None), False)
 
 
 def _item_gold(lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | None,
@@ -158,7 +215,7 @@ def _item_gold(lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | No
         # hash order; here the key as the annotators wrote it always wins.
         for key, count in counts.items():
             if "-" in key:
-                norms.setdefault(key.replace("-", " "), float(count) / float(total))
+                norms.setdefault(fold(key), float(count) / float(total))
     return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta)
 
 
@@ -220,17 +277,14 @@ class _Reader:
             counts = dict(previous.counts)
             for key, count in parsed.entries:
                 counts[key] = counts.get(key, 0) + count
-            top = max(counts.values())
-            leaders = [key for key, count in counts.items() if count == top]
-            return _item_gold(lexelt, counts.items(), leaders[0] if len(leaders) == 1 else None,
-                              0)
+            return _item_gold(lexelt, counts.items(), mode(counts.items()), 0)
         # score.pl: later counts overwrite, the mode is set or deleted by the later line
-        mode = previous.mode
+        kept = previous.mode
         if parsed.mode is not None:
-            mode = parsed.mode
+            kept = parsed.mode
         if parsed.mode_deleted:
-            mode = None
-        return _item_gold(lexelt, previous.counts + parsed.entries, mode, delta)
+            kept = None
+        return _item_gold(lexelt, previous.counts + parsed.entries, kept, delta)
 
     @property
     def keys_seen(self) -> dict[tuple[str, str], ItemGold | None]:
@@ -287,10 +341,19 @@ def _plain(rest: str) -> bool:
             and min(map(len, keys)) > 1)  # score.pl drops one-character keys
 
 
-def read_gold(source: str | Sequence[str], rules: Rules = "compat",
+def read_gold(source: str | Sequence[str], rules: GoldRules = "compat",
               name: str = "<gold>") -> Gold:
-    """Read a gold file's text (or lines) under ``rules``. Lines that do not look like gold
-    lines are ignored, as score.pl ignores them."""
+    """The gold reader: a gold file's text (or lines) read under ``rules``.
+
+    ``compat`` reads as score.pl does (lines that do not look like gold lines are ignored,
+    as it ignores them); ``fixed`` corrects its defects; ``strict`` first refuses the file
+    when any line breaks the format (:class:`FormatError` naming every ``FILE:LINE``, the
+    value and the rule), then reads it under the fixed rules (``Gold.rules`` is then
+    ``"fixed"``).
+    """
+    if rules == "strict":
+        parse_gold_lines(source if not isinstance(source, str) else split_lines(source), name)
+        rules = "fixed"
     reader = _Reader(rules, name)
     for first, found in iter_chunks(as_text(source), "gold"):
         reader.add_chunk(first, found)

@@ -5,7 +5,7 @@ Two ways of reading, for two purposes:
 * ``read_lines`` + the compat parsers in :mod:`scoring.official` read whatever score.pl
   reads, byte for byte as it does (bytes that are not UTF-8 survive through
   ``surrogateescape``);
-* the strict readers here (``read_gold``, ``read_system``) are for new files: they return
+* the strict readers here (``read_gold_lines``, ``read_system``) are for new files: they return
   typed values and refuse a malformed line with ``FILE:LINE: what is wrong (the rule)``.
 
 Formats (``../shared/seeds/002`` section 2.2): gold and mwgold lines are
@@ -19,9 +19,10 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TypeVar
 
-SystemKind = Literal["best", "oot", "mw"]
+from scoring.types import LEXELT, SystemKind
+
 T = TypeVar("T", "GoldLine", "SystemLine")
 SEPARATORS: dict[str, str] = {"best": "::", "oot": ":::", "mw": "::"}
 ENCODING = "utf-8"
@@ -97,7 +98,6 @@ def pos_of(lexelt: str) -> str:
     return lexelt.rsplit(".", 1)[-1] if "." in lexelt else ""
 
 
-_LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
 _ID = re.compile(r"\S+")
 _COUNT = re.compile(r"[1-9][0-9]*")
 
@@ -116,7 +116,7 @@ def _split_head(text: str, separator: str) -> tuple[str, str, str] | str:
     if len(parts) != 2:
         return "expected exactly 'LEXELT ID' before the separator, single spaces"
     lexelt, item_id = parts
-    if not _LEXELT.fullmatch(lexelt):
+    if not LEXELT.fullmatch(lexelt):
         return f"lexelt {lexelt!r} is not lemma.pos or lemma.pos.pos with pos in n, v, a, r"
     if not _ID.fullmatch(item_id):
         return f"id {item_id!r} is empty"
@@ -165,7 +165,10 @@ def parse_system_line(text: str, kind: SystemKind, line: int = 0,
     where = f"{name}:{line}"
     if text.endswith("\r"):
         text = text[:-1]
-    separator = SEPARATORS[kind]
+    separator = SEPARATORS.get(kind)
+    if separator is None:
+        raise ValueError(f"kind {kind!r}: parse_system_line reads {', '.join(SEPARATORS)} "
+                         "lines (ranked candidates: scoring.ranking.parse_ranking_line)")
     head = _split_head(text, separator)
     if isinstance(head, str):
         raise FormatError([f"{where}: {head}"])
@@ -183,14 +186,13 @@ def parse_system_line(text: str, kind: SystemKind, line: int = 0,
     return SystemLine(lexelt, item_id, answers, line)
 
 
-def _read_all(path: str | Path, parse: Callable[[str, int, str], T],
+def _read_all(lines: Sequence[str], name: str, parse: Callable[[str, int, str], T],
               what: str) -> tuple[T, ...]:
     """Parse every non-blank line; collect every problem, including repeated ids."""
-    name = str(path)
     result: list[T] = []
     problems: list[str] = []
     seen: dict[str, int] = {}
-    for number, text in enumerate(read_lines(path), 1):
+    for number, text in enumerate(lines, 1):
         if not text.strip():
             continue
         try:
@@ -210,9 +212,15 @@ def _read_all(path: str | Path, parse: Callable[[str, int, str], T],
     return tuple(result)
 
 
-def read_gold(path: str | Path) -> tuple[GoldLine, ...]:
-    """Read a gold or mwgold file strictly: every problem is reported, nothing is skipped."""
-    return _read_all(path, parse_gold_line, "ids must be unique")
+def parse_gold_lines(lines: Sequence[str], name: str = "<gold>") -> tuple[GoldLine, ...]:
+    """Parse gold or mwgold lines strictly: every problem is reported, nothing is skipped
+    (what :func:`scoring.gold.read_gold` checks under ``rules="strict"``)."""
+    return _read_all(lines, name, parse_gold_line, "ids must be unique")
+
+
+def read_gold_lines(path: str | Path) -> tuple[GoldLine, ...]:
+    """Read a gold or mwgold file's lines strictly (:func:`parse_gold_lines`)."""
+    return parse_gold_lines(read_lines(path), str(path))
 
 
 def read_system(path: str | Path, kind: SystemKind) -> tuple[SystemLine, ...]:
@@ -220,7 +228,7 @@ def read_system(path: str | Path, kind: SystemKind) -> tuple[SystemLine, ...]:
     def parse(text: str, number: int, name: str) -> SystemLine:
         return parse_system_line(text, kind, number, name)
 
-    return _read_all(path, parse, "score.pl would ignore this line")
+    return _read_all(read_lines(path), str(path), parse, "score.pl would ignore this line")
 
 
 def format_gold_line(gold: GoldLine) -> str:

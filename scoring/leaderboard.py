@@ -24,13 +24,13 @@ from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
 from scoring.measures import (
     MEASURES,
-    Kind,
     SystemRows,
     measure_def,
     pos_masks,
     score_files,
 )
 from scoring.official import score_system
+from scoring.types import SystemKind
 
 T_RULE = "two+responses"
 """How T is chosen (seed 002, 2.2.1): items with at least two non-pn responses."""
@@ -110,14 +110,14 @@ def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settin
     return result
 
 
-def _lines(name: str, text: str, kind: Kind) -> list[SystemLine]:
+def _lines(name: str, text: str, kind: SystemKind) -> list[SystemLine]:
     """A best or oot file read strictly (the analyses need well-formed answers)."""
-    lines = [parse_system_line(line, kind, number, name)  # type: ignore[arg-type]
+    lines = [parse_system_line(line, kind, number, name)
              for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     return lines
 
 
-def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[Kind]
+def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[SystemKind]
               ) -> dict[str, Any]:
     """The paper's analyses of section 4 for these systems: items with duplicates (Tables
     7-8) for oot files; type overlap (Table 9) and disambiguation precision (Table 10)

@@ -44,8 +44,7 @@ from scoring.gold import Gold
 from scoring.io import pos_of
 from scoring.lines import iter_chunks
 from scoring.official import guesses_fixed, score_system
-
-Kind = Literal["best", "oot", "ranked"]
+from scoring.types import SystemKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +52,7 @@ class MeasureDef:
     """One reported measure: ``Σ numerator / Σ denominator`` over gold items."""
 
     name: str
-    kinds: frozenset[Kind]
+    kinds: frozenset[SystemKind]
     numerator: str
     denominator: str
     description: str
@@ -115,7 +114,7 @@ class SystemRows:
     """One system's rows: ``columns[c][j]`` is column c of gold item ``ids[j]``."""
 
     name: str
-    kind: Kind
+    kind: SystemKind
     ids: tuple[str, ...]
     lexelts: tuple[str, ...]
     columns: dict[str, np.ndarray] = field(repr=False)
@@ -162,7 +161,7 @@ def pos_masks(rows: SystemRows) -> dict[str, np.ndarray]:
 # --- reading system files ----------------------------------------------------------------
 
 
-def detect_kind(text: str, name: str) -> Kind:
+def detect_kind(text: str, name: str) -> SystemKind:
     """A system file's kind from its first line that names an item: ``:::`` → oot,
     ``::`` → best, a ranked-candidates line → ranked. ValueError when no line does."""
     for line in text.splitlines():
@@ -206,8 +205,11 @@ class GoldRows:
             except ValueError as error:
                 raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
 
-    def rows(self, name: str, text: str, kind: Kind, k: float = 1.0) -> SystemRows:
+    def rows(self, name: str, text: str, kind: SystemKind, k: float = 1.0) -> SystemRows:
         """Score one system file's text (of ``kind``) into rows."""
+        if kind == "mw":
+            raise ValueError(f"{name}: the leaderboard scores best, oot and ranked files; a "
+                             "multiword file is scored with scoring.score -t mw")
         columns: dict[str, np.ndarray] = {"item": np.ones(len(self.ids))}
         if kind == "ranked":
             rankings = ranking.rankings_of(ranking.parse_ranking(text.splitlines(), name))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scoring.gold import ENTRY as _ENTRY
 from scoring.gold import FIRST_COUNT as _FIRST_COUNT
+from scoring.gold import fold
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import perl_split
 from scoring.perl import perl_eq, perl_number, perl_truthy
@@ -124,8 +125,7 @@ def score_multiwords(gold_lines: Sequence[str], lines: Sequence[str], name: str,
             assert mode is not None
             genuine += 1
             if fixed:
-                right = (" ".join(answer.replace("-", " ").split())
-                         == " ".join(mode.replace("-", " ").split()))
+                right = " ".join(fold(answer).split()) == " ".join(fold(mode).split())
             else:
                 right = mode == answer
             matched += right

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol
 
-from scoring.gold import Gold, ItemGold
+from scoring.gold import Gold, ItemGold, fixed_guess, fold
 from scoring.lines import NONSPACE, as_text, iter_chunks
 from scoring.perl import perl_str
 from scoring.types import Measure, Rules
@@ -60,7 +60,7 @@ def guesses_fixed(answer: str) -> list[str]:
     apostrophe removed, empty guesses dropped; ``non-`` is left alone."""
     result = []
     for guess in answer.split(";"):
-        cleaned = " ".join(guess.replace("-", " ").replace("'", "", 1).split())
+        cleaned = fixed_guess(guess)
         if cleaned:
             result.append(cleaned)
     return result
@@ -166,7 +166,7 @@ def score_item(measure: Measure, rules: Rules, item: ItemGold,
     tried = right = False
     if guesses and mode and mode != "0":  # Perl's truth of the mode
         tried = True
-        key = mode.replace("-", " ") if fixed else mode
+        key = fold(mode) if fixed else mode
         right = key in guesses if oot else key == guesses[0]
     score = credit if oot or not credit else credit / len(guesses)
     return credit, score, tried, right

@@ -43,7 +43,7 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
   how many were is reported. An item the system does not rank is not attempted; it scores
   0 and is defined (for AUC it is undefined: no positive). No measure returns NaN.
 - Gold and ids. Gold items are read as :mod:`scoring.revised` reads them (hyphens as
-  spaces, :func:`~scoring.revised.fold`), and candidates are folded the same way. Ids of
+  spaces, :func:`~scoring.gold.fold`), and candidates are folded the same way. Ids of
   the ranking that are not gold items (e.g. items outside T) are ignored and listed in
   :attr:`RankingScores.ignored`.
 - File format (docs/ranking.md): ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE``, the
@@ -61,9 +61,10 @@ from fractions import Fraction
 from operator import truediv
 from pathlib import Path
 
-from scoring.gold import Gold, ItemGold
-from scoring.io import FormatError, SystemKind, SystemLine, read_lines, read_system
-from scoring.revised import Frequencies, GoldItem, Number, fold, frequencies
+from scoring.gold import Gold, ItemGold, fold
+from scoring.io import FormatError, SystemLine, read_lines, read_system
+from scoring.revised import Frequencies, GoldCounts, Number, frequencies
+from scoring.types import LEXELT, SystemKind
 
 SEPARATOR = "::::"
 """Between ``LEXELT ID`` and the scored candidates of a ranking line."""
@@ -164,7 +165,7 @@ def rank_order(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
     return tuple(first.values())
 
 
-def gold_weights(gold: GoldItem | Frequencies) -> dict[str, Number]:
+def gold_weights(gold: GoldCounts | Frequencies) -> dict[str, Number]:
     """The substitutes with a count > 0 and their counts (folded as in
     :func:`scoring.revised.frequencies`); empty when no count is above 0. Raises
     ValueError for a negative count. Exact Fractions, except for a float
@@ -199,7 +200,7 @@ def _hits(weights: Mapping[str, Number], order: Sequence[Scored]) -> list[bool]:
 Weights = Mapping[str, Number]
 
 
-def gap(gold: GoldItem | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
+def gap(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
     """GAP = Σ_i I(x_i) p_i / Σ_{j<=R} ȳ_j (Kishida 2005; see the module docstring)."""
     return _gap(gold_weights(gold), rank_order(ranking))
 
@@ -222,7 +223,7 @@ def _gap(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
     return ItemRanking(numerator / denominator, True, bool(order))
 
 
-def average_precision(gold: GoldItem | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
+def average_precision(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
     """AP = (1/R) Σ_{i: c_i relevant} P@i, relevant iff gold count > 0 (seed 003, 5.1)."""
     return _average_precision(gold_weights(gold), rank_order(ranking))
 
@@ -240,7 +241,7 @@ def _average_precision(weights: Weights, order: Sequence[Scored]) -> ItemRanking
     return ItemRanking(total / len(weights), True, bool(order))
 
 
-def roc_auc(gold: GoldItem | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
+def roc_auc(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
     """AUC = (#{s_p > s_n} + ½ #{s_p = s_n}) / (P·N) over the ranked candidates (seed 004,
     section 3), computed from mid-ranks (Mann-Whitney U). Undefined without a relevant
     gold substitute, or when the candidates have no positive or no negative."""
@@ -286,19 +287,19 @@ def _top_k(weights: Weights, order: Sequence[Scored], k: int, recall: bool) -> I
     return ItemRanking(divide(found, len(weights) if recall else k), True, bool(order))
 
 
-def precision_at(gold: GoldItem | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
+def precision_at(gold: GoldCounts | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
     """P@k = |relevant in the top k| / k (unweighted; k even if fewer are ranked)."""
     _check_k(k)
     return _top_k(gold_weights(gold), rank_order(ranking), k, recall=False)
 
 
-def recall_at(gold: GoldItem | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
+def recall_at(gold: GoldCounts | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
     """R@k = |relevant in the top k| / R, R the relevant gold substitutes (unweighted)."""
     _check_k(k)
     return _top_k(gold_weights(gold), rank_order(ranking), k, recall=True)
 
 
-def ranking_measures(gold: GoldItem | Frequencies, ranking: Sequence[Scored]
+def ranking_measures(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]
                      ) -> dict[str, ItemRanking]:
     """Every measure of one item at once, the candidates ordered and the gold weighted
     once (what the leaderboard reports): ``gap``, ``ap``, ``auc``, ``p_at_1``,
@@ -314,7 +315,7 @@ def ranking_measures(gold: GoldItem | Frequencies, ranking: Sequence[Scored]
 
 # --- corpus level ------------------------------------------------------------------------
 
-ItemMeasure = Callable[[GoldItem | Frequencies, Sequence[Scored]], ItemRanking]
+ItemMeasure = Callable[[GoldCounts | Frequencies, Sequence[Scored]], ItemRanking]
 
 
 def score_rankings(measure: ItemMeasure, name: str, gold: Gold,
@@ -368,7 +369,6 @@ def corpus_recall_at(gold: Gold, rankings: Mapping[str, Sequence[Scored]],
 # --- files -------------------------------------------------------------------------------
 
 _HEAD = re.compile(rf"(\S+) (\S+) {SEPARATOR}(?: (.*))?")
-_LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")  # the rule of scoring.io's strict readers
 _SCORE = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
 
 
@@ -400,7 +400,7 @@ def parse_ranking_line(text: str, line: int = 0, name: str = "<ranking>") -> Ran
         raise FormatError([f"{where}: expected 'LEXELT ID {SEPARATOR} SCORE CANDIDATE;…' "
                            f"with single spaces{hint}"])
     lexelt, item_id, rest = head.group(1), head.group(2), head.group(3) or ""
-    if not _LEXELT.fullmatch(lexelt):
+    if not LEXELT.fullmatch(lexelt):
         raise FormatError([f"{where}: lexelt {lexelt!r} is not lemma.pos or lemma.pos.pos "
                            "with pos in n, v, a, r"])
     fields = rest.split(";") if rest else []

@@ -41,12 +41,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, Gold, ItemGold
+from scoring.gold import Count, Gold, ItemGold, fold
 
 RANK_POSITIONS = 10
 """The rank measure averages over positions 1..10 (slide "Measures of Ranking")."""
 
-GoldItem = Mapping[str, Count] | ItemGold
+GoldCounts = Mapping[str, Count] | ItemGold
 """A gold item: substitute → count, or an item read from a gold file."""
 
 Number = Fraction | float
@@ -134,13 +134,7 @@ class Frequencies:
         return self.counts.get(term, 0)
 
 
-def fold(term: str) -> str:
-    """A term as gold items and guesses are compared when read from files: hyphens as
-    spaces."""
-    return term.replace("-", " ")
-
-
-def frequencies(gold: GoldItem | Frequencies, exact: bool = True) -> Frequencies:
+def frequencies(gold: GoldCounts | Frequencies, exact: bool = True) -> Frequencies:
     """freq_i, |H_i|^i and maxfreq_i of a gold item (slide "Notational Conventions"), as
     Fractions or (``exact=False``) floats; a :class:`Frequencies` is returned as it is.
 
@@ -174,7 +168,7 @@ def _as_set(guesses: Sequence[str], measure: str) -> Sequence[str]:
     return guesses
 
 
-def new_best(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
+def new_best(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """(new) best(i) = |A_i|^i / (maxfreq_i * |A_i|) (seed 000, slide "Best Answer
     Measures", the equation replacing |H_i|^i by maxfreq_i).
 
@@ -185,7 +179,7 @@ def new_best(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     return ItemStats(credit, freqs.maxfreq * len(guesses), bool(guesses))
 
 
-def best_1(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
+def best_1(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """best_1(i) = freq_i(bg_i) / maxfreq_i, bg_i the first guess (seed 000, slide
     "Best Answer Measures", the best-1 metric). Later guesses are ignored."""
     freqs = frequencies(gold)
@@ -194,7 +188,7 @@ def best_1(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     return ItemStats(freqs.freq(guesses[0]), freqs.maxfreq, True)
 
 
-def weighted_recall(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
+def weighted_recall(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """R(i) = |A_i|^i / |H_i|^i (seed 000, slide "Measures of Coverage (contd)", recall
     (weighted)): oot without its limit of 10 guesses. A repeated guess raises ValueError."""
     freqs = frequencies(gold)
@@ -203,7 +197,7 @@ def weighted_recall(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> Ite
     return ItemStats(credit, freqs.total, bool(guesses))
 
 
-def weighted_precision(gold: GoldItem | Frequencies, guesses: Sequence[str],
+def weighted_precision(gold: GoldCounts | Frequencies, guesses: Sequence[str],
                        k: Fraction | int | float = 1) -> ItemStats:
     """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (seed 000, slide "Measures of Coverage
     (contd)", precision (weighted)); k is the penalty per incorrect term (freq_i = 0).
@@ -222,7 +216,7 @@ def weighted_precision(gold: GoldItem | Frequencies, guesses: Sequence[str],
     return ItemStats(credit, credit + k * wrong, bool(guesses))
 
 
-def rank(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
+def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """rank(i) = 1/10 * Σ_{j=1..10} cum_A(j) / cum_H(j) (seed 000, slides "Measures of
     Ranking (contd)"): cum_A(j) is the summed freq_i of the first j guesses, cum_H(j) that
     of the j most frequent terms of H_i (the optimal list).
@@ -248,7 +242,7 @@ def rank(gold: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
     return ItemStats(ratios, RANK_POSITIONS, bool(guesses))
 
 
-ItemMeasure = Callable[[GoldItem | Frequencies, Sequence[str]], ItemStats]
+ItemMeasure = Callable[[GoldCounts | Frequencies, Sequence[str]], ItemStats]
 
 
 def score_corpus(measure: ItemMeasure, name: str, gold: Gold,
@@ -288,7 +282,7 @@ def corpus_weighted_recall(gold: Gold, system: Mapping[str, Sequence[str]]) -> R
 def corpus_weighted_precision(gold: Gold, system: Mapping[str, Sequence[str]],
                               k: Fraction | int | float = 1) -> RevisedScores:
     """:func:`weighted_precision` with penalty ``k`` over a gold file's items."""
-    def measure(item: GoldItem | Frequencies, guesses: Sequence[str]) -> ItemStats:
+    def measure(item: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
         return weighted_precision(item, guesses, k)
 
     return score_corpus(measure, f"weighted precision k={k}", gold, system)

@@ -1,8 +1,28 @@
-"""Names shared by the scoring modules."""
+"""Names shared by the scoring modules (and by the gold compiler, which reads answers of
+the same kinds). One name per concept: an annotator's *answer* has an :data:`AnswerKind`;
+a system's *file* has a :data:`SystemKind`."""
 
+import re
 from typing import Literal
 
 Rules = Literal["compat", "fixed"]
 """``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
 
+GoldRules = Literal["compat", "fixed", "strict"]
+"""How :func:`scoring.gold.read_gold` reads a gold file: as score.pl does (``compat``),
+corrected (``fixed``), or corrected after refusing any malformed line (``strict``)."""
+
 Measure = Literal["best", "oot"]
+
+AnswerKind = Literal["substitutes", "name", "nil"]
+"""What an annotator gave for one instance: substitutes, "part of a proper name" or
+"no substitute"."""
+ANSWER_KINDS: tuple[AnswerKind, ...] = ("substitutes", "name", "nil")
+
+SystemKind = Literal["best", "oot", "mw", "ranked"]
+"""What a system file holds: best answers (``::``), oot answers (``:::``), multiwords
+(``::``, scored against the mwgold) or ranked candidates (``::::``)."""
+
+LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
+"""A lexelt as every strict reader takes it: ``lemma.pos`` or ``lemma.orig_pos.pos`` with
+the last part one of n, v, a, r."""

@@ -41,10 +41,9 @@ from annotate.gold import (
 )
 from annotate.gold.aggregate import MW_SINGLE, MW_TIE, NO_SUBSTITUTE, ONE_ANNOTATOR, ONE_RESPONSE
 from annotate.gold.normalisation import normalise_with_reasons
-from annotate.gold.records import Kind
 from annotate.gold.review import pending_changes, review_lines
 from annotate.gold.split import (
-    GoldItem,
+    GoldLineAsWritten,
     Split,
     parse_gold,
     read_multiwords,
@@ -54,6 +53,7 @@ from annotate.gold.split import (
 from annotate.gold.write import annotator_lines, gold_lines, mwgold_lines, summary, summary_text
 from scoring.io import read_lines
 from scoring.score import run as score_command
+from scoring.types import AnswerKind
 from tests.conftest import shared_path
 
 PLAIN = CompileOptions(normalise=False, lemmatise=False)
@@ -371,7 +371,7 @@ def response_sets(draw: st.DrawFn) -> list[Response]:
                         min_size=1, max_size=18))
     records = []
     for annotator, instance in sorted(keys):
-        kinds: list[Kind] = ["substitutes", "substitutes", "substitutes", "name", "nil"]
+        kinds: list[AnswerKind] = ["substitutes", "substitutes", "substitutes", "name", "nil"]
         kind = draw(st.sampled_from(kinds))
         subs = (tuple(draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3)))
                 if kind == "substitutes" else ())
@@ -465,17 +465,18 @@ def test_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
 # --- the splitter ----------------------------------------------------------------------
 
 def test_split_item_rules() -> None:
-    item = GoldItem("pound.n", "715", (("kilo", 2), ("11.27 kilograms", 1), ("Kilo ", 1)), 1, 1)
+    item = GoldLineAsWritten("pound.n", "715",
+                             (("kilo", 2), ("11.27 kilograms", 1), ("Kilo ", 1)), 1, 1)
     responses = split_item(item, ("h1", "h2", "h3", "h4", "h5"), turn=1)
     assert not isinstance(responses, str)
     assert [(r.annotator, r.kind, r.substitutes) for r in responses] == [
         ("h1", "name", ()), ("h2", "substitutes", ("Kilo ",)),
         ("h3", "substitutes", ("kilo",)), ("h4", "substitutes", ("kilo",)),
         ("h5", "substitutes", ("11.27 kilograms",))]
-    too_many = GoldItem("w.n", "1", (("a", 5),), 1, 3)
+    too_many = GoldLineAsWritten("w.n", "1", (("a", 5),), 1, 3)
     assert split_item(too_many, ("h1", "h2", "h3", "h4", "h5"), 0) == (
         "'a' given 5 times; only 4 annotators answer with substitutes")
-    crowded = GoldItem("w.n", "2", tuple((f"s{n}", 1) for n in range(16)), 0, 4)
+    crowded = GoldLineAsWritten("w.n", "2", tuple((f"s{n}", 1) for n in range(16)), 0, 4)
     assert split_item(crowded, ("h1", "h2", "h3", "h4", "h5"), 0) == (
         "16 substitutes; 5 annotators give at most 3 each")
     split = split_gold(["w.n 1 :: a 5;pn 1;", "w.n 2 :: b 1;"])

@@ -17,7 +17,7 @@ from scoring.io import (
     format_system_line,
     parse_gold_line,
     parse_system_line,
-    read_gold,
+    read_gold_lines,
     read_lines,
     read_system,
     write_lines,
@@ -27,7 +27,7 @@ from scoring.io import (
 def test_read_gold_returns_typed_lines(tmp_path: Path) -> None:
     path = tmp_path / "gold"
     path.write_text("bright.a 1 :: intelligent 3;clever 2;smart 1;\nstand.n.v 7 :: bear 2;\n")
-    first, second = read_gold(path)
+    first, second = read_gold_lines(path)
     assert first == GoldLine("bright.a", "1", (GoldEntry("intelligent", 3),
                                                GoldEntry("clever", 2), GoldEntry("smart", 1)), 1)
     assert (second.pos, second.entries) == ("v", (GoldEntry("bear", 2),))
@@ -105,3 +105,23 @@ def test_system_parse_format_round_trip(lexelt: str, item_id: str, answers: list
                                         kind: str) -> None:
     line = SystemLine(lexelt, item_id, tuple(answers), 2)
     assert parse_system_line(format_system_line(line, kind), kind, 2) == line  # type: ignore[arg-type]
+
+
+def test_read_gold_strict_refuses_a_malformed_line_and_otherwise_reads_as_fixed() -> None:
+    from scoring.gold import read_gold
+
+    good = ["bright.a 1 :: intelligent 3;clever 2;", "bright.a 2 :: shining 2;"]
+    strict = read_gold(good, "strict", "g")
+    assert strict == read_gold("\n".join(good) + "\n", "fixed", "g")
+    assert (strict.rules, strict.total_items, strict.modes) == ("fixed", 2, {
+        "1": "intelligent", "2": "shining"})
+    bad = [*good, "bright.a 3 :: clever  2;", "bright.a 1 :: clever 2;"]
+    with pytest.raises(FormatError) as refused:
+        read_gold(bad, "strict", "g")
+    assert refused.value.problems == (
+        "g:3: substitute 'clever ' must be non-empty, single-spaced, trimmed",
+        "g:4: id 1 already on line 1 (ids must be unique)")
+    # the fixed rules read the same lines, trimming the key and merging the repeated id
+    fixed = read_gold(bad, "fixed", "g")
+    assert fixed.items["3"].counts == (("clever", 2),)
+    assert fixed.items["1"].counts == (("intelligent", 3), ("clever", 4))

@@ -8,7 +8,7 @@ Pipeline: :func:`normalise` (C2) → :func:`lemmatise` with :class:`Decisions` (
 :func:`aggregate_item` (C4) → :func:`write_outputs` (C5).
 """
 
-from annotate.gold.aggregate import Answer, ItemGold, TRule, aggregate_item
+from annotate.gold.aggregate import Answer, CompiledItem, TRule, aggregate_item
 from annotate.gold.compiler import (
     CompiledGold,
     CompileOptions,
@@ -47,10 +47,10 @@ __all__ = [
     "Answer",
     "CompileOptions",
     "CompiledGold",
+    "CompiledItem",
     "Decision",
     "DecisionError",
     "Decisions",
-    "ItemGold",
     "LemmaChange",
     "Lemmatiser",
     "NormalisationChange",

@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from annotate.gold.records import Kind
+from scoring.gold import mode, strict_top
+from scoring.types import AnswerKind
 
 TRule = Literal["annotators", "responses"]
 T_RULES: tuple[TRule, ...] = ("annotators", "responses")
@@ -38,14 +39,14 @@ class Answer:
     """h_i: one annotator's answer to one item after normalisation and lemmatisation."""
 
     annotator: str
-    kind: Kind
+    kind: AnswerKind
     substitutes: tuple[str, ...]
     """The set, sorted."""
     multiword: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class ItemGold:
+class CompiledItem:
     """What the gold says of one item."""
 
     lexelt: str
@@ -86,24 +87,6 @@ def count_substitutes(answers: Iterable[Answer]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items(), key=gold_order))
 
 
-def strict_top(counts: Iterable[tuple[str, int]]) -> tuple[str, int] | None:
-    """The entry strictly more frequent than every other, if there is one."""
-    best: tuple[str, int] | None = None
-    tied = False
-    for entry in counts:
-        if best is None or entry[1] > best[1]:
-            best, tied = entry, False
-        elif entry[1] == best[1]:
-            tied = True
-    return None if tied else best
-
-
-def mode(counts: Iterable[tuple[str, int]]) -> str | None:
-    """m_i: the single most frequent substitute, if strictly more frequent than all others."""
-    top = strict_top(counts)
-    return top[0] if top else None
-
-
 def t_reason(answers: Iterable[Answer], counts: tuple[tuple[str, int], ...],
              rule: TRule) -> str | None:
     """Why the item is not in T under ``rule``, or None when it is in T."""
@@ -130,7 +113,7 @@ def top_multiword(answers: Iterable[Answer]) -> tuple[tuple[str, int] | None, st
 
 
 def aggregate_item(lexelt: str, instance: str, answers: Iterable[Answer],
-                   rule: TRule = "annotators") -> ItemGold:
+                   rule: TRule = "annotators") -> CompiledItem:
     """C4 for one item: counts, ``pn``, T (and why not), mode, MW."""
     ordered = tuple(sorted(answers, key=lambda answer: answer.annotator))
     counts = count_substitutes(ordered)
@@ -138,5 +121,5 @@ def aggregate_item(lexelt: str, instance: str, answers: Iterable[Answer],
     reason = t_reason(ordered, counts, rule)
     in_t = reason is None
     multiword, note = top_multiword(ordered) if in_t else (None, None)
-    return ItemGold(lexelt, instance, counts, names, in_t, reason,
+    return CompiledItem(lexelt, instance, counts, names, in_t, reason,
                     mode(counts) if in_t else None, multiword, note, ordered)

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from annotate.gold.aggregate import Answer, ItemGold, TRule, aggregate_item
+from annotate.gold.aggregate import Answer, CompiledItem, TRule, aggregate_item
 from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.normalisation import Normalised, normalise_with_reasons
@@ -98,7 +98,7 @@ class Signature:
 class CompiledGold:
     """A compiled gold: every item (in item order) and what was changed on the way."""
 
-    items: tuple[ItemGold, ...]
+    items: tuple[CompiledItem, ...]
     annotators: tuple[str, ...]
     responses: int
     normalisations: tuple[NormalisationChange, ...]
@@ -109,7 +109,7 @@ class CompiledGold:
     only_t: bool = False
 
     @property
-    def in_t(self) -> tuple[ItemGold, ...]:
+    def in_t(self) -> tuple[CompiledItem, ...]:
         return tuple(item for item in self.items if item.in_t)
 
     def counts(self) -> dict[str, dict[str, int]]:

@@ -23,15 +23,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 from scoring.io import FormatError
+from scoring.types import ANSWER_KINDS, LEXELT, AnswerKind
 
-Kind = Literal["substitutes", "name", "nil"]
-KINDS: tuple[Kind, ...] = ("substitutes", "name", "nil")
 KEYS = ("annotator", "lexelt", "instance", "kind", "substitutes", "multiword",
         "used_dictionary", "updated_at")
-_LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
 _INSTANCE = re.compile(r"\S+")
 _FORBIDDEN = re.compile(r"[;\n\r\x00]")
 _QUICK_INSTANCE = re.compile(r"[^\s;\x00\ud800-\udfff]+")
@@ -48,7 +46,7 @@ class Response:
     annotator: str
     lexelt: str
     instance: str
-    kind: Kind
+    kind: AnswerKind
     substitutes: tuple[str, ...] = ()
     multiword: str | None = None
     used_dictionary: bool = False
@@ -87,12 +85,12 @@ def _problems(obj: dict[str, object]) -> list[str]:
         if problem:
             problems.append(problem)
     lexelt, instance, kind = obj["lexelt"], obj["instance"], obj["kind"]
-    if isinstance(lexelt, str) and not _LEXELT.fullmatch(lexelt):
+    if isinstance(lexelt, str) and not LEXELT.fullmatch(lexelt):
         problems.append(f"lexelt {lexelt!r} is not lemma.pos or lemma.orig_pos.pos with pos in "
                         "n, v, a, r")
     if isinstance(instance, str) and not _INSTANCE.fullmatch(instance):
         problems.append(f"instance {instance!r} contains white space (ids are one token)")
-    if kind not in KINDS:
+    if kind not in ANSWER_KINDS:
         problems.append(f"kind {kind!r} is not one of substitutes, name, nil")
     substitutes = obj["substitutes"]
     if not isinstance(substitutes, list):
@@ -159,7 +157,7 @@ class _Checker:
             if (obj["annotator"] in self.names and obj["lexelt"] in self.lexelts
                     and type(instance) is str and _QUICK_INSTANCE.fullmatch(instance)
                     and type(substitutes) is list
-                    and (kind == "substitutes") == bool(substitutes) and kind in KINDS
+                    and (kind == "substitutes") == bool(substitutes) and kind in ANSWER_KINDS
                     and all(substitute in texts for substitute in substitutes)
                     and (multiword is None or multiword in texts) and type(used) is bool
                     and type(stamp) is str and len(obj) >= len(KEYS)):

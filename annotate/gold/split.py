@@ -24,15 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotate.gold.normalisation import normalise
-from annotate.gold.records import Kind, Response, write_responses
+from annotate.gold.records import Response, write_responses
 from scoring.io import FormatError, read_lines
+from scoring.types import AnswerKind
 
 ANNOTATORS = ("h1", "h2", "h3", "h4", "h5")
 STAMP = "2007-01-01T00:00:00+00:00"
 
 
 @dataclass(frozen=True, slots=True)
-class GoldItem:
+class GoldLineAsWritten:
     """One line of a gold (or mwgold) file, entries as written (``pn`` apart)."""
 
     lexelt: str
@@ -58,7 +59,7 @@ class Split:
     problems: tuple[SplitProblem, ...]
 
 
-def parse_gold(lines: Sequence[str], name: str = "<gold>") -> list[GoldItem]:
+def parse_gold(lines: Sequence[str], name: str = "<gold>") -> list[GoldLineAsWritten]:
     """Gold lines ``LEXELT ID :: sub count;…`` with substitutes exactly as written (a
     double space before the count leaves a trailing space on the substitute)."""
     items = []
@@ -82,11 +83,11 @@ def parse_gold(lines: Sequence[str], name: str = "<gold>") -> list[GoldItem]:
                 names += int(count)
             else:
                 entries.append((substitute, int(count)))
-        items.append(GoldItem(parts[0], parts[1], tuple(entries), names, number))
+        items.append(GoldLineAsWritten(parts[0], parts[1], tuple(entries), names, number))
     return items
 
 
-def _problem(item: GoldItem, groups: Mapping[str, int], givers: int, most: int,
+def _problem(item: GoldLineAsWritten, groups: Mapping[str, int], givers: int, most: int,
              annotators: int) -> str | None:
     if item.names > annotators:
         return f"pn {item.names}: more name answers than {annotators} annotators"
@@ -100,7 +101,8 @@ def _problem(item: GoldItem, groups: Mapping[str, int], givers: int, most: int,
     return None
 
 
-def split_item(item: GoldItem, annotators: Sequence[str], turn: int, max_substitutes: int = 3,
+def split_item(item: GoldLineAsWritten, annotators: Sequence[str], turn: int,
+               max_substitutes: int = 3,
                key: Callable[[str], str] = normalise,
                multiwords: Sequence[tuple[str, int]] = ()) -> tuple[Response, ...] | str:
     """The responses of one item, or why it cannot be split."""
@@ -128,7 +130,7 @@ def split_item(item: GoldItem, annotators: Sequence[str], turn: int, max_substit
     named = set(turned[len(givers):])
     responses = []
     for name in annotators:
-        kind: Kind = "name" if name in named else "substitutes" if given[name] else "nil"
+        kind: AnswerKind = "name" if name in named else "substitutes" if given[name] else "nil"
         responses.append(Response(name, item.lexelt, item.instance, kind, tuple(given[name]),
                                   said.get(name), False, STAMP))
     return tuple(responses)

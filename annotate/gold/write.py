@@ -23,13 +23,13 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
-from annotate.gold.aggregate import ItemGold
+from annotate.gold.aggregate import CompiledItem
 from annotate.gold.compiler import CompiledGold, LemmaChange, NormalisationChange
 
 FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
 
 
-def gold_line(item: ItemGold) -> str:
+def gold_line(item: CompiledItem) -> str:
     """One gold line (the item must be listed: a substitute or a name answer)."""
     entries = "".join(f"{substitute} {count};" for substitute, count in item.counts)
     names = f"pn {item.names};" if item.names else ""

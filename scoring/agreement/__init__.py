@@ -37,10 +37,10 @@ from scoring.agreement.alpha import nominal_alpha as nominal_alpha
 from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
 from scoring.agreement.multiword import annotator_multiword as annotator_multiword
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
+from scoring.gold import mode
 from scoring.io import FormatError, pos_of, read_lines
+from scoring.types import ANSWER_KINDS, AnswerKind
 
-Kind = Literal["substitutes", "name", "nil"]
-KINDS: tuple[Kind, ...] = ("substitutes", "name", "nil")
 PA_VARIANTS = ("per_item", "pooled_2007")
 PaVariant = Literal["per_item", "pooled_2007"]
 TABLE_KEYS = ("n", "v", "a", "r", "all")
@@ -55,7 +55,7 @@ class Response:
     """h_i: one annotator's answer to one item."""
 
     annotator: str
-    kind: Kind
+    kind: AnswerKind
     substitutes: frozenset[str]
     """The set h_i; empty for ``name`` and ``nil``."""
     multiword: str | None = None
@@ -109,8 +109,8 @@ def _response(obj: Any) -> tuple[str, str, Response] | str:
         if not isinstance(obj[key], str) or not obj[key]:
             return f"{key} {obj[key]!r} is not a non-empty string"
     kind = obj["kind"]
-    if kind not in KINDS:
-        return f"kind {kind!r} is not one of {', '.join(KINDS)}"
+    if kind not in ANSWER_KINDS:
+        return f"kind {kind!r} is not one of {', '.join(ANSWER_KINDS)}"
     subs = obj["substitutes"]
     if not isinstance(subs, list) or not all(isinstance(s, str) and s for s in subs):
         return f"substitutes {subs!r} is not a list of non-empty strings"
@@ -213,10 +213,7 @@ def item_mode(item: Item) -> str | None:
 
 
 def _mode_of(answers: Sequence[frozenset[str]]) -> str | None:
-    counts = Counter(chain.from_iterable(answers)).most_common(2)
-    if not counts or (len(counts) == 2 and counts[0][1] == counts[1][1]):
-        return None
-    return counts[0][0]
+    return mode(Counter(chain.from_iterable(answers)).items())
 
 
 @dataclass(frozen=True, slots=True)
