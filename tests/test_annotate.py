@@ -83,6 +83,7 @@ def test_save_and_next_stores_answer_and_history(app: Flask, annotator: FlaskCli
     assert response.headers["Location"] == f"/annotate/{second}"
     with app.app_context():
         saved = db.session.scalar(select(Response))
+        assert saved is not None
         assert (saved.kind, saved.substitutes, saved.multiword) == (
             "substitutes", ["clever", "smart"], "bright pupil")
         assert db.session.scalar(select(func.count(Revision.id))) == 1
@@ -141,7 +142,8 @@ def test_going_back_shows_and_changes_the_answer(app: Flask, annotator: FlaskCli
     assert 'value="clever"' in annotator.get(f"/annotate/{first}").get_data(as_text=True)
     annotator.post(f"/annotate/{first}", data={"sub1": "gifted"})
     with app.app_context():
-        assert db.session.scalar(select(Response)).substitutes == ["gifted"]
+        saved = db.session.scalar(select(Response))
+        assert saved is not None and saved.substitutes == ["gifted"]
         assert db.session.scalar(select(func.count(Revision.id))) == 2
 
 

@@ -160,8 +160,8 @@ def test_rows_add_up_to_the_official_totals() -> None:
     gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
     for kind in ("best", "oot"):
         text = read_text(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
-        official = score_system(kind, gold, text, "sys")  # type: ignore[arg-type]
-        rows = GoldRows(gold).rows("sys", text, kind)  # type: ignore[arg-type]
+        official = score_system(kind, gold, text, "sys")
+        rows = GoldRows(gold).rows("sys", text, kind)
         assert rows.value(f"{kind}.P") == pytest.approx(official.precision, abs=1e-12)
         assert rows.value(f"{kind}.R") == pytest.approx(official.recall, abs=1e-12)
         assert rows.value(f"{kind}.mode_R") == official.mode_recall

@@ -9,9 +9,9 @@ import pytest
 
 from scoring.gold import read_gold
 from scoring.multiword import score_multiwords
-from scoring.official import guesses_compat, guesses_fixed, score_system
+from scoring.official import ScorerDied, guesses_compat, guesses_fixed, score_system
 from scoring.perl import perl_round, perl_str
-from scoring.report import ScorerDied, official_text
+from scoring.report import official_text
 
 # Seed 002, section 4: annotators gave glad merry / glad / cheerful glad / merry / jovial,
 # so H_i is glad 3, merry 2, cheerful 1, jovial 1 (|H_i| = 7); the system says glad;cheerful.

@@ -23,7 +23,7 @@ def organiser_routes(app: Flask) -> list[tuple[str, str]]:
     for rule in app.url_map.iter_rules():
         if rule.endpoint.startswith(("organiser.", "reports.")):
             url = rule.rule.replace("<int:dataset_id>", "1").replace("<int:user_id>", "1")
-            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
                 routes.append((method, url))
     return routes
 

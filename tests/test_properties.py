@@ -10,22 +10,25 @@ from hypothesis import strategies as st
 from scoring.gold import read_gold
 from scoring.official import score_system
 
-_words = st.sampled_from(["glad", "merry", "cheerful", "jovial", "bright", "clever", "smart",
-                          "take place", "brand-new", "able", "keen"])
+_CLEAN = ["glad", "merry", "cheerful", "jovial", "bright", "clever", "smart", "take place",
+          "able", "keen"]
+_words = st.sampled_from([*_CLEAN, "brand-new"])
+_clean_words = st.sampled_from(_CLEAN)
 
 
 @st.composite
-def gold_and_system(draw: st.DrawFn) -> tuple[list[str], list[str]]:
+def gold_and_system(draw: st.DrawFn, words: st.SearchStrategy[str] = _words
+                    ) -> tuple[list[str], list[str]]:
     n = draw(st.integers(1, 12))
     gold, system = [], []
     for item in range(1, n + 1):
-        subs = draw(st.lists(_words, min_size=1, max_size=5, unique=True))
+        subs = draw(st.lists(words, min_size=1, max_size=5, unique=True))
         counts = draw(st.lists(st.integers(1, 5), min_size=len(subs), max_size=len(subs)))
         pairs = sorted(zip(subs, counts, strict=True), key=lambda p: -p[1])
         gold.append(f"w.{draw(st.sampled_from('nvar'))} {item} :: "
                     + "".join(f"{s} {c};" for s, c in pairs))
         if draw(st.booleans()):
-            guesses = draw(st.lists(_words.map(lambda w: w.replace("-", " ")), min_size=1,
+            guesses = draw(st.lists(words.map(lambda w: w.replace("-", " ")), min_size=1,
                                     max_size=10, unique=True))
             system.append(f"w.n {item} :: " + ";".join(guesses))
     return gold, system
@@ -66,13 +69,13 @@ def test_scores_of_a_duplicate_free_system_lie_in_0_100(case: tuple[list[str], l
 
 
 @settings(max_examples=100, deadline=None)
-@given(gold_and_system())
+@given(gold_and_system(_clean_words))
 def test_compat_and_fixed_agree_on_clean_files(case: tuple[list[str], list[str]]) -> None:
-    """On files without any defect-triggering input (no hyphenated mode, sorted gold, trimmed
-    guesses) the two modes give the same numbers, except where a hyphenated mode is hit."""
+    """On files without any defect-triggering input (no hyphenated key, sorted gold, trimmed
+    guesses) the two modes give the same numbers. Every example is such a file: the words
+    drawn have no hyphen (a hyphenated mode is where the two differ: test_official)."""
     gold, system = case
-    if any("brand-new" in line for line in gold):
-        return
+    assert not any("-" in line for line in gold)
     assert _headline("best", gold, system, "compat") == _headline("best", gold, system, "fixed")
 
 

@@ -85,7 +85,8 @@ def expect_at(page: Page, live: Live, ids: dict[str, int], xml_id: str, text: st
 
 
 def no_horizontal_scroll(page: Page) -> tuple[int, int]:
-    return page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    return int(scroll), int(inner)
 
 
 # --- scenarios ------------------------------------------------------------------------------
@@ -404,6 +405,7 @@ def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> 
             Instance.dataset_id == dataset.id).order_by(Instance.position).limit(size)))
         for name, given in answers.items():
             user = db.session.scalar(select(User).where(User.username == name))
+            assert user is not None
             for instance, substitutes in zip(instances, given, strict=False):
                 save_answer(user, instance, Answer("substitutes", substitutes, None, False))
         return [f"{instance.lexelt.item} {instance.xml_id}" for instance in instances]
