@@ -43,6 +43,28 @@ def test_agreement_page_shows_table_1_and_charts(answered: Flask, client: FlaskC
         assert f"<td>{name}</td>" in html
 
 
+def _title_and_body(html: str) -> tuple[str, str]:
+    title = re.search(r"<title>(.*?)</title>", html, re.DOTALL)
+    body = re.search(r"<body[^>]*>(.*)</body>", html, re.DOTALL)
+    assert title is not None and body is not None
+    return title.group(1), body.group(1)
+
+
+def test_agreement_page_signature_is_in_the_body_once(answered: Flask, client: FlaskClient,
+                                                       dataset: int) -> None:
+    """The signature once slipped into <title>, where no reader sees it."""
+    from scoring import __version__
+
+    login(client, "boss")
+    html = client.get(f"/organiser/datasets/{dataset}/agreement").get_data(as_text=True)
+    title, body = _title_and_body(html)
+    assert "Signature" not in title and "version:" not in title
+    signatures = re.findall(r"<p>Signature: <code>([^<]*)</code></p>", body)
+    assert len(signatures) == 1
+    assert signatures[0].endswith(f"|version:{__version__}")
+    assert "resample:lemma|n:1000|seed:12345|ci:0.95" in signatures[0]
+
+
 def test_scores_page_scores_uploads_against_the_compiled_gold(answered: Flask,
                                                               client: FlaskClient,
                                                               dataset: int) -> None:
@@ -58,6 +80,8 @@ def test_scores_page_scores_uploads_against_the_compiled_gold(answered: Flask,
     # best-1: clever is bright's maximum (2 of 2) and bear stand's (2, tied): 100.00
     assert cells[cells.index("best_1.R") + 1] == "100.00"
     assert "<svg" in html and "resample:lemma" in html
+    title, body = _title_and_body(html)
+    assert "version:" not in title and "metric:best_1.R|" in body
 
 
 def test_scores_page_reports_a_bad_file(answered: Flask, client: FlaskClient,
