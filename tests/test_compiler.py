@@ -327,6 +327,16 @@ GOOD = {"annotator": "ann", "lexelt": "bright.a", "instance": "1", "kind": "subs
         "updated_at": "2024-05-01T10:00:00Z"}
 
 
+def test_an_empty_responses_file_is_an_error_that_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "responses.jsonl"
+    path.write_text("\n\n")
+    with pytest.raises(ResponseError) as error:
+        read_responses(path)
+    assert error.value.problems == (f"{path}: the file has no response (it is empty; one JSON "
+                                    "object per line is expected, as the app's export "
+                                    "writes)",)
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ({"kind": "maybe"}, "kind 'maybe' is not one of substitutes, name, nil"),
     ({"kind": "nil"}, "kind 'nil' with substitutes"),

@@ -201,16 +201,19 @@ class _Checker:
 
 def iter_responses(path: str | Path) -> Iterator[Response]:
     """The responses of a JSON Lines file, one by one. Blank lines are skipped. After the
-    last good response, raises :class:`ResponseError` listing every malformed line."""
+    last good response, raises :class:`ResponseError` listing every malformed line (and
+    when the file holds no response at all)."""
     name = str(path)
     problems: list[str] = []
     checker = _Checker()
     decode = json.JSONDecoder().decode
+    read = 0
     with Path(path).open("rb") as handle:
         for number, raw in enumerate(handle, 1):
             if not raw.strip():
                 continue
             where = f"{name}:{number}"
+            read += 1
             try:
                 yield checker.parse(decode(raw.decode("utf-8")), where)
             except UnicodeDecodeError as error:
@@ -219,6 +222,9 @@ def iter_responses(path: str | Path) -> Iterator[Response]:
                 problems.append(f"{where}: not JSON ({error.msg} at column {error.colno})")
             except ResponseError as error:
                 problems.extend(error.problems)
+    if not read:
+        problems.append(f"{name}: the file has no response (it is empty; one JSON object "
+                        "per line is expected, as the app's export writes)")
     if problems:
         raise ResponseError(problems)
 
