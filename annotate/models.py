@@ -14,6 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotate.extensions import db
+from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
 
 ROLES = ("annotator", "organiser")
 KINDS = ("substitutes", "name", "nil")
@@ -68,8 +69,8 @@ class Lexelt(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
-    item: Mapped[str] = mapped_column(String(120))
-    lemma: Mapped[str] = mapped_column(String(120))
+    item: Mapped[str] = mapped_column(String(MAX_ITEM))
+    lemma: Mapped[str] = mapped_column(String(MAX_ITEM))
     pos: Mapped[str] = mapped_column(String(1))
     position: Mapped[int] = mapped_column()
     dataset: Mapped[Dataset] = relationship(back_populates="lexelts")
@@ -86,10 +87,10 @@ class Instance(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
     lexelt_id: Mapped[int] = mapped_column(ForeignKey("lexelts.id"), index=True)
-    xml_id: Mapped[str] = mapped_column(String(64))
+    xml_id: Mapped[str] = mapped_column(String(MAX_INSTANCE_ID))
     position: Mapped[int] = mapped_column(index=True)
     before: Mapped[str] = mapped_column(Text)
-    head: Mapped[str] = mapped_column(String(255))
+    head: Mapped[str] = mapped_column(String(MAX_HEAD))
     after: Mapped[str] = mapped_column(Text)
     lexelt: Mapped[Lexelt] = relationship(back_populates="instances")
 
