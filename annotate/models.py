@@ -6,7 +6,9 @@ and appends a :class:`Revision`, in one transaction (A7: nothing is lost).
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
+from functools import cache
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
@@ -24,7 +26,29 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def new_session_token() -> str:
+    """A fresh random session token (43 characters, 256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash made as every password's is, of a password nobody knows."""
+    return generate_password_hash(secrets.token_urlsafe(16))
+
+
+def check_no_password(password: str) -> bool:
+    """Spend the time of one password check, for a log-in whose user is unknown, so
+    that the answer's timing does not tell which usernames exist. Always False."""
+    check_password_hash(_dummy_hash(), password)
+    return False
+
+
 class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
+    """An account. Its session cookie carries ``session_token``, not the id (flask-login's
+    alternative id): a new token, on logout, on a password change and on
+    (de)activation, ends every session of the account at once."""
+
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -33,9 +57,25 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     role: Mapped[str] = mapped_column(String(16), default="annotator")
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    session_token: Mapped[str] = mapped_column(String(64), unique=True,
+                                               default=new_session_token)
+
+    def get_id(self) -> str:  # what flask-login keeps in the session cookie
+        return self.session_token
+
+    def end_sessions(self) -> None:
+        """Every session of this account ends: its cookies name the old token."""
+        self.session_token = new_session_token()
 
     def set_password(self, password: str) -> None:
+        """Set a new password; the sessions opened with the old one end."""
         self.password_hash = generate_password_hash(password)
+        self.end_sessions()
+
+    def set_active(self, active: bool) -> None:
+        """Activate or deactivate the account; either way its sessions end."""
+        self.active = active
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

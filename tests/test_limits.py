@@ -214,3 +214,42 @@ def test_a_username_of_80_characters_is_stored(app: Flask) -> None:
     make_user(app, "u" * 80)
     client = app.test_client()
     login(client, "u" * 80)
+
+
+@pytest.mark.parametrize("username", ["nul\x00", "x" * 10_000, "two\nlines", "\x00"])
+def test_a_login_with_any_username_is_answered(app: Flask, client: FlaskClient,
+                                               username: str) -> None:
+    make_user(app, "ann")
+    page = page_text(client.post("/login", data={"username": username,
+                                                 "password": "password1\x00"}))
+    assert "Wrong username or password." in page
+
+
+# --- the login limit, per username -----------------------------------------------------------
+
+def _attempt(client: FlaskClient, address: str, username: str) -> int:
+    return client.post("/login", data={"username": username, "password": "wrong-pw"},
+                       environ_base={"REMOTE_ADDR": address}).status_code
+
+
+def test_the_login_limit_counts_per_username(app: Flask) -> None:
+    """Three addresses, one guess each at ann: a fourth address is refused for ann
+    (and for ANN, the same name in other case), not for bob."""
+    app.config["LOGIN_LIMIT"] = "3 per minute"
+    make_user(app, "ann")
+    make_user(app, "bob")
+    client = app.test_client()
+    assert [_attempt(client, f"10.0.0.{n}", "ann") for n in (1, 2, 3)] == [200, 200, 200]
+    assert _attempt(client, "10.0.0.4", "ann") == 429
+    assert _attempt(client, "10.0.0.5", " ANN ") == 429
+    assert _attempt(client, "10.0.0.6", "bob") == 200
+    # ann herself, with the right password, waits too: the limit is on the name
+    response = client.post("/login", data={"username": "ann", "password": "password1"},
+                           environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert response.status_code == 429
+
+
+def test_the_login_limit_still_counts_per_address(app: Flask) -> None:
+    app.config["LOGIN_LIMIT"] = "3 per minute"
+    client = app.test_client()
+    assert [_attempt(client, "10.0.0.1", f"user{n}") for n in range(4)] == [200, 200, 200, 429]
