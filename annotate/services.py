@@ -159,13 +159,14 @@ def _save_once(user: User, instance: Instance, answer: Answer) -> Response:
     response = db.session.scalar(select(Response).where(
         Response.user_id == user.id, Response.instance_id == instance.id))
     if response is None:
-        response = Response(user_id=user.id, instance_id=instance.id, saves=0)
-        db.session.add(response)
+        response = Response(user_id=user.id, instance_id=instance.id, saves=1)
+        db.session.add(response)  # a concurrent first save fails the unique key: retried
+    else:  # counted by the database (UPDATE … SET saves = saves + 1): no save is lost
+        response.saves = Response.saves + 1
     response.kind = answer.kind
     response.substitutes = list(answer.substitutes)
     response.multiword = answer.multiword
     response.updated_at = stamp
-    response.saves = (response.saves or 0) + 1
     flag = db.session.scalar(select(WordFlag).where(
         WordFlag.user_id == user.id, WordFlag.lexelt_id == instance.lexelt_id))
     if flag is None:
