@@ -116,7 +116,7 @@ def test_bad_dataset_names_are_refused_by_the_service(app: Flask) -> None:
     result = parse_lexsub_xml(SMALL_XML, "small.xml")
     with app.app_context():
         for name in ("", "   ", "x" * 121, "a\x00", "a\r\nb"):
-            with pytest.raises(ServiceError, match="^dataset name "):
+            with pytest.raises(ServiceError, match=r"^dataset name "):
                 import_dataset(result, name, "small.xml", SMALL_XML)
         assert import_dataset(result, "é" * 120, "small.xml", SMALL_XML).instances == 3
     assert counts(app) == (1, 2, 3)

@@ -154,8 +154,9 @@ def test_a_forged_token_is_refused(app: Flask, client: FlaskClient, token: str) 
 @pytest.fixture
 def hash_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every password hash checked during the test (the hash's method, e.g. 'scrypt')."""
-    import annotate.models
     from werkzeug.security import check_password_hash
+
+    import annotate.models
 
     calls: list[str] = []
 
@@ -186,8 +187,9 @@ def test_every_failed_login_checks_one_hash_of_the_same_kind(
     with app.app_context():
         db.session.execute(update(User).where(User.username == "cat").values(active=False))
         db.session.commit()
-        method = db.session.scalar(select(User.password_hash).where(User.username == "ann")
-                                   ).split("$", 1)[0]
+        stored = db.session.scalar(select(User.password_hash).where(User.username == "ann"))
+    assert stored is not None
+    method = stored.split("$", 1)[0]
     response = client.post("/login", data={"username": username, "password": password})
     assert response.status_code == 200 and message in response.get_data(as_text=True)
     assert hash_checks == [method]  # one check, made the way a real one is
