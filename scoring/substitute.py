@@ -149,7 +149,7 @@ def _format_problem(raw: str, text: str) -> tuple[str, str] | None:
         return SEPARATOR, ("contains '::' (the gold format puts '::' between the item and "
                            "its substitutes)")
     if len(text) > MAX_LENGTH:
-        return TOO_LONG, f"has {len(text)} characters (at most {MAX_LENGTH})"
+        return TOO_LONG, f"is too long: {len(text)} characters (at most {MAX_LENGTH})"
     if not any(char.isalnum() for char in text):
         return NO_LETTER, "has no letter or digit"
     return None
