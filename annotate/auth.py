@@ -51,8 +51,9 @@ def _find_user(username: str) -> User | None:
 
 
 def safe_next(target: str | None) -> str | None:
-    """Only a path on this site: no scheme, no host, no '//' (open redirects)."""
-    if not target:
+    """Only a path on this site: no scheme, no host, no '//' or backslash (open
+    redirects), no control character (a line break cannot be put in a header)."""
+    if not target or "\\" in target or UNSAFE.search(target):
         return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):

@@ -253,3 +253,13 @@ def test_the_login_limit_still_counts_per_address(app: Flask) -> None:
     app.config["LOGIN_LIMIT"] = "3 per minute"
     client = app.test_client()
     assert [_attempt(client, "10.0.0.1", f"user{n}") for n in range(4)] == [200, 200, 200, 429]
+
+
+@pytest.mark.parametrize("target", ["/%0aevil", "/%0d%0aSet-Cookie:%20a=b", "/%00x",
+                                    "/%5c%5cevil.com", "/%5cevil.com"])
+def test_a_next_address_with_a_control_character_is_ignored(app: Flask, client: FlaskClient,
+                                                             target: str) -> None:
+    make_user(app, "ann")
+    response = client.post(f"/login?next={target}", data={"username": "ann",
+                                                          "password": "password1"})
+    assert (response.status_code, response.headers["Location"]) == (302, "/")
