@@ -198,8 +198,8 @@ def check_substitute(raw: str, targets: Iterable[str] = ()) -> Checked:
     warnings: list[Caution] = []
     if key in ("name", "nil"):
         box = "Proper name" if key == "name" else "No substitute (nil)"
-        warnings.append(Caution(NAME_OR_NIL, f"'{key}' is typed as a substitute: did you mean "
-                                f"to tick '{box}'?"))
+        warnings.append(Caution(NAME_OR_NIL, "is typed as a substitute: did you mean to "
+                                f"tick '{box}'?"))
     if len(key) == 1:
         warnings.append(Caution(ONE_CHARACTER, "is one character long (the official scorer "
                                 "drops one-character gold entries)"))
