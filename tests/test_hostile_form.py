@@ -211,6 +211,51 @@ def test_error_pages_are_styled(annotator: FlaskClient, path: str, code: int,
     assert 'rel="stylesheet"' in page
 
 
+def test_a_nul_or_long_id_in_a_path_is_a_404(app: Flask, client: FlaskClient,
+                                             dataset: int) -> None:
+    make_user(app, "boss", "organiser")
+    login(client, "boss")
+    for xml_id in ("a%00b", "x" * 300, "1%0A"):
+        response = client.get(f"/organiser/datasets/{dataset}/items/{xml_id}")
+        assert response.status_code == 404, xml_id
+
+
+HOSTILE_VALUES = ("\x00", "a\x00b", "x" * 5000, "line\nbreak", "\u202e", "pn", ";")
+FIELD_NAMES = ("username", "password", "name", "role", "surface", "action", "lemma", "lexelt",
+               "sub1", "sub2", "sub3", "nil", "mw", "multiword", "used_dictionary", "confirm",
+               "seed", "fixed", "significance")
+
+
+@pytest.mark.parametrize("value", HOSTILE_VALUES)
+def test_no_post_route_answers_500_to_hostile_values(app: Flask, client: FlaskClient,
+                                                     dataset: int, value: str) -> None:
+    """Every POST route of app.url_map, as an organiser, with every form field the app
+    reads set to a hostile value (and a file of that name): a page or a redirect, never
+    a server error, on SQLite and PostgreSQL."""
+    import io
+
+    from annotate.extensions import db
+    from annotate.models import User
+
+    make_user(app, "boss", "organiser")
+    make_user(app, "ann")
+    login(client, "boss")
+    with app.app_context():
+        user_id = db.session.scalar(select(User.id).where(User.username == "ann"))
+    values = {"dataset_id": dataset, "instance_id": _first(app), "user_id": user_id}
+    for rule in app.url_map.iter_rules():
+        if "POST" not in (rule.methods or ()) or rule.endpoint == "auth.logout":
+            continue
+        url = rule.rule
+        for name in rule.arguments:
+            url = url.replace(f"<int:{name}>", str(values[name]))
+        data: dict[str, object] = {name: value for name in FIELD_NAMES}
+        data["file"] = (io.BytesIO(b"<corpus/>"), value[:300] + ".xml")
+        data["systems"] = (io.BytesIO(b"x.n 1 :: a\n"), value[:300])
+        response = client.post(url, data=data, content_type="multipart/form-data")
+        assert response.status_code < 500, (url, value, response.status_code)
+
+
 def test_forbidden_too_large_and_stale_forms_have_pages(app: Flask, annotator: FlaskClient,
                                                         dataset: int) -> None:
     page = annotator.get("/organiser/").get_data(as_text=True)
