@@ -59,6 +59,10 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now)
     session_token: Mapped[str] = mapped_column(String(64), unique=True,
                                                default=new_session_token)
+    # A crowd participant (Prolific, Mechanical Turk) arrives by a study link with this
+    # id and has no password: only the link logs them in (annotate.study).
+    participant_id: Mapped[str | None] = mapped_column(String(64), unique=True,
+                                                       nullable=True)
 
     def get_id(self) -> str:  # what flask-login keeps in the session cookie
         return self.session_token
@@ -78,6 +82,8 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
         self.end_sessions()
 
     def check_password(self, password: str) -> bool:
+        if not self.password_hash:  # a participant: no password opens the account
+            return check_no_password(password)
         return check_password_hash(self.password_hash, password)
 
     @property
@@ -97,8 +103,43 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     source: Mapped[str] = mapped_column(String(255), default="")
     source_sha256: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # The study design (annotate.study): ``all`` (every member annotates every sentence)
+    # or ``overlap`` (each sentence gets ``per_sentence`` annotators, each annotator a
+    # batch of about ``batch_size`` sentences, a word's sentences together).
+    guidelines: Mapped[str] = mapped_column(Text, default="")
+    design: Mapped[str] = mapped_column(String(16), default="all")
+    per_sentence: Mapped[int | None] = mapped_column(nullable=True)
+    batch_size: Mapped[int | None] = mapped_column(nullable=True)
+    study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lexelts: Mapped[list[Lexelt]] = relationship(back_populates="dataset",
                                                  order_by="Lexelt.position")
+
+
+class DatasetMember(db.Model):  # type: ignore[name-defined,misc]
+    """An annotator assigned to a dataset: only members see and open it (A10)."""
+
+    __tablename__ = "dataset_members"
+    __table_args__ = (UniqueConstraint("dataset_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    added_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Assignment(db.Model):  # type: ignore[name-defined,misc]
+    """A sentence given to a member (overlap and crowd designs). A member with no
+    assignment in a dataset annotates all of its sentences."""
+
+    __tablename__ = "assignments"
+    __table_args__ = (UniqueConstraint("user_id", "instance_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"), index=True)
+    assigned_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class Lexelt(db.Model):  # type: ignore[name-defined,misc]
@@ -194,3 +235,4 @@ class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
     lexelt: Mapped[str] = mapped_column(String(120), default="")  # '' = every word
     decided_by: Mapped[str] = mapped_column(String(80), default="")
     decided_at: Mapped[datetime] = mapped_column(default=now)
+
