@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
-from annotate.answers import validate_answer
-from annotate.extensions import db
+from annotate.answers import FIELDS, FormCheck, validate_answer
+from annotate.extensions import db, login_manager
 from annotate.models import Dataset, Instance, Lexelt
 from annotate.models import Response as Answered
 from annotate.services import answered_ids, resume, save_answer, used_dictionary
@@ -55,26 +55,53 @@ def dataset_start(dataset_id: int) -> str | Response:
     return redirect(url_for("annotator.item", instance_id=instance.id))
 
 
+PENDING = "pending_answer"
+"""Session key of an answer sent after the session ended, kept to fill the form again."""
+
+
 @bp.route("/annotate/<int:instance_id>", methods=["GET", "POST"])
-@login_required
 def item(instance_id: int) -> str | Response:
+    if not current_user.is_authenticated:
+        if request.method == "POST":
+            return keep_and_log_in(instance_id)
+        return login_manager.unauthorized()  # type: ignore[no-any-return]
     instance = db.get_or_404(Instance, instance_id)
-    errors: list[str] = []
-    form: dict[str, str] = {}
+    check = FormCheck(None)
     if request.method == "POST":
-        form = {key: request.form.get(key, "") for key in
-                ("sub1", "sub2", "sub3", "name", "nil", "mw", "multiword", "used_dictionary")}
-        answer, errors = validate_answer(form)
-        if answer is not None:
-            save_answer(current_user, instance, answer)
+        form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
+        check = validate_answer(form, (instance.lexelt.lemma, instance.head))
+        if check.answer is not None:
+            save_answer(current_user, instance, check.answer)
             following = _neighbour(instance, +1)
             if following is None:
                 flash("Saved. That was the last sentence.", "info")
                 return redirect(url_for("annotator.start"))
             return redirect(url_for("annotator.item", instance_id=following.id))
     else:
-        form = _form_of(instance)
-    return render_template("annotate/item.html", **_page(instance), form=form, errors=errors)
+        form = _pending_form(instance) or _form_of(instance)
+    return render_template("annotate/item.html", **_page(instance), form=form, check=check)
+
+
+def keep_and_log_in(instance_id: int) -> Response:
+    """An answer sent after the session ended (logged out elsewhere, expired, reset): keep
+    what was typed in the new session, ask to log in, and come back to the sentence with
+    the values filled in (nothing is saved until the annotator presses Save again)."""
+    session[PENDING] = {"instance": instance_id,
+                        "form": {key: request.form.get(key, "")[:500] for key in FIELDS}}
+    flash("Your session had ended, so your answer was not saved yet. Log in again: the "
+          "answer you typed will be back in the form.", "error")
+    return redirect(url_for("auth.login", next=url_for("annotator.item",
+                                                       instance_id=instance_id)))
+
+
+def _pending_form(instance: Instance) -> dict[str, str] | None:
+    """The answer kept by :func:`keep_and_log_in` for this sentence, once."""
+    pending = session.get(PENDING)
+    if not isinstance(pending, dict) or pending.get("instance") != instance.id:
+        return None
+    session.pop(PENDING)
+    flash("This answer is not saved yet: check it and press Save and next.", "info")
+    return {key: str(value) for key, value in pending.get("form", {}).items() if key in FIELDS}
 
 
 def _form_of(instance: Instance) -> dict[str, str]:

@@ -2,17 +2,33 @@
 
 An answer is 1 to 3 substitutes, or ``name`` (the target is part of a proper name), or
 ``nil`` (no decent substitute); independently, the target may be marked as part of a
-multiword, which must then be typed.
+multiword, which must then be typed. Each box is checked by the one rule of a valid
+substitute, :mod:`scoring.substitute`, the rule the compiler and the agreement reader
+apply too, so what the form accepts always compiles. Values the rule only flags (``nil``
+typed as a word, one character, the target word) are saved once the annotator confirms
+them: the form comes back with the question and a confirmation token, and the same
+values sent again with that token are accepted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from scoring.substitute import (
+    MAX_LENGTH,
+    InvalidSubstitute,
+    check_multiword,
+    check_substitute,
+    clean,
+)
+
 MAX_SUBSTITUTES = 3
-MAX_LENGTH = 60  # characters in a substitute or multiword
-MAX_WORDS = 5
+FIELDS = ("sub1", "sub2", "sub3", "name", "nil", "mw", "multiword", "used_dictionary")
+"""The form's fields (their labels are contracts: see templates/annotate/item.html)."""
+__all__ = ["FIELDS", "MAX_LENGTH", "MAX_SUBSTITUTES", "Answer", "FormCheck", "Message",
+           "validate_answer"]
 
 
 @dataclass(frozen=True)
@@ -23,45 +39,98 @@ class Answer:
     used_dictionary: bool
 
 
-def _clean(text: str | None) -> str:
-    return " ".join((text or "").split())
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A problem with the form: the field it concerns ("" for the whole form) and text."""
+
+    field: str
+    text: str
 
 
-def validate_answer(form: Mapping[str, str]) -> tuple[Answer | None, list[str]]:
+@dataclass(frozen=True)
+class FormCheck:
+    """The form read: the answer when it may be saved, else what stops it. ``cautions``
+    need a confirmation: send the form again with ``confirm`` = ``token``."""
+
+    answer: Answer | None
+    errors: tuple[Message, ...] = ()
+    cautions: tuple[Message, ...] = ()
+    token: str = ""
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """The fields an error or caution names (for aria-invalid)."""
+        return frozenset(m.field for m in (*self.errors, *self.cautions) if m.field)
+
+
+def _label(field: str) -> str:
+    return "Multiword" if field == "multiword" else f"Substitute {field[-1]}"
+
+
+def validate_answer(form: Mapping[str, str], targets: Iterable[str] = ()) -> FormCheck:
     """Read the annotation form: ``sub1``-``sub3``, ``name``, ``nil``, ``mw``,
-    ``multiword``, ``used_dictionary``. Returns the answer, or None and every problem."""
-    errors: list[str] = []
-    substitutes = [_clean(form.get(f"sub{i}")) for i in range(1, MAX_SUBSTITUTES + 1)]
-    substitutes = [s for s in substitutes if s]
-    name = bool(form.get("name"))
-    nil = bool(form.get("nil"))
-    if name and nil:
-        errors.append("Choose either 'Proper name' or 'No substitute (nil)', not both.")
-    if (name or nil) and substitutes:
-        errors.append("Give substitutes, or tick 'Proper name' or 'No substitute (nil)', "
-                      "not both.")
-    if not (name or nil or substitutes):
-        errors.append("Give at least one substitute, or tick 'Proper name' or "
-                      "'No substitute (nil)'.")
+    ``multiword``, ``used_dictionary`` and ``confirm``. ``targets`` are the target
+    word's forms (lemma, the word in the sentence) for the "target word" caution."""
+    targets = tuple(targets)
+    errors: list[Message] = []
+    cautions: list[Message] = []
+    substitutes: list[tuple[str, str]] = []
     seen: set[str] = set()
-    for substitute in substitutes:
-        if len(substitute) > MAX_LENGTH or len(substitute.split()) > MAX_WORDS:
-            errors.append(f"'{substitute[:MAX_LENGTH]}' is too long: a substitute is a word "
-                          f"or a short phrase (at most {MAX_WORDS} words, {MAX_LENGTH} "
-                          "characters).")
-        if substitute.casefold() in seen:
-            errors.append(f"'{substitute}' is given twice.")
-        seen.add(substitute.casefold())
-    multiword = _clean(form.get("multiword"))
+    for number in range(1, MAX_SUBSTITUTES + 1):
+        field = f"sub{number}"
+        typed = form.get(field) or ""
+        if not clean(typed)[0]:
+            continue  # an empty box (white space or invisible characters only)
+        try:
+            checked = check_substitute(typed, targets)
+        except InvalidSubstitute as error:
+            errors.append(Message(field, f"{_label(field)} ('{typed}'): {error.message}."))
+            continue
+        if checked.text.casefold() in seen:
+            errors.append(Message(field, f"'{checked.text}' is given twice."))
+        seen.add(checked.text.casefold())
+        cautions.extend(Message(field, f"{_label(field)} ('{checked.text}') {caution.message}")
+                        for caution in checked.warnings)
+        substitutes.append((field, checked.text))
+    name, nil = bool(form.get("name")), bool(form.get("nil"))
+    if name and nil:
+        errors.append(Message("", "Choose either 'Proper name' or 'No substitute (nil)', "
+                                  "not both."))
+    if (name or nil) and substitutes:
+        errors.append(Message("", "Give substitutes, or tick 'Proper name' or "
+                                  "'No substitute (nil)', not both."))
+    if not (name or nil or substitutes or errors):
+        errors.append(Message("", "Give at least one substitute, or tick 'Proper name' or "
+                                  "'No substitute (nil)'."))
+    multiword = ""
+    typed_multiword = form.get("multiword") or ""
+    if clean(typed_multiword)[0]:
+        try:
+            multiword = check_multiword(typed_multiword).text
+        except InvalidSubstitute as error:
+            errors.append(Message("multiword", f"Multiword ('{typed_multiword}'): "
+                                               f"{error.message}."))
+            multiword = typed_multiword.strip()
     ticked = bool(form.get("mw"))
     if ticked and not multiword:
-        errors.append("You ticked 'Part of a multiword': type the multiword.")
+        errors.append(Message("multiword", "You ticked 'Part of a multiword': type the "
+                                           "multiword."))
     if multiword and not ticked:
-        errors.append("Tick 'Part of a multiword' for the multiword you typed, or clear it.")
-    if len(multiword) > MAX_LENGTH:
-        errors.append(f"The multiword is too long (at most {MAX_LENGTH} characters).")
+        errors.append(Message("multiword", "Tick 'Part of a multiword' for the multiword "
+                                           "you typed, or clear it."))
     if errors:
-        return None, errors
+        return FormCheck(None, tuple(errors), tuple(cautions))
+    token = _token(cautions)
+    if cautions and form.get("confirm") != token:
+        return FormCheck(None, (), tuple(cautions), token)
     kind = "name" if name else "nil" if nil else "substitutes"
-    return Answer(kind, tuple(substitutes), multiword or None,
-                  bool(form.get("used_dictionary"))), []
+    return FormCheck(Answer(kind, tuple(text for _, text in substitutes), multiword or None,
+                            bool(form.get("used_dictionary"))), (), tuple(cautions), token)
+
+
+def _token(cautions: list[Message]) -> str:
+    """Names exactly the cautions confirmed: other values need a confirmation of their own."""
+    if not cautions:
+        return ""
+    text = "\x1f".join(f"{m.field}\x1e{m.text}" for m in cautions)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -1,4 +1,10 @@
-"""Logging in and out (flask-login), with attempts limited per client."""
+"""Logging in and out (flask-login), with attempts limited per client and per username.
+
+The session cookie names the user's session token (``User.get_id``), not the id; the token
+changes on logout, on a password reset and on (de)activation, and the loader only finds
+active users by their current token, so each of these ends every session of the account.
+A log-in checks exactly one password hash whether or not the username exists.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +16,8 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.extensions import db, limiter, login_manager
-from annotate.models import User
+from annotate.models import User, check_no_password
+from annotate.services import MAX_USERNAME, UNSAFE
 
 bp = Blueprint("auth", __name__)
 login_manager.login_view = "auth.login"
@@ -18,13 +25,35 @@ login_manager.login_message = "Log in to continue."
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    return db.session.get(User, int(user_id))
+def load_user(token: str) -> User | None:
+    """The active user whose current session token the cookie names (``User.get_id``)."""
+    if not token or UNSAFE.search(token):
+        return None
+    return db.session.scalar(select(User).where(User.session_token == token,
+                                                User.active.is_(True)))
+
+
+def _login_limit() -> str:
+    return str(current_app.config["LOGIN_LIMIT"])
+
+
+def _username_key() -> str:
+    """The per-username key of the login limit (distinct from any client address)."""
+    return "username:" + request.form.get("username", "").strip().casefold()[:MAX_USERNAME + 1]
+
+
+def _find_user(username: str) -> User | None:
+    """The account named ``username``; None for a name no account can have (too long, a
+    NUL or control character: PostgreSQL refuses NUL in a query)."""
+    if not username or len(username) > MAX_USERNAME or UNSAFE.search(username):
+        return None
+    return db.session.scalar(select(User).where(User.username == username))
 
 
 def safe_next(target: str | None) -> str | None:
-    """Only a path on this site: no scheme, no host, no '//' (open redirects)."""
-    if not target:
+    """Only a path on this site: no scheme, no host, no '//' or backslash (open
+    redirects), no control character (a line break cannot be put in a header)."""
+    if not target or "\\" in target or UNSAFE.search(target):
         return None
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
@@ -33,15 +62,20 @@ def safe_next(target: str | None) -> str | None:
 
 
 @bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(lambda: str(current_app.config["LOGIN_LIMIT"]), methods=["POST"])
+@limiter.limit(_login_limit, methods=["POST"])
+@limiter.limit(_login_limit, methods=["POST"], key_func=_username_key)
 def login() -> str | Response:
     if current_user.is_authenticated:
         return redirect(url_for("annotator.home"))
     username = ""
     if request.method == "POST":
         username = request.form.get("username", "").strip()
-        user = db.session.scalar(select(User).where(User.username == username))
-        if user is None or not user.check_password(request.form.get("password", "")):
+        password = request.form.get("password", "")
+        user = _find_user(username)
+        if user is None:
+            check_no_password(password)  # the time a known username takes
+            flash("Wrong username or password.", "error")
+        elif not user.check_password(password):
             flash("Wrong username or password.", "error")
         elif not user.active:
             flash("This account is deactivated; ask an organiser.", "error")
@@ -55,6 +89,8 @@ def login() -> str | Response:
 @bp.post("/logout")
 @login_required
 def logout() -> Response:
+    current_user.end_sessions()  # every session of the account, not only this one
+    db.session.commit()
     logout_user()
     flash("You are logged out.", "info")
     return redirect(url_for("auth.login"))

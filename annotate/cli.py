@@ -1,16 +1,24 @@
-"""``flask --app wsgi lexsub ...``: thin commands (parse, call a service, print)."""
+"""``flask --app wsgi lexsub ...``: thin commands (parse, call a service, print).
+
+No command prints a traceback: a file that cannot be read or written, bad data and a
+database error end with ``Error: …`` naming the file (exit status 1), bad usage with
+click's usage message (2).
+"""
 
 from __future__ import annotations
 
 import json
 import time
+from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
 import click
 from flask import Flask
-from flask.cli import AppGroup
+from flask.cli import AppGroup, ScriptInfo
 from flask_migrate import upgrade
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
@@ -20,7 +28,24 @@ from annotate.importer import XMLImportError, parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import ServiceError, create_user, export_records, import_dataset
 
-lexsub = AppGroup("lexsub", help="lexsub: database, accounts, datasets, responses.")
+
+class Commands(AppGroup):
+    """The ``lexsub`` group: a database error in any command is a message, not a
+    traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except SQLAlchemyError as error:
+            with ctx.ensure_object(ScriptInfo).load_app().app_context():
+                with suppress(SQLAlchemyError):
+                    db.session.rollback()
+                url = db.engine.url.render_as_string(hide_password=True)
+            problem = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+            raise click.ClickException(f"database {url}: {problem}") from error
+
+
+lexsub = Commands("lexsub", help="lexsub: database, accounts, datasets, responses.")
 DEMO = Path(__file__).resolve().parent / "demo" / "demo.xml"
 DEMO_USERS = (("organiser", "organiser", "demo-organiser"),
               ("alice", "annotator", "demo-alice"), ("bob", "annotator", "demo-bob"))
@@ -66,12 +91,17 @@ def create_user_command(name: str, role: str, password: str | None) -> None:
 def import_command(file: Path, name: str) -> None:
     """Import the task's XML (corpus/lexelt/instance/context/head) as a dataset."""
     started = time.perf_counter()
-    data = file.read_bytes()
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
     try:
         result = parse_lexsub_xml(data, str(file))
         imported = import_dataset(result, name, file.name, data)
-    except (XMLImportError, ServiceError) as error:
+    except XMLImportError as error:  # it names FILE:LINE
         raise click.ClickException(f"nothing imported: {error}") from error
+    except ServiceError as error:
+        raise click.ClickException(f"nothing imported from {file}: {error}") from error
     for repair in result.repairs:
         click.echo(f"repaired {file}:{repair.line} (instance {repair.instance_id}): "
                    f"{repair.what}")
@@ -88,10 +118,13 @@ def export_command(name: str, out: Path) -> None:
     """Write every (annotator, instance) answer as JSON Lines (docs/formats.md)."""
     dataset = _dataset(name)
     count = 0
-    with out.open("w", encoding="utf-8") as handle:
-        for record in export_records(dataset):
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-            count += 1
+    try:
+        with out.open("w", encoding="utf-8") as handle:
+            for record in export_records(dataset):
+                handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+                count += 1
+    except OSError as error:
+        raise click.ClickException(f"cannot write {out}: {error.strerror}") from error
     click.echo(f"wrote {count} responses to {out}")
 
 
@@ -121,7 +154,15 @@ def compile_command(name: str, out: Path, no_normalise: bool, no_lemmatise: bool
     gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
     options = CompileOptions(normalise=not no_normalise, lemmatise=not no_lemmatise,
                              t_rule=t_rule, only_t=only_t)  # type: ignore[arg-type]
-    gold = write_dataset_gold(_dataset(name), out, options)
+    dataset = _dataset(name)
+    try:
+        gold = write_dataset_gold(dataset, out, options)
+    except OSError as error:
+        raise click.ClickException(f"cannot write {error.filename or out}: "
+                                   f"{error.strerror}") from error
+    except ValueError as error:  # responses the compiler refuses: it names each
+        raise click.ClickException(f"dataset {name!r} not compiled into {out}: "
+                                   f"{error}") from error
     in_t = sum(1 for item in gold.items if item.in_t)
     click.echo(f"compiled {gold.responses} responses of {len(gold.annotators)} annotators: "
                f"{len(gold.items)} items, {in_t} in T; files in {out}")
@@ -154,7 +195,10 @@ def lemmas_command(name: str, accept: str | None, reject: str | None,
         click.echo(f"{action} {surface!r}{' → ' + lemma if lemma else ''} for "
                    f"{lexelt or 'every word'}")
         return
-    changes = proposed_changes(dataset)
+    try:
+        changes = proposed_changes(dataset)
+    except ValueError as error:  # responses the compiler refuses: it names each
+        raise click.ClickException(f"dataset {name!r}: {error}") from error
     for line in review_lines(changes):
         click.echo(line)
     click.echo(f"{len(changes)} lemma changes, "

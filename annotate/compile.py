@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from annotate.gold.aggregate import T_RULES
 from annotate.gold.compiler import CompileOptions, compile_responses
-from annotate.gold.decisions import NO_DECISIONS, read_decisions
+from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
 from annotate.gold.records import iter_responses
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
@@ -45,11 +45,22 @@ def parser() -> argparse.ArgumentParser:
     return result
 
 
+def _decisions(path: str | None) -> Decisions:
+    """The decisions file, or none; a file that is not UTF-8 is a ValueError naming it."""
+    if not path:
+        return NO_DECISIONS
+    try:
+        return read_decisions(path)
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})"
+                         ) from None
+
+
 def run(argv: Sequence[str]) -> int:
     """Run the command; returns the exit status."""
     args = parser().parse_args(argv)
     try:
-        decisions = read_decisions(args.decisions) if args.decisions else NO_DECISIONS
+        decisions = _decisions(args.decisions)
         options = CompileOptions(normalise=not args.no_normalise,
                                  lemmatise=not args.no_lemmatise,
                                  decisions=decisions, t_rule=args.t_rule, only_t=args.only_t)

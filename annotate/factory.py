@@ -15,10 +15,14 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
+from flask_login import current_user
+from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
 
 from annotate import database_url
 
@@ -49,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REMEMBER_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,
         LOGIN_LIMIT="20 per minute",
+        WTF_CSRF_TIME_LIMIT=None,  # a form's token lasts as long as its session
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SECRET_KEY"):
@@ -80,14 +85,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(reports.bp)
     cli.init_app(app)
 
-    @app.errorhandler(403)
-    def forbidden(error: Exception) -> tuple[str, int]:
-        return render_template("error.html", code=403,
-                               message="This page is for organisers."), 403
-
-    @app.errorhandler(404)
-    def not_found(error: Exception) -> tuple[str, int]:
-        return render_template("error.html", code=404, message="No such page."), 404
+    _error_pages(app)
+    app.after_request(_security_headers)
 
     @app.errorhandler(OperationalError)
     def database_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
@@ -99,6 +98,76 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         return UNAVAILABLE, 503, {"Retry-After": "2"}
 
     return app
+
+
+ERROR_MESSAGES = {
+    400: "The request could not be understood: go back, reload the page and try again.",
+    403: "This page is for organisers.",
+    404: "No such page.",
+    405: "That page cannot be used this way.",
+    413: "The file is too large (at most {limit} MB).",
+    429: "Too many attempts: wait a minute and try again.",
+    500: "Something went wrong on our side; nothing you saved is lost. Try again, and tell "
+         "the organiser if it happens again.",
+}
+
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
+                           "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+                           "form-action 'self'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+"""Sent with every response: no inline script or style runs, nothing frames the app."""
+
+
+def _security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def _error_pages(app: Flask) -> None:
+    """Styled pages for the HTTP errors, a form sent after its session ended, and any
+    unexpected error (rolled back, logged, a 500 page that needs no database)."""
+    from annotate.annotator import keep_and_log_in
+    from annotate.extensions import db
+
+    def page(code: int, message: str | None = None) -> tuple[str, int]:
+        limit = app.config.get("MAX_CONTENT_LENGTH") or 0
+        text = message or ERROR_MESSAGES.get(code, "")
+        return render_template("error.html", code=code,
+                               message=text.format(limit=limit // (1024 * 1024))), code
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> tuple[str, int] | HTTPException:
+        if error.code is None or error.code < 400:
+            return error
+        return page(error.code, None if error.code in ERROR_MESSAGES else error.description)
+
+    @app.errorhandler(CSRFError)
+    def stale_form(error: CSRFError) -> tuple[str, int] | Response:
+        """A form whose session ended (its CSRF token no longer matches). An answer sent
+        by nobody logged in is kept and the annotator asked to log in again; any other
+        form (a logged-in browser without the page's token: forged) is a 400 page."""
+        if (request.endpoint == "annotator.item" and request.view_args
+                and not current_user.is_authenticated):
+            return keep_and_log_in(int(request.view_args["instance_id"]))
+        return page(400, "The form had expired (the session ended or the page was open too "
+                         "long): go back, reload the page and send it again.")
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> tuple[str, int]:
+        if isinstance(error, HTTPException):  # pragma: no cover - handled above
+            raise error
+        with suppress(SQLAlchemyError):
+            db.session.rollback()
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        if app.config.get("PROPAGATE_EXCEPTIONS"):
+            raise error
+        return page(500)
 
 
 UNAVAILABLE = """<!doctype html><html lang="en"><head><meta charset="utf-8">

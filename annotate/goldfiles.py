@@ -23,8 +23,11 @@ from annotate.gold import (
     write_outputs,
 )
 from annotate.gold.records import parse_response
+from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
-from annotate.services import ServiceError, export_records
+from annotate.services import ServiceError, check_text, export_records
+
+MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
 
 
 def decisions_of(dataset: Dataset) -> Decisions:
@@ -36,11 +39,18 @@ def decisions_of(dataset: Dataset) -> Decisions:
 
 def decide(dataset: Dataset, surface: str, action: str, lemma: str | None, lexelt: str | None,
            who: str) -> LemmaDecision:
-    """Record (or replace) the decision on ``surface`` for every word or one lexelt."""
+    """Record (or replace) the decision on ``surface`` for every word or one lexelt.
+    ``surface`` and ``lemma`` (at most 255 characters) and ``lexelt`` (120) are refused
+    with :class:`ServiceError` when too long or holding a control character."""
     if action not in ("accept", "reject", "correct"):
-        raise ServiceError(f"action {action!r} is not accept, reject or correct")
+        raise ServiceError(f"action {action[:40]!r} is not accept, reject or correct")
+    check_text(surface, "surface", MAX_SURFACE)
+    if lexelt is not None:
+        check_text(lexelt, "lexelt", MAX_ITEM)
     if action == "correct" and not (lemma or "").strip():
         raise ServiceError("a correction needs the lemma to use")
+    if action == "correct" and lemma is not None:
+        check_text(lemma.strip(), "lemma", MAX_SURFACE)
     row = db.session.scalar(select(LemmaDecision).where(
         LemmaDecision.dataset_id == dataset.id, LemmaDecision.surface == surface,
         LemmaDecision.lexelt == (lexelt or "")))

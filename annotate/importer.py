@@ -48,6 +48,10 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
 )
 
 POS_TAGS = ("n", "v", "a", "r")
+# The most characters the database keeps (annotate.models uses these for its columns).
+MAX_ITEM = 120
+MAX_INSTANCE_ID = 64
+MAX_HEAD = 255
 
 _ITEM = re.compile(r"([^\s.]+)\.(?:[nvar]\.)?([nvar])")
 _SPLIT_CHARREF = re.compile(rb"&#(\d+|x[0-9A-Fa-f]+) +;")
@@ -123,6 +127,11 @@ class XMLImportError(ValueError):
         self.problem = problem
 
 
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to its first ``limit`` characters."""
+    return repr(text[:limit]) + ("…" if len(text) > limit else "")
+
+
 def split_item(item: str) -> tuple[str, str]:
     """``(lemma, pos)`` of an item ``lemma.pos`` or ``lemma.orig_pos.pos``; ValueError if the
     item is neither."""
@@ -144,7 +153,9 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>") -> ImportResult:
     Raises ``XMLImportError`` naming the line and the rule broken: malformed XML, an entity
     declaration or external entity, an element out of place, an item that is not
     ``lemma.pos[.pos]``, a duplicate lexelt item or instance id, an instance without
-    exactly one ``<head>`` in exactly one ``<context>``, text outside ``<context>``.
+    exactly one ``<head>`` in exactly one ``<context>``, text outside ``<context>``, an
+    item, instance id or head longer than the database keeps (``MAX_ITEM``,
+    ``MAX_INSTANCE_ID``, ``MAX_HEAD`` characters).
     """
     data, found = _repair(data)
     builder = _Builder(name)
@@ -342,6 +353,9 @@ class _Builder:
         if "item" not in attrib:
             raise self.fail("<lexelt> has no item attribute")
         item = attrib["item"]
+        if len(item) > MAX_ITEM:
+            raise self.fail(f"lexelt item {_shown(item)} has {len(item)} characters; at most "
+                            f"{MAX_ITEM}")
         try:
             self.lemma, self.pos = split_item(item)
         except ValueError as error:
@@ -358,6 +372,9 @@ class _Builder:
         if "id" not in attrib:
             raise self.fail(f"an <instance> of {self.item!r} has no id attribute")
         id_ = attrib["id"]
+        if len(id_) > MAX_INSTANCE_ID:
+            raise self.fail(f"instance id {_shown(id_)} has {len(id_)} characters; at most "
+                            f"{MAX_INSTANCE_ID}")
         if not id_ or any(char.isspace() for char in id_):
             raise self.fail(f"instance id {id_!r} must be non-empty and contain no white space")
         if id_ in self.ids:
@@ -372,8 +389,12 @@ class _Builder:
     def end(self, tag: str) -> None:
         self.stack.pop()
         if tag == "head":
-            if not "".join(self.head).strip():
+            head = "".join(self.head)
+            if not head.strip():
                 raise self.fail(f"instance {self.id!r} has an empty <head>")
+            if len(head) > MAX_HEAD:
+                raise self.fail(f"the <head> of instance {self.id!r} has {len(head)} "
+                                f"characters; at most {MAX_HEAD}")
         elif tag == "context":
             if self.heads == 0:
                 raise self.fail(f"instance {self.id!r} has no <head> in its <context>; "

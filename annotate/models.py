@@ -6,7 +6,9 @@ and appends a :class:`Revision`, in one transaction (A7: nothing is lost).
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
+from functools import cache
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
@@ -14,6 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotate.extensions import db
+from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
 
 ROLES = ("annotator", "organiser")
 KINDS = ("substitutes", "name", "nil")
@@ -23,7 +26,29 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def new_session_token() -> str:
+    """A fresh random session token (43 characters, 256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+@cache
+def _dummy_hash() -> str:
+    """A hash made as every password's is, of a password nobody knows."""
+    return generate_password_hash(secrets.token_urlsafe(16))
+
+
+def check_no_password(password: str) -> bool:
+    """Spend the time of one password check, for a log-in whose user is unknown, so
+    that the answer's timing does not tell which usernames exist. Always False."""
+    check_password_hash(_dummy_hash(), password)
+    return False
+
+
 class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
+    """An account. Its session cookie carries ``session_token``, not the id (flask-login's
+    alternative id): a new token, on logout, on a password change and on
+    (de)activation, ends every session of the account at once."""
+
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -32,11 +57,33 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     role: Mapped[str] = mapped_column(String(16), default="annotator")
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    session_token: Mapped[str] = mapped_column(String(64), unique=True,
+                                               default=new_session_token)
+    # A crowd participant (Prolific, Mechanical Turk) arrives by a study link with this
+    # id and has no password: only the link logs them in (annotate.study).
+    participant_id: Mapped[str | None] = mapped_column(String(64), unique=True,
+                                                       nullable=True)
+
+    def get_id(self) -> str:  # what flask-login keeps in the session cookie
+        return self.session_token
+
+    def end_sessions(self) -> None:
+        """Every session of this account ends: its cookies name the old token."""
+        self.session_token = new_session_token()
 
     def set_password(self, password: str) -> None:
+        """Set a new password; the sessions opened with the old one end."""
         self.password_hash = generate_password_hash(password)
+        self.end_sessions()
+
+    def set_active(self, active: bool) -> None:
+        """Activate or deactivate the account; either way its sessions end."""
+        self.active = active
+        self.end_sessions()
 
     def check_password(self, password: str) -> bool:
+        if not self.password_hash:  # a participant: no password opens the account
+            return check_no_password(password)
         return check_password_hash(self.password_hash, password)
 
     @property
@@ -56,8 +103,43 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     source: Mapped[str] = mapped_column(String(255), default="")
     source_sha256: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # The study design (annotate.study): ``all`` (every member annotates every sentence)
+    # or ``overlap`` (each sentence gets ``per_sentence`` annotators, each annotator a
+    # batch of about ``batch_size`` sentences, a word's sentences together).
+    guidelines: Mapped[str] = mapped_column(Text, default="")
+    design: Mapped[str] = mapped_column(String(16), default="all")
+    per_sentence: Mapped[int | None] = mapped_column(nullable=True)
+    batch_size: Mapped[int | None] = mapped_column(nullable=True)
+    study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
     lexelts: Mapped[list[Lexelt]] = relationship(back_populates="dataset",
                                                  order_by="Lexelt.position")
+
+
+class DatasetMember(db.Model):  # type: ignore[name-defined,misc]
+    """An annotator assigned to a dataset: only members see and open it (A10)."""
+
+    __tablename__ = "dataset_members"
+    __table_args__ = (UniqueConstraint("dataset_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    added_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class Assignment(db.Model):  # type: ignore[name-defined,misc]
+    """A sentence given to a member (overlap and crowd designs). A member with no
+    assignment in a dataset annotates all of its sentences."""
+
+    __tablename__ = "assignments"
+    __table_args__ = (UniqueConstraint("user_id", "instance_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"), index=True)
+    assigned_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class Lexelt(db.Model):  # type: ignore[name-defined,misc]
@@ -68,8 +150,8 @@ class Lexelt(db.Model):  # type: ignore[name-defined,misc]
 
     id: Mapped[int] = mapped_column(primary_key=True)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
-    item: Mapped[str] = mapped_column(String(120))
-    lemma: Mapped[str] = mapped_column(String(120))
+    item: Mapped[str] = mapped_column(String(MAX_ITEM))
+    lemma: Mapped[str] = mapped_column(String(MAX_ITEM))
     pos: Mapped[str] = mapped_column(String(1))
     position: Mapped[int] = mapped_column()
     dataset: Mapped[Dataset] = relationship(back_populates="lexelts")
@@ -86,10 +168,10 @@ class Instance(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
     lexelt_id: Mapped[int] = mapped_column(ForeignKey("lexelts.id"), index=True)
-    xml_id: Mapped[str] = mapped_column(String(64))
+    xml_id: Mapped[str] = mapped_column(String(MAX_INSTANCE_ID))
     position: Mapped[int] = mapped_column(index=True)
     before: Mapped[str] = mapped_column(Text)
-    head: Mapped[str] = mapped_column(String(255))
+    head: Mapped[str] = mapped_column(String(MAX_HEAD))
     after: Mapped[str] = mapped_column(Text)
     lexelt: Mapped[Lexelt] = relationship(back_populates="instances")
 
@@ -153,3 +235,4 @@ class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
     lexelt: Mapped[str] = mapped_column(String(120), default="")  # '' = every word
     decided_by: Mapped[str] = mapped_column(String(80), default="")
     decided_at: Mapped[datetime] = mapped_column(default=now)
+

@@ -133,7 +133,7 @@ def toggle_active(user_id: int) -> BaseResponse:
     if user.id == current_user.id:
         flash("You cannot deactivate yourself.", "error")
     else:
-        user.active = not user.active
+        user.set_active(not user.active)  # ends the account's sessions
         db.session.commit()
         flash(f"{user.username} is now {'active' if user.active else 'deactivated'}.", "info")
     return redirect(url_for("organiser.users"))
@@ -147,7 +147,7 @@ def reset_password(user_id: int) -> BaseResponse:
     if len(password) < 8:
         flash("A password has at least 8 characters.", "error")
     else:
-        user.set_password(password)
+        user.set_password(password)  # ends the account's sessions
         db.session.commit()
         flash(f"Password of {user.username} reset.", "info")
     return redirect(url_for("organiser.users"))

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, render_template, request
+from flask import Blueprint, abort, flash, render_template, request
 from markupsafe import Markup
 
 from annotate.charts import Bar, bar_chart
 from annotate.extensions import db
-from annotate.gold.write import annotator_lines, gold_lines
+from annotate.gold import CompiledGold
+from annotate.gold.write import annotator_lines, gold_lines, scorer_view
 from annotate.goldfiles import compile_dataset
+from annotate.inspect import find_instance, item_answers
 from annotate.models import Dataset
 from annotate.organiser import organiser_required
 from scoring.agreement import parse_annotators
@@ -39,11 +41,38 @@ def agreement(dataset_id: int) -> str:
     bootstrap intervals over lemmas, and the charts."""
     dataset = db.get_or_404(Dataset, dataset_id)
     compiled = compile_dataset(dataset)
-    items = parse_annotators(annotator_lines(compiled), f"{dataset.name} annotators")
+    lines = list(annotator_lines(compiled))
+    items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     seed = request.args.get("seed", 12345, type=int)
     body = report(items, leave_out=True, with_intervals=True, seed=seed)
     return render_template("reports/agreement.html", dataset=dataset, body=body, keys=KEYS,
-                           charts=_agreement_charts(body))
+                           charts=_agreement_charts(body), compiled=compiled)
+
+
+@bp.get("/datasets/<int:dataset_id>/problems")
+@organiser_required
+def problems(dataset_id: int) -> str:
+    """The answers the compiler leaves out (a value breaks the rule of a valid
+    substitute) and the values it keeps but flags, each with a link to its item."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    compiled = compile_dataset(dataset)
+    return render_template("reports/problems.html", dataset=dataset, compiled=compiled)
+
+
+@bp.get("/datasets/<int:dataset_id>/items/<path:xml_id>")
+@organiser_required
+def item(dataset_id: int, xml_id: str) -> str:
+    """One sentence with every annotator's current answer, and its problems."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    instance = find_instance(dataset, xml_id)
+    if instance is None:
+        abort(404)
+    compiled = compile_dataset(dataset)
+    return render_template(
+        "reports/item.html", dataset=dataset, instance=instance,
+        answers=item_answers(instance),
+        left_out=[p for p in compiled.left_out if p.instance == xml_id],
+        flagged=[p for p in compiled.flagged if p.instance == xml_id])
 
 
 def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
@@ -72,19 +101,21 @@ def scores(dataset_id: int) -> str:
     dataset = db.get_or_404(Dataset, dataset_id)
     result: dict[str, Any] | None = None
     chart: Markup | None = None
+    compiled = compile_dataset(dataset)
     if request.method == "POST":
         uploads = [f for f in request.files.getlist("systems") if f.filename]
         if not uploads:
             flash("Choose one or more system files to score.", "error")
         else:
-            result, chart = _leaderboard(dataset, uploads)
+            result, chart = _leaderboard(dataset, compiled, uploads)
     return render_template("reports/scores.html", dataset=dataset, result=result, chart=chart,
                            significance=request.form.get("significance") == "on",
-                           fixed=request.form.get("fixed") == "on")
+                           fixed=request.form.get("fixed") == "on", compiled=compiled,
+                           scorer=scorer_view(compiled))
 
 
-def _leaderboard(dataset: Dataset, uploads: list[Any]) -> tuple[dict[str, Any] | None,
-                                                                  Markup | None]:
+def _leaderboard(dataset: Dataset, compiled: CompiledGold,
+                 uploads: list[Any]) -> tuple[dict[str, Any] | None, Markup | None]:
     names = system_names([upload.filename for upload in uploads])
     try:
         systems = [(name, upload.read().decode("utf-8")) for name, upload in
@@ -92,7 +123,7 @@ def _leaderboard(dataset: Dataset, uploads: list[Any]) -> tuple[dict[str, Any] |
     except UnicodeDecodeError as error:
         flash(f"A system file is not UTF-8 text: {error}", "error")
         return None, None
-    gold = read_gold(list(gold_lines(compile_dataset(dataset))),
+    gold = read_gold(list(gold_lines(compiled)),
                      "fixed" if request.form.get("fixed") == "on" else "compat",
                      f"{dataset.name} gold")
     if not gold.items:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -21,13 +22,52 @@ class ServiceError(ValueError):
     """A request that breaks a rule (the message says which)."""
 
 
+# What no name or id may hold: C0 and C1 controls (NUL, tab, line breaks), the line and
+# paragraph separators, bidi controls (they reorder what a page shows) and lone surrogates.
+# PostgreSQL refuses NUL in text outright.
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+                    "\ud800-\udfff]")
+MAX_USERNAME = 80
+MAX_DATASET_NAME = 120
+MAX_SOURCE = 255
+
+
+def shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message (control characters escaped), cut to ``limit``."""
+    return repr(text[:limit]) + ("…" if len(text) > limit else "")
+
+
+def check_text(value: str, what: str, limit: int) -> str:
+    """``value`` if the database can keep it as a name: not empty or only white space, no
+    character of :data:`UNSAFE`, at most ``limit`` characters. Otherwise
+    :class:`ServiceError` naming the value and the rule."""
+    if not value.strip():
+        raise ServiceError(f"{what} {shown(value)} is empty")
+    bad = UNSAFE.search(value)
+    if bad is not None:
+        raise ServiceError(f"{what} {shown(value)} contains U+{ord(bad.group()):04X}: "
+                           "control characters, line breaks and bidi controls are not "
+                           "allowed")
+    if len(value) > limit:
+        raise ServiceError(f"{what} {shown(value)} has {len(value)} characters; at most "
+                           f"{limit}")
+    return value
+
+
+def safe_source(file_name: str) -> str:
+    """An uploaded file's name as a dataset keeps it: the characters of :data:`UNSAFE`
+    removed and, past :data:`MAX_SOURCE` characters, shortened (ending in '…')."""
+    cleaned = UNSAFE.sub("", file_name)
+    return cleaned if len(cleaned) <= MAX_SOURCE else cleaned[:MAX_SOURCE - 1] + "…"
+
+
 def create_user(username: str, password: str, role: str = "annotator") -> User:
     if role not in ("annotator", "organiser"):
-        raise ServiceError(f"role {role!r} is not annotator or organiser")
-    if not username or len(username) > 80 or not username.replace("_", "").replace(
-            "-", "").replace(".", "").isalnum():
-        raise ServiceError(f"username {username!r} must be 1-80 letters, digits, '.', '_' "
-                           "or '-'")
+        raise ServiceError(f"role {shown(role)} is not annotator or organiser")
+    if not username or len(username) > MAX_USERNAME or not username.replace(
+            "_", "").replace("-", "").replace(".", "").isalnum():
+        raise ServiceError(f"username {shown(username)} must be 1-{MAX_USERNAME} letters, "
+                           "digits, '.', '_' or '-'")
     if len(password) < 8:
         raise ServiceError("a password has at least 8 characters")
     if db.session.scalar(select(User).where(User.username == username)):
@@ -48,7 +88,11 @@ class Imported:
 
 def import_dataset(result: ImportResult, name: str, source: str, data: bytes) -> Imported:
     """Store a parsed XML file as dataset ``name`` in one transaction. Importing the same
-    bytes again changes nothing; another file under the same name is refused."""
+    bytes again changes nothing; another file under the same name is refused, and so is a
+    name that :func:`check_text` refuses. ``source`` (the file's name) is kept as
+    :func:`safe_source` makes it."""
+    check_text(name, "dataset name", MAX_DATASET_NAME)
+    source = safe_source(source)
     digest = hashlib.sha256(data).hexdigest()
     existing = db.session.scalar(select(Dataset).where(Dataset.name == name))
     if existing is not None:
@@ -57,8 +101,6 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
                 Instance.dataset_id == existing.id)) or 0
             return Imported(existing, False, count)
         raise ServiceError(f"dataset {name!r} exists already with another file")
-    if not name or len(name) > 120:
-        raise ServiceError("a dataset name has 1-120 characters")
     try:
         dataset = Dataset(name=name, source=source, source_sha256=digest)
         db.session.add(dataset)
@@ -117,13 +159,14 @@ def _save_once(user: User, instance: Instance, answer: Answer) -> Response:
     response = db.session.scalar(select(Response).where(
         Response.user_id == user.id, Response.instance_id == instance.id))
     if response is None:
-        response = Response(user_id=user.id, instance_id=instance.id, saves=0)
-        db.session.add(response)
+        response = Response(user_id=user.id, instance_id=instance.id, saves=1)
+        db.session.add(response)  # a concurrent first save fails the unique key: retried
+    else:  # counted by the database (UPDATE … SET saves = saves + 1): no save is lost
+        response.saves = Response.saves + 1
     response.kind = answer.kind
     response.substitutes = list(answer.substitutes)
     response.multiword = answer.multiword
     response.updated_at = stamp
-    response.saves = (response.saves or 0) + 1
     flag = db.session.scalar(select(WordFlag).where(
         WordFlag.user_id == user.id, WordFlag.lexelt_id == instance.lexelt_id))
     if flag is None:

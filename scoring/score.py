@@ -8,11 +8,15 @@ score.pl does not have, start with ``--``:
 ``--fixed``             score with score.pl's defects corrected (docs/scoring.md)
 ``--format text|json|csv``  text is score.pl's output; JSON and CSV give fractions
 ``--by-pos``            scores for All, n, v, a, r laid out like Tables 4-8 of the 2009 paper
-``--strict``            refuse a system file with any malformed line (FILE:LINE: rule)
+``--strict``            refuse a system file with any malformed line or any byte that is not
+                        UTF-8 (FILE:LINE: rule)
 ``--no-diagnosis``      do not print the diagnosis of defects to standard error
 
 Standard error gets a short diagnosis of what in the system file gained or lost credit
 only because of a defect of score.pl (see :mod:`scoring.diagnose`).
+
+Exit status: 0 done, 1 an error (every message names the file), 2 bad usage: an unknown
+option, or no files at all (score.pl's usage line is printed, and nothing is scored).
 """
 
 from __future__ import annotations
@@ -43,6 +47,11 @@ from scoring.report import (
     pos_tables,
 )
 from scoring.types import Rules
+
+
+class UsageError(ValueError):
+    """Arguments the command cannot use (exit status 2)."""
+
 
 USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
 HELP = __doc__ or ""
@@ -83,9 +92,9 @@ def parse_arguments(argv: Sequence[str]) -> Options:
         elif arg == "--no-diagnosis":
             flags["diagnosis"] = False
         else:
-            raise SystemExit(f"score: unknown option {arg!r} (see --help)")
+            raise UsageError(f"unknown option {arg!r} (see --help)")
     if output not in ("text", "json", "csv"):
-        raise SystemExit(f"score: --format {output!r} is not one of text, json, csv")
+        raise UsageError(f"--format {output!r} is not one of text, json, csv")
     padded = [*plain, *[""] * 5][:5]
     ansfile, goldfile, kind, scoretype, verbose = padded
     measure: str | None = scoretype
@@ -137,13 +146,20 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None,
 
 
 def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
-    options = parse_arguments(_merge_format_option(argv))
+    try:
+        options = parse_arguments(_merge_format_option(argv))
+    except UsageError as error:
+        print(f"score: {error}", file=err)
+        return 2
     write = out.write
     write(encode(USAGE * options.usage_lines))
     if options.measure is None:
         return 2 if options.usage_lines else 0
+    if not options.system and not options.gold:  # score.pl goes on to die dividing by 0
+        return 2
     try:
         if options.strict:
+            check_utf8(options.system)
             read_system(options.system, _kind(options.measure))
         text, notes = _score(options, err)
     except FormatError as error:
@@ -154,14 +170,34 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
         return 1
     except ScorerDied as died:
         write(encode(died.stdout))
-        print(f"score: {died.reason}; score.pl dies here with 'Illegal division by zero'",
-              file=err)
+        print(f"score: {options.system} against {options.gold}: {died.reason}; score.pl "
+              "dies here with 'Illegal division by zero'", file=err)
         return 1
     write(encode(text))
     if options.diagnosis:
         for note in notes:
             print(note, file=err)
     return 0
+
+
+def check_utf8(path: str) -> None:
+    """Raise :class:`FormatError` naming ``FILE:LINE`` of every line that is not UTF-8
+    (``--strict``: the compat reader would keep such bytes as they are)."""
+    data = Path(path).read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return
+    problems = []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            problems.append(f"{path}:{number}: byte 0x{line[error.start]:02X} at column "
+                            f"{error.start + 1} is not UTF-8 ({error.reason})")
+    raise FormatError(problems)
 
 
 def _kind(measure: str) -> Literal["best", "oot", "mw"]:

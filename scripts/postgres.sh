@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prints the URL of a PostgreSQL database for the tests (lexsub_test), making one when
+# Prints the URL of a PostgreSQL database for the tests (lexsub_test, or the name in
+# LEXSUB_TEST_DATABASE, e.g. to run two checkouts' tests at once), making one when
 # needed: the server at 127.0.0.1:5432 (user postgres) when one answers, otherwise
 # Debian's postgresql installed with apt-get and started. Exits 1 when neither works.
 # Needs the project's .venv (psycopg); scripts/test.sh calls it.
@@ -9,17 +10,22 @@ py=.venv/bin/python
 
 try_url() {  # $1: server URL (database postgres); creates lexsub_test, prints its URL
   "$py" - "$1" <<'PY'
+import os
+import re
 import sys
 import psycopg
 base = sys.argv[1]
+name = os.environ.get("LEXSUB_TEST_DATABASE") or "lexsub_test"
+if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", name):
+    sys.exit(f"LEXSUB_TEST_DATABASE {name!r} is not a plain lower-case database name")
 try:
     with psycopg.connect(base + "/postgres", autocommit=True, connect_timeout=3) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = 'lexsub_test'").fetchone():
-            conn.execute("CREATE DATABASE lexsub_test")
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f"CREATE DATABASE {name}")
 except Exception as error:
     print(f"no PostgreSQL at {base}: {error}".splitlines()[0], file=sys.stderr)
     sys.exit(1)
-print(base + "/lexsub_test")
+print(f"{base}/{name}")
 PY
 }
 

@@ -95,11 +95,25 @@ def test_reader_groups_lines_into_items(tmp_path: Path) -> None:
     (line("1", "x", "1", ["a"]), "<a>:1: lexelt 'x' has no PoS"),
     (line("", "x.n", "1", ["a"]), "<a>:1: annotator '' is not a non-empty string"),
     (line("1", "x.n", "1", ["a"], multiword=""), "<a>:1: multiword '' is neither"),
+    # the one rule of a valid substitute (scoring.substitute), as the form and compiler
+    (line("1", "x.n", "1", ["!!!"]),
+     "<a>:1: substitute '!!!': has no letter or digit (no letter or digit)"),
+    (line("1", "x.n", "1", ["pn"]), "<a>:1: substitute 'pn': 'pn' is reserved"),
+    (line("1", "x.n", "1", ["a; b"]), "<a>:1: substitute 'a; b': one substitute per box"),
+    (line("1", "x.n", "1", ["a\u0000"]), "<a>:1: substitute 'a\\x00': contains the control"),
 ])
 def test_reader_errors_name_the_line_and_the_rule(text: str, problem: str) -> None:
     with pytest.raises(FormatError) as caught:
         parse_annotators([text], "<a>")
     assert caught.value.problems[0].startswith(problem)
+
+
+def test_an_empty_file_is_an_error_that_says_so() -> None:
+    with pytest.raises(FormatError) as caught:
+        parse_annotators([], "empty.jsonl")
+    assert caught.value.problems == ("empty.jsonl: the file is empty (one JSON object per "
+                                     "line is expected: the annotators.jsonl the compiler "
+                                     "writes)",)
 
 
 def test_reader_reports_every_problem_and_duplicates() -> None:

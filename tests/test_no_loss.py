@@ -89,3 +89,57 @@ def test_twenty_threads_saving_at_once(app: Flask, dataset: int) -> None:
             last = db.session.scalar(select(Revision).where(Revision.instance_id == instance)
                                      .order_by(Revision.id.desc()).limit(1))
             assert last is not None and last.substitutes == substitutes
+
+
+def test_forty_concurrent_saves_are_forty_in_the_counter(app: Flask, dataset: int) -> None:
+    """Issue 10 item 7: 8 threads save one sentence 5 times each. The counter is raised by
+    the database (UPDATE … SET saves = saves + 1), so no save is lost from it (a
+    read-modify-write counted 27-33 of 40)."""
+    from annotate.extensions import db
+    from annotate.models import Response
+
+    make_user(app, "ann")
+    first = _instances(app)[0]
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(8)
+
+    def worker(index: int) -> None:
+        try:
+            client = app.test_client()
+            login(client, "ann")
+            barrier.wait()
+            for save in range(5):
+                word = ("clever", "smart", "brilliant", "intelligent", "gifted")[save]
+                response = client.post(f"/annotate/{first}", data={"sub1": word})
+                assert response.status_code == 302, response.status_code
+        except BaseException as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    revisions, _ = _history(app)
+    assert revisions == 40
+    with app.app_context():
+        assert list(db.session.scalars(select(Response.saves))) == [40]
+
+
+def test_the_counter_counts_each_save(app: Flask, client: FlaskClient, dataset: int) -> None:
+    from annotate.extensions import db
+    from annotate.models import Response
+
+    make_user(app, "ann")
+    login(client, "ann")
+    first, second = _instances(app)[:2]
+    for count in (1, 2, 3):
+        client.post(f"/annotate/{first}", data={"sub1": "clever"})
+        with app.app_context():
+            assert db.session.scalar(select(Response.saves).where(
+                Response.instance_id == first)) == count
+    client.post(f"/annotate/{second}", data={"sub1": "light"})
+    with app.app_context():
+        assert db.session.scalar(select(Response.saves).where(
+            Response.instance_id == second)) == 1

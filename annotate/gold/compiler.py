@@ -1,7 +1,13 @@
 """The gold compiler (C1-C4): responses in, a :class:`CompiledGold` value out.
 
-normalise (C2) → lemmatise with the organiser's decisions (C3) → one SET per annotator and
-item → aggregate (C4). Writing the files (C5) is :mod:`annotate.gold.write`.
+check (the one rule of :mod:`scoring.substitute`) → normalise (C2) → lemmatise with the
+organiser's decisions (C3) → one SET per annotator and item → aggregate (C4). Writing the
+files (C5) is :mod:`annotate.gold.write`.
+
+A response with a value the rules refuse (``happy; glad`` in one box, ``pn``, ``!!!``, a
+control character) is left out whole and reported as an :class:`AnswerProblem`; values
+the rules only flag (``nil`` typed as a word, one character, the target word) are kept
+and reported too. Stored data that breaks the rules therefore never stops a compile.
 
 Items are ordered by the numeric value of their id when every id is a number (ties, such
 as ``7`` and ``07``, by the id's text), else by the id's text; annotators by name. Nothing
@@ -20,10 +26,17 @@ from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.normalisation import Normalised, normalise_with_reasons
 from annotate.gold.records import Response, ResponseError
+from scoring.substitute import (
+    Checked,
+    InvalidSubstitute,
+    check_multiword,
+    check_substitute,
+)
 
 VERSION = "1"
 """Version of the compiler's rules, written into the signature."""
 _NUMBER = re.compile(r"[0-9]+")
+_POS_SUFFIX = re.compile(r"(\.[nvar])+$")
 _NOTHING: dict[str, str] = {}
 
 
@@ -51,6 +64,19 @@ class NormalisationChange:
     reasons: tuple[str, ...]
     count: int
     items: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerProblem:
+    """A value in one annotator's answer that a rule refuses (the response is left out)
+    or flags (kept): who, which item, the value as stored, the rule and what it says."""
+
+    annotator: str
+    lexelt: str
+    instance: str
+    value: str
+    rule: str
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +133,10 @@ class CompiledGold:
     """Substitutes and multiwords that normalisation left empty (dropped)."""
     signature: Signature
     only_t: bool = False
+    left_out: tuple[AnswerProblem, ...] = ()
+    """Responses left out because a value breaks a rule (one entry per response)."""
+    flagged: tuple[AnswerProblem, ...] = ()
+    """Values kept that a rule flags (one entry per value)."""
 
     @property
     def in_t(self) -> tuple[CompiledItem, ...]:
@@ -154,9 +184,50 @@ class _Compiler:
         """lexelt → typed form → gold form, for forms that nothing changes (no tally)."""
         self.problems: list[str] = []
         self.responses = 0
+        self.verdicts: dict[tuple[str, str], Checked | InvalidSubstitute] = {}
+        self.multiwords: dict[str, Checked | InvalidSubstitute] = {}
+        self.forms_checked: dict[str, InvalidSubstitute | None] = {}
+        self.left_out: list[AnswerProblem] = []
+        self.flagged: list[AnswerProblem] = []
 
-    def form(self, raw: str, lexelt: str, instance: str) -> str:
-        """The form a typed substitute or multiword takes in the gold ("" when dropped)."""
+    def verdict(self, raw: str, lexelt: str) -> Checked | InvalidSubstitute:
+        """What :func:`~scoring.substitute.check_substitute` says of ``raw`` (cached)."""
+        key = (raw, lexelt)
+        found = self.verdicts.get(key)
+        if found is None:
+            try:
+                found = check_substitute(raw, (_POS_SUFFIX.sub("", lexelt),))
+            except InvalidSubstitute as error:
+                found = error
+            self.verdicts[key] = found
+        return found
+
+    def broken_form(self, text: str) -> InvalidSubstitute | None:
+        """Why a form that normalisation or a lemma (a decision's correction, ``pns`` →
+        ``pn``) made breaks the substitute rules, or None (cached)."""
+        if text in self.forms_checked:
+            return self.forms_checked[text]
+        try:
+            check_substitute(text)
+            found = None
+        except InvalidSubstitute as error:
+            found = error
+        self.forms_checked[text] = found
+        return found
+
+    def multiword_verdict(self, raw: str) -> Checked | InvalidSubstitute:
+        found = self.multiwords.get(raw)
+        if found is None:
+            try:
+                found = check_multiword(raw)
+            except InvalidSubstitute as error:
+                found = error
+            self.multiwords[raw] = found
+        return found
+
+    def form(self, raw: str, lexelt: str, instance: str, plain: bool = True) -> str:
+        """The form a checked substitute or multiword takes in the gold ("" when dropped).
+        ``plain``: remember it for the fast path when nothing changes it."""
         text = raw
         tallied = False
         if self.options.normalise:
@@ -177,7 +248,7 @@ class _Compiler:
                 self.lemma_tally.setdefault(key, _Tally()).add(instance)
                 tallied = True
             text = lemma[1]
-        if not tallied:
+        if not tallied and plain:
             self.plain.setdefault(lexelt, {})[raw] = text
         return text
 
@@ -207,18 +278,47 @@ class _Compiler:
                                  f"{instance} twice (one response per annotator and instance)")
             return
         plain = self.plain.get(lexelt, _NOTHING)
-        forms = set()
+        checked: list[tuple[str, Checked | None]] = []
         for raw in response.substitutes:
-            text = plain.get(raw)
-            if text is None:
-                text = self.form(raw, lexelt, instance)
+            if raw in plain:
+                checked.append((raw, None))
+                continue
+            verdict = self.verdict(raw, lexelt)
+            if isinstance(verdict, InvalidSubstitute):
+                self._leave_out(response, raw, verdict.rule, verdict.message)
+                return
+            checked.append((raw, verdict))
+        raw_multiword = response.multiword
+        if raw_multiword is not None:
+            found = self.multiword_verdict(raw_multiword)
+            if isinstance(found, InvalidSubstitute):
+                self._leave_out(response, raw_multiword, found.rule, "multiword " + found.message)
+                return
+        forms = set()
+        flagged: list[AnswerProblem] = []
+        for raw, passed in checked:
+            if passed is None:
+                text = plain[raw]
+            else:
+                text = self.form(raw, lexelt, instance, not passed.warnings)
+                broken = self.broken_form(text) if text != passed.text else None
+                if broken is not None:
+                    self._leave_out(response, raw, broken.rule,
+                                    f"its gold form (lemma) {broken.message}")
+                    return
+                flagged.extend(AnswerProblem(annotator, lexelt, instance, raw, caution.rule,
+                                             caution.message) for caution in passed.warnings)
             if text:
                 forms.add(text)
-        raw_multiword = response.multiword
-        multiword = (plain.get(raw_multiword) or self.form(raw_multiword, lexelt, instance)
+        self.flagged.extend(flagged)
+        multiword = (self.form(raw_multiword, lexelt, instance, plain=False)
                      if raw_multiword is not None else "")
         item[1][annotator] = Answer(annotator, response.kind, tuple(sorted(forms)),
                                     multiword or None)
+
+    def _leave_out(self, response: Response, value: str, rule: str, message: str) -> None:
+        self.left_out.append(AnswerProblem(response.annotator, response.lexelt,
+                                           response.instance, value, rule, message))
 
     def result(self) -> CompiledGold:
         if self.problems:
@@ -237,7 +337,15 @@ class _Compiler:
                             self._normal_changes(self.normal_tally, position),
                             self._lemma_changes(position),
                             self._normal_changes(self.empty_tally, position),
-                            signature, options.only_t)
+                            signature, options.only_t, self._in_order(self.left_out, position),
+                            self._in_order(self.flagged, position))
+
+    @staticmethod
+    def _in_order(problems: list[AnswerProblem],
+                  position: dict[str, int]) -> tuple[AnswerProblem, ...]:
+        """In item order, then by annotator, value and rule (whatever the input order)."""
+        return tuple(sorted(problems, key=lambda p: (position.get(p.instance, -1), p.instance,
+                                                     p.annotator, p.value, p.rule)))
 
     def _normal_changes(self, tally: dict[str, _Tally],
                         position: dict[str, int]) -> tuple[NormalisationChange, ...]:

@@ -1,10 +1,12 @@
 """C2: normalisation of a substitute or multiword as typed by an annotator.
 
-Steps, in order: Unicode NFC; white space trimmed and runs of it collapsed to one space;
-lower case; punctuation at either end stripped ("stray" punctuation: any Unicode
-punctuation character except the hyphen, repeated until none is left, white space trimmed
-again). Inner punctuation (``11.27 kilograms``, ``people's``) and every hyphen are kept:
-the scorer accepts a space for a human hyphen, not the reverse (seed 002, section 2.2).
+Steps, in order: Unicode NFC; invisible characters removed (zero-width characters, bidi
+controls, a byte-order mark) and white space trimmed and runs of it collapsed to one space
+(:func:`scoring.substitute.clean`, the cleaning every checked answer gets); lower case;
+punctuation at either end stripped ("stray" punctuation: any Unicode punctuation character
+except the hyphen, repeated until none is left, white space trimmed again). Inner
+punctuation (``11.27 kilograms``, ``people's``) and every hyphen are kept: the scorer
+accepts a space for a human hyphen, not the reverse (seed 002, section 2.2).
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from scoring.substitute import INVISIBLE, SPACE, clean, strip_stray
+
 UNICODE = "unicode"
-SPACE = "white space"
 CASE = "case"
 PUNCTUATION = "punctuation"
-REASONS = (UNICODE, SPACE, CASE, PUNCTUATION)
+REASONS = (UNICODE, INVISIBLE, SPACE, CASE, PUNCTUATION)
 """The reasons a form can change, in the order the steps run."""
 
 
@@ -28,29 +31,14 @@ class Normalised:
     reasons: tuple[str, ...]
 
 
-def _stray(char: str) -> bool:
-    return char != "-" and (char.isspace() or unicodedata.category(char).startswith("P"))
-
-
-def strip_stray(text: str) -> str:
-    """``text`` without punctuation or white space at its ends (hyphens kept)."""
-    start, end = 0, len(text)
-    while start < end and _stray(text[start]):
-        start += 1
-    while end > start and _stray(text[end - 1]):
-        end -= 1
-    return text[start:end]
-
-
 def normalise_with_reasons(text: str) -> Normalised:
     """Normalise ``text`` (C2) and say which steps changed it."""
     reasons: list[str] = []
     composed = unicodedata.normalize("NFC", text)
     if composed != text:
         reasons.append(UNICODE)
-    spaced = " ".join(composed.split())
-    if spaced != composed:
-        reasons.append(SPACE)
+    spaced, removed = clean(composed)
+    reasons.extend(removed)
     lowered = spaced.lower()
     if lowered != spaced:
         reasons.append(CASE)

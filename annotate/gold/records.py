@@ -12,7 +12,10 @@ Each line is one JSON object with (at least) these keys::
     updated_at       str, ISO 8601
 
 A malformed line is refused with ``FILE:LINE: what is wrong (rule)``; every problem of a
-file is reported, and nothing is compiled from a file that has one.
+file is reported, and nothing is compiled from a file that has one. What a substitute or
+multiword may hold is not this reader's business: the compiler checks every value with
+the one rule of :mod:`scoring.substitute` and leaves out (and reports) the responses
+whose values break it, so a study's stored answers always compile.
 """
 
 from __future__ import annotations
@@ -75,6 +78,18 @@ def _text_problem(value: object, what: str) -> str | None:
     return None
 
 
+def _value_problem(value: object, what: str) -> str | None:
+    """A substitute or multiword: a string of valid Unicode (its content is checked by the
+    compiler, :func:`scoring.substitute.check_substitute`)."""
+    if not isinstance(value, str):
+        return f"{what} must be a string, not {type(value).__name__}"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{what} {value!r} is not valid Unicode (a lone surrogate)"
+    return None
+
+
 def _problems(obj: dict[str, object]) -> list[str]:
     problems = []
     missing = [key for key in KEYS if key not in obj]
@@ -97,7 +112,7 @@ def _problems(obj: dict[str, object]) -> list[str]:
         problems.append(f"substitutes must be a list, not {type(substitutes).__name__}")
     else:
         for number, substitute in enumerate(substitutes, 1):
-            problem = _text_problem(substitute, f"substitute {number}")
+            problem = _value_problem(substitute, f"substitute {number}")
             if problem:
                 problems.append(problem)
         if kind == "substitutes" and not substitutes:
@@ -107,7 +122,7 @@ def _problems(obj: dict[str, object]) -> list[str]:
             problems.append(f"kind {kind!r} with substitutes (name and nil exclude them)")
     multiword = obj["multiword"]
     if multiword is not None:
-        problem = _text_problem(multiword, "multiword")
+        problem = _value_problem(multiword, "multiword")
         if problem:
             problems.append(problem + " (null when there is none)")
     if not isinstance(obj["used_dictionary"], bool):
@@ -184,16 +199,19 @@ class _Checker:
 
 def iter_responses(path: str | Path) -> Iterator[Response]:
     """The responses of a JSON Lines file, one by one. Blank lines are skipped. After the
-    last good response, raises :class:`ResponseError` listing every malformed line."""
+    last good response, raises :class:`ResponseError` listing every malformed line (and
+    when the file holds no response at all)."""
     name = str(path)
     problems: list[str] = []
     checker = _Checker()
     decode = json.JSONDecoder().decode
+    read = 0
     with Path(path).open("rb") as handle:
         for number, raw in enumerate(handle, 1):
             if not raw.strip():
                 continue
             where = f"{name}:{number}"
+            read += 1
             try:
                 yield checker.parse(decode(raw.decode("utf-8")), where)
             except UnicodeDecodeError as error:
@@ -202,6 +220,9 @@ def iter_responses(path: str | Path) -> Iterator[Response]:
                 problems.append(f"{where}: not JSON ({error.msg} at column {error.colno})")
             except ResponseError as error:
                 problems.extend(error.problems)
+    if not read:
+        problems.append(f"{name}: the file has no response (it is empty; one JSON object "
+                        "per line is expected, as the app's export writes)")
     if problems:
         raise ResponseError(problems)
 

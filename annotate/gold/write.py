@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from annotate.gold.aggregate import CompiledItem
-from annotate.gold.compiler import CompiledGold, LemmaChange, NormalisationChange
+from annotate.gold.compiler import AnswerProblem, CompiledGold, LemmaChange, NormalisationChange
+from scoring.gold import read_gold_pair
 
 FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
 
@@ -81,6 +82,28 @@ def _lemma(change: LemmaChange) -> dict[str, Any]:
             "lexelts": list(change.lexelts)}
 
 
+def _problem(problem: AnswerProblem) -> dict[str, str]:
+    return {"annotator": problem.annotator, "lexelt": problem.lexelt,
+            "instance": problem.instance, "value": problem.value, "rule": problem.rule,
+            "message": problem.message}
+
+
+def scorer_view(gold: CompiledGold) -> dict[str, Any]:
+    """How ``python -m scoring.score`` reads the gold file: |T| (its ``Total``) under
+    score.pl's rules and under ``--fixed``, the items the two readings may score
+    differently (score.pl drops one-character entries and any entry containing ``pn``,
+    and keeps trailing spaces), and a note saying so when there are any."""
+    compat, fixed, differ = read_gold_pair(list(gold_lines(gold)), "gold")
+    view: dict[str, Any] = {"compat_items": compat.total_items,
+                            "fixed_items": fixed.total_items, "differing_items": len(differ)}
+    if differ:
+        view["note"] = (f"{len(differ)} item(s) of this gold may score differently with "
+                        "score.pl's rules (python -m scoring.score) than with --fixed: "
+                        "score.pl drops one-character entries and entries containing 'pn', "
+                        "and keeps trailing spaces; see docs/scoring.md")
+    return view
+
+
 def summary(gold: CompiledGold) -> dict[str, Any]:
     """The summary as a JSON-ready dict (what ``summary.json`` holds)."""
     in_t = [item for item in gold.items if item.in_t]
@@ -114,6 +137,10 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "normalisation_changes": [_normalisation(change) for change in gold.normalisations],
         "emptied_by_normalisation": [_normalisation(change) for change in gold.emptied],
         "lemma_changes": [_lemma(change) for change in gold.lemma_changes],
+        "responses_left_out": len(gold.left_out),
+        "left_out": [_problem(problem) for problem in gold.left_out],
+        "flagged": [_problem(problem) for problem in gold.flagged],
+        "scorer": scorer_view(gold),
     }
 
 

@@ -39,6 +39,7 @@ from scoring.agreement.multiword import annotator_multiword as annotator_multiwo
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
 from scoring.gold import mode
 from scoring.io import FormatError, pos_of, read_lines
+from scoring.substitute import InvalidSubstitute, check_substitute
 from scoring.types import ANSWER_KINDS, AnswerKind
 
 PA_VARIANTS = ("per_item", "pooled_2007")
@@ -95,7 +96,19 @@ class Item:
         return Item(self.lexelt, self.instance, kept)
 
 
-def _response(obj: Any) -> tuple[str, str, Response] | str:
+def _substitute_problem(text: str, seen: dict[str, str | None]) -> str | None:
+    """Why ``text`` is no valid substitute (:mod:`scoring.substitute`, the rule the form
+    and the compiler apply), or None; ``seen`` caches the answers."""
+    if text not in seen:
+        try:
+            check_substitute(text)
+            seen[text] = None
+        except InvalidSubstitute as error:
+            seen[text] = f"substitute {error} ({error.rule})"
+    return seen[text]
+
+
+def _response(obj: Any, seen: dict[str, str | None]) -> tuple[str, str, Response] | str:
     """The (lexelt, instance, response) of one decoded line, or the problem with it."""
     if not isinstance(obj, dict):
         return f"{type(obj).__name__} is not an object (each line is one JSON object)"
@@ -114,6 +127,10 @@ def _response(obj: Any) -> tuple[str, str, Response] | str:
     subs = obj["substitutes"]
     if not isinstance(subs, list) or not all(isinstance(s, str) and s for s in subs):
         return f"substitutes {subs!r} is not a list of non-empty strings"
+    for text in subs:
+        problem = _substitute_problem(text, seen)
+        if problem:
+            return problem
     if subs != sorted(set(subs)):
         return f"substitutes {subs!r} is not a sorted list without repeats (it is a set)"
     if (kind == "substitutes") != bool(subs):
@@ -132,13 +149,15 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
     :class:`scoring.io.FormatError`. Blank lines are errors too."""
     problems: list[str] = []
     grouped: dict[tuple[str, str], dict[str, Response]] = {}
+    seen: dict[str, str | None] = {}
+    number = 0
     for number, text in enumerate(lines, start=1):
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as error:
             problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
             continue
-        parsed = _response(obj)
+        parsed = _response(obj, seen)
         if isinstance(parsed, str):
             problems.append(f"{name}:{number}: {parsed}")
             continue
@@ -152,6 +171,9 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
                             f"{lexelt} {instance} twice (one line per annotator and item)")
             continue
         answers[response.annotator] = response
+    if number == 0:
+        problems.append(f"{name}: the file is empty (one JSON object per line is expected: "
+                        "the annotators.jsonl the compiler writes)")
     if problems:
         raise FormatError(problems)
     return tuple(Item(lexelt, instance, tuple(answers[a] for a in sorted(answers)))

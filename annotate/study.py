@@ -1,0 +1,264 @@
+"""Who annotates what (A10): dataset members, sentence assignments and study designs.
+
+A dataset is seen and opened only by its members (organisers see every dataset). A
+member with no sentence assignment in a dataset annotates all its sentences (design
+``all``); in the ``overlap`` design each member is given a batch of whole words, about
+``batch_size`` sentences, so that each sentence gets exactly ``per_sentence`` annotators.
+Crowd participants arrive by the dataset's study link with a participant id
+(:func:`participant`), are made members, and see a completion code when they finish.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, delete, exists, func, select
+
+from annotate.extensions import db
+from annotate.models import Assignment, Dataset, DatasetMember, Instance, Lexelt, Response, User
+from annotate.services import MAX_USERNAME, ServiceError, shown
+
+DESIGNS = ("all", "overlap")
+PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+"""What a participant id may be: Prolific's 24 hexadecimal digits, an MTurk worker id."""
+PARTICIPANT_PREFIX = "p-"
+
+
+def is_member(user: User, dataset: Dataset) -> bool:
+    return bool(db.session.scalar(select(exists().where(
+        DatasetMember.dataset_id == dataset.id, DatasetMember.user_id == user.id))))
+
+
+def members(dataset: Dataset) -> list[User]:
+    """The annotators assigned to ``dataset``, by username."""
+    return list(db.session.scalars(select(User).join(
+        DatasetMember, DatasetMember.user_id == User.id).where(
+        DatasetMember.dataset_id == dataset.id).order_by(User.username)))
+
+
+def has_assignments(user: User, dataset: Dataset) -> bool:
+    """Whether ``user`` was given some of the sentences of ``dataset`` (not all)."""
+    return bool(db.session.scalar(select(exists().where(
+        Assignment.dataset_id == dataset.id, Assignment.user_id == user.id))))
+
+
+def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
+    """A condition on :class:`Instance` that holds for this annotator's sentences of
+    ``dataset``: all of them without assignments, else the assigned ones."""
+    condition = Instance.dataset_id == dataset.id
+    if has_assignments(user, dataset):
+        mine = select(Assignment.instance_id).where(Assignment.user_id == user.id,
+                                                    Assignment.dataset_id == dataset.id)
+        condition = condition & Instance.id.in_(mine)
+    return condition
+
+
+def sentence_count(user: User, dataset: Dataset) -> int:
+    """How many sentences of ``dataset`` are this annotator's: all of them without
+    instance assignments, else the assigned ones."""
+    return db.session.scalar(select(func.count(Instance.id)).where(
+        sentence_filter(user, dataset))) or 0
+
+
+def answered_count(user: User, dataset: Dataset) -> int:
+    """How many of this annotator's sentences of ``dataset`` have their answer."""
+    return db.session.scalar(select(func.count(Response.id)).join(
+        Instance, Instance.id == Response.instance_id).where(
+        Response.user_id == user.id, sentence_filter(user, dataset))) or 0
+
+
+def visible_datasets(user: User) -> list[Dataset]:
+    """What ``user`` may open: every dataset for an organiser, the datasets they are a
+    member of for an annotator (by id, the order they were imported in)."""
+    query = select(Dataset).order_by(Dataset.id)
+    if not user.is_organiser:
+        query = query.join(DatasetMember, DatasetMember.dataset_id == Dataset.id).where(
+            DatasetMember.user_id == user.id)
+    return list(db.session.scalars(query))
+
+
+def can_open(user: User, instance: Instance) -> bool:
+    """Whether ``user`` may open the sentence: an organiser always; an annotator if it is
+    one of their sentences of a dataset they are a member of."""
+    if user.is_organiser:
+        return True
+    dataset = db.session.get(Dataset, instance.dataset_id)
+    if dataset is None or not is_member(user, dataset):
+        return False
+    return bool(db.session.scalar(select(exists().where(
+        Instance.id == instance.id, sentence_filter(user, dataset)))))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """An annotator's progress on one dataset."""
+
+    dataset: Dataset
+    done: int
+    total: int
+
+    @property
+    def finished(self) -> bool:
+        return self.done >= self.total
+
+
+def standings(user: User) -> list[Standing]:
+    """Progress on every dataset ``user`` may open, in order."""
+    return [Standing(dataset, answered_count(user, dataset), sentence_count(user, dataset))
+            for dataset in visible_datasets(user)]
+
+
+def assign(user: User, dataset: Dataset) -> bool:
+    """Make ``user`` a member of ``dataset`` (False: they were already). In the overlap
+    design the new member is given the next batch (:func:`give_batch`); with every
+    sentence covered already, :class:`ServiceError` and nothing changes."""
+    if user.is_organiser:
+        raise ServiceError(f"{user.username} is an organiser: only annotators are assigned")
+    if is_member(user, dataset):
+        return False
+    db.session.add(DatasetMember(dataset_id=dataset.id, user_id=user.id))
+    db.session.flush()
+    if dataset.design == "overlap" and not give_batch(user, dataset):
+        db.session.rollback()
+        raise ServiceError(f"every sentence of {dataset.name!r} has "
+                           f"{dataset.per_sentence} annotators already")
+    db.session.commit()
+    return True
+
+
+def unassign(user: User, dataset: Dataset) -> bool:
+    """End ``user``'s membership of ``dataset`` and their sentence assignments in it
+    (False: they were not a member). Their answers stay."""
+    if not is_member(user, dataset):
+        return False
+    db.session.execute(delete(DatasetMember).where(DatasetMember.dataset_id == dataset.id,
+                                                   DatasetMember.user_id == user.id))
+    db.session.execute(delete(Assignment).where(Assignment.dataset_id == dataset.id,
+                                                Assignment.user_id == user.id))
+    db.session.commit()
+    return True
+
+
+def batches(dataset: Dataset, size: int) -> list[list[int]]:
+    """The sentences of ``dataset`` (instance ids, in order) cut into batches of whole
+    words: a batch takes words until it has at least ``size`` sentences (a word with more
+    sentences than ``size`` is a batch of its own), so a word's sentences stay together."""
+    if size < 1:
+        raise ServiceError(f"a batch size is at least 1, not {size}")
+    rows = db.session.execute(select(Instance.id, Instance.lexelt_id).join(
+        Lexelt, Lexelt.id == Instance.lexelt_id).where(Instance.dataset_id == dataset.id)
+        .order_by(Lexelt.position, Instance.position)).all()
+    words: list[list[int]] = []
+    for instance_id, lexelt_id in rows:
+        if not words or words[-1][0] != lexelt_id:
+            words.append([lexelt_id])
+        words[-1].append(instance_id)
+    result: list[list[int]] = []
+    current: list[int] = []
+    for word in words:
+        current.extend(word[1:])
+        if len(current) >= size:
+            result.append(current)
+            current = []
+    if current:
+        result.append(current)
+    return result
+
+
+def give_batch(user: User, dataset: Dataset) -> bool:
+    """Assign ``user`` the first batch (of :func:`batches`) with the fewest annotators,
+    fewer than ``per_sentence``; False when every batch has them all. Not committed."""
+    per_sentence = dataset.per_sentence or 1
+    counts = dict(db.session.execute(select(Assignment.instance_id, func.count(
+        Assignment.id)).where(Assignment.dataset_id == dataset.id).group_by(
+        Assignment.instance_id)).all())
+    candidates = [(max((counts.get(i, 0) for i in batch), default=0), index, batch)
+                  for index, batch in enumerate(batches(dataset, dataset.batch_size or 1))]
+    open_batches = [row for row in candidates if row[0] < per_sentence]
+    if not open_batches:
+        return False
+    _, _, batch = min(open_batches, key=lambda row: (row[0], row[1]))
+    db.session.add_all(Assignment(dataset_id=dataset.id, user_id=user.id, instance_id=i)
+                       for i in batch)
+    db.session.flush()
+    return True
+
+
+def set_design(dataset: Dataset, design: str, per_sentence: int | None,
+               batch_size: int | None) -> None:
+    """Choose the design of ``dataset``: ``all``, or ``overlap`` with ``per_sentence``
+    annotators per sentence and batches of ``batch_size`` sentences. Refused once any
+    sentence is assigned (the batches would move under the annotators)."""
+    if design not in DESIGNS:
+        raise ServiceError(f"design {shown(design)} is not one of {', '.join(DESIGNS)}")
+    if design == "overlap":
+        if not per_sentence or per_sentence < 1 or per_sentence > 1000:
+            raise ServiceError("the overlap design needs 1-1000 annotators per sentence")
+        if not batch_size or batch_size < 1 or batch_size > 100000:
+            raise ServiceError("the overlap design needs a batch of 1-100000 sentences")
+    else:
+        per_sentence = batch_size = None
+    changed = (design, per_sentence, batch_size) != (dataset.design, dataset.per_sentence,
+                                                    dataset.batch_size)
+    if changed and db.session.scalar(select(exists().where(
+            Assignment.dataset_id == dataset.id))):
+        raise ServiceError(f"sentences of {dataset.name!r} are assigned already: the design "
+                           "cannot change")
+    dataset.design, dataset.per_sentence, dataset.batch_size = design, per_sentence, batch_size
+    db.session.commit()
+
+
+def open_study(dataset: Dataset, completion_code: str | None = None) -> str:
+    """Give ``dataset`` a study link token (kept if it has one) and a completion code
+    (``completion_code`` if given, e.g. the one Prolific shows, else a random one)."""
+    if completion_code is not None:
+        completion_code = completion_code.strip()
+        if not PARTICIPANT_ID.fullmatch(completion_code):
+            raise ServiceError(f"completion code {shown(completion_code)} must be 1-64 "
+                               "letters, digits, '.', '_' or '-'")
+    if not dataset.study_token:
+        dataset.study_token = secrets.token_urlsafe(16)
+    if completion_code or not dataset.completion_code:
+        dataset.completion_code = completion_code or secrets.token_hex(4).upper()
+    db.session.commit()
+    return dataset.study_token
+
+
+def close_study(dataset: Dataset) -> None:
+    """The study link stops working (participants already in keep their sentences)."""
+    dataset.study_token = None
+    db.session.commit()
+
+
+def study_dataset(token: str) -> Dataset | None:
+    """The dataset whose study link carries ``token``."""
+    if not token or len(token) > 64:
+        return None
+    dataset: Dataset | None = db.session.scalar(select(Dataset).where(
+        Dataset.study_token == token))
+    return dataset
+
+
+def participant(dataset: Dataset, participant_id: str) -> User:
+    """The account of crowd participant ``participant_id`` (created without a password
+    on the first visit, username ``p-`` and the id), a member of ``dataset``; in the
+    overlap design given a batch. :class:`ServiceError` for an id that is not 1-64
+    letters, digits, '.', '_' or '-', or when the study is full."""
+    if not PARTICIPANT_ID.fullmatch(participant_id):
+        raise ServiceError(f"participant id {shown(participant_id)} must be 1-64 letters, "
+                           "digits, '.', '_' or '-'")
+    user: User | None = db.session.scalar(select(User).where(
+        User.participant_id == participant_id))
+    if user is None:
+        username = (PARTICIPANT_PREFIX + participant_id)[:MAX_USERNAME]
+        if db.session.scalar(select(User).where(User.username == username)) is not None:
+            raise ServiceError(f"user {username!r} exists already")
+        user = User(username=username, role="annotator", password_hash="",
+                    participant_id=participant_id)
+        db.session.add(user)
+        db.session.commit()
+    if not is_member(user, dataset):
+        assign(user, dataset)  # ServiceError when full
+    return user
