@@ -28,12 +28,15 @@ from fractions import Fraction
 
 from scoring.gold import Count, Gold, ItemGold, fold, normalise_key
 from scoring.io import SystemLine
-from scoring.official import OfficialScores, guesses_compat, guesses_fixed, score_item
+from scoring.official import (
+    OOT_GUESSES,
+    OfficialScores,
+    guesses_compat,
+    guesses_fixed,
+    score_item,
+)
 from scoring.report import POS_COLUMNS, PosScores, by_pos, vars_of
 from scoring.types import Rules
-
-OOT_GUESSES = 10
-"""oot scores at most ten guesses (seed 001, section 2.4.2)."""
 
 Json = dict[str, object]
 

@@ -30,7 +30,7 @@ from scoring.official import (
     score_item,
 )
 from scoring.perl import perl_round
-from scoring.types import Measure
+from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = 5
@@ -80,7 +80,7 @@ def _credit(item: ItemGold | None, guess: str) -> float:
     return item.norms.get(guess, 0.0) if item is not None else 0.0
 
 
-def _guess_causes(found: _Findings, number: int, answer: str, measure: Measure,
+def _guess_causes(found: _Findings, number: int, answer: str, measure: Task,
                   compat: ItemGold | None, fixed: ItemGold | None) -> None:
     """Attribute each guess that only the fixed rules credit to its defect."""
     raw = perl_split(answer)
@@ -103,7 +103,7 @@ class RuleComparison:
     """The fixed rules' view of the lines a compat scan shows it (a
     :class:`scoring.official.LineObserver`): the differences in totals, and why."""
 
-    def __init__(self, measure: Measure, fixed: Gold, differ: set[str]) -> None:
+    def __init__(self, measure: Task, fixed: Gold, differ: set[str]) -> None:
         self.measure = measure
         self.fixed = fixed
         self.differ = differ

@@ -12,18 +12,18 @@ system's kind is absent from its row, and one whose denominator is 0 is None (JS
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from pathlib import PurePath
 from typing import Any
 
 import numpy as np
 
-from scoring import __version__, analyses, significance
+from scoring import analyses, significance
 from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
 from scoring.measures import (
     MEASURES,
+    Settings,
     SystemRows,
     measure_def,
     pos_masks,
@@ -32,37 +32,7 @@ from scoring.measures import (
 from scoring.official import score_system
 from scoring.types import SystemKind
 
-T_RULE = "two+responses"
-"""How T is chosen (seed 002, 2.2.1): items with at least two non-pn responses."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What changes a number, beyond the files: all of it goes into the signatures."""
-
-    measures: tuple[str, ...] | None = None  # None: every measure that applies
-    by_pos: bool = False
-    significance: bool = False
-    k: float = 1.0
-    resamples: int = 1000
-    trials: int = 1000
-    seed: int = 12345
-    confidence: float = 0.95
-    analyses: bool = False
-    workers: int = 1  # processes scoring the systems (the figures do not depend on it)
-
-
-def signature(measure: str, rules: str, settings: Settings) -> str:
-    """``metric:best.P|rules:compat|t:two+responses|...|version:0.1.0``, as sacrebleu
-    prints one: every setting that fixes the figure."""
-    parts = [f"metric:{measure}", f"rules:{rules}", f"t:{T_RULE}"]
-    if measure.startswith("weighted_precision"):
-        parts.append(f"k:{settings.k:g}")
-    if settings.significance:
-        parts += ["resample:lemma", f"n:{settings.resamples}", f"trials:{settings.trials}",
-                  f"seed:{settings.seed}", f"ci:{settings.confidence:g}"]
-    parts.append(f"version:{__version__}")
-    return "|".join(parts)
+__all__ = ["Settings", "leaderboard", "system_names"]
 
 
 def system_names(paths: Sequence[str]) -> list[str]:
@@ -93,7 +63,7 @@ def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settin
                          for rows in all_rows}
     used = [m for m in MEASURES if any(m in row for row in result["systems"].values())]
     result["measures"] = {m: MEASURES[m].description for m in used}
-    result["signatures"] = {m: signature(m, gold.rules, settings) for m in used}
+    result["signatures"] = {m: MEASURES[m].signature(settings, gold.rules) for m in used}
     bounds = analyses.upper_bounds(gold)
     result["upper_bounds"] = {"best": float(bounds.best), "oot": float(bounds.oot),
                               "oot_duplicates": float(bounds.oot_duplicates),
@@ -145,10 +115,13 @@ def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[Sy
 
 def _corpora(measures: Sequence[str], columns: Sequence[str]
              ) -> dict[str, significance.Corpus]:
-    place = {column: index for index, column in enumerate(columns)}
-    return {m: significance.ratio_of(place[measure_def(m).numerator],
-                                     place[measure_def(m).denominator])
-            for m in measures}
+    """Each measure's corpus function on sums over ``columns`` (it reads its own two)."""
+    def corpus(name: str) -> significance.Corpus:
+        measure = measure_def(name)
+        picked = [columns.index(column) for column in measure.columns()]
+        return lambda sums: measure.corpus(sums[:, picked])
+
+    return {m: corpus(m) for m in measures}
 
 
 def _significance(all_rows: Sequence[SystemRows], settings: Settings) -> dict[str, Any]:
@@ -170,8 +143,7 @@ def _significance(all_rows: Sequence[SystemRows], settings: Settings) -> dict[st
         shared = [m for m in _chosen(first, settings) if m in _chosen(second, settings)]
         if not shared:
             continue
-        columns = sorted({c for m in shared for c in (measure_def(m).numerator,
-                                                      measure_def(m).denominator)})
+        columns = sorted({c for m in shared for c in measure_def(m).columns()})
 
         def select(rows: SystemRows, columns: list[str] = columns) -> np.ndarray:
             found, names = sums[rows.name]

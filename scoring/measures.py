@@ -1,16 +1,26 @@
-"""The registry of measures the leaderboard reports (SPEC S2, S4, S5), and each system's
-per-item rows of sufficient statistics.
+"""The registry of measures (SPEC S2, S4, S5; issue 14 item 2): every measure a system is
+scored with, registered once, in the manner of sacrebleu's ``Metric``.
 
-As in sacrebleu, every measure is a ratio of two column sums over gold items: best P is
-Σ score / Σ attempted, new best R is Σ new_best / Σ item, GAP is Σ gap / Σ gap_defined.
-So a corpus figure, a figure by PoS (the rows of one PoS) and a resample (rows drawn by
-lemma, :mod:`scoring.significance`) are all computed the same way, by one function
-(:func:`scoring.significance.ratio_of`), and numerator and denominator are resampled
-together.
+A measure (:class:`Measure`) has a ``name``, the system ``kinds`` it applies to,
+``item_stats(gold_item, answers)`` giving one gold item's sufficient statistics (its
+numerator and denominator), ``corpus(sums)`` mapping column sums to the corpus figure,
+vectorised over resamples (:mod:`scoring.significance`), and ``signature(settings,
+rules)``. Every measure is a ratio of two column sums over the gold items: best P is
+Σ score / Σ attempted, new best R is Σ new_best / Σ item, GAP is Σ gap / Σ relevant. So a
+corpus figure, a figure by PoS (the rows of one PoS) and a resample (rows drawn by lemma)
+are computed the same way, and numerator and denominator are resampled together. The
+command lines (:mod:`scoring.compare`; :mod:`scoring.score` for its signatures), the
+leaderboard (:mod:`scoring.leaderboard`) and the organiser's scores page all read the
+registry.
 
-A system file is one of three kinds, told apart by its first answer line
-(:func:`detect_kind`): ``best`` (``lexelt id :: guesses``), ``oot`` (``:::``) or
-``ranked`` (scored candidates, docs/ranking.md). Which measures apply:
+The columns come from a few families, each one pass over an item's answers
+(:data:`FAMILIES`): the official measures (:func:`scoring.official.score_item`, under the
+gold's rules), the revised best and oot measures (:mod:`scoring.revised`) and the ranking
+measures (:mod:`scoring.ranking`). The official family reads the guesses the official scan
+scored (:func:`scoring.official.score_system`: score.pl's rules, stale answers included);
+the others read each item's first answer line split by the fixed rules (trimmed, hyphens
+as spaces). Which measures apply to a system file, told apart by its first answer line
+(:func:`detect_kind`):
 
 ============  ==========================================================================
 best          best.P/R/mode_P/mode_R (score.pl, seed 002 eq. 1-4), new_best.P/R,
@@ -22,49 +32,251 @@ ranked        the ranking measures: gap, ap, auc, p_at_1, p_at_10, r_at_10
 ============  ==========================================================================
 
 ``.P`` divides by the items attempted, ``.R`` by all gold items (seed 002, section 4).
-The official rows come from :func:`scoring.official.score_system` under the gold's rules,
-so best and oot agree with score.pl (compat) or the fixed rules. The other measures read
-each item's first answer line with the fixed rules' split (trimmed, hyphens as spaces);
-for weighted recall, weighted precision and rank, whose A_i is a set of at most ten
-terms, a repeated guess counts once (its first place) and guesses past the tenth are
-dropped, as oot drops them.
+For weighted recall, weighted precision and rank, A_i is the set of the first answer
+line's guesses (:func:`scoring.revised.answer_set`), cut to ten as oot cuts them. Ranked
+candidates are folded as gold keys are (:func:`scoring.ranking.folded`), whatever the
+kind of file.
+
+The exact functions of :mod:`scoring.revised` and :mod:`scoring.ranking` (Fractions) are
+the test oracle of every registered measure (``tests/test_measures.py``).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
-from scoring import ranking, revised
-from scoring.gold import Gold
+from scoring import ranking, revised, significance
+from scoring.gold import Gold, ItemGold
 from scoring.io import pos_of
 from scoring.lines import iter_chunks
-from scoring.official import guesses_fixed, score_system
-from scoring.types import SystemKind
+from scoring.official import OOT_GUESSES, guesses_fixed, score_item, score_system
+from scoring.signature import scorer_settings, signature
+from scoring.types import Rules, SystemKind, Task
+
+Array = npt.NDArray[np.float64]
+Row = tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What changes a number, beyond the files: all of it goes into the signatures."""
+
+    measures: tuple[str, ...] | None = None  # None: every measure that applies
+    by_pos: bool = False
+    significance: bool = False
+    k: float = 1.0
+    resamples: int = 1000
+    trials: int = 1000
+    seed: int = 12345
+    confidence: float = 0.95
+    analyses: bool = False
+    workers: int = 1  # processes scoring the systems (the figures do not depend on it)
 
 
 @dataclass(frozen=True, slots=True)
-class MeasureDef:
-    """One reported measure: ``Σ numerator / Σ denominator`` over gold items."""
+class GoldItem:
+    """One gold item as every measure reads it: the item under the gold's rules (the
+    official measures), whether it has a mode, and freq_i as floats, computed once
+    (the revised and ranking measures)."""
+
+    id: str
+    item: ItemGold
+    rules: Rules
+    has_mode: bool
+    frequencies: revised.Frequencies
+
+
+def gold_items(gold: Gold) -> tuple[GoldItem, ...]:
+    """The gold's items, in order, as the measures read them; ValueError naming an item
+    whose counts cannot give frequencies."""
+    modes = gold.modes
+    result = []
+    for item_id, item in gold.items.items():
+        try:
+            frequencies = revised.frequencies(item, exact=False)
+        except ValueError as error:
+            raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
+        result.append(GoldItem(item_id, item, gold.rules, item_id in modes, frequencies))
+    return tuple(result)
+
+
+@dataclass(frozen=True, slots=True)
+class Answers:
+    """What a system gave for one gold item, as each family of measures reads it.
+
+    ``official``: the guesses the official scan scored (split by the gold's rules, cut to
+    10 for oot; under compat an empty answer scores the previous line's guesses, and
+    ``fresh`` is then False: the item is not attempted). ``guesses``: the item's first
+    answer line split by the fixed rules. ``ranking``: the ranked candidates (a ranked
+    file, or an oot file's guesses in file order).
+    """
+
+    official: tuple[str, ...] = ()
+    fresh: bool = True
+    guesses: tuple[str, ...] = ()
+    ranking: tuple[ranking.Scored, ...] = ()
+
+
+NO_ANSWER = Answers()
+
+
+@dataclass(frozen=True)
+class Family:
+    """Columns one pass over an item's answers gives: ``row(gold_item, answers, k)`` is a
+    tuple of floats, one per column."""
+
+    name: str
+    columns: tuple[str, ...]
+    row: Callable[[GoldItem, Answers, float], Row]
+
+
+def _official(task: Task) -> Callable[[GoldItem, Answers, float], Row]:
+    def row(gold_item: GoldItem, answers: Answers, k: float) -> Row:
+        """best or oot (seed 002, eq. 1-8) by :func:`scoring.official.score_item`."""
+        has_mode = float(gold_item.has_mode)
+        guesses = answers.official
+        if not gold_item.item.total:  # score.pl skips an item no answer can earn credit on
+            return 1.0, 0.0, 0.0, 0.0, 0.0, has_mode
+        _credit, score, tried, right = score_item(task, gold_item.rules, gold_item.item,
+                                                  guesses)
+        return (1.0, score, float(bool(guesses) and answers.fresh), float(tried),
+                float(right), has_mode)
+
+    return row
+
+
+def _revised_best(gold_item: GoldItem, answers: Answers, k: float) -> Row:
+    """new best and best-1 (seed 000) of the first answer line."""
+    guesses = answers.guesses
+    if not guesses:
+        return 0.0, 0.0
+    freqs = gold_item.frequencies
+    return (float(revised.new_best(freqs, guesses).score),
+            float(revised.best_1(freqs, guesses).score))
+
+
+def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
+    """weighted recall, weighted precision (penalty k) and rank (seed 000) of A_i, the
+    first answer line's distinct guesses cut to ten, as oot cuts them."""
+    guesses = revised.answer_set(answers.guesses)[:OOT_GUESSES]
+    if not guesses:
+        return 0.0, 0.0, 0.0
+    freqs = gold_item.frequencies
+    return (float(revised.weighted_recall(freqs, guesses).score),
+            float(revised.weighted_precision(freqs, guesses, k).score),
+            float(revised.rank(freqs, guesses).score))
+
+
+def _ranking(gold_item: GoldItem, answers: Answers, k: float) -> Row:
+    """GAP, AP, P@1, P@10, R@10, whether they are defined, AUC and whether it is."""
+    found = ranking.ranking_measures(gold_item.frequencies, answers.ranking)
+    return (float(found["gap"].value), float(found["ap"].value),
+            float(found["p_at_1"].value), float(found["p_at_10"].value),
+            float(found["r_at_10"].value), float(found["gap"].defined),
+            float(found["auc"].value), float(found["auc"].defined))
+
+
+OFFICIAL_COLUMNS = ("item", "score", "attempted", "mode_attempted", "mode_correct", "has_mode")
+FAMILIES: dict[SystemKind, tuple[Family, ...]] = {
+    "best": (Family("official best", OFFICIAL_COLUMNS, _official("best")),
+             Family("revised best", ("new_best", "best_1"), _revised_best)),
+    "oot": (Family("official oot", OFFICIAL_COLUMNS, _official("oot")),
+            Family("revised oot", ("weighted_recall", "weighted_precision", "rank"),
+                   _revised_oot),
+            Family("ranking", ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "relevant", "auc",
+                               "auc_defined"), _ranking)),
+}
+FAMILIES["ranked"] = FAMILIES["oot"][2:]
+"""The families that score each kind of system file."""
+
+
+def _place(kind: SystemKind, column: str) -> tuple[Family, int]:
+    for family in FAMILIES[kind]:
+        if column in family.columns:
+            return family, family.columns.index(column)
+    raise KeyError(f"no family of a {kind} file gives column {column!r}")
+
+
+class Measure(Protocol):
+    """One reported measure, as sacrebleu's ``Metric``."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kinds(self) -> frozenset[SystemKind]: ...
+
+    @property
+    def description(self) -> str: ...
+
+    def item_stats(self, gold_item: GoldItem, answers: Answers, k: float = 1.0
+                   ) -> tuple[float, float]: ...
+
+    def corpus(self, sums: Array) -> Array: ...
+
+    def signature(self, settings: Settings, rules: Rules) -> str: ...
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """A measure ``Σ numerator / Σ denominator`` over gold items (columns of its
+    families); ``uses_k``: the penalty k of weighted precision fixes its figures."""
 
     name: str
     kinds: frozenset[SystemKind]
     numerator: str
     denominator: str
     description: str
+    uses_k: bool = False
+
+    def columns(self) -> tuple[str, str]:
+        return self.numerator, self.denominator
+
+    def item_stats(self, gold_item: GoldItem, answers: Answers, k: float = 1.0
+                   ) -> tuple[float, float]:
+        """(numerator, denominator) of one gold item, from the families of the first kind
+        the measure applies to (they agree: a column is one family's)."""
+        kind = min(self.kinds)
+        result = []
+        for column in self.columns():
+            family, index = _place(kind, column)
+            result.append(family.row(gold_item, answers, k)[index])
+        return result[0], result[1]
+
+    def corpus(self, sums: Array) -> Array:
+        """(B, 2) column sums → B figures: Σ numerator / Σ denominator, 0 where the
+        denominator is 0 (a resample can miss every attempted item)."""
+        return _RATIO(sums)
+
+    def signature(self, settings: Settings, rules: Rules) -> str:
+        """``metric:best.P|rules:compat|t:two+responses|...|version:X``: every setting that
+        fixes the figure."""
+        parts = list(scorer_settings(rules))
+        if self.uses_k:
+            parts.append(("k", f"{settings.k:g}"))
+        if settings.significance:
+            parts += [("resample", "lemma"), ("n", settings.resamples),
+                      ("trials", settings.trials), ("seed", settings.seed),
+                      ("ci", f"{settings.confidence:g}")]
+        return signature(self.name, *parts)
 
 
-def _m(name: str, kinds: str, numerator: str, denominator: str, description: str) -> MeasureDef:
-    return MeasureDef(name, frozenset(kinds.split()), numerator, denominator,  # type: ignore[arg-type]
-                      description)
+_RATIO = significance.ratio_of(0, 1)
+
+
+def _m(name: str, kinds: str, numerator: str, denominator: str, description: str) -> Ratio:
+    return Ratio(name, frozenset(kinds.split()), numerator, denominator,  # type: ignore[arg-type]
+                 description, name.startswith("weighted_precision"))
 
 
 OFFICIAL = "score.pl (seed 002, section 4)"
-MEASURES: dict[str, MeasureDef] = {m.name: m for m in (
+MEASURES: dict[str, Ratio] = {m.name: m for m in (
     _m("best.P", "best", "score", "attempted", f"best precision, eq. 1 ({OFFICIAL})"),
     _m("best.R", "best", "score", "item", f"best recall, eq. 2 ({OFFICIAL})"),
     _m("best.mode_P", "best", "mode_correct", "mode_attempted", f"best mode precision, eq. 3"
@@ -107,6 +319,16 @@ MEASURES: dict[str, MeasureDef] = {m.name: m for m in (
     _m("r_at_10", "oot ranked", "r_at_10", "relevant", "recall at 10 (unweighted), mean over "
        "items with a gold weight"),
 )}
+"""Every measure, registered once, in the order the leaderboard reports them."""
+
+
+def measure_def(name: str) -> Ratio:
+    """The registered measure called ``name``; ValueError naming the known ones."""
+    try:
+        return MEASURES[name]
+    except KeyError:
+        raise ValueError(f"unknown measure {name!r}; measures are: "
+                         f"{', '.join(MEASURES)}") from None
 
 
 @dataclass(frozen=True)
@@ -117,41 +339,33 @@ class SystemRows:
     kind: SystemKind
     ids: tuple[str, ...]
     lexelts: tuple[str, ...]
-    columns: dict[str, np.ndarray] = field(repr=False)
+    columns: dict[str, Array] = field(repr=False)
 
     def measures(self) -> list[str]:
         """The registered measures that apply to this system's kind, in registry order."""
         return [name for name, m in MEASURES.items() if self.kind in m.kinds]
 
-    def stats(self, measure: str) -> np.ndarray:
+    def stats(self, measure: str) -> Array:
         """The (items, 2) array of ``measure``'s numerator and denominator columns."""
         definition = measure_def(measure)
         if self.kind not in definition.kinds:
             raise ValueError(f"{self.name}: {measure} does not apply to a {self.kind} file "
                              f"(it needs {' or '.join(sorted(definition.kinds))})")
-        return np.column_stack((self.columns[definition.numerator],
-                                self.columns[definition.denominator]))
+        return np.column_stack([self.columns[c] for c in definition.columns()])
 
-    def value(self, measure: str, mask: np.ndarray | None = None) -> float | None:
+    def value(self, measure: str, mask: npt.NDArray[np.bool_] | None = None) -> float | None:
         """The corpus figure (rows under ``mask`` only, when given); None when the
         denominator is 0 (nothing attempted, no item of that PoS)."""
         stats = self.stats(measure)
         if mask is not None:
             stats = stats[mask]
-        numerator, denominator = stats.sum(axis=0)
-        return float(numerator / denominator) if denominator else None
+        sums = stats.sum(axis=0)
+        if not sums[1]:
+            return None
+        return float(measure_def(measure).corpus(sums[None, :])[0])
 
 
-def measure_def(name: str) -> MeasureDef:
-    """The registered measure called ``name``; ValueError naming the known ones."""
-    try:
-        return MEASURES[name]
-    except KeyError:
-        raise ValueError(f"unknown measure {name!r}; measures are: "
-                         f"{', '.join(MEASURES)}") from None
-
-
-def pos_masks(rows: SystemRows) -> dict[str, np.ndarray]:
+def pos_masks(rows: SystemRows) -> dict[str, npt.NDArray[np.bool_]]:
     """Row masks for each PoS (n, v, a, r) and ``all``, in the order of Tables 4-8."""
     pos = np.array([pos_of(lexelt) for lexelt in rows.lexelts])
     masks = {key: pos == key for key in ("n", "v", "a", "r")}
@@ -177,7 +391,7 @@ def detect_kind(text: str, name: str) -> SystemKind:
                      "ranked-candidates separator (docs/ranking.md); is it a system file?")
 
 
-def first_answers(text: str, kind: Literal["best", "oot"]) -> dict[str, list[str]]:
+def first_answers(text: str, kind: Task) -> dict[str, list[str]]:
     """Each item's guesses from its first answer line, split by the fixed rules."""
     answers: dict[str, list[str]] = {}
     for _first, found in iter_chunks(text, kind):
@@ -187,122 +401,70 @@ def first_answers(text: str, kind: Literal["best", "oot"]) -> dict[str, list[str
     return answers
 
 
-class GoldRows:
-    """What every system's rows share: the gold items in order, their lemmas, whether they
-    have a mode, and float frequencies computed once (:func:`revised.frequencies`)."""
+def read_answers(gold: Gold, text: str, name: str, kind: SystemKind) -> dict[str, Answers]:
+    """What the system file ``text`` (of ``kind``) gives each gold item it answers."""
+    if kind == "mw":
+        raise ValueError(f"{name}: the leaderboard scores best, oot and ranked files; a "
+                         "multiword file is scored with scoring.score -t mw")
+    if kind == "ranked":
+        lines = ranking.parse_ranking(text.splitlines(), name)
+        return {line.id: Answers(ranking=ranking.folded(line.candidates)) for line in lines
+                if line.id in gold.items}
+    scan = {row.id: row for row in score_system(kind, gold, text, name).items}
+    result = {}
+    for item_id, guesses in first_answers(text, kind).items():
+        if item_id not in gold.items:
+            continue
+        row = scan.get(item_id)
+        result[item_id] = Answers(row.answers if row else (), not row or not row.stale,
+                                  tuple(guesses),
+                                  ranking.as_ranking(guesses) if kind == "oot" else ())
+    for item_id, row in scan.items():  # a stale compat line has no first answer of its own
+        result.setdefault(item_id, Answers(row.answers, not row.stale))
+    return result
 
-    def __init__(self, gold: Gold) -> None:
-        self.gold = gold
-        self.ids = tuple(gold.items)
-        self.index = {item_id: index for index, item_id in enumerate(self.ids)}
-        self.lexelts = tuple(item.lexelt for item in gold.items.values())
-        modes = gold.modes
-        self.has_mode = np.array([item_id in modes for item_id in self.ids], dtype=float)
-        self.frequencies = []
-        for item_id, item in gold.items.items():
+
+def system_rows(items: Sequence[GoldItem], answers: dict[str, Answers], name: str,
+                kind: SystemKind, k: float = 1.0) -> SystemRows:
+    """Every column of ``kind``'s families for each gold item: the rows of one system."""
+    columns: dict[str, Array] = {}
+    for family in FAMILIES[kind]:
+        table = np.zeros((len(items), len(family.columns)))
+        for index, gold_item in enumerate(items):
             try:
-                self.frequencies.append(revised.frequencies(item, exact=False))
+                table[index] = family.row(gold_item, answers.get(gold_item.id, NO_ANSWER), k)
             except ValueError as error:
-                raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
-
-    def rows(self, name: str, text: str, kind: SystemKind, k: float = 1.0) -> SystemRows:
-        """Score one system file's text (of ``kind``) into rows."""
-        if kind == "mw":
-            raise ValueError(f"{name}: the leaderboard scores best, oot and ranked files; a "
-                             "multiword file is scored with scoring.score -t mw")
-        columns: dict[str, np.ndarray] = {"item": np.ones(len(self.ids))}
-        if kind == "ranked":
-            rankings = ranking.rankings_of(ranking.parse_ranking(text.splitlines(), name))
-            columns.update(self._ranking_columns(name, rankings))
-            return SystemRows(name, kind, self.ids, self.lexelts, columns)
-        columns.update(self._official_columns(name, text, kind))
-        answers = first_answers(text, kind)
-        if kind == "best":
-            columns.update(self._revised(name, answers, {
-                "new_best": revised.new_best, "best_1": revised.best_1}, dedupe=False))
-        else:
-            def precision(item: revised.Frequencies, guesses: Sequence[str]) -> revised.ItemStats:
-                return revised.weighted_precision(item, guesses, k)
-
-            columns.update(self._revised(name, answers, {
-                "weighted_recall": revised.weighted_recall,
-                "weighted_precision": precision, "rank": revised.rank}, dedupe=True))
-            rankings = {item_id: tuple(ranking.Scored(guess, float(len(guesses) - place))
-                                       for place, guess in enumerate(guesses))
-                        for item_id, guesses in answers.items() if item_id in self.index}
-            columns.update(self._ranking_columns(name, rankings))
-        return SystemRows(name, kind, self.ids, self.lexelts, columns)
-
-    def _official_columns(self, name: str, text: str, kind: Literal["best", "oot"]
-                          ) -> dict[str, np.ndarray]:
-        scores = score_system(kind, self.gold, text, name)
-        by_id = {row.id: row for row in scores.items}
-        names = ("score", "attempted", "mode_attempted", "mode_correct")
-        table = np.zeros((len(self.ids), len(names)))
-        for index, item_id in enumerate(self.ids):
-            row = by_id.get(item_id)
-            if row is not None:
-                table[index] = (row.score, row.attempted, row.mode_attempted, row.mode_correct)
-        columns = {column: table[:, c] for c, column in enumerate(names)}
-        columns["has_mode"] = self.has_mode
-        return columns
-
-    def _revised(self, name: str, answers: Mapping[str, list[str]],
-                 measures: Mapping[str, Callable[..., revised.ItemStats]], dedupe: bool
-                 ) -> dict[str, np.ndarray]:
-        columns = {column: np.zeros(len(self.ids)) for column in measures}
-        for index, item_id in enumerate(self.ids):
-            guesses = answers.get(item_id)
-            if not guesses:
-                continue
-            if dedupe:
-                guesses = list(dict.fromkeys(guesses))[:revised.RANK_POSITIONS]
-            for column, measure in measures.items():
-                try:
-                    columns[column][index] = float(measure(self.frequencies[index],
-                                                           guesses).score)
-                except ValueError as error:
-                    raise ValueError(f"{name}: item {item_id}: {error}") from error
-        return columns
-
-    def _ranking_columns(self, name: str, rankings: Mapping[str, Sequence[ranking.Scored]]
-                         ) -> dict[str, np.ndarray]:
-        """GAP, AP, AUC, P@1, P@10, R@10 of each item (ids outside the gold are ignored,
-        as the scorer ignores them)."""
-        names = ("gap", "ap", "p_at_1", "p_at_10", "r_at_10")
-        columns = {column: np.zeros(len(self.ids)) for column in
-                   (*names, "relevant", "auc", "auc_defined")}
-        for index, item_id in enumerate(self.ids):
-            try:
-                found = ranking.ranking_measures(self.frequencies[index],
-                                                 rankings.get(item_id, ()))
-            except ValueError as error:
-                raise ValueError(f"{name}: item {item_id}: {error}") from error
-            for column in names:
-                columns[column][index] = found[column].value
-            columns["relevant"][index] = found["gap"].defined
-            columns["auc"][index] = found["auc"].value
-            columns["auc_defined"][index] = found["auc"].defined
-        return columns
+                raise ValueError(f"{name}: item {gold_item.id}: {error}") from error
+        columns.update({column: table[:, c] for c, column in enumerate(family.columns)})
+    return SystemRows(name, kind, tuple(item.id for item in items),
+                      tuple(item.item.lexelt for item in items), columns)
 
 
-_SHARED: GoldRows | None = None
-"""The gold rows a worker process inherits (set before the pool forks)."""
+@dataclass(frozen=True)
+class _Shared:
+    gold: Gold
+    items: tuple[GoldItem, ...]
+
+
+_SHARED: _Shared | None = None
+"""The gold a worker process inherits (set before the pool forks)."""
 
 
 def _score_one(job: tuple[str, str, float]) -> SystemRows:
     name, text, k = job
     assert _SHARED is not None
-    return _SHARED.rows(name, text, detect_kind(text, name), k)
+    kind = detect_kind(text, name)
+    return system_rows(_SHARED.items, read_answers(_SHARED.gold, text, name, kind), name,
+                       kind, k)
 
 
 def score_files(gold: Gold, systems: Sequence[tuple[str, str]], k: float = 1.0,
                 workers: int = 1) -> list[SystemRows]:
     """Rows for each ``(name, text)`` system against ``gold``, in order. With ``workers``
     > 1 (and a platform that forks) the systems are scored in that many processes, which
-    inherit the gold rows; the rows are the same either way."""
+    inherit the gold's items; the rows are the same either way."""
     global _SHARED
-    _SHARED = GoldRows(gold)
+    _SHARED = _Shared(gold, gold_items(gold))
     jobs = [(name, text, k) for name, text in systems]
     try:
         if workers > 1 and len(jobs) > 1 and "fork" in mp.get_all_start_methods():

@@ -24,7 +24,10 @@ from typing import NamedTuple, Protocol
 from scoring.gold import Gold, ItemGold, fixed_guess, fold
 from scoring.lines import NONSPACE, as_text, iter_chunks
 from scoring.perl import perl_str
-from scoring.types import Measure, Rules
+from scoring.types import Rules, Task
+
+OOT_GUESSES = 10
+"""oot scores at most ten guesses (seed 001, section 2.4.2; seed 002, section 4)."""
 
 _NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
 
@@ -95,7 +98,9 @@ class ItemScore(NamedTuple):
     ``credit`` is score.pl's ``$idcorr`` (the summed norms of the guesses); ``score`` what
     the item adds to the numerator of precision and recall (credit / guesses for best).
     ``stale`` marks a compat line whose empty answer was scored with the previous line's
-    guesses; ``duplicates`` counts repeated guesses (oot).
+    guesses; ``duplicates`` counts repeated guesses (oot); ``answers`` are the guesses
+    scored (split by the rules, cut to 10 for oot, the previous line's when stale): what
+    the official measures of :mod:`scoring.measures` read.
     """
 
     line: int
@@ -109,6 +114,7 @@ class ItemScore(NamedTuple):
     mode_correct: bool
     stale: bool
     duplicates: int
+    answers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,7 @@ class OfficialScores:
     ``items`` is empty when the scan was asked not to keep them (``keep_items=False``).
     """
 
-    measure: Measure
+    measure: Task
     rules: Rules
     total_items: int
     attempted: int
@@ -151,7 +157,7 @@ Outcome = tuple[float, float, bool, bool]
 """What one item's guesses earn: (credit, score, mode attempted, mode correct)."""
 
 
-def score_item(measure: Measure, rules: Rules, item: ItemGold,
+def score_item(measure: Task, rules: Rules, item: ItemGold,
                guesses: Sequence[str]) -> Outcome:
     """One item's best or oot outcome for guesses already split by the rules (and, for oot,
     cut to 10). Fixed oot credits each distinct guess once; fixed compares a hyphenated
@@ -184,7 +190,7 @@ class LineObserver(Protocol):
                guesses: list[str], outcome: Outcome, stale_from: int) -> None: ...
 
 
-def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name: str,
+def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: str,
                  verbose: bool = False, keep_items: bool = True,
                  observer: LineObserver | None = None) -> OfficialScores:
     """Score a best or oot system file (its text, or its lines) against ``gold`` under
@@ -240,8 +246,8 @@ def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name
                 guesses = []
             elif guesses:
                 stale_from = guesses_line
-            if oot and len(guesses) > 10:
-                guesses = guesses[:10]
+            if oot and len(guesses) > OOT_GUESSES:
+                guesses = guesses[:OOT_GUESSES]
                 if verbose:
                     log.append(f"{lexelt} Item {item_id} exceeded 10 guesses")
             outcome = score_item(measure, rules, item, guesses)
@@ -258,7 +264,7 @@ def score_system(measure: Measure, gold: Gold, system: str | Sequence[str], name
             if keep_items:
                 rows.append(ItemScore(number, item_id, item.lexelt, len(guesses), credit,
                                       score, bool(guesses) and not stale_from, tried, right,
-                                      bool(stale_from), duplicates))
+                                      bool(stale_from), duplicates, tuple(guesses)))
     return OfficialScores(measure, rules, gold.total_items, attempted, total,
                           gold.total_modes, mode_attempted, mode_correct, duplicate_lines,
                           tuple(rows), tuple(log))

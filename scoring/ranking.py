@@ -21,9 +21,11 @@ Sources:
 - P@k = |relevant in the top k| / k; R@k = |relevant in the top k| / R.
 
 Each item becomes an :class:`ItemRanking` (its value, whether the measure is defined for
-it, whether the system ranked anything); the corpus figures are functions of the column
-sums (:class:`RankingTotals`), as in sacrebleu, so a cluster bootstrap resamples rows.
-Arithmetic is exact (:class:`fractions.Fraction`); scores only order candidates.
+it, whether the system ranked anything); the registered measures (:mod:`scoring.measures`)
+give the corpus figure as Σ value / Σ defined over the gold items, as in sacrebleu, so a
+cluster bootstrap resamples rows. Arithmetic is exact (:class:`fractions.Fraction`) for an
+exact gold item, the test oracle of the registered measures, which pass float
+frequencies; scores only order candidates.
 
 Choices where the sources are silent (each is tested in ``tests/test_ranking.py``):
 
@@ -39,13 +41,13 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
   count > 0). P@k divides by k even when fewer than k candidates are ranked.
 - Undefined items. An item whose gold has no count > 0 is undefined for every measure;
   AUC is also undefined when the ranked candidates include no positive or no negative.
-  An undefined item scores 0 and is left out of the mean (:attr:`RankingTotals.mean`);
-  how many were is reported. An item the system does not rank is not attempted; it scores
-  0 and is defined (for AUC it is undefined: no positive). No measure returns NaN.
+  An undefined item scores 0 and is left out of the mean. An item the system does not
+  rank is not attempted; it scores 0 and is defined (for AUC it is undefined: no
+  positive). No measure returns NaN.
 - Gold and ids. Gold items are read as :mod:`scoring.revised` reads them (hyphens as
-  spaces, :func:`~scoring.gold.fold`), and candidates are folded the same way. Ids of
-  the ranking that are not gold items (e.g. items outside T) are ignored and listed in
-  :attr:`RankingScores.ignored`.
+  spaces, :func:`~scoring.gold.fold`), and the measures fold candidates the same way
+  (:func:`folded`), whether they come from a ranked file or a best or oot file. Ids of
+  the ranking that are not gold items (e.g. items outside T) are ignored.
 - File format (docs/ranking.md): ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE``, the
   score first so that a multiword candidate needs no quoting; four colons so that the
   strict best/oot readers refuse a ranking file and this reader refuses an oot file.
@@ -61,7 +63,7 @@ from fractions import Fraction
 from operator import truediv
 from pathlib import Path
 
-from scoring.gold import Gold, ItemGold, fold
+from scoring.gold import ItemGold, fold
 from scoring.io import FormatError, SystemLine, read_lines, read_system
 from scoring.revised import Frequencies, GoldCounts, Number, frequencies
 from scoring.types import LEXELT, SystemKind
@@ -96,64 +98,17 @@ class ItemRanking:
     defined: bool
     attempted: bool
 
-    @property
-    def row(self) -> tuple[Number, int, int]:
-        """The item's sufficient statistics: (value, defined, attempted)."""
-        return self.value, int(self.defined), int(self.attempted)
-
-
-@dataclass(frozen=True, slots=True)
-class RankingTotals:
-    """Column sums over items. Totals add (``a + b``), so a resample sums its rows."""
-
-    score_sum: Number = Fraction(0)
-    defined: int = 0
-    attempted: int = 0
-    items: int = 0
-
-    def __add__(self, other: RankingTotals) -> RankingTotals:
-        return RankingTotals(self.score_sum + other.score_sum, self.defined + other.defined,
-                             self.attempted + other.attempted, self.items + other.items)
-
-    @classmethod
-    def of(cls, rows: Iterable[ItemRanking]) -> RankingTotals:
-        """The totals of item rows (each row is one gold item)."""
-        table = [row.row for row in rows]
-        return cls(sum((value for value, _, _ in table), Fraction(0)),
-                   sum(defined for _, defined, _ in table),
-                   sum(attempted for _, _, attempted in table), len(table))
-
-    @property
-    def mean(self) -> Number | None:
-        """Mean value over the items where the measure is defined; None if there are none."""
-        return self.score_sum / self.defined if self.defined else None
-
-    @property
-    def coverage(self) -> Fraction | None:
-        """Share of gold items the system ranked anything for; None for an empty gold."""
-        return Fraction(self.attempted, self.items) if self.items else None
-
-    @property
-    def undefined(self) -> int:
-        """Items left out of the mean (no relevant substitute, or AUC without both classes)."""
-        return self.items - self.defined
-
-
-@dataclass(frozen=True)
-class RankingScores:
-    """A corpus result: every gold item's row by id (sorted), and the ranking's ids that
-    are not gold items (ignored)."""
-
-    measure: str
-    items: dict[str, ItemRanking]
-    ignored: tuple[str, ...] = ()
-
-    @property
-    def totals(self) -> RankingTotals:
-        return RankingTotals.of(self.items.values())
-
 
 # --- the item measures -------------------------------------------------------------------
+
+
+def folded(ranking: Iterable[Scored]) -> tuple[Scored, ...]:
+    """Candidates as gold keys are compared: hyphens as spaces (:func:`~scoring.gold.fold`).
+
+    >>> folded([Scored("run-down", 0.5)])
+    (Scored(candidate='run down', score=0.5),)
+    """
+    return tuple(Scored(fold(item.candidate), item.score) for item in ranking)
 
 
 def rank_order(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
@@ -313,59 +268,6 @@ def ranking_measures(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]
             "r_at_10": _top_k(weights, order, 10, recall=True)}
 
 
-# --- corpus level ------------------------------------------------------------------------
-
-ItemMeasure = Callable[[GoldCounts | Frequencies, Sequence[Scored]], ItemRanking]
-
-
-def score_rankings(measure: ItemMeasure, name: str, gold: Gold,
-                   rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
-    """Score every item of ``gold``. An item without a ranking is ranked empty; candidates
-    are folded as gold keys are (hyphens as spaces); ids that are not gold items are
-    ignored and listed."""
-    rows: dict[str, ItemRanking] = {}
-    for item_id in sorted(gold.items):
-        ranking = [Scored(fold(item.candidate), item.score)
-                   for item in rankings.get(item_id, ())]
-        try:
-            rows[item_id] = measure(gold.items[item_id], ranking)
-        except ValueError as error:
-            raise ValueError(f"{name}: item {item_id}: {error}") from error
-    return RankingScores(name, rows, tuple(sorted(rankings.keys() - gold.items.keys())))
-
-
-def corpus_gap(gold: Gold, rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
-    """:func:`gap` over a gold file's items."""
-    return score_rankings(gap, "GAP", gold, rankings)
-
-
-def corpus_average_precision(gold: Gold,
-                             rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
-    """:func:`average_precision` over a gold file's items."""
-    return score_rankings(average_precision, "AP", gold, rankings)
-
-
-def corpus_roc_auc(gold: Gold, rankings: Mapping[str, Sequence[Scored]]) -> RankingScores:
-    """:func:`roc_auc` over a gold file's items."""
-    return score_rankings(roc_auc, "AUC", gold, rankings)
-
-
-def corpus_precision_at(gold: Gold, rankings: Mapping[str, Sequence[Scored]],
-                        k: int) -> RankingScores:
-    """:func:`precision_at` with cut-off ``k`` over a gold file's items."""
-    _check_k(k)
-    return score_rankings(lambda item, ranking: precision_at(item, ranking, k), f"P@{k}",
-                          gold, rankings)
-
-
-def corpus_recall_at(gold: Gold, rankings: Mapping[str, Sequence[Scored]],
-                     k: int) -> RankingScores:
-    """:func:`recall_at` with cut-off ``k`` over a gold file's items."""
-    _check_k(k)
-    return score_rankings(lambda item, ranking: recall_at(item, ranking, k), f"R@{k}",
-                          gold, rankings)
-
-
 # --- files -------------------------------------------------------------------------------
 
 _HEAD = re.compile(rf"(\S+) (\S+) {SEPARATOR}(?: (.*))?")
@@ -457,12 +359,20 @@ def rankings_of(lines: Iterable[RankingLine]) -> dict[str, tuple[Scored, ...]]:
     return {line.id: line.candidates for line in lines}
 
 
+def as_ranking(guesses: Sequence[str]) -> tuple[Scored, ...]:
+    """Guesses in file order as a ranking: the i-th of n scores n - i + 1 (first = best,
+    no ties).
+
+    >>> [item.score for item in as_ranking(["a", "b"])]
+    [2.0, 1.0]
+    """
+    return tuple(Scored(guess, float(len(guesses) - place))
+                 for place, guess in enumerate(guesses))
+
+
 def system_rankings(lines: Iterable[SystemLine]) -> dict[str, tuple[Scored, ...]]:
-    """A best or oot system's answers as rankings: the i-th of n guesses scores n - i + 1
-    (first = best, no ties)."""
-    return {line.id: tuple(Scored(answer, float(len(line.answers) - i))
-                           for i, answer in enumerate(line.answers))
-            for line in lines}
+    """A best or oot system's answers as rankings (:func:`as_ranking`)."""
+    return {line.id: as_ranking(line.answers) for line in lines}
 
 
 def read_system_ranking(path: str | Path, kind: SystemKind) -> dict[str, tuple[Scored, ...]]:

@@ -13,12 +13,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring import __version__
 from scoring.gold import Gold
 from scoring.io import pos_of
 from scoring.multiword import MultiwordScores
 from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
+from scoring.signature import scorer_settings, signature
 
 POS_COLUMNS = (("all", "All"), ("n", "Nouns"), ("v", "Verbs"), ("a", "Adjectives"),
                ("r", "Adverbs"))
@@ -76,12 +76,9 @@ def multiword_text(scores: MultiwordScores) -> str:
     return "".join(line + "\n" for line in printed)
 
 
-def signature(measure: str, rules: str, **settings: object) -> str:
-    """``metric:best|rules:compat|...|version:0.1.0``: everything that fixes a number."""
-    parts = [f"metric:{measure}", f"rules:{rules}"]
-    parts += [f"{key}:{value}" for key, value in settings.items()]
-    parts.append(f"version:{__version__}")
-    return "|".join(parts)
+def _signature(task: str, rules: str) -> str:
+    """The signature of a best, oot or mw result: the task, the rules, how T is chosen."""
+    return signature(task, *scorer_settings(rules))
 
 
 @dataclass(frozen=True)
@@ -138,7 +135,7 @@ def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -
         "mode_precision": scores.mode_precision,
         "mode_recall": scores.mode_recall,
         "duplicate_lines": scores.duplicate_lines,
-        "signature": signature(scores.measure, scores.rules),
+        "signature": _signature(scores.measure, scores.rules),
     }
     if gold is not None:
         body["by_pos"] = {pos: vars_of(value) for pos, value in by_pos(scores, gold).items()}
@@ -160,7 +157,7 @@ def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) ->
     for pos, value in rows:
         writer.writerow([name, scores.measure, scores.rules, pos,
                          *("" if v is None else v for v in vars_of(value).values()),
-                         signature(scores.measure, scores.rules)])
+                         _signature(scores.measure, scores.rules)])
     return out.getvalue()
 
 
@@ -201,7 +198,7 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
         "detection_recall": scores.detection_recall,
         "identification_precision": scores.identification_precision,
         "identification_recall": scores.identification_recall,
-        "signature": signature("mw", scores.rules),
+        "signature": _signature("mw", scores.rules),
     }
     return json.dumps(body, indent=2) + "\n"
 
@@ -216,5 +213,5 @@ def multiword_csv(name: str, scores: MultiwordScores) -> str:
     values = [getattr(scores, field) for field in fields]
     writer.writerow([name, "mw", scores.rules, scores.total_modes, scores.found,
                      scores.genuine, scores.matched,
-                     *("" if v is None else v for v in values), signature("mw", scores.rules)])
+                     *("" if v is None else v for v in values), _signature("mw", scores.rules)])
     return out.getvalue()

@@ -7,41 +7,44 @@ number of annotators who gave a (0 outside H_i), maxfreq_i the largest count in 
 |S|^i = Σ_{a∈S} freq_i(a) the summed count of a set of terms S.
 
 Each measure turns one item into an :class:`ItemStats` row (numerator and denominator of
-the item's score, and whether the system attempted it) and the corpus figures are
-functions of the sums of those rows (:class:`Totals`), as in sacrebleu, so one resampler
-serves every measure. Arithmetic is exact (:class:`fractions.Fraction`).
+the item's score, and whether the system attempted it). Arithmetic is exact
+(:class:`fractions.Fraction`) by default: these exact functions are the test oracle of the
+registered measures (:mod:`scoring.measures`, which calls them on float frequencies and
+gives the corpus figures as ratios of column sums, as in sacrebleu).
 
 Choices where the slides say nothing (each is tested in ``tests/test_revised.py``):
 
 - Corpus level. The slides define only item scores. As in SemEval-2007 (seed 002,
-  section 4), the corpus figures are the mean item score over attempted items
-  (:attr:`Totals.over_attempted`, "precision") and over all gold items
-  (:attr:`Totals.over_items`, "recall"). An item is attempted when it has a guess.
+  section 4), the corpus figures (:mod:`scoring.measures`) are the mean item score over
+  attempted items (``.P``, "precision") and over all gold items (``.R``, "recall").
 - No guesses. The item is not attempted and scores 0 (its denominator is 0 for new best,
   best-1 and weighted precision, where the slides' formula is 0/0).
 - Duplicates. new best and best-1 take the guesses as a list, as score.pl does (a repeated
   guess is credited and counted again, which keeps new best in [0, 1]). weighted recall,
-  weighted precision and rank take A_i as a set (the slides write A_i as a set, and a
-  repeated term would push recall and rank past 1): a repeated guess raises ValueError.
-- rank: more than 10 guesses raise ValueError (the measure is over positions 1..10);
-  fewer are padded with freq 0, as the slides' 9-guess examples are; the optimal
+  weighted precision and rank take A_i as a set (:func:`answer_set`: the slides write
+  A_i as a set, and a repeated term would push recall and rank past 1): a repeated guess
+  counts once, at its first place. (An oot file gives at most ten guesses: the registry
+  cuts A_i there, as oot does.)
+- rank: over positions 1..10, so guesses past the tenth do not count; fewer are padded
+  with freq 0, as the slides' 9-guess examples are; the optimal
   cumulative count at position j sums the j largest counts of H_i (the total once H_i is
   exhausted).
 - weighted precision: the penalty k must be > 0 (with k = 0 a wholly wrong answer would
   be 0/0); "incorrect" terms are those with freq_i = 0, i.e. |A_i - H_i|.
 - Gold files. An :class:`~scoring.gold.ItemGold` is read from its ``counts`` with hyphens
   read as spaces (seed 002, 2.2: a space is accepted for a hyphen; counts of keys that
-  then coincide are summed); the corpus functions fold the system's guesses the same way.
-  A plain mapping is used exactly as given.
+  then coincide are summed); the system's guesses are read by the fixed rules, which fold
+  hyphens the same way (:func:`scoring.gold.fixed_guess`). A plain mapping is used
+  exactly as given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, Gold, ItemGold, fold
+from scoring.gold import Count, ItemGold, fold
 
 RANK_POSITIONS = 10
 """The rank measure averages over positions 1..10 (slide "Measures of Ranking")."""
@@ -65,55 +68,6 @@ class ItemStats:
     @property
     def score(self) -> Number:
         return self.numerator / self.denominator if self.denominator else Fraction(0)
-
-
-@dataclass(frozen=True, slots=True)
-class Totals:
-    """Sums over items: the summed item scores, items attempted, items in the gold.
-
-    Totals add (``a + b``), so a resample is scored by summing its rows.
-    """
-
-    score_sum: Number = Fraction(0)
-    attempted: int = 0
-    items: int = 0
-
-    def __add__(self, other: Totals) -> Totals:
-        return Totals(self.score_sum + other.score_sum, self.attempted + other.attempted,
-                      self.items + other.items)
-
-    @classmethod
-    def of(cls, rows: Iterable[ItemStats]) -> Totals:
-        """The totals of item rows (each row is one gold item)."""
-        score_sum: Number = Fraction(0)
-        attempted = items = 0
-        for row in rows:
-            score_sum += row.score
-            attempted += row.attempted
-            items += 1
-        return cls(score_sum, attempted, items)
-
-    @property
-    def over_attempted(self) -> Number | None:
-        """Mean item score over attempted items ("precision"); None if none was."""
-        return self.score_sum / self.attempted if self.attempted else None
-
-    @property
-    def over_items(self) -> Number | None:
-        """Mean item score over all gold items ("recall"); None for an empty gold."""
-        return self.score_sum / self.items if self.items else None
-
-
-@dataclass(frozen=True)
-class RevisedScores:
-    """A corpus result: every gold item's row, by id in sorted order, and their totals."""
-
-    measure: str
-    items: dict[str, ItemStats]
-
-    @property
-    def totals(self) -> Totals:
-        return Totals.of(self.items.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,12 +114,13 @@ def frequencies(gold: GoldCounts | Frequencies, exact: bool = True) -> Frequenci
     return Frequencies(counts, sum(counts.values(), number(0)), maxfreq)
 
 
-def _as_set(guesses: Sequence[str], measure: str) -> Sequence[str]:
-    if len(set(guesses)) != len(guesses):
-        repeated = sorted({guess for guess in guesses if guesses.count(guess) > 1})
-        raise ValueError(f"{measure}: guesses {list(guesses)} repeat {repeated}; A_i is a set "
-                         "(each term at most once)")
-    return guesses
+def answer_set(guesses: Sequence[str]) -> list[str]:
+    """A_i as a set: each guess once, at its first place.
+
+    >>> answer_set(["a", "b", "a", "c"])
+    ['a', 'b', 'c']
+    """
+    return list(dict.fromkeys(guesses))
 
 
 def new_best(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
@@ -190,10 +145,9 @@ def best_1(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
 
 def weighted_recall(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """R(i) = |A_i|^i / |H_i|^i (seed 000, slide "Measures of Coverage (contd)", recall
-    (weighted)): oot without its limit of 10 guesses. A repeated guess raises ValueError."""
+    (weighted)), A_i read by :func:`answer_set`: oot without its limit of 10 guesses."""
     freqs = frequencies(gold)
-    credit = sum((freqs.freq(guess) for guess in _as_set(guesses, "weighted recall")),
-                 0)
+    credit = sum((freqs.freq(guess) for guess in answer_set(guesses)), 0)
     return ItemStats(credit, freqs.total, bool(guesses))
 
 
@@ -202,14 +156,14 @@ def weighted_precision(gold: GoldCounts | Frequencies, guesses: Sequence[str],
     """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (seed 000, slide "Measures of Coverage
     (contd)", precision (weighted)); k is the penalty per incorrect term (freq_i = 0).
 
-    Raises ValueError for k <= 0 or a repeated guess.
+    A_i is read by :func:`answer_set`. Raises ValueError for k <= 0.
     """
     if k <= 0:
         raise ValueError(f"penalty k = {k}; k must be > 0")
     freqs = frequencies(gold)
     credit: Number = 0
     wrong = 0
-    for guess in _as_set(guesses, "weighted precision"):
+    for guess in answer_set(guesses):
         value = freqs.freq(guess)
         credit += value
         wrong += value == 0
@@ -221,14 +175,12 @@ def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     Ranking (contd)"): cum_A(j) is the summed freq_i of the first j guesses, cum_H(j) that
     of the j most frequent terms of H_i (the optimal list).
 
-    The numerator is the sum of the ten ratios, the denominator 10. At most 10 guesses,
-    none repeated (ValueError otherwise); fewer are padded with freq 0.
+    The numerator is the sum of the ten ratios, the denominator 10. A_i is read by
+    :func:`answer_set`; terms past the tenth do not count, fewer than 10 are padded with
+    freq 0.
     """
-    if len(guesses) > RANK_POSITIONS:
-        raise ValueError(f"rank: {len(guesses)} guesses; the measure ranks at most "
-                         f"{RANK_POSITIONS}")
     freqs = frequencies(gold)
-    _as_set(guesses, "rank")
+    guesses = answer_set(guesses)[:RANK_POSITIONS]
     ideal = sorted(freqs.counts.values(), reverse=True)
     ratios: Number = 0
     cum_a: Number = 0
@@ -240,54 +192,3 @@ def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
             cum_h += ideal[j]
         ratios += cum_a / cum_h
     return ItemStats(ratios, RANK_POSITIONS, bool(guesses))
-
-
-ItemMeasure = Callable[[GoldCounts | Frequencies, Sequence[str]], ItemStats]
-
-
-def score_corpus(measure: ItemMeasure, name: str, gold: Gold,
-                 system: Mapping[str, Sequence[str]]) -> RevisedScores:
-    """Score every item of ``gold`` with an item measure. An item with no entry in
-    ``system`` has no guesses (not attempted); guesses are folded as gold keys are
-    (hyphens as spaces). Raises ValueError for an id of ``system`` not in the gold."""
-    unknown = sorted(system.keys() - gold.items.keys())
-    if unknown:
-        raise ValueError(f"{name}: system ids {unknown[:10]} are not items of the gold "
-                         f"({len(unknown)} in all); every answer must name a gold item")
-    rows: dict[str, ItemStats] = {}
-    for item_id in sorted(gold.items):
-        guesses = [fold(guess) for guess in system.get(item_id, ())]
-        try:
-            rows[item_id] = measure(gold.items[item_id], guesses)
-        except ValueError as error:
-            raise ValueError(f"item {item_id}: {error}") from error
-    return RevisedScores(name, rows)
-
-
-def corpus_new_best(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
-    """:func:`new_best` over a gold file's items."""
-    return score_corpus(new_best, "new best", gold, system)
-
-
-def corpus_best_1(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
-    """:func:`best_1` over a gold file's items."""
-    return score_corpus(best_1, "best-1", gold, system)
-
-
-def corpus_weighted_recall(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
-    """:func:`weighted_recall` over a gold file's items."""
-    return score_corpus(weighted_recall, "weighted recall", gold, system)
-
-
-def corpus_weighted_precision(gold: Gold, system: Mapping[str, Sequence[str]],
-                              k: Fraction | int | float = 1) -> RevisedScores:
-    """:func:`weighted_precision` with penalty ``k`` over a gold file's items."""
-    def measure(item: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
-        return weighted_precision(item, guesses, k)
-
-    return score_corpus(measure, f"weighted precision k={k}", gold, system)
-
-
-def corpus_rank(gold: Gold, system: Mapping[str, Sequence[str]]) -> RevisedScores:
-    """:func:`rank` over a gold file's items."""
-    return score_corpus(rank, "rank", gold, system)

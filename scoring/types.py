@@ -12,7 +12,8 @@ GoldRules = Literal["compat", "fixed", "strict"]
 """How :func:`scoring.gold.read_gold` reads a gold file: as score.pl does (``compat``),
 corrected (``fixed``), or corrected after refusing any malformed line (``strict``)."""
 
-Measure = Literal["best", "oot"]
+Task = Literal["best", "oot"]
+"""The two subtasks of SemEval-2007 scored by score.pl: best and oot."""
 
 AnswerKind = Literal["substitutes", "name", "nil"]
 """What an annotator gave for one instance: substitutes, "part of a proper name" or

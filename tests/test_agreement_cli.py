@@ -114,7 +114,7 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
                 "--seed", "7")[1] == out
     _, text = _run(path, "--intervals", "--resamples", "300", "--seed", "7")
     assert "300 bootstrap resamples of lemmas, seed 7" in text
-    assert body["signature"] == ("agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
+    assert body["signature"] == ("metric:agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
                                  "resample:lemma|n:300|seed:7|ci:0.95|version:0.1.0")
     assert text.endswith(f"signature: {body['signature']}\n")
 

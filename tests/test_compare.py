@@ -16,7 +16,7 @@ from scoring import compare
 from scoring.gold import read_gold
 from scoring.leaderboard import Settings, leaderboard, system_names
 from scoring.lines import read_text
-from scoring.measures import MEASURES, GoldRows, detect_kind, score_files
+from scoring.measures import MEASURES, detect_kind, score_files
 from scoring.official import score_system
 from scoring.report import by_pos
 from tests.conftest import shared_path
@@ -161,7 +161,7 @@ def test_rows_add_up_to_the_official_totals() -> None:
     for kind in ("best", "oot"):
         text = read_text(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
         official = score_system(kind, gold, text, "sys")
-        rows = GoldRows(gold).rows("sys", text, kind)
+        rows = score_files(gold, [("sys", text)])[0]
         assert rows.value(f"{kind}.P") == pytest.approx(official.precision, abs=1e-12)
         assert rows.value(f"{kind}.R") == pytest.approx(official.recall, abs=1e-12)
         assert rows.value(f"{kind}.mode_R") == official.mode_recall

@@ -5,7 +5,7 @@ candidates file format, and context2vec's real oot output scored as a ranking.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -16,18 +16,12 @@ from hypothesis import strategies as st
 
 from scoring.gold import Gold, ItemGold, read_gold
 from scoring.io import FormatError, read_lines, read_system
+from scoring.measures import Answers, SystemRows, gold_items, score_files, system_rows
 from scoring.ranking import (
-    ItemMeasure,
     ItemRanking,
     RankingLine,
-    RankingTotals,
     Scored,
     average_precision,
-    corpus_average_precision,
-    corpus_gap,
-    corpus_precision_at,
-    corpus_recall_at,
-    corpus_roc_auc,
     format_ranking_line,
     gap,
     parse_ranking_line,
@@ -41,6 +35,8 @@ from scoring.ranking import (
     system_rankings,
 )
 from tests.conftest import shared_path
+
+ItemMeasure = Callable[[Mapping[str, int], Sequence[Scored]], ItemRanking]
 
 GOLD = {"a": 3, "b": 2, "c": 1}
 # The ideal ranking a, b, c: ȳ = 3, 5/2, 6/3, so the GAP denominator is 3 + 5/2 + 2 = 15/2.
@@ -251,7 +247,7 @@ def test_k_must_be_a_positive_integer(k: int) -> None:
     with pytest.raises(ValueError, match="k must be an integer >= 1"):
         precision_at(PK_GOLD, PK_RANKING, k)
     with pytest.raises(ValueError, match="k must be an integer >= 1"):
-        corpus_recall_at(Gold("fixed", {}, 0, 0), {}, k)
+        recall_at(PK_GOLD, PK_RANKING, k)
 
 
 # --- corpus level ----------------------------------------------------------------------
@@ -263,46 +259,37 @@ GOLD_LINES = [
 ]
 
 
-def test_corpus_gap_folds_hyphens_ignores_unknown_ids_and_reports_coverage() -> None:
+def _ranked_rows(gold: Gold, rankings: Mapping[str, Sequence[Scored]]) -> SystemRows:
+    """The registry's rows of a ranked system (candidates folded as a ranked file's are)."""
+    text = "".join(f"{gold.items[item_id].lexelt if item_id in gold.items else 'x.n'} "
+                   f"{item_id} :::: " + ";".join(f"{c.score!r} {c.candidate}" for c in ranking)
+                   + "\n" for item_id, ranking in rankings.items())
+    return score_files(gold, [("s.ranked", text)])[0]
+
+
+def test_registry_gap_folds_hyphens_ignores_unknown_ids_and_means_over_defined() -> None:
     gold = read_gold(GOLD_LINES, "fixed")
     rankings = {
         "1": ranked("run-down", "sprint"),  # run-down folds to "run down": perfect, 1
         "2": ranked("hurry", "dash"),  # 1/1 + 4/2 = 3 over 3 + 4/2 = 5 → 3/5
-        "99": ranked("x"),  # not a gold item: ignored and listed
+        "99": ranked("x"),  # not a gold item: ignored
     }
-    result = corpus_gap(gold, rankings)
-    assert result.items["1"].value == 1
-    assert result.items["2"].value == Fraction(3, 5)
-    assert result.items["3"] == ItemRanking(Fraction(0), True, False)  # not ranked
-    assert result.ignored == ("99",)
-    totals = result.totals
-    assert totals == RankingTotals(Fraction(8, 5), 3, 2, 3)
-    assert totals.mean == Fraction(8, 15)
-    assert totals.coverage == Fraction(2, 3)
-    assert totals.undefined == 0
+    rows = _ranked_rows(gold, rankings)
+    assert rows.columns["gap"].tolist() == [1.0, 0.6, 0.0]  # item 3 not ranked: 0
+    assert rows.columns["relevant"].tolist() == [1.0, 1.0, 1.0]
+    assert rows.value("gap") == pytest.approx(float(Fraction(8, 15)), abs=1e-15)
 
 
-def test_corpus_auc_mean_leaves_undefined_items_out() -> None:
+def test_registry_auc_mean_leaves_undefined_items_out() -> None:
     gold = read_gold(GOLD_LINES, "fixed")
     rankings = {"1": ranked("sprint", "x"), "2": ranked("dash", "hurry"), "3": ranked("x")}
-    totals = corpus_roc_auc(gold, rankings).totals
+    rows = _ranked_rows(gold, rankings)
     # item 1: 1; item 2: no negative; item 3: no positive
-    assert (totals.score_sum, totals.defined, totals.undefined) == (Fraction(1), 1, 2)
-    assert totals.mean == 1
-    assert corpus_roc_auc(gold, {}).totals.mean is None  # nothing defined: None, not NaN
-
-
-def test_corpus_functions_agree_with_their_item_measures() -> None:
-    gold = read_gold(GOLD_LINES, "fixed")
-    rankings = {"1": ranked("sprint", "x", "run down"), "2": ranked("hurry")}
-    for corpus, item in [(corpus_gap, gap), (corpus_average_precision, average_precision),
-                         (corpus_roc_auc, roc_auc)]:
-        result = corpus(gold, rankings)
-        for item_id, row in result.items.items():
-            assert row == item(gold.items[item_id], rankings.get(item_id, []))
-    assert corpus_precision_at(gold, rankings, 2).items["1"].value == Fraction(1, 2)
-    assert corpus_recall_at(gold, rankings, 3).items["1"].value == 1
-    assert corpus_precision_at(gold, rankings, 2).measure == "P@2"
+    assert rows.columns["auc"].tolist() == [1.0, 0.0, 0.0]
+    assert rows.columns["auc_defined"].tolist() == [1.0, 0.0, 0.0]
+    assert rows.value("auc") == 1.0
+    nothing = _ranked_rows(gold, {"3": ranked("x")})  # no item defined: None, not NaN
+    assert nothing.value("auc") is None
 
 
 def _gold_of(items: Mapping[str, Mapping[str, int]], order: Sequence[str]) -> Gold:
@@ -320,18 +307,19 @@ corpora = st.dictionaries(st.text("0123456789", min_size=1, max_size=3), golds, 
 
 @settings(max_examples=100)
 @given(corpora, st.data())
-def test_permutations_change_nothing_and_totals_add(items: dict[str, dict[str, int]],
-                                                   data: st.DataObject) -> None:
+def test_permutations_change_no_item_row(items: dict[str, dict[str, int]],
+                                         data: st.DataObject) -> None:
     system = {item_id: data.draw(rankings) for item_id in items if data.draw(st.booleans())}
     order = data.draw(st.permutations(list(items)))
-    one = corpus_gap(_gold_of(items, list(items)), system)
-    two = corpus_gap(_gold_of(items, order), {i: system[i] for i in reversed(list(system))})
-    assert one.items == two.items
-    rows = list(one.items.values())
-    cut = data.draw(st.integers(0, len(rows)))
-    assert RankingTotals.of(rows[:cut]) + RankingTotals.of(rows[cut:]) == one.totals
-    column_sums = [sum(column) for column in zip(*(row.row for row in rows), strict=True)]
-    assert column_sums == [one.totals.score_sum, one.totals.defined, one.totals.attempted]
+
+    def rows(gold: Gold, system: Mapping[str, Sequence[Scored]]) -> dict[str, list[float]]:
+        found = system_rows(gold_items(gold), {i: Answers(ranking=tuple(r))
+                                               for i, r in system.items()}, "s", "ranked")
+        return {item_id: [float(column[j]) for column in found.columns.values()]
+                for j, item_id in enumerate(found.ids)}
+
+    one = rows(_gold_of(items, list(items)), system)
+    assert one == rows(_gold_of(items, order), {i: system[i] for i in reversed(list(system))})
 
 
 # --- the ranked-candidates file ---------------------------------------------------------
@@ -448,28 +436,25 @@ def test_context2vec_oot_as_a_ranking_on_the_test_gold() -> None:
     gold_path = shared_path("data", "semeval2007", "test", "gold")
     gold = read_gold(read_lines(gold_path), "fixed", str(gold_path))
     rankings = read_system_ranking(oot, "oot")
-    result = corpus_gap(gold, rankings)
-    totals = result.totals
-    assert (totals.items, totals.defined, totals.attempted) == (1696, 1696, 1696)
-    assert len(result.ignored) == 2010 - 1696  # ids outside T
-    assert totals.mean is not None and 0 < totals.mean < 1
-    assert float(totals.mean) == pytest.approx(_independent_gap(gold, oot), abs=1e-12)
-    assert float(totals.mean) == pytest.approx(0.05359677113959023, abs=1e-9)
-    assert corpus_gap(gold, read_system_ranking(oot, "oot")).totals == totals  # deterministic
-
-    figures = {
-        "AP": corpus_average_precision(gold, rankings).totals,
-        "AUC": corpus_roc_auc(gold, rankings).totals,
-        "P@1": corpus_precision_at(gold, rankings, 1).totals,
-        "P@10": corpus_precision_at(gold, rankings, 10).totals,
-        "R@10": corpus_recall_at(gold, rankings, 10).totals,
-    }
-    assert float(figures["AP"].mean or 0) == pytest.approx(0.05537953670724055, abs=1e-9)
-    assert figures["AUC"].mean == Fraction(59293, 93408)
-    assert figures["AUC"].defined == 556
-    assert figures["P@1"].mean == Fraction(145, 1696)
-    assert figures["P@10"].mean == Fraction(723, 16960)
-    assert float(figures["R@10"].mean or 0) == pytest.approx(0.11784942160826595, abs=1e-9)
+    answers = {item_id: Answers(ranking=ranking) for item_id, ranking in rankings.items()}
+    rows = system_rows(gold_items(gold), answers, "oot", "ranked")
+    assert len(rows.ids) == 1696 and rows.columns["relevant"].sum() == 1696
+    assert len(rankings.keys() - gold.items.keys()) == 2010 - 1696  # ids outside T
+    mean = rows.value("gap")
+    assert mean is not None and 0 < mean < 1
+    assert mean == pytest.approx(_independent_gap(gold, oot), abs=1e-12)
+    assert mean == pytest.approx(0.05359677113959023, abs=1e-9)
+    assert rows.value("ap") == pytest.approx(0.05537953670724055, abs=1e-9)
+    assert rows.value("auc") == pytest.approx(float(Fraction(59293, 93408)), abs=1e-12)
+    assert rows.columns["auc_defined"].sum() == 556
+    assert rows.value("p_at_1") == pytest.approx(float(Fraction(145, 1696)), abs=1e-12)
+    assert rows.value("p_at_10") == pytest.approx(float(Fraction(723, 16960)), abs=1e-12)
+    assert rows.value("r_at_10") == pytest.approx(0.11784942160826595, abs=1e-9)
+    # the leaderboard's oot route gives the same figures
+    from_file = score_files(read_gold(read_lines(gold_path), "fixed"),
+                            [("oot", oot.read_text(encoding="utf-8"))])[0]
+    for measure in ("gap", "ap", "auc", "p_at_1", "p_at_10", "r_at_10"):
+        assert from_file.value(measure) == rows.value(measure), measure
 
 
 def test_the_documented_example_parses_as_described() -> None:

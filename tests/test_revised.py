@@ -4,7 +4,7 @@ hypothesis properties."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
 import pytest
@@ -12,23 +12,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.gold import Gold, ItemGold, read_gold
+from scoring.measures import Answers, gold_items, score_files, system_rows
 from scoring.official import score_item
 from scoring.revised import (
-    ItemMeasure,
+    GoldCounts,
     ItemStats,
-    Totals,
     best_1,
-    corpus_best_1,
-    corpus_new_best,
-    corpus_rank,
-    corpus_weighted_precision,
-    corpus_weighted_recall,
     frequencies,
     new_best,
     rank,
     weighted_precision,
     weighted_recall,
 )
+
+ItemMeasure = Callable[[GoldCounts, Sequence[str]], ItemStats]
 
 # Slide "Notational Conventions": happy (adj), H_i = {G:3, M:3, S:2, J:1, Ch:1}.
 HAPPY: dict[str, int] = {"glad": 3, "merry": 3, "sunny": 2, "jovial": 1, "cheerful": 1}
@@ -185,14 +182,18 @@ def test_new_best_counts_a_repeated_guess_as_score_pl_does() -> None:
 
 
 @pytest.mark.parametrize("measure", [weighted_recall, weighted_precision, rank])
-def test_set_measures_refuse_a_repeated_guess(measure: ItemMeasure) -> None:
-    with pytest.raises(ValueError, match=r"repeat \['glad'\]; A_i is a set"):
-        measure(HAPPY, [G, S, G])
+def test_set_measures_count_a_repeated_guess_once_at_its_first_place(
+        measure: ItemMeasure) -> None:
+    assert measure(HAPPY, [G, S, G]) == measure(HAPPY, [G, S])
+    assert measure(HAPPY, [S, G, S]) == measure(HAPPY, [S, G])
+    assert rank(HAPPY, [S, G, G]) != rank(HAPPY, [G, S])  # the first place is kept
 
 
-def test_rank_refuses_more_than_10_guesses() -> None:
-    with pytest.raises(ValueError, match=r"11 guesses; the measure ranks at most 10"):
-        rank(HAPPY, [f"w{n}" for n in range(11)])
+def test_rank_ignores_guesses_past_the_tenth_distinct_one() -> None:
+    nine = [f"w{n}" for n in range(9)]
+    # glad is the 11th guess but the 10th distinct one (w0 repeated): it counts
+    assert rank(HAPPY, [*nine, "w0", G]).score == Fraction(3, 10) / 10
+    assert rank(HAPPY, [*nine, X, G]) == rank(HAPPY, [*nine, X])  # the 11th: no place
 
 
 @pytest.mark.parametrize("gold", [{}, {"a": 0}])
@@ -217,41 +218,19 @@ GOLD_LINES = [
 ]
 
 
-def test_corpus_means_over_attempted_and_over_items() -> None:
+def test_registry_means_over_attempted_and_over_items() -> None:
     gold = read_gold(GOLD_LINES, "fixed")
-    system = {"1": [G, S], "2": ["run-down"]}  # item 3 unanswered
-    result = corpus_new_best(gold, system)
-    assert list(result.items) == ["1", "2", "3"]
-    totals = result.totals
-    assert totals == Totals(Fraction(5, 6) + Fraction(1, 2), 2, 3)
-    assert totals.over_attempted == Fraction(4, 6)
-    assert totals.over_items == Fraction(4, 9)
+    system = "happy.a 1 :: glad;sunny\nbright.a 2 :: run-down\n"  # item 3 unanswered
+    rows = score_files(gold, [("s.best", system)])[0]
+    # new best: item 1 (3 + 2) / (3 * 2) = 5/6, item 2 (run-down → run down) 1/2 over 2
+    assert rows.value("new_best.P") == pytest.approx(float(Fraction(4, 6)), abs=1e-15)
+    assert rows.value("new_best.R") == pytest.approx(float(Fraction(4, 9)), abs=1e-15)
 
 
-def test_corpus_functions_agree_with_their_item_measures() -> None:
-    gold = read_gold(GOLD_LINES, "fixed")
-    system = {"1": [S, CH, M, J, G, X, Y, Z, V], "2": ["smart", "dull"], "3": ["vivid"]}
-    assert corpus_best_1(gold, system).items["2"].score == Fraction(1, 2)
-    assert corpus_rank(gold, system).items["1"].score == Fraction(313, 360)
-    assert corpus_weighted_recall(gold, system).items["2"].score == Fraction(1, 4)
-    assert corpus_weighted_precision(gold, system, 2).items["2"].score == Fraction(1, 3)
-
-
-def test_corpus_refuses_ids_not_in_the_gold() -> None:
-    gold = read_gold(GOLD_LINES, "fixed")
-    with pytest.raises(ValueError, match=r"system ids \['9'\] are not items of the gold"):
-        corpus_new_best(gold, {"9": [G]})
-
-
-def test_corpus_names_the_item_of_a_bad_answer() -> None:
-    gold = read_gold(GOLD_LINES, "fixed")
-    with pytest.raises(ValueError, match=r"^item 1: weighted recall"):
-        corpus_weighted_recall(gold, {"1": [G, G]})
-
-
-def test_totals_of_an_empty_corpus_are_none() -> None:
-    assert Totals().over_attempted is None
-    assert Totals().over_items is None
+def test_registry_gives_none_when_nothing_is_attempted() -> None:
+    rows = score_files(read_gold(GOLD_LINES, "fixed"), [("s.oot", "happy.a 1 ::: \n")])[0]
+    assert rows.value("rank.P") is None
+    assert rows.value("rank.R") == 0
 
 
 # --- hypothesis properties -------------------------------------------------------------
@@ -285,33 +264,30 @@ def _gold_of(items: Mapping[str, Mapping[str, int]], order: Sequence[str]) -> Go
 
 corpora = st.dictionaries(st.text("0123456789", min_size=1, max_size=3), golds,
                           min_size=1, max_size=8)
-CORPUS_MEASURES = [corpus_new_best, corpus_best_1, corpus_weighted_recall,
-                   corpus_weighted_precision, corpus_rank]
+
+
+def _rows(gold: Gold, system: Mapping[str, Sequence[str]],
+          kind: str) -> dict[str, tuple[float, ...]]:
+    answers = {item_id: Answers(guesses=tuple(guesses)) for item_id, guesses in system.items()}
+    rows = system_rows(gold_items(gold), answers, "s", "best" if kind == "best" else "oot")
+    columns = ("new_best", "best_1") if kind == "best" else ("weighted_recall",
+                                                             "weighted_precision", "rank")
+    return {item_id: tuple(float(rows.columns[c][j]) for c in columns)
+            for j, item_id in enumerate(rows.ids)}
 
 
 @settings(max_examples=100)
 @given(corpora, st.data())
-def test_permuting_items_changes_no_corpus_score(items: dict[str, dict[str, int]],
-                                                 data: st.DataObject) -> None:
+def test_permuting_items_changes_no_item_row(items: dict[str, dict[str, int]],
+                                             data: st.DataObject) -> None:
     system = {item_id: data.draw(answers) for item_id in items
               if data.draw(st.booleans())}
     order = data.draw(st.permutations(list(items)))
     system_order = data.draw(st.permutations(list(system)))
-    for measure in CORPUS_MEASURES:
-        one = measure(_gold_of(items, list(items)), system)
-        two = measure(_gold_of(items, order), {i: system[i] for i in system_order})
-        assert one.totals == two.totals
-        assert one.items == two.items
-
-
-@settings(max_examples=100)
-@given(corpora, st.data())
-def test_totals_add_over_any_split_of_the_items(items: dict[str, dict[str, int]],
-                                                data: st.DataObject) -> None:
-    system = {item_id: data.draw(answers) for item_id in items}
-    rows = list(corpus_rank(_gold_of(items, list(items)), system).items.values())
-    cut = data.draw(st.integers(0, len(rows)))
-    assert Totals.of(rows[:cut]) + Totals.of(rows[cut:]) == Totals.of(rows)
+    for kind in ("best", "oot"):
+        one = _rows(_gold_of(items, list(items)), system, kind)
+        two = _rows(_gold_of(items, order), {i: system[i] for i in system_order}, kind)
+        assert one == two
 
 
 @settings(max_examples=100)
@@ -325,7 +301,5 @@ def test_the_unique_most_frequent_substitute_scores_1(items: dict[str, dict[str,
         raised = {**counts, top: max(counts.values()) + 1}  # top is now the unique mode
         unique[item_id] = raised
         system[item_id] = [top]
-    gold = _gold_of(unique, list(unique))
-    for measure in (corpus_new_best, corpus_best_1):
-        totals = measure(gold, system).totals
-        assert totals.over_items == totals.over_attempted == 1
+    rows = _rows(_gold_of(unique, list(unique)), system, "best")
+    assert all(row == (1.0, 1.0) for row in rows.values())

@@ -92,7 +92,7 @@ def test_json_gives_fractions_and_a_signature(files: tuple[Path, Path]) -> None:
     assert status == 0
     assert body["precision"] == pytest.approx(1 / 7)  # 2/7 over 2 attempted
     assert body["recall"] == pytest.approx(2 / 21)
-    assert body["signature"].startswith("metric:best|rules:compat|version:")
+    assert body["signature"].startswith("metric:best|rules:compat|t:two+responses|version:")
     assert body["by_pos"]["a"]["total_items"] == 2 and body["by_pos"]["v"]["total_items"] == 1
     assert body["by_pos"]["v"]["attempted"] == 0 and body["by_pos"]["n"]["recall"] is None
 

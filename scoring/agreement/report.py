@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import __version__, significance
+from scoring import significance
 from scoring.agreement import (
     AgreementRow,
     Item,
@@ -40,6 +40,7 @@ from scoring.agreement import (
     nominal_alpha,
     pair_scores,
 )
+from scoring.signature import signature as build_signature
 
 KEYS = ("n", "v", "a", "r", "all")
 INTERVAL_FIGURES = ("PA", "PAm", "mode_share")
@@ -141,10 +142,12 @@ def signature(with_intervals: bool = False, resamples: int = 1000, seed: int = 1
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
     nominal alpha, and the resampling when there are intervals."""
-    parts = ["agreement", "pa:per_item", "t:two+nonempty", "first:alphabetical"]
+    parts: list[tuple[str, object]] = [("pa", "per_item"), ("t", "two+nonempty"),
+                                       ("first", "alphabetical")]
     if with_intervals:
-        parts += ["resample:lemma", f"n:{resamples}", f"seed:{seed}", f"ci:{confidence:g}"]
-    return "|".join([*parts, f"version:{__version__}"])
+        parts += [("resample", "lemma"), ("n", resamples), ("seed", seed),
+                  ("ci", f"{confidence:g}")]
+    return build_signature("agreement", *parts)
 
 
 def _pct(value: float | None) -> str:

@@ -1,0 +1,28 @@
+"""The one signature builder: ``metric:NAME|key:value|…|version:X.Y.Z``, as sacrebleu
+prints one. Every figure lexsub reports carries a signature built here, naming every
+setting that fixes it; the version is the installed package's (:data:`scoring.__version__`).
+
+>>> signature("best.R", ("rules", "compat"), ("t", T_RULE)).rsplit("|", 1)[0]
+'metric:best.R|rules:compat|t:two+responses'
+"""
+
+from __future__ import annotations
+
+from scoring import __version__
+
+T_RULE = "two+responses"
+"""How the scorer's T is chosen (seed 002, 2.2.1): items with at least two non-pn
+responses."""
+
+
+def signature(metric: str, *settings: tuple[str, object]) -> str:
+    """``metric:METRIC``, each ``key:value`` setting in the order given, then the version."""
+    parts = [f"metric:{metric}", *(f"{key}:{value}" for key, value in settings),
+             f"version:{__version__}"]
+    return "|".join(parts)
+
+
+def scorer_settings(rules: str) -> tuple[tuple[str, object], ...]:
+    """The settings every measure of a system against a gold shares: the rules the gold
+    and the answers are read under, and how T is chosen."""
+    return (("rules", rules), ("t", T_RULE))

@@ -1,0 +1,218 @@
+"""The registry of measures (scoring.measures): every registered measure's float route
+against an exact route in Fractions (the item functions of scoring.revised and
+scoring.ranking on exact frequencies, the official credit from the gold's counts), on
+hand-made and real data; one route for an item and for the bulk rows; the signatures."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from scoring import __version__, ranking, revised
+from scoring.gold import Gold, fold, read_gold
+from scoring.leaderboard import Settings, leaderboard
+from scoring.lines import read_text
+from scoring.measures import (
+    FAMILIES,
+    MEASURES,
+    Answers,
+    GoldItem,
+    detect_kind,
+    gold_items,
+    read_answers,
+    score_files,
+    system_rows,
+)
+from scoring.official import OOT_GUESSES, score_item
+from scoring.types import SystemKind
+from tests.conftest import shared_path
+
+GOLD = ["happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
+        "bright.a 2 :: smart 2;intelligent 1;brilliant 1;",
+        "bright.a 3 :: shiny 2;luminous 2;",
+        "run.v 4 :: run-down 2;sprint 1;",
+        "run.v 5 :: well-known 3;famous 1;"]
+SYSTEMS = {
+    "s.best": ("happy.a 1 :: glad;cheerful\nbright.a 2 :: dull\nrun.v 4 :: \n"
+               "run.v 5 :: well known;famous;famous\n"),
+    "s.oot": ("happy.a 1 ::: cheerful;glad;glad;cheerful\n"
+              "bright.a 3 ::: a;b;c;d;e;f;g;h;i;j;luminous;shiny\n"
+              "run.v 4 ::: run-down;sprint\nrun.v 5 ::: \n"),
+    "s.ranked": ("happy.a 1 :::: 0.9 merry;0.5 glad;0.9 x\n"
+                 "bright.a 2 :::: 0.8 smart;0.7 dull;0.1 brilliant\n"
+                 "run.v 4 :::: 2 run-down;1 sprint;3 run-down\nnot.n 9 :::: 1 a\n"),
+}
+
+
+def _exact_norms(gold_item: GoldItem) -> dict[str, Fraction]:
+    """count / |H_i| of each key, a hyphenated key also reachable with spaces."""
+    item = gold_item.item
+    total = Fraction(item.total)
+    norms = {key: Fraction(count) / total for key, count in item.counts}
+    for key, count in item.counts:
+        norms.setdefault(fold(key), Fraction(count) / total)
+    return norms
+
+
+def exact_row(kind: SystemKind, gold_item: GoldItem, answers: Answers,
+              k: Fraction) -> dict[str, Fraction]:
+    """Every column of ``kind``'s families for one item, in exact arithmetic."""
+    item = gold_item.item
+    row: dict[str, Fraction] = {}
+    if kind in ("best", "oot"):
+        guesses = answers.official
+        row.update(item=Fraction(1), has_mode=Fraction(gold_item.has_mode),
+                   score=Fraction(0), attempted=Fraction(0), mode_attempted=Fraction(0),
+                   mode_correct=Fraction(0))
+        if item.total:
+            norms = _exact_norms(gold_item)
+            credited = (dict.fromkeys(guesses) if kind == "oot" and gold_item.rules == "fixed"
+                        else guesses)
+            credit = sum((norms.get(guess, Fraction(0)) for guess in credited), Fraction(0))
+            _c, _s, tried, right = score_item(kind, gold_item.rules, item, guesses)
+            row.update(score=credit / len(guesses) if kind == "best" and credit else credit,
+                       attempted=Fraction(bool(guesses) and answers.fresh),
+                       mode_attempted=Fraction(tried), mode_correct=Fraction(right))
+    freqs = revised.frequencies(item)  # exact
+    first = list(answers.guesses)
+    if kind == "best":
+        row["new_best"] = Fraction(revised.new_best(freqs, first).score) if first else Fraction(0)
+        row["best_1"] = Fraction(revised.best_1(freqs, first).score) if first else Fraction(0)
+    if kind == "oot":
+        chosen = revised.answer_set(first)[:OOT_GUESSES]
+        for name, stats in (("weighted_recall", revised.weighted_recall(freqs, chosen)),
+                            ("weighted_precision",
+                             revised.weighted_precision(freqs, chosen, k)),
+                            ("rank", revised.rank(freqs, chosen))):
+            row[name] = Fraction(stats.score) if chosen else Fraction(0)
+    if kind in ("oot", "ranked"):
+        found = ranking.ranking_measures(item, answers.ranking)
+        for name in ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "auc"):
+            row[name] = Fraction(found[name].value)
+        row["relevant"] = Fraction(found["gap"].defined)
+        row["auc_defined"] = Fraction(found["auc"].defined)
+    return row
+
+
+def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction(1)) -> int:
+    """The registry's figures of one system equal the exact ones; returns the measures
+    checked."""
+    kind = detect_kind(text, name)
+    items = gold_items(gold)
+    answers = read_answers(gold, text, name, kind)
+    rows = system_rows(items, answers, name, kind, float(k))
+    assert rows.columns.keys() == {c for family in FAMILIES[kind] for c in family.columns}
+    exact = [exact_row(kind, gold_item, answers.get(gold_item.id, Answers()), k)
+             for gold_item in items]
+    checked = 0
+    for measure_name in rows.measures():
+        measure = MEASURES[measure_name]
+        numerator, denominator = measure.columns()
+        top = sum((row[numerator] for row in exact), Fraction(0))
+        bottom = sum((row[denominator] for row in exact), Fraction(0))
+        value = rows.value(measure_name)
+        if bottom == 0:
+            assert value is None, measure_name
+        else:
+            assert value == pytest.approx(float(top / bottom), rel=1e-12, abs=1e-15), (
+                name, measure_name)
+        # one route: an item's statistics are its columns of the bulk rows
+        stats = rows.stats(measure_name)
+        for index, gold_item in enumerate(items):
+            one = measure.item_stats(gold_item, answers.get(gold_item.id, Answers()), float(k))
+            assert one == tuple(stats[index]), (measure_name, gold_item.id)
+            assert one[0] == pytest.approx(float(exact[index][numerator]), abs=1e-12)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("rules", ["compat", "fixed"])
+@pytest.mark.parametrize("name", sorted(SYSTEMS))
+def test_every_measure_equals_its_exact_route_on_hand_made_files(name: str,
+                                                                 rules: str) -> None:
+    gold = read_gold(GOLD, "fixed" if rules == "fixed" else "compat")
+    checked = check_every_measure(gold, name, SYSTEMS[name], Fraction(2))
+    assert checked == {"s.best": 8, "s.oot": 16, "s.ranked": 6}[name]
+
+
+def test_every_registered_measure_is_checked_on_hand_made_files() -> None:
+    gold = read_gold(GOLD, "fixed")
+    seen = {m for name, text in SYSTEMS.items()
+            for m in score_files(gold, [(name, text)])[0].measures()}
+    assert seen == set(MEASURES)
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize("rules", ["compat", "fixed"])
+def test_every_measure_equals_its_exact_route_on_real_files(rules: str) -> None:
+    test_gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")),
+                          "fixed" if rules == "fixed" else "compat")
+    oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
+    ranked = "".join(
+        f"{head} :::: " + ";".join(f"{0.5 * (n % 3)} {guess.strip()}"
+                                    for n, guess in enumerate(rest.split(";")) if guess.strip())
+        + "\n" for head, _, rest in (line.partition(" ::: ") for line in oot.splitlines()))
+    checked = 0
+    for name, text in (("c2v.best", read_text(shared_path("data", "systems", "context2vec",
+                                                           "test.generated.best"))),
+                       ("c2v.oot", oot), ("c2v.ranked", ranked)):
+        checked += check_every_measure(test_gold, name, text, Fraction(1, 2))
+    trial = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")),
+                      "fixed" if rules == "fixed" else "compat")
+    checked += check_every_measure(trial, "BL.out", read_text(
+        shared_path("data", "semeval2007", "trial", "BL.out")))
+    assert checked == 8 + 16 + 6 + 8  # best, oot, ranked, BL.out (best)
+
+
+def test_hand_made_answers_are_read_as_documented() -> None:
+    gold = read_gold(GOLD, "compat")
+    best = read_answers(gold, SYSTEMS["s.best"], "s.best", "best")
+    # run.v 4's empty answer: under compat score.pl scores the previous line's guesses,
+    # not as an attempt; the revised measures see no guess
+    assert best["4"] == Answers(("dull",), False, (), ())
+    assert best["5"].guesses == ("well known", "famous", "famous")
+    oot = read_answers(gold, SYSTEMS["s.oot"], "s.oot", "oot")
+    assert len(oot["3"].official) == 10 and len(oot["3"].guesses) == 12
+    ranked = read_answers(gold, SYSTEMS["s.ranked"], "s.ranked", "ranked")
+    assert "9" not in ranked  # not a gold item: ignored, as the scorer ignores it
+    assert [c.candidate for c in ranked["4"].ranking] == ["run down", "sprint", "run down"]
+
+
+def test_a_hyphenated_ranked_candidate_scores_as_the_same_oot_guess() -> None:
+    """Ranked candidates are folded like gold keys and oot guesses (before, a ranked file's
+    exact hyphenated candidate scored 0)."""
+    gold = read_gold(["run.v 4 :: run-down 2;sprint 1;", "run.v 5 :: dash 1;hurry 1;"])
+    ranked = score_files(gold, [("r", "run.v 4 :::: 2 run-down;1 sprint\n")])[0]
+    oot = score_files(gold, [("o", "run.v 4 ::: run-down;sprint\n")])[0]
+    assert ranked.columns["gap"].tolist() == [1.0, 0.0]
+    for measure in ("gap", "ap", "p_at_1", "p_at_10", "r_at_10"):
+        assert ranked.value(measure) == oot.value(measure), measure
+
+
+def test_repeated_guesses_count_once_in_the_set_measures() -> None:
+    gold = read_gold(GOLD, "fixed")
+    once = score_files(gold, [("a", "happy.a 1 ::: cheerful;glad\n")])[0]
+    twice = score_files(gold, [("b", "happy.a 1 ::: cheerful;glad;glad;cheerful\n")])[0]
+    for measure in ("weighted_recall.R", "weighted_precision.R", "rank.R", "oot.R"):
+        assert once.value(measure) == twice.value(measure), measure
+
+
+def test_one_signature_for_the_same_measure_from_every_route() -> None:
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
+    text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
+    board = leaderboard(gold, [("BL.out", text)], Settings())
+    assert board["signatures"]["best.R"] == (
+        f"metric:best.R|rules:compat|t:two+responses|version:{__version__}")
+    assert MEASURES["best.R"].signature(Settings(), "compat") == board["signatures"]["best.R"]
+    assert MEASURES["weighted_precision.P"].signature(Settings(k=0.5), "fixed") == (
+        f"metric:weighted_precision.P|rules:fixed|t:two+responses|k:0.5|version:{__version__}")
+    significance = MEASURES["gap"].signature(Settings(significance=True, seed=3), "compat")
+    assert significance.endswith(f"|resample:lemma|n:1000|trials:1000|seed:3|ci:0.95|"
+                                 f"version:{__version__}")
+
+
+def test_corpus_is_vectorised_and_finite_on_a_zero_denominator() -> None:
+    sums = np.array([[1.0, 4.0], [0.0, 0.0], [3.0, 3.0]])
+    assert MEASURES["best.P"].corpus(sums).tolist() == [0.25, 0.0, 1.0]
