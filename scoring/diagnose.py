@@ -3,32 +3,24 @@
 The scorer prints these notes to standard error in both modes, so that a system builder
 sees what the official numbers hide: e.g. ``12 guesses score 0 only because of leading
 or trailing white space or a CR (lines 3, 9, …)`` or ``line 88: empty answer credited
-with line 87's guesses``, and what the fixed rules would give.
+with line 87's guesses``, and what the fixed rules give.
 
-Only lines that the two rule sets can score differently are looked at: an item whose two
-gold readings differ, or an answer that is empty, not clean (see
-:func:`scoring.official.is_clean`) or, for oot, repeats a guess. Every other line scores
-the same under both, so the other rule set's totals are the scan's totals plus the
-differences on those lines, with no second full scan.
+The diagnosis is a diff of two plain scans (:func:`scoring.official.score_system`), one
+under score.pl's rules and one under the fixed rules: the items whose outcome (credit,
+attempted, mode) differs between them are explained from their lines, and the fixed
+rules' figures are the fixed scan's own totals.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 
-from scoring.gold import Gold, ItemGold, fixed_guess, fold
-from scoring.lines import has_content, perl_split
+from scoring.gold import Gold, ItemGold, fixed_guess
+from scoring.lines import as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
-from scoring.official import (
-    OfficialScores,
-    Outcome,
-    guesses_compat,
-    guesses_fixed,
-    is_clean,
-    score_item,
-)
+from scoring.official import OfficialScores, Trace, guesses_compat
 from scoring.perl import perl_round
 from scoring.types import Task
 
@@ -52,17 +44,6 @@ class _Tally:
         shown = ", ".join(str(line) for line in self.lines)
         return f"line{'s' if len(self.lines) > 1 else ''} {shown}" + (
             ", …" if self.count > len(self.lines) else "")
-
-
-@dataclass
-class _Delta:
-    """fixed minus compat on the lines scored differently."""
-
-    attempted: int = 0
-    duplicate_lines: int = 0
-    score: float = 0.0
-    mode_attempted: int = 0
-    mode_correct: int = 0
 
 
 @dataclass
@@ -99,92 +80,112 @@ def _guess_causes(found: _Findings, number: int, answer: str, measure: Task,
             found.dropped.add(number)
 
 
-class RuleComparison:
-    """The fixed rules' view of the lines a compat scan shows it (a
-    :class:`scoring.official.LineObserver`): the differences in totals, and why."""
-
-    def __init__(self, measure: Task, fixed: Gold, differ: set[str]) -> None:
-        self.measure = measure
-        self.fixed = fixed
-        self.differ = differ
-        self.delta = _Delta()
-        self.found = _Findings()
-        self._done: set[str] = set()
-
-    def _fixed_item(self, item_id: str) -> ItemGold | None:
-        """The fixed item when the fixed rules score this line, else None."""
-        item = self.fixed.items.get(item_id)
-        if item is None or not item.total or item_id in self._done:
-            return None
-        if item_id in self.differ:
-            self._done.add(item_id)
-        return item
-
-    def skipped(self, number: int, lexelt: str, item_id: str, answer: str) -> None:
-        """compat does not score this line (not in its T, or a repeated id)."""
-        self._fixed_side(number, item_id, answer, self._fixed_item(item_id))
-
-    def scored(self, number: int, item_id: str, answer: str, item: ItemGold,
-               guesses: list[str], outcome: Outcome, stale_from: int) -> None:
-        """compat scored this line with ``guesses`` (stale ones when ``stale_from``)."""
-        content = has_content(answer)
-        self.delta.attempted -= content and bool(guesses)
-        if self.measure == "oot" and content:
-            every = guesses_compat(answer)
-            self.delta.duplicate_lines -= len(set(every)) != len(every)
-        _add(self.delta, outcome, -1)
-        if stale_from:
-            self.found.stale.append(f"line {number}: empty answer credited with line "
-                                    f"{stale_from}'s guesses")
-        fixed_item = item if item_id not in self.differ else self._fixed_item(item_id)
-        if fixed_item is item and content and is_clean(answer):
-            # only oot duplicates (or a stale line) differ: the fixed rules' guesses are
-            # compat's, each credited once
-            self._add_fixed(number, fixed_item, guesses_compat(answer))
-            return
-        self._fixed_side(number, item_id, answer, fixed_item, item)
-
-    def _fixed_side(self, number: int, item_id: str, answer: str,
-                    fixed_item: ItemGold | None, compat_item: ItemGold | None = None) -> None:
-        if fixed_item is not None:
-            self._add_fixed(number, fixed_item, guesses_fixed(answer))
-        if has_content(answer):
-            _guess_causes(self.found, number, answer, self.measure, compat_item, fixed_item)
-
-    def _add_fixed(self, number: int, fixed_item: ItemGold, every: list[str]) -> None:
-        """Add the fixed rules' outcome of ``every`` guess (cut to 10 for oot)."""
-        oot = self.measure == "oot"
-        fixed_guesses = every[:10] if oot else every
-        self.delta.attempted += bool(fixed_guesses)
-        self.delta.duplicate_lines += oot and len(set(every)) != len(every)
-        _add(self.delta, score_item(self.measure, "fixed", fixed_item, fixed_guesses), 1)
-        mode = fixed_item.mode
-        if mode and "-" in mode and fixed_guesses and (
-                fold(mode) in fixed_guesses if oot else fold(mode) == fixed_guesses[0]):
-            self.found.mode_hyphen.add(number)
-        if oot and len(set(every)) != len(every):
-            self.found.duplicates.add(number)
+Outcome = tuple[float, int]
+"""A scored line's outcome in a :class:`~scoring.official.Trace`: its score and its
+attempted / mode bits."""
 
 
-def _add(delta: _Delta, outcome: Outcome, sign: int) -> None:
-    _credit, score, tried, right = outcome
-    delta.score += sign * score
-    delta.mode_attempted += sign * tried
-    delta.mode_correct += sign * right
+def _trace(scores: OfficialScores) -> Trace:
+    if scores.trace is None:
+        raise ValueError("the diagnosis diffs two scans kept with trace=True")
+    return scores.trace
 
 
-def fixed_totals(compat: OfficialScores, fixed: Gold, comparison: RuleComparison) -> OfficialScores:
-    """The fixed rules' totals: the compat scan's, plus the differences on the lines the
-    comparison saw (every other line scores the same under both)."""
-    delta = comparison.delta
-    return replace(compat, rules="fixed", total_items=fixed.total_items,
-                   total_modes=fixed.total_modes,
-                   attempted=compat.attempted + delta.attempted,
-                   score_sum=compat.score_sum + delta.score,
-                   mode_attempted=compat.mode_attempted + delta.mode_attempted,
-                   mode_correct=compat.mode_correct + delta.mode_correct,
-                   duplicate_lines=compat.duplicate_lines + delta.duplicate_lines,
-                   items=())
+def differing(compat: OfficialScores, fixed: OfficialScores
+              ) -> dict[int, tuple[Outcome | None, Outcome | None]]:
+    """The lines the two scans score or read differently (score, attempted, mode, the
+    guesses read), or that only one of them scores: line number → (compat outcome, fixed
+    outcome), in file order."""
+    first, second = _trace(compat), _trace(fixed)
+    if first.lines == second.lines:  # the usual case: the same lines scored, compared in C
+        if (first.scores == second.scores and first.outcomes == second.outcomes
+                and first.readings == second.readings):
+            return {}
+        return {line: ((a, x), (b, y)) for line, a, b, x, y, r, t in zip(
+            first.lines, first.scores, second.scores, first.outcomes, second.outcomes,
+            first.readings, second.readings, strict=True) if a != b or x != y or r != t}
+    one = dict(zip(first.lines, zip(first.scores, first.outcomes, first.readings,
+                                    strict=True), strict=True))
+    two = dict(zip(second.lines, zip(second.scores, second.outcomes, second.readings,
+                                     strict=True), strict=True))
+    return {line: (_outcome(one.get(line)), _outcome(two.get(line)))
+            for line in sorted(one.keys() | two.keys()) if one.get(line) != two.get(line)}
+
+
+def _outcome(found: tuple[float, int, int] | None) -> Outcome | None:
+    return None if found is None else (found[0], found[1])
+
+
+def _stale(compat: Trace) -> list[str]:
+    """Each compat line whose empty answer was scored with earlier guesses, and the line
+    those guesses came from (the last line before it that score.pl read guesses on)."""
+    if compat.stale.find(1) < 0:
+        return []
+    found = []
+    source = 0
+    for line, stale in zip(compat.lines, compat.stale, strict=True):
+        if stale:
+            found.append(f"line {line}: empty answer credited with line {source}'s guesses")
+        else:
+            source = line
+    return found
+
+
+def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: OfficialScores,
+             compat_gold: Gold, fixed_gold: Gold, differ: Collection[str]) -> list[str]:
+    """The notes on ``system`` from two plain scans of it kept with ``trace=True``, under
+    the compat and the fixed reading of the gold (``differ``: the ids those readings may
+    score differently, :func:`scoring.gold.read_gold_pair`). The lines the scans score or
+    read differently, and the scored lines of those ids, are explained; the fixed rules'
+    figures are the fixed scan's."""
+    found = _Findings()
+    found.stale = _stale(_trace(compat))
+    if fixed.duplicate_lines:
+        for line, outcome in zip(_trace(fixed).lines, _trace(fixed).outcomes, strict=True):
+            if outcome & _REPEATS:
+                found.duplicates.add(line)
+    lines = differing(compat, fixed)
+    if lines or differ:
+        done: set[str] = set()
+        for first, chunk in iter_chunks(as_text(system), measure):
+            for number, (lexelt, item_id, answer, _other) in enumerate(chunk, first):
+                if number in lines:
+                    compat_outcome, fixed_outcome = lines[number]
+                    compat_item = compat_gold.items[item_id] if compat_outcome else None
+                    fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
+                elif lexelt and item_id in differ and item_id not in done:
+                    # the first line of an id whose readings differ: scored alike, if at all
+                    compat_outcome = fixed_outcome = None
+                    compat_item = _scored(compat_gold, item_id)
+                    fixed_item = _scored(fixed_gold, item_id)
+                else:
+                    continue
+                done.add(item_id)
+                _explain(found, measure, number, answer, compat_item, fixed_item,
+                         compat_outcome, fixed_outcome)
+    return notes(compat, fixed, found)
+
+
+_MODE_CORRECT = 4
+_REPEATS = 8
+
+
+def _scored(gold: Gold, item_id: str) -> ItemGold | None:
+    """The item a scan scores a line of ``item_id`` against (None: it skips the line)."""
+    item = gold.items.get(item_id)
+    return item if item is not None and item.total else None
+
+
+def _explain(found: _Findings, measure: Task, number: int, answer: str,
+             compat_item: ItemGold | None, fixed_item: ItemGold | None,
+             compat_outcome: Outcome | None, fixed_outcome: Outcome | None) -> None:
+    """Why one line scores differently under the two rule sets."""
+    if has_content(answer):
+        _guess_causes(found, number, answer, measure, compat_item, fixed_item)
+    if (fixed_item is not None and fixed_outcome and fixed_outcome[1] & _MODE_CORRECT
+            and "-" in (fixed_item.mode or "")
+            and not (compat_outcome and compat_outcome[1] & _MODE_CORRECT)):
+        found.mode_hyphen.add(number)
 
 
 def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> list[str]:

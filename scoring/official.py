@@ -17,9 +17,10 @@ every measure. The differences between compat and fixed are listed in docs/scori
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from scoring.gold import Gold, ItemGold, fixed_guess, fold
 from scoring.lines import NONSPACE, as_text, iter_chunks
@@ -58,38 +59,39 @@ def guesses_compat(answer: str) -> list[str]:
     return result
 
 
+def _plain(answer: str) -> bool:
+    """An answer with nothing to trim, fold or drop: printable ASCII, no hyphen or
+    apostrophe, single spaces between words, no empty guess."""
+    return (answer.isascii() and answer.isprintable() and "-" not in answer
+            and "'" not in answer and "  " not in answer and " ;" not in answer
+            and "; " not in answer and ";;" not in answer and answer[:1] not in " ;"
+            and answer[-1:] != " ")
+
+
+def reads_alike(answer: str) -> bool:
+    """Whether score.pl's split and the fixed split surely give the same guesses (a plain
+    answer with no ``non``).
+
+    >>> reads_alike("glad;merry"), reads_alike("glad; merry"), reads_alike("non stop")
+    (True, False, False)
+    """
+    return _plain(answer) and "non" not in answer
+
+
 def guesses_fixed(answer: str) -> list[str]:
     """The fixed rules: each guess trimmed and single-spaced, hyphens → spaces, one
     apostrophe removed, empty guesses dropped; ``non-`` is left alone."""
+    if _plain(answer):
+        fields = answer.split(";")  # the usual answer: nothing to trim, fold or drop
+        if not fields[-1]:
+            fields.pop()
+        return fields
     result = []
     for guess in answer.split(";"):
         cleaned = fixed_guess(guess)
         if cleaned:
             result.append(cleaned)
     return result
-
-
-# What may make compat and fixed read an answer differently: anything but printable
-# ASCII, white space that is not one space between words, an empty guess, a hyphen or an
-# apostrophe next to a space, another hyphen or apostrophe, or at a guess's edge
-# (replacing it may leave spaces that only fixed collapses), a guess starting "non" and a
-# space or hyphen. Hyphens and apostrophes inside words are read alike. Conservative: a
-# match only costs a closer look.
-_DIRTY = re.compile(r"[\x00-\x1f\x7f-\U0010ffff]|[-' ][-' ]| ;|; |;;|^[ ;]| $|^$"
-                    r"|;[-']|[-'];|^[-']|[-']$|^non[- ]|;non[- ]")
-
-
-def is_clean(answer: str) -> bool:
-    """Whether compat and fixed surely read ``answer`` as the same guesses. Plain
-    substring tests settle the usual answer; the pattern only sees the rest."""
-    if not (answer and answer.isascii() and answer.isprintable()):
-        return False
-    if ("  " in answer or " ;" in answer or "; " in answer or ";;" in answer
-            or answer[0] in " ;" or answer[-1] == " "):
-        return False
-    if "-" not in answer and "'" not in answer and "non" not in answer:
-        return True
-    return _DIRTY.search(answer) is None
 
 
 class ItemScore(NamedTuple):
@@ -118,10 +120,27 @@ class ItemScore(NamedTuple):
 
 
 @dataclass(frozen=True)
+class Trace:
+    """Every scored line's outcome, compactly (what the diagnosis diffs between two scans):
+    ``lines[j]`` is the j-th scored line's number, ``scores[j]`` what it adds to the
+    numerator, ``outcomes[j]`` the bits attempted | mode attempted << 1 | mode correct << 2
+    | repeats a guess << 3 | guesses scored << 4; ``readings[j]`` is 0 for an answer both
+    rule sets read alike (:func:`reads_alike`), else a hash of the guesses read;
+    ``stale[j]`` is 1 for a line scored with the previous line's guesses (compat)."""
+
+    lines: array[int] = field(default_factory=lambda: array("q"))
+    scores: array[float] = field(default_factory=lambda: array("d"))
+    outcomes: array[int] = field(default_factory=lambda: array("q"))
+    readings: array[int] = field(default_factory=lambda: array("q"))
+    stale: bytearray = field(default_factory=bytearray)
+
+
+@dataclass(frozen=True)
 class OfficialScores:
     """The corpus result of best or oot, with every line score.pl prints before its totals.
 
-    ``items`` is empty when the scan was asked not to keep them (``keep_items=False``).
+    ``items`` is empty when the scan was asked not to keep them (``keep_items=False``);
+    ``trace`` is None unless it was asked for (``trace=True``).
     """
 
     measure: Task
@@ -135,6 +154,7 @@ class OfficialScores:
     duplicate_lines: int
     items: tuple[ItemScore, ...]
     log: tuple[str, ...]
+    trace: Trace | None = None
 
     @property
     def precision(self) -> float | None:
@@ -178,29 +198,15 @@ def score_item(measure: Task, rules: Rules, item: ItemGold,
     return credit, score, tried, right
 
 
-class LineObserver(Protocol):
-    """Told about the lines the fixed rules may score differently from compat (used by
-    :mod:`scoring.diagnose` to compare the two in the same pass)."""
-
-    differ: set[str]
-
-    def skipped(self, number: int, lexelt: str, item_id: str, answer: str) -> None: ...
-
-    def scored(self, number: int, item_id: str, answer: str, item: ItemGold,
-               guesses: list[str], outcome: Outcome, stale_from: int) -> None: ...
-
-
 def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: str,
                  verbose: bool = False, keep_items: bool = True,
-                 observer: LineObserver | None = None) -> OfficialScores:
+                 trace: bool = False) -> OfficialScores:
     """Score a best or oot system file (its text, or its lines) against ``gold`` under
     ``gold.rules``. ``name`` is echoed in ``Error in NAME on line N`` as score.pl echoes
-    its argument; ``verbose`` collects score.pl's ``-v`` lines; ``observer`` (compat
-    only) is shown every line the fixed rules may score differently."""
+    its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
+    scored line's outcome compactly (:class:`Trace`)."""
     rules = gold.rules
-    if observer is not None and rules != "compat":
-        raise ValueError("an observer compares fixed with compat: the gold must be compat")
-    differ = observer.differ if observer is not None else set()
+    traced = Trace() if trace else None
     fixed = rules == "fixed"
     oot = measure == "oot"
     split = guesses_fixed if fixed else guesses_compat
@@ -224,8 +230,6 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
                 raise ScorerDied("".join(line + "\n" for line in log),
                                  f"item {item_id}'s gold counts add up to 0")
             if item is None or not item.total or item_id in done:
-                if observer is not None and item_id in differ:
-                    observer.skipped(number, lexelt, item_id, answer)
                 continue
             done.add(item_id)
             stale_from = 0
@@ -258,16 +262,21 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
                 mode_correct += right
             if verbose and guesses:
                 _log_item(log, oot, lexelt, item_id, item, guesses, outcome)
-            if observer is not None and (item_id in differ or duplicates or stale_from
-                                         or not is_clean(answer)):
-                observer.scored(number, item_id, answer, item, guesses, outcome, stale_from)
             if keep_items:
                 rows.append(ItemScore(number, item_id, item.lexelt, len(guesses), credit,
                                       score, bool(guesses) and not stale_from, tried, right,
                                       bool(stale_from), duplicates, tuple(guesses)))
+            if traced is not None:
+                traced.lines.append(number)
+                traced.scores.append(score)
+                traced.outcomes.append((bool(guesses) and not stale_from) | tried << 1
+                                       | right << 2 | bool(duplicates) << 3
+                                       | len(guesses) << 4)
+                traced.readings.append(0 if reads_alike(answer) else hash(tuple(guesses)))
+                traced.stale.append(bool(stale_from))
     return OfficialScores(measure, rules, gold.total_items, attempted, total,
                           gold.total_modes, mode_attempted, mode_correct, duplicate_lines,
-                          tuple(rows), tuple(log))
+                          tuple(rows), tuple(log), traced)
 
 
 def _log_item(log: list[str], oot: bool, lexelt: str, item_id: str, item: ItemGold,

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, TextIO
 
-from scoring.diagnose import RuleComparison, diagnose_multiwords, fixed_totals
-from scoring.diagnose import notes as diagnosis_notes
+from scoring.diagnose import diagnose, diagnose_multiwords
 from scoring.gold import Gold, read_gold, read_gold_pair
 from scoring.io import FormatError, encode, read_system, split_lines
 from scoring.lines import read_text
@@ -249,17 +248,18 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
         if options.rules == "fixed":
             raise
         return plain("compat"), [f"diagnosis: the fixed rules cannot read the gold: {error}"]
-    comparison = RuleComparison(measure, fixed, differ)
     in_compat = options.rules == "compat"
-    scores = score_system(measure, compat, system_text, name, options.verbose and in_compat,
-                          keep_items=options.by_pos and in_compat, observer=comparison)
-    fixed_scores = fixed_totals(scores, fixed, comparison)
-    notes = diagnosis_notes(scores, fixed_scores, comparison.found)
+    # the diagnosis: two plain scans, one under each set of rules, and their difference
+    compat_scores = score_system(measure, compat, system_text, name,
+                                 options.verbose and in_compat,
+                                 keep_items=options.by_pos and in_compat, trace=True)
+    fixed_scores = score_system(measure, fixed, system_text, name,
+                                options.verbose and not in_compat,
+                                keep_items=options.by_pos and not in_compat, trace=True)
+    notes = diagnose(measure, system_text, compat_scores, fixed_scores, compat, fixed,
+                     differ)
     if in_compat:
-        return _render(options, measure, scores, compat), notes
-    if options.verbose or options.by_pos:  # the fixed rules' own lines and items
-        fixed_scores = score_system(measure, fixed, system_text, name, options.verbose,
-                                    keep_items=options.by_pos)
+        return _render(options, measure, compat_scores, compat), notes
     return _render(options, measure, fixed_scores, fixed), notes
 
 

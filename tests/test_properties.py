@@ -104,28 +104,46 @@ def nasty_files(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 
 @settings(max_examples=300, deadline=None)
 @given(nasty_files(), st.sampled_from(["best", "oot"]))
-def test_one_pass_comparison_gives_the_fixed_totals(case: tuple[list[str], list[str]],
-                                                    measure: str) -> None:
-    """The diagnosis' fixed figures (compat scan + differences) equal a real fixed scan,
-    and its gold pair equals reading the gold twice."""
-    from scoring.diagnose import RuleComparison, fixed_totals
+def test_the_diff_of_two_scans_finds_every_difference(case: tuple[list[str], list[str]],
+                                                      measure: str) -> None:
+    """The diagnosis' diff of the compat and fixed scans: every item outside it scores the
+    same under both, and the differences it lists add up to the difference of the totals;
+    the gold pair the compiler uses equals reading the gold twice."""
+    from scoring.diagnose import differing
     from scoring.gold import read_gold_pair
 
     gold, system = case
     if measure == "oot":
         system = [line.replace(" :: ", " ::: ") for line in system]
-    compat, fixed, differ = read_gold_pair(gold)
+    _compat, fixed_gold, _differ = read_gold_pair(gold)
     again = read_gold(gold, "fixed")
-    assert {k: (v.norms, v.mode) for k, v in fixed.items.items()} == {
+    assert {k: (v.norms, v.mode) for k, v in fixed_gold.items.items()} == {
         k: (v.norms, v.mode) for k, v in again.items.items()}
-    assert (fixed.total_items, fixed.total_modes) == (again.total_items, again.total_modes)
-    comparison = RuleComparison(measure, fixed, differ)  # type: ignore[arg-type]
-    scanned = score_system(measure, compat, system, "s", observer=comparison)  # type: ignore[arg-type]
-    assert scanned == score_system(measure, read_gold(gold), system, "s")  # type: ignore[arg-type]
-    derived = fixed_totals(scanned, fixed, comparison)
-    direct = score_system(measure, again, system, "s", keep_items=False)  # type: ignore[arg-type]
-    assert (derived.total_items, derived.attempted, derived.total_modes,
-            derived.mode_attempted, derived.mode_correct, derived.duplicate_lines) == (
-        direct.total_items, direct.attempted, direct.total_modes, direct.mode_attempted,
-        direct.mode_correct, direct.duplicate_lines)
-    assert abs(derived.score_sum - direct.score_sum) < 1e-9
+    assert (fixed_gold.total_items, fixed_gold.total_modes) == (again.total_items,
+                                                                again.total_modes)
+    compat = score_system(measure, read_gold(gold), system, "s",  # type: ignore[arg-type]
+                          trace=True)
+    fixed = score_system(measure, again, system, "s", trace=True)  # type: ignore[arg-type]
+    lines = differing(compat, fixed)
+    by_line = {row.line: row for row in fixed.items}
+    for row in compat.items:
+        if row.line not in lines:
+            other = by_line[row.line]
+            assert (row.score, row.attempted, row.mode_attempted, row.mode_correct) == (
+                other.score, other.attempted, other.mode_attempted, other.mode_correct)
+    assert {row.line for row in fixed.items} - {row.line for row in compat.items} <= set(lines)
+    delta = sum((b[0] if b else 0.0) - (a[0] if a else 0.0) for a, b in lines.values())
+    assert abs(fixed.score_sum - compat.score_sum - delta) < 1e-9
+    attempted = sum((b[1] & 1 if b else 0) - (a[1] & 1 if a else 0) for a, b in lines.values())
+    assert fixed.attempted - compat.attempted == attempted
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(st.sampled_from(list("ab -';\r\té")), max_size=12))
+def test_the_fixed_split_reads_every_answer_guess_by_guess(answer: str) -> None:
+    """guesses_fixed's fast path for a plain answer gives what reading each guess does."""
+    from scoring.gold import fixed_guess
+    from scoring.official import guesses_fixed
+
+    assert guesses_fixed(answer) == [fixed_guess(guess) for guess in answer.split(";")
+                                     if fixed_guess(guess)]
