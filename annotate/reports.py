@@ -44,7 +44,7 @@ def agreement(dataset_id: int) -> str:
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     seed = request.args.get("seed", 12345, type=int)
-    body = report(items, leave_out=True, with_intervals=True, seed=seed)
+    body = report(items, leave_out=True, with_intervals=True, seed=seed).to_json()
     return render_template("reports/agreement.html", dataset=dataset, body=body, keys=KEYS,
                            charts=_agreement_charts(body), compiled=compiled)
 
@@ -132,7 +132,7 @@ def _leaderboard(dataset: Dataset, compiled: CompiledGold,
     settings = Settings(significance=request.form.get("significance") == "on",
                         seed=request.form.get("seed", 12345, type=int))
     try:
-        result = leaderboard(gold, systems, settings)
+        result = leaderboard(gold, systems, settings).to_json()
     except (ValueError, ScorerDied) as error:
         flash(f"Not scored: {error}", "error")
         return None, None

@@ -11,7 +11,8 @@ system's kind is absent from its row, and one whose denominator is 0 is None (JS
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 from pathlib import PurePath
 from typing import Any
@@ -30,9 +31,71 @@ from scoring.measures import (
     score_files,
 )
 from scoring.official import score_system
+from scoring.significance import Resampling
 from scoring.types import SystemKind
 
-__all__ = ["Settings", "leaderboard", "system_names"]
+__all__ = ["Leaderboard", "PairTest", "Resampling", "Settings", "leaderboard", "system_names"]
+
+Figures = Mapping[str, float | None]
+"""Measure → figure (None where its denominator is 0)."""
+
+
+@dataclass(frozen=True)
+class PairTest:
+    """Systems ``a`` and ``b`` on one measure: their figures, delta = b - a with its paired
+    bootstrap interval [low, high], and the two p-values."""
+
+    measure: str
+    a: str
+    b: str
+    a_value: float
+    b_value: float
+    delta: float
+    low: float
+    high: float
+    p_bootstrap: float
+    p_randomisation: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Every system's figures against one gold (fractions), the measures' descriptions and
+    signatures, the gold's upper bounds; ``by_pos``, ``analyses`` (the JSON of
+    :mod:`scoring.analyses`' results), ``intervals`` (system → measure → (low, high)),
+    ``significance`` and ``resampling`` when asked."""
+
+    gold_items: int
+    rules: str
+    systems: Mapping[str, Figures]
+    measures: Mapping[str, str]
+    signatures: Mapping[str, str]
+    upper_bounds: Figures
+    by_pos: Mapping[str, Mapping[str, Figures]] | None = None
+    analyses: Mapping[str, Any] | None = None
+    intervals: Mapping[str, Mapping[str, tuple[float, float]]] | None = None
+    significance: tuple[PairTest, ...] | None = None
+    resampling: Resampling | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object of ``python -m scoring.compare --format json`` (README)."""
+        body: dict[str, Any] = {
+            "gold_items": self.gold_items, "rules": self.rules,
+            "systems": {name: dict(values) for name, values in self.systems.items()},
+            "measures": dict(self.measures), "signatures": dict(self.signatures),
+            "upper_bounds": dict(self.upper_bounds)}
+        if self.by_pos is not None:
+            body["by_pos"] = {name: {pos: dict(values) for pos, values in table.items()}
+                              for name, table in self.by_pos.items()}
+        if self.analyses is not None:
+            body["analyses"] = dict(self.analyses)
+        if self.intervals is not None:
+            body["intervals"] = {name: {m: list(pair) for m, pair in found.items()}
+                                 for name, found in self.intervals.items()}
+        if self.significance is not None:
+            body["significance"] = [asdict(test) for test in self.significance]
+        if self.resampling is not None:
+            body["resampling"] = self.resampling.to_json()
+        return body
 
 
 def system_names(paths: Sequence[str]) -> list[str]:
@@ -51,33 +114,34 @@ def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
 
 
 def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settings
-                ) -> dict[str, Any]:
-    """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``, as a
-    JSON-ready dict: ``systems``, ``upper_bounds``, ``measures``, ``signatures``, and
-    ``by_pos``, ``intervals`` and ``significance`` when asked."""
+                ) -> Leaderboard:
+    """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``."""
     for name in settings.measures or ():
         measure_def(name)
     all_rows = score_files(gold, systems, settings.k, settings.workers)
-    result: dict[str, Any] = {"gold_items": len(gold.items), "rules": gold.rules}
-    result["systems"] = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)}
-                         for rows in all_rows}
-    used = [m for m in MEASURES if any(m in row for row in result["systems"].values())]
-    result["measures"] = {m: MEASURES[m].description for m in used}
-    result["signatures"] = {m: MEASURES[m].signature(settings, gold.rules) for m in used}
+    figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)}
+               for rows in all_rows}
+    used = [m for m in MEASURES if any(m in row for row in figures.values())]
     bounds = analyses.upper_bounds(gold)
-    result["upper_bounds"] = {"best": float(bounds.best), "oot": float(bounds.oot),
-                              "oot_duplicates": float(bounds.oot_duplicates),
-                              "mode": None if bounds.mode is None else float(bounds.mode)}
+    board = Leaderboard(
+        len(gold.items), gold.rules, figures, {m: MEASURES[m].description for m in used},
+        {m: MEASURES[m].signature(settings, gold.rules) for m in used},
+        {"best": float(bounds.best), "oot": float(bounds.oot),
+         "oot_duplicates": float(bounds.oot_duplicates),
+         "mode": None if bounds.mode is None else float(bounds.mode)})
     if settings.by_pos:
-        result["by_pos"] = {
+        board = replace(board, by_pos={
             rows.name: {pos: {m: rows.value(m, mask) for m in _chosen(rows, settings)}
                         for pos, mask in pos_masks(rows).items()}
-            for rows in all_rows}
+            for rows in all_rows})
     if settings.analyses:
-        result["analyses"] = _analyses(gold, systems, [rows.kind for rows in all_rows])
+        board = replace(board, analyses=_analyses(gold, systems,
+                                                  [rows.kind for rows in all_rows]))
     if settings.significance:
-        result.update(_significance(all_rows, settings))
-    return result
+        intervals, tests = _significance(all_rows, settings)
+        board = replace(board, intervals=intervals, significance=tests, resampling=Resampling(
+            settings.resamples, settings.seed, settings.confidence, settings.trials))
+    return board
 
 
 def _lines(name: str, text: str, kind: SystemKind) -> list[SystemLine]:
@@ -124,12 +188,13 @@ def _corpora(measures: Sequence[str], columns: Sequence[str]
     return {m: corpus(m) for m in measures}
 
 
-def _significance(all_rows: Sequence[SystemRows], settings: Settings) -> dict[str, Any]:
+def _significance(all_rows: Sequence[SystemRows], settings: Settings
+                  ) -> tuple[dict[str, dict[str, tuple[float, float]]], tuple[PairTest, ...]]:
     """Intervals for every figure and every pairwise comparison, all drawn from the same
     resamples of lemmas (so the comparisons are paired). Each system's rows are summed by
     lemma once; one set of resamples (and of swaps, per pair) serves every measure."""
     sums: dict[str, tuple[np.ndarray, list[str]]] = {}
-    intervals: dict[str, dict[str, list[float]]] = {}
+    intervals: dict[str, dict[str, tuple[float, float]]] = {}
     for rows in all_rows:
         columns = sorted(rows.columns)
         matrix = np.column_stack([rows.columns[c] for c in columns])
@@ -137,8 +202,8 @@ def _significance(all_rows: Sequence[SystemRows], settings: Settings) -> dict[st
         found = significance.bootstrap_intervals(
             sums[rows.name][0], _corpora(_chosen(rows, settings), columns),
             resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
-        intervals[rows.name] = {m: [i.low, i.high] for m, i in found.items()}
-    comparisons = []
+        intervals[rows.name] = {m: (i.low, i.high) for m, i in found.items()}
+    comparisons: list[PairTest] = []
     for first, second in combinations(all_rows, 2):
         shared = [m for m in _chosen(first, settings) if m in _chosen(second, settings)]
         if not shared:
@@ -153,12 +218,7 @@ def _significance(all_rows: Sequence[SystemRows], settings: Settings) -> dict[st
                                           _corpora(shared, columns), trials=settings.trials,
                                           resamples=settings.resamples, seed=settings.seed,
                                           confidence=settings.confidence)
-        comparisons += [{
-            "measure": measure, "a": first.name, "b": second.name, "a_value": test.a,
-            "b_value": test.b, "delta": test.delta, "low": test.interval.low,
-            "high": test.interval.high, "p_bootstrap": test.p_bootstrap,
-            "p_randomisation": test.p_randomisation} for measure, test in tests.items()]
-    return {"intervals": intervals, "significance": comparisons,
-            "resampling": {"unit": "lemma", "resamples": settings.resamples,
-                           "trials": settings.trials, "seed": settings.seed,
-                           "confidence": settings.confidence}}
+        comparisons += [PairTest(measure, first.name, second.name, test.a, test.b, test.delta,
+                                 test.interval.low, test.interval.high, test.p_bootstrap,
+                                 test.p_randomisation) for measure, test in tests.items()]
+    return intervals, tuple(comparisons)

@@ -75,6 +75,24 @@ def ratio_of(numerator: int, denominator: int) -> Corpus:
     return corpus
 
 
+@dataclass(frozen=True)
+class Resampling:
+    """How a report's intervals (and tests, with ``trials``) were drawn: lemmas resampled
+    ``resamples`` times with ``seed``, ``confidence`` intervals."""
+
+    resamples: int
+    seed: int
+    confidence: float
+    trials: int | None = None
+    unit: str = "lemma"
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"unit": self.unit, "resamples": self.resamples}
+        if self.trials is not None:
+            body["trials"] = self.trials
+        return {**body, "seed": self.seed, "confidence": self.confidence}
+
+
 TIE = 1e-9
 """Randomised differences within TIE * max(1, |delta|) of |delta| count as reaching it."""
 CHUNK = 1 << 17

@@ -191,9 +191,9 @@ def test_the_gold_answer_system_scores_one_where_the_maximum_is_unique() -> None
     assert rows.value("best_1.R", mask) == 1.0
     # and its official best recall is the upper bound of eq. 7 (the paper's 45.76)
     result = leaderboard(gold, [("gold.best", "\n".join(lines) + "\n")], Settings())
-    assert f"{100 * result['upper_bounds']['best']:.2f}" == "45.76"
-    assert result["systems"]["gold.best"]["best.R"] == pytest.approx(
-        result["upper_bounds"]["best"], abs=1e-12)
+    best = result.upper_bounds["best"]
+    assert best is not None and f"{100 * best:.2f}" == "45.76"
+    assert result.systems["gold.best"]["best.R"] == pytest.approx(best, abs=1e-12)
 
 
 def test_real_systems_go_through_every_measure() -> None:
@@ -215,7 +215,8 @@ def test_trial_baseline_goes_through_every_measure() -> None:
     gold = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
     text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
     result = leaderboard(gold, [("BL.out", text)], Settings())
-    values = result["systems"]["BL.out"]
+    values = result.systems["BL.out"]
+    assert values["best.R"] is not None
     official = score_system("best", gold, text, "BL.out")
     assert values["best.R"] == pytest.approx(official.recall)
     assert round(100 * values["best.R"], 2) == 7.47
@@ -289,3 +290,20 @@ def test_a_gold_item_with_no_count_is_named(tmp_path: Path,
                   **{"s.best": "good.n 2 :: x\n"})
     assert run(paths["gold"], paths["s.best"])[0] == 1
     assert ("compare: error: gold item bad.n 1: no count above 0" in capsys.readouterr().err)
+
+
+def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
+    gold = read_gold(GOLD)
+    board = leaderboard(gold, [("a.best", BEST), ("b.oot", OOT)],
+                        Settings(by_pos=True, significance=True, resamples=20, trials=20))
+    body = board.to_json()
+    assert list(body) == ["gold_items", "rules", "systems", "measures", "signatures",
+                          "upper_bounds", "by_pos", "intervals", "significance", "resampling"]
+    assert body["systems"]["a.best"]["best.P"] == board.systems["a.best"]["best.P"]
+    low, high = body["intervals"]["a.best"]["best.R"]
+    assert board.intervals is not None
+    assert (low, high) == board.intervals["a.best"]["best.R"] and low <= high
+    assert body["significance"] == []  # a best and an oot file share no measure
+    assert body["resampling"] == {"unit": "lemma", "resamples": 20, "trials": 20,
+                                  "seed": 12345, "confidence": 0.95}
+    assert json.loads(json.dumps(body)) == body

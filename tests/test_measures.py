@@ -203,9 +203,9 @@ def test_one_signature_for_the_same_measure_from_every_route() -> None:
     gold = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
     text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
     board = leaderboard(gold, [("BL.out", text)], Settings())
-    assert board["signatures"]["best.R"] == (
+    assert board.signatures["best.R"] == (
         f"metric:best.R|rules:compat|t:two+responses|version:{__version__}")
-    assert MEASURES["best.R"].signature(Settings(), "compat") == board["signatures"]["best.R"]
+    assert MEASURES["best.R"].signature(Settings(), "compat") == board.signatures["best.R"]
     assert MEASURES["weighted_precision.P"].signature(Settings(k=0.5), "fixed") == (
         f"metric:weighted_precision.P|rules:fixed|t:two+responses|k:0.5|version:{__version__}")
     significance = MEASURES["gap"].signature(Settings(significance=True, seed=3), "compat")

@@ -15,13 +15,13 @@ gives percentages.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
 from scoring.agreement import read_annotators
-from scoring.agreement.report import as_csv, as_text, report
+from scoring.agreement.report import report
 from scoring.io import FormatError
+from scoring.render import render_agreement
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,12 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(f"agreement: {error}", file=sys.stderr)
         return 1
-    if options.format == "json":
-        sys.stdout.write(json.dumps(body, indent=2) + "\n")
-    elif options.format == "csv":
-        sys.stdout.write(as_csv(body, options.by_pos))
-    else:
-        sys.stdout.write(as_text(body, options.by_pos))
+    sys.stdout.write(render_agreement(body, options.format, options.by_pos))
     return 0
 
 

@@ -16,10 +16,9 @@ resampler gives all three. JSON and CSV give fractions; text gives percentages.
 
 from __future__ import annotations
 
-import csv
-import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ import numpy as np
 from scoring import significance
 from scoring.agreement import (
     AgreementRow,
+    AnnotatorAgreement,
     Item,
     agreement_table,
     annotator_agreement,
@@ -41,6 +41,7 @@ from scoring.agreement import (
     pair_scores,
 )
 from scoring.signature import signature as build_signature
+from scoring.significance import Resampling
 
 KEYS = ("n", "v", "a", "r", "all")
 INTERVAL_FIGURES = ("PA", "PAm", "mode_share")
@@ -105,36 +106,87 @@ def _row(row: AgreementRow) -> dict[str, Any]:
     return {"PA": row.PA, "PAm": row.PAm, "T": row.T, "mode_share": row.mode_share}
 
 
+@dataclass(frozen=True)
+class PosReport:
+    """Table 1's row for one PoS key, its three alphas and (when asked) its intervals
+    (figure → [low, high], None where undefined)."""
+
+    row: AgreementRow
+    alpha: Mapping[str, float | None]
+    intervals: Mapping[str, list[float] | None] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        body = {**_row(self.row), "alpha": dict(self.alpha)}
+        if self.intervals is not None:
+            body["intervals"] = dict(self.intervals)
+        return body
+
+
+@dataclass(frozen=True)
+class MultiwordReport:
+    """Multiword detection and identification agreement (per item), their alphas, and how
+    many responses marked a multiword."""
+
+    detection: float | None
+    identification: float | None
+    detection_alpha: float | None
+    identification_alpha: float | None
+    marked: int
+    responses: int
+
+
+@dataclass(frozen=True)
+class AgreementReport:
+    """The agreement report: a :class:`PosReport` per key of :data:`KEYS`, each annotator's
+    agreement, the multiword agreement, leave-one-out rows and the resampling when asked,
+    and the signature."""
+
+    pos: Mapping[str, PosReport]
+    annotators: Mapping[str, AnnotatorAgreement]
+    multiword: MultiwordReport
+    signature: str
+    leave_one_out: Mapping[str, Mapping[str, AgreementRow]] | None = None
+    resampling: Resampling | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON of ``python -m scoring.agreement --format json`` (README): one object per
+        PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``),
+        ``signature``."""
+        body: dict[str, Any] = {key: value.to_json() for key, value in self.pos.items()}
+        body["annotators"] = {name: {"with_others": value.with_others,
+                                     "with_mode": value.with_mode, "items": value.items}
+                              for name, value in self.annotators.items()}
+        body["multiword"] = asdict(self.multiword)
+        if self.leave_one_out is not None:
+            body["leave_one_out"] = {name: {key: _row(rows[key]) for key in KEYS}
+                                     for name, rows in self.leave_one_out.items()}
+        if self.resampling is not None:
+            body["resampling"] = self.resampling.to_json()
+        body["signature"] = self.signature
+        return body
+
+
 def report(items: Sequence[Item], leave_out: bool = False, with_intervals: bool = False,
            resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
-           ) -> dict[str, Any]:
-    """The report as JSON-ready data: one object per PoS key (``PA``, ``PAm``, ``T``,
-    ``mode_share``, ``alpha``, and ``intervals`` when asked), then ``annotators``,
-    ``multiword``, and ``leave_one_out`` / ``resampling`` when asked."""
+           ) -> AgreementReport:
+    """The report of ``items``: every PoS key, the annotators and the multiwords, and
+    leave-one-out rows and bootstrap intervals over lemmas when asked."""
     table = agreement_table(items)
-    body: dict[str, Any] = {}
+    pos = {}
     for key in KEYS:
         subset = [item for item in items if key == "all" or item.pos == key]
-        body[key] = {**_row(table[key]), "alpha": alphas(subset)}
-        if with_intervals:
-            body[key]["intervals"] = intervals(subset, resamples, seed, confidence)
-    body["annotators"] = {name: {"with_others": value.with_others,
-                                 "with_mode": value.with_mode, "items": value.items}
-                          for name, value in annotator_agreement(items).items()}
+        pos[key] = PosReport(table[key], alphas(subset),
+                             intervals(subset, resamples, seed, confidence)
+                             if with_intervals else None)
     multiword = multiword_agreement(items)
-    body["multiword"] = {"detection": multiword.detection.per_item,
-                         "identification": multiword.identification.per_item,
-                         "detection_alpha": multiword.detection_alpha,
-                         "identification_alpha": multiword.identification_alpha,
-                         "marked": multiword.marked, "responses": multiword.responses}
-    if leave_out:
-        body["leave_one_out"] = {name: {key: _row(rows[key]) for key in KEYS}
-                                 for name, rows in leave_one_out(items).items()}
-    if with_intervals:
-        body["resampling"] = {"unit": "lemma", "resamples": resamples, "seed": seed,
-                              "confidence": confidence}
-    body["signature"] = signature(with_intervals, resamples, seed, confidence)
-    return body
+    return AgreementReport(
+        pos, annotator_agreement(items),
+        MultiwordReport(multiword.detection.per_item, multiword.identification.per_item,
+                        multiword.detection_alpha, multiword.identification_alpha,
+                        multiword.marked, multiword.responses),
+        signature(with_intervals, resamples, seed, confidence),
+        leave_one_out(items) if leave_out else None,
+        Resampling(resamples, seed, confidence) if with_intervals else None)
 
 
 def signature(with_intervals: bool = False, resamples: int = 1000, seed: int = 12345,
@@ -148,70 +200,3 @@ def signature(with_intervals: bool = False, resamples: int = 1000, seed: int = 1
         parts += [("resample", "lemma"), ("n", resamples), ("seed", seed),
                   ("ci", f"{confidence:g}")]
     return build_signature("agreement", *parts)
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{100 * value:.2f}"
-
-
-def _alpha_text(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def as_text(body: dict[str, Any], by_pos: bool) -> str:
-    """Table 1 in percentages, the alphas, per annotator, multiwords, leave-one-out."""
-    lines = [f"{'PoS':<5}{'#':>6}{'PA':>8}{'% with mode':>13}{'PAm':>8}"
-             f"{'alpha first':>13}{'indicator':>11}{'MASI':>8}"]
-    for key in KEYS if by_pos else ("all",):
-        row = body[key]
-        alpha = row["alpha"]
-        lines.append(f"{key:<5}{row['T']:>6}{_pct(row['PA']):>8}{_pct(row['mode_share']):>13}"
-                     f"{_pct(row['PAm']):>8}{_alpha_text(alpha['nominal_first']):>13}"
-                     f"{_alpha_text(alpha['indicator']):>11}{_alpha_text(alpha['masi']):>8}")
-    if "resampling" in body:
-        setting = body["resampling"]
-        lines.append("")
-        lines.append(f"{100 * setting['confidence']:g}% intervals, {setting['resamples']} "
-                     f"bootstrap resamples of lemmas, seed {setting['seed']}:")
-        for key in KEYS if by_pos else ("all",):
-            found = body[key]["intervals"]
-            lines.append(f"{key:<5}" + "  ".join(
-                f"{name} " + ("n/a" if found[name] is None else
-                              f"{_pct(found[name][0])}-{_pct(found[name][1])}")
-                for name in INTERVAL_FIGURES))
-    lines.append("")
-    lines.append(f"{'annotator':<16}{'with others':>12}{'with mode':>11}{'items':>7}")
-    for name, value in body["annotators"].items():
-        lines.append(f"{name:<16}{_pct(value['with_others']):>12}{_pct(value['with_mode']):>11}"
-                     f"{value['items']:>7}")
-    multiword = body["multiword"]
-    lines.append("")
-    lines.append(f"multiwords: detection {_pct(multiword['detection'])} (alpha "
-                 f"{_alpha_text(multiword['detection_alpha'])}), identification "
-                 f"{_pct(multiword['identification'])} (alpha "
-                 f"{_alpha_text(multiword['identification_alpha'])}); "
-                 f"{multiword['marked']} of {multiword['responses']} responses marked one")
-    for name, rows in body.get("leave_one_out", {}).items():
-        row = rows["all"]
-        lines.append(f"without {name}: PA {_pct(row['PA'])}, PAm {_pct(row['PAm'])}, "
-                     f"T {row['T']}")
-    lines.append("")
-    lines.append(f"signature: {body['signature']}")
-    return "\n".join(lines) + "\n"
-
-
-def as_csv(body: dict[str, Any], by_pos: bool) -> str:
-    """One row per PoS key: T, PA, mode share, PAm, the three alphas, and the intervals."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["pos", "T", "PA", "mode_share", "PAm", "alpha_nominal_first",
-                     "alpha_indicator", "alpha_masi", "PA_low", "PA_high", "PAm_low",
-                     "PAm_high"])
-    for key in KEYS if by_pos else ("all",):
-        row = body[key]
-        found = row.get("intervals") or {}
-        bounds = [found.get(name) or ["", ""] for name in ("PA", "PAm")]
-        values = [row["PA"], row["mode_share"], row["PAm"], *row["alpha"].values()]
-        writer.writerow([key, row["T"], *("" if v is None else v for v in values),
-                         *bounds[0], *bounds[1]])
-    return out.getvalue()
