@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import attrgetter, itemgetter
@@ -89,24 +89,14 @@ _OUT_OF_T = _Rest(False, (), None, 0, False)
 def parse_rest_compat(rest: str) -> _Rest:
     """score.pl's ``readgoldfile`` on the part after ``::`` of one line, defects kept."""
     fields = [field for field in perl_split(rest) if "pn" not in field]
-    first_count: Count = 0
-    if fields:
-        found = FIRST_COUNT.search(fields[0])
-        if found:
-            first_count = perl_number(found.group(1))
-    if not (len(fields) > 1 or first_count > 1):
+    if not (len(fields) > 1 or compat_first_count(fields) > 1):
         return _OUT_OF_T
     entries: list[tuple[str, Count]] = []
     mode: str | None = None
     mode_count: Count = 0
     delta = 0
     deleted = False
-    for field in fields:
-        found = ENTRY.search(field)
-        if not found:
-            continue  # one-character and numeric entries are dropped here (a defect)
-        key = found.group(1).replace("'", "", 1)
-        count = perl_number(found.group(2))
+    for key, count in compat_entries(fields):
         if not perl_truthy(mode):
             mode, mode_count = key, count
             delta += 1
@@ -180,6 +170,21 @@ def fixed_guess(guess: str) -> str:
     return " ".join(fold(guess).replace("'", "", 1).split())
 
 
+def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, int]:
+    """One ``SUBSTITUTE COUNT`` entry of a gold line: the substitute as written (all before
+    the last space) and its count. :class:`FormatError` names ``where``, the entry
+    (``shown``, when given, is the entry as the file has it) and the rule.
+
+    >>> gold_entry("garden  1", "gold:1")
+    ('garden ', 1)
+    """
+    substitute, space, count = field.rpartition(" ")
+    if not space or not count.isdigit() or not substitute:
+        raise FormatError([f"{where}: gold entry {shown or field!r} must be 'SUBSTITUTE "
+                           "COUNT'"])
+    return substitute, int(count)
+
+
 def parse_rest_fixed(rest: str, where: str) -> _Rest:
     """The part after ``::`` read correctly: every entry kept (summed if repeated), only
     the entry ``pn`` taken as the proper-name marker, the mode a unique maximum."""
@@ -188,17 +193,71 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
         entry = " ".join(field.split())
         if not entry:
             continue
-        key, space, count = entry.rpartition(" ")
-        if not space or not count.isdigit():
-            raise FormatError([f"{where}: gold entry {field!r} must be 'SUBSTITUTE COUNT'"])
+        key, count = gold_entry(entry, where, repr(field))
         if key == "pn":
             continue
         key = normalise_key(key)
-        counts[key] = counts.get(key, 0) + int(count)
+        counts[key] = counts.get(key, 0) + count
     if sum(counts.values()) < 2:
         return _OUT_OF_T
     found = mode(counts.items())
     return _Rest(True, tuple(counts.items()), found, int(found is not None), False)
+
+
+@dataclass(frozen=True, slots=True)
+class GoldLineAsWritten:
+    """One line of a gold (or mwgold) file, entries as written (``pn`` apart: ``names``
+    is its count)."""
+
+    lexelt: str
+    instance: str
+    entries: tuple[tuple[str, int], ...]
+    names: int
+    line: int
+
+
+def read_gold_as_written(lines: Sequence[str], name: str = "<gold>"
+                         ) -> list[GoldLineAsWritten]:
+    """Gold lines ``LEXELT ID :: sub count;…`` with substitutes exactly as written (a
+    double space before the count leaves a trailing space on the substitute): what the
+    splitter rebuilds responses from. Each entry is read by :func:`gold_entry`."""
+    items = []
+    for number, text in enumerate(lines, 1):
+        text = text.rstrip("\r")
+        if not text.strip():
+            continue
+        head, separator, rest = text.partition(" :: ")
+        parts = head.split(" ")
+        if not separator or len(parts) != 2:
+            raise FormatError([f"{name}:{number}: expected 'LEXELT ID :: ENTRIES'"])
+        entries: list[tuple[str, int]] = []
+        names = 0
+        for field in rest.split(";"):
+            if not field:
+                continue
+            substitute, count = gold_entry(field, f"{name}:{number}")
+            if substitute == "pn":
+                names += count
+            else:
+                entries.append((substitute, count))
+        items.append(GoldLineAsWritten(parts[0], parts[1], tuple(entries), names, number))
+    return items
+
+
+def compat_entries(fields: Iterable[str]) -> Iterator[tuple[str, Count]]:
+    """score.pl's reading of gold entries (``readgoldfile`` and ``readmwfile``): each
+    field matching its entry pattern, one apostrophe removed from the substitute, the
+    count as Perl reads it; other fields (one-character, numeric) are dropped, a defect."""
+    for field in fields:
+        found = ENTRY.search(field)
+        if found:
+            yield found.group(1).replace("'", "", 1), perl_number(found.group(2))
+
+
+def compat_first_count(fields: Sequence[str]) -> Count:
+    """score.pl's count of a line's first entry (0 when it has none), which decides T."""
+    found = FIRST_COUNT.search(fields[0]) if fields else None
+    return perl_number(found.group(1)) if found else 0
 
 
 def _item_gold(lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | None,

@@ -11,12 +11,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.gold import ENTRY as _ENTRY
-from scoring.gold import FIRST_COUNT as _FIRST_COUNT
-from scoring.gold import fold
+from scoring.gold import compat_entries, compat_first_count, fold
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import perl_split
-from scoring.perl import perl_eq, perl_number, perl_truthy
+from scoring.perl import perl_eq, perl_truthy
 from scoring.types import Rules
 
 # score.pl's multiword patterns; \s may not cross lines, so these run line by line.
@@ -71,18 +69,12 @@ def read_mwgold_lines(lines: Sequence[str], gold_name: str,
             continue
         _lexelt, item_id, rest = found.groups()
         fields = perl_split(rest)
-        first = _FIRST_COUNT.search(fields[0]) if fields else None
-        if not (first and perl_number(first.group(1)) > 1):
+        if not compat_first_count(fields) > 1:
             continue
         mode: str | None = None
         mode_count: int | float = 0
         deleted = False
-        for field in fields:
-            entry = _ENTRY.search(field)
-            if not entry:
-                continue
-            multiword = entry.group(1).replace("'", "", 1)
-            count = perl_number(entry.group(2))
+        for multiword, count in compat_entries(fields):
             if not perl_truthy(mode) and count > 1:
                 mode, mode_count = multiword, count
                 modes[item_id] = mode

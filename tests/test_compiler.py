@@ -43,14 +43,13 @@ from annotate.gold.aggregate import MW_SINGLE, MW_TIE, NO_SUBSTITUTE, ONE_ANNOTA
 from annotate.gold.normalisation import normalise_with_reasons
 from annotate.gold.review import pending_changes, review_lines
 from annotate.gold.split import (
-    GoldLineAsWritten,
     Split,
-    parse_gold,
     read_multiwords,
     split_gold,
     split_item,
 )
 from annotate.gold.write import annotator_lines, gold_lines, mwgold_lines, summary, summary_text
+from scoring.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.io import read_lines
 from scoring.score import run as score_command
 from scoring.types import AnswerKind
@@ -532,7 +531,7 @@ LEMMATISED_ITEMS = {"test": 20, "trial": 11}
 
 
 def _official(name: str) -> dict[str, dict[str, int]]:
-    items = parse_gold(read_lines(shared_path(*GOLDS[name])))
+    items = read_gold_as_written(read_lines(shared_path(*GOLDS[name])))
     return {item.instance: {**dict(item.entries), **({"pn": item.names} if item.names else {})}
             for item in items}
 
@@ -569,7 +568,7 @@ def test_a_compiled_split_gives_back_the_official_gold(name: str, tmp_path: Path
     assert gold.counts() == official
     written = write_outputs(gold, tmp_path)["gold"]
     assert {item.instance: {**dict(item.entries), **({"pn": item.names} if item.names else {})}
-            for item in parse_gold(read_lines(written))} == official
+            for item in read_gold_as_written(read_lines(written))} == official
 
 
 def _cases() -> list[dict[str, str]]:

@@ -57,7 +57,8 @@ def test_end_to_end_trial_through_the_app(app: Flask, tmp_path: Path) -> None:
     through HTTP, the compile without normalisation or lemmatisation gives back the
     official gold, except where the web form collapses white space (item 211's
     'secretion  producing', pinned)."""
-    from annotate.gold.split import parse_gold, split_gold
+    from annotate.gold.split import split_gold
+    from scoring.gold import read_gold_as_written
     from scoring.io import read_lines
 
     xml = shared_path("data", "semeval2007", "trial", "lexsub_trial.xml")
@@ -86,8 +87,8 @@ def test_end_to_end_trial_through_the_app(app: Flask, tmp_path: Path) -> None:
         return {item.instance: {**dict(item.entries), **({"pn": item.names} if item.names
                                                          else {})} for item in items}
 
-    official = mapping(parse_gold(lines))
-    compiled = mapping(parse_gold(read_lines(out / "gold")))
+    official = mapping(read_gold_as_written(lines))
+    compiled = mapping(read_gold_as_written(read_lines(out / "gold")))
     differ = sorted(i for i in official if official[i] != compiled.get(i))
     assert differ == ["211"]
     assert official["211"]["secretion  producing"] == compiled["211"]["secretion producing"]

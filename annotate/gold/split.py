@@ -25,22 +25,12 @@ from pathlib import Path
 
 from annotate.gold.normalisation import normalise
 from annotate.gold.records import Response, write_responses
+from scoring.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.io import FormatError, read_lines
 from scoring.types import AnswerKind
 
 ANNOTATORS = ("h1", "h2", "h3", "h4", "h5")
 STAMP = "2007-01-01T00:00:00+00:00"
-
-
-@dataclass(frozen=True, slots=True)
-class GoldLineAsWritten:
-    """One line of a gold (or mwgold) file, entries as written (``pn`` apart)."""
-
-    lexelt: str
-    instance: str
-    entries: tuple[tuple[str, int], ...]
-    names: int
-    line: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,34 +47,6 @@ class SplitProblem:
 class Split:
     responses: tuple[Response, ...]
     problems: tuple[SplitProblem, ...]
-
-
-def parse_gold(lines: Sequence[str], name: str = "<gold>") -> list[GoldLineAsWritten]:
-    """Gold lines ``LEXELT ID :: sub count;…`` with substitutes exactly as written (a
-    double space before the count leaves a trailing space on the substitute)."""
-    items = []
-    for number, text in enumerate(lines, 1):
-        text = text.rstrip("\r")
-        if not text.strip():
-            continue
-        head, separator, rest = text.partition(" :: ")
-        parts = head.split(" ")
-        if not separator or len(parts) != 2:
-            raise FormatError([f"{name}:{number}: expected 'LEXELT ID :: ENTRIES'"])
-        entries: list[tuple[str, int]] = []
-        names = 0
-        for field in rest.split(";"):
-            if not field:
-                continue
-            substitute, space, count = field.rpartition(" ")
-            if not space or not count.isdigit() or not substitute:
-                raise FormatError([f"{name}:{number}: entry {field!r} must be 'SUBSTITUTE COUNT'"])
-            if substitute == "pn":
-                names += int(count)
-            else:
-                entries.append((substitute, int(count)))
-        items.append(GoldLineAsWritten(parts[0], parts[1], tuple(entries), names, number))
-    return items
 
 
 def _problem(item: GoldLineAsWritten, groups: Mapping[str, int], givers: int, most: int,
@@ -144,7 +106,7 @@ def split_gold(lines: Sequence[str], name: str = "<gold>",
     an instance id to its multiwords and how many annotators gave each (an mwgold file)."""
     responses: list[Response] = []
     problems: list[SplitProblem] = []
-    for number, item in enumerate(parse_gold(lines, name)):
+    for number, item in enumerate(read_gold_as_written(lines, name)):
         split = split_item(item, annotators, number % len(annotators), max_substitutes, key,
                            (multiwords or {}).get(item.instance, ()))
         if isinstance(split, str):
@@ -156,7 +118,8 @@ def split_gold(lines: Sequence[str], name: str = "<gold>",
 
 def read_multiwords(path: str | Path) -> dict[str, tuple[tuple[str, int], ...]]:
     """An mwgold file as instance id → multiwords and counts."""
-    return {item.instance: item.entries for item in parse_gold(read_lines(path), str(path))}
+    return {item.instance: item.entries
+            for item in read_gold_as_written(read_lines(path), str(path))}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
