@@ -80,7 +80,7 @@ def _guess_causes(found: _Findings, number: int, answer: str, measure: Task,
             found.dropped.add(number)
 
 
-Outcome = tuple[float, int]
+LineOutcome = tuple[float, int]
 """A scored line's outcome in a :class:`~scoring.official.Trace`: its score and its
 attempted / mode bits."""
 
@@ -92,7 +92,7 @@ def _trace(scores: OfficialScores) -> Trace:
 
 
 def differing(compat: OfficialScores, fixed: OfficialScores
-              ) -> dict[int, tuple[Outcome | None, Outcome | None]]:
+              ) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
     """The lines the two scans score or read differently (score, attempted, mode, the
     guesses read), or that only one of them scores: line number → (compat outcome, fixed
     outcome), in file order."""
@@ -112,7 +112,7 @@ def differing(compat: OfficialScores, fixed: OfficialScores
             for line in sorted(one.keys() | two.keys()) if one.get(line) != two.get(line)}
 
 
-def _outcome(found: tuple[float, int, int] | None) -> Outcome | None:
+def _outcome(found: tuple[float, int, int] | None) -> LineOutcome | None:
     return None if found is None else (found[0], found[1])
 
 
@@ -178,7 +178,7 @@ def _scored(gold: Gold, item_id: str) -> ItemGold | None:
 
 def _explain(found: _Findings, measure: Task, number: int, answer: str,
              compat_item: ItemGold | None, fixed_item: ItemGold | None,
-             compat_outcome: Outcome | None, fixed_outcome: Outcome | None) -> None:
+             compat_outcome: LineOutcome | None, fixed_outcome: LineOutcome | None) -> None:
     """Why one line scores differently under the two rule sets."""
     if has_content(answer):
         _guess_causes(found, number, answer, measure, compat_item, fixed_item)
