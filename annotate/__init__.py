@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, render_template, request
+from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -50,6 +51,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REMEMBER_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,
         LOGIN_LIMIT="20 per minute",
+        WTF_CSRF_TIME_LIMIT=None,  # a form's token lasts as long as its session
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SECRET_KEY"):
@@ -145,9 +147,11 @@ def _error_pages(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def stale_form(error: CSRFError) -> tuple[str, int] | Response:
-        """A form whose session ended (its CSRF token no longer matches). An answer is
-        kept and the annotator asked to log in again; any other form is a 400 page."""
-        if request.endpoint == "annotator.item" and request.view_args:
+        """A form whose session ended (its CSRF token no longer matches). An answer sent
+        by nobody logged in is kept and the annotator asked to log in again; any other
+        form (a logged-in browser without the page's token: forged) is a 400 page."""
+        if (request.endpoint == "annotator.item" and request.view_args
+                and not current_user.is_authenticated):
             return keep_and_log_in(int(request.view_args["instance_id"]))
         return page(400, "The form had expired (the session ended or the page was open too "
                          "long): go back, reload the page and send it again.")
