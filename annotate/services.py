@@ -128,15 +128,22 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
 
 
 def answered_ids(user: User, dataset: Dataset) -> set[int]:
+    """The ids of this annotator's sentences of ``dataset`` (annotate.study) that have
+    their answer."""
+    from annotate.study import sentence_filter  # annotate.study builds on this module
+
     return set(db.session.scalars(select(Response.instance_id).join(Instance).where(
-        Response.user_id == user.id, Instance.dataset_id == dataset.id)))
+        Response.user_id == user.id, sentence_filter(user, dataset))))
 
 
 def resume(user: User, dataset: Dataset) -> Instance | None:
-    """The first sentence, in the order everyone gets, this annotator has not answered."""
+    """The first of this annotator's sentences of ``dataset`` (annotate.study), in the
+    order everyone gets, that they have not answered."""
+    from annotate.study import sentence_filter  # annotate.study builds on this module
+
     done = select(Response.instance_id).where(Response.user_id == user.id)
     return db.session.scalar(select(Instance).where(
-        Instance.dataset_id == dataset.id, Instance.id.not_in(done)).order_by(
+        sentence_filter(user, dataset), Instance.id.not_in(done)).order_by(
         Instance.position).limit(1))
 
 
