@@ -84,14 +84,29 @@ def write_dataset_gold(dataset: Dataset, out: Path,
     return gold
 
 
-def gold_zip(dataset: Dataset) -> bytes:
-    """The same files as a zip archive, for the organiser's download."""
+def gold_files(dataset: Dataset, options: CompileOptions | None = None) -> dict[str, bytes]:
+    """The files ``lexsub compile --dataset NAME --out DIR`` writes with ``options``
+    (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes: the
+    same function writes them, so they are the same bytes."""
+    with tempfile.TemporaryDirectory() as folder:
+        write_dataset_gold(dataset, Path(folder), options)
+        return {path.name: path.read_bytes() for path in sorted(Path(folder).iterdir())}
+
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+"""Every member of the zip is dated the same, so the same files give the same zip."""
+
+
+def gold_zip(dataset: Dataset, options: CompileOptions | None = None) -> bytes:
+    """The same files as a zip archive, for the organiser's download; the same files
+    always give the same archive."""
     buffer = io.BytesIO()
-    with tempfile.TemporaryDirectory() as folder, zipfile.ZipFile(
-            buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        write_dataset_gold(dataset, Path(folder))
-        for path in sorted(Path(folder).iterdir()):
-            archive.write(path, path.name)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in gold_files(dataset, options).items():
+            member = zipfile.ZipInfo(name, ZIP_TIME)
+            member.compress_type = zipfile.ZIP_DEFLATED
+            member.external_attr = 0o644 << 16
+            archive.writestr(member, data)
     return buffer.getvalue()
 
 
