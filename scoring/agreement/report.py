@@ -117,6 +117,8 @@ def report(items: Sequence[Item], leave_out: bool = False, with_intervals: bool 
         body[key] = {**_row(table[key]), "alpha": alphas(subset)}
         if with_intervals:
             body[key]["intervals"] = intervals(subset, resamples, seed, confidence)
+    annotator_sets = {frozenset(r.annotator for r in item.responses) for item in items}
+    body["annotator_sets_differ"] = len(annotator_sets) > 1  # an overlap or crowd design
     body["annotators"] = {name: {"with_others": value.with_others,
                                  "with_mode": value.with_mode, "items": value.items}
                           for name, value in annotator_agreement(items).items()}
@@ -177,6 +179,9 @@ def as_text(body: dict[str, Any], by_pos: bool) -> str:
                               f"{_pct(found[name][0])}-{_pct(found[name][1])}")
                 for name in INTERVAL_FIGURES))
     lines.append("")
+    if body.get("annotator_sets_differ"):
+        lines.append("items have different annotator sets: pairwise figures compare the "
+                     "annotators of each item")
     lines.append(f"{'annotator':<16}{'with others':>12}{'with mode':>11}{'items':>7}")
     for name, value in body["annotators"].items():
         lines.append(f"{name:<16}{_pct(value['with_others']):>12}{_pct(value['with_mode']):>11}"
