@@ -10,11 +10,13 @@ refuse annotators (``tests/test_organiser.py``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from markupsafe import Markup
+from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate import systems
@@ -22,10 +24,20 @@ from annotate.charts import Bar, bar_chart
 from annotate.extensions import db
 from annotate.gold.write import annotator_lines, scorer_view
 from annotate.goldfiles import compile_dataset
-from annotate.inspect import find_instance, item_answers
-from annotate.models import Dataset, SystemRun
+from annotate.inspect import (
+    FILTERS,
+    PROBLEMS,
+    annotators_with_answers,
+    dataset_answers,
+    find_instance,
+    item_answers,
+    item_revisions,
+    matches,
+    problem_marks,
+)
+from annotate.models import Dataset, SystemRun, User
 from annotate.organiser import organiser_required
-from annotate.services import ServiceError
+from annotate.services import MAX_USERNAME, ServiceError
 from scoring.agreement import parse_annotators
 from scoring.agreement.report import KEYS, report
 from scoring.measures import MEASURES
@@ -59,23 +71,70 @@ def problems(dataset_id: int) -> str:
     substitute) and the values it keeps but flags, each with a link to its item."""
     dataset = db.get_or_404(Dataset, dataset_id)
     compiled = compile_dataset(dataset)
-    return render_template("reports/problems.html", dataset=dataset, compiled=compiled)
+    return render_template("reports/problems.html", dataset=dataset, compiled=compiled,
+                           filters=FILTERS)
 
 
 @bp.get("/datasets/<int:dataset_id>/items/<path:xml_id>")
 @organiser_required
 def item(dataset_id: int, xml_id: str) -> str:
-    """One sentence with every annotator's current answer, and its problems."""
+    """One sentence with every annotator's current answer, what the compiler does with
+    each, its problems and, with ``?revisions=on``, every save of every answer."""
     dataset = db.get_or_404(Dataset, dataset_id)
     instance = find_instance(dataset, xml_id)
     if instance is None:
         abort(404)
     compiled = compile_dataset(dataset)
+    answers = item_answers(instance)
+    answers = [replace(a, lexelt=instance.lexelt.item, instance=xml_id) for a in answers]
+    with_revisions = request.args.get("revisions") == "on"
     return render_template(
-        "reports/item.html", dataset=dataset, instance=instance,
-        answers=item_answers(instance),
+        "reports/item.html", dataset=dataset, instance=instance, answers=answers,
+        marks=problem_marks(compiled, answers), problems=PROBLEMS,
+        revisions=item_revisions(instance) if with_revisions else None,
         left_out=[p for p in compiled.left_out if p.instance == xml_id],
         flagged=[p for p in compiled.flagged if p.instance == xml_id])
+
+
+@bp.get("/datasets/<int:dataset_id>/answers")
+@organiser_required
+def answers(dataset_id: int) -> str:
+    """Every current answer of the dataset, in annotation order, with the marks of the
+    compiler (``?problem=`` one of :data:`annotate.inspect.FILTERS` keeps those only),
+    and a link to each annotator's page and each item's page."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    chosen = request.args.get("problem", "")
+    if chosen not in FILTERS:
+        chosen = ""
+    every = dataset_answers(dataset)
+    marks = problem_marks(compile_dataset(dataset), every)
+    shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
+    return render_template("reports/answers.html", dataset=dataset, answers=shown,
+                           total=len(every), marks=marks, problems=PROBLEMS,
+                           filters=FILTERS, chosen=chosen, annotator=None,
+                           annotators=annotators_with_answers(dataset))
+
+
+@bp.get("/datasets/<int:dataset_id>/annotators/<username>")
+@organiser_required
+def annotator(dataset_id: int, username: str) -> str:
+    """One annotator's answers in the dataset, in the order they are annotated."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if "\x00" in username or len(username) > MAX_USERNAME:
+        abort(404)
+    user = db.session.scalar(select(User).where(User.username == username))
+    if user is None:
+        abort(404)
+    chosen = request.args.get("problem", "")
+    if chosen not in FILTERS:
+        chosen = ""
+    every = dataset_answers(dataset, user)
+    marks = problem_marks(compile_dataset(dataset), every)
+    shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
+    return render_template("reports/answers.html", dataset=dataset, answers=shown,
+                           total=len(every), marks=marks, problems=PROBLEMS,
+                           filters=FILTERS, chosen=chosen, annotator=user,
+                           annotators=annotators_with_answers(dataset))
 
 
 def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
