@@ -64,7 +64,7 @@ def start() -> str | Response:
         if instance is not None:
             return redirect(url_for("annotator.item", instance_id=instance.id))
     return render_template("annotate/done.html", dataset=None, left=[],
-                           none=not standings(current_user))
+                           unassigned=not standings(current_user))
 
 
 def _visible(dataset_id: int) -> Dataset:
@@ -99,7 +99,7 @@ def finished(dataset_id: int) -> str | Response:
     left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
     code = dataset.completion_code if current_user.participant_id else None
     return render_template("annotate/done.html", dataset=dataset, left=left, code=code,
-                           none=False)
+                           unassigned=False)
 
 
 def _unanswered(dataset: Dataset) -> list[int]:
