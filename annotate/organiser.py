@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from annotate.extensions import db
 from annotate.gold import CompileOptions, summary
 from annotate.gold.write import FILES
-from annotate.goldfiles import compile_dataset, decide, gold_files, gold_zip, proposed_changes
+from annotate.goldfiles import compile_dataset, decide, gold_files, gold_zip, lemma_review_of
 from annotate.importer import XMLImportError, parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import (
@@ -161,7 +161,8 @@ def reset_password(user_id: int) -> BaseResponse:
 @organiser_required
 def lemmas(dataset_id: int) -> str | BaseResponse:
     """The lemma review (C3): every change the lemmatiser proposes, to accept, reject or
-    correct, for every word or for one."""
+    correct, for every word or for one; and every form of the responses, where it occurs
+    and its gold form, so that any of them can be corrected."""
     dataset = db.get_or_404(Dataset, dataset_id)
     if request.method == "POST":
         try:
@@ -173,8 +174,9 @@ def lemmas(dataset_id: int) -> str | BaseResponse:
         else:
             flash(f"Decision on {request.form.get('surface')!r} stored.", "info")
         return redirect(url_for("organiser.lemmas", dataset_id=dataset.id))
-    return render_template("organiser/lemmas.html", dataset=dataset,
-                           changes=proposed_changes(dataset))
+    changes, forms = lemma_review_of(dataset)
+    return render_template("organiser/lemmas.html", dataset=dataset, changes=changes,
+                           forms=forms, lexelts=[lexelt.item for lexelt in dataset.lexelts])
 
 
 def compile_options(args: Mapping[str, str]) -> CompileOptions:
