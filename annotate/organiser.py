@@ -16,6 +16,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -61,9 +62,12 @@ def organiser_required(view: F) -> F:
 @bp.get("/")
 @organiser_required
 def dashboard() -> str:
+    """Every dataset: each annotator's progress (answered of their own sentences, the
+    percentage, their last save) and a link to every page of the dataset."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template("organiser/dashboard.html",
-                           rows=[(d, progress_by_annotator(d)) for d in datasets])
+                           rows=[(d, progress_by_annotator(d)) for d in datasets],
+                           endpoints=set(current_app.view_functions))
 
 
 @bp.route("/datasets", methods=["GET", "POST"])
