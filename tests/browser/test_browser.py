@@ -43,7 +43,9 @@ def log_in(page: Page, live: Live, username: str, password: str = PASSWORD) -> N
     page.get_by_label("Password", exact=True).fill(password)
     page.get_by_role("button", name="Log in", exact=True).click()
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
-    expect(page).to_have_url(f"{live.url}/")
+    # an annotator lands on their first unanswered sentence, an organiser on the
+    # dashboard (tests/browser/test_study_browser.py); these tests start at home
+    page.goto(f"{live.url}/")
 
 
 def substitute(page: Page, number: int) -> Locator:
@@ -95,7 +97,7 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(live: Live,
     from annotate.extensions import db
     from annotate.models import Instance, Lexelt, Response, Revision, WordFlag
 
-    user_id = live.user("ann")
+    user_id = live.user("ann", datasets=("demo",))
     ids = instance_ids(live)
     log_in(page, live, "ann")
     row = page.get_by_role("row").filter(has_text="demo")
@@ -227,7 +229,7 @@ def test_validation_error_keeps_the_typed_input(live: Live, page: Page) -> None:
     from annotate.extensions import db
     from annotate.models import Response, Revision
 
-    user_id = live.user("val")
+    user_id = live.user("val", datasets=("demo",))
     ids = instance_ids(live)
     log_in(page, live, "val")
     page.goto(f"{live.url}/annotate")
@@ -279,8 +281,11 @@ def test_validation_error_keeps_the_typed_input(live: Live, page: Page) -> None:
 def test_organiser_imports_watches_progress_and_exports(live: Live,
                                                         new_page: Callable[..., Page],
                                                         tmp_path: Path) -> None:
+    from annotate.extensions import db
+    from annotate.models import Dataset
+
     live.user("org", "organiser")
-    live.user("ann")
+    live.user("ann", datasets=("demo",))
     upload = tmp_path / "small.xml"
     upload.write_bytes(SMALL_XML)
 
@@ -294,6 +299,14 @@ def test_organiser_imports_watches_progress_and_exports(live: Live,
     org.get_by_role("button", name="Import").click()
     expect(org.get_by_role("status")).to_have_text("Imported 3 sentences as small; 0 repairs.")
     expect(org.get_by_role("listitem").filter(has_text="small (small.xml)")).to_be_visible()
+
+    # the organiser makes ann a member of small on its members page
+    with live.app.app_context():
+        small = db.session.execute(select(Dataset).where(Dataset.name == "small")).scalar_one()
+    org.goto(f"{live.url}/organiser/datasets/{small.id}/members")
+    org.get_by_label("ann", exact=True).check()
+    org.get_by_role("button", name="Save members").click()
+    expect(org.get_by_role("status")).to_have_text("1 annotators assigned, 0 removed.")
 
     # an annotator, in another browser context, answers two of the three sentences
     ann = new_page()
@@ -348,7 +361,7 @@ def test_organiser_imports_watches_progress_and_exports(live: Live,
 
 def test_phone_screen_shows_sentence_and_button_without_sideways_scrolling(
         live: Live, new_page: Callable[..., Page]) -> None:
-    live.user("phone")
+    live.user("phone", datasets=("demo",))
     ids = instance_ids(live)
     page = new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
     log_in(page, live, "phone")
@@ -395,7 +408,7 @@ def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> 
 
     live.user("boss", "organiser")
     for name in answers:
-        live.user(name)
+        live.user(name, datasets=("demo",))
     size = max(len(given) for given in answers.values())
     with live.app.app_context():
         dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
