@@ -168,9 +168,7 @@ def save(client: FlaskClient, instance_id: int, form: dict[str, str]) -> int:
 def answer(app: Flask, username: str, answers: dict[str, dict[str, str]]) -> None:
     """``username`` logs in and saves ``answers`` (xml id → form) through HTTP."""
     from annotate.extensions import db
-    from annotate.models import Instance
-
-    from annotate.models import Dataset, User
+    from annotate.models import Dataset, Instance, User
     from annotate.study import assign
 
     client = app.test_client()
