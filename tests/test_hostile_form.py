@@ -180,7 +180,8 @@ def test_every_route_sends_the_security_headers(app: Flask, client: FlaskClient,
     with app.app_context():
         user_id = db.session.scalar(select(User.id))
     values = {"dataset_id": dataset, "instance_id": _first(app), "user_id": user_id,
-              "filename": "lexsub.css", "xml_id": "1", "token": "no-such-study"}
+              "filename": "lexsub.css", "xml_id": "1", "token": "no-such-study",
+              "username": "boss"}
     seen = 0
     for rule in app.url_map.iter_rules():
         url = rule.rule
@@ -225,7 +226,7 @@ def test_a_nul_or_long_id_in_a_path_is_a_404(app: Flask, client: FlaskClient,
 HOSTILE_VALUES = ("\x00", "a\x00b", "x" * 5000, "line\nbreak", "\u202e", "pn", ";")
 FIELD_NAMES = ("username", "password", "name", "role", "surface", "action", "lemma", "lexelt",
                "sub1", "sub2", "sub3", "nil", "mw", "multiword", "used_dictionary", "confirm",
-               "seed", "fixed", "significance")
+               "seed", "fixed", "significance", "system")
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)
