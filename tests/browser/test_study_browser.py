@@ -119,7 +119,8 @@ def test_a_crowd_participant_arrives_by_link_and_leaves_with_the_code(
     boss = new_page()
     _log_in(boss, live, "boss")
     boss.goto(f"{live.url}/organiser/datasets/{small}/members")
-    boss.get_by_label("Shown to the members on the instructions page").fill("Think of a teacher reading it.")
+    boss.get_by_label("Shown to the members on the instructions page").fill(
+        "Think of a teacher reading it.")
     boss.get_by_role("button", name="Save guidelines").click()
     boss.get_by_label("Completion code").fill("C0MPLETE")
     boss.get_by_role("button", name="Open a study link").click()
