@@ -1,17 +1,26 @@
-"""The annotation flow (A4-A6, A9): one sentence a page, every word's sentences in turn."""
+"""The annotation flow (A4-A6, A9): one sentence a page, every word's sentences in turn,
+in the datasets assigned to the annotator only (A10: any other sentence is a 404)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
-from flask_login import current_user, login_required
+from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
 from annotate.answers import FIELDS, FormCheck, validate_answer
-from annotate.extensions import db, login_manager
-from annotate.models import Dataset, Instance, Lexelt
+from annotate.extensions import db, limiter, login_manager
+from annotate.models import Dataset, Instance, Lexelt, User
 from annotate.models import Response as Answered
-from annotate.services import answered_ids, resume, save_answer, used_dictionary
+from annotate.services import ServiceError, answered_ids, resume, save_answer, used_dictionary
+from annotate.study import (
+    can_open,
+    participant,
+    sentence_filter,
+    standings,
+    study_dataset,
+    visible_datasets,
+)
 
 bp = Blueprint("annotator", __name__)
 
@@ -20,39 +29,119 @@ bp = Blueprint("annotator", __name__)
 def home() -> str | Response:
     if not current_user.is_authenticated:
         return render_template("home.html")
-    datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
-    rows = []
-    for dataset in datasets:
-        total = db.session.scalar(select(func.count(Instance.id)).where(
-            Instance.dataset_id == dataset.id)) or 0
-        rows.append((dataset, len(answered_ids(current_user, dataset)), total))
-    return render_template("annotate/home.html", rows=rows)
+    return render_template("annotate/home.html", rows=standings(current_user))
 
 
 @bp.get("/instructions")
 def instructions() -> str:
-    return render_template("annotate/instructions.html")
+    """How to annotate, the keyboard shortcuts, and the guidelines of the datasets the
+    annotator may open."""
+    datasets = visible_datasets(current_user) if current_user.is_authenticated else []
+    return render_template("annotate/instructions.html",
+                           guided=[d for d in datasets if d.guidelines.strip()])
+
+
+def landing(user: User) -> str:
+    """Where ``user`` goes after logging in: an organiser to the organiser dashboard; an
+    annotator to the first unanswered sentence of their first unfinished dataset, or to
+    their home page (every dataset finished, or none assigned)."""
+    if user.is_organiser:
+        return url_for("organiser.dashboard")
+    for standing in standings(user):
+        if not standing.finished:
+            instance = resume(user, standing.dataset)
+            if instance is not None:
+                return url_for("annotator.item", instance_id=instance.id)
+    return url_for("annotator.home")
 
 
 @bp.get("/annotate")
 @login_required
 def start() -> str | Response:
-    """Land on the first unanswered sentence (of the first dataset not finished)."""
-    for dataset in db.session.scalars(select(Dataset).order_by(Dataset.id)):
-        instance = resume(current_user, dataset)
+    """The first unanswered sentence of the first unfinished assigned dataset."""
+    for standing in standings(current_user):
+        instance = resume(current_user, standing.dataset)
         if instance is not None:
             return redirect(url_for("annotator.item", instance_id=instance.id))
-    return render_template("annotate/done.html")
+    return render_template("annotate/done.html", dataset=None, left=[],
+                           unassigned=not standings(current_user))
+
+
+def _visible(dataset_id: int) -> Dataset:
+    """The dataset, if the current user may open it; else 404."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if dataset.id not in {d.id for d in visible_datasets(current_user)}:
+        abort(404)
+    return dataset
 
 
 @bp.get("/annotate/dataset/<int:dataset_id>")
 @login_required
 def dataset_start(dataset_id: int) -> str | Response:
-    dataset = db.get_or_404(Dataset, dataset_id)
+    dataset = _visible(dataset_id)
     instance = resume(current_user, dataset)
     if instance is None:
-        return render_template("annotate/done.html", dataset=dataset)
+        return redirect(url_for("annotator.finished", dataset_id=dataset.id))
     return redirect(url_for("annotator.item", instance_id=instance.id))
+
+
+@bp.get("/annotate/dataset/<int:dataset_id>/done")
+@login_required
+def finished(dataset_id: int) -> str | Response:
+    """A finished dataset: says so, what is left in the others, and to a crowd
+    participant the completion code. Not finished yet: its first unanswered sentence."""
+    dataset = _visible(dataset_id)
+    instance = resume(current_user, dataset)
+    if instance is not None:
+        flash(f"Not finished yet: {len(_unanswered(dataset))} of your sentences of "
+              f"{dataset.name} have no answer. This is the first.", "info")
+        return redirect(url_for("annotator.item", instance_id=instance.id))
+    left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
+    code = dataset.completion_code if current_user.participant_id else None
+    return render_template("annotate/done.html", dataset=dataset, left=left, code=code,
+                           unassigned=False)
+
+
+def _unanswered(dataset: Dataset) -> list[int]:
+    mine = db.session.scalars(select(Instance.id).where(sentence_filter(current_user,
+                                                                        dataset)))
+    done = answered_ids(current_user, dataset)
+    return [i for i in mine if i not in done]
+
+
+def _study_limit() -> str:
+    from flask import current_app
+
+    return str(current_app.config["LOGIN_LIMIT"])
+
+
+PARTICIPANT_PARAMETERS = ("PROLIFIC_PID", "participant", "workerId")
+"""Where a study link carries the participant id: Prolific, ours, Mechanical Turk."""
+
+
+@bp.get("/study/<token>")
+@limiter.limit(_study_limit)
+def study(token: str) -> str | Response | tuple[str, int]:
+    """A crowd study link: the participant id in the URL makes (or finds) their account,
+    without a password, logs them in and opens their sentences."""
+    dataset = study_dataset(token)
+    if dataset is None:
+        abort(404)
+    given = next((request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)),
+                 "").strip()
+    if not given:
+        return render_template("annotate/study.html", dataset=dataset, error=None)
+    try:
+        user = participant(dataset, given)
+    except ServiceError as error:
+        db.session.rollback()
+        return render_template("annotate/study.html", dataset=dataset, error=str(error)), 400
+    if not user.active:
+        abort(403)
+    if current_user.is_authenticated and current_user.id != user.id:
+        logout_user()
+    login_user(user)
+    return redirect(url_for("annotator.dataset_start", dataset_id=dataset.id))
 
 
 PENDING = "pending_answer"
@@ -66,16 +155,22 @@ def item(instance_id: int) -> str | Response:
             return keep_and_log_in(instance_id)
         return login_manager.unauthorized()  # type: ignore[no-any-return]
     instance = db.get_or_404(Instance, instance_id)
+    if not can_open(current_user, instance):
+        abort(404)  # another dataset's sentence, or not one of the annotator's
     check = FormCheck(None)
     if request.method == "POST":
         form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
         check = validate_answer(form, (instance.lexelt.lemma, instance.head))
         if check.answer is not None:
+            dataset = db.session.get(Dataset, instance.dataset_id)
+            assert dataset is not None
+            new = instance.id not in answered_ids(current_user, dataset)
             save_answer(current_user, instance, check.answer)
             following = _neighbour(instance, +1)
-            if following is None:
-                flash("Saved. That was the last sentence.", "info")
-                return redirect(url_for("annotator.start"))
+            if following is None or (new and resume(current_user, dataset) is None):
+                flash("Saved.", "info")  # the dataset's finished page, or what is left
+                return redirect(url_for("annotator.finished", dataset_id=dataset.id))
+            flash("Saved.", "info")
             return redirect(url_for("annotator.item", instance_id=following.id))
     else:
         form = _pending_form(instance) or _form_of(instance)
@@ -121,29 +216,35 @@ def _form_of(instance: Instance) -> dict[str, str]:
 
 
 def _neighbour(instance: Instance, step: int) -> Instance | None:
+    """The annotator's next (``step`` +1) or previous (-1) sentence of the dataset."""
+    dataset = db.session.get(Dataset, instance.dataset_id)
+    assert dataset is not None
     order = Instance.position.asc() if step > 0 else Instance.position.desc()
     compare = (Instance.position > instance.position if step > 0
                else Instance.position < instance.position)
     return db.session.scalar(select(Instance).where(
-        Instance.dataset_id == instance.dataset_id, compare).order_by(order).limit(1))
+        sentence_filter(current_user, dataset), compare).order_by(order).limit(1))
 
 
 def _page(instance: Instance) -> dict[str, object]:
-    """What the page shows besides the form: the sentence, the word's other sentences,
-    and progress (word k of n, sentence k of n, done / total)."""
+    """What the page shows besides the form: the dataset, the sentence, the word's other
+    sentences, and progress (word k of n, sentence k of n, done / total) over the
+    annotator's sentences."""
     lexelt = instance.lexelt
     dataset = db.session.get(Dataset, instance.dataset_id)
     if dataset is None:
         abort(404)
-    words = db.session.scalar(select(func.count(Lexelt.id)).where(
-        Lexelt.dataset_id == dataset.id)) or 0
-    siblings = lexelt.instances
+    mine = sentence_filter(current_user, dataset)
+    words = list(db.session.scalars(select(Lexelt.id).join(
+        Instance, Instance.lexelt_id == Lexelt.id).where(mine).group_by(
+        Lexelt.id, Lexelt.position).order_by(Lexelt.position)))
+    siblings = list(db.session.scalars(select(Instance).where(
+        mine, Instance.lexelt_id == lexelt.id).order_by(Instance.position)))
     done = answered_ids(current_user, dataset)
-    total = db.session.scalar(select(func.count(Instance.id)).where(
-        Instance.dataset_id == dataset.id)) or 0
+    total = db.session.scalar(select(func.count(Instance.id)).where(mine)) or 0
     return {
         "instance": instance, "dataset": dataset,
-        "word_index": lexelt.position + 1, "words": words,
+        "word_index": words.index(lexelt.id) + 1, "words": len(words),
         "sentence_index": next(i for i, s in enumerate(siblings, 1) if s.id == instance.id),
         "siblings": siblings, "answered": done, "done": len(done), "total": total,
         "previous": _neighbour(instance, -1),

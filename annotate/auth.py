@@ -15,6 +15,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from annotate.annotator import landing
 from annotate.extensions import db, limiter, login_manager
 from annotate.models import User, check_no_password
 from annotate.services import MAX_USERNAME, UNSAFE
@@ -82,7 +83,7 @@ def login() -> str | Response:
         else:
             login_user(user)
             target = safe_next(request.args.get("next"))
-            return redirect(target or url_for("annotator.home"))
+            return redirect(target or landing(user))
     return render_template("auth/login.html", username=username)
 
 

@@ -14,6 +14,34 @@ from html import escape
 from markupsafe import Markup
 
 COLOURS = ("#3465a4", "#f57900", "#4e9a06", "#75507b", "#c4a000", "#cc0000", "#555753")
+LEGEND_ROW = 16
+"""Height of a row of the legend."""
+LEGEND_LABEL = 40
+"""Characters of a series name the legend shows (the full name is its tooltip)."""
+CHAR_WIDTH = 7.0
+"""An upper bound of the width of one character at font size 11, for the layout."""
+
+
+def legend_width(label: str) -> float:
+    """The room a legend entry takes: swatch, gap, its text and a margin."""
+    return 14 + CHAR_WIDTH * len(label) + 16
+
+
+def legend_layout(names: Sequence[str], left: float, right: float
+                  ) -> list[tuple[float, int, str]]:
+    """(x, row, label) of each legend entry: entries left to right, wrapping to a new row
+    when the next would pass ``right``, so that no two overlap and none leaves the chart;
+    a name past :data:`LEGEND_LABEL` characters is shortened with '…'."""
+    placed: list[tuple[float, int, str]] = []
+    x, row = left, 0
+    for name in names:
+        label = name if len(name) <= LEGEND_LABEL else name[:LEGEND_LABEL - 1] + "…"
+        size = legend_width(label)
+        if x > left and x + size > right:
+            x, row = left, row + 1
+        placed.append((x, row, label))
+        x += size
+    return placed
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +71,10 @@ def bar_chart(title: str, groups: Sequence[str], series: Mapping[str, Sequence[B
     def y(value: float) -> float:
         return top + plot_h * (1 - min(max(value, 0.0), 1.0))
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+    legend = legend_layout(names, left, width - right)
+    rows = 1 + max((row for _, row, _ in legend), default=0)
+    full_height = height + (rows - 1) * LEGEND_ROW
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {full_height}" '
              f'role="img" aria-label="{escape(title)}" class="chart">',
              f'<title>{escape(title)}</title>',
              f'<text x="{left}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>']
@@ -71,10 +102,11 @@ def bar_chart(title: str, groups: Sequence[str], series: Mapping[str, Sequence[B
                 parts.append(f'<path d="M{mid:.1f} {y(bar.low):.1f}V{y(bar.high):.1f}'
                              f'M{mid - 3:.1f} {y(bar.low):.1f}h6M{mid - 3:.1f} '
                              f'{y(bar.high):.1f}h6" stroke="#000" fill="none"/>')
-    for s, name in enumerate(names):
-        x = left + s * 110
-        parts.append(f'<rect x="{x}" y="{height - 16}" width="10" height="10" '
-                     f'fill="{COLOURS[s % 7]}"/><text x="{x + 14}" y="{height - 7}" '
-                     f'font-size="11">{escape(name)}</text>')
+    for s, (x, row, label) in enumerate(legend):
+        top_y = height - 16 + row * LEGEND_ROW
+        parts.append(f'<g class="legend"><title>{escape(names[s])}</title>'
+                     f'<rect x="{x:.1f}" y="{top_y}" width="10" height="10" '
+                     f'fill="{COLOURS[s % 7]}"/><text x="{x + 14:.1f}" y="{top_y + 9}" '
+                     f'font-size="11">{escape(label)}</text></g>')
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -27,6 +27,7 @@ from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.importer import XMLImportError, parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import ServiceError, create_user, export_records, import_dataset
+from annotate.study import assign, create_users, parse_user_lines, unassign
 
 
 class Commands(AppGroup):
@@ -135,9 +136,54 @@ def demo_command() -> None:
     imported = import_dataset(parse_lexsub_xml(data, str(DEMO)), "demo", DEMO.name, data)
     click.echo(f"demo dataset: {imported.instances} sentences")
     for username, role, password in DEMO_USERS:
-        if db.session.scalar(select(User).where(User.username == username)) is None:
-            create_user(username, password, role)
+        user = db.session.scalar(select(User).where(User.username == username))
+        if user is None:
+            user = create_user(username, password, role)
+        if role == "annotator":
+            assign(user, imported.dataset)  # the demo dataset is theirs only
         click.echo(f"  {role:<9}  username {username:<9}  password {password}")
+
+
+@lexsub.command("assign")
+@click.argument("username")
+@click.option("--dataset", "name", required=True, help="The dataset to assign.")
+@click.option("--remove", is_flag=True, help="Take the dataset away (answers stay).")
+def assign_command(username: str, name: str, remove: bool) -> None:
+    """Assign a dataset to an annotator (only members see and open it), or --remove it."""
+    dataset = _dataset(name)
+    user = db.session.scalar(select(User).where(User.username == username))
+    if user is None:
+        raise click.ClickException(f"no user {username!r}")
+    try:
+        changed = unassign(user, dataset) if remove else assign(user, dataset)
+    except ServiceError as error:
+        raise click.ClickException(str(error)) from error
+    if remove:
+        click.echo(f"{username} {'removed from' if changed else 'was not a member of'} "
+                   f"dataset {name!r}")
+    else:
+        click.echo(f"{username} {'assigned to' if changed else 'already assigned to'} "
+                   f"dataset {name!r}")
+
+
+@lexsub.command("create-users")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--dataset", "name", help="Assign every new account to this dataset.")
+def create_users_command(file: Path, name: str | None) -> None:
+    """Create annotator accounts from FILE: one username a line, optionally a tab or
+    space and a password; generated passwords are printed once."""
+    dataset = _dataset(name) if name else None
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"cannot read {file}: {error}") from error
+    try:
+        created = create_users(parse_user_lines(text, str(file)), dataset)
+    except ServiceError as error:
+        raise click.ClickException(f"no account created: {error}") from error
+    for account in created:
+        click.echo(f"{account.username}\t{account.password}")
+    click.echo(f"created {len(created)} annotator accounts", err=True)
 
 
 @lexsub.command("compile")

@@ -22,7 +22,8 @@ from annotate.gold import (
     write_decisions,
     write_outputs,
 )
-from annotate.gold.records import parse_response
+from annotate.gold.records import Response, parse_response
+from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
 from annotate.services import ServiceError, check_text, export_records
@@ -64,10 +65,18 @@ def decide(dataset: Dataset, surface: str, action: str, lemma: str | None, lexel
     return row
 
 
-def compile_dataset(dataset: Dataset, options: CompileOptions | None = None) -> CompiledGold:
-    """Compile the dataset's current responses with its stored decisions."""
-    records = [parse_response(record, f"{dataset.name}:{index}")
-               for index, record in enumerate(export_records(dataset), 1)]
+def dataset_records(dataset: Dataset) -> list[Response]:
+    """The dataset's current responses as the compiler reads them."""
+    return [parse_response(record, f"{dataset.name}:{index}")
+            for index, record in enumerate(export_records(dataset), 1)]
+
+
+def compile_dataset(dataset: Dataset, options: CompileOptions | None = None,
+                    records: list[Response] | None = None) -> CompiledGold:
+    """Compile the dataset's current responses (or ``records`` read from them) with its
+    stored decisions."""
+    if records is None:
+        records = dataset_records(dataset)
     base = options or CompileOptions()
     return compile_responses(records, CompileOptions(
         normalise=base.normalise, lemmatise=base.lemmatise, lemmatiser=base.lemmatiser,
@@ -84,17 +93,40 @@ def write_dataset_gold(dataset: Dataset, out: Path,
     return gold
 
 
-def gold_zip(dataset: Dataset) -> bytes:
-    """The same files as a zip archive, for the organiser's download."""
+def gold_files(dataset: Dataset, options: CompileOptions | None = None) -> dict[str, bytes]:
+    """The files ``lexsub compile --dataset NAME --out DIR`` writes with ``options``
+    (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes: the
+    same function writes them, so they are the same bytes."""
+    with tempfile.TemporaryDirectory() as folder:
+        write_dataset_gold(dataset, Path(folder), options)
+        return {path.name: path.read_bytes() for path in sorted(Path(folder).iterdir())}
+
+
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+"""Every member of the zip is dated the same, so the same files give the same zip."""
+
+
+def gold_zip(dataset: Dataset, options: CompileOptions | None = None) -> bytes:
+    """The same files as a zip archive, for the organiser's download; the same files
+    always give the same archive."""
     buffer = io.BytesIO()
-    with tempfile.TemporaryDirectory() as folder, zipfile.ZipFile(
-            buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        write_dataset_gold(dataset, Path(folder))
-        for path in sorted(Path(folder).iterdir()):
-            archive.write(path, path.name)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in gold_files(dataset, options).items():
+            member = zipfile.ZipInfo(name, ZIP_TIME)
+            member.compress_type = zipfile.ZIP_DEFLATED
+            member.external_attr = 0o644 << 16
+            archive.writestr(member, data)
     return buffer.getvalue()
 
 
 def proposed_changes(dataset: Dataset) -> tuple[LemmaChange, ...]:
     """Every lemma change the compiler proposes or has decided, for the review."""
     return compile_dataset(dataset).lemma_changes
+
+
+def lemma_review_of(dataset: Dataset) -> tuple[tuple[LemmaChange, ...], tuple[FormUse, ...]]:
+    """The review's two lists: the lemma changes proposed or decided, and every form of
+    the responses with where it occurs and its gold form (to correct any of them)."""
+    records = dataset_records(dataset)
+    gold = compile_dataset(dataset, records=records)
+    return gold.lemma_changes, form_uses(records, gold)

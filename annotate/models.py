@@ -236,3 +236,30 @@ class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
     decided_by: Mapped[str] = mapped_column(String(80), default="")
     decided_at: Mapped[datetime] = mapped_column(default=now)
 
+
+class SystemRun(db.Model):  # type: ignore[name-defined,misc]
+    """A system file uploaded to a dataset's leaderboard (S3, issue 11): the file as
+    uploaded, who and when, the rules it is scored under, and its last scoring: the
+    figures, coverage, warnings, score.pl's output and diagnosis, and the signature and
+    SHA-256 of the gold it was scored against."""
+
+    __tablename__ = "system_runs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    file_name: Mapped[str] = mapped_column(String(255))
+    content: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(8))  # best, oot or ranked
+    rules: Mapped[str] = mapped_column(String(8), default="compat")  # or fixed
+    uploaded_by: Mapped[str] = mapped_column(String(80), default="")
+    uploaded_at: Mapped[datetime] = mapped_column(default=now)
+    scored_at: Mapped[datetime] = mapped_column(default=now)
+    gold_signature: Mapped[str] = mapped_column(Text, default="")
+    gold_sha256: Mapped[str] = mapped_column(String(64), default="")
+    answered: Mapped[int] = mapped_column(default=0)  # items of T with an answer
+    gold_items: Mapped[int] = mapped_column(default=0)  # items in T
+    scores: Mapped[dict[str, float | None]] = mapped_column(JSON, default=dict)
+    warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
+    diagnosis: Mapped[list[str]] = mapped_column(JSON, default=list)
+    scorer_output: Mapped[str] = mapped_column(Text, default="")

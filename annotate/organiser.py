@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+import shlex
+from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, TypeVar, cast
 
@@ -15,6 +16,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -27,7 +29,9 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
-from annotate.goldfiles import decide, gold_zip, proposed_changes
+from annotate.gold import CompileOptions, summary
+from annotate.gold.write import FILES
+from annotate.goldfiles import compile_dataset, decide, gold_files, gold_zip, lemma_review_of
 from annotate.importer import XMLImportError, parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import (
@@ -40,6 +44,7 @@ from annotate.services import (
 )
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
+T_RULES = ("annotators", "responses")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -57,9 +62,12 @@ def organiser_required(view: F) -> F:
 @bp.get("/")
 @organiser_required
 def dashboard() -> str:
+    """Every dataset: each annotator's progress (answered of their own sentences, the
+    percentage, their last save) and a link to every page of the dataset."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template("organiser/dashboard.html",
-                           rows=[(d, progress_by_annotator(d)) for d in datasets])
+                           rows=[(d, progress_by_annotator(d)) for d in datasets],
+                           endpoints=set(current_app.view_functions))
 
 
 @bp.route("/datasets", methods=["GET", "POST"])
@@ -157,7 +165,8 @@ def reset_password(user_id: int) -> BaseResponse:
 @organiser_required
 def lemmas(dataset_id: int) -> str | BaseResponse:
     """The lemma review (C3): every change the lemmatiser proposes, to accept, reject or
-    correct, for every word or for one."""
+    correct, for every word or for one; and every form of the responses, where it occurs
+    and its gold form, so that any of them can be corrected."""
     dataset = db.get_or_404(Dataset, dataset_id)
     if request.method == "POST":
         try:
@@ -169,14 +178,88 @@ def lemmas(dataset_id: int) -> str | BaseResponse:
         else:
             flash(f"Decision on {request.form.get('surface')!r} stored.", "info")
         return redirect(url_for("organiser.lemmas", dataset_id=dataset.id))
-    return render_template("organiser/lemmas.html", dataset=dataset,
-                           changes=proposed_changes(dataset))
+    changes, forms = lemma_review_of(dataset)
+    return render_template("organiser/lemmas.html", dataset=dataset, changes=changes,
+                           forms=forms, lexelts=[lexelt.item for lexelt in dataset.lexelts])
+
+
+def compile_options(args: Mapping[str, str]) -> CompileOptions:
+    """The command line's options from a query string: ``t_rule`` (annotators or
+    responses), ``only_t``, ``no_normalise`` and ``no_lemmatise`` (``on``). ServiceError
+    for a T rule that is neither."""
+    t_rule = args.get("t_rule") or "annotators"
+    if t_rule not in T_RULES:
+        raise ServiceError(f"T rule {t_rule[:40]!r} is not annotators or responses")
+    return CompileOptions(normalise=args.get("no_normalise") != "on",
+                          lemmatise=args.get("no_lemmatise") != "on",
+                          t_rule=t_rule, only_t=args.get("only_t") == "on")  # type: ignore[arg-type]
+
+
+def command_line(dataset: Dataset, options: CompileOptions) -> str:
+    """The ``lexsub compile`` command that writes the same files."""
+    words = ["flask", "--app", "wsgi", "lexsub", "compile", "--dataset", dataset.name,
+             "--out", "DIR"]
+    if not options.normalise:
+        words.append("--no-normalise")
+    if not options.lemmatise:
+        words.append("--no-lemmatise")
+    if options.t_rule != "annotators":
+        words += ["--t-rule", options.t_rule]
+    if options.only_t:
+        words.append("--only-t")
+    return shlex.join(words)
+
+
+def _query(options: CompileOptions) -> dict[str, str]:
+    """``options`` as the query string :func:`compile_options` reads."""
+    query: dict[str, str] = {"t_rule": options.t_rule}
+    for key, on in (("only_t", options.only_t), ("no_normalise", not options.normalise),
+                    ("no_lemmatise", not options.lemmatise)):
+        if on:
+            query[key] = "on"
+    return query
+
+
+@bp.get("/datasets/<int:dataset_id>/compile")
+@organiser_required
+def compile_gold(dataset_id: int) -> str:
+    """The compile page: the command line's options, the summary of the gold they give
+    (``summary.json``), and the download of the same files as ``lexsub compile``."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    body: dict[str, Any] | None = None
+    try:
+        options = compile_options(request.args)
+    except ServiceError as error:
+        flash(str(error), "error")
+        options = CompileOptions()
+    try:
+        body = summary(compile_dataset(dataset, options))
+    except ValueError as error:  # responses the compiler refuses: it names each
+        flash(f"Not compiled: {error}", "error")
+    return render_template("organiser/compile.html", dataset=dataset, options=options,
+                           summary=body, command=command_line(dataset, options),
+                           query=_query(options), files=(*FILES, "decisions.json"))
 
 
 @bp.get("/datasets/<int:dataset_id>/gold")
 @organiser_required
 def gold(dataset_id: int) -> Response:
-    """Compile now and download gold, mwgold, annotators.jsonl, summary.json and
-    decisions.json as one zip."""
+    """Compile now with the options of the query string (as on the compile page; none:
+    the command's defaults) and download gold, mwgold, annotators.jsonl, summary.json and
+    decisions.json as one zip, or with ``file=NAME`` that one file: the same bytes as
+    ``lexsub compile`` writes."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    return _download(gold_zip(dataset), "application/zip", f"{dataset.name}.gold.zip")
+    try:
+        options = compile_options(request.args)
+    except ServiceError as error:
+        abort(400, str(error))
+    name = request.args.get("file")
+    if name is None:
+        return _download(gold_zip(dataset, options), "application/zip",
+                         f"{dataset.name}.gold.zip")
+    files = gold_files(dataset, options)
+    if name not in files:
+        abort(404)
+    return _download(files[name], "application/json" if name.endswith(".json")
+                     else "application/x-ndjson" if name.endswith(".jsonl")
+                     else "text/plain", name)

@@ -1,5 +1,6 @@
 """Organiser report pages (SPEC G6, S3, S7): the agreement report of a dataset and the
-leaderboard of uploaded system files against its compiled gold.
+stored leaderboard of uploaded system files against its compiled gold, and the pages on
+which organisers read every answer (``annotate.inspect``).
 
 The numbers come from the same library functions as the command lines
 (``python -m scoring.agreement``, ``python -m scoring.compare``); this module only
@@ -9,23 +10,37 @@ refuse annotators (``tests/test_organiser.py``).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from flask import Blueprint, abort, flash, render_template, request
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user
 from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.wrappers import Response as BaseResponse
 
+from annotate import systems
 from annotate.charts import Bar, bar_chart
 from annotate.extensions import db
-from annotate.gold import CompiledGold
-from annotate.gold.write import annotator_lines, gold_lines, scorer_view
+from annotate.gold.write import annotator_lines, scorer_view
 from annotate.goldfiles import compile_dataset
-from annotate.inspect import find_instance, item_answers
-from annotate.models import Dataset
+from annotate.inspect import (
+    FILTERS,
+    PROBLEMS,
+    annotators_with_answers,
+    dataset_answers,
+    find_instance,
+    item_answers,
+    item_revisions,
+    matches,
+    problem_marks,
+)
+from annotate.models import Dataset, SystemRun, User
 from annotate.organiser import organiser_required
+from annotate.services import MAX_USERNAME, ServiceError
 from scoring.agreement import parse_annotators
 from scoring.agreement.report import KEYS, report
-from scoring.gold import read_gold
-from scoring.leaderboard import Settings, leaderboard, system_names
+from scoring.measures import MEASURES
 from scoring.official import ScorerDied
 
 bp = Blueprint("reports", __name__, url_prefix="/organiser")
@@ -56,23 +71,70 @@ def problems(dataset_id: int) -> str:
     substitute) and the values it keeps but flags, each with a link to its item."""
     dataset = db.get_or_404(Dataset, dataset_id)
     compiled = compile_dataset(dataset)
-    return render_template("reports/problems.html", dataset=dataset, compiled=compiled)
+    return render_template("reports/problems.html", dataset=dataset, compiled=compiled,
+                           filters=FILTERS)
 
 
 @bp.get("/datasets/<int:dataset_id>/items/<path:xml_id>")
 @organiser_required
 def item(dataset_id: int, xml_id: str) -> str:
-    """One sentence with every annotator's current answer, and its problems."""
+    """One sentence with every annotator's current answer, what the compiler does with
+    each, its problems and, with ``?revisions=on``, every save of every answer."""
     dataset = db.get_or_404(Dataset, dataset_id)
     instance = find_instance(dataset, xml_id)
     if instance is None:
         abort(404)
     compiled = compile_dataset(dataset)
+    answers = item_answers(instance)
+    answers = [replace(a, lexelt=instance.lexelt.item, instance=xml_id) for a in answers]
+    with_revisions = request.args.get("revisions") == "on"
     return render_template(
-        "reports/item.html", dataset=dataset, instance=instance,
-        answers=item_answers(instance),
+        "reports/item.html", dataset=dataset, instance=instance, answers=answers,
+        marks=problem_marks(compiled, answers), problems=PROBLEMS,
+        revisions=item_revisions(instance) if with_revisions else None,
         left_out=[p for p in compiled.left_out if p.instance == xml_id],
         flagged=[p for p in compiled.flagged if p.instance == xml_id])
+
+
+@bp.get("/datasets/<int:dataset_id>/answers")
+@organiser_required
+def answers(dataset_id: int) -> str:
+    """Every current answer of the dataset, in annotation order, with the marks of the
+    compiler (``?problem=`` one of :data:`annotate.inspect.FILTERS` keeps those only),
+    and a link to each annotator's page and each item's page."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    chosen = request.args.get("problem", "")
+    if chosen not in FILTERS:
+        chosen = ""
+    every = dataset_answers(dataset)
+    marks = problem_marks(compile_dataset(dataset), every)
+    shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
+    return render_template("reports/answers.html", dataset=dataset, answers=shown,
+                           total=len(every), marks=marks, problems=PROBLEMS,
+                           filters=FILTERS, chosen=chosen, annotator=None,
+                           annotators=annotators_with_answers(dataset))
+
+
+@bp.get("/datasets/<int:dataset_id>/annotators/<username>")
+@organiser_required
+def annotator(dataset_id: int, username: str) -> str:
+    """One annotator's answers in the dataset, in the order they are annotated."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if "\x00" in username or len(username) > MAX_USERNAME:
+        abort(404)
+    user = db.session.scalar(select(User).where(User.username == username))
+    if user is None:
+        abort(404)
+    chosen = request.args.get("problem", "")
+    if chosen not in FILTERS:
+        chosen = ""
+    every = dataset_answers(dataset, user)
+    marks = problem_marks(compile_dataset(dataset), every)
+    shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
+    return render_template("reports/answers.html", dataset=dataset, answers=shown,
+                           total=len(every), marks=marks, problems=PROBLEMS,
+                           filters=FILTERS, chosen=chosen, annotator=user,
+                           annotators=annotators_with_answers(dataset))
 
 
 def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
@@ -93,53 +155,89 @@ def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
     return charts
 
 
-@bp.route("/datasets/<int:dataset_id>/scores", methods=["GET", "POST"])
+@bp.get("/datasets/<int:dataset_id>/scores")
 @organiser_required
 def scores(dataset_id: int) -> str:
-    """Upload best, oot or ranked system files and score them against the dataset's gold
-    as compiled now: the leaderboard, its chart, and (if asked) paired significance."""
+    """The stored leaderboard: every system file uploaded to the dataset, one table per
+    kind ranked by the chosen measure (``?best=…&oot=…&ranked=…``), with coverage,
+    warnings and score.pl's diagnosis; with ``?significance=on``, intervals and paired
+    significance of the systems scored under ``rules``, against the gold as compiled now."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    result: dict[str, Any] | None = None
-    chart: Markup | None = None
     compiled = compile_dataset(dataset)
-    if request.method == "POST":
-        uploads = [f for f in request.files.getlist("systems") if f.filename]
-        if not uploads:
-            flash("Choose one or more system files to score.", "error")
+    stored = systems.stored_systems(dataset)
+    current = systems.scoring_gold(compiled, "compat", f"{dataset.name} gold")
+    tables = systems.leaderboards(stored, {kind: request.args.get(kind, "")
+                                           for kind in systems.KINDS})
+    names = systems.labels(stored)
+    rules = "fixed" if request.args.get("rules") == "fixed" else "compat"
+    compared = None
+    if request.args.get("significance") == "on":
+        try:
+            compared = systems.significance(dataset, compiled, rules,
+                                            request.args.get("seed", 12345, type=int))
+        except (ValueError, ScorerDied) as error:
+            flash(f"Not compared: {error}", "error")
+    return render_template(
+        "reports/scores.html", dataset=dataset, compiled=compiled, scorer=scorer_view(compiled),
+        systems=stored, tables=tables, names=names, current=current,
+        measures={kind: systems.measures_of(kind) for kind in systems.KINDS},
+        descriptions={name: measure.description for name, measure in MEASURES.items()},
+        chart=_systems_chart(stored, names), compared=compared, rules=rules,
+        low=systems.LOW_COVERAGE)
+
+
+@bp.post("/datasets/<int:dataset_id>/scores")
+@organiser_required
+def upload_systems(dataset_id: int) -> BaseResponse:
+    """Store and score uploaded system files (best, oot or ranked), under score.pl's rules
+    or the fixed ones."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    uploads = [f for f in request.files.getlist("systems") if f.filename]
+    if not uploads:
+        flash("Choose one or more system files to score.", "error")
+        return redirect(url_for("reports.scores", dataset_id=dataset.id))
+    compiled = compile_dataset(dataset)
+    rules = "fixed" if request.form.get("fixed") == "on" else "compat"
+    for upload in uploads:
+        try:
+            row = systems.store_system(dataset, upload.filename or "", upload.read(), rules,
+                                       current_user.username, compiled)
+        except ServiceError as error:
+            flash(f"Not scored: {error}", "error")
         else:
-            result, chart = _leaderboard(dataset, compiled, uploads)
-    return render_template("reports/scores.html", dataset=dataset, result=result, chart=chart,
-                           significance=request.form.get("significance") == "on",
-                           fixed=request.form.get("fixed") == "on", compiled=compiled,
-                           scorer=scorer_view(compiled))
+            flash(f"{row.file_name} stored and scored ({row.kind}, {row.rules} rules).", "info")
+    return redirect(url_for("reports.scores", dataset_id=dataset.id))
 
 
-def _leaderboard(dataset: Dataset, compiled: CompiledGold,
-                 uploads: list[Any]) -> tuple[dict[str, Any] | None, Markup | None]:
-    names = system_names([upload.filename for upload in uploads])
+@bp.post("/datasets/<int:dataset_id>/scores/rescore")
+@organiser_required
+def rescore(dataset_id: int) -> BaseResponse:
+    """Score every stored system again, against the gold as compiled now."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    done, problems = systems.rescore(dataset, compile_dataset(dataset))
+    flash(f"{done} system{'' if done == 1 else 's'} re-scored against the gold as compiled "
+          "now.", "info")
+    for problem in problems:
+        flash(f"Not re-scored (previous figures kept): {problem}", "error")
+    return redirect(url_for("reports.scores", dataset_id=dataset.id))
+
+
+@bp.post("/datasets/<int:dataset_id>/scores/delete")
+@organiser_required
+def delete_system(dataset_id: int) -> BaseResponse:
+    dataset = db.get_or_404(Dataset, dataset_id)
     try:
-        systems = [(name, upload.read().decode("utf-8")) for name, upload in
-                   zip(names, uploads, strict=True)]
-    except UnicodeDecodeError as error:
-        flash(f"A system file is not UTF-8 text: {error}", "error")
-        return None, None
-    gold = read_gold(list(gold_lines(compiled)),
-                     "fixed" if request.form.get("fixed") == "on" else "compat",
-                     f"{dataset.name} gold")
-    if not gold.items:
-        flash("The dataset's gold has no item in T yet: nothing to score against.", "error")
-        return None, None
-    settings = Settings(significance=request.form.get("significance") == "on",
-                        seed=request.form.get("seed", 12345, type=int))
-    try:
-        result = leaderboard(gold, systems, settings).to_json()
-    except (ValueError, ScorerDied) as error:
-        flash(f"Not scored: {error}", "error")
-        return None, None
-    measures = [m for m in HEADLINE if any(m in row for row in result["systems"].values())]
-    intervals = result.get("intervals", {})
-    chart = bar_chart("Systems (%)", measures, {
-        name: [Bar(values.get(m), *intervals.get(name, {}).get(m, (None, None)))
-               for m in measures]
-        for name, values in result["systems"].items()})
-    return result, chart
+        row = systems.delete_system(dataset, request.form.get("system", 0, type=int))
+    except ServiceError as error:
+        flash(str(error), "error")
+    else:
+        flash(f"{row.file_name} deleted.", "info")
+    return redirect(url_for("reports.scores", dataset_id=dataset.id))
+
+
+def _systems_chart(stored: list[SystemRun], names: dict[int, str]) -> Markup | None:
+    measures = [m for m in HEADLINE if any(m in row.scores for row in stored)]
+    if not measures:
+        return None
+    return bar_chart("Systems (%)", measures, {
+        names[row.id]: [Bar(row.scores.get(m)) for m in measures] for row in stored})

@@ -7,6 +7,7 @@ import re
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
@@ -128,15 +129,22 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
 
 
 def answered_ids(user: User, dataset: Dataset) -> set[int]:
+    """The ids of this annotator's sentences of ``dataset`` (annotate.study) that have
+    their answer."""
+    from annotate.study import sentence_filter  # annotate.study builds on this module
+
     return set(db.session.scalars(select(Response.instance_id).join(Instance).where(
-        Response.user_id == user.id, Instance.dataset_id == dataset.id)))
+        Response.user_id == user.id, sentence_filter(user, dataset))))
 
 
 def resume(user: User, dataset: Dataset) -> Instance | None:
-    """The first sentence, in the order everyone gets, this annotator has not answered."""
+    """The first of this annotator's sentences of ``dataset`` (annotate.study), in the
+    order everyone gets, that they have not answered."""
+    from annotate.study import sentence_filter  # annotate.study builds on this module
+
     done = select(Response.instance_id).where(Response.user_id == user.id)
     return db.session.scalar(select(Instance).where(
-        Instance.dataset_id == dataset.id, Instance.id.not_in(done)).order_by(
+        sentence_filter(user, dataset), Instance.id.not_in(done)).order_by(
         Instance.position).limit(1))
 
 
@@ -206,19 +214,36 @@ def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Progress:
+    """One annotator's progress in a dataset: answers among their own sentences, how
+    many sentences are theirs, and when they last saved an answer there."""
+
     annotator: str
     done: int
     total: int
+    last_activity: datetime | None = None
+    member: bool = True
+    """False: no longer a member of the dataset, but their answers are still there."""
+
+    @property
+    def percent(self) -> float:
+        return 100 * self.done / self.total if self.total else 0.0
 
 
 def progress_by_annotator(dataset: Dataset) -> list[Progress]:
-    total = db.session.scalar(select(func.count(Instance.id)).where(
-        Instance.dataset_id == dataset.id)) or 0
-    counts = dict(db.session.execute(select(Response.user_id, func.count(Response.id)).join(
-        Instance).where(Instance.dataset_id == dataset.id).group_by(Response.user_id)).all())
-    users = db.session.scalars(select(User).where(User.role == "annotator").order_by(
-        User.username))
-    return [Progress(user.username, counts.get(user.id, 0), total) for user in users]
+    """Each annotator of the dataset (its members, then anyone else with an answer in
+    it), by username: their answered sentences of their own (all the dataset's, or the
+    ones assigned to them; annotate.study), and their last save."""
+    from annotate.study import answered_count, members, sentence_count  # study uses us
+
+    last = dict(db.session.execute(select(Response.user_id, func.max(Response.updated_at))
+                                   .join(Instance).where(Instance.dataset_id == dataset.id)
+                                   .group_by(Response.user_id)).all())
+    people = {user.id: (user, True) for user in members(dataset)}
+    for user in db.session.scalars(select(User).where(User.id.in_(list(last)))):
+        people.setdefault(user.id, (user, False))
+    return [Progress(user.username, answered_count(user, dataset),
+                     sentence_count(user, dataset), last.get(user.id), member)
+            for user, member in sorted(people.values(), key=lambda pair: pair[0].username)]
 
 
 def progress_by_word(dataset: Dataset) -> list[tuple[str, dict[str, int], int]]:

@@ -18,7 +18,7 @@ from sqlalchemy import ColumnElement, delete, exists, func, select
 
 from annotate.extensions import db
 from annotate.models import Assignment, Dataset, DatasetMember, Instance, Lexelt, Response, User
-from annotate.services import MAX_USERNAME, ServiceError, shown
+from annotate.services import MAX_USERNAME, ServiceError, create_user, shown
 
 DESIGNS = ("all", "overlap")
 PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -262,3 +262,66 @@ def participant(dataset: Dataset, participant_id: str) -> User:
     if not is_member(user, dataset):
         assign(user, dataset)  # ServiceError when full
     return user
+
+
+@dataclass(frozen=True)
+class NewAccount:
+    """An account made by :func:`create_users`, with its password (shown once)."""
+
+    username: str
+    password: str
+    generated: bool
+
+
+MAX_BULK = 1000
+
+
+def parse_user_lines(text: str, source: str = "the list") -> list[tuple[str, str | None]]:
+    """(username, password or None) for each line of ``text``: a username, optionally
+    followed by white space (a tab, spaces or a comma) and a password. Blank lines and
+    lines starting with '#' are skipped; a line with more is an error naming it."""
+    rows: list[tuple[str, str | None]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = re.split(r"[\s,]+", line)
+        if len(parts) > 2:
+            raise ServiceError(f"{source}:{number}: {shown(line)} has more than a username "
+                               "and a password")
+        rows.append((parts[0], parts[1] if len(parts) == 2 else None))
+    return rows
+
+
+def create_users(rows: list[tuple[str, str | None]],
+                 dataset: Dataset | None = None) -> list[NewAccount]:
+    """Create an annotator account for each (username, password) row, a password of 16
+    random characters where none is given, and assign each to ``dataset`` if given.
+    All or nothing: a username that is invalid, repeated or taken, or a password under 8
+    characters, is a :class:`ServiceError` naming it, before any account is made."""
+    if len(rows) > MAX_BULK:
+        raise ServiceError(f"{len(rows)} accounts at once; at most {MAX_BULK}")
+    seen: set[str] = set()
+    for username, password in rows:
+        if not username or len(username) > MAX_USERNAME or not username.replace(
+                "_", "").replace("-", "").replace(".", "").isalnum():
+            raise ServiceError(f"username {shown(username)} must be 1-{MAX_USERNAME} "
+                               "letters, digits, '.', '_' or '-'")
+        if username in seen:
+            raise ServiceError(f"username {username!r} is in the list twice")
+        seen.add(username)
+        if password is not None and len(password) < 8:
+            raise ServiceError(f"the password of {username!r} has fewer than 8 characters")
+    taken = sorted(db.session.scalars(select(User.username).where(User.username.in_(seen))))
+    if taken:
+        raise ServiceError(f"user {taken[0]!r} exists already"
+                           + (f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""))
+    created = []
+    for username, password in rows:
+        generated = password is None
+        password = password or secrets.token_urlsafe(12)
+        user = create_user(username, password)
+        if dataset is not None:
+            assign(user, dataset)
+        created.append(NewAccount(username, password, generated))
+    return created

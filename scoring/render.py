@@ -187,6 +187,9 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
                               f"{_pct(bounds[0])}-{_pct(bounds[1])}")
                 for name in INTERVAL_FIGURES))
     lines.append("")
+    if body.annotator_sets_differ:
+        lines.append("items have different annotator sets: pairwise figures compare the "
+                     "annotators of each item")
     lines.append(f"{'annotator':<16}{'with others':>12}{'with mode':>11}{'items':>7}")
     for name, value in body.annotators.items():
         lines.append(f"{name:<16}{_pct(value.with_others):>12}{_pct(value.with_mode):>11}"

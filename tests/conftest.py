@@ -113,6 +113,17 @@ def make_user(app: Flask, username: str, role: str = "annotator",
         return create_user(username, password, role).id
 
 
+def assign(app: Flask, username: str, dataset_id: int) -> None:
+    """Make annotator ``username`` a member of the dataset (only members open it)."""
+    from annotate.extensions import db
+    from annotate.models import Dataset, User
+    from annotate.study import assign as assign_dataset
+
+    with app.app_context():
+        user = db.session.query(User).filter_by(username=username).one()
+        assign_dataset(user, db.get_or_404(Dataset, dataset_id))
+
+
 def login(client: FlaskClient, username: str, password: str = "password1") -> None:
     response = client.post("/login", data={"username": username, "password": password})
     assert response.status_code == 302, response.data
@@ -157,12 +168,16 @@ def save(client: FlaskClient, instance_id: int, form: dict[str, str]) -> int:
 def answer(app: Flask, username: str, answers: dict[str, dict[str, str]]) -> None:
     """``username`` logs in and saves ``answers`` (xml id → form) through HTTP."""
     from annotate.extensions import db
-    from annotate.models import Instance
+    from annotate.models import Dataset, Instance, User
+    from annotate.study import assign
 
     client = app.test_client()
     login(client, username)
     with app.app_context():
         ids = {row.xml_id: row.id for row in db.session.query(Instance)}
+        user = db.session.query(User).filter_by(username=username).one()
+        for dataset in db.session.query(Dataset):  # annotators open only their datasets
+            assign(user, dataset)
     for xml_id, form in answers.items():
         assert save(client, ids[xml_id], form) == 302, (xml_id, form)
 

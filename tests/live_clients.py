@@ -145,21 +145,25 @@ def log_in(browser: Browser, username: str, password: str) -> None:
     form = browser.request("GET", "/login").form(having="username")
     page = browser.request("POST", "/login",
                            {**form, "username": username, "password": password})
-    if page.status != 302 or page.target != "/":
+    if page.status != 302 or page.target.startswith("/login"):  # lands where work is
         raise RuntimeError(f"log-in of {username} failed: {page.describe()}")
 
 
 def create_annotators(port: int, usernames: Iterable[str], password: str = PASSWORD) -> None:
-    """The demo organiser creates the accounts on the Accounts page, as in a browser."""
+    """The demo organiser creates the accounts on the bulk accounts page, as in a browser,
+    each a member of the demo dataset (only members open it)."""
     organiser = Browser(port, HOST)
     log_in(organiser, *ORGANISER)
-    page = organiser.request("GET", "/organiser/users")
-    for username in usernames:
-        form = {**page.form(having="username"), "username": username, "password": password,
-                "role": "annotator"}
-        page = organiser.request("POST", "/organiser/users", form)
-        if page.status != 200 or f"Account {username} created." not in page.text:
-            raise RuntimeError(f"creating {username} failed: {page.describe()}")
+    page = organiser.request("GET", "/organiser/users/bulk")
+    demo = re.search(r'<option value="(\d+)">demo</option>', page.text)
+    if demo is None:
+        raise RuntimeError(f"no demo dataset on the bulk accounts page: {page.describe()}")
+    names = list(usernames)
+    form = {**page.form("bulk"), "dataset": demo.group(1),
+            "usernames": "".join(f"{username} {password}\n" for username in names)}
+    page = organiser.request("POST", "/organiser/users/bulk", form)
+    if page.status != 200 or f"{len(names)} accounts created" not in page.text:
+        raise RuntimeError(f"creating {names} failed: {page.describe()}")
 
 
 # -- an annotator ----------------------------------------------------------------------
@@ -175,6 +179,10 @@ class Save:
     attempts: int = 0
     acknowledged_at: float | None = None  # time.monotonic() of the success redirect
     seconds: float | None = None  # Save pressed (first time) → next sentence shown
+
+
+FINISHED = r"/annotate/dataset/\d+/done"
+"""Where the last sentence's save leads: the dataset's finished page."""
 
 
 @dataclass
@@ -198,7 +206,7 @@ class Annotator:
 
     def __post_init__(self) -> None:
         self.browser = Browser(self.port, self.address)
-        self._next = {instance: (f"/annotate/{following}" if following else "/annotate")
+        self._next = {instance: (f"/annotate/{following}" if following else FINISHED)
                       for instance, following in zip(self.order, [*self.order[1:], None],
                                                      strict=True)}
 
@@ -225,7 +233,8 @@ class Annotator:
             answer = self._fetch("POST", page.path, form, save)
             if answer is None:
                 return
-            if answer.status != 302 or answer.target != self._next[instance_id]:
+            if answer.status != 302 or not re.fullmatch(self._next[instance_id],
+                                                        answer.target):
                 self.unexpected.append(f"save {save.token}: {answer.describe()}")
                 return
             save.acknowledged_at = time.monotonic()
@@ -245,7 +254,8 @@ class Annotator:
                 path = page.target
             elif page.status == 200 and page.has_form("answer"):
                 return page
-            elif page.status == 200 and path == "/annotate":
+            elif page.status == 200 and (path == "/annotate" or re.fullmatch(FINISHED,
+                                                                              path)):
                 path = f"/annotate/{self.order[0]}"
             else:
                 break

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.conftest import login, make_user
+from tests.conftest import assign, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -21,6 +21,7 @@ LABELS = ["Substitute 1", "Substitute 2", "Substitute 3", "Proper name", "No sub
 @pytest.fixture
 def annotator(app: Flask, client: FlaskClient, dataset: int) -> FlaskClient:
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     login(client, "ann")
     return client
 

@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from tests.conftest import login, make_user
+from tests.conftest import assign, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 @pytest.fixture
 def annotator(app: Flask, client: FlaskClient, dataset: int) -> FlaskClient:
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     login(client, "ann")
     return client
 
@@ -109,6 +110,7 @@ def test_an_answer_sent_after_the_session_ended_comes_back_after_login(
     browser restarted); the answer is kept, the annotator logs in and finds it typed."""
     app.config["WTF_CSRF_ENABLED"] = True
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     first = _first(app)
     form = {"sub1": "clever", "sub2": "gifted", "mw": "on", "multiword": "bright pupil",
             "used_dictionary": "on", "csrf_token": "stale"}
@@ -178,7 +180,8 @@ def test_every_route_sends_the_security_headers(app: Flask, client: FlaskClient,
     with app.app_context():
         user_id = db.session.scalar(select(User.id))
     values = {"dataset_id": dataset, "instance_id": _first(app), "user_id": user_id,
-              "filename": "lexsub.css", "xml_id": "1"}
+              "filename": "lexsub.css", "xml_id": "1", "token": "no-such-study",
+              "username": "boss"}
     seen = 0
     for rule in app.url_map.iter_rules():
         url = rule.rule
@@ -223,7 +226,7 @@ def test_a_nul_or_long_id_in_a_path_is_a_404(app: Flask, client: FlaskClient,
 HOSTILE_VALUES = ("\x00", "a\x00b", "x" * 5000, "line\nbreak", "\u202e", "pn", ";")
 FIELD_NAMES = ("username", "password", "name", "role", "surface", "action", "lemma", "lexelt",
                "sub1", "sub2", "sub3", "nil", "mw", "multiword", "used_dictionary", "confirm",
-               "seed", "fixed", "significance")
+               "seed", "fixed", "significance", "system")
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)

@@ -25,7 +25,7 @@ from sqlalchemy import select
 from scoring.agreement.__main__ import main as agreement_main
 from scoring.gold import read_gold
 from scoring.score import run as score_run
-from tests.conftest import login, make_user, save
+from tests.conftest import assign, login, make_user, save
 
 pytestmark = pytest.mark.database
 
@@ -59,6 +59,7 @@ def study(app: Flask, dataset: int) -> Iterator[tuple[Flask, dict[str, FlaskClie
     clients = {}
     for name in (*ANNOTATORS, "dan", "eve"):
         make_user(app, name)
+        assign(app, name, dataset)
         clients[name] = app.test_client()
         login(clients[name], name)
     make_user(app, "boss", "organiser")
@@ -103,12 +104,12 @@ def _organiser_pages(app: Flask, boss: FlaskClient, dataset: int) -> None:
         if not rule.endpoint.startswith(("organiser.", "reports.")) or "GET" not in (
                 rule.methods or ()):
             continue
-        values = {"dataset_id": dataset, "user_id": user_id}
+        values = {"dataset_id": dataset, "user_id": user_id, "username": "dan"}
         for xml_id in ids if "xml_id" in rule.arguments else [None]:
             url = rule.rule
             for name, value in {**values, "xml_id": xml_id}.items():
-                url = url.replace(f"<int:{name}>", str(value)).replace(f"<path:{name}>",
-                                                                      str(value))
+                url = url.replace(f"<int:{name}>", str(value)).replace(
+                    f"<path:{name}>", str(value)).replace(f"<{name}>", str(value))
             response = boss.get(url)
             assert response.status_code == 200, (url, response.status_code)
 
@@ -165,5 +166,6 @@ def test_anything_typed_leaves_every_page_download_and_command_working(
     assert json.loads(report.getvalue())["all"]["T"] >= 1
     scores = boss.post(f"/organiser/datasets/{dataset}/scores", data={
         "systems": (io.BytesIO(system.read_bytes()), "system.best")},
-        content_type="multipart/form-data")
+        content_type="multipart/form-data", follow_redirects=True)
     assert scores.status_code == 200 and "Leaderboard" in scores.get_data(as_text=True)
+    assert "system.best stored and scored" in scores.get_data(as_text=True)

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.conftest import login, make_user
+from tests.conftest import assign, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -35,6 +35,7 @@ def _history(app: Flask) -> tuple[int, list[tuple[int, list[str]]]]:
 
 def test_double_submit_keeps_both_saves(app: Flask, client: FlaskClient, dataset: int) -> None:
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     login(client, "ann")
     first = _instances(app)[0]
     for _ in range(2):
@@ -44,6 +45,7 @@ def test_double_submit_keeps_both_saves(app: Flask, client: FlaskClient, dataset
 
 def test_two_tabs_last_save_wins_both_kept(app: Flask, dataset: int) -> None:
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     tab1, tab2 = app.test_client(), app.test_client()
     login(tab1, "ann")
     login(tab2, "ann")
@@ -58,6 +60,7 @@ def test_two_tabs_last_save_wins_both_kept(app: Flask, dataset: int) -> None:
 def test_twenty_threads_saving_at_once(app: Flask, dataset: int) -> None:
     """20 threads, one annotator, the 3 sentences saved over and over concurrently."""
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     ids = _instances(app)
     errors: list[BaseException] = []
     barrier = threading.Barrier(20)
@@ -99,6 +102,7 @@ def test_forty_concurrent_saves_are_forty_in_the_counter(app: Flask, dataset: in
     from annotate.models import Response
 
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     first = _instances(app)[0]
     errors: list[BaseException] = []
     barrier = threading.Barrier(8)
@@ -132,6 +136,7 @@ def test_the_counter_counts_each_save(app: Flask, client: FlaskClient, dataset: 
     from annotate.models import Response
 
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     login(client, "ann")
     first, second = _instances(app)[:2]
     for count in (1, 2, 3):

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import SMALL_XML, login, make_user
+from tests.conftest import SMALL_XML, assign, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -88,6 +88,7 @@ def test_accounts_create_deactivate_reset(app: Flask, organiser: FlaskClient) ->
 
 def test_progress_and_export(app: Flask, client: FlaskClient, dataset: int) -> None:
     make_user(app, "ann")
+    assign(app, "ann", dataset)
     make_user(app, "boss", "organiser")
     login(client, "ann")
     first = client.get("/annotate").headers["Location"]

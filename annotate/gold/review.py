@@ -4,14 +4,25 @@ A compiled gold carries the list (:attr:`CompiledGold.lemma_changes`): surface â
 lemma, the form applied, the decision taken if any, how many responses and which items.
 The organiser accepts, rejects or corrects each, globally or for one lexelt, and the
 decisions (:mod:`annotate.gold.decisions`) are stored and win at the next compilation.
+A correction may name any form of the responses, not only those the lemmatiser changes
+(``movies`` kept beside ``movie``): :func:`form_uses` lists every form, where it occurs
+and what the gold makes of it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from annotate.gold.compiler import CompiledGold, CompileOptions, LemmaChange, compile_responses
+from annotate.gold.compiler import (
+    CompiledGold,
+    CompileOptions,
+    LemmaChange,
+    compile_responses,
+    item_order,
+)
 from annotate.gold.decisions import Action, Decision, Decisions
+from annotate.gold.normalisation import normalise
 from annotate.gold.records import Response
 
 
@@ -45,3 +56,36 @@ def review_lines(changes: Iterable[LemmaChange]) -> list[str]:
         lines.append(f"{change.surface} â†’ {change.proposed}{decided} count: {change.count} "
                      f"lexelts: {' '.join(change.lexelts)} items: {' '.join(change.items)}")
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class FormUse:
+    """A form of the responses (after normalisation, as decisions name it) in one word:
+    how many responses give it, in which items, and the form the gold holds for it
+    (``gold``: the lemma applied, or the form itself)."""
+
+    surface: str
+    lexelt: str
+    count: int
+    items: tuple[str, ...]
+    gold: str
+
+
+def form_uses(records: Iterable[Response], gold: CompiledGold,
+              normalised: bool = True) -> tuple[FormUse, ...]:
+    """Every substitute and multiword form of ``records`` per word, sorted by form then
+    word, with the gold form ``gold`` (compiled from the same records) gives it. Forms are
+    normalised as the compiler does when ``normalised``; a form normalisation empties is
+    not listed."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for record in records:
+        values = [*record.substitutes, *([record.multiword] if record.multiword else [])]
+        for value in values:
+            form = normalise(value) if normalised else value
+            if form:
+                found.setdefault((form, record.lexelt), []).append(record.instance)
+    results = {(change.surface, lexelt): change.result
+               for change in gold.lemma_changes for lexelt in change.lexelts}
+    return tuple(FormUse(form, lexelt, len(items), tuple(item_order(set(items))),
+                         results.get((form, lexelt), form))
+                 for (form, lexelt), items in sorted(found.items()))

@@ -115,6 +115,8 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "signature": gold.signature.text,
         "responses": gold.responses,
         "annotators": list(gold.annotators),
+        "annotator_sets": annotator_sets([[a.annotator for a in item.answers]
+                                          for item in gold.items]),
         "items": len(gold.items),
         "gold_lines": listed,
         "in_t": len(in_t),
@@ -142,6 +144,16 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "flagged": [_problem(problem) for problem in gold.flagged],
         "scorer": scorer_view(gold),
     }
+
+
+def annotator_sets(items: list[list[str]]) -> dict[str, Any]:
+    """Whether the items were answered by different sets of annotators (an overlap or
+    crowd design, or answers missing): ``differ``, how many distinct ``sets``, and the
+    fewest and most annotators an item has."""
+    sets = {frozenset(names) for names in items}
+    sizes = [len(set(names)) for names in items] or [0]
+    return {"differ": len(sets) > 1, "sets": len(sets), "fewest": min(sizes),
+            "most": max(sizes)}
 
 
 def summary_text(data: dict[str, Any]) -> str:

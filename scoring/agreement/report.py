@@ -147,12 +147,15 @@ class AgreementReport:
     signature: str
     leave_one_out: Mapping[str, Mapping[str, AgreementRow]] | None = None
     resampling: Resampling | None = None
+    annotator_sets_differ: bool = False
+    """Whether items have different annotator sets (an overlap or crowd design)."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``python -m scoring.agreement --format json`` (README): one object per
         PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``),
         ``signature``."""
         body: dict[str, Any] = {key: value.to_json() for key, value in self.pos.items()}
+        body["annotator_sets_differ"] = self.annotator_sets_differ
         body["annotators"] = {name: {"with_others": value.with_others,
                                      "with_mode": value.with_mode, "items": value.items}
                               for name, value in self.annotators.items()}
@@ -186,7 +189,8 @@ def report(items: Sequence[Item], leave_out: bool = False, with_intervals: bool 
                         multiword.marked, multiword.responses),
         signature(with_intervals, resamples, seed, confidence),
         leave_one_out(items) if leave_out else None,
-        Resampling(resamples, seed, confidence) if with_intervals else None)
+        Resampling(resamples, seed, confidence) if with_intervals else None,
+        len({frozenset(r.annotator for r in item.responses) for item in items}) > 1)
 
 
 def signature(with_intervals: bool = False, resamples: int = 1000, seed: int = 12345,

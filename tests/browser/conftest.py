@@ -38,11 +38,22 @@ class Live:
     app: Flask
     tmp: Path
 
-    def user(self, username: str, role: str = "annotator", password: str = PASSWORD) -> int:
+    def user(self, username: str, role: str = "annotator", password: str = PASSWORD,
+             datasets: tuple[str, ...] = ()) -> int:
+        """A new account, a member of ``datasets`` (by name: only members open them)."""
+        from sqlalchemy import select
+
+        from annotate.extensions import db
+        from annotate.models import Dataset
         from annotate.services import create_user
+        from annotate.study import assign
 
         with self.app.app_context():
-            return create_user(username, password, role).id
+            user = create_user(username, password, role)
+            for name in datasets:
+                assign(user, db.session.execute(select(Dataset).where(
+                    Dataset.name == name)).scalar_one())
+            return user.id
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,133 @@
+"""Organiser pages of a study (A10): a dataset's members, design, guidelines and study
+link, and accounts made in bulk.
+
+Every route here refuses annotators with 403, as the other organiser pages do.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from annotate.extensions import db
+from annotate.models import Dataset, User
+from annotate.organiser import organiser_required
+from annotate.services import ServiceError
+from annotate.study import (
+    DESIGNS,
+    NewAccount,
+    answered_count,
+    assign,
+    close_study,
+    create_users,
+    members,
+    open_study,
+    parse_user_lines,
+    sentence_count,
+    set_design,
+    unassign,
+)
+
+bp = Blueprint("members", __name__, url_prefix="/organiser")
+MAX_GUIDELINES = 20000
+
+
+def _number(field: str) -> int | None:
+    value = request.form.get(field, "").strip()
+    return int(value) if value.isdigit() and len(value) < 7 else None
+
+
+@bp.route("/datasets/<int:dataset_id>/members", methods=["GET", "POST"])
+@organiser_required
+def dataset_members(dataset_id: int) -> str | Response:
+    """Tick the annotators of a dataset (all at once), choose its design, write its
+    guidelines, open or close its study link."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if request.method == "POST":
+        try:
+            _change(dataset, request.form.get("action", ""))
+        except ServiceError as error:
+            db.session.rollback()
+            flash(str(error), "error")
+        return redirect(url_for("members.dataset_members", dataset_id=dataset.id))
+    annotators = list(db.session.scalars(select(User).where(User.role == "annotator")
+                                         .order_by(User.username)))
+    current = {user.id for user in members(dataset)}
+    rows = [(user, user.id in current,
+             answered_count(user, dataset) if user.id in current else 0,
+             sentence_count(user, dataset) if user.id in current else 0)
+            for user in annotators]
+    link = None
+    if dataset.study_token:
+        link = url_for("annotator.study", token=dataset.study_token, _external=True)
+    return render_template("members/dataset.html", dataset=dataset, rows=rows,
+                           designs=DESIGNS, link=link, max_guidelines=MAX_GUIDELINES)
+
+
+def _change(dataset: Dataset, action: str) -> None:
+    """One of the page's forms; :class:`ServiceError` says what was refused."""
+    if action == "members":
+        wanted = {value for value in request.form.getlist("user") if value.isdigit()}
+        added = removed = 0
+        for user in db.session.scalars(select(User).where(User.role == "annotator")):
+            current = user.id in {member.id for member in members(dataset)}
+            if str(user.id) in wanted and not current:
+                added += assign(user, dataset)
+            elif str(user.id) not in wanted and current:
+                removed += unassign(user, dataset)
+        flash(f"{added} annotators assigned, {removed} removed.", "info")
+    elif action == "design":
+        set_design(dataset, request.form.get("design", ""), _number("per_sentence"),
+                   _number("batch_size"))
+        flash(f"Design of {dataset.name}: {dataset.design}.", "info")
+    elif action == "guidelines":
+        text = request.form.get("guidelines", "").replace("\r\n", "\n").replace("\x00", "")
+        if len(text) > MAX_GUIDELINES:
+            raise ServiceError(f"the guidelines have {len(text)} characters; at most "
+                               f"{MAX_GUIDELINES}")
+        dataset.guidelines = text
+        db.session.commit()
+        flash("Guidelines saved.", "info")
+    elif action == "open-study":
+        open_study(dataset, request.form.get("completion_code", "").strip() or None)
+        flash("The study link is open.", "info")
+    elif action == "close-study":
+        close_study(dataset)
+        flash("The study link is closed.", "info")
+    else:
+        raise ServiceError("unknown action")
+
+
+@bp.route("/users/bulk", methods=["GET", "POST"])
+@organiser_required
+def bulk_users() -> str | tuple[str, int, dict[str, str]]:
+    """Annotator accounts from a list of usernames (typed or a file), each optionally
+    with a password; generated passwords are shown once, on this page only."""
+    datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
+    created: list[NewAccount] = []
+    text = ""
+    if request.method == "POST":
+        upload = request.files.get("file")
+        text = request.form.get("usernames", "")
+        try:
+            if upload is not None and upload.filename:
+                try:
+                    text = upload.read().decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise ServiceError(f"{upload.filename} is not UTF-8 text") from error
+            dataset = None
+            chosen = request.form.get("dataset", "")
+            if chosen.isdigit():
+                dataset = db.session.get(Dataset, int(chosen))
+            created = create_users(parse_user_lines(text, "the list"), dataset)
+        except ServiceError as error:
+            db.session.rollback()
+            flash(f"No account created: {error}", "error")
+        else:
+            flash(f"{len(created)} accounts created"
+                  + (f" and assigned to {dataset.name}" if dataset else "") + ".", "info")
+            text = ""
+    page = render_template("members/bulk.html", created=created, datasets=datasets,
+                           text=text)
+    return page, 200, {"Cache-Control": "no-store"}  # passwords are shown once

@@ -1,0 +1,307 @@
+"""The stored leaderboard of a dataset (S3, S7; issue 11 item 6): system files uploaded by
+organisers are kept with the dataset, scored against its compiled gold when uploaded,
+re-scored on request against the gold as compiled then, ranked and deleted.
+
+Every figure comes from the scoring library as the command lines compute it:
+:func:`scoring.leaderboard.leaderboard` (``python -m scoring.compare``) for the measures,
+:func:`scoring.score.run` (``python -m scoring.score``) for score.pl's output and its
+diagnosis. This module only reads and writes the database and calls them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any
+
+from sqlalchemy import select
+
+from annotate.extensions import db
+from annotate.gold import CompiledGold
+from annotate.gold.write import gold_lines
+from annotate.models import Dataset, SystemRun, now
+from annotate.services import ServiceError, safe_source, shown
+from scoring.gold import Gold, read_gold
+from scoring.io import FormatError, parse_gold_line
+from scoring.leaderboard import Settings, leaderboard
+from scoring.measures import MEASURES, detect_kind, first_answers
+from scoring.official import ScorerDied
+from scoring.ranking import parse_ranking, rankings_of
+from scoring.score import run as score_command
+from scoring.types import SystemKind as Kind
+
+KINDS: tuple[Kind, ...] = ("best", "oot", "ranked")
+DEFAULT_MEASURE: dict[str, str] = {"best": "best.R", "oot": "oot.R", "ranked": "gap"}
+"""The measure each kind of file is ranked by unless the organiser chooses another."""
+LOW_COVERAGE = 0.9
+"""Below this share of the items in T answered, a system is marked with a warning."""
+RULES = ("compat", "fixed")
+NAMED_KINDS = {".best": "best", ".oot": "oot", ".ranked": "ranked", ".rank": "ranked",
+               ".ranking": "ranked"}
+
+
+@dataclass(frozen=True)
+class ScoringGold:
+    """The gold systems are scored against: the compiled gold's ``gold`` file read under
+    ``rules``, its compiler signature and the SHA-256 of its bytes."""
+
+    lines: tuple[str, ...]
+    gold: Gold
+    rules: str
+    signature: str
+    sha256: str
+
+
+def scoring_gold(compiled: CompiledGold, rules: str, name: str) -> ScoringGold:
+    if rules not in RULES:
+        raise ServiceError(f"rules {shown(rules)} are not compat or fixed")
+    lines = tuple(gold_lines(compiled))
+    text = "".join(line + "\n" for line in lines)
+    return ScoringGold(lines, read_gold(list(lines), rules, name), rules,  # type: ignore[arg-type]
+                       compiled.signature.text,
+                       hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """One system file scored: its kind, every measure that applies (fractions), how many
+    items of T it answers, its warnings, and score.pl's output and diagnosis."""
+
+    kind: Kind
+    scores: dict[str, float | None]
+    answered: int
+    gold_items: int
+    warnings: tuple[str, ...]
+    scorer_output: str
+    diagnosis: tuple[str, ...]
+
+    @property
+    def coverage(self) -> float | None:
+        return self.answered / self.gold_items if self.gold_items else None
+
+
+def answered_items(text: str, kind: Kind, name: str, gold: Gold) -> int:
+    """How many items of the gold (T) the file gives a non-empty answer for."""
+    if kind == "ranked":
+        found = rankings_of(parse_ranking(text.splitlines(), name))
+        ids = {item_id for item_id, candidates in found.items() if candidates}
+    elif kind == "best" or kind == "oot":
+        ids = {item_id for item_id, guesses in first_answers(text, kind).items()
+               if any(guess for guess in guesses)}
+    else:  # mw files are not stored as systems
+        ids = set()
+    return len(ids & gold.items.keys())
+
+
+def looks_like_gold(text: str) -> bool:
+    """Whether every line of ``text`` reads as a gold (or mwgold) line, ``lexelt id ::
+    substitute count;…``: a gold file uploaded as a system."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return False
+    try:
+        parsed = [parse_gold_line(line) for line in lines]
+    except FormatError:
+        return False
+    return any(line.entries for line in parsed)
+
+
+def kind_warnings(file_name: str, text: str, kind: Kind) -> list[str]:
+    """What is surprising about the file's kind: a gold file, or a name that says another
+    kind than its lines."""
+    found = []
+    if looks_like_gold(text):
+        found.append("every line reads as a gold line ('substitute count;'): this looks like "
+                     "a gold or mwgold file, not a system's answers")
+    suffix = PurePath(file_name).suffix.lower()
+    if suffix == ".mw":
+        found.append("the file name says mw: multiword answers are scored by python -m "
+                     f"scoring.score -t mw, not here; its lines were read as a {kind} file")
+    elif suffix in NAMED_KINDS and NAMED_KINDS[suffix] != kind:
+        found.append(f"the file name says {NAMED_KINDS[suffix]} but its lines are a {kind} "
+                     "file")
+    return found
+
+
+def diagnosis(text: str, kind: Kind, gold: ScoringGold) -> tuple[str, tuple[str, ...]]:
+    """score.pl's output and the diagnosis of ``python -m scoring.score SYSTEM GOLD -t
+    KIND [--fixed]`` (what the command prints to standard output and standard error).
+    Ranked files are not read by score.pl: nothing."""
+    if kind == "ranked":
+        return "", ()
+    with tempfile.TemporaryDirectory(prefix="lexsub_") as folder:
+        system_path, gold_path = Path(folder) / "system", Path(folder) / "gold"
+        system_path.write_text(text, encoding="utf-8", newline="")
+        gold_path.write_text("".join(line + "\n" for line in gold.lines), encoding="utf-8",
+                             newline="")
+        out, err = io.BytesIO(), io.StringIO()
+        argv = [str(system_path), str(gold_path), "-t", kind]
+        score_command(argv + (["--fixed"] if gold.rules == "fixed" else []), out, err)
+    notes = tuple(line.replace(str(system_path), "system").replace(str(gold_path), "gold")
+                  for line in err.getvalue().splitlines() if line.strip())
+    return out.getvalue().decode("utf-8", "replace"), notes
+
+
+def score_text(file_name: str, text: str, gold: ScoringGold) -> Scoring:
+    """Score one system file's text. ValueError (naming the file) when it cannot be."""
+    if not gold.gold.items:
+        raise ValueError("the dataset's gold has no item in T yet: nothing to score against")
+    kind = detect_kind(text, file_name)
+    try:
+        result = leaderboard(gold.gold, [(file_name, text)], Settings()).to_json()
+    except ScorerDied as died:
+        raise ValueError(f"{file_name}: {died.reason}") from died
+    answered = answered_items(text, kind, file_name, gold.gold)
+    items = len(gold.gold.items)
+    warnings = kind_warnings(file_name, text, kind)
+    if answered < LOW_COVERAGE * items:
+        warnings.append(f"answers {answered} of the {items} items in T "
+                        f"({100 * answered / items:.1f}%); the unanswered items count as "
+                        "wrong in every recall")
+    output, notes = diagnosis(text, kind, gold)
+    return Scoring(kind, dict(result["systems"][file_name]), answered, items,
+                   tuple(warnings), output, notes)
+
+
+def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
+    row.kind = scoring.kind
+    row.scores = scoring.scores
+    row.answered = scoring.answered
+    row.gold_items = scoring.gold_items
+    row.warnings = list(scoring.warnings)
+    row.diagnosis = list(scoring.diagnosis)
+    row.scorer_output = scoring.scorer_output
+    row.gold_signature = gold.signature
+    row.gold_sha256 = gold.sha256
+    row.scored_at = now()
+
+
+def store_system(dataset: Dataset, file_name: str, data: bytes, rules: str, who: str,
+                 compiled: CompiledGold) -> SystemRun:
+    """Score an uploaded file against the dataset's gold and keep it with the dataset.
+    ServiceError when it is not UTF-8 text, holds a NUL or cannot be scored (nothing is
+    stored then)."""
+    name = safe_source(file_name) or "system"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ServiceError(f"{name} is not UTF-8 text: {error}") from error
+    if "\x00" in text:
+        raise ServiceError(f"{name} holds a NUL character: not a system file")
+    gold = scoring_gold(compiled, rules, f"{dataset.name} gold")
+    try:
+        scoring = score_text(name, text, gold)
+    except ValueError as error:
+        raise ServiceError(str(error)) from error
+    row = SystemRun(dataset_id=dataset.id, file_name=name, content=text,
+                    sha256=hashlib.sha256(data).hexdigest(), rules=rules, uploaded_by=who,
+                    uploaded_at=now())
+    _apply(row, scoring, gold)
+    db.session.add(row)
+    db.session.commit()
+    return row
+
+
+def stored_systems(dataset: Dataset) -> list[SystemRun]:
+    """The dataset's systems, oldest upload first."""
+    return list(db.session.scalars(select(SystemRun).where(
+        SystemRun.dataset_id == dataset.id).order_by(SystemRun.uploaded_at, SystemRun.id)))
+
+
+def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
+    """Score every stored system again against ``compiled`` (each under its own rules):
+    how many were scored, and the problems of those that no longer score (they keep
+    their previous figures)."""
+    golds = {rules: scoring_gold(compiled, rules, f"{dataset.name} gold") for rules in RULES}
+    done, problems = 0, []
+    for row in stored_systems(dataset):
+        gold = golds.get(row.rules, golds["compat"])
+        try:
+            scoring = score_text(row.file_name, row.content, gold)
+        except ValueError as error:
+            problems.append(f"{row.file_name}: {error}")
+            continue
+        _apply(row, scoring, gold)
+        done += 1
+    db.session.commit()
+    return done, problems
+
+
+def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
+    row = db.session.get(SystemRun, system_id)
+    if row is None or row.dataset_id != dataset.id:
+        raise ServiceError(f"no system {system_id} in dataset {dataset.name!r}")
+    db.session.delete(row)
+    db.session.commit()
+    return row
+
+
+def measures_of(kind: str) -> list[str]:
+    """The registered measures that apply to files of ``kind``."""
+    return [name for name, measure in MEASURES.items() if kind in measure.kinds]
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A system's place in its kind's table (ties share a place)."""
+
+    place: int
+    system: SystemRun
+    value: float | None
+
+
+def rank(systems: Sequence[SystemRun], measure: str) -> list[Ranked]:
+    """``systems`` by ``measure``, highest first; a missing (None) figure last; ties share
+    a place (1, 1, 3) and are listed by file name, then upload order."""
+    ordered = sorted(systems, key=lambda row: (row.scores.get(measure) is None,
+                                               -(row.scores.get(measure) or 0.0),
+                                               row.file_name, row.id))
+    ranked: list[Ranked] = []
+    for index, row in enumerate(ordered):
+        value = row.scores.get(measure)
+        same = ranked and ranked[-1].value == value
+        ranked.append(Ranked(ranked[-1].place if same else index + 1, row, value))
+    return ranked
+
+
+def leaderboards(systems: Sequence[SystemRun], chosen: Mapping[str, str]
+                 ) -> list[tuple[str, str, list[Ranked]]]:
+    """(kind, measure, ranked systems) for each kind with a stored system; ``chosen``
+    maps a kind to its measure (an unknown one falls back to :data:`DEFAULT_MEASURE`)."""
+    tables: list[tuple[str, str, list[Ranked]]] = []
+    for kind in KINDS:
+        of_kind = [row for row in systems if row.kind == kind]
+        if of_kind:
+            measure = chosen.get(kind, "")
+            if measure not in measures_of(kind):
+                measure = DEFAULT_MEASURE[kind]
+            tables.append((kind, measure, rank(of_kind, measure)))
+    return tables
+
+
+def labels(systems: Sequence[SystemRun]) -> dict[int, str]:
+    """Each system's name in a chart or a comparison: its file name, with ``#id`` when
+    two share one."""
+    names = [row.file_name for row in systems]
+    return {row.id: row.file_name if names.count(row.file_name) == 1
+            else f"{row.file_name} #{row.id}" for row in systems}
+
+
+def significance(dataset: Dataset, compiled: CompiledGold, rules: str, seed: int
+                 ) -> dict[str, Any] | None:
+    """Intervals and paired significance (bootstrap and approximate randomisation over
+    lemmas) of the stored systems scored under ``rules``, against the gold as compiled
+    now: :func:`scoring.leaderboard.leaderboard`'s result, or None with no system."""
+    chosen = [row for row in stored_systems(dataset) if row.rules == rules]
+    if not chosen:
+        return None
+    gold = scoring_gold(compiled, rules, f"{dataset.name} gold")
+    if not gold.gold.items:
+        return None
+    names = labels(chosen)
+    return leaderboard(gold.gold, [(names[row.id], row.content) for row in chosen],
+                       Settings(significance=True, seed=seed)).to_json()

@@ -1,0 +1,204 @@
+"""The stored leaderboard (issue 11 item 6): system files kept with the dataset, ranked by
+a chosen measure, with coverage, warnings, score.pl's diagnosis, re-scoring and deletion;
+the same figures as ``python -m scoring.compare`` and ``python -m scoring.score``."""
+
+from __future__ import annotations
+
+import io
+import re
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.conftest import answer, login
+
+pytestmark = pytest.mark.database
+
+# ``answered``: T = {bright.a 1 (clever 2, smart 1, pn 1), stand.n.v 3 (bear 2, tolerate 2)}
+GOOD = b"bright.a 1 :: clever\nstand.n.v 3 :: bear\n"
+HALF = b"bright.a 1 :: smart\n"
+OOT = b"bright.a 1 ::: clever;smart\nstand.n.v 3 ::: bear\n"
+RANKED = b"bright.a 1 :::: 0.9 clever;0.1 smart\nstand.n.v 3 :::: 0.5 bear\n"
+
+
+def upload(client: FlaskClient, dataset: int, *files: tuple[bytes, str],
+           fixed: bool = False) -> str:
+    data: dict[str, object] = {"systems": [(io.BytesIO(body), name) for body, name in files]}
+    if fixed:
+        data["fixed"] = "on"
+    response = client.post(f"/organiser/datasets/{dataset}/scores", data=data,
+                           content_type="multipart/form-data", follow_redirects=True)
+    assert response.status_code == 200
+    return response.get_data(as_text=True)
+
+
+def ranked_names(html: str, kind: str) -> list[str]:
+    table = html.split(f'id="leaderboard-{kind}"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'<a href="#system-\d+">([^<]+)</a>', table)
+
+
+def test_uploads_stay_ranked_after_a_reload(answered: Flask, client: FlaskClient,
+                                            dataset: int) -> None:
+    login(client, "boss")
+    html = upload(client, dataset, (HALF, "half.best"), (GOOD, "good.best"))
+    assert "good.best stored and scored (best, compat rules)." in html
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    # best.R: good (2/3 + 2/4) / 2 = 58.33 above half (1/3 / 2 = 16.67)
+    assert ranked_names(page, "best") == ["good.best", "half.best"]
+    assert "ranked by best.R" in page
+    assert "2 / 2 (100.0%)" in page and "1 / 2 (50.0%)" in page
+    assert "answers 1 of the 2 items in T (50.0%)" in page  # low coverage warned
+    # another measure, chosen on the page: mode precision puts half.best (smart, not
+    # the mode) at 0 still below
+    page = client.get(f"/organiser/datasets/{dataset}/scores?best=best.mode_P"
+                      ).get_data(as_text=True)
+    assert "ranked by best.mode_P" in page
+    # an unknown measure falls back to the default
+    page = client.get(f"/organiser/datasets/{dataset}/scores?best=nonsense"
+                      ).get_data(as_text=True)
+    assert "ranked by best.R" in page
+
+
+def test_service_stores_what_the_issue_lists(answered: Flask, dataset: int) -> None:
+    from annotate.extensions import db
+    from annotate.goldfiles import compile_dataset
+    from annotate.models import Dataset
+    from annotate.systems import rank, store_system, stored_systems
+
+    with answered.app_context():
+        data = db.get_or_404(Dataset, dataset)
+        compiled = compile_dataset(data)
+        row = store_system(data, "good.best", GOOD, "compat", "boss", compiled)
+        assert (row.file_name, row.kind, row.rules, row.uploaded_by) == (
+            "good.best", "best", "compat", "boss")
+        assert row.content == GOOD.decode()
+        assert row.gold_signature == compiled.signature.text and len(row.gold_sha256) == 64
+        assert (row.answered, row.gold_items) == (2, 2) and row.warnings == []
+        # clever 2 of 3, bear 2 of 4
+        assert row.scores["best.R"] == pytest.approx((2 / 3 + 2 / 4) / 2)
+        assert "precision = 58.33, recall = 58.33" in row.scorer_output
+        store_system(data, "oot.oot", OOT, "fixed", "boss", compiled)
+        store_system(data, "r.ranked", RANKED, "compat", "boss", compiled)
+        kinds = {r.file_name: r.kind for r in stored_systems(data)}
+        assert kinds == {"good.best": "best", "oot.oot": "oot", "r.ranked": "ranked"}
+        # gap: the oot and the ranked file tie (they share place 1, by file name), the
+        # best file has no gap and comes last
+        ranked = rank(stored_systems(data), "gap")
+        assert [(r.place, r.system.file_name) for r in ranked] == [
+            (1, "oot.oot"), (1, "r.ranked"), (3, "good.best")]
+        assert ranked[0].value == ranked[1].value and ranked[2].value is None
+
+
+def test_same_figures_as_compare_and_diagnosis_as_score(answered: Flask, dataset: int,
+                                                        tmp_path: Path) -> None:
+    """The stored figures are scoring.compare's, score.pl's text and the diagnosis are
+    scoring.score's, on the files the command compiles."""
+    import json
+
+    from annotate.extensions import db
+    from annotate.goldfiles import compile_dataset
+    from annotate.models import Dataset
+    from annotate.systems import store_system
+    from scoring.compare import main as compare_main
+    from scoring.score import run
+
+    system = b"bright.a 1 :: clever ;x\nstand.n.v 3 :: bear\n"  # a trailing space
+    runner = answered.test_cli_runner()
+    assert runner.invoke(args=["lexsub", "compile", "--dataset", "small", "--out",
+                               str(tmp_path / "out")]).exit_code == 0
+    (tmp_path / "sys.best").write_bytes(system)
+    out = io.StringIO()
+    assert compare_main([str(tmp_path / "out" / "gold"), str(tmp_path / "sys.best"),
+                         "--format", "json"], out) == 0
+    expected = json.loads(out.getvalue())["systems"]["sys.best"]
+    stdout, stderr = io.BytesIO(), io.StringIO()
+    assert run([str(tmp_path / "sys.best"), str(tmp_path / "out" / "gold")], stdout,
+               stderr) == 0
+    with answered.app_context():
+        data = db.get_or_404(Dataset, dataset)
+        row = store_system(data, "sys.best", system, "compat", "boss", compile_dataset(data))
+        assert row.scores == pytest.approx(expected)
+        assert row.scorer_output == stdout.getvalue().decode()
+        assert row.diagnosis == stderr.getvalue().splitlines()
+        assert any("white space" in note for note in row.diagnosis)
+
+
+def test_surprising_files_are_warned_and_bad_ones_refused(answered: Flask,
+                                                          client: FlaskClient,
+                                                          dataset: int,
+                                                          tmp_path: Path) -> None:
+    login(client, "boss")
+    runner = answered.test_cli_runner()
+    runner.invoke(args=["lexsub", "compile", "--dataset", "small", "--out", str(tmp_path)])
+    gold = (tmp_path / "gold").read_bytes()
+    html = upload(client, dataset, (gold, "gold"), (OOT, "named.best"))
+    assert "this looks like a gold or mwgold file" in html
+    assert "the file name says best but its lines are a oot file" in html
+    html = upload(client, dataset, (b"\xff\xfe", "binary.best"), (b"a 1 :: x\x00\n", "nul"),
+                  (b"not a system file\n", "notes.txt"))
+    assert "Not scored: binary.best is not UTF-8 text" in html
+    assert "Not scored: nul holds a NUL character" in html
+    assert "Not scored: notes.txt: no line names an item" in html
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    assert "binary.best" not in page.split("<h2>Leaderboard</h2>")[1].replace(
+        "Not scored", "")
+
+
+def test_rescore_against_a_new_gold_and_delete(answered: Flask, client: FlaskClient,
+                                               dataset: int) -> None:
+    from annotate.extensions import db
+    from annotate.models import SystemRun
+
+    login(client, "boss")
+    upload(client, dataset, (GOOD, "good.best"))
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    assert "the gold as compiled now" in page and "an earlier gold" not in page
+    # a fourth annotator changes the gold: the stored figures say they are older
+    from tests.conftest import make_user
+    make_user(answered, "dan")
+    answer(answered, "dan", {"1": {"sub1": "smart"}})
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    assert "an earlier gold" in page
+    with answered.app_context():
+        before = db.session.query(SystemRun).one().scores["best.R"]
+    page = client.post(f"/organiser/datasets/{dataset}/scores/rescore",
+                       follow_redirects=True).get_data(as_text=True)
+    assert "1 system re-scored against the gold as compiled now." in page
+    assert "an earlier gold" not in page
+    with answered.app_context():
+        row = db.session.query(SystemRun).one()
+        assert row.scores["best.R"] != before  # clever: 2 of 4 now, not 2 of 3
+        system_id = row.id
+    page = client.post(f"/organiser/datasets/{dataset}/scores/delete",
+                       data={"system": str(system_id)}, follow_redirects=True
+                       ).get_data(as_text=True)
+    assert "good.best deleted." in page and "No system stored yet." in page
+    page = client.post(f"/organiser/datasets/{dataset}/scores/delete",
+                       data={"system": "999"}, follow_redirects=True).get_data(as_text=True)
+    assert "no system 999" in page
+
+
+def test_significance_on_request(answered: Flask, client: FlaskClient, dataset: int) -> None:
+    login(client, "boss")
+    upload(client, dataset, (GOOD, "good.best"), (HALF, "half.best"))
+    page = client.get(f"/organiser/datasets/{dataset}/scores?significance=on"
+                      ).get_data(as_text=True)
+    assert "resample:lemma" in page and "p (bootstrap)" in page
+
+
+def test_chart_legend_entries_never_overlap() -> None:
+    from annotate.charts import Bar, bar_chart, legend_layout, legend_width
+
+    names = [f"system-{i}-{'x' * (i * 7)}.best" for i in range(9)]
+    placed = legend_layout(names, 44, 630)
+    for (x, row, label), (x2, row2, _) in pairwise(placed):
+        assert row2 > row or x2 >= x + legend_width(label)
+    for x, _row, label in placed:
+        assert x >= 44 and (x + legend_width(label) <= 630 or x == 44)
+        assert len(label) <= 40
+    svg = str(bar_chart("Systems", ["best.R"], {name: [Bar(0.5)] for name in names}))
+    rows = 1 + max(row for _, row, _ in placed)
+    assert rows > 1 and f'viewBox="0 0 640 {260 + (rows - 1) * 16}"' in svg
