@@ -14,13 +14,17 @@ rules' figures are the fixed scan's own totals.
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from itertools import compress, repeat
+from operator import add, and_
 
 from scoring.gold import Gold, ItemGold, fixed_guess
 from scoring.lines import as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
-from scoring.official import OfficialScores, Trace, guesses_compat
+from scoring.official import OfficialScores, Trace, guesses_compat, score_system
 from scoring.perl import perl_round
 from scoring.types import Task
 
@@ -166,8 +170,92 @@ def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: Official
     return notes(compat, fixed, found)
 
 
+_ATTEMPTED = 1
+_MODE_ATTEMPTED = 2
 _MODE_CORRECT = 4
 _REPEATS = 8
+
+
+def dirty_lines(measure: Task, compat: Trace, differ: Collection[str]) -> list[int]:
+    """The lines a fixed scan may score otherwise than the compat scan kept in ``compat``,
+    in file order: each id's first line, and only those (a later line of an id is skipped
+    by both scans alike, score.pl's ``%done``).
+
+    A line the compat scan scored is clean (the fixed rules give it the same outcome) when
+    its answer reads alike under both rule sets (:func:`scoring.official.reads_alike`:
+    no white space to trim, no CR or other control or non-ASCII character, no hyphen,
+    apostrophe, double space, empty guess or ``non``; not empty, so not stale), when for
+    oot it repeats no guess (the fixed rules credit each distinct guess once), and when
+    its id's two gold readings are the same item (``differ``: not one-character, numeric
+    or double-spaced entries, ``pn``, a hyphenated or tied mode, a repeated id,
+    :func:`scoring.gold.read_gold_pair`). Every other scored line is dirty, and so is the
+    first line of each id of ``differ`` that the compat scan did not score (the fixed
+    reading may put it in T)."""
+    scored = range(len(compat.lines))
+    dirty = set(compress(scored, compat.readings))
+    if measure == "oot":
+        dirty.update(compress(scored, map(and_, compat.outcomes, repeat(_REPEATS))))
+    if differ:
+        dirty.update(compress(scored, map(differ.__contains__, compat.ids)))
+    found = list(map(compat.lines.__getitem__, dirty))
+    if differ:
+        firsts: dict[str, int] = {}
+        for line, item_id in compat.unscored:
+            if item_id in differ:
+                firsts.setdefault(item_id, line)
+        found += firsts.values()
+    found.sort()
+    return found
+
+
+def fixed_scan(measure: Task, system: str, compat: OfficialScores, fixed_gold: Gold,
+               differ: Collection[str], name: str) -> OfficialScores:
+    """What a plain fixed scan of ``system`` kept with ``trace=True`` gives (figures and
+    trace; no log, no items), from the compat scan ``compat`` (``trace=True``) and a fixed
+    scan of the dirty lines only (:func:`dirty_lines`): a clean line's fixed outcome is
+    its compat outcome. The score is summed in file order, as the scan sums it."""
+    before = _trace(compat)
+    lines = dirty_lines(measure, before, differ)
+    text = system.split("\n")
+    selected = [text[line - 1] for line in lines]
+    part = score_system(measure, fixed_gold, selected, name, trace=True, numbers=lines)
+    after = _trace(part)
+    dirty = set(lines)
+    keep = bytearray(map(dirty.__contains__, before.lines))
+    keep = keep.translate(_NOT)
+    merged = Trace(array("q", compress(before.lines, keep)),
+                   array("d", compress(before.scores, keep)),
+                   array("q", compress(before.outcomes, keep)),
+                   array("q", compress(before.readings, keep)),
+                   bytearray(compress(before.stale, keep)),
+                   list(compress(before.ids, keep)))
+    dropped = list(compress(before.outcomes, keep.translate(_NOT)))
+    if after.lines:
+        merged.lines.extend(after.lines)
+        order = sorted(range(len(merged.lines)), key=merged.lines.__getitem__)
+        merged = Trace(array("q", map(merged.lines.__getitem__, order)),
+                       array("d", map((merged.scores + after.scores).__getitem__, order)),
+                       array("q", map((merged.outcomes + after.outcomes).__getitem__,
+                                      order)),
+                       array("q", map((merged.readings + after.readings).__getitem__,
+                                      order)),
+                       bytearray(map((merged.stale + after.stale).__getitem__, order)),
+                       list(map((merged.ids + after.ids).__getitem__, order)))
+
+    def count(bit: int) -> int:
+        return sum(map(bool, map(and_, dropped, repeat(bit))))
+
+    return OfficialScores(
+        measure, "fixed", fixed_gold.total_items,
+        compat.attempted - count(_ATTEMPTED) + part.attempted,
+        reduce(add, merged.scores, 0.0), fixed_gold.total_modes,
+        compat.mode_attempted - count(_MODE_ATTEMPTED) + part.mode_attempted,
+        compat.mode_correct - count(_MODE_CORRECT) + part.mode_correct,
+        compat.duplicate_lines - count(_REPEATS) + part.duplicate_lines,
+        (), (), merged)
+
+
+_NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
 def _scored(gold: Gold, item_id: str) -> ItemGold | None:
