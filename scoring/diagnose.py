@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from itertools import compress, repeat
@@ -136,37 +136,46 @@ def _stale(compat: Trace) -> list[str]:
 
 
 def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: OfficialScores,
-             compat_gold: Gold, fixed_gold: Gold, differ: Collection[str]) -> list[str]:
+             compat_gold: Gold, fixed_gold: Gold, differ: Collection[str],
+             only: Selection | None = None) -> list[str]:
     """The notes on ``system`` from two plain scans of it kept with ``trace=True``, under
     the compat and the fixed reading of the gold (``differ``: the ids those readings may
     score differently, :func:`scoring.gold.read_gold_pair`). The lines the scans score or
     read differently, and the scored lines of those ids, are explained; the fixed rules'
-    figures are the fixed scan's."""
+    figures are the fixed scan's. ``only``, its dirty lines (:func:`select_dirty`), holds
+    every such line, so only they need reading again."""
     found = _Findings()
     found.stale = _stale(_trace(compat))
     if fixed.duplicate_lines:
-        for line, outcome in zip(_trace(fixed).lines, _trace(fixed).outcomes, strict=True):
-            if outcome & _REPEATS:
-                found.duplicates.add(line)
+        repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
+        for line in compress(_trace(fixed).lines, repeats):
+            found.duplicates.add(line)
     lines = differing(compat, fixed)
     if lines or differ:
         done: set[str] = set()
-        for first, chunk in iter_chunks(as_text(system), measure):
-            for number, (lexelt, item_id, answer, _other) in enumerate(chunk, first):
-                if number in lines:
-                    compat_outcome, fixed_outcome = lines[number]
-                    compat_item = compat_gold.items[item_id] if compat_outcome else None
-                    fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
-                elif lexelt and item_id in differ and item_id not in done:
-                    # the first line of an id whose readings differ: scored alike, if at all
-                    compat_outcome = fixed_outcome = None
-                    compat_item = _scored(compat_gold, item_id)
-                    fixed_item = _scored(fixed_gold, item_id)
-                else:
-                    continue
-                done.add(item_id)
-                _explain(found, measure, number, answer, compat_item, fixed_item,
-                         compat_outcome, fixed_outcome)
+        if only is None:
+            rows: Iterable[tuple[int, tuple[str, str, str, str]]] = (
+                (number, row) for first, chunk in iter_chunks(as_text(system), measure)
+                for number, row in enumerate(chunk, first))
+        else:
+            rows = zip(only.numbers, (row for _, chunk in iter_chunks(as_text(only.lines),
+                                                                        measure)
+                                      for row in chunk), strict=True)
+        for number, (lexelt, item_id, answer, _other) in rows:
+            if number in lines:
+                compat_outcome, fixed_outcome = lines[number]
+                compat_item = compat_gold.items[item_id] if compat_outcome else None
+                fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
+            elif lexelt and item_id in differ and item_id not in done:
+                # the first line of an id whose readings differ: scored alike, if at all
+                compat_outcome = fixed_outcome = None
+                compat_item = _scored(compat_gold, item_id)
+                fixed_item = _scored(fixed_gold, item_id)
+            else:
+                continue
+            done.add(item_id)
+            _explain(found, measure, number, answer, compat_item, fixed_item,
+                     compat_outcome, fixed_outcome)
     return notes(compat, fixed, found)
 
 
@@ -176,23 +185,65 @@ _MODE_CORRECT = 4
 _REPEATS = 8
 
 
-def dirty_lines(measure: Task, compat: Trace, differ: Collection[str]) -> list[int]:
-    """The lines a fixed scan may score otherwise than the compat scan kept in ``compat``,
-    in file order: each id's first line, and only those (a later line of an id is skipped
-    by both scans alike, score.pl's ``%done``).
+_SUSPECT = ("-", "'", "  ", " ;", "; ", ";;", "non", " \n", "\r")
+"""What makes an answer read differently under the two rule sets (:func:`scoring.official.
+reads_alike`): a hyphen or apostrophe, a double space, white space around a ``;``, an
+empty guess, ``non``; an answer that starts with a space or ``;`` (after ``:: ``, so a
+double space or `` ;``) or ends with a space (empty answers too: ``:: `` ends the line);
+a CR. Other control characters and non-ASCII ones are looked for by :func:`_odd_lines`."""
+_PRINTABLE = bytes(range(32, 127)) + b"\n"
 
-    A line the compat scan scored is clean (the fixed rules give it the same outcome) when
-    its answer reads alike under both rule sets (:func:`scoring.official.reads_alike`:
-    no white space to trim, no CR or other control or non-ASCII character, no hyphen,
-    apostrophe, double space, empty guess or ``non``; not empty, so not stale), when for
-    oot it repeats no guess (the fixed rules credit each distinct guess once), and when
-    its id's two gold readings are the same item (``differ``: not one-character, numeric
-    or double-spaced entries, ``pn``, a hyphenated or tied mode, a repeated id,
-    :func:`scoring.gold.read_gold_pair`). Every other scored line is dirty, and so is the
-    first line of each id of ``differ`` that the compat scan did not score (the fixed
-    reading may put it in T)."""
+
+def _odd_lines(text: str, split: Sequence[str]) -> list[int]:
+    """The numbers of the lines with a character that is not printable ASCII (what
+    :func:`scoring.official.reads_alike` refuses: tab, CR, other controls, non-ASCII)."""
+    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE):
+        return []  # the usual file: checked in C, line by line is not needed
+    return [number for number, line in enumerate(split, 1)
+            if not (line.isascii() and line.isprintable())]
+
+
+def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
+    """The numbers of the lines of ``text`` (``split``: its lines) whose answer the two
+    rule sets may read differently: every line with an answer that
+    :func:`scoring.official.reads_alike` refuses is among them (the whole line is looked
+    at, so some others are too). A pre-pass in C: ``str.find`` over the whole text."""
+    found = set(_odd_lines(text, split))
+    positions: list[int] = []
+    for pattern in _SUSPECT:
+        at = text.find(pattern)
+        while at >= 0:
+            positions.append(at)
+            end = text.find("\n", at + 1)  # one position a line is enough
+            at = -1 if end < 0 else text.find(pattern, end + 1)
+    if text.endswith(" "):
+        positions.append(len(text) - 1)
+    positions.sort()
+    number, last = 1, 0
+    for at in positions:
+        number += text.count("\n", last, at)
+        last = at
+        found.add(number)
+    return found
+
+
+def dirty_lines(measure: Task, compat: Trace, differ: Collection[str],
+                suspect: Collection[int]) -> list[int]:
+    """The lines a fixed scan may score or read otherwise than the compat scan kept in
+    ``compat``, in file order: each id's first line at most (a later line of an id is
+    skipped by both scans alike, score.pl's ``%done``).
+
+    A line the compat scan scored is clean (the fixed rules give it the same outcome and
+    the same guesses) when it is not in ``suspect`` (:func:`suspect_lines`: its answer
+    reads alike under both rule sets, so it is neither empty nor stale), when for oot it
+    repeats no guess (the fixed rules credit each distinct guess once), and when its id's
+    two gold readings are the same item (``differ``, :func:`scoring.gold.read_gold_pair`:
+    not one-character, numeric or double-spaced entries, ``pn``, a hyphenated or ``0``
+    mode, a repeated id, …). Every other scored line is dirty, and so is the first line of
+    each id of ``differ`` that the compat scan did not score (the fixed reading may put
+    it in T)."""
     scored = range(len(compat.lines))
-    dirty = set(compress(scored, compat.readings))
+    dirty = set(compress(scored, map(suspect.__contains__, compat.lines)))
     if measure == "oot":
         dirty.update(compress(scored, map(and_, compat.outcomes, repeat(_REPEATS))))
     if differ:
@@ -208,32 +259,46 @@ def dirty_lines(measure: Task, compat: Trace, differ: Collection[str]) -> list[i
     return found
 
 
-def fixed_scan(measure: Task, system: str, compat: OfficialScores, fixed_gold: Gold,
-               differ: Collection[str], name: str) -> OfficialScores:
-    """What a plain fixed scan of ``system`` kept with ``trace=True`` gives (figures and
-    trace; no log, no items), from the compat scan ``compat`` (``trace=True``) and a fixed
-    scan of the dirty lines only (:func:`dirty_lines`): a clean line's fixed outcome is
-    its compat outcome. The score is summed in file order, as the scan sums it."""
+@dataclass(frozen=True)
+class Selection:
+    """Some lines of a system file: their numbers in the file, in order, and their text."""
+
+    numbers: list[int]
+    lines: list[str]
+
+
+def select_dirty(measure: Task, system: str, compat: OfficialScores,
+                 differ: Collection[str]) -> Selection:
+    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan."""
+    split = system.split("\n")
+    numbers = dirty_lines(measure, _trace(compat), differ, suspect_lines(system, split))
+    return Selection(numbers, [split[number - 1] for number in numbers])
+
+
+def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
+               fixed_gold: Gold, name: str) -> OfficialScores:
+    """What a plain fixed scan of the system file kept with ``trace=True`` gives (figures
+    and trace; no log, no items), from its compat scan ``compat`` (``trace=True``) and a
+    fixed scan of its dirty lines only (``selection``, :func:`select_dirty`): a clean
+    line's fixed outcome is its compat outcome. The score is summed in file order, as the
+    scan sums it, so the figures are the same floating-point numbers."""
     before = _trace(compat)
-    lines = dirty_lines(measure, before, differ)
-    text = system.split("\n")
-    selected = [text[line - 1] for line in lines]
-    part = score_system(measure, fixed_gold, selected, name, trace=True, numbers=lines)
+    part = score_system(measure, fixed_gold, selection.lines, name, trace=True,
+                        numbers=selection.numbers)
     after = _trace(part)
-    dirty = set(lines)
-    keep = bytearray(map(dirty.__contains__, before.lines))
-    keep = keep.translate(_NOT)
+    dirty = set(selection.numbers)
+    drop = bytearray(map(dirty.__contains__, before.lines))
+    keep = drop.translate(_NOT)
     merged = Trace(array("q", compress(before.lines, keep)),
                    array("d", compress(before.scores, keep)),
                    array("q", compress(before.outcomes, keep)),
                    array("q", compress(before.readings, keep)),
                    bytearray(compress(before.stale, keep)),
                    list(compress(before.ids, keep)))
-    dropped = list(compress(before.outcomes, keep.translate(_NOT)))
-    if after.lines:
-        merged.lines.extend(after.lines)
-        order = sorted(range(len(merged.lines)), key=merged.lines.__getitem__)
-        merged = Trace(array("q", map(merged.lines.__getitem__, order)),
+    if after.lines:  # the two runs of line numbers merged (Timsort: one merge)
+        lines = merged.lines + after.lines
+        order = sorted(range(len(lines)), key=lines.__getitem__)
+        merged = Trace(array("q", map(lines.__getitem__, order)),
                        array("d", map((merged.scores + after.scores).__getitem__, order)),
                        array("q", map((merged.outcomes + after.outcomes).__getitem__,
                                       order)),
@@ -241,6 +306,7 @@ def fixed_scan(measure: Task, system: str, compat: OfficialScores, fixed_gold: G
                                       order)),
                        bytearray(map((merged.stale + after.stale).__getitem__, order)),
                        list(map((merged.ids + after.ids).__getitem__, order)))
+    dropped = list(compress(before.outcomes, drop))
 
     def count(bit: int) -> int:
         return sum(map(bool, map(and_, dropped, repeat(bit))))

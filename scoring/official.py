@@ -124,8 +124,8 @@ class Trace:
     """Every scored line's outcome, compactly (what the diagnosis diffs between two scans):
     ``lines[j]`` is the j-th scored line's number, ``scores[j]`` what it adds to the
     numerator, ``outcomes[j]`` the bits attempted | mode attempted << 1 | mode correct << 2
-    | repeats a guess << 3 | guesses scored << 4; ``readings[j]`` is 0 for an answer both
-    rule sets read alike (:func:`reads_alike`), else a hash of the guesses read;
+    | repeats a guess << 3 | guesses scored << 4; ``readings[j]`` is a hash of the guesses
+    read (the same for an answer both rule sets read alike, :func:`reads_alike`);
     ``stale[j]`` is 1 for a line scored with the previous line's guesses (compat);
     ``ids[j]`` is its item id. ``unscored`` lists the lines with an id that the scan
     skipped because the gold has no item in T for it, as (line, id)."""
@@ -283,8 +283,7 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
                 traced.outcomes.append((bool(guesses) and not stale_from) | tried << 1
                                        | right << 2 | bool(duplicates) << 3
                                        | len(guesses) << 4)
-                traced.readings.append(0 if reads_alike(answer)
-                                       else hash(tuple(guesses)) or 1)
+                traced.readings.append(hash(tuple(guesses)))
                 traced.stale.append(bool(stale_from))
                 traced.ids.append(item_id)
     return OfficialScores(measure, rules, gold.total_items, attempted, total,
