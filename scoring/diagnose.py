@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_left
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
@@ -59,6 +60,7 @@ class _Findings:
     mode_hyphen: _Tally = field(default_factory=_Tally)
     duplicates: _Tally = field(default_factory=_Tally)
     stale: list[str] = field(default_factory=list)
+    stale_count: int = 0
 
 
 def _credit(item: ItemGold | None, guess: str) -> float:
@@ -100,7 +102,11 @@ def differing(compat: OfficialScores, fixed: OfficialScores
     """The lines the two scans score or read differently (score, attempted, mode, the
     guesses read), or that only one of them scores: line number → (compat outcome, fixed
     outcome), in file order."""
-    first, second = _trace(compat), _trace(fixed)
+    return _differing(_trace(compat), _trace(fixed))
+
+
+def _differing(first: Trace, second: Trace
+               ) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
     if first.lines == second.lines:  # the usual case: the same lines scored, compared in C
         if (first.scores == second.scores and first.outcomes == second.outcomes
                 and first.readings == second.readings):
@@ -120,19 +126,23 @@ def _outcome(found: tuple[float, int, int] | None) -> LineOutcome | None:
     return None if found is None else (found[0], found[1])
 
 
-def _stale(compat: Trace) -> list[str]:
-    """Each compat line whose empty answer was scored with earlier guesses, and the line
-    those guesses came from (the last line before it that score.pl read guesses on)."""
-    if compat.stale.find(1) < 0:
-        return []
-    found = []
-    source = 0
-    for line, stale in zip(compat.lines, compat.stale, strict=True):
-        if stale:
-            found.append(f"line {line}: empty answer credited with line {source}'s guesses")
-        else:
-            source = line
-    return found
+def _stale(compat: Trace) -> tuple[list[str], int]:
+    """The first :data:`MAX_LISTED` compat lines whose empty answer was scored with earlier
+    guesses, each with the line those guesses came from (the last scored line before it
+    that was not stale: score.pl's ``@res`` is kept from line to line), and how many such
+    lines there are."""
+    stale = compat.stale
+    found: list[str] = []
+    at = stale.find(1)
+    while at >= 0 and len(found) < MAX_LISTED:
+        source = at - 1
+        while source >= 0 and stale[source]:
+            source -= 1
+        line = compat.lines[source] if source >= 0 else 0
+        found.append(f"line {compat.lines[at]}: empty answer credited with line {line}'s "
+                     "guesses")
+        at = stale.find(1, at + 1)
+    return found, stale.count(1)
 
 
 def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: OfficialScores,
@@ -145,12 +155,17 @@ def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: Official
     figures are the fixed scan's. ``only``, its dirty lines (:func:`select_dirty`), holds
     every such line, so only they need reading again."""
     found = _Findings()
-    found.stale = _stale(_trace(compat))
+    found.stale, found.stale_count = _stale(_trace(compat))
     if fixed.duplicate_lines:
         repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
         for line in compress(_trace(fixed).lines, repeats):
             found.duplicates.add(line)
-    lines = differing(compat, fixed)
+    if only is None:
+        lines = differing(compat, fixed)
+    else:  # every line outside ``only`` has the same outcome in both scans
+        numbers = set(only.numbers)
+        lines = _differing(_restrict(_trace(compat), numbers),
+                           _restrict(_trace(fixed), numbers))
     if lines or differ:
         done: set[str] = set()
         if only is None:
@@ -277,11 +292,12 @@ def select_dirty(measure: Task, system: str, compat: OfficialScores,
 
 def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
                fixed_gold: Gold, name: str) -> OfficialScores:
-    """What a plain fixed scan of the system file kept with ``trace=True`` gives (figures
-    and trace; no log, no items), from its compat scan ``compat`` (``trace=True``) and a
-    fixed scan of its dirty lines only (``selection``, :func:`select_dirty`): a clean
-    line's fixed outcome is its compat outcome. The score is summed in file order, as the
-    scan sums it, so the figures are the same floating-point numbers."""
+    """The figures of a plain fixed scan of the system file, from its compat scan
+    ``compat`` (``trace=True``) and a fixed scan of its dirty lines only (``selection``,
+    :func:`select_dirty`): a clean line's fixed outcome is its compat outcome. The score
+    is summed in file order, as the scan sums it, so the figures are the same
+    floating-point numbers. The result has no log and no items, and its trace holds the
+    dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
     part = score_system(measure, fixed_gold, selection.lines, name, trace=True,
                         numbers=selection.numbers)
@@ -289,23 +305,14 @@ def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
     dirty = set(selection.numbers)
     drop = bytearray(map(dirty.__contains__, before.lines))
     keep = drop.translate(_NOT)
-    merged = Trace(array("q", compress(before.lines, keep)),
-                   array("d", compress(before.scores, keep)),
-                   array("q", compress(before.outcomes, keep)),
-                   array("q", compress(before.readings, keep)),
-                   bytearray(compress(before.stale, keep)),
-                   list(compress(before.ids, keep)))
-    if after.lines:  # the two runs of line numbers merged (Timsort: one merge)
-        lines = merged.lines + after.lines
-        order = sorted(range(len(lines)), key=lines.__getitem__)
-        merged = Trace(array("q", map(lines.__getitem__, order)),
-                       array("d", map((merged.scores + after.scores).__getitem__, order)),
-                       array("q", map((merged.outcomes + after.outcomes).__getitem__,
-                                      order)),
-                       array("q", map((merged.readings + after.readings).__getitem__,
-                                      order)),
-                       bytearray(map((merged.stale + after.stale).__getitem__, order)),
-                       list(map((merged.ids + after.ids).__getitem__, order)))
+    clean_lines = array("q", compress(before.lines, keep))
+    clean_scores = array("d", compress(before.scores, keep))
+    total, start = 0.0, 0
+    for line, score in zip(after.lines, after.scores, strict=True):
+        end = bisect_left(clean_lines, line, start)
+        total = reduce(add, clean_scores[start:end], total) + score
+        start = end
+    total = reduce(add, clean_scores[start:], total)
     dropped = list(compress(before.outcomes, drop))
 
     def count(bit: int) -> int:
@@ -313,12 +320,23 @@ def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
 
     return OfficialScores(
         measure, "fixed", fixed_gold.total_items,
-        compat.attempted - count(_ATTEMPTED) + part.attempted,
-        reduce(add, merged.scores, 0.0), fixed_gold.total_modes,
+        compat.attempted - count(_ATTEMPTED) + part.attempted, total,
+        fixed_gold.total_modes,
         compat.mode_attempted - count(_MODE_ATTEMPTED) + part.mode_attempted,
         compat.mode_correct - count(_MODE_CORRECT) + part.mode_correct,
         compat.duplicate_lines - count(_REPEATS) + part.duplicate_lines,
-        (), (), merged)
+        (), (), after)
+
+
+def _restrict(trace: Trace, numbers: Collection[int]) -> Trace:
+    """The entries of ``trace`` for the lines ``numbers`` (``ids`` and ``unscored``
+    left out)."""
+    keep = bytearray(map(numbers.__contains__, trace.lines))
+    return Trace(array("q", compress(trace.lines, keep)),
+                 array("d", compress(trace.scores, keep)),
+                 array("q", compress(trace.outcomes, keep)),
+                 array("q", compress(trace.readings, keep)),
+                 bytearray(compress(trace.stale, keep)))
 
 
 _NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
@@ -365,8 +383,8 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
         result.append(f"{found.duplicates.count} lines repeat a guess; score.pl credits each "
                       f"repeat ({found.duplicates.where()})")
     result += found.stale[:MAX_LISTED]
-    if len(found.stale) > MAX_LISTED:
-        result.append(f"… and {len(found.stale) - MAX_LISTED} more empty answers credited "
+    if found.stale_count > MAX_LISTED:
+        result.append(f"… and {found.stale_count - MAX_LISTED} more empty answers credited "
                       "with earlier guesses")
     if result or _figures(compat) != _figures(fixed):
         result.append(f"under the fixed rules (--fixed): {_figures(fixed)} (compat: "
