@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import reduce
 from itertools import compress, repeat
 from operator import add, and_
+from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, fixed_guess
 from scoring.lines import as_text, has_content, iter_chunks, perl_split
@@ -200,37 +201,54 @@ _MODE_CORRECT = 4
 _REPEATS = 8
 
 
-_SUSPECT = ("-", "'", "  ", " ;", "; ", ";;", "non", " \n", "\r")
+_SUSPECT = ("-", "'", "non", " \n", "  ", " ;", "; ", ";;")
 """What makes an answer read differently under the two rule sets (:func:`scoring.official.
-reads_alike`): a hyphen or apostrophe, a double space, white space around a ``;``, an
-empty guess, ``non``; an answer that starts with a space or ``;`` (after ``:: ``, so a
-double space or `` ;``) or ends with a space (empty answers too: ``:: `` ends the line);
-a CR. Other control characters and non-ASCII ones are looked for by :func:`_odd_lines`."""
+reads_alike`): a hyphen or apostrophe, ``non``, an answer that ends with a space (empty
+answers too: ``:: `` ends the line), a double space, white space around a ``;``, an empty
+guess; an answer that starts with a space or ``;`` (after ``:: ``, so a double space or
+`` ;``). Control characters (CR, tab) and non-ASCII ones are looked for by
+:func:`_odd_lines`."""
 _PRINTABLE = bytes(range(32, 127)) + b"\n"
+_SEMICOLON_AS_SPACE = bytes.maketrans(b";", b" ")
 
 
-def _odd_lines(text: str, split: Sequence[str]) -> list[int]:
+def _odd_lines(ascii_text: bytes | None, split: Sequence[str]) -> list[int]:
     """The numbers of the lines with a character that is not printable ASCII (what
-    :func:`scoring.official.reads_alike` refuses: tab, CR, other controls, non-ASCII)."""
-    if text.isascii() and not text.encode("ascii").translate(None, _PRINTABLE):
+    :func:`scoring.official.reads_alike` refuses: tab, CR, other controls, non-ASCII);
+    ``ascii_text`` is the text encoded, None when it is not ASCII."""
+    if ascii_text is not None and not ascii_text.translate(None, _PRINTABLE):
         return []  # the usual file: checked in C, line by line is not needed
     return [number for number, line in enumerate(split, 1)
             if not (line.isascii() and line.isprintable())]
+
+
+def _find_all(haystack: AnyStr, needle: AnyStr, newline: AnyStr) -> list[int]:
+    """Where ``needle`` occurs in ``haystack``, the first occurrence of each line only."""
+    found = []
+    at = haystack.find(needle)
+    while at >= 0:
+        found.append(at)
+        end = haystack.find(newline, at + 1)
+        at = -1 if end < 0 else haystack.find(needle, end + 1)
+    return found
 
 
 def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     """The numbers of the lines of ``text`` (``split``: its lines) whose answer the two
     rule sets may read differently: every line with an answer that
     :func:`scoring.official.reads_alike` refuses is among them (the whole line is looked
-    at, so some others are too). A pre-pass in C: ``str.find`` over the whole text."""
-    found = set(_odd_lines(text, split))
+    at, so some others are too). A pre-pass in C: ``find`` over the whole text, the four
+    pairs of spaces and semicolons at once (``;`` read as a space) when it is ASCII."""
+    ascii_text = text.encode("ascii") if text.isascii() else None
+    found = set(_odd_lines(ascii_text, split))
     positions: list[int] = []
-    for pattern in _SUSPECT:
-        at = text.find(pattern)
-        while at >= 0:
-            positions.append(at)
-            end = text.find("\n", at + 1)  # one position a line is enough
-            at = -1 if end < 0 else text.find(pattern, end + 1)
+    if ascii_text is not None:  # positions in the bytes are positions in the text
+        for pattern in _SUSPECT[:4]:
+            positions += _find_all(ascii_text, pattern.encode("ascii"), b"\n")
+        positions += _find_all(ascii_text.translate(_SEMICOLON_AS_SPACE), b"  ", b"\n")
+    else:
+        for pattern in _SUSPECT:
+            positions += _find_all(text, pattern, "\n")
     if text.endswith(" "):
         positions.append(len(text) - 1)
     positions.sort()

@@ -147,3 +147,12 @@ def test_the_shortcut_gives_what_two_full_scans_give(case: tuple[list[str], list
     gold, system = case
     fast, full = both_ways(measure, gold, system)
     assert fast == full
+
+
+def test_the_pre_pass_on_an_ascii_file() -> None:
+    """The ASCII path (bytes, ``;`` read as a space) finds what the str path finds."""
+    system = [CLEAN[0], *(line for line in ANSWER_CASES.values() if line.isascii())]
+    text = "\n".join(system)
+    expected = {number for number, line in enumerate(system, 1)
+                if line not in (CLEAN[0], ANSWER_CASES["repeated guess (oot)"])}
+    assert suspect_lines(text, text.split("\n")) == expected
