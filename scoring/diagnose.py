@@ -14,13 +14,19 @@ rules' figures are the fixed scan's own totals.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from array import array
+from bisect import bisect_left
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
+from itertools import compress, repeat
+from operator import add, and_
+from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, fixed_guess
 from scoring.lines import as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
-from scoring.official import OfficialScores, Trace, guesses_compat
+from scoring.official import OfficialScores, Trace, guesses_compat, score_system
 from scoring.perl import perl_round
 from scoring.types import Task
 
@@ -55,6 +61,7 @@ class _Findings:
     mode_hyphen: _Tally = field(default_factory=_Tally)
     duplicates: _Tally = field(default_factory=_Tally)
     stale: list[str] = field(default_factory=list)
+    stale_count: int = 0
 
 
 def _credit(item: ItemGold | None, guess: str) -> float:
@@ -96,7 +103,11 @@ def differing(compat: OfficialScores, fixed: OfficialScores
     """The lines the two scans score or read differently (score, attempted, mode, the
     guesses read), or that only one of them scores: line number → (compat outcome, fixed
     outcome), in file order."""
-    first, second = _trace(compat), _trace(fixed)
+    return _differing(_trace(compat), _trace(fixed))
+
+
+def _differing(first: Trace, second: Trace
+               ) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
     if first.lines == second.lines:  # the usual case: the same lines scored, compared in C
         if (first.scores == second.scores and first.outcomes == second.outcomes
                 and first.readings == second.readings):
@@ -116,58 +127,237 @@ def _outcome(found: tuple[float, int, int] | None) -> LineOutcome | None:
     return None if found is None else (found[0], found[1])
 
 
-def _stale(compat: Trace) -> list[str]:
-    """Each compat line whose empty answer was scored with earlier guesses, and the line
-    those guesses came from (the last line before it that score.pl read guesses on)."""
-    if compat.stale.find(1) < 0:
-        return []
-    found = []
-    source = 0
-    for line, stale in zip(compat.lines, compat.stale, strict=True):
-        if stale:
-            found.append(f"line {line}: empty answer credited with line {source}'s guesses")
-        else:
-            source = line
-    return found
+def _stale(compat: Trace) -> tuple[list[str], int]:
+    """The first :data:`MAX_LISTED` compat lines whose empty answer was scored with earlier
+    guesses, each with the line those guesses came from (the last scored line before it
+    that was not stale: score.pl's ``@res`` is kept from line to line), and how many such
+    lines there are."""
+    stale = compat.stale
+    found: list[str] = []
+    at = stale.find(1)
+    while at >= 0 and len(found) < MAX_LISTED:
+        source = at - 1
+        while source >= 0 and stale[source]:
+            source -= 1
+        line = compat.lines[source] if source >= 0 else 0
+        found.append(f"line {compat.lines[at]}: empty answer credited with line {line}'s "
+                     "guesses")
+        at = stale.find(1, at + 1)
+    return found, stale.count(1)
 
 
 def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: OfficialScores,
-             compat_gold: Gold, fixed_gold: Gold, differ: Collection[str]) -> list[str]:
+             compat_gold: Gold, fixed_gold: Gold, differ: Collection[str],
+             only: Selection | None = None) -> list[str]:
     """The notes on ``system`` from two plain scans of it kept with ``trace=True``, under
     the compat and the fixed reading of the gold (``differ``: the ids those readings may
     score differently, :func:`scoring.gold.read_gold_pair`). The lines the scans score or
     read differently, and the scored lines of those ids, are explained; the fixed rules'
-    figures are the fixed scan's."""
+    figures are the fixed scan's. ``only``, its dirty lines (:func:`select_dirty`), holds
+    every such line, so only they need reading again."""
     found = _Findings()
-    found.stale = _stale(_trace(compat))
+    found.stale, found.stale_count = _stale(_trace(compat))
     if fixed.duplicate_lines:
-        for line, outcome in zip(_trace(fixed).lines, _trace(fixed).outcomes, strict=True):
-            if outcome & _REPEATS:
-                found.duplicates.add(line)
-    lines = differing(compat, fixed)
+        repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
+        for line in compress(_trace(fixed).lines, repeats):
+            found.duplicates.add(line)
+    if only is None:
+        lines = differing(compat, fixed)
+    else:  # every line outside ``only`` has the same outcome in both scans
+        numbers = set(only.numbers)
+        lines = _differing(_restrict(_trace(compat), numbers),
+                           _restrict(_trace(fixed), numbers))
     if lines or differ:
         done: set[str] = set()
-        for first, chunk in iter_chunks(as_text(system), measure):
-            for number, (lexelt, item_id, answer, _other) in enumerate(chunk, first):
-                if number in lines:
-                    compat_outcome, fixed_outcome = lines[number]
-                    compat_item = compat_gold.items[item_id] if compat_outcome else None
-                    fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
-                elif lexelt and item_id in differ and item_id not in done:
-                    # the first line of an id whose readings differ: scored alike, if at all
-                    compat_outcome = fixed_outcome = None
-                    compat_item = _scored(compat_gold, item_id)
-                    fixed_item = _scored(fixed_gold, item_id)
-                else:
-                    continue
-                done.add(item_id)
-                _explain(found, measure, number, answer, compat_item, fixed_item,
-                         compat_outcome, fixed_outcome)
+        if only is None:
+            rows: Iterable[tuple[int, tuple[str, str, str, str]]] = (
+                (number, row) for first, chunk in iter_chunks(as_text(system), measure)
+                for number, row in enumerate(chunk, first))
+        else:
+            rows = zip(only.numbers, (row for _, chunk in iter_chunks(as_text(only.lines),
+                                                                        measure)
+                                      for row in chunk), strict=True)
+        for number, (lexelt, item_id, answer, _other) in rows:
+            if number in lines:
+                compat_outcome, fixed_outcome = lines[number]
+                compat_item = compat_gold.items[item_id] if compat_outcome else None
+                fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
+            elif lexelt and item_id in differ and item_id not in done:
+                # the first line of an id whose readings differ: scored alike, if at all
+                compat_outcome = fixed_outcome = None
+                compat_item = _scored(compat_gold, item_id)
+                fixed_item = _scored(fixed_gold, item_id)
+            else:
+                continue
+            done.add(item_id)
+            _explain(found, measure, number, answer, compat_item, fixed_item,
+                     compat_outcome, fixed_outcome)
     return notes(compat, fixed, found)
 
 
+_ATTEMPTED = 1
+_MODE_ATTEMPTED = 2
 _MODE_CORRECT = 4
 _REPEATS = 8
+
+
+_SUSPECT = ("-", "'", "non", " \n", "  ", " ;", "; ", ";;")
+"""What makes an answer read differently under the two rule sets (:func:`scoring.official.
+reads_alike`): a hyphen or apostrophe, ``non``, an answer that ends with a space (empty
+answers too: ``:: `` ends the line), a double space, white space around a ``;``, an empty
+guess; an answer that starts with a space or ``;`` (after ``:: ``, so a double space or
+`` ;``). Control characters (CR, tab) and non-ASCII ones are looked for by
+:func:`_odd_lines`."""
+_PRINTABLE = bytes(range(32, 127)) + b"\n"
+_SEMICOLON_AS_SPACE = bytes.maketrans(b";", b" ")
+
+
+def _odd_lines(ascii_text: bytes | None, split: Sequence[str]) -> list[int]:
+    """The numbers of the lines with a character that is not printable ASCII (what
+    :func:`scoring.official.reads_alike` refuses: tab, CR, other controls, non-ASCII);
+    ``ascii_text`` is the text encoded, None when it is not ASCII."""
+    if ascii_text is not None and not ascii_text.translate(None, _PRINTABLE):
+        return []  # the usual file: checked in C, line by line is not needed
+    return [number for number, line in enumerate(split, 1)
+            if not (line.isascii() and line.isprintable())]
+
+
+def _find_all(haystack: AnyStr, needle: AnyStr, newline: AnyStr) -> list[int]:
+    """Where ``needle`` occurs in ``haystack``, the first occurrence of each line only."""
+    found = []
+    at = haystack.find(needle)
+    while at >= 0:
+        found.append(at)
+        end = haystack.find(newline, at + 1)
+        at = -1 if end < 0 else haystack.find(needle, end + 1)
+    return found
+
+
+def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
+    """The numbers of the lines of ``text`` (``split``: its lines) whose answer the two
+    rule sets may read differently: every line with an answer that
+    :func:`scoring.official.reads_alike` refuses is among them (the whole line is looked
+    at, so some others are too). A pre-pass in C: ``find`` over the whole text, the four
+    pairs of spaces and semicolons at once (``;`` read as a space) when it is ASCII."""
+    ascii_text = text.encode("ascii") if text.isascii() else None
+    found = set(_odd_lines(ascii_text, split))
+    positions: list[int] = []
+    if ascii_text is not None:  # positions in the bytes are positions in the text
+        for pattern in _SUSPECT[:4]:
+            positions += _find_all(ascii_text, pattern.encode("ascii"), b"\n")
+        positions += _find_all(ascii_text.translate(_SEMICOLON_AS_SPACE), b"  ", b"\n")
+    else:
+        for pattern in _SUSPECT:
+            positions += _find_all(text, pattern, "\n")
+    if text.endswith(" "):
+        positions.append(len(text) - 1)
+    positions.sort()
+    number, last = 1, 0
+    for at in positions:
+        number += text.count("\n", last, at)
+        last = at
+        found.add(number)
+    return found
+
+
+def dirty_lines(measure: Task, compat: Trace, differ: Collection[str],
+                suspect: Collection[int]) -> list[int]:
+    """The lines a fixed scan may score or read otherwise than the compat scan kept in
+    ``compat``, in file order: each id's first line at most (a later line of an id is
+    skipped by both scans alike, score.pl's ``%done``).
+
+    A line the compat scan scored is clean (the fixed rules give it the same outcome and
+    the same guesses) when it is not in ``suspect`` (:func:`suspect_lines`: its answer
+    reads alike under both rule sets, so it is neither empty nor stale), when for oot it
+    repeats no guess (the fixed rules credit each distinct guess once), and when its id's
+    two gold readings are the same item (``differ``, :func:`scoring.gold.read_gold_pair`:
+    not one-character, numeric or double-spaced entries, ``pn``, a hyphenated or ``0``
+    mode, a repeated id, …). Every other scored line is dirty, and so is the first line of
+    each id of ``differ`` that the compat scan did not score (the fixed reading may put
+    it in T)."""
+    scored = range(len(compat.lines))
+    dirty = set(compress(scored, map(suspect.__contains__, compat.lines)))
+    if measure == "oot":
+        dirty.update(compress(scored, map(and_, compat.outcomes, repeat(_REPEATS))))
+    if differ:
+        dirty.update(compress(scored, map(differ.__contains__, compat.ids)))
+    found = list(map(compat.lines.__getitem__, dirty))
+    if differ:
+        firsts: dict[str, int] = {}
+        for line, item_id in compat.unscored:
+            if item_id in differ:
+                firsts.setdefault(item_id, line)
+        found += firsts.values()
+    found.sort()
+    return found
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Some lines of a system file: their numbers in the file, in order, and their text."""
+
+    numbers: list[int]
+    lines: list[str]
+
+
+def select_dirty(measure: Task, system: str, compat: OfficialScores,
+                 differ: Collection[str]) -> Selection:
+    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan."""
+    split = system.split("\n")
+    numbers = dirty_lines(measure, _trace(compat), differ, suspect_lines(system, split))
+    return Selection(numbers, [split[number - 1] for number in numbers])
+
+
+def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
+               fixed_gold: Gold, name: str) -> OfficialScores:
+    """The figures of a plain fixed scan of the system file, from its compat scan
+    ``compat`` (``trace=True``) and a fixed scan of its dirty lines only (``selection``,
+    :func:`select_dirty`): a clean line's fixed outcome is its compat outcome. The score
+    is summed in file order, as the scan sums it, so the figures are the same
+    floating-point numbers. The result has no log and no items, and its trace holds the
+    dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
+    before = _trace(compat)
+    part = score_system(measure, fixed_gold, selection.lines, name, trace=True,
+                        numbers=selection.numbers)
+    after = _trace(part)
+    dirty = set(selection.numbers)
+    drop = bytearray(map(dirty.__contains__, before.lines))
+    keep = drop.translate(_NOT)
+    clean_lines = array("q", compress(before.lines, keep))
+    clean_scores = array("d", compress(before.scores, keep))
+    total, start = 0.0, 0
+    for line, score in zip(after.lines, after.scores, strict=True):
+        end = bisect_left(clean_lines, line, start)
+        total = reduce(add, clean_scores[start:end], total) + score
+        start = end
+    total = reduce(add, clean_scores[start:], total)
+    dropped = list(compress(before.outcomes, drop))
+
+    def count(bit: int) -> int:
+        return sum(map(bool, map(and_, dropped, repeat(bit))))
+
+    return OfficialScores(
+        measure, "fixed", fixed_gold.total_items,
+        compat.attempted - count(_ATTEMPTED) + part.attempted, total,
+        fixed_gold.total_modes,
+        compat.mode_attempted - count(_MODE_ATTEMPTED) + part.mode_attempted,
+        compat.mode_correct - count(_MODE_CORRECT) + part.mode_correct,
+        compat.duplicate_lines - count(_REPEATS) + part.duplicate_lines,
+        (), (), after)
+
+
+def _restrict(trace: Trace, numbers: Collection[int]) -> Trace:
+    """The entries of ``trace`` for the lines ``numbers`` (``ids`` and ``unscored``
+    left out)."""
+    keep = bytearray(map(numbers.__contains__, trace.lines))
+    return Trace(array("q", compress(trace.lines, keep)),
+                 array("d", compress(trace.scores, keep)),
+                 array("q", compress(trace.outcomes, keep)),
+                 array("q", compress(trace.readings, keep)),
+                 bytearray(compress(trace.stale, keep)))
+
+
+_NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
 def _scored(gold: Gold, item_id: str) -> ItemGold | None:
@@ -211,8 +401,8 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
         result.append(f"{found.duplicates.count} lines repeat a guess; score.pl credits each "
                       f"repeat ({found.duplicates.where()})")
     result += found.stale[:MAX_LISTED]
-    if len(found.stale) > MAX_LISTED:
-        result.append(f"… and {len(found.stale) - MAX_LISTED} more empty answers credited "
+    if found.stale_count > MAX_LISTED:
+        result.append(f"… and {found.stale_count - MAX_LISTED} more empty answers credited "
                       "with earlier guesses")
     if result or _figures(compat) != _figures(fixed):
         result.append(f"under the fixed rules (--fixed): {_figures(fixed)} (compat: "

@@ -124,15 +124,19 @@ class Trace:
     """Every scored line's outcome, compactly (what the diagnosis diffs between two scans):
     ``lines[j]`` is the j-th scored line's number, ``scores[j]`` what it adds to the
     numerator, ``outcomes[j]`` the bits attempted | mode attempted << 1 | mode correct << 2
-    | repeats a guess << 3 | guesses scored << 4; ``readings[j]`` is 0 for an answer both
-    rule sets read alike (:func:`reads_alike`), else a hash of the guesses read;
-    ``stale[j]`` is 1 for a line scored with the previous line's guesses (compat)."""
+    | repeats a guess << 3 | guesses scored << 4; ``readings[j]`` is a hash of the guesses
+    read (the same for an answer both rule sets read alike, :func:`reads_alike`);
+    ``stale[j]`` is 1 for a line scored with the previous line's guesses (compat);
+    ``ids[j]`` is its item id. ``unscored`` lists the lines with an id that the scan
+    skipped because the gold has no item in T for it, as (line, id)."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
     scores: array[float] = field(default_factory=lambda: array("d"))
     outcomes: array[int] = field(default_factory=lambda: array("q"))
     readings: array[int] = field(default_factory=lambda: array("q"))
     stale: bytearray = field(default_factory=bytearray)
+    ids: list[str] = field(default_factory=list)
+    unscored: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -200,11 +204,14 @@ def score_item(measure: Task, rules: Rules, item: ItemGold,
 
 def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: str,
                  verbose: bool = False, keep_items: bool = True,
-                 trace: bool = False) -> OfficialScores:
+                 trace: bool = False, numbers: Sequence[int] | None = None
+                 ) -> OfficialScores:
     """Score a best or oot system file (its text, or its lines) against ``gold`` under
     ``gold.rules``. ``name`` is echoed in ``Error in NAME on line N`` as score.pl echoes
     its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
-    scored line's outcome compactly (:class:`Trace`)."""
+    scored line's outcome compactly (:class:`Trace`). ``numbers``, when ``system`` is a
+    selection of a file's lines, gives their line numbers in the file (default 1, 2, …);
+    the figures are then those of the selection alone."""
     rules = gold.rules
     traced = Trace() if trace else None
     fixed = rules == "fixed"
@@ -219,7 +226,9 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
     total = 0.0
     guesses_line = 0
     for first, found in iter_chunks(as_text(system), measure):
-        for number, (lexelt, item_id, answer, other) in enumerate(found, first):
+        numbered = (enumerate(found, first) if numbers is None
+                    else zip(numbers[first - 1:first - 1 + len(found)], found, strict=True))
+        for number, (lexelt, item_id, answer, other) in numbered:
             if not lexelt:
                 if other:
                     log.append(f"Error in {name} on line {number}")
@@ -230,6 +239,8 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
                 raise ScorerDied("".join(line + "\n" for line in log),
                                  f"item {item_id}'s gold counts add up to 0")
             if item is None or not item.total or item_id in done:
+                if traced is not None and item_id not in done:
+                    traced.unscored.append((number, item_id))
                 continue
             done.add(item_id)
             stale_from = 0
@@ -272,8 +283,9 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
                 traced.outcomes.append((bool(guesses) and not stale_from) | tried << 1
                                        | right << 2 | bool(duplicates) << 3
                                        | len(guesses) << 4)
-                traced.readings.append(0 if reads_alike(answer) else hash(tuple(guesses)))
+                traced.readings.append(hash(tuple(guesses)))
                 traced.stale.append(bool(stale_from))
+                traced.ids.append(item_id)
     return OfficialScores(measure, rules, gold.total_items, attempted, total,
                           gold.total_modes, mode_attempted, mode_correct, duplicate_lines,
                           tuple(rows), tuple(log), traced)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, TextIO
 
-from scoring.diagnose import diagnose, diagnose_multiwords
+from scoring.diagnose import diagnose, diagnose_multiwords, fixed_scan, select_dirty
 from scoring.gold import Gold, read_gold, read_gold_pair
 from scoring.io import FormatError, encode, read_system, split_lines
 from scoring.lines import read_text
@@ -253,11 +253,14 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
     compat_scores = score_system(measure, compat, system_text, name,
                                  options.verbose and in_compat,
                                  keep_items=options.by_pos and in_compat, trace=True)
-    fixed_scores = score_system(measure, fixed, system_text, name,
-                                options.verbose and not in_compat,
-                                keep_items=options.by_pos and not in_compat, trace=True)
+    dirty = select_dirty(measure, system_text, compat_scores, differ)
+    if in_compat:  # the fixed scan of the lines where the rules may differ, the rest as is
+        fixed_scores = fixed_scan(measure, dirty, compat_scores, fixed, name)
+    else:
+        fixed_scores = score_system(measure, fixed, system_text, name, options.verbose,
+                                    keep_items=options.by_pos, trace=True)
     notes = diagnose(measure, system_text, compat_scores, fixed_scores, compat, fixed,
-                     differ)
+                     differ, dirty)
     if in_compat:
         return _render(options, measure, compat_scores, compat), notes
     return _render(options, measure, fixed_scores, fixed), notes
