@@ -37,8 +37,9 @@ def instructions() -> str:
     """How to annotate, the keyboard shortcuts, and the guidelines of the datasets the
     annotator may open."""
     datasets = visible_datasets(current_user) if current_user.is_authenticated else []
-    return render_template("annotate/instructions.html",
-                           guided=[d for d in datasets if d.guidelines.strip()])
+    return render_template(
+        "annotate/instructions.html", guided=[d for d in datasets if d.guidelines.strip()]
+    )
 
 
 def landing(user: User) -> str:
@@ -63,8 +64,9 @@ def start() -> str | Response:
         instance = resume(current_user, standing.dataset)
         if instance is not None:
             return redirect(url_for("annotator.item", instance_id=instance.id))
-    return render_template("annotate/done.html", dataset=None, left=[],
-                           unassigned=not standings(current_user))
+    return render_template(
+        "annotate/done.html", dataset=None, left=[], unassigned=not standings(current_user)
+    )
 
 
 def _visible(dataset_id: int) -> Dataset:
@@ -93,18 +95,21 @@ def finished(dataset_id: int) -> str | Response:
     dataset = _visible(dataset_id)
     instance = resume(current_user, dataset)
     if instance is not None:
-        flash(f"Not finished yet: {len(_unanswered(dataset))} of your sentences of "
-              f"{dataset.name} have no answer. This is the first.", "info")
+        flash(
+            f"Not finished yet: {len(_unanswered(dataset))} of your sentences of "
+            f"{dataset.name} have no answer. This is the first.",
+            "info",
+        )
         return redirect(url_for("annotator.item", instance_id=instance.id))
     left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
     code = dataset.completion_code if current_user.participant_id else None
-    return render_template("annotate/done.html", dataset=dataset, left=left, code=code,
-                           unassigned=False)
+    return render_template(
+        "annotate/done.html", dataset=dataset, left=left, code=code, unassigned=False
+    )
 
 
 def _unanswered(dataset: Dataset) -> list[int]:
-    mine = db.session.scalars(select(Instance.id).where(sentence_filter(current_user,
-                                                                        dataset)))
+    mine = db.session.scalars(select(Instance.id).where(sentence_filter(current_user, dataset)))
     done = answered_ids(current_user, dataset)
     return [i for i in mine if i not in done]
 
@@ -127,8 +132,9 @@ def study(token: str) -> str | Response | tuple[str, int]:
     dataset = study_dataset(token)
     if dataset is None:
         abort(404)
-    given = next((request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)),
-                 "").strip()
+    given = next(
+        (request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)), ""
+    ).strip()
     if not given:
         return render_template("annotate/study.html", dataset=dataset, error=None)
     try:
@@ -181,12 +187,16 @@ def keep_and_log_in(instance_id: int) -> Response:
     """An answer sent after the session ended (logged out elsewhere, expired, reset): keep
     what was typed in the new session, ask to log in, and come back to the sentence with
     the values filled in (nothing is saved until the annotator presses Save again)."""
-    session[PENDING] = {"instance": instance_id,
-                        "form": {key: request.form.get(key, "")[:500] for key in FIELDS}}
-    flash("Your session had ended, so your answer was not saved yet. Log in again: the "
-          "answer you typed will be back in the form.", "error")
-    return redirect(url_for("auth.login", next=url_for("annotator.item",
-                                                       instance_id=instance_id)))
+    session[PENDING] = {
+        "instance": instance_id,
+        "form": {key: request.form.get(key, "")[:500] for key in FIELDS},
+    }
+    flash(
+        "Your session had ended, so your answer was not saved yet. Log in again: the "
+        "answer you typed will be back in the form.",
+        "error",
+    )
+    return redirect(url_for("auth.login", next=url_for("annotator.item", instance_id=instance_id)))
 
 
 def _pending_form(instance: Instance) -> dict[str, str] | None:
@@ -201,10 +211,12 @@ def _pending_form(instance: Instance) -> dict[str, str] | None:
 
 def _form_of(instance: Instance) -> dict[str, str]:
     """The saved answer as form values (empty for a new sentence)."""
-    saved = db.session.scalar(select(Answered).where(
-        Answered.user_id == current_user.id, Answered.instance_id == instance.id))
-    form = {"used_dictionary": "on" if used_dictionary(current_user, instance.lexelt_id)
-            else ""}
+    saved = db.session.scalar(
+        select(Answered).where(
+            Answered.user_id == current_user.id, Answered.instance_id == instance.id
+        )
+    )
+    form = {"used_dictionary": "on" if used_dictionary(current_user, instance.lexelt_id) else ""}
     if saved is not None:
         for index, substitute in enumerate(saved.substitutes[:3], 1):
             form[f"sub{index}"] = substitute
@@ -220,10 +232,15 @@ def _neighbour(instance: Instance, step: int) -> Instance | None:
     dataset = db.session.get(Dataset, instance.dataset_id)
     assert dataset is not None
     order = Instance.position.asc() if step > 0 else Instance.position.desc()
-    compare = (Instance.position > instance.position if step > 0
-               else Instance.position < instance.position)
-    return db.session.scalar(select(Instance).where(
-        sentence_filter(current_user, dataset), compare).order_by(order).limit(1))
+    compare = (
+        Instance.position > instance.position if step > 0 else Instance.position < instance.position
+    )
+    return db.session.scalar(
+        select(Instance)
+        .where(sentence_filter(current_user, dataset), compare)
+        .order_by(order)
+        .limit(1)
+    )
 
 
 def _page(instance: Instance) -> dict[str, object]:
@@ -235,17 +252,33 @@ def _page(instance: Instance) -> dict[str, object]:
     if dataset is None:
         abort(404)
     mine = sentence_filter(current_user, dataset)
-    words = list(db.session.scalars(select(Lexelt.id).join(
-        Instance, Instance.lexelt_id == Lexelt.id).where(mine).group_by(
-        Lexelt.id, Lexelt.position).order_by(Lexelt.position)))
-    siblings = list(db.session.scalars(select(Instance).where(
-        mine, Instance.lexelt_id == lexelt.id).order_by(Instance.position)))
+    words = list(
+        db.session.scalars(
+            select(Lexelt.id)
+            .join(Instance, Instance.lexelt_id == Lexelt.id)
+            .where(mine)
+            .group_by(Lexelt.id, Lexelt.position)
+            .order_by(Lexelt.position)
+        )
+    )
+    siblings = list(
+        db.session.scalars(
+            select(Instance)
+            .where(mine, Instance.lexelt_id == lexelt.id)
+            .order_by(Instance.position)
+        )
+    )
     done = answered_ids(current_user, dataset)
     total = db.session.scalar(select(func.count(Instance.id)).where(mine)) or 0
     return {
-        "instance": instance, "dataset": dataset,
-        "word_index": words.index(lexelt.id) + 1, "words": len(words),
+        "instance": instance,
+        "dataset": dataset,
+        "word_index": words.index(lexelt.id) + 1,
+        "words": len(words),
         "sentence_index": next(i for i, s in enumerate(siblings, 1) if s.id == instance.id),
-        "siblings": siblings, "answered": done, "done": len(done), "total": total,
+        "siblings": siblings,
+        "answered": done,
+        "done": len(done),
+        "total": total,
         "previous": _neighbour(instance, -1),
     }

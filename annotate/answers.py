@@ -27,8 +27,15 @@ from scoring.substitute import (
 MAX_SUBSTITUTES = 3
 FIELDS = ("sub1", "sub2", "sub3", "name", "nil", "mw", "multiword", "used_dictionary")
 """The form's fields (their labels are contracts: see templates/annotate/item.html)."""
-__all__ = ["FIELDS", "MAX_LENGTH", "MAX_SUBSTITUTES", "Answer", "FormCheck", "Message",
-           "validate_answer"]
+__all__ = [
+    "FIELDS",
+    "MAX_LENGTH",
+    "MAX_SUBSTITUTES",
+    "Answer",
+    "FormCheck",
+    "Message",
+    "validate_answer",
+]
 
 
 @dataclass(frozen=True)
@@ -89,43 +96,64 @@ def validate_answer(form: Mapping[str, str], targets: Iterable[str] = ()) -> For
         if checked.text.casefold() in seen:
             errors.append(Message(field, f"'{checked.text}' is given twice."))
         seen.add(checked.text.casefold())
-        cautions.extend(Message(field, f"{_label(field)} ('{checked.text}') {caution.message}")
-                        for caution in checked.warnings)
+        cautions.extend(
+            Message(field, f"{_label(field)} ('{checked.text}') {caution.message}")
+            for caution in checked.warnings
+        )
         substitutes.append((field, checked.text))
     name, nil = bool(form.get("name")), bool(form.get("nil"))
     if name and nil:
-        errors.append(Message("", "Choose either 'Proper name' or 'No substitute (nil)', "
-                                  "not both."))
+        errors.append(
+            Message("", "Choose either 'Proper name' or 'No substitute (nil)', not both.")
+        )
     if (name or nil) and substitutes:
-        errors.append(Message("", "Give substitutes, or tick 'Proper name' or "
-                                  "'No substitute (nil)', not both."))
+        errors.append(
+            Message(
+                "", "Give substitutes, or tick 'Proper name' or 'No substitute (nil)', not both."
+            )
+        )
     if not (name or nil or substitutes or errors):
-        errors.append(Message("", "Give at least one substitute, or tick 'Proper name' or "
-                                  "'No substitute (nil)'."))
+        errors.append(
+            Message(
+                "", "Give at least one substitute, or tick 'Proper name' or 'No substitute (nil)'."
+            )
+        )
     multiword = ""
     typed_multiword = form.get("multiword") or ""
     if clean(typed_multiword)[0]:
         try:
             multiword = check_multiword(typed_multiword).text
         except InvalidSubstitute as error:
-            errors.append(Message("multiword", f"Multiword ('{typed_multiword}'): "
-                                               f"{error.message}."))
+            errors.append(
+                Message("multiword", f"Multiword ('{typed_multiword}'): {error.message}.")
+            )
             multiword = typed_multiword.strip()
     ticked = bool(form.get("mw"))
     if ticked and not multiword:
-        errors.append(Message("multiword", "You ticked 'Part of a multiword': type the "
-                                           "multiword."))
+        errors.append(Message("multiword", "You ticked 'Part of a multiword': type the multiword."))
     if multiword and not ticked:
-        errors.append(Message("multiword", "Tick 'Part of a multiword' for the multiword "
-                                           "you typed, or clear it."))
+        errors.append(
+            Message(
+                "multiword", "Tick 'Part of a multiword' for the multiword you typed, or clear it."
+            )
+        )
     if errors:
         return FormCheck(None, tuple(errors), tuple(cautions))
     token = _token(cautions)
     if cautions and form.get("confirm") != token:
         return FormCheck(None, (), tuple(cautions), token)
     kind = "name" if name else "nil" if nil else "substitutes"
-    return FormCheck(Answer(kind, tuple(text for _, text in substitutes), multiword or None,
-                            bool(form.get("used_dictionary"))), (), tuple(cautions), token)
+    return FormCheck(
+        Answer(
+            kind,
+            tuple(text for _, text in substitutes),
+            multiword or None,
+            bool(form.get("used_dictionary")),
+        ),
+        (),
+        tuple(cautions),
+        token,
+    )
 
 
 def _token(cautions: list[Message]) -> str:

@@ -30,8 +30,7 @@ def load_user(token: str) -> User | None:
     """The active user whose current session token the cookie names (``User.get_id``)."""
     if not token or UNSAFE.search(token):
         return None
-    return db.session.scalar(select(User).where(User.session_token == token,
-                                                User.active.is_(True)))
+    return db.session.scalar(select(User).where(User.session_token == token, User.active.is_(True)))
 
 
 def _login_limit() -> str:
@@ -40,7 +39,7 @@ def _login_limit() -> str:
 
 def _username_key() -> str:
     """The per-username key of the login limit (distinct from any client address)."""
-    return "username:" + request.form.get("username", "").strip().casefold()[:MAX_USERNAME + 1]
+    return "username:" + request.form.get("username", "").strip().casefold()[: MAX_USERNAME + 1]
 
 
 def _find_user(username: str) -> User | None:

@@ -27,15 +27,14 @@ def legend_width(label: str) -> float:
     return 14 + CHAR_WIDTH * len(label) + 16
 
 
-def legend_layout(names: Sequence[str], left: float, right: float
-                  ) -> list[tuple[float, int, str]]:
+def legend_layout(names: Sequence[str], left: float, right: float) -> list[tuple[float, int, str]]:
     """(x, row, label) of each legend entry: entries left to right, wrapping to a new row
     when the next would pass ``right``, so that no two overlap and none leaves the chart;
     a name past :data:`LEGEND_LABEL` characters is shortened with '…'."""
     placed: list[tuple[float, int, str]] = []
     x, row = left, 0
     for name in names:
-        label = name if len(name) <= LEGEND_LABEL else name[:LEGEND_LABEL - 1] + "…"
+        label = name if len(name) <= LEGEND_LABEL else name[: LEGEND_LABEL - 1] + "…"
         size = legend_width(label)
         if x > left and x + size > right:
             x, row = left, row + 1
@@ -53,15 +52,23 @@ class Bar:
     high: float | None = None
 
 
-def bar_chart(title: str, groups: Sequence[str], series: Mapping[str, Sequence[Bar]],
-              percent: bool = True, width: int = 640, height: int = 260) -> Markup:
+def bar_chart(
+    title: str,
+    groups: Sequence[str],
+    series: Mapping[str, Sequence[Bar]],
+    percent: bool = True,
+    width: int = 640,
+    height: int = 260,
+) -> Markup:
     """An SVG bar chart: one cluster of bars per group, one colour per series, the y axis
     from 0 to 1 (shown as 0-100 when ``percent``). ``series[name][g]`` is the bar of
     group g."""
     for name, bars in series.items():
         if len(bars) != len(groups):
-            raise ValueError(f"series {name!r} has {len(bars)} bars for {len(groups)} groups; "
-                             "every series needs one bar per group")
+            raise ValueError(
+                f"series {name!r} has {len(bars)} bars for {len(groups)} groups; "
+                "every series needs one bar per group"
+            )
     left, right, top, bottom = 44, 10, 28, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     names = list(series)
@@ -74,39 +81,51 @@ def bar_chart(title: str, groups: Sequence[str], series: Mapping[str, Sequence[B
     legend = legend_layout(names, left, width - right)
     rows = 1 + max((row for _, row, _ in legend), default=0)
     full_height = height + (rows - 1) * LEGEND_ROW
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {full_height}" '
-             f'role="img" aria-label="{escape(title)}" class="chart">',
-             f'<title>{escape(title)}</title>',
-             f'<text x="{left}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {full_height}" '
+        f'role="img" aria-label="{escape(title)}" class="chart">',
+        f"<title>{escape(title)}</title>",
+        f'<text x="{left}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>',
+    ]
     for tick in (0, 0.25, 0.5, 0.75, 1.0):
         label = f"{100 * tick:g}" if percent else f"{tick:g}"
-        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
-                     f'y2="{y(tick):.1f}" stroke="#ddd"/>'
-                     f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" '
-                     f'text-anchor="end">{label}</text>')
+        parts.append(
+            f'<line x1="{left}" x2="{width - right}" y1="{y(tick):.1f}" '
+            f'y2="{y(tick):.1f}" stroke="#ddd"/>'
+            f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" '
+            f'text-anchor="end">{label}</text>'
+        )
     for g, group in enumerate(groups):
         x0 = left + g * group_w + group_w * 0.1
-        parts.append(f'<text x="{left + (g + 0.5) * group_w:.1f}" y="{height - bottom + 16}" '
-                     f'font-size="12" text-anchor="middle">{escape(group)}</text>')
+        parts.append(
+            f'<text x="{left + (g + 0.5) * group_w:.1f}" y="{height - bottom + 16}" '
+            f'font-size="12" text-anchor="middle">{escape(group)}</text>'
+        )
         for s, name in enumerate(names):
             bar = series[name][g]
             if bar.value is None:
                 continue
             x = x0 + s * bar_w
             shown = f"{100 * bar.value:.2f}" if percent else f"{bar.value:.3f}"
-            parts.append(f'<rect x="{x:.1f}" y="{y(bar.value):.1f}" width="{bar_w * 0.9:.1f}" '
-                         f'height="{y(0) - y(bar.value):.1f}" fill="{COLOURS[s % 7]}">'
-                         f'<title>{escape(group)} {escape(name)}: {shown}</title></rect>')
+            parts.append(
+                f'<rect x="{x:.1f}" y="{y(bar.value):.1f}" width="{bar_w * 0.9:.1f}" '
+                f'height="{y(0) - y(bar.value):.1f}" fill="{COLOURS[s % 7]}">'
+                f"<title>{escape(group)} {escape(name)}: {shown}</title></rect>"
+            )
             if bar.low is not None and bar.high is not None:
                 mid = x + bar_w * 0.45
-                parts.append(f'<path d="M{mid:.1f} {y(bar.low):.1f}V{y(bar.high):.1f}'
-                             f'M{mid - 3:.1f} {y(bar.low):.1f}h6M{mid - 3:.1f} '
-                             f'{y(bar.high):.1f}h6" stroke="#000" fill="none"/>')
+                parts.append(
+                    f'<path d="M{mid:.1f} {y(bar.low):.1f}V{y(bar.high):.1f}'
+                    f"M{mid - 3:.1f} {y(bar.low):.1f}h6M{mid - 3:.1f} "
+                    f'{y(bar.high):.1f}h6" stroke="#000" fill="none"/>'
+                )
     for s, (x, row, label) in enumerate(legend):
         top_y = height - 16 + row * LEGEND_ROW
-        parts.append(f'<g class="legend"><title>{escape(names[s])}</title>'
-                     f'<rect x="{x:.1f}" y="{top_y}" width="10" height="10" '
-                     f'fill="{COLOURS[s % 7]}"/><text x="{x + 14:.1f}" y="{top_y + 9}" '
-                     f'font-size="11">{escape(label)}</text></g>')
+        parts.append(
+            f'<g class="legend"><title>{escape(names[s])}</title>'
+            f'<rect x="{x:.1f}" y="{top_y}" width="10" height="10" '
+            f'fill="{COLOURS[s % 7]}"/><text x="{x + 14:.1f}" y="{top_y + 9}" '
+            f'font-size="11">{escape(label)}</text></g>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -48,8 +48,11 @@ class Commands(AppGroup):
 
 lexsub = Commands("lexsub", help="lexsub: database, accounts, datasets, responses.")
 DEMO = Path(__file__).resolve().parent / "demo" / "demo.xml"
-DEMO_USERS = (("organiser", "organiser", "demo-organiser"),
-              ("alice", "annotator", "demo-alice"), ("bob", "annotator", "demo-bob"))
+DEMO_USERS = (
+    ("organiser", "organiser", "demo-organiser"),
+    ("alice", "annotator", "demo-alice"),
+    ("bob", "annotator", "demo-bob"),
+)
 
 
 def init_app(app: Flask) -> None:
@@ -72,8 +75,9 @@ def init_db() -> None:
 
 @lexsub.command("create-user")
 @click.argument("name")
-@click.option("--role", type=click.Choice(["annotator", "organiser"]), default="annotator",
-              show_default=True)
+@click.option(
+    "--role", type=click.Choice(["annotator", "organiser"]), default="annotator", show_default=True
+)
 @click.option("--password", help="Prompted for (hidden, twice) when not given.")
 def create_user_command(name: str, role: str, password: str | None) -> None:
     """Create an account."""
@@ -104,12 +108,13 @@ def import_command(file: Path, name: str) -> None:
     except ServiceError as error:
         raise click.ClickException(f"nothing imported from {file}: {error}") from error
     for repair in result.repairs:
-        click.echo(f"repaired {file}:{repair.line} (instance {repair.instance_id}): "
-                   f"{repair.what}")
+        click.echo(f"repaired {file}:{repair.line} (instance {repair.instance_id}): {repair.what}")
     verb = "imported" if imported.created else "already imported, unchanged:"
-    click.echo(f"{verb} {imported.instances} instances in {len(result.lexelts)} words as "
-               f"dataset {name!r} ({len(result.repairs)} repairs, "
-               f"{time.perf_counter() - started:.2f} s)")
+    click.echo(
+        f"{verb} {imported.instances} instances in {len(result.lexelts)} words as "
+        f"dataset {name!r} ({len(result.repairs)} repairs, "
+        f"{time.perf_counter() - started:.2f} s)"
+    )
 
 
 @lexsub.command("export-responses")
@@ -159,11 +164,13 @@ def assign_command(username: str, name: str, remove: bool) -> None:
     except ServiceError as error:
         raise click.ClickException(str(error)) from error
     if remove:
-        click.echo(f"{username} {'removed from' if changed else 'was not a member of'} "
-                   f"dataset {name!r}")
+        click.echo(
+            f"{username} {'removed from' if changed else 'was not a member of'} dataset {name!r}"
+        )
     else:
-        click.echo(f"{username} {'assigned to' if changed else 'already assigned to'} "
-                   f"dataset {name!r}")
+        click.echo(
+            f"{username} {'assigned to' if changed else 'already assigned to'} dataset {name!r}"
+        )
 
 
 @lexsub.command("create-users")
@@ -191,27 +198,39 @@ def create_users_command(file: Path, name: str | None) -> None:
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
 @click.option("--no-normalise", is_flag=True, help="Keep the forms as typed.")
 @click.option("--no-lemmatise", is_flag=True, help="Do not lemmatise.")
-@click.option("--t-rule", type=click.Choice(["annotators", "responses"]), default="annotators",
-              show_default=True, help="T: two annotators, or two responses.")
+@click.option(
+    "--t-rule",
+    type=click.Choice(["annotators", "responses"]),
+    default="annotators",
+    show_default=True,
+    help="T: two annotators, or two responses.",
+)
 @click.option("--only-t", is_flag=True, help="Write only the items in T to gold.")
-def compile_command(name: str, out: Path, no_normalise: bool, no_lemmatise: bool,
-                    t_rule: str, only_t: bool) -> None:
+def compile_command(
+    name: str, out: Path, no_normalise: bool, no_lemmatise: bool, t_rule: str, only_t: bool
+) -> None:
     """Compile the dataset's responses, with the stored lemma decisions, into DIR:
     gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
-    options = CompileOptions(normalise=not no_normalise, lemmatise=not no_lemmatise,
-                             t_rule=t_rule, only_t=only_t)  # type: ignore[arg-type]
+    options = CompileOptions(
+        normalise=not no_normalise,
+        lemmatise=not no_lemmatise,
+        t_rule=t_rule,  # type: ignore[arg-type]
+        only_t=only_t,
+    )
     dataset = _dataset(name)
     try:
         gold = write_dataset_gold(dataset, out, options)
     except OSError as error:
-        raise click.ClickException(f"cannot write {error.filename or out}: "
-                                   f"{error.strerror}") from error
+        raise click.ClickException(
+            f"cannot write {error.filename or out}: {error.strerror}"
+        ) from error
     except ValueError as error:  # responses the compiler refuses: it names each
-        raise click.ClickException(f"dataset {name!r} not compiled into {out}: "
-                                   f"{error}") from error
+        raise click.ClickException(f"dataset {name!r} not compiled into {out}: {error}") from error
     in_t = sum(1 for item in gold.items if item.in_t)
-    click.echo(f"compiled {gold.responses} responses of {len(gold.annotators)} annotators: "
-               f"{len(gold.items)} items, {in_t} in T; files in {out}")
+    click.echo(
+        f"compiled {gold.responses} responses of {len(gold.annotators)} annotators: "
+        f"{len(gold.items)} items, {in_t} in T; files in {out}"
+    )
 
 
 @lexsub.command("lemmas")
@@ -220,15 +239,25 @@ def compile_command(name: str, out: Path, no_normalise: bool, no_lemmatise: bool
 @click.option("--reject", "reject", metavar="SURFACE", help="Keep the surface form.")
 @click.option("--correct", nargs=2, metavar="SURFACE LEMMA", help="Use LEMMA instead.")
 @click.option("--lexelt", help="Decide for this word only (default: every word).")
-def lemmas_command(name: str, accept: str | None, reject: str | None,
-                   correct: tuple[str, str] | None, lexelt: str | None) -> None:
+def lemmas_command(
+    name: str,
+    accept: str | None,
+    reject: str | None,
+    correct: tuple[str, str] | None,
+    lexelt: str | None,
+) -> None:
     """List the lemma changes the compiler proposes (surface → lemma, count, items), or
     record a decision on one; decisions win over the lemmatiser."""
     dataset = _dataset(name)
-    chosen = [(a, s, lemma) for a, s, lemma in (("accept", accept, None),
-                                                ("reject", reject, None),
-                                                ("correct", *(correct or (None, None))))
-              if s]
+    chosen = [
+        (a, s, lemma)
+        for a, s, lemma in (
+            ("accept", accept, None),
+            ("reject", reject, None),
+            ("correct", *(correct or (None, None))),
+        )
+        if s
+    ]
     if len(chosen) > 1:
         raise click.UsageError("give one of --accept, --reject, --correct")
     if chosen:
@@ -238,8 +267,9 @@ def lemmas_command(name: str, accept: str | None, reject: str | None,
             decide(dataset, surface, action, lemma, lexelt, "cli")
         except ServiceError as error:
             raise click.ClickException(str(error)) from error
-        click.echo(f"{action} {surface!r}{' → ' + lemma if lemma else ''} for "
-                   f"{lexelt or 'every word'}")
+        click.echo(
+            f"{action} {surface!r}{' → ' + lemma if lemma else ''} for {lexelt or 'every word'}"
+        )
         return
     try:
         changes = proposed_changes(dataset)
@@ -247,5 +277,7 @@ def lemmas_command(name: str, accept: str | None, reject: str | None,
         raise click.ClickException(f"dataset {name!r}: {error}") from error
     for line in review_lines(changes):
         click.echo(line)
-    click.echo(f"{len(changes)} lemma changes, "
-               f"{sum(1 for change in changes if change.decision is None)} undecided")
+    click.echo(
+        f"{len(changes)} lemma changes, "
+        f"{sum(1 for change in changes if change.decision is None)} undecided"
+    )

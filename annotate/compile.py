@@ -31,16 +31,21 @@ from annotate.gold.write import write_outputs
 
 
 def parser() -> argparse.ArgumentParser:
-    result = argparse.ArgumentParser(prog="python -m annotate.compile",
-                                     description="Compile gold, mwgold, per-annotator "
-                                                 "responses and a summary from responses.")
+    result = argparse.ArgumentParser(
+        prog="python -m annotate.compile",
+        description="Compile gold, mwgold, per-annotator responses and a summary from responses.",
+    )
     result.add_argument("responses", metavar="RESPONSES_FILE", help="responses (JSON Lines)")
     result.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
     result.add_argument("--no-normalise", action="store_true", help="keep forms as typed")
     result.add_argument("--no-lemmatise", action="store_true", help="do not lemmatise")
     result.add_argument("--decisions", metavar="FILE", help="organiser lemma decisions (JSON)")
-    result.add_argument("--t-rule", choices=T_RULES, default="annotators",
-                        help="T: two annotators (default) or two responses")
+    result.add_argument(
+        "--t-rule",
+        choices=T_RULES,
+        default="annotators",
+        help="T: two annotators (default) or two responses",
+    )
     result.add_argument("--only-t", action="store_true", help="write only items in T to gold")
     return result
 
@@ -52,8 +57,7 @@ def _decisions(path: str | None) -> Decisions:
     try:
         return read_decisions(path)
     except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})"
-                         ) from None
+        raise ValueError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
 
 
 def run(argv: Sequence[str]) -> int:
@@ -61,9 +65,13 @@ def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     try:
         decisions = _decisions(args.decisions)
-        options = CompileOptions(normalise=not args.no_normalise,
-                                 lemmatise=not args.no_lemmatise,
-                                 decisions=decisions, t_rule=args.t_rule, only_t=args.only_t)
+        options = CompileOptions(
+            normalise=not args.no_normalise,
+            lemmatise=not args.no_lemmatise,
+            decisions=decisions,
+            t_rule=args.t_rule,
+            only_t=args.only_t,
+        )
         gold = compile_responses(iter_responses(args.responses), options)
         write_outputs(gold, args.out)
     except OSError as error:
@@ -74,12 +82,14 @@ def run(argv: Sequence[str]) -> int:
         return 1
     in_t = gold.in_t
     applied = sum(1 for change in gold.lemma_changes if change.applied)
-    print(f"{gold.responses} responses, {len(gold.annotators)} annotators, "
-          f"{len(gold.items)} items: {len(in_t)} in T, "
-          f"{sum(1 for item in in_t if item.mode is not None)} with a mode, "
-          f"{sum(1 for item in in_t if item.multiword is not None)} in MW; "
-          f"{len(gold.normalisations)} forms normalised, {applied} lemma changes applied "
-          f"({len(pending_changes(gold))} not yet decided) → {args.out}")
+    print(
+        f"{gold.responses} responses, {len(gold.annotators)} annotators, "
+        f"{len(gold.items)} items: {len(in_t)} in T, "
+        f"{sum(1 for item in in_t if item.mode is not None)} with a mode, "
+        f"{sum(1 for item in in_t if item.multiword is not None)} in MW; "
+        f"{len(gold.normalisations)} forms normalised, {applied} lemma changes applied "
+        f"({len(pending_changes(gold))} not yet decided) → {args.out}"
+    )
     return 0
 
 

@@ -42,8 +42,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, the environment
     (``SECRET_KEY``, ``DATABASE_URL``) and ``test_config``, in that order."""
     chosen = os.environ.get("LEXSUB_INSTANCE")
-    app = Flask("annotate", instance_path=os.path.abspath(chosen) if chosen else None,
-                template_folder="templates", instance_relative_config=True)
+    app = Flask(
+        "annotate",
+        instance_path=os.path.abspath(chosen) if chosen else None,
+        template_folder="templates",
+        instance_relative_config=True,
+    )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
@@ -109,12 +113,14 @@ ERROR_MESSAGES = {
     413: "The file is too large (at most {limit} MB).",
     429: "Too many attempts: wait a minute and try again.",
     500: "Something went wrong on our side; nothing you saved is lost. Try again, and tell "
-         "the organiser if it happens again.",
+    "the organiser if it happens again.",
 }
 
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; "
-                           "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
-                           "form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -139,8 +145,9 @@ def _error_pages(app: Flask) -> None:
     def page(code: int, message: str | None = None) -> tuple[str, int]:
         limit = app.config.get("MAX_CONTENT_LENGTH") or 0
         text = message or ERROR_MESSAGES.get(code, "")
-        return render_template("error.html", code=code,
-                               message=text.format(limit=limit // (1024 * 1024))), code
+        return render_template(
+            "error.html", code=code, message=text.format(limit=limit // (1024 * 1024))
+        ), code
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[str, int] | HTTPException:
@@ -153,11 +160,17 @@ def _error_pages(app: Flask) -> None:
         """A form whose session ended (its CSRF token no longer matches). An answer sent
         by nobody logged in is kept and the annotator asked to log in again; any other
         form (a logged-in browser without the page's token: forged) is a 400 page."""
-        if (request.endpoint == "annotator.item" and request.view_args
-                and not current_user.is_authenticated):
+        if (
+            request.endpoint == "annotator.item"
+            and request.view_args
+            and not current_user.is_authenticated
+        ):
             return keep_and_log_in(int(request.view_args["instance_id"]))
-        return page(400, "The form had expired (the session ended or the page was open too "
-                         "long): go back, reload the page and send it again.")
+        return page(
+            400,
+            "The form had expired (the session ended or the page was open too "
+            "long): go back, reload the page and send it again.",
+        )
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[str, int]:

@@ -32,14 +32,27 @@ MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
 
 
 def decisions_of(dataset: Dataset) -> Decisions:
-    rows = db.session.scalars(select(LemmaDecision).where(
-        LemmaDecision.dataset_id == dataset.id).order_by(LemmaDecision.id))
-    return Decisions(tuple(Decision(row.surface, row.action,  # type: ignore[arg-type]
-                                    row.lemma, row.lexelt or None) for row in rows))
+    rows = db.session.scalars(
+        select(LemmaDecision)
+        .where(LemmaDecision.dataset_id == dataset.id)
+        .order_by(LemmaDecision.id)
+    )
+    return Decisions(
+        tuple(
+            Decision(
+                row.surface,
+                row.action,  # type: ignore[arg-type]
+                row.lemma,
+                row.lexelt or None,
+            )
+            for row in rows
+        )
+    )
 
 
-def decide(dataset: Dataset, surface: str, action: str, lemma: str | None, lexelt: str | None,
-           who: str) -> LemmaDecision:
+def decide(
+    dataset: Dataset, surface: str, action: str, lemma: str | None, lexelt: str | None, who: str
+) -> LemmaDecision:
     """Record (or replace) the decision on ``surface`` for every word or one lexelt.
     ``surface`` and ``lemma`` (at most 255 characters) and ``lexelt`` (120) are refused
     with :class:`ServiceError` when too long or holding a control character."""
@@ -52,9 +65,13 @@ def decide(dataset: Dataset, surface: str, action: str, lemma: str | None, lexel
         raise ServiceError("a correction needs the lemma to use")
     if action == "correct" and lemma is not None:
         check_text(lemma.strip(), "lemma", MAX_SURFACE)
-    row = db.session.scalar(select(LemmaDecision).where(
-        LemmaDecision.dataset_id == dataset.id, LemmaDecision.surface == surface,
-        LemmaDecision.lexelt == (lexelt or "")))
+    row = db.session.scalar(
+        select(LemmaDecision).where(
+            LemmaDecision.dataset_id == dataset.id,
+            LemmaDecision.surface == surface,
+            LemmaDecision.lexelt == (lexelt or ""),
+        )
+    )
     if row is None:
         row = LemmaDecision(dataset_id=dataset.id, surface=surface, lexelt=lexelt or "")
         db.session.add(row)
@@ -67,24 +84,36 @@ def decide(dataset: Dataset, surface: str, action: str, lemma: str | None, lexel
 
 def dataset_records(dataset: Dataset) -> list[Response]:
     """The dataset's current responses as the compiler reads them."""
-    return [parse_response(record, f"{dataset.name}:{index}")
-            for index, record in enumerate(export_records(dataset), 1)]
+    return [
+        parse_response(record, f"{dataset.name}:{index}")
+        for index, record in enumerate(export_records(dataset), 1)
+    ]
 
 
-def compile_dataset(dataset: Dataset, options: CompileOptions | None = None,
-                    records: list[Response] | None = None) -> CompiledGold:
+def compile_dataset(
+    dataset: Dataset, options: CompileOptions | None = None, records: list[Response] | None = None
+) -> CompiledGold:
     """Compile the dataset's current responses (or ``records`` read from them) with its
     stored decisions."""
     if records is None:
         records = dataset_records(dataset)
     base = options or CompileOptions()
-    return compile_responses(records, CompileOptions(
-        normalise=base.normalise, lemmatise=base.lemmatise, lemmatiser=base.lemmatiser,
-        decisions=decisions_of(dataset), t_rule=base.t_rule, only_t=base.only_t))
+    return compile_responses(
+        records,
+        CompileOptions(
+            normalise=base.normalise,
+            lemmatise=base.lemmatise,
+            lemmatiser=base.lemmatiser,
+            decisions=decisions_of(dataset),
+            t_rule=base.t_rule,
+            only_t=base.only_t,
+        ),
+    )
 
 
-def write_dataset_gold(dataset: Dataset, out: Path,
-                       options: CompileOptions | None = None) -> CompiledGold:
+def write_dataset_gold(
+    dataset: Dataset, out: Path, options: CompileOptions | None = None
+) -> CompiledGold:
     """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
     with ``python -m annotate.compile … --decisions out/decisions.json``."""
     gold = compile_dataset(dataset, options)

@@ -59,8 +59,13 @@ _ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
 _DECLARED_ENCODING = re.compile(rb"""\A(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
 _PARSER_POSITION = re.compile(r": line \d+, column \d+$")
 _NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-_CHILD = {"": "corpus", "corpus": "lexelt", "lexelt": "instance", "instance": "context",
-          "context": "head"}
+_CHILD = {
+    "": "corpus",
+    "corpus": "lexelt",
+    "lexelt": "instance",
+    "instance": "context",
+    "context": "head",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +142,10 @@ def split_item(item: str) -> tuple[str, str]:
     item is neither."""
     match = _ITEM.fullmatch(item)
     if match is None:
-        raise ValueError(f"lexelt item {item!r} is not lemma.pos or lemma.pos.pos "
-                         f"with pos one of {', '.join(POS_TAGS)}")
+        raise ValueError(
+            f"lexelt item {item!r} is not lemma.pos or lemma.pos.pos "
+            f"with pos one of {', '.join(POS_TAGS)}"
+        )
     return match.group(1), match.group(2)
 
 
@@ -159,8 +166,9 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>") -> ImportResult:
     """
     data, found = _repair(data)
     builder = _Builder(name)
-    parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True,
-                              forbid_external=True)
+    parser = DefusedXMLParser(
+        target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True
+    )
     builder.expat = parser.parser
     try:
         parser.feed(data)
@@ -170,26 +178,35 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>") -> ImportResult:
     except ParseError as error:
         line, column = error.position
         problem = _PARSER_POSITION.sub("", str(error))
-        raise XMLImportError(name, line, f"not well-formed XML: {problem} "
-                                         f"(column {column + 1})") from None
+        raise XMLImportError(
+            name, line, f"not well-formed XML: {problem} (column {column + 1})"
+        ) from None
     except EntitiesForbidden as error:
         if error.sysid or error.pubid:
-            problem = (f"external entity {error.name!r} ({error.sysid or error.pubid}) is "
-                       "declared; external entities are forbidden")
+            problem = (
+                f"external entity {error.name!r} ({error.sysid or error.pubid}) is "
+                "declared; external entities are forbidden"
+            )
         else:
-            problem = (f"entity declaration {error.name!r} is forbidden (no entity "
-                       "expansion: it allows a 'billion laughs' attack)")
+            problem = (
+                f"entity declaration {error.name!r} is forbidden (no entity "
+                "expansion: it allows a 'billion laughs' attack)"
+            )
         raise XMLImportError(name, parser.parser.CurrentLineNumber, problem) from None
     except ExternalReferenceForbidden as error:
-        raise XMLImportError(name, parser.parser.CurrentLineNumber,
-                             f"reference to the external resource {error.sysid!r} is "
-                             "forbidden") from None
+        raise XMLImportError(
+            name,
+            parser.parser.CurrentLineNumber,
+            f"reference to the external resource {error.sysid!r} is forbidden",
+        ) from None
     except DefusedXmlException as error:
-        raise XMLImportError(name, parser.parser.CurrentLineNumber,
-                             f"forbidden XML construct: {error}") from None
+        raise XMLImportError(
+            name, parser.parser.CurrentLineNumber, f"forbidden XML construct: {error}"
+        ) from None
     except (LookupError, ValueError) as error:  # an encoding expat cannot read
-        raise XMLImportError(name, parser.parser.CurrentLineNumber,
-                             f"cannot read the declared encoding: {error}") from None
+        raise XMLImportError(
+            name, parser.parser.CurrentLineNumber, f"cannot read the declared encoding: {error}"
+        ) from None
     return ImportResult(tuple(builder.lexelts), builder.locate(found))
 
 
@@ -198,15 +215,21 @@ def format_lexsub_xml(lexelts: Iterable[Lexelt]) -> bytes:
 
     Raises ValueError for a character that XML 1.0 cannot hold (such as U+0000).
     """
-    lines = ['<?xml version="1.0" ?>', '<!DOCTYPE corpus SYSTEM "lexsub.dtd">', "",
-             '<corpus lang="english">']
+    lines = [
+        '<?xml version="1.0" ?>',
+        '<!DOCTYPE corpus SYSTEM "lexsub.dtd">',
+        "",
+        '<corpus lang="english">',
+    ]
     for lexelt in lexelts:
         lines.append(f'\t<lexelt item="{_escape_attribute(lexelt.item)}">')
         for instance in lexelt.instances:
             lines.append(f'\t\t<instance id="{_escape_attribute(instance.id)}">')
-            lines.append(f"\t\t\t<context>{_escape_text(instance.before)}"
-                         f"<head>{_escape_text(instance.head)}</head>"
-                         f"{_escape_text(instance.after)}</context>")
+            lines.append(
+                f"\t\t\t<context>{_escape_text(instance.before)}"
+                f"<head>{_escape_text(instance.head)}</head>"
+                f"{_escape_text(instance.after)}</context>"
+            )
             lines.append("\t\t</instance>")
         lines.append("\t</lexelt>")
     lines.append("</corpus>")
@@ -215,20 +238,21 @@ def format_lexsub_xml(lexelts: Iterable[Lexelt]) -> bytes:
 
 def _escape_text(text: str) -> str:
     _check_xml_chars(text)
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("\r", "&#13;"))
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#13;")
+    )
 
 
 def _escape_attribute(text: str) -> str:
-    return (_escape_text(text).replace('"', "&quot;").replace("\t", "&#9;")
-            .replace("\n", "&#10;"))
+    return _escape_text(text).replace('"', "&quot;").replace("\t", "&#9;").replace("\n", "&#10;")
 
 
 def _check_xml_chars(text: str) -> None:
     bad = _NOT_XML_CHAR.search(text)
     if bad is not None:
-        raise ValueError(f"U+{ord(bad.group()):04X} in {text!r} is not a character XML 1.0 "
-                         "can hold")
+        raise ValueError(
+            f"U+{ord(bad.group()):04X} in {text!r} is not a character XML 1.0 can hold"
+        )
 
 
 # A repair found before parsing: (byte offset in the repaired data, line, what).
@@ -240,8 +264,9 @@ def _repair(data: bytes) -> tuple[bytes, list[_Found]]:
     docstring). Returns the repaired bytes and each repair's offset in them and line."""
     found: list[_Found] = []
     declared = _DECLARED_ENCODING.match(data)
-    utf8 = (not data.startswith((b"\xfe\xff", b"\xff\xfe"))
-            and (declared is None or declared.group(1).lower() in (b"utf-8", b"utf8")))
+    utf8 = not data.startswith((b"\xfe\xff", b"\xff\xfe")) and (
+        declared is None or declared.group(1).lower() in (b"utf-8", b"utf8")
+    )
     if utf8:
         try:
             data.decode("utf-8")
@@ -259,7 +284,7 @@ def _replace_invalid_utf8(data: bytes) -> tuple[bytes, list[_Found]]:
     line = 1
     offset = last = 0
     for run in _ESCAPED_BYTES.finditer(text):
-        kept = text[last:run.start()]
+        kept = text[last : run.start()]
         parts.append(kept)
         offset += len(kept.encode("utf-8", "surrogateescape"))
         line += kept.count("\n")
@@ -286,8 +311,13 @@ def _rejoin_charrefs(data: bytes, earlier: list[_Found]) -> tuple[bytes, list[_F
         counted = match.start()
         reference = match.group().decode("ascii")
         joined = f"&#{match.group(1).decode('ascii')};"
-        found.append((match.start() - removed, line,
-                      f"split character reference {reference!r} rejoined as {joined!r}"))
+        found.append(
+            (
+                match.start() - removed,
+                line,
+                f"split character reference {reference!r} rejoined as {joined!r}",
+            )
+        )
         removed += len(reference) - len(joined)
         starts.append(match.start())
         removed_before.append(removed)
@@ -329,8 +359,10 @@ class _Builder:
             if not parent:
                 raise self.fail(f"the root element must be <corpus>, not <{tag}>")
             if expected is None:
-                raise self.fail(f"element <{tag}> inside the <head> of instance {self.id!r}: "
-                                "the head must be plain text")
+                raise self.fail(
+                    f"element <{tag}> inside the <head> of instance {self.id!r}: "
+                    "the head must be plain text"
+                )
             raise self.fail(f"unexpected element <{tag}> in <{parent}>; expected <{expected}>")
         self.stack.append(tag)
         if tag == "lexelt":
@@ -345,8 +377,9 @@ class _Builder:
         elif tag == "head":
             self.heads += 1
             if self.heads > 1:
-                raise self.fail(f"instance {self.id!r} has more than one <head>; exactly one "
-                                "is required")
+                raise self.fail(
+                    f"instance {self.id!r} has more than one <head>; exactly one is required"
+                )
 
     def start_lexelt(self, attrib: dict[str, str]) -> None:
         line = self.expat.CurrentLineNumber
@@ -354,15 +387,18 @@ class _Builder:
             raise self.fail("<lexelt> has no item attribute")
         item = attrib["item"]
         if len(item) > MAX_ITEM:
-            raise self.fail(f"lexelt item {_shown(item)} has {len(item)} characters; at most "
-                            f"{MAX_ITEM}")
+            raise self.fail(
+                f"lexelt item {_shown(item)} has {len(item)} characters; at most {MAX_ITEM}"
+            )
         try:
             self.lemma, self.pos = split_item(item)
         except ValueError as error:
             raise self.fail(str(error)) from None
         if item in self.items:
-            raise self.fail(f"duplicate lexelt item {item!r} (first at line "
-                            f"{self.items[item]}); a word must be one <lexelt>")
+            raise self.fail(
+                f"duplicate lexelt item {item!r} (first at line "
+                f"{self.items[item]}); a word must be one <lexelt>"
+            )
         self.items[item] = line
         self.item = item
         self.instances = []
@@ -373,13 +409,16 @@ class _Builder:
             raise self.fail(f"an <instance> of {self.item!r} has no id attribute")
         id_ = attrib["id"]
         if len(id_) > MAX_INSTANCE_ID:
-            raise self.fail(f"instance id {_shown(id_)} has {len(id_)} characters; at most "
-                            f"{MAX_INSTANCE_ID}")
+            raise self.fail(
+                f"instance id {_shown(id_)} has {len(id_)} characters; at most {MAX_INSTANCE_ID}"
+            )
         if not id_ or any(char.isspace() for char in id_):
             raise self.fail(f"instance id {id_!r} must be non-empty and contain no white space")
         if id_ in self.ids:
-            raise self.fail(f"duplicate instance id {id_!r} (first at line {self.ids[id_]}); "
-                            "ids must be unique in the file")
+            raise self.fail(
+                f"duplicate instance id {id_!r} (first at line {self.ids[id_]}); "
+                "ids must be unique in the file"
+            )
         self.ids[id_] = line
         self.id, self.line = id_, line
         self.start_byte = self.expat.CurrentByteIndex
@@ -393,22 +432,33 @@ class _Builder:
             if not head.strip():
                 raise self.fail(f"instance {self.id!r} has an empty <head>")
             if len(head) > MAX_HEAD:
-                raise self.fail(f"the <head> of instance {self.id!r} has {len(head)} "
-                                f"characters; at most {MAX_HEAD}")
+                raise self.fail(
+                    f"the <head> of instance {self.id!r} has {len(head)} "
+                    f"characters; at most {MAX_HEAD}"
+                )
         elif tag == "context":
             if self.heads == 0:
-                raise self.fail(f"instance {self.id!r} has no <head> in its <context>; "
-                                "exactly one is required", self.context_line)
+                raise self.fail(
+                    f"instance {self.id!r} has no <head> in its <context>; exactly one is required",
+                    self.context_line,
+                )
         elif tag == "instance":
             if self.contexts == 0:
                 raise self.fail(f"instance {self.id!r} has no <context>", self.line)
-            self.instances.append(Instance(self.id, self.item, "".join(self.before),
-                                           "".join(self.head), "".join(self.after), self.line))
+            self.instances.append(
+                Instance(
+                    self.id,
+                    self.item,
+                    "".join(self.before),
+                    "".join(self.head),
+                    "".join(self.after),
+                    self.line,
+                )
+            )
             self.spans.append((self.start_byte, self.expat.CurrentByteIndex, self.id))
         elif tag == "lexelt":
             if not self.instances:
-                raise self.fail(f"lexelt {self.item!r} has no instances",
-                                self.items[self.item])
+                raise self.fail(f"lexelt {self.item!r} has no instances", self.items[self.item])
             self.lexelts.append(Lexelt(self.item, self.lemma, self.pos, tuple(self.instances)))
         elif tag == "corpus" and not self.lexelts:
             raise self.fail("the corpus has no <lexelt>")
@@ -420,8 +470,9 @@ class _Builder:
         elif where == "context":
             (self.after if self.heads else self.before).append(text)
         elif text.strip():
-            raise self.fail(f"text {text.strip()[:40]!r} in <{where}>: only <context> and "
-                            "<head> hold text")
+            raise self.fail(
+                f"text {text.strip()[:40]!r} in <{where}>: only <context> and <head> hold text"
+            )
 
     def close(self) -> None:
         return None

@@ -37,22 +37,39 @@ def find_instance(dataset: Dataset, xml_id: str) -> Instance | None:
     a NUL in a query, and ids are at most 64 characters)."""
     if "\x00" in xml_id or len(xml_id) > 64:
         return None
-    return db.session.scalar(select(Instance).where(Instance.dataset_id == dataset.id,
-                                                    Instance.xml_id == xml_id))
+    return db.session.scalar(
+        select(Instance).where(Instance.dataset_id == dataset.id, Instance.xml_id == xml_id)
+    )
 
 
 def item_answers(instance: Instance) -> list[StoredAnswer]:
     """Every annotator's current answer to ``instance``, by annotator name."""
-    flags = {user_id: used for user_id, used in db.session.execute(select(
-        WordFlag.user_id, WordFlag.used_dictionary).where(
-        WordFlag.lexelt_id == instance.lexelt_id))}
-    rows = db.session.execute(select(Response, User.username).join(
-        User, Response.user_id == User.id).where(Response.instance_id == instance.id)
-        .order_by(User.username))
-    return [StoredAnswer(name, row.kind, tuple(row.substitutes), row.multiword,
-                         bool(flags.get(row.user_id)), row.updated_at, row.saves)
-            for row, name in rows]
-
+    flags = {
+        user_id: used
+        for user_id, used in db.session.execute(
+            select(WordFlag.user_id, WordFlag.used_dictionary).where(
+                WordFlag.lexelt_id == instance.lexelt_id
+            )
+        )
+    }
+    rows = db.session.execute(
+        select(Response, User.username)
+        .join(User, Response.user_id == User.id)
+        .where(Response.instance_id == instance.id)
+        .order_by(User.username)
+    )
+    return [
+        StoredAnswer(
+            name,
+            row.kind,
+            tuple(row.substitutes),
+            row.multiword,
+            bool(flags.get(row.user_id)),
+            row.updated_at,
+            row.saves,
+        )
+        for row, name in rows
+    ]
 
 
 @dataclass(frozen=True)
@@ -69,38 +86,67 @@ class StoredRevision:
 
 def item_revisions(instance: Instance) -> list[StoredRevision]:
     """Every save of an answer to ``instance``, by annotator, oldest first."""
-    rows = db.session.execute(select(Revision, User.username).join(
-        User, Revision.user_id == User.id).where(Revision.instance_id == instance.id)
-        .order_by(User.username, Revision.saved_at, Revision.id))
-    return [StoredRevision(name, row.kind, tuple(row.substitutes), row.multiword,
-                           row.used_dictionary, row.saved_at) for row, name in rows]
+    rows = db.session.execute(
+        select(Revision, User.username)
+        .join(User, Revision.user_id == User.id)
+        .where(Revision.instance_id == instance.id)
+        .order_by(User.username, Revision.saved_at, Revision.id)
+    )
+    return [
+        StoredRevision(
+            name, row.kind, tuple(row.substitutes), row.multiword, row.used_dictionary, row.saved_at
+        )
+        for row, name in rows
+    ]
 
 
 def dataset_answers(dataset: Dataset, user: User | None = None) -> list[StoredAnswer]:
     """Every current answer in the dataset (or ``user``'s only), in the order the
     sentences are annotated, then by annotator."""
-    flags = {(f.user_id, f.lexelt_id): f.used_dictionary for f in db.session.scalars(
-        select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id))}
-    query = (select(Response, Instance, Lexelt, User.username)
-             .join(Instance, Response.instance_id == Instance.id)
-             .join(Lexelt, Instance.lexelt_id == Lexelt.id)
-             .join(User, Response.user_id == User.id)
-             .where(Instance.dataset_id == dataset.id)
-             .order_by(Instance.position, User.username))
+    flags = {
+        (f.user_id, f.lexelt_id): f.used_dictionary
+        for f in db.session.scalars(
+            select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id)
+        )
+    }
+    query = (
+        select(Response, Instance, Lexelt, User.username)
+        .join(Instance, Response.instance_id == Instance.id)
+        .join(Lexelt, Instance.lexelt_id == Lexelt.id)
+        .join(User, Response.user_id == User.id)
+        .where(Instance.dataset_id == dataset.id)
+        .order_by(Instance.position, User.username)
+    )
     if user is not None:
         query = query.where(Response.user_id == user.id)
-    return [StoredAnswer(name, row.kind, tuple(row.substitutes), row.multiword,
-                         bool(flags.get((row.user_id, lexelt.id))), row.updated_at,
-                         row.saves, lexelt.item, instance.xml_id)
-            for row, instance, lexelt, name in db.session.execute(query)]
+    return [
+        StoredAnswer(
+            name,
+            row.kind,
+            tuple(row.substitutes),
+            row.multiword,
+            bool(flags.get((row.user_id, lexelt.id))),
+            row.updated_at,
+            row.saves,
+            lexelt.item,
+            instance.xml_id,
+        )
+        for row, instance, lexelt, name in db.session.execute(query)
+    ]
 
 
 def annotators_with_answers(dataset: Dataset) -> list[str]:
     """The usernames with an answer in the dataset, sorted."""
-    return list(db.session.scalars(select(User.username).join(
-        Response, Response.user_id == User.id).join(
-        Instance, Response.instance_id == Instance.id).where(
-        Instance.dataset_id == dataset.id).distinct().order_by(User.username)))
+    return list(
+        db.session.scalars(
+            select(User.username)
+            .join(Response, Response.user_id == User.id)
+            .join(Instance, Response.instance_id == Instance.id)
+            .where(Instance.dataset_id == dataset.id)
+            .distinct()
+            .order_by(User.username)
+        )
+    )
 
 
 PROBLEMS = {
@@ -110,21 +156,29 @@ PROBLEMS = {
     "lemmatised": "changed by a lemma change",
 }
 """The marks :func:`problem_marks` gives an answer, and what each says."""
-FILTERS = {**PROBLEMS, "changed": "changed by normalisation or a lemma change",
-           "any": "any of these"}
+FILTERS = {
+    **PROBLEMS,
+    "changed": "changed by normalisation or a lemma change",
+    "any": "any of these",
+}
 """The filters of the answers pages: a mark, or a group of them."""
 
 
-def problem_marks(compiled: CompiledGold, answers: Iterable[StoredAnswer]
-                  ) -> dict[tuple[str, str], tuple[str, ...]]:
+def problem_marks(
+    compiled: CompiledGold, answers: Iterable[StoredAnswer]
+) -> dict[tuple[str, str], tuple[str, ...]]:
     """(annotator, instance) → the marks of :data:`PROBLEMS` the compiler gives that
     answer: left out, flagged, or a value it changed by normalisation or a lemma change."""
     left_out = {(p.annotator, p.instance) for p in compiled.left_out}
     flagged = {(p.annotator, p.instance) for p in compiled.flagged}
     normalised = {change.surface: change for change in compiled.normalisations}
     emptied = {change.surface: change for change in compiled.emptied}
-    lemmas = {(change.surface, instance) for change in compiled.lemma_changes
-              if change.applied for instance in change.items}
+    lemmas = {
+        (change.surface, instance)
+        for change in compiled.lemma_changes
+        if change.applied
+        for instance in change.items
+    }
     marks: dict[tuple[str, str], tuple[str, ...]] = {}
     for answer in answers:
         key = (answer.annotator, answer.instance)

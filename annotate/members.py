@@ -51,18 +51,30 @@ def dataset_members(dataset_id: int) -> str | Response:
             db.session.rollback()
             flash(str(error), "error")
         return redirect(url_for("members.dataset_members", dataset_id=dataset.id))
-    annotators = list(db.session.scalars(select(User).where(User.role == "annotator")
-                                         .order_by(User.username)))
+    annotators = list(
+        db.session.scalars(select(User).where(User.role == "annotator").order_by(User.username))
+    )
     current = {user.id for user in members(dataset)}
-    rows = [(user, user.id in current,
-             answered_count(user, dataset) if user.id in current else 0,
-             sentence_count(user, dataset) if user.id in current else 0)
-            for user in annotators]
+    rows = [
+        (
+            user,
+            user.id in current,
+            answered_count(user, dataset) if user.id in current else 0,
+            sentence_count(user, dataset) if user.id in current else 0,
+        )
+        for user in annotators
+    ]
     link = None
     if dataset.study_token:
         link = url_for("annotator.study", token=dataset.study_token, _external=True)
-    return render_template("members/dataset.html", dataset=dataset, rows=rows,
-                           designs=DESIGNS, link=link, max_guidelines=MAX_GUIDELINES)
+    return render_template(
+        "members/dataset.html",
+        dataset=dataset,
+        rows=rows,
+        designs=DESIGNS,
+        link=link,
+        max_guidelines=MAX_GUIDELINES,
+    )
 
 
 def _change(dataset: Dataset, action: str) -> None:
@@ -78,14 +90,16 @@ def _change(dataset: Dataset, action: str) -> None:
                 removed += unassign(user, dataset)
         flash(f"{added} annotators assigned, {removed} removed.", "info")
     elif action == "design":
-        set_design(dataset, request.form.get("design", ""), _number("per_sentence"),
-                   _number("batch_size"))
+        set_design(
+            dataset, request.form.get("design", ""), _number("per_sentence"), _number("batch_size")
+        )
         flash(f"Design of {dataset.name}: {dataset.design}.", "info")
     elif action == "guidelines":
         text = request.form.get("guidelines", "").replace("\r\n", "\n").replace("\x00", "")
         if len(text) > MAX_GUIDELINES:
-            raise ServiceError(f"the guidelines have {len(text)} characters; at most "
-                               f"{MAX_GUIDELINES}")
+            raise ServiceError(
+                f"the guidelines have {len(text)} characters; at most {MAX_GUIDELINES}"
+            )
         dataset.guidelines = text
         db.session.commit()
         flash("Guidelines saved.", "info")
@@ -125,9 +139,12 @@ def bulk_users() -> str | tuple[str, int, dict[str, str]]:
             db.session.rollback()
             flash(f"No account created: {error}", "error")
         else:
-            flash(f"{len(created)} accounts created"
-                  + (f" and assigned to {dataset.name}" if dataset else "") + ".", "info")
+            flash(
+                f"{len(created)} accounts created"
+                + (f" and assigned to {dataset.name}" if dataset else "")
+                + ".",
+                "info",
+            )
             text = ""
-    page = render_template("members/bulk.html", created=created, datasets=datasets,
-                           text=text)
+    page = render_template("members/bulk.html", created=created, datasets=datasets, text=text)
     return page, 200, {"Cache-Control": "no-store"}  # passwords are shown once

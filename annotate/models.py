@@ -57,12 +57,10 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     role: Mapped[str] = mapped_column(String(16), default="annotator")
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=now)
-    session_token: Mapped[str] = mapped_column(String(64), unique=True,
-                                               default=new_session_token)
+    session_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_session_token)
     # A crowd participant (Prolific, Mechanical Turk) arrives by a study link with this
     # id and has no password: only the link logs them in (annotate.study).
-    participant_id: Mapped[str | None] = mapped_column(String(64), unique=True,
-                                                       nullable=True)
+    participant_id: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
 
     def get_id(self) -> str:  # what flask-login keeps in the session cookie
         return self.session_token
@@ -112,8 +110,9 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     batch_size: Mapped[int | None] = mapped_column(nullable=True)
     study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    lexelts: Mapped[list[Lexelt]] = relationship(back_populates="dataset",
-                                                 order_by="Lexelt.position")
+    lexelts: Mapped[list[Lexelt]] = relationship(
+        back_populates="dataset", order_by="Lexelt.position"
+    )
 
 
 class DatasetMember(db.Model):  # type: ignore[name-defined,misc]
@@ -155,8 +154,9 @@ class Lexelt(db.Model):  # type: ignore[name-defined,misc]
     pos: Mapped[str] = mapped_column(String(1))
     position: Mapped[int] = mapped_column()
     dataset: Mapped[Dataset] = relationship(back_populates="lexelts")
-    instances: Mapped[list[Instance]] = relationship(back_populates="lexelt",
-                                                     order_by="Instance.position")
+    instances: Mapped[list[Instance]] = relationship(
+        back_populates="lexelt", order_by="Instance.position"
+    )
 
 
 class Instance(db.Model):  # type: ignore[name-defined,misc]

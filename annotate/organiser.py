@@ -65,9 +65,11 @@ def dashboard() -> str:
     """Every dataset: each annotator's progress (answered of their own sentences, the
     percentage, their last save) and a link to every page of the dataset."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
-    return render_template("organiser/dashboard.html",
-                           rows=[(d, progress_by_annotator(d)) for d in datasets],
-                           endpoints=set(current_app.view_functions))
+    return render_template(
+        "organiser/dashboard.html",
+        rows=[(d, progress_by_annotator(d)) for d in datasets],
+        endpoints=set(current_app.view_functions),
+    )
 
 
 @bp.route("/datasets", methods=["GET", "POST"])
@@ -87,8 +89,12 @@ def datasets() -> str | BaseResponse:
             except (XMLImportError, ServiceError) as error:
                 flash(f"Nothing imported: {error}", "error")
             else:
-                report = {"dataset": imported.dataset.name, "created": imported.created,
-                          "instances": imported.instances, "repairs": result.repairs}
+                report = {
+                    "dataset": imported.dataset.name,
+                    "created": imported.created,
+                    "instances": imported.instances,
+                    "repairs": result.repairs,
+                }
     listing = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template("organiser/datasets.html", datasets=listing, report=report)
 
@@ -98,24 +104,31 @@ def datasets() -> str | BaseResponse:
 def progress(dataset_id: int) -> str:
     dataset = db.get_or_404(Dataset, dataset_id)
     annotators = progress_by_annotator(dataset)
-    return render_template("organiser/progress.html", dataset=dataset, annotators=annotators,
-                           words=progress_by_word(dataset))
+    return render_template(
+        "organiser/progress.html",
+        dataset=dataset,
+        annotators=annotators,
+        words=progress_by_word(dataset),
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/export")
 @organiser_required
 def export(dataset_id: int) -> Response:
     dataset = db.get_or_404(Dataset, dataset_id)
-    body = "".join(json.dumps(record, ensure_ascii=False) + "\n"
-                   for record in export_records(dataset))
-    return _download(body.encode("utf-8"), "application/x-ndjson",
-                     f"{dataset.name}.responses.jsonl")
+    body = "".join(
+        json.dumps(record, ensure_ascii=False) + "\n" for record in export_records(dataset)
+    )
+    return _download(
+        body.encode("utf-8"), "application/x-ndjson", f"{dataset.name}.responses.jsonl"
+    )
 
 
 def _download(data: bytes, mimetype: str, name: str) -> Response:
     """An attachment whose file name may hold any character (RFC 6266 ``filename*``)."""
-    return send_file(io.BytesIO(data), mimetype=mimetype, as_attachment=True,
-                     download_name=name, max_age=0)
+    return send_file(
+        io.BytesIO(data), mimetype=mimetype, as_attachment=True, download_name=name, max_age=0
+    )
 
 
 @bp.route("/users", methods=["GET", "POST"])
@@ -123,9 +136,11 @@ def _download(data: bytes, mimetype: str, name: str) -> Response:
 def users() -> str:
     if request.method == "POST":
         try:
-            user = create_user(request.form.get("username", "").strip(),
-                               request.form.get("password", ""),
-                               request.form.get("role", "annotator"))
+            user = create_user(
+                request.form.get("username", "").strip(),
+                request.form.get("password", ""),
+                request.form.get("role", "annotator"),
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:
@@ -170,17 +185,27 @@ def lemmas(dataset_id: int) -> str | BaseResponse:
     dataset = db.get_or_404(Dataset, dataset_id)
     if request.method == "POST":
         try:
-            decide(dataset, request.form.get("surface", ""), request.form.get("action", ""),
-                   request.form.get("lemma"), request.form.get("lexelt") or None,
-                   current_user.username)
+            decide(
+                dataset,
+                request.form.get("surface", ""),
+                request.form.get("action", ""),
+                request.form.get("lemma"),
+                request.form.get("lexelt") or None,
+                current_user.username,
+            )
         except ServiceError as error:
             flash(str(error), "error")
         else:
             flash(f"Decision on {request.form.get('surface')!r} stored.", "info")
         return redirect(url_for("organiser.lemmas", dataset_id=dataset.id))
     changes, forms = lemma_review_of(dataset)
-    return render_template("organiser/lemmas.html", dataset=dataset, changes=changes,
-                           forms=forms, lexelts=[lexelt.item for lexelt in dataset.lexelts])
+    return render_template(
+        "organiser/lemmas.html",
+        dataset=dataset,
+        changes=changes,
+        forms=forms,
+        lexelts=[lexelt.item for lexelt in dataset.lexelts],
+    )
 
 
 def compile_options(args: Mapping[str, str]) -> CompileOptions:
@@ -190,15 +215,27 @@ def compile_options(args: Mapping[str, str]) -> CompileOptions:
     t_rule = args.get("t_rule") or "annotators"
     if t_rule not in T_RULES:
         raise ServiceError(f"T rule {t_rule[:40]!r} is not annotators or responses")
-    return CompileOptions(normalise=args.get("no_normalise") != "on",
-                          lemmatise=args.get("no_lemmatise") != "on",
-                          t_rule=t_rule, only_t=args.get("only_t") == "on")  # type: ignore[arg-type]
+    return CompileOptions(
+        normalise=args.get("no_normalise") != "on",
+        lemmatise=args.get("no_lemmatise") != "on",
+        t_rule=t_rule,  # type: ignore[arg-type]
+        only_t=args.get("only_t") == "on",
+    )
 
 
 def command_line(dataset: Dataset, options: CompileOptions) -> str:
     """The ``lexsub compile`` command that writes the same files."""
-    words = ["flask", "--app", "wsgi", "lexsub", "compile", "--dataset", dataset.name,
-             "--out", "DIR"]
+    words = [
+        "flask",
+        "--app",
+        "wsgi",
+        "lexsub",
+        "compile",
+        "--dataset",
+        dataset.name,
+        "--out",
+        "DIR",
+    ]
     if not options.normalise:
         words.append("--no-normalise")
     if not options.lemmatise:
@@ -213,8 +250,11 @@ def command_line(dataset: Dataset, options: CompileOptions) -> str:
 def _query(options: CompileOptions) -> dict[str, str]:
     """``options`` as the query string :func:`compile_options` reads."""
     query: dict[str, str] = {"t_rule": options.t_rule}
-    for key, on in (("only_t", options.only_t), ("no_normalise", not options.normalise),
-                    ("no_lemmatise", not options.lemmatise)):
+    for key, on in (
+        ("only_t", options.only_t),
+        ("no_normalise", not options.normalise),
+        ("no_lemmatise", not options.lemmatise),
+    ):
         if on:
             query[key] = "on"
     return query
@@ -236,9 +276,15 @@ def compile_gold(dataset_id: int) -> str:
         body = summary(compile_dataset(dataset, options))
     except ValueError as error:  # responses the compiler refuses: it names each
         flash(f"Not compiled: {error}", "error")
-    return render_template("organiser/compile.html", dataset=dataset, options=options,
-                           summary=body, command=command_line(dataset, options),
-                           query=_query(options), files=(*FILES, "decisions.json"))
+    return render_template(
+        "organiser/compile.html",
+        dataset=dataset,
+        options=options,
+        summary=body,
+        command=command_line(dataset, options),
+        query=_query(options),
+        files=(*FILES, "decisions.json"),
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/gold")
@@ -255,11 +301,16 @@ def gold(dataset_id: int) -> Response:
         abort(400, str(error))
     name = request.args.get("file")
     if name is None:
-        return _download(gold_zip(dataset, options), "application/zip",
-                         f"{dataset.name}.gold.zip")
+        return _download(gold_zip(dataset, options), "application/zip", f"{dataset.name}.gold.zip")
     files = gold_files(dataset, options)
     if name not in files:
         abort(404)
-    return _download(files[name], "application/json" if name.endswith(".json")
-                     else "application/x-ndjson" if name.endswith(".jsonl")
-                     else "text/plain", name)
+    return _download(
+        files[name],
+        "application/json"
+        if name.endswith(".json")
+        else "application/x-ndjson"
+        if name.endswith(".jsonl")
+        else "text/plain",
+        name,
+    )

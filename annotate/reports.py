@@ -60,8 +60,14 @@ def agreement(dataset_id: int) -> str:
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     seed = request.args.get("seed", 12345, type=int)
     body = report(items, leave_out=True, with_intervals=True, seed=seed).to_json()
-    return render_template("reports/agreement.html", dataset=dataset, body=body, keys=KEYS,
-                           charts=_agreement_charts(body), compiled=compiled)
+    return render_template(
+        "reports/agreement.html",
+        dataset=dataset,
+        body=body,
+        keys=KEYS,
+        charts=_agreement_charts(body),
+        compiled=compiled,
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/problems")
@@ -71,8 +77,9 @@ def problems(dataset_id: int) -> str:
     substitute) and the values it keeps but flags, each with a link to its item."""
     dataset = db.get_or_404(Dataset, dataset_id)
     compiled = compile_dataset(dataset)
-    return render_template("reports/problems.html", dataset=dataset, compiled=compiled,
-                           filters=FILTERS)
+    return render_template(
+        "reports/problems.html", dataset=dataset, compiled=compiled, filters=FILTERS
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/items/<path:xml_id>")
@@ -89,11 +96,16 @@ def item(dataset_id: int, xml_id: str) -> str:
     answers = [replace(a, lexelt=instance.lexelt.item, instance=xml_id) for a in answers]
     with_revisions = request.args.get("revisions") == "on"
     return render_template(
-        "reports/item.html", dataset=dataset, instance=instance, answers=answers,
-        marks=problem_marks(compiled, answers), problems=PROBLEMS,
+        "reports/item.html",
+        dataset=dataset,
+        instance=instance,
+        answers=answers,
+        marks=problem_marks(compiled, answers),
+        problems=PROBLEMS,
         revisions=item_revisions(instance) if with_revisions else None,
         left_out=[p for p in compiled.left_out if p.instance == xml_id],
-        flagged=[p for p in compiled.flagged if p.instance == xml_id])
+        flagged=[p for p in compiled.flagged if p.instance == xml_id],
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/answers")
@@ -109,10 +121,18 @@ def answers(dataset_id: int) -> str:
     every = dataset_answers(dataset)
     marks = problem_marks(compile_dataset(dataset), every)
     shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
-    return render_template("reports/answers.html", dataset=dataset, answers=shown,
-                           total=len(every), marks=marks, problems=PROBLEMS,
-                           filters=FILTERS, chosen=chosen, annotator=None,
-                           annotators=annotators_with_answers(dataset))
+    return render_template(
+        "reports/answers.html",
+        dataset=dataset,
+        answers=shown,
+        total=len(every),
+        marks=marks,
+        problems=PROBLEMS,
+        filters=FILTERS,
+        chosen=chosen,
+        annotator=None,
+        annotators=annotators_with_answers(dataset),
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/annotators/<username>")
@@ -131,10 +151,18 @@ def annotator(dataset_id: int, username: str) -> str:
     every = dataset_answers(dataset, user)
     marks = problem_marks(compile_dataset(dataset), every)
     shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
-    return render_template("reports/answers.html", dataset=dataset, answers=shown,
-                           total=len(every), marks=marks, problems=PROBLEMS,
-                           filters=FILTERS, chosen=chosen, annotator=user,
-                           annotators=annotators_with_answers(dataset))
+    return render_template(
+        "reports/answers.html",
+        dataset=dataset,
+        answers=shown,
+        total=len(every),
+        marks=marks,
+        problems=PROBLEMS,
+        filters=FILTERS,
+        chosen=chosen,
+        annotator=user,
+        annotators=annotators_with_answers(dataset),
+    )
 
 
 def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
@@ -143,15 +171,25 @@ def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
         return Bar(row[key], *(interval or (None, None)))
 
     shown = [key for key in KEYS if body[key]["T"]]
-    charts = [bar_chart("Agreement by PoS (%), with 95% intervals over lemmas", shown,
-                        {name: [bar(body[key], name) for key in shown]
-                         for name in ("PA", "PAm")})]
+    charts = [
+        bar_chart(
+            "Agreement by PoS (%), with 95% intervals over lemmas",
+            shown,
+            {name: [bar(body[key], name) for key in shown] for name in ("PA", "PAm")},
+        )
+    ]
     annotators = body["annotators"]
     if annotators:
-        charts.append(bar_chart(
-            "Agreement per annotator (%)", list(annotators),
-            {"with others": [Bar(v["with_others"]) for v in annotators.values()],
-             "with mode": [Bar(v["with_mode"]) for v in annotators.values()]}))
+        charts.append(
+            bar_chart(
+                "Agreement per annotator (%)",
+                list(annotators),
+                {
+                    "with others": [Bar(v["with_others"]) for v in annotators.values()],
+                    "with mode": [Bar(v["with_mode"]) for v in annotators.values()],
+                },
+            )
+        )
     return charts
 
 
@@ -166,24 +204,35 @@ def scores(dataset_id: int) -> str:
     compiled = compile_dataset(dataset)
     stored = systems.stored_systems(dataset)
     current = systems.scoring_gold(compiled, "compat", f"{dataset.name} gold")
-    tables = systems.leaderboards(stored, {kind: request.args.get(kind, "")
-                                           for kind in systems.KINDS})
+    tables = systems.leaderboards(
+        stored, {kind: request.args.get(kind, "") for kind in systems.KINDS}
+    )
     names = systems.labels(stored)
     rules = "fixed" if request.args.get("rules") == "fixed" else "compat"
     compared = None
     if request.args.get("significance") == "on":
         try:
-            compared = systems.significance(dataset, compiled, rules,
-                                            request.args.get("seed", 12345, type=int))
+            compared = systems.significance(
+                dataset, compiled, rules, request.args.get("seed", 12345, type=int)
+            )
         except (ValueError, ScorerDied) as error:
             flash(f"Not compared: {error}", "error")
     return render_template(
-        "reports/scores.html", dataset=dataset, compiled=compiled, scorer=scorer_view(compiled),
-        systems=stored, tables=tables, names=names, current=current,
+        "reports/scores.html",
+        dataset=dataset,
+        compiled=compiled,
+        scorer=scorer_view(compiled),
+        systems=stored,
+        tables=tables,
+        names=names,
+        current=current,
         measures={kind: systems.measures_of(kind) for kind in systems.KINDS},
         descriptions={name: measure.description for name, measure in MEASURES.items()},
-        chart=_systems_chart(stored, names), compared=compared, rules=rules,
-        low=systems.LOW_COVERAGE)
+        chart=_systems_chart(stored, names),
+        compared=compared,
+        rules=rules,
+        low=systems.LOW_COVERAGE,
+    )
 
 
 @bp.post("/datasets/<int:dataset_id>/scores")
@@ -200,8 +249,14 @@ def upload_systems(dataset_id: int) -> BaseResponse:
     rules = "fixed" if request.form.get("fixed") == "on" else "compat"
     for upload in uploads:
         try:
-            row = systems.store_system(dataset, upload.filename or "", upload.read(), rules,
-                                       current_user.username, compiled)
+            row = systems.store_system(
+                dataset,
+                upload.filename or "",
+                upload.read(),
+                rules,
+                current_user.username,
+                compiled,
+            )
         except ServiceError as error:
             flash(f"Not scored: {error}", "error")
         else:
@@ -215,8 +270,10 @@ def rescore(dataset_id: int) -> BaseResponse:
     """Score every stored system again, against the gold as compiled now."""
     dataset = db.get_or_404(Dataset, dataset_id)
     done, problems = systems.rescore(dataset, compile_dataset(dataset))
-    flash(f"{done} system{'' if done == 1 else 's'} re-scored against the gold as compiled "
-          "now.", "info")
+    flash(
+        f"{done} system{'' if done == 1 else 's'} re-scored against the gold as compiled now.",
+        "info",
+    )
     for problem in problems:
         flash(f"Not re-scored (previous figures kept): {problem}", "error")
     return redirect(url_for("reports.scores", dataset_id=dataset.id))
@@ -239,5 +296,8 @@ def _systems_chart(stored: list[SystemRun], names: dict[int, str]) -> Markup | N
     measures = [m for m in HEADLINE if any(m in row.scores for row in stored)]
     if not measures:
         return None
-    return bar_chart("Systems (%)", measures, {
-        names[row.id]: [Bar(row.scores.get(m)) for m in measures] for row in stored})
+    return bar_chart(
+        "Systems (%)",
+        measures,
+        {names[row.id]: [Bar(row.scores.get(m)) for m in measures] for row in stored},
+    )

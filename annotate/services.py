@@ -26,8 +26,7 @@ class ServiceError(ValueError):
 # What no name or id may hold: C0 and C1 controls (NUL, tab, line breaks), the line and
 # paragraph separators, bidi controls (they reorder what a page shows) and lone surrogates.
 # PostgreSQL refuses NUL in text outright.
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-                    "\ud800-\udfff]")
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 MAX_USERNAME = 80
 MAX_DATASET_NAME = 120
 MAX_SOURCE = 255
@@ -46,12 +45,13 @@ def check_text(value: str, what: str, limit: int) -> str:
         raise ServiceError(f"{what} {shown(value)} is empty")
     bad = UNSAFE.search(value)
     if bad is not None:
-        raise ServiceError(f"{what} {shown(value)} contains U+{ord(bad.group()):04X}: "
-                           "control characters, line breaks and bidi controls are not "
-                           "allowed")
+        raise ServiceError(
+            f"{what} {shown(value)} contains U+{ord(bad.group()):04X}: "
+            "control characters, line breaks and bidi controls are not "
+            "allowed"
+        )
     if len(value) > limit:
-        raise ServiceError(f"{what} {shown(value)} has {len(value)} characters; at most "
-                           f"{limit}")
+        raise ServiceError(f"{what} {shown(value)} has {len(value)} characters; at most {limit}")
     return value
 
 
@@ -59,16 +59,20 @@ def safe_source(file_name: str) -> str:
     """An uploaded file's name as a dataset keeps it: the characters of :data:`UNSAFE`
     removed and, past :data:`MAX_SOURCE` characters, shortened (ending in '…')."""
     cleaned = UNSAFE.sub("", file_name)
-    return cleaned if len(cleaned) <= MAX_SOURCE else cleaned[:MAX_SOURCE - 1] + "…"
+    return cleaned if len(cleaned) <= MAX_SOURCE else cleaned[: MAX_SOURCE - 1] + "…"
 
 
 def create_user(username: str, password: str, role: str = "annotator") -> User:
     if role not in ("annotator", "organiser"):
         raise ServiceError(f"role {shown(role)} is not annotator or organiser")
-    if not username or len(username) > MAX_USERNAME or not username.replace(
-            "_", "").replace("-", "").replace(".", "").isalnum():
-        raise ServiceError(f"username {shown(username)} must be 1-{MAX_USERNAME} letters, "
-                           "digits, '.', '_' or '-'")
+    if (
+        not username
+        or len(username) > MAX_USERNAME
+        or not username.replace("_", "").replace("-", "").replace(".", "").isalnum()
+    ):
+        raise ServiceError(
+            f"username {shown(username)} must be 1-{MAX_USERNAME} letters, digits, '.', '_' or '-'"
+        )
     if len(password) < 8:
         raise ServiceError("a password has at least 8 characters")
     if db.session.scalar(select(User).where(User.username == username)):
@@ -98,8 +102,12 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
     existing = db.session.scalar(select(Dataset).where(Dataset.name == name))
     if existing is not None:
         if existing.source_sha256 == digest:
-            count = db.session.scalar(select(func.count(Instance.id)).where(
-                Instance.dataset_id == existing.id)) or 0
+            count = (
+                db.session.scalar(
+                    select(func.count(Instance.id)).where(Instance.dataset_id == existing.id)
+                )
+                or 0
+            )
             return Imported(existing, False, count)
         raise ServiceError(f"dataset {name!r} exists already with another file")
     try:
@@ -109,15 +117,27 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
         position = 0
         rows: list[dict[str, Any]] = []
         for index, lexelt in enumerate(result.lexelts):
-            row = Lexelt(dataset_id=dataset.id, item=lexelt.item, lemma=lexelt.lemma,
-                         pos=lexelt.pos, position=index)
+            row = Lexelt(
+                dataset_id=dataset.id,
+                item=lexelt.item,
+                lemma=lexelt.lemma,
+                pos=lexelt.pos,
+                position=index,
+            )
             db.session.add(row)
             db.session.flush()
             for instance in lexelt.instances:
-                rows.append({"dataset_id": dataset.id, "lexelt_id": row.id,
-                             "xml_id": instance.id, "position": position,
-                             "before": instance.before, "head": instance.head,
-                             "after": instance.after})
+                rows.append(
+                    {
+                        "dataset_id": dataset.id,
+                        "lexelt_id": row.id,
+                        "xml_id": instance.id,
+                        "position": position,
+                        "before": instance.before,
+                        "head": instance.head,
+                        "after": instance.after,
+                    }
+                )
                 position += 1
         if rows:
             db.session.execute(Instance.__table__.insert(), rows)
@@ -133,8 +153,13 @@ def answered_ids(user: User, dataset: Dataset) -> set[int]:
     their answer."""
     from annotate.study import sentence_filter  # annotate.study builds on this module
 
-    return set(db.session.scalars(select(Response.instance_id).join(Instance).where(
-        Response.user_id == user.id, sentence_filter(user, dataset))))
+    return set(
+        db.session.scalars(
+            select(Response.instance_id)
+            .join(Instance)
+            .where(Response.user_id == user.id, sentence_filter(user, dataset))
+        )
+    )
 
 
 def resume(user: User, dataset: Dataset) -> Instance | None:
@@ -143,9 +168,12 @@ def resume(user: User, dataset: Dataset) -> Instance | None:
     from annotate.study import sentence_filter  # annotate.study builds on this module
 
     done = select(Response.instance_id).where(Response.user_id == user.id)
-    return db.session.scalar(select(Instance).where(
-        sentence_filter(user, dataset), Instance.id.not_in(done)).order_by(
-        Instance.position).limit(1))
+    return db.session.scalar(
+        select(Instance)
+        .where(sentence_filter(user, dataset), Instance.id.not_in(done))
+        .order_by(Instance.position)
+        .limit(1)
+    )
 
 
 def save_answer(user: User, instance: Instance, answer: Answer, attempts: int = 20) -> Response:
@@ -164,8 +192,9 @@ def save_answer(user: User, instance: Instance, answer: Answer, attempts: int = 
 
 def _save_once(user: User, instance: Instance, answer: Answer) -> Response:
     stamp = now()
-    response = db.session.scalar(select(Response).where(
-        Response.user_id == user.id, Response.instance_id == instance.id))
+    response = db.session.scalar(
+        select(Response).where(Response.user_id == user.id, Response.instance_id == instance.id)
+    )
     if response is None:
         response = Response(user_id=user.id, instance_id=instance.id, saves=1)
         db.session.add(response)  # a concurrent first save fails the unique key: retried
@@ -175,41 +204,66 @@ def _save_once(user: User, instance: Instance, answer: Answer) -> Response:
     response.substitutes = list(answer.substitutes)
     response.multiword = answer.multiword
     response.updated_at = stamp
-    flag = db.session.scalar(select(WordFlag).where(
-        WordFlag.user_id == user.id, WordFlag.lexelt_id == instance.lexelt_id))
+    flag = db.session.scalar(
+        select(WordFlag).where(
+            WordFlag.user_id == user.id, WordFlag.lexelt_id == instance.lexelt_id
+        )
+    )
     if flag is None:
         flag = WordFlag(user_id=user.id, lexelt_id=instance.lexelt_id)
         db.session.add(flag)
     flag.used_dictionary = answer.used_dictionary
     flag.updated_at = stamp
-    db.session.add(Revision(user_id=user.id, instance_id=instance.id, kind=answer.kind,
-                            substitutes=list(answer.substitutes), multiword=answer.multiword,
-                            used_dictionary=answer.used_dictionary, saved_at=stamp))
+    db.session.add(
+        Revision(
+            user_id=user.id,
+            instance_id=instance.id,
+            kind=answer.kind,
+            substitutes=list(answer.substitutes),
+            multiword=answer.multiword,
+            used_dictionary=answer.used_dictionary,
+            saved_at=stamp,
+        )
+    )
     db.session.commit()
     return response
 
 
 def used_dictionary(user: User, lexelt_id: int) -> bool:
-    flag = db.session.scalar(select(WordFlag).where(
-        WordFlag.user_id == user.id, WordFlag.lexelt_id == lexelt_id))
+    flag = db.session.scalar(
+        select(WordFlag).where(WordFlag.user_id == user.id, WordFlag.lexelt_id == lexelt_id)
+    )
     return bool(flag and flag.used_dictionary)
 
 
 def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
     """One object per (annotator, instance) with an answer, in instance then user order:
     the responses format the gold compiler reads (docs/formats.md)."""
-    flags = {(f.user_id, f.lexelt_id): f.used_dictionary for f in db.session.scalars(
-        select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id))}
-    query = (select(Response, Instance, Lexelt, User).join(Instance, Response.instance_id ==
-             Instance.id).join(Lexelt, Instance.lexelt_id == Lexelt.id).join(
-             User, Response.user_id == User.id).where(Instance.dataset_id == dataset.id)
-             .order_by(Instance.position, User.username))
+    flags = {
+        (f.user_id, f.lexelt_id): f.used_dictionary
+        for f in db.session.scalars(
+            select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id)
+        )
+    }
+    query = (
+        select(Response, Instance, Lexelt, User)
+        .join(Instance, Response.instance_id == Instance.id)
+        .join(Lexelt, Instance.lexelt_id == Lexelt.id)
+        .join(User, Response.user_id == User.id)
+        .where(Instance.dataset_id == dataset.id)
+        .order_by(Instance.position, User.username)
+    )
     for response, instance, lexelt, user in db.session.execute(query):
-        yield {"annotator": user.username, "lexelt": lexelt.item, "instance": instance.xml_id,
-               "kind": response.kind, "substitutes": list(response.substitutes),
-               "multiword": response.multiword,
-               "used_dictionary": flags.get((user.id, lexelt.id), False),
-               "updated_at": response.updated_at.isoformat()}
+        yield {
+            "annotator": user.username,
+            "lexelt": lexelt.item,
+            "instance": instance.xml_id,
+            "kind": response.kind,
+            "substitutes": list(response.substitutes),
+            "multiword": response.multiword,
+            "used_dictionary": flags.get((user.id, lexelt.id), False),
+            "updated_at": response.updated_at.isoformat(),
+        }
 
 
 @dataclass(frozen=True)
@@ -235,30 +289,47 @@ def progress_by_annotator(dataset: Dataset) -> list[Progress]:
     ones assigned to them; annotate.study), and their last save."""
     from annotate.study import answered_count, members, sentence_count  # study uses us
 
-    last = dict(db.session.execute(select(Response.user_id, func.max(Response.updated_at))
-                                   .join(Instance).where(Instance.dataset_id == dataset.id)
-                                   .group_by(Response.user_id)).all())
+    last = dict(
+        db.session.execute(
+            select(Response.user_id, func.max(Response.updated_at))
+            .join(Instance)
+            .where(Instance.dataset_id == dataset.id)
+            .group_by(Response.user_id)
+        ).all()
+    )
     people = {user.id: (user, True) for user in members(dataset)}
     for user in db.session.scalars(select(User).where(User.id.in_(list(last)))):
         people.setdefault(user.id, (user, False))
-    return [Progress(user.username, answered_count(user, dataset),
-                     sentence_count(user, dataset), last.get(user.id), member)
-            for user, member in sorted(people.values(), key=lambda pair: pair[0].username)]
+    return [
+        Progress(
+            user.username,
+            answered_count(user, dataset),
+            sentence_count(user, dataset),
+            last.get(user.id),
+            member,
+        )
+        for user, member in sorted(people.values(), key=lambda pair: pair[0].username)
+    ]
 
 
 def progress_by_word(dataset: Dataset) -> list[tuple[str, dict[str, int], int]]:
     """(lexelt, {annotator: answered}, sentences) for each word, in order."""
-    rows = db.session.execute(select(Lexelt.item, User.username, func.count(Response.id))
-                              .join(Instance, Instance.lexelt_id == Lexelt.id)
-                              .join(Response, Response.instance_id == Instance.id)
-                              .join(User, User.id == Response.user_id)
-                              .where(Lexelt.dataset_id == dataset.id)
-                              .group_by(Lexelt.item, User.username)).all()
+    rows = db.session.execute(
+        select(Lexelt.item, User.username, func.count(Response.id))
+        .join(Instance, Instance.lexelt_id == Lexelt.id)
+        .join(Response, Response.instance_id == Instance.id)
+        .join(User, User.id == Response.user_id)
+        .where(Lexelt.dataset_id == dataset.id)
+        .group_by(Lexelt.item, User.username)
+    ).all()
     done: dict[str, dict[str, int]] = {}
     for item, username, count in rows:
         done.setdefault(item, {})[username] = count
-    sizes = db.session.execute(select(Lexelt.item, func.count(Instance.id)).join(
-        Instance).where(Lexelt.dataset_id == dataset.id).group_by(Lexelt.item,
-                                                                  Lexelt.position)
-        .order_by(Lexelt.position)).all()
+    sizes = db.session.execute(
+        select(Lexelt.item, func.count(Instance.id))
+        .join(Instance)
+        .where(Lexelt.dataset_id == dataset.id)
+        .group_by(Lexelt.item, Lexelt.position)
+        .order_by(Lexelt.position)
+    ).all()
     return [(item, done.get(item, {}), size) for item, size in sizes]

@@ -27,21 +27,38 @@ PARTICIPANT_PREFIX = "p-"
 
 
 def is_member(user: User, dataset: Dataset) -> bool:
-    return bool(db.session.scalar(select(exists().where(
-        DatasetMember.dataset_id == dataset.id, DatasetMember.user_id == user.id))))
+    return bool(
+        db.session.scalar(
+            select(
+                exists().where(
+                    DatasetMember.dataset_id == dataset.id, DatasetMember.user_id == user.id
+                )
+            )
+        )
+    )
 
 
 def members(dataset: Dataset) -> list[User]:
     """The annotators assigned to ``dataset``, by username."""
-    return list(db.session.scalars(select(User).join(
-        DatasetMember, DatasetMember.user_id == User.id).where(
-        DatasetMember.dataset_id == dataset.id).order_by(User.username)))
+    return list(
+        db.session.scalars(
+            select(User)
+            .join(DatasetMember, DatasetMember.user_id == User.id)
+            .where(DatasetMember.dataset_id == dataset.id)
+            .order_by(User.username)
+        )
+    )
 
 
 def has_assignments(user: User, dataset: Dataset) -> bool:
     """Whether ``user`` was given some of the sentences of ``dataset`` (not all)."""
-    return bool(db.session.scalar(select(exists().where(
-        Assignment.dataset_id == dataset.id, Assignment.user_id == user.id))))
+    return bool(
+        db.session.scalar(
+            select(
+                exists().where(Assignment.dataset_id == dataset.id, Assignment.user_id == user.id)
+            )
+        )
+    )
 
 
 def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
@@ -49,8 +66,9 @@ def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
     ``dataset``: all of them without assignments, else the assigned ones."""
     condition = Instance.dataset_id == dataset.id
     if has_assignments(user, dataset):
-        mine = select(Assignment.instance_id).where(Assignment.user_id == user.id,
-                                                    Assignment.dataset_id == dataset.id)
+        mine = select(Assignment.instance_id).where(
+            Assignment.user_id == user.id, Assignment.dataset_id == dataset.id
+        )
         condition = condition & Instance.id.in_(mine)
     return condition
 
@@ -58,15 +76,22 @@ def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
 def sentence_count(user: User, dataset: Dataset) -> int:
     """How many sentences of ``dataset`` are this annotator's: all of them without
     instance assignments, else the assigned ones."""
-    return db.session.scalar(select(func.count(Instance.id)).where(
-        sentence_filter(user, dataset))) or 0
+    return (
+        db.session.scalar(select(func.count(Instance.id)).where(sentence_filter(user, dataset)))
+        or 0
+    )
 
 
 def answered_count(user: User, dataset: Dataset) -> int:
     """How many of this annotator's sentences of ``dataset`` have their answer."""
-    return db.session.scalar(select(func.count(Response.id)).join(
-        Instance, Instance.id == Response.instance_id).where(
-        Response.user_id == user.id, sentence_filter(user, dataset))) or 0
+    return (
+        db.session.scalar(
+            select(func.count(Response.id))
+            .join(Instance, Instance.id == Response.instance_id)
+            .where(Response.user_id == user.id, sentence_filter(user, dataset))
+        )
+        or 0
+    )
 
 
 def visible_datasets(user: User) -> list[Dataset]:
@@ -75,7 +100,8 @@ def visible_datasets(user: User) -> list[Dataset]:
     query = select(Dataset).order_by(Dataset.id)
     if not user.is_organiser:
         query = query.join(DatasetMember, DatasetMember.dataset_id == Dataset.id).where(
-            DatasetMember.user_id == user.id)
+            DatasetMember.user_id == user.id
+        )
     return list(db.session.scalars(query))
 
 
@@ -87,8 +113,11 @@ def can_open(user: User, instance: Instance) -> bool:
     dataset = db.session.get(Dataset, instance.dataset_id)
     if dataset is None or not is_member(user, dataset):
         return False
-    return bool(db.session.scalar(select(exists().where(
-        Instance.id == instance.id, sentence_filter(user, dataset)))))
+    return bool(
+        db.session.scalar(
+            select(exists().where(Instance.id == instance.id, sentence_filter(user, dataset)))
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -106,8 +135,10 @@ class Standing:
 
 def standings(user: User) -> list[Standing]:
     """Progress on every dataset ``user`` may open, in order."""
-    return [Standing(dataset, answered_count(user, dataset), sentence_count(user, dataset))
-            for dataset in visible_datasets(user)]
+    return [
+        Standing(dataset, answered_count(user, dataset), sentence_count(user, dataset))
+        for dataset in visible_datasets(user)
+    ]
 
 
 def assign(user: User, dataset: Dataset) -> bool:
@@ -122,8 +153,9 @@ def assign(user: User, dataset: Dataset) -> bool:
     db.session.flush()
     if dataset.design == "overlap" and not give_batch(user, dataset):
         db.session.rollback()
-        raise ServiceError(f"every sentence of {dataset.name!r} has "
-                           f"{dataset.per_sentence} annotators already")
+        raise ServiceError(
+            f"every sentence of {dataset.name!r} has {dataset.per_sentence} annotators already"
+        )
     db.session.commit()
     return True
 
@@ -133,10 +165,14 @@ def unassign(user: User, dataset: Dataset) -> bool:
     (False: they were not a member). Their answers stay."""
     if not is_member(user, dataset):
         return False
-    db.session.execute(delete(DatasetMember).where(DatasetMember.dataset_id == dataset.id,
-                                                   DatasetMember.user_id == user.id))
-    db.session.execute(delete(Assignment).where(Assignment.dataset_id == dataset.id,
-                                                Assignment.user_id == user.id))
+    db.session.execute(
+        delete(DatasetMember).where(
+            DatasetMember.dataset_id == dataset.id, DatasetMember.user_id == user.id
+        )
+    )
+    db.session.execute(
+        delete(Assignment).where(Assignment.dataset_id == dataset.id, Assignment.user_id == user.id)
+    )
     db.session.commit()
     return True
 
@@ -147,9 +183,12 @@ def batches(dataset: Dataset, size: int) -> list[list[int]]:
     sentences than ``size`` is a batch of its own), so a word's sentences stay together."""
     if size < 1:
         raise ServiceError(f"a batch size is at least 1, not {size}")
-    rows = db.session.execute(select(Instance.id, Instance.lexelt_id).join(
-        Lexelt, Lexelt.id == Instance.lexelt_id).where(Instance.dataset_id == dataset.id)
-        .order_by(Lexelt.position, Instance.position)).all()
+    rows = db.session.execute(
+        select(Instance.id, Instance.lexelt_id)
+        .join(Lexelt, Lexelt.id == Instance.lexelt_id)
+        .where(Instance.dataset_id == dataset.id)
+        .order_by(Lexelt.position, Instance.position)
+    ).all()
     words: list[list[int]] = []
     for instance_id, lexelt_id in rows:
         if not words or words[-1][0] != lexelt_id:
@@ -171,23 +210,31 @@ def give_batch(user: User, dataset: Dataset) -> bool:
     """Assign ``user`` the first batch (of :func:`batches`) with the fewest annotators,
     fewer than ``per_sentence``; False when every batch has them all. Not committed."""
     per_sentence = dataset.per_sentence or 1
-    counts = dict(db.session.execute(select(Assignment.instance_id, func.count(
-        Assignment.id)).where(Assignment.dataset_id == dataset.id).group_by(
-        Assignment.instance_id)).all())
-    candidates = [(max((counts.get(i, 0) for i in batch), default=0), index, batch)
-                  for index, batch in enumerate(batches(dataset, dataset.batch_size or 1))]
+    counts = dict(
+        db.session.execute(
+            select(Assignment.instance_id, func.count(Assignment.id))
+            .where(Assignment.dataset_id == dataset.id)
+            .group_by(Assignment.instance_id)
+        ).all()
+    )
+    candidates = [
+        (max((counts.get(i, 0) for i in batch), default=0), index, batch)
+        for index, batch in enumerate(batches(dataset, dataset.batch_size or 1))
+    ]
     open_batches = [row for row in candidates if row[0] < per_sentence]
     if not open_batches:
         return False
     _, _, batch = min(open_batches, key=lambda row: (row[0], row[1]))
-    db.session.add_all(Assignment(dataset_id=dataset.id, user_id=user.id, instance_id=i)
-                       for i in batch)
+    db.session.add_all(
+        Assignment(dataset_id=dataset.id, user_id=user.id, instance_id=i) for i in batch
+    )
     db.session.flush()
     return True
 
 
-def set_design(dataset: Dataset, design: str, per_sentence: int | None,
-               batch_size: int | None) -> None:
+def set_design(
+    dataset: Dataset, design: str, per_sentence: int | None, batch_size: int | None
+) -> None:
     """Choose the design of ``dataset``: ``all``, or ``overlap`` with ``per_sentence``
     annotators per sentence and batches of ``batch_size`` sentences. Refused once any
     sentence is assigned (the batches would move under the annotators)."""
@@ -200,12 +247,15 @@ def set_design(dataset: Dataset, design: str, per_sentence: int | None,
             raise ServiceError("the overlap design needs a batch of 1-100000 sentences")
     else:
         per_sentence = batch_size = None
-    changed = (design, per_sentence, batch_size) != (dataset.design, dataset.per_sentence,
-                                                    dataset.batch_size)
-    if changed and db.session.scalar(select(exists().where(
-            Assignment.dataset_id == dataset.id))):
-        raise ServiceError(f"sentences of {dataset.name!r} are assigned already: the design "
-                           "cannot change")
+    changed = (design, per_sentence, batch_size) != (
+        dataset.design,
+        dataset.per_sentence,
+        dataset.batch_size,
+    )
+    if changed and db.session.scalar(select(exists().where(Assignment.dataset_id == dataset.id))):
+        raise ServiceError(
+            f"sentences of {dataset.name!r} are assigned already: the design cannot change"
+        )
     dataset.design, dataset.per_sentence, dataset.batch_size = design, per_sentence, batch_size
     db.session.commit()
 
@@ -216,8 +266,10 @@ def open_study(dataset: Dataset, completion_code: str | None = None) -> str:
     if completion_code is not None:
         completion_code = completion_code.strip()
         if not PARTICIPANT_ID.fullmatch(completion_code):
-            raise ServiceError(f"completion code {shown(completion_code)} must be 1-64 "
-                               "letters, digits, '.', '_' or '-'")
+            raise ServiceError(
+                f"completion code {shown(completion_code)} must be 1-64 "
+                "letters, digits, '.', '_' or '-'"
+            )
     if not dataset.study_token:
         dataset.study_token = secrets.token_urlsafe(16)
     if completion_code or not dataset.completion_code:
@@ -236,8 +288,7 @@ def study_dataset(token: str) -> Dataset | None:
     """The dataset whose study link carries ``token``."""
     if not token or len(token) > 64:
         return None
-    dataset: Dataset | None = db.session.scalar(select(Dataset).where(
-        Dataset.study_token == token))
+    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.study_token == token))
     return dataset
 
 
@@ -247,16 +298,17 @@ def participant(dataset: Dataset, participant_id: str) -> User:
     overlap design given a batch. :class:`ServiceError` for an id that is not 1-64
     letters, digits, '.', '_' or '-', or when the study is full."""
     if not PARTICIPANT_ID.fullmatch(participant_id):
-        raise ServiceError(f"participant id {shown(participant_id)} must be 1-64 letters, "
-                           "digits, '.', '_' or '-'")
-    user: User | None = db.session.scalar(select(User).where(
-        User.participant_id == participant_id))
+        raise ServiceError(
+            f"participant id {shown(participant_id)} must be 1-64 letters, digits, '.', '_' or '-'"
+        )
+    user: User | None = db.session.scalar(select(User).where(User.participant_id == participant_id))
     if user is None:
         username = (PARTICIPANT_PREFIX + participant_id)[:MAX_USERNAME]
         if db.session.scalar(select(User).where(User.username == username)) is not None:
             raise ServiceError(f"user {username!r} exists already")
-        user = User(username=username, role="annotator", password_hash="",
-                    participant_id=participant_id)
+        user = User(
+            username=username, role="annotator", password_hash="", participant_id=participant_id
+        )
         db.session.add(user)
         db.session.commit()
     if not is_member(user, dataset):
@@ -287,14 +339,16 @@ def parse_user_lines(text: str, source: str = "the list") -> list[tuple[str, str
             continue
         parts = re.split(r"[\s,]+", line)
         if len(parts) > 2:
-            raise ServiceError(f"{source}:{number}: {shown(line)} has more than a username "
-                               "and a password")
+            raise ServiceError(
+                f"{source}:{number}: {shown(line)} has more than a username and a password"
+            )
         rows.append((parts[0], parts[1] if len(parts) == 2 else None))
     return rows
 
 
-def create_users(rows: list[tuple[str, str | None]],
-                 dataset: Dataset | None = None) -> list[NewAccount]:
+def create_users(
+    rows: list[tuple[str, str | None]], dataset: Dataset | None = None
+) -> list[NewAccount]:
     """Create an annotator account for each (username, password) row, a password of 16
     random characters where none is given, and assign each to ``dataset`` if given.
     All or nothing: a username that is invalid, repeated or taken, or a password under 8
@@ -303,10 +357,15 @@ def create_users(rows: list[tuple[str, str | None]],
         raise ServiceError(f"{len(rows)} accounts at once; at most {MAX_BULK}")
     seen: set[str] = set()
     for username, password in rows:
-        if not username or len(username) > MAX_USERNAME or not username.replace(
-                "_", "").replace("-", "").replace(".", "").isalnum():
-            raise ServiceError(f"username {shown(username)} must be 1-{MAX_USERNAME} "
-                               "letters, digits, '.', '_' or '-'")
+        if (
+            not username
+            or len(username) > MAX_USERNAME
+            or not username.replace("_", "").replace("-", "").replace(".", "").isalnum()
+        ):
+            raise ServiceError(
+                f"username {shown(username)} must be 1-{MAX_USERNAME} "
+                "letters, digits, '.', '_' or '-'"
+            )
         if username in seen:
             raise ServiceError(f"username {username!r} is in the list twice")
         seen.add(username)
@@ -314,8 +373,10 @@ def create_users(rows: list[tuple[str, str | None]],
             raise ServiceError(f"the password of {username!r} has fewer than 8 characters")
     taken = sorted(db.session.scalars(select(User.username).where(User.username.in_(seen))))
     if taken:
-        raise ServiceError(f"user {taken[0]!r} exists already"
-                           + (f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""))
+        raise ServiceError(
+            f"user {taken[0]!r} exists already"
+            + (f" (and {len(taken) - 1} more)" if len(taken) > 1 else "")
+        )
     created = []
     for username, password in rows:
         generated = password is None

@@ -40,8 +40,13 @@ DEFAULT_MEASURE: dict[str, str] = {"best": "best.R", "oot": "oot.R", "ranked": "
 LOW_COVERAGE = 0.9
 """Below this share of the items in T answered, a system is marked with a warning."""
 RULES = ("compat", "fixed")
-NAMED_KINDS = {".best": "best", ".oot": "oot", ".ranked": "ranked", ".rank": "ranked",
-               ".ranking": "ranked"}
+NAMED_KINDS = {
+    ".best": "best",
+    ".oot": "oot",
+    ".ranked": "ranked",
+    ".rank": "ranked",
+    ".ranking": "ranked",
+}
 
 
 @dataclass(frozen=True)
@@ -61,9 +66,13 @@ def scoring_gold(compiled: CompiledGold, rules: str, name: str) -> ScoringGold:
         raise ServiceError(f"rules {shown(rules)} are not compat or fixed")
     lines = tuple(gold_lines(compiled))
     text = "".join(line + "\n" for line in lines)
-    return ScoringGold(lines, read_gold(list(lines), rules, name), rules,  # type: ignore[arg-type]
-                       compiled.signature.text,
-                       hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return ScoringGold(
+        lines,
+        read_gold(list(lines), rules, name),  # type: ignore[arg-type]
+        rules,
+        compiled.signature.text,
+        hashlib.sha256(text.encode("utf-8")).hexdigest(),
+    )
 
 
 @dataclass(frozen=True)
@@ -90,8 +99,11 @@ def answered_items(text: str, kind: Kind, name: str, gold: Gold) -> int:
         found = rankings_of(parse_ranking(text.splitlines(), name))
         ids = {item_id for item_id, candidates in found.items() if candidates}
     elif kind == "best" or kind == "oot":
-        ids = {item_id for item_id, guesses in first_answers(text, kind).items()
-               if any(guess for guess in guesses)}
+        ids = {
+            item_id
+            for item_id, guesses in first_answers(text, kind).items()
+            if any(guess for guess in guesses)
+        }
     else:  # mw files are not stored as systems
         ids = set()
     return len(ids & gold.items.keys())
@@ -115,15 +127,18 @@ def kind_warnings(file_name: str, text: str, kind: Kind) -> list[str]:
     kind than its lines."""
     found = []
     if looks_like_gold(text):
-        found.append("every line reads as a gold line ('substitute count;'): this looks like "
-                     "a gold or mwgold file, not a system's answers")
+        found.append(
+            "every line reads as a gold line ('substitute count;'): this looks like "
+            "a gold or mwgold file, not a system's answers"
+        )
     suffix = PurePath(file_name).suffix.lower()
     if suffix == ".mw":
-        found.append("the file name says mw: multiword answers are scored by python -m "
-                     f"scoring.score -t mw, not here; its lines were read as a {kind} file")
+        found.append(
+            "the file name says mw: multiword answers are scored by python -m "
+            f"scoring.score -t mw, not here; its lines were read as a {kind} file"
+        )
     elif suffix in NAMED_KINDS and NAMED_KINDS[suffix] != kind:
-        found.append(f"the file name says {NAMED_KINDS[suffix]} but its lines are a {kind} "
-                     "file")
+        found.append(f"the file name says {NAMED_KINDS[suffix]} but its lines are a {kind} file")
     return found
 
 
@@ -136,13 +151,17 @@ def diagnosis(text: str, kind: Kind, gold: ScoringGold) -> tuple[str, tuple[str,
     with tempfile.TemporaryDirectory(prefix="lexsub_") as folder:
         system_path, gold_path = Path(folder) / "system", Path(folder) / "gold"
         system_path.write_text(text, encoding="utf-8", newline="")
-        gold_path.write_text("".join(line + "\n" for line in gold.lines), encoding="utf-8",
-                             newline="")
+        gold_path.write_text(
+            "".join(line + "\n" for line in gold.lines), encoding="utf-8", newline=""
+        )
         out, err = io.BytesIO(), io.StringIO()
         argv = [str(system_path), str(gold_path), "-t", kind]
         score_command(argv + (["--fixed"] if gold.rules == "fixed" else []), out, err)
-    notes = tuple(line.replace(str(system_path), "system").replace(str(gold_path), "gold")
-                  for line in err.getvalue().splitlines() if line.strip())
+    notes = tuple(
+        line.replace(str(system_path), "system").replace(str(gold_path), "gold")
+        for line in err.getvalue().splitlines()
+        if line.strip()
+    )
     return out.getvalue().decode("utf-8", "replace"), notes
 
 
@@ -159,12 +178,15 @@ def score_text(file_name: str, text: str, gold: ScoringGold) -> Scoring:
     items = len(gold.gold.items)
     warnings = kind_warnings(file_name, text, kind)
     if answered < LOW_COVERAGE * items:
-        warnings.append(f"answers {answered} of the {items} items in T "
-                        f"({100 * answered / items:.1f}%); the unanswered items count as "
-                        "wrong in every recall")
+        warnings.append(
+            f"answers {answered} of the {items} items in T "
+            f"({100 * answered / items:.1f}%); the unanswered items count as "
+            "wrong in every recall"
+        )
     output, notes = diagnosis(text, kind, gold)
-    return Scoring(kind, dict(result["systems"][file_name]), answered, items,
-                   tuple(warnings), output, notes)
+    return Scoring(
+        kind, dict(result["systems"][file_name]), answered, items, tuple(warnings), output, notes
+    )
 
 
 def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
@@ -180,8 +202,9 @@ def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
     row.scored_at = now()
 
 
-def store_system(dataset: Dataset, file_name: str, data: bytes, rules: str, who: str,
-                 compiled: CompiledGold) -> SystemRun:
+def store_system(
+    dataset: Dataset, file_name: str, data: bytes, rules: str, who: str, compiled: CompiledGold
+) -> SystemRun:
     """Score an uploaded file against the dataset's gold and keep it with the dataset.
     ServiceError when it is not UTF-8 text, holds a NUL or cannot be scored (nothing is
     stored then)."""
@@ -197,9 +220,15 @@ def store_system(dataset: Dataset, file_name: str, data: bytes, rules: str, who:
         scoring = score_text(name, text, gold)
     except ValueError as error:
         raise ServiceError(str(error)) from error
-    row = SystemRun(dataset_id=dataset.id, file_name=name, content=text,
-                    sha256=hashlib.sha256(data).hexdigest(), rules=rules, uploaded_by=who,
-                    uploaded_at=now())
+    row = SystemRun(
+        dataset_id=dataset.id,
+        file_name=name,
+        content=text,
+        sha256=hashlib.sha256(data).hexdigest(),
+        rules=rules,
+        uploaded_by=who,
+        uploaded_at=now(),
+    )
     _apply(row, scoring, gold)
     db.session.add(row)
     db.session.commit()
@@ -208,8 +237,13 @@ def store_system(dataset: Dataset, file_name: str, data: bytes, rules: str, who:
 
 def stored_systems(dataset: Dataset) -> list[SystemRun]:
     """The dataset's systems, oldest upload first."""
-    return list(db.session.scalars(select(SystemRun).where(
-        SystemRun.dataset_id == dataset.id).order_by(SystemRun.uploaded_at, SystemRun.id)))
+    return list(
+        db.session.scalars(
+            select(SystemRun)
+            .where(SystemRun.dataset_id == dataset.id)
+            .order_by(SystemRun.uploaded_at, SystemRun.id)
+        )
+    )
 
 
 def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
@@ -257,9 +291,15 @@ class Ranked:
 def rank(systems: Sequence[SystemRun], measure: str) -> list[Ranked]:
     """``systems`` by ``measure``, highest first; a missing (None) figure last; ties share
     a place (1, 1, 3) and are listed by file name, then upload order."""
-    ordered = sorted(systems, key=lambda row: (row.scores.get(measure) is None,
-                                               -(row.scores.get(measure) or 0.0),
-                                               row.file_name, row.id))
+    ordered = sorted(
+        systems,
+        key=lambda row: (
+            row.scores.get(measure) is None,
+            -(row.scores.get(measure) or 0.0),
+            row.file_name,
+            row.id,
+        ),
+    )
     ranked: list[Ranked] = []
     for index, row in enumerate(ordered):
         value = row.scores.get(measure)
@@ -268,8 +308,9 @@ def rank(systems: Sequence[SystemRun], measure: str) -> list[Ranked]:
     return ranked
 
 
-def leaderboards(systems: Sequence[SystemRun], chosen: Mapping[str, str]
-                 ) -> list[tuple[str, str, list[Ranked]]]:
+def leaderboards(
+    systems: Sequence[SystemRun], chosen: Mapping[str, str]
+) -> list[tuple[str, str, list[Ranked]]]:
     """(kind, measure, ranked systems) for each kind with a stored system; ``chosen``
     maps a kind to its measure (an unknown one falls back to :data:`DEFAULT_MEASURE`)."""
     tables: list[tuple[str, str, list[Ranked]]] = []
@@ -287,12 +328,15 @@ def labels(systems: Sequence[SystemRun]) -> dict[int, str]:
     """Each system's name in a chart or a comparison: its file name, with ``#id`` when
     two share one."""
     names = [row.file_name for row in systems]
-    return {row.id: row.file_name if names.count(row.file_name) == 1
-            else f"{row.file_name} #{row.id}" for row in systems}
+    return {
+        row.id: row.file_name if names.count(row.file_name) == 1 else f"{row.file_name} #{row.id}"
+        for row in systems
+    }
 
 
-def significance(dataset: Dataset, compiled: CompiledGold, rules: str, seed: int
-                 ) -> dict[str, Any] | None:
+def significance(
+    dataset: Dataset, compiled: CompiledGold, rules: str, seed: int
+) -> dict[str, Any] | None:
     """Intervals and paired significance (bootstrap and approximate randomisation over
     lemmas) of the stored systems scored under ``rules``, against the gold as compiled
     now: :func:`scoring.leaderboard.leaderboard`'s result, or None with no system."""
@@ -303,5 +347,8 @@ def significance(dataset: Dataset, compiled: CompiledGold, rules: str, seed: int
     if not gold.gold.items:
         return None
     names = labels(chosen)
-    return leaderboard(gold.gold, [(names[row.id], row.content) for row in chosen],
-                       Settings(significance=True, seed=seed)).to_json()
+    return leaderboard(
+        gold.gold,
+        [(names[row.id], row.content) for row in chosen],
+        Settings(significance=True, seed=seed),
+    ).to_json()

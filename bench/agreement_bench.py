@@ -87,12 +87,16 @@ def build(items: int, vocabulary: int, seed: int) -> list[Item]:
             mark = int(marks[row])
             multiword = None if mark < 0 else f"w{lemma} mw{mark}"
             if kinds[row]:
-                responses.append(Response(annotator, "nil" if kinds[row] == 1 else "name",
-                                          frozenset(), multiword))
+                responses.append(
+                    Response(
+                        annotator, "nil" if kinds[row] == 1 else "name", frozenset(), multiword
+                    )
+                )
                 continue
             chosen = list(dict.fromkeys(draws[row].tolist()))[: int(sizes[row])]
-            responses.append(Response(annotator, "substitutes",
-                                      frozenset(words[c] for c in chosen), multiword))
+            responses.append(
+                Response(annotator, "substitutes", frozenset(words[c] for c in chosen), multiword)
+            )
         result.append(Item(f"w{lemma}.n", str(number + 1), tuple(responses)))
     return result
 
@@ -115,16 +119,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args(argv)
-    print(f"python {platform.python_version()} on {platform.machine()} "
-          f"({platform.system()} {platform.release()}), {os.cpu_count()} CPUs")
+    print(
+        f"python {platform.python_version()} on {platform.machine()} "
+        f"({platform.system()} {platform.release()}), {os.cpu_count()} CPUs"
+    )
     start = time.perf_counter()
     items = build(args.items, args.vocabulary, args.seed)
     answers = [a for item in items for a in item.answers]
-    print(f"input: {len(items):,} items x {len(ANNOTATORS)} annotators, seed {args.seed}, "
-          f"vocabulary {args.vocabulary} per lemma; {len(answers):,} non-empty answers, "
-          f"{len(set(answers)):,} distinct sets, sizes "
-          f"{dict(sorted(Counter(len(a) for a in answers).items()))}; "
-          f"built in {time.perf_counter() - start:.1f} s")
+    print(
+        f"input: {len(items):,} items x {len(ANNOTATORS)} annotators, seed {args.seed}, "
+        f"vocabulary {args.vocabulary} per lemma; {len(answers):,} non-empty answers, "
+        f"{len(set(answers)):,} distinct sets, sizes "
+        f"{dict(sorted(Counter(len(a) for a in answers).items()))}; "
+        f"built in {time.perf_counter() - start:.1f} s"
+    )
     del answers
 
     fast = {
@@ -143,17 +151,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, (seconds, value) in timings.items():
         print(f"{name:<16}{seconds:>8.2f} s   value {value:.6f}")
     total = sum(seconds for seconds, _ in timings.values())
-    print(f"{'together':<16}{total:>8.2f} s   (target < {FAST_TARGET:.0f} s) "
-          f"{'OK' if total < FAST_TARGET else 'MISSED'}")
-    print(f"{'MASI alpha':<16}{masi_seconds:>8.2f} s   value {masi:.6f} "
-          f"(target < {MASI_TARGET:.0f} s) {'OK' if masi_seconds < MASI_TARGET else 'MISSED'}")
-    print(f"{'multiword':<16}{multiword_seconds:>8.2f} s   detection "
-          f"{multiword.detection.per_item:.6f}, identification "
-          f"{multiword.identification.per_item:.6f}")
-    print(f"indicator alpha, closed form minus krippendorff: "
-          f"{closed - timings['indicator alpha'][1]:.1e}")
-    print(f"peak memory (max RSS): {peak / 2**20:.0f} MiB (target < 2 GiB) "
-          f"{'OK' if peak < MEMORY_TARGET else 'MISSED'}; best of {args.repeat} runs each")
+    print(
+        f"{'together':<16}{total:>8.2f} s   (target < {FAST_TARGET:.0f} s) "
+        f"{'OK' if total < FAST_TARGET else 'MISSED'}"
+    )
+    print(
+        f"{'MASI alpha':<16}{masi_seconds:>8.2f} s   value {masi:.6f} "
+        f"(target < {MASI_TARGET:.0f} s) {'OK' if masi_seconds < MASI_TARGET else 'MISSED'}"
+    )
+    print(
+        f"{'multiword':<16}{multiword_seconds:>8.2f} s   detection "
+        f"{multiword.detection.per_item:.6f}, identification "
+        f"{multiword.identification.per_item:.6f}"
+    )
+    print(
+        f"indicator alpha, closed form minus krippendorff: "
+        f"{closed - timings['indicator alpha'][1]:.1e}"
+    )
+    print(
+        f"peak memory (max RSS): {peak / 2**20:.0f} MiB (target < 2 GiB) "
+        f"{'OK' if peak < MEMORY_TARGET else 'MISSED'}; best of {args.repeat} runs each"
+    )
     met = total < FAST_TARGET and masi_seconds < MASI_TARGET and peak < MEMORY_TARGET
     return 0 if met else 1
 

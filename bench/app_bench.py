@@ -78,29 +78,40 @@ class Result:
     client_cpu: float  # CPU seconds of this process (the clients) during the run
 
     def row(self) -> str:
-        ms = [1000 * percentile(self.latencies, p) for p in (50, 95, 99)] if self.latencies \
+        ms = (
+            [1000 * percentile(self.latencies, p) for p in (50, 95, 99)]
+            if self.latencies
             else [float("nan")] * 3
+        )
         top = 1000 * max(self.latencies) if self.latencies else float("nan")
-        return (f"| {self.database} | {self.annotators} | {self.acknowledged:,} | "
-                f"{self.wall:.1f} | {self.acknowledged / self.wall:.1f} | {ms[0]:.0f} | "
-                f"{ms[1]:.0f} | {ms[2]:.0f} | {top:.0f} | {self.connection_errors} / "
-                f"{self.server_errors} / {len(self.unexpected)} | {len(self.count.lost)} | "
-                f"{1000 * self.server_cpu / self.acknowledged:.1f} / "
-                f"{1000 * self.client_cpu / self.acknowledged:.1f} |")
+        return (
+            f"| {self.database} | {self.annotators} | {self.acknowledged:,} | "
+            f"{self.wall:.1f} | {self.acknowledged / self.wall:.1f} | {ms[0]:.0f} | "
+            f"{ms[1]:.0f} | {ms[2]:.0f} | {top:.0f} | {self.connection_errors} / "
+            f"{self.server_errors} / {len(self.unexpected)} | {len(self.count.lost)} | "
+            f"{1000 * self.server_cpu / self.acknowledged:.1f} / "
+            f"{1000 * self.client_cpu / self.acknowledged:.1f} |"
+        )
 
 
 def run(database: str, url: str, folder: Path, options: argparse.Namespace) -> Result:
     log(f"{database}: setting up (lexsub init-db, lexsub demo)")
     env = live_server.prepare_database(url)
-    with live_server.Server(env, folder, workers=options.workers,
-                            worker_class=options.worker_class,
-                            threads=options.threads) as server:
+    with live_server.Server(
+        env,
+        folder,
+        workers=options.workers,
+        worker_class=options.worker_class,
+        threads=options.threads,
+    ) as server:
         names = [f"bench{i:03d}" for i in range(options.annotators)]
         log(f"{database}: gunicorn on port {server.port}; creating {len(names)} accounts")
         live_clients.create_annotators(server.port, names)
         order = live_server.instance_order(url)
-        annotators = [Annotator(server.port, name, live_clients.client_address(i), order)
-                      for i, name in enumerate(names)]
+        annotators = [
+            Annotator(server.port, name, live_clients.client_address(i), order)
+            for i, name in enumerate(names)
+        ]
         with ThreadPoolExecutor(8) as pool:
             list(pool.map(Annotator.log_in, annotators))
         share, extra = divmod(options.saves, len(annotators))
@@ -111,8 +122,10 @@ def run(database: str, url: str, folder: Path, options: argparse.Namespace) -> R
             start.wait()
             annotator.run(never, saves)
 
-        threads = [threading.Thread(target=client, args=(a, share + (i < extra)))
-                   for i, a in enumerate(annotators)]
+        threads = [
+            threading.Thread(target=client, args=(a, share + (i < extra)))
+            for i, a in enumerate(annotators)
+        ]
         for thread in threads:
             thread.start()
         log(f"{database}: {len(annotators)} annotators, {options.saves:,} saves")
@@ -128,13 +141,19 @@ def run(database: str, url: str, folder: Path, options: argparse.Namespace) -> R
     if crashes:
         raise SystemExit(f"app_bench: client crashed: {crashes[:3]}")
     saves = [save for a in annotators for save in a.saves]
-    return Result(database, len(annotators),
-                  sum(1 for save in saves if save.acknowledged_at is not None), wall,
-                  [save.seconds for save in saves if save.seconds is not None],
-                  sum(a.connection_errors for a in annotators),
-                  sum(a.server_errors for a in annotators),
-                  [line for a in annotators for line in a.unexpected],
-                  live_clients.count_answers(url, saves), server_cpu, client_cpu)
+    return Result(
+        database,
+        len(annotators),
+        sum(1 for save in saves if save.acknowledged_at is not None),
+        wall,
+        [save.seconds for save in saves if save.seconds is not None],
+        sum(a.connection_errors for a in annotators),
+        sum(a.server_errors for a in annotators),
+        [line for a in annotators for line in a.unexpected],
+        live_clients.count_answers(url, saves),
+        server_cpu,
+        client_cpu,
+    )
 
 
 @contextmanager
@@ -151,19 +170,27 @@ def scratch_postgres(server_url: str) -> Iterator[tuple[str, str]]:
         version = connection.execute("SHOW server_version").fetchone()
         connection.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield (server.set(database=name).render_as_string(hide_password=False),
-               str(version[0]) if version else "?")
+        yield (
+            server.set(database=name).render_as_string(hide_password=False),
+            str(version[0]) if version else "?",
+        )
     finally:
         with psycopg.connect(connect, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def machine_facts() -> list[tuple[str, str]]:
-    head = subprocess.run(["git", "-C", str(REPO), "log", "-1", "--format=%h %s"],
-                          capture_output=True, text=True, check=False).stdout.strip()
-    return [*machine.machine_facts(),
-            ("python", f"{sys.executable}: {platform.python_version()}"),
-            ("code", head[:70])]
+    head = subprocess.run(
+        ["git", "-C", str(REPO), "log", "-1", "--format=%h %s"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return [
+        *machine.machine_facts(),
+        ("python", f"{sys.executable}: {platform.python_version()}"),
+        ("code", head[:70]),
+    ]
 
 
 def log(message: str) -> None:
@@ -172,23 +199,34 @@ def log(message: str) -> None:
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--annotators", type=int, default=50,
-                        help="concurrent annotators (default 50)")
-    parser.add_argument("--saves", type=int, default=2000,
-                        help="saves in all, shared among the annotators (default 2000)")
-    parser.add_argument("--workers", type=int, default=2 * (os.cpu_count() or 1) + 1,
-                        help="gunicorn worker processes (default 2 * CPUs + 1)")
+    parser.add_argument(
+        "--annotators", type=int, default=50, help="concurrent annotators (default 50)"
+    )
+    parser.add_argument(
+        "--saves",
+        type=int,
+        default=2000,
+        help="saves in all, shared among the annotators (default 2000)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2 * (os.cpu_count() or 1) + 1,
+        help="gunicorn worker processes (default 2 * CPUs + 1)",
+    )
     parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
-    parser.add_argument("--threads", type=int, default=1,
-                        help="threads per worker (gthread)")
-    parser.add_argument("--database-url",
-                        help="a PostgreSQL server to run on as well (a scratch database "
-                             "is created there and dropped)")
+    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
+    parser.add_argument(
+        "--database-url",
+        help="a PostgreSQL server to run on as well (a scratch database "
+        "is created there and dropped)",
+    )
     parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     options = parser.parse_args(argv)
     if options.annotators < 1 or options.saves < options.annotators:
-        parser.error(f"--saves {options.saves} must be at least --annotators "
-                     f"{options.annotators} (>= 1)")
+        parser.error(
+            f"--saves {options.saves} must be at least --annotators {options.annotators} (>= 1)"
+        )
     if options.no_sqlite and not options.database_url:
         parser.error("--no-sqlite needs --database-url")
     return options
@@ -214,19 +252,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 pg_folder.mkdir()
                 results.append(run("PostgreSQL", url, pg_folder, options))
 
-    print(f"app_bench: save-and-next under load, wsgi:app under gunicorn "
-          f"{metadata.version('gunicorn')} ({options.workers} {options.worker_class} workers"
-          + (f", {options.threads} threads each" if options.worker_class == "gthread" else "")
-          + ")")
+    print(
+        f"app_bench: save-and-next under load, wsgi:app under gunicorn "
+        f"{metadata.version('gunicorn')} ({options.workers} {options.worker_class} workers"
+        + (f", {options.threads} threads each" if options.worker_class == "gthread" else "")
+        + ")"
+    )
     for name, value in machine_facts():
         print(f"  {name:<8} {value}")
     print(f"  database {', '.join(versions)}")
-    print(f"  clients  {options.annotators} annotator threads in the bench process, same "
-          f"machine; {options.saves:,} saves in all")
+    print(
+        f"  clients  {options.annotators} annotator threads in the bench process, same "
+        f"machine; {options.saves:,} saves in all"
+    )
     print(f"  load     1/5/15-min averages {load_before} before, {machine.load_average()} after")
     print()
-    print("| database | annotators | saves | wall s | saves/s | p50 ms | p95 ms | p99 ms "
-          "| max ms | errors conn / 5xx / other | lost | CPU ms a save: server / clients |")
+    print(
+        "| database | annotators | saves | wall s | saves/s | p50 ms | p95 ms | p99 ms "
+        "| max ms | errors conn / 5xx / other | lost | CPU ms a save: server / clients |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for result in results:
         print(result.row())
@@ -236,8 +280,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{result.database}: {result.count.summary()}")
         for line in [*result.count.lost, *result.count.anomalies, *result.unexpected][:10]:
             print(f"  {line}")
-        failed |= bool(result.count.lost or result.count.anomalies or result.unexpected
-                       or result.count.unacknowledged)
+        failed |= bool(
+            result.count.lost
+            or result.count.anomalies
+            or result.unexpected
+            or result.count.unacknowledged
+        )
     return 1 if failed else 0
 
 

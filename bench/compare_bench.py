@@ -83,11 +83,19 @@ def build(folder: Path, items: int) -> list[Path]:
 
 def run(paths: list[Path], workers: int) -> tuple[float, int, str]:
     """Wall seconds, peak RSS in bytes, and the output's first line."""
-    command = [sys.executable, "-m", "scoring.compare", *map(str, paths), "--significance",
-               "--format", "json", "--workers", str(workers)]
+    command = [
+        sys.executable,
+        "-m",
+        "scoring.compare",
+        *map(str, paths),
+        "--significance",
+        "--format",
+        "json",
+        "--workers",
+        str(workers),
+    ]
     start = time.perf_counter()
-    child = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert child.stdout is not None
     output = child.stdout.read()
     _, status, usage = os.wait4(child.pid, 0)
@@ -101,26 +109,36 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="compare's --workers (default: one per CPU)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="compare's --workers (default: one per CPU)",
+    )
     args = parser.parse_args()
     if not GOLD.exists():
         print(f"needs {GOLD}", file=sys.stderr)
         return 1
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"Python {platform.python_version()}, {platform.system()} {platform.release()}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
+        f"Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
         paths = build(Path(folder), args.items)
-        print(f"input: gold of {args.items:,} items ({args.items // 10:,} lemmas), "
-              f"10 systems (5 best, 5 oot), written in {time.perf_counter() - start:.1f} s")
+        print(
+            f"input: gold of {args.items:,} items ({args.items // 10:,} lemmas), "
+            f"10 systems (5 best, 5 oot), written in {time.perf_counter() - start:.1f} s"
+        )
         runs = [run(paths, args.workers) for _ in range(args.repeat)]
     best = min(seconds for seconds, _, _ in runs)
     peak = max(peak for _, peak, _ in runs)
-    print(f"compare --significance --workers {args.workers} (1,000 resamples, 1,000 "
-          f"trials): best of {args.repeat}: "
-          f"{best:.1f} s (runs: {', '.join(f'{s:.1f}' for s, _, _ in runs)}), "
-          f"peak {peak / 2**20:.0f} MiB")
+    print(
+        f"compare --significance --workers {args.workers} (1,000 resamples, 1,000 "
+        f"trials): best of {args.repeat}: "
+        f"{best:.1f} s (runs: {', '.join(f'{s:.1f}' for s, _, _ in runs)}), "
+        f"peak {peak / 2**20:.0f} MiB"
+    )
     met = best < TARGET_SECONDS
     print(f"target < {TARGET_SECONDS:.0f} s: {'met' if met else 'NOT met'}")
     return 0 if met else 1

@@ -68,8 +68,7 @@ def build(path: Path, instances: int) -> None:
 
 def run_once(responses: Path, out: Path, extra: Sequence[str]) -> tuple[float, int, str]:
     """One run of the command: wall seconds, peak RSS in bytes, its summary line."""
-    command = [sys.executable, "-m", "annotate.compile", str(responses), "--out", str(out),
-               *extra]
+    command = [sys.executable, "-m", "annotate.compile", str(responses), "--out", str(out), *extra]
     start = time.perf_counter()
     child = subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
@@ -100,23 +99,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.perf_counter()
         build(responses, args.instances)
         size = responses.stat().st_size
-        print(f"input: {args.instances:,} instances x 5 = {args.instances * 5:,} responses, "
-              f"{size / 1e6:.1f} MB, built in {time.perf_counter() - start:.1f} s")
+        print(
+            f"input: {args.instances:,} instances x 5 = {args.instances * 5:,} responses, "
+            f"{size / 1e6:.1f} MB, built in {time.perf_counter() - start:.1f} s"
+        )
         extra = ["--no-lemmatise"] if args.no_lemmatise else []
         runs = [run_once(responses, folder / "compiled", extra) for _ in range(args.repeat)]
         wall = min(run[0] for run in runs)
         peak = max(run[1] for run in runs)
         lines = sum(1 for _ in (folder / "compiled" / "gold").open(encoding="utf-8"))
-    print(f"python {platform.python_version()} on {platform.machine()}, "
-          f"{os.cpu_count()} CPUs; {runs[0][2]}")
-    print(f"gold lines written: {lines:,} ({'OK' if lines == args.instances else 'WRONG'}: "
-          f"one per instance)")
-    print(f"wall time (best of {args.repeat}): {wall:.2f} s (target < {TARGET_SECONDS:.0f} s)"
-          f" {'OK' if wall < TARGET_SECONDS else 'MISSED'}")
-    print(f"peak memory (max RSS): {peak / 2**20:.0f} MiB (target < 1 GiB) "
-          f"{'OK' if peak < TARGET_BYTES else 'MISSED'}")
-    return 0 if wall < TARGET_SECONDS and peak < TARGET_BYTES and lines == args.instances \
-        else 1
+    print(
+        f"python {platform.python_version()} on {platform.machine()}, "
+        f"{os.cpu_count()} CPUs; {runs[0][2]}"
+    )
+    print(
+        f"gold lines written: {lines:,} ({'OK' if lines == args.instances else 'WRONG'}: "
+        f"one per instance)"
+    )
+    print(
+        f"wall time (best of {args.repeat}): {wall:.2f} s (target < {TARGET_SECONDS:.0f} s)"
+        f" {'OK' if wall < TARGET_SECONDS else 'MISSED'}"
+    )
+    print(
+        f"peak memory (max RSS): {peak / 2**20:.0f} MiB (target < 1 GiB) "
+        f"{'OK' if peak < TARGET_BYTES else 'MISSED'}"
+    )
+    return 0 if wall < TARGET_SECONDS and peak < TARGET_BYTES and lines == args.instances else 1
 
 
 if __name__ == "__main__":

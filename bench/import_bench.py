@@ -26,8 +26,9 @@ def main() -> None:
     if not path.exists():
         raise SystemExit(f"import_bench: {path} not found (the shared data)")
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"SECRET_KEY": "bench",
-                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite"})
+        app = create_app(
+            {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite"}
+        )
         with app.app_context():
             from flask_migrate import upgrade
 
@@ -39,10 +40,13 @@ def main() -> None:
             imported = import_dataset(result, "bench", path.name, data)
             stored = time.perf_counter()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"import_bench: {path.name}: {imported.instances} instances, "
-          f"{len(result.repairs)} repairs")
-    print(f"  parse {parsed - started:.3f} s, store {stored - parsed:.3f} s, "
-          f"total {stored - started:.3f} s (target < 2 s), peak {peak:.0f} MB")
+    print(
+        f"import_bench: {path.name}: {imported.instances} instances, {len(result.repairs)} repairs"
+    )
+    print(
+        f"  parse {parsed - started:.3f} s, store {stored - parsed:.3f} s, "
+        f"total {stored - started:.3f} s (target < 2 s), peak {peak:.0f} MB"
+    )
 
 
 if __name__ == "__main__":

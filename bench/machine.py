@@ -16,7 +16,7 @@ def _proc_field(path: str, prefix: str) -> str | None:
         return None
     for line in file.read_text(errors="replace").splitlines():
         if line.startswith(prefix):
-            return line[len(prefix):]
+            return line[len(prefix) :]
     return None
 
 
@@ -29,8 +29,10 @@ def machine_facts() -> list[tuple[str, str]]:
         ("date", datetime.datetime.now().astimezone().isoformat(timespec="seconds")),
         ("cpu", "unknown" if cpu is None else cpu.split(":", 1)[1].strip()),
         ("cores", f"{os.cpu_count()} logical, {usable} usable"),
-        ("memory", "unknown" if memory is None
-         else f"{int(memory.split()[0]) / 1024 / 1024:.1f} GiB"),
+        (
+            "memory",
+            "unknown" if memory is None else f"{int(memory.split()[0]) / 1024 / 1024:.1f} GiB",
+        ),
         ("os", platform.platform()),
     ]
 

@@ -143,8 +143,9 @@ def read_real_gold(path: Path) -> list[GoldItem]:
     return items
 
 
-def pick(rng: random.Random, own: Sequence[str], pool: Sequence[str], own_share: float,
-         count: int) -> list[str]:
+def pick(
+    rng: random.Random, own: Sequence[str], pool: Sequence[str], own_share: float, count: int
+) -> list[str]:
     """``count`` distinct guesses, each the item's own substitute with odds ``own_share``
     (preferring its first, most frequent ones) or else a substitute of any item."""
     guesses: list[str] = []
@@ -160,17 +161,18 @@ def pick(rng: random.Random, own: Sequence[str], pool: Sequence[str], own_share:
     return guesses
 
 
-def write_synthetic(items: Sequence[GoldItem], size: int, directory: Path,
-                    seed: int) -> Dataset:
+def write_synthetic(items: Sequence[GoldItem], size: int, directory: Path, seed: int) -> Dataset:
     """Write ``gold``, ``best`` and ``oot`` files of ``size`` items (see module doc)."""
     rng = random.Random(seed)
     pool = [sub for item in items for sub in item.substitutes]
     gold_path = directory / f"gold_{size}.txt"
     best_path = directory / f"system_{size}.best"
     oot_path = directory / f"system_{size}.oot"
-    with (open(gold_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as gold,
-          open(best_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as best,
-          open(oot_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as oot):
+    with (
+        open(gold_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as gold,
+        open(best_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as best,
+        open(oot_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as oot,
+    ):
         for index in range(size):
             item = items[index % len(items)]
             ident = index + 1
@@ -178,8 +180,9 @@ def write_synthetic(items: Sequence[GoldItem], size: int, directory: Path,
             if rng.random() < 0.02:
                 best_guesses: list[str] = []
             else:
-                best_guesses = pick(rng, item.substitutes, pool, 0.45,
-                                    1 if rng.random() < 0.75 else 2)
+                best_guesses = pick(
+                    rng, item.substitutes, pool, 0.45, 1 if rng.random() < 0.75 else 2
+                )
             if rng.random() < 0.02:
                 oot_guesses: list[str] = []
             else:
@@ -200,8 +203,10 @@ def real_dataset() -> Dataset:
 def check_path(path: Path) -> None:
     """score.pl prints its usage line for a gold path containing ``-t``/``-v`` anywhere."""
     if "-t" in str(path) or "-v" in str(path):
-        raise SystemExit(f"score_bench: score.pl would refuse the path {path} (it contains "
-                         "'-t' or '-v'); choose another --out directory")
+        raise SystemExit(
+            f"score_bench: score.pl would refuse the path {path} (it contains "
+            "'-t' or '-v'); choose another --out directory"
+        )
 
 
 # --------------------------------------------------------------------------- timing
@@ -235,8 +240,9 @@ os.write(report, f"{wall!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)
 """
 
 
-def run_once(argv: Sequence[str], cwd: Path,
-             env: dict[str, str]) -> tuple[float, int, int, bytes, bytes]:
+def run_once(
+    argv: Sequence[str], cwd: Path, env: dict[str, str]
+) -> tuple[float, int, int, bytes, bytes]:
     """Run a command; return wall seconds, peak RSS in KiB, exit status, stdout, stderr.
 
     The wall time runs from the spawn of the command to its end (interpreter start
@@ -246,8 +252,13 @@ def run_once(argv: Sequence[str], cwd: Path,
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
             launcher = subprocess.Popen(
                 [sys.executable, "-I", "-S", "-c", LAUNCHER, str(write_end), *argv],
-                cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                pass_fds=(write_end,))
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                pass_fds=(write_end,),
+            )
             os.close(write_end)
             write_end = -1
             with os.fdopen(read_end, "rb") as report_file:
@@ -262,8 +273,10 @@ def run_once(argv: Sequence[str], cwd: Path,
             if fd >= 0:
                 os.close(fd)
     if launcher.returncode != 0 or not report:
-        raise SystemExit(f"score_bench: the launcher failed on {' '.join(argv)}:\n"
-                         + stderr.decode(ENCODING, "replace"))
+        raise SystemExit(
+            f"score_bench: the launcher failed on {' '.join(argv)}:\n"
+            + stderr.decode(ENCODING, "replace")
+        )
     wall, peak_kb, status = report.split()
     return float(wall), int(peak_kb), int(status), stdout, stderr
 
@@ -273,8 +286,9 @@ def memory_floor(env: dict[str, str]) -> int:
     return run_once(["true"], REPO, env)[1]
 
 
-def time_command(argv: Sequence[str], cwd: Path, env: dict[str, str], repeat: int,
-                 timing: Timing) -> None:
+def time_command(
+    argv: Sequence[str], cwd: Path, env: dict[str, str], repeat: int, timing: Timing
+) -> None:
     """Run ``argv`` ``repeat`` times, folding the results into ``timing``."""
     for _ in range(repeat):
         wall, peak_kb, status, stdout, stderr = run_once(argv, cwd, env)
@@ -289,20 +303,30 @@ def time_command(argv: Sequence[str], cwd: Path, env: dict[str, str], repeat: in
             timing.problems.append("standard output differs between repeats")
 
 
-def commands(python: str, score_pl: str | None, system: Path, gold: Path,
-             measure: str) -> dict[str, list[str]]:
+def commands(
+    python: str, score_pl: str | None, system: Path, gold: Path, measure: str
+) -> dict[str, list[str]]:
     found = {
         OURS: [python, "-m", "scoring.score", str(system), str(gold), "-t", measure],
-        OURS_QUIET: [python, "-m", "scoring.score", str(system), str(gold), "-t", measure,
-                     "--no-diagnosis"],
+        OURS_QUIET: [
+            python,
+            "-m",
+            "scoring.score",
+            str(system),
+            str(gold),
+            "-t",
+            measure,
+            "--no-diagnosis",
+        ],
     }
     if score_pl is not None:
         found[PERL] = ["perl", score_pl, str(system), str(gold), "-t", measure]
     return found
 
 
-def bench_dataset(dataset: Dataset, python: str, score_pl: str | None, repeat: int,
-                  env: dict[str, str]) -> list[Row]:
+def bench_dataset(
+    dataset: Dataset, python: str, score_pl: str | None, repeat: int, env: dict[str, str]
+) -> list[Row]:
     rows: list[Row] = []
     for measure in MEASURES:
         argvs = commands(python, score_pl, dataset.systems[measure], dataset.gold, measure)
@@ -345,17 +369,29 @@ def code_version() -> str:
 
 
 def machine_facts(python: str, score_pl: str | None) -> list[tuple[str, str]]:
-    facts = [*machine.machine_facts(),
-             ("python", f"{python}: "
-              + capture([python, "-c", "import sys; print(sys.version.split()[0])"]))]
+    facts = [
+        *machine.machine_facts(),
+        (
+            "python",
+            f"{python}: " + capture([python, "-c", "import sys; print(sys.version.split()[0])"]),
+        ),
+    ]
     if score_pl is not None:
         facts.append(("perl", capture(["perl", "-e", "print $^V"]) + f" ({score_pl})"))
     return facts
 
 
 def format_table(rows: Sequence[Row]) -> list[str]:
-    header = ("size", "measure", "tool", "wall s", "peak MB", "perl/ours wall",
-              "ours/perl peak", "stdout")
+    header = (
+        "size",
+        "measure",
+        "tool",
+        "wall s",
+        "peak MB",
+        "perl/ours wall",
+        "ours/perl peak",
+        "stdout",
+    )
     body: list[tuple[str, ...]] = []
     perl = {(row.dataset.label, row.measure): row.timing for row in rows if row.tool == PERL}
     for row in rows:
@@ -367,14 +403,26 @@ def format_table(rows: Sequence[Row]) -> list[str]:
             same = "same" if row.timing.stdout == reference.stdout else "MISMATCH"
         if row.timing.problems:
             same = (same + " " if same else "") + "FAILED"
-        body.append((row.dataset.label, row.measure, row.tool, f"{row.timing.wall:.3f}",
-                     f"{row.timing.peak_kb / 1024:.1f}", speed, memory, same))
+        body.append(
+            (
+                row.dataset.label,
+                row.measure,
+                row.tool,
+                f"{row.timing.wall:.3f}",
+                f"{row.timing.peak_kb / 1024:.1f}",
+                speed,
+                memory,
+                same,
+            )
+        )
     widths = [max(len(line[col]) for line in [header, *body]) for col in range(len(header))]
     right = {3, 4, 5, 6}
 
     def render(line: tuple[str, ...]) -> str:
-        cells = [cell.rjust(widths[col]) if col in right else cell.ljust(widths[col])
-                 for col, cell in enumerate(line)]
+        cells = [
+            cell.rjust(widths[col]) if col in right else cell.ljust(widths[col])
+            for col, cell in enumerate(line)
+        ]
         return "  ".join(cells).rstrip()
 
     lines = [render(header), render(tuple("-" * width for width in widths))]
@@ -396,9 +444,11 @@ def verdicts(rows: Sequence[Row]) -> list[str]:
             continue
         if row.dataset.label.endswith("(real)"):
             ok = row.timing.wall < TARGET_REAL_WALL
-            found.append(f"{'PASS' if ok else 'MISS'}  real test set, {row.measure}, "
-                         f"{row.tool}: {row.timing.wall:.3f} s wall "
-                         f"(target < {TARGET_REAL_WALL} s)")
+            found.append(
+                f"{'PASS' if ok else 'MISS'}  real test set, {row.measure}, "
+                f"{row.tool}: {row.timing.wall:.3f} s wall "
+                f"(target < {TARGET_REAL_WALL} s)"
+            )
         elif row.dataset.items == TARGET_SIZE:
             perl = by_key.get((row.dataset.label, row.measure, PERL))
             if perl is None:
@@ -406,9 +456,11 @@ def verdicts(rows: Sequence[Row]) -> list[str]:
             speed = perl.timing.wall / row.timing.wall
             memory = row.timing.peak_kb / perl.timing.peak_kb
             ok = speed >= TARGET_SPEEDUP and memory <= TARGET_MEMORY
-            found.append(f"{'PASS' if ok else 'MISS'}  {TARGET_SIZE:,} items, {row.measure}, "
-                         f"{row.tool}: {speed:.2f}x faster (target >= {TARGET_SPEEDUP:g}x), "
-                         f"peak {memory:.2f} of score.pl's (target <= {TARGET_MEMORY:g})")
+            found.append(
+                f"{'PASS' if ok else 'MISS'}  {TARGET_SIZE:,} items, {row.measure}, "
+                f"{row.tool}: {speed:.2f}x faster (target >= {TARGET_SPEEDUP:g}x), "
+                f"peak {memory:.2f} of score.pl's (target <= {TARGET_MEMORY:g})"
+            )
     return found
 
 
@@ -423,8 +475,10 @@ def mismatches(rows: Sequence[Row]) -> list[str]:
             continue
         ours = (row.timing.stdout or b"").decode(ENCODING, "replace")
         theirs = (reference.stdout or b"").decode(ENCODING, "replace")
-        found.append(f"{row.dataset.label} {row.measure} {row.tool}: standard output differs "
-                     f"from score.pl's\n--- score.pl\n{theirs}--- {row.tool}\n{ours}")
+        found.append(
+            f"{row.dataset.label} {row.measure} {row.tool}: standard output differs "
+            f"from score.pl's\n--- score.pl\n{theirs}--- {row.tool}\n{ours}"
+        )
     return found
 
 
@@ -445,8 +499,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(part.replace("_", "")) for part in text.split(",") if part.strip())
     except ValueError as error:
-        raise argparse.ArgumentTypeError(f"not a comma-separated list of sizes: {text}") \
-            from error
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of sizes: {text}") from error
     if not sizes or min(sizes) < 1:
         raise argparse.ArgumentTypeError(f"sizes must be positive: {text}")
     return sizes
@@ -459,23 +512,42 @@ def default_python() -> str:
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        description="Time python -m scoring.score (and score.pl, if SCORE_PL is set).")
-    parser.add_argument("--sizes", type=parse_sizes, default=None,
-                        help="comma-separated synthetic sizes (default 100000,1000000)")
-    parser.add_argument("--repeat", type=int, default=None,
-                        help="runs per command; best wall and max peak are kept (default 3)")
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke run: sizes 1696,10000 and repeat 1 unless given")
+        description="Time python -m scoring.score (and score.pl, if SCORE_PL is set)."
+    )
+    parser.add_argument(
+        "--sizes",
+        type=parse_sizes,
+        default=None,
+        help="comma-separated synthetic sizes (default 100000,1000000)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="runs per command; best wall and max peak are kept (default 3)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: sizes 1696,10000 and repeat 1 unless given"
+    )
     parser.add_argument("--seed", type=int, default=2007, help="seed of the synthetic answers")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="keep the synthetic files in this directory (e.g. bench/out)")
-    parser.add_argument("--python", default=default_python(),
-                        help="interpreter that runs our scorer (default: the repo's .venv)")
-    parser.add_argument("--no-bytecode-cache", action="store_true",
-                        help="leave PYTHONDONTWRITEBYTECODE as the environment has it "
-                             "(by default the scorer's bytecode is cached, outside the repo)")
-    parser.add_argument("--no-real", action="store_true",
-                        help="skip the real 1,696-item test set")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="keep the synthetic files in this directory (e.g. bench/out)",
+    )
+    parser.add_argument(
+        "--python",
+        default=default_python(),
+        help="interpreter that runs our scorer (default: the repo's .venv)",
+    )
+    parser.add_argument(
+        "--no-bytecode-cache",
+        action="store_true",
+        help="leave PYTHONDONTWRITEBYTECODE as the environment has it "
+        "(by default the scorer's bytecode is cached, outside the repo)",
+    )
+    parser.add_argument("--no-real", action="store_true", help="skip the real 1,696-item test set")
     options = parser.parse_args(argv)
     if options.sizes is None:
         options.sizes = QUICK_SIZES if options.quick else DEFAULT_SIZES
@@ -524,8 +596,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         floor_kb = memory_floor(env)
         if not options.no_real:
             log(f"timing the real test set ({options.repeat} runs per command)")
-            rows.extend(bench_dataset(real_dataset(), options.python, score_pl,
-                                      options.repeat, env))
+            rows.extend(
+                bench_dataset(real_dataset(), options.python, score_pl, options.repeat, env)
+            )
         for size in options.sizes:
             log(f"writing {size:,} synthetic items into {directory}")
             dataset = write_synthetic(items, size, directory, options.seed)
@@ -535,20 +608,34 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.extend(bench_dataset(dataset, options.python, score_pl, options.repeat, env))
     elapsed = time.perf_counter() - started
 
-    print("score_bench: python -m scoring.score"
-          + (" vs perl score.pl" if score_pl else " (set SCORE_PL to compare with score.pl)"))
+    print(
+        "score_bench: python -m scoring.score"
+        + (" vs perl score.pl" if score_pl else " (set SCORE_PL to compare with score.pl)")
+    )
     for name, value in machine_facts(options.python, score_pl):
         print(f"  {name:<7} {value}")
     print(f"  code    {code_version()}; scoring/ sources {fingerprint}")
-    print(f"  runs    {options.repeat} per command (best wall, max peak RSS), "
-          f"seed {options.seed}, bench took {elapsed:.0f} s")
-    print(f"  load    1/5/15-min averages {load_before} before, {machine.load_average()} after "
-          "(other work on the machine skews the figures)")
-    print(f"  peak    max RSS of the command via os.wait4 in a launcher; "
-          f"floor {floor_kb / 1024:.1f} MB (what `true` reports)")
-    print("  pyc     " + ("scorer bytecode cached (warm), as with a default Python"
-                          if bytecode_cache else "environment as is: PYTHONDONTWRITEBYTECODE="
-                          + os.environ.get("PYTHONDONTWRITEBYTECODE", "(unset)")))
+    print(
+        f"  runs    {options.repeat} per command (best wall, max peak RSS), "
+        f"seed {options.seed}, bench took {elapsed:.0f} s"
+    )
+    print(
+        f"  load    1/5/15-min averages {load_before} before, {machine.load_average()} after "
+        "(other work on the machine skews the figures)"
+    )
+    print(
+        f"  peak    max RSS of the command via os.wait4 in a launcher; "
+        f"floor {floor_kb / 1024:.1f} MB (what `true` reports)"
+    )
+    print(
+        "  pyc     "
+        + (
+            "scorer bytecode cached (warm), as with a default Python"
+            if bytecode_cache
+            else "environment as is: PYTHONDONTWRITEBYTECODE="
+            + os.environ.get("PYTHONDONTWRITEBYTECODE", "(unset)")
+        )
+    )
     print()
     for line in format_table(rows):
         print(line)
@@ -564,8 +651,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {line}")
     problems = mismatches(rows)
     if scorer_fingerprint() != fingerprint:
-        problems.append("scoring/ was edited while the bench ran: the figures mix versions "
-                        "of the scorer; run it again")
+        problems.append(
+            "scoring/ was edited while the bench ran: the figures mix versions "
+            "of the scorer; run it again"
+        )
     if problems:
         print()
         print("!" * 78)

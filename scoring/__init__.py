@@ -11,5 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 try:
     __version__ = version("lexsub")
 except PackageNotFoundError as error:  # pragma: no cover - a checkout used without install
-    raise ImportError("lexsub is not installed: run `pip install -e .` in the checkout (or "
-                      "`pip install lexsub`) so that its version can be read") from error
+    raise ImportError(
+        "lexsub is not installed: run `pip install -e .` in the checkout (or "
+        "`pip install lexsub`) so that its version can be read"
+    ) from error

@@ -75,9 +75,16 @@ class UpperBounds:
     mode: Fraction | None
 
     def as_dict(self) -> Json:
-        return {"rules": self.rules, "items": self.items, "modes": self.modes,
-                "max_types": self.max_types, "best": float(self.best), "oot": float(self.oot),
-                "oot_duplicates": float(self.oot_duplicates), "mode": _float(self.mode)}
+        return {
+            "rules": self.rules,
+            "items": self.items,
+            "modes": self.modes,
+            "max_types": self.max_types,
+            "best": float(self.best),
+            "oot": float(self.oot),
+            "oot_duplicates": float(self.oot_duplicates),
+            "mode": _float(self.mode),
+        }
 
 
 def _top_share(item_id: str, item: ItemGold, top: int) -> tuple[Count, Count]:
@@ -86,8 +93,9 @@ def _top_share(item_id: str, item: ItemGold, top: int) -> tuple[Count, Count]:
     if not item.counts:
         return 0, 1
     if item.total <= 0:
-        raise ValueError(f"item {item_id}: gold counts add up to {item.total}; |H_i| must be "
-                         "positive")
+        raise ValueError(
+            f"item {item_id}: gold counts add up to {item.total}; |H_i| must be positive"
+        )
     counts = sorted((count for _, count in item.counts), reverse=True)
     return sum(counts[:top]), item.total
 
@@ -99,8 +107,10 @@ def _sum_of_shares(gold: Gold, top: int) -> Fraction:
     for item_id, item in gold.items.items():
         numerator, total = _top_share(item_id, item, top)
         by_total[total] = by_total.get(total, 0) + numerator
-    return sum((Fraction(numerator) / Fraction(total)
-                for total, numerator in by_total.items()), Fraction(0))
+    return sum(
+        (Fraction(numerator) / Fraction(total) for total, numerator in by_total.items()),
+        Fraction(0),
+    )
 
 
 def upper_bounds(gold: Gold) -> UpperBounds:
@@ -114,15 +124,22 @@ def upper_bounds(gold: Gold) -> UpperBounds:
     split = guesses_fixed if gold.rules == "fixed" else guesses_compat
     found = 0
     for item_id, mode in gold.modes.items():
-        _credit, _score, _tried, right = score_item("best", gold.rules, gold.items[item_id],
-                                                    split(mode))
+        _credit, _score, _tried, right = score_item(
+            "best", gold.rules, gold.items[item_id], split(mode)
+        )
         found += right
     best /= gold.total_items
     oot /= gold.total_items
-    return UpperBounds(gold.rules, gold.total_items, gold.total_modes,
-                       max((len(item.counts) for item in gold.items.values()), default=0),
-                       best, oot, OOT_GUESSES * best if gold.rules == "compat" else oot,
-                       _ratio(found, gold.total_modes))
+    return UpperBounds(
+        gold.rules,
+        gold.total_items,
+        gold.total_modes,
+        max((len(item.counts) for item in gold.items.values()), default=0),
+        best,
+        oot,
+        OOT_GUESSES * best if gold.rules == "compat" else oot,
+        _ratio(found, gold.total_modes),
+    )
 
 
 # --- 4.1.2: items with duplicates (Tables 7-8) ------------------------------------------------
@@ -164,18 +181,28 @@ class DuplicateAnalysis:
         def table(rows: dict[str, PosScores]) -> Json:
             return {pos: vars_of(value) for pos, value in rows.items()}
 
-        return {"system": self.system, "measure": self.measure, "rules": self.rules,
-                "iwd": self.iwd, "iwd_ids": list(self.iwd_ids), "order": self.order,
-                "mode_order": self.mode_order, "scores": table(self.scores),
-                "with_duplicates": table(self.with_duplicates),
-                "without_duplicates": table(self.without_duplicates)}
+        return {
+            "system": self.system,
+            "measure": self.measure,
+            "rules": self.rules,
+            "iwd": self.iwd,
+            "iwd_ids": list(self.iwd_ids),
+            "order": self.order,
+            "mode_order": self.mode_order,
+            "scores": table(self.scores),
+            "with_duplicates": table(self.with_duplicates),
+            "without_duplicates": table(self.without_duplicates),
+        }
 
 
 def pos_order(scores: Mapping[str, PosScores], field: str) -> str:
     """PoS letters (n, v, a, r) by ``field`` of ``scores``, highest first, ties in that
     order; a PoS without a figure is left out (Tables 4-8, column Order)."""
-    ranked = [(value, index, pos) for index, (pos, _label) in enumerate(POS_COLUMNS[1:])
-              if pos in scores and (value := getattr(scores[pos], field)) is not None]
+    ranked = [
+        (value, index, pos)
+        for index, (pos, _label) in enumerate(POS_COLUMNS[1:])
+        if pos in scores and (value := getattr(scores[pos], field)) is not None
+    ]
     return "".join(pos for _value, _index, pos in sorted(ranked, key=lambda r: (-r[0], r[1])))
 
 
@@ -183,21 +210,38 @@ def _restrict(scores: OfficialScores, gold: Gold, ids: Collection[str]) -> dict[
     """:func:`scoring.report.by_pos` on the items ``ids`` of T only."""
     rows = tuple(row for row in scores.items if row.id in ids)
     modes = gold.modes
-    part = Gold(gold.rules, {i: gold.items[i] for i in sorted(ids)}, len(ids),
-                sum(1 for i in ids if i in modes))
-    return by_pos(OfficialScores(
-        scores.measure, scores.rules, len(ids), sum(row.attempted for row in rows),
-        sum(row.score for row in rows), part.total_modes,
-        sum(row.mode_attempted for row in rows), sum(row.mode_correct for row in rows),
-        sum(1 for row in rows if row.duplicates), rows, ()), part)
+    part = Gold(
+        gold.rules,
+        {i: gold.items[i] for i in sorted(ids)},
+        len(ids),
+        sum(1 for i in ids if i in modes),
+    )
+    return by_pos(
+        OfficialScores(
+            scores.measure,
+            scores.rules,
+            len(ids),
+            sum(row.attempted for row in rows),
+            sum(row.score for row in rows),
+            part.total_modes,
+            sum(row.mode_attempted for row in rows),
+            sum(row.mode_correct for row in rows),
+            sum(1 for row in rows if row.duplicates),
+            rows,
+            (),
+        ),
+        part,
+    )
 
 
 def items_with_duplicates(system: str, scores: OfficialScores, gold: Gold) -> DuplicateAnalysis:
     """Column IwD of Tables 7-8 and the system's scores on the items with and without
     duplicates, from the official per-item rows (``score_system(..., keep_items=True)``)."""
     if scores.rules != gold.rules:
-        raise ValueError(f"{system}: scored under {scores.rules} rules, gold read under "
-                         f"{gold.rules}; both must use the same rules")
+        raise ValueError(
+            f"{system}: scored under {scores.rules} rules, gold read under "
+            f"{gold.rules}; both must use the same rules"
+        )
     if scores.attempted and not scores.items:
         raise ValueError(f"{system}: the scores keep no item rows; score with keep_items=True")
     unknown = sorted({row.id for row in scores.items} - gold.items.keys())
@@ -205,16 +249,24 @@ def items_with_duplicates(system: str, scores: OfficialScores, gold: Gold) -> Du
         raise ValueError(f"{system}: scored ids {unknown[:10]} are not items of the gold")
     duplicated = sorted(row.id for row in scores.items if row.duplicates)
     rest = gold.items.keys() - set(duplicated)
-    return DuplicateAnalysis(system, scores.measure, scores.rules, tuple(duplicated),
-                             by_pos(scores, gold), _restrict(scores, gold, duplicated),
-                             _restrict(scores, gold, rest))
+    return DuplicateAnalysis(
+        system,
+        scores.measure,
+        scores.rules,
+        tuple(duplicated),
+        by_pos(scores, gold),
+        _restrict(scores, gold, duplicated),
+        _restrict(scores, gold, rest),
+    )
 
 
-def oot_table(rows: Sequence[DuplicateAnalysis], field: str = "recall"
-              ) -> tuple[DuplicateAnalysis, ...]:
+def oot_table(
+    rows: Sequence[DuplicateAnalysis], field: str = "recall"
+) -> tuple[DuplicateAnalysis, ...]:
     """Rows in the order of Tables 7 (``recall``) and 8 (``mode_recall``): systems with
     duplicates first (4.1.2: "we partition the systems accordingly"), each group by the
     All figure, highest first, then by name."""
+
     def key(row: DuplicateAnalysis) -> tuple[bool, float, str]:
         value = getattr(row.scores["all"], field)
         return row.iwd == 0, -(value if value is not None else -1.0), row.system
@@ -242,8 +294,9 @@ def is_single_word(form: str) -> bool:
     return bool(key) and " " not in key
 
 
-def best_guesses(gold: Gold, system: Sequence[SystemLine], name: str,
-                 exclude: Collection[str] = ()) -> dict[str, str]:
+def best_guesses(
+    gold: Gold, system: Sequence[SystemLine], name: str, exclude: Collection[str] = ()
+) -> dict[str, str]:
     """bg_i (4.3): the type of the first single-word guess of each gold item the system
     answers, ``exclude`` left out. Lines for ids outside the gold are ignored; a repeated
     id raises ValueError."""
@@ -251,8 +304,10 @@ def best_guesses(gold: Gold, system: Sequence[SystemLine], name: str,
     result: dict[str, str] = {}
     for line in system:
         if line.id in seen:
-            raise ValueError(f"{name}:{line.line}: id {line.id} already on line "
-                             f"{seen[line.id]}; each item is answered once")
+            raise ValueError(
+                f"{name}:{line.line}: id {line.id} already on line "
+                f"{seen[line.id]}; each item is answered once"
+            )
         seen[line.id] = line.line
         if line.id not in gold.items or line.id in exclude:
             continue
@@ -270,9 +325,9 @@ def _words(gold: Gold, exclude: Collection[str]) -> dict[str, list[str]]:
     return dict(sorted(words.items()))
 
 
-def _system_types(gold: Gold, systems: Mapping[str, Sequence[SystemLine]],
-                  exclude: Collection[str]) -> tuple[dict[str, dict[str, str]],
-                                                     dict[str, dict[str, set[str]]]]:
+def _system_types(
+    gold: Gold, systems: Mapping[str, Sequence[SystemLine]], exclude: Collection[str]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, set[str]]]]:
     """bg_i of every system and SU_wp, the set of its bg types for each lexelt."""
     if not systems:
         raise ValueError("no system given; the analyses compare at least one")
@@ -321,21 +376,32 @@ class TypeOverlap:
         return self._mean("unique")
 
     def as_dict(self) -> Json:
-        return {"system": self.system, "wp": len(self.words),
-                "type_overlap": float(self.type_overlap), "subs": float(self.subs),
-                "type_overlap_uniq": float(self.type_overlap_uniq),
-                "words": [asdict(word) for word in self.words]}
+        return {
+            "system": self.system,
+            "wp": len(self.words),
+            "type_overlap": float(self.type_overlap),
+            "subs": float(self.subs),
+            "type_overlap_uniq": float(self.type_overlap_uniq),
+            "words": [asdict(word) for word in self.words],
+        }
 
 
 def gold_types(gold: Gold, exclude: Collection[str] = ()) -> dict[str, set[str]]:
     """GU_wp (4.2): the single-word substitute types of H_i over the items of each lexelt."""
-    return {lexelt: {gold_type(key) for item_id in ids
-                     for key, _count in gold.items[item_id].counts if is_single_word(key)}
-            for lexelt, ids in _words(gold, exclude).items()}
+    return {
+        lexelt: {
+            gold_type(key)
+            for item_id in ids
+            for key, _count in gold.items[item_id].counts
+            if is_single_word(key)
+        }
+        for lexelt, ids in _words(gold, exclude).items()
+    }
 
 
-def type_overlap(gold: Gold, systems: Mapping[str, Sequence[SystemLine]],
-                 exclude: Collection[str] = ()) -> tuple[TypeOverlap, ...]:
+def type_overlap(
+    gold: Gold, systems: Mapping[str, Sequence[SystemLine]], exclude: Collection[str] = ()
+) -> tuple[TypeOverlap, ...]:
     """Table 9 (seed 001, 4.2, eq. 8) for best-task systems (name → lines), one row each,
     ordered as the table: TypeOverlap highest first, then by name."""
     gu = gold_types(gold, exclude)
@@ -348,8 +414,15 @@ def type_overlap(gold: Gold, systems: Mapping[str, Sequence[SystemLine]],
         for lexelt, gold_set in gu.items():
             mine = su[name].get(lexelt, set())
             others = set().union(*(su[other].get(lexelt, set()) for other in su if other != name))
-            words.append(WordOverlap(lexelt, len(gold_set), len(mine), len(mine & gold_set),
-                                     len((mine & gold_set) - others)))
+            words.append(
+                WordOverlap(
+                    lexelt,
+                    len(gold_set),
+                    len(mine),
+                    len(mine & gold_set),
+                    len((mine & gold_set) - others),
+                )
+            )
         rows.append(TypeOverlap(name, tuple(words)))
     return tuple(sorted(rows, key=lambda row: (-row.type_overlap, row.system)))
 
@@ -377,30 +450,48 @@ class Disambiguation:
     sys: dict[str, Precision]
 
     def as_dict(self) -> Json:
-        return {"all_items": len(self.all_ids), "all_ids": list(self.all_ids),
-                "systems": {name: {"all": _float(self.all[name].value),
-                                   "all_correct": self.all[name].correct,
-                                   "sys": _float(self.sys[name].value),
-                                   "sys_correct": self.sys[name].correct,
-                                   "sys_items": self.sys[name].items}
-                            for name in self.all}}
+        return {
+            "all_items": len(self.all_ids),
+            "all_ids": list(self.all_ids),
+            "systems": {
+                name: {
+                    "all": _float(self.all[name].value),
+                    "all_correct": self.all[name].correct,
+                    "sys": _float(self.sys[name].value),
+                    "sys_correct": self.sys[name].correct,
+                    "sys_items": self.sys[name].items,
+                }
+                for name in self.all
+            },
+        }
 
 
-def disambiguation_precision(gold: Gold, systems: Mapping[str, Sequence[SystemLine]],
-                             exclude: Collection[str] = ()) -> Disambiguation:
+def disambiguation_precision(
+    gold: Gold, systems: Mapping[str, Sequence[SystemLine]], exclude: Collection[str] = ()
+) -> Disambiguation:
     """All and Sys precision against the mode (seed 001, 4.3, eqs. 9-10) for best-task
     systems (name → lines), over the items of T_m (``exclude`` left out)."""
     guesses, su = _system_types(gold, systems, exclude)
-    modes = {item_id: gold_type(mode) for item_id, mode in sorted(gold.modes.items())
-             if item_id not in exclude}
-    found = {name: sorted(item_id for item_id, mode in modes.items()
-                          if mode in su[name].get(gold.items[item_id].lexelt, set()))
-             for name in sorted(systems)}
+    modes = {
+        item_id: gold_type(mode)
+        for item_id, mode in sorted(gold.modes.items())
+        if item_id not in exclude
+    }
+    found = {
+        name: sorted(
+            item_id
+            for item_id, mode in modes.items()
+            if mode in su[name].get(gold.items[item_id].lexelt, set())
+        )
+        for name in sorted(systems)
+    }
     everyone = set.intersection(*(set(ids) for ids in found.values()))
 
     def precision(name: str, ids: Collection[str]) -> Precision:
         return Precision(sum(guesses[name].get(i) == modes[i] for i in ids), len(ids))
 
-    return Disambiguation(tuple(sorted(everyone)),
-                          {name: precision(name, everyone) for name in found},
-                          {name: precision(name, ids) for name, ids in found.items()})
+    return Disambiguation(
+        tuple(sorted(everyone)),
+        {name: precision(name, everyone) for name in found},
+        {name: precision(name, ids) for name, ids in found.items()},
+    )

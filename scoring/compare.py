@@ -36,19 +36,33 @@ from scoring.render import render_leaderboard
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="python -m scoring.compare",
-        description="Score many system files against one gold file in one table.")
+        description="Score many system files against one gold file in one table.",
+    )
     parser.add_argument("gold", help="the gold file (lexelt id :: sub count;...)")
-    parser.add_argument("systems", nargs="+", metavar="system",
-                        help="best (::), oot (:::) or ranked-candidates files")
-    parser.add_argument("--measures", nargs="+", metavar="M",
-                        help="measures to report (default: every one that applies): "
-                        + ", ".join(MEASURES))
+    parser.add_argument(
+        "systems",
+        nargs="+",
+        metavar="system",
+        help="best (::), oot (:::) or ranked-candidates files",
+    )
+    parser.add_argument(
+        "--measures",
+        nargs="+",
+        metavar="M",
+        help="measures to report (default: every one that applies): " + ", ".join(MEASURES),
+    )
     parser.add_argument("--by-pos", action="store_true", help="also by PoS (Tables 4-8)")
-    parser.add_argument("--significance", action="store_true",
-                        help="bootstrap intervals and pairwise tests, resampling lemmas")
-    parser.add_argument("--analyses", action="store_true",
-                        help="items with duplicates (oot), type overlap and disambiguation "
-                        "precision (best): Tables 7-10 of the 2009 paper")
+    parser.add_argument(
+        "--significance",
+        action="store_true",
+        help="bootstrap intervals and pairwise tests, resampling lemmas",
+    )
+    parser.add_argument(
+        "--analyses",
+        action="store_true",
+        help="items with duplicates (oot), type overlap and disambiguation "
+        "precision (best): Tables 7-10 of the 2009 paper",
+    )
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--fixed", action="store_true", help="score.pl's defects corrected")
     parser.add_argument("--k", type=float, default=1.0, help="weighted precision's penalty")
@@ -56,8 +70,12 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--trials", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--confidence", type=float, default=0.95)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                        help="processes scoring the systems (default: one per CPU)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes scoring the systems (default: one per CPU)",
+    )
     args = parser.parse_args(argv)
     try:
         for name in args.measures or ():
@@ -76,26 +94,37 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
-    settings = Settings(measures=tuple(args.measures) if args.measures else None,
-                        by_pos=args.by_pos, significance=args.significance,
-                        analyses=args.analyses, k=args.k,
-                        resamples=args.resamples, trials=args.trials, seed=args.seed,
-                        confidence=args.confidence, workers=max(1, args.workers))
+    settings = Settings(
+        measures=tuple(args.measures) if args.measures else None,
+        by_pos=args.by_pos,
+        significance=args.significance,
+        analyses=args.analyses,
+        k=args.k,
+        resamples=args.resamples,
+        trials=args.trials,
+        seed=args.seed,
+        confidence=args.confidence,
+        workers=max(1, args.workers),
+    )
     gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
         gold = read_gold(read_text(args.gold), "fixed" if args.fixed else "compat", args.gold)
         names = system_names(args.systems)
         systems = [(name, read_text(path)) for name, path in zip(names, args.systems, strict=True)]
         if sys.stderr.isatty() or len(systems) > 3:
-            print(f"compare: scoring {len(systems)} systems against {len(gold.items)} items",
-                  file=sys.stderr)
+            print(
+                f"compare: scoring {len(systems)} systems against {len(gold.items)} items",
+                file=sys.stderr,
+            )
         result = leaderboard(gold, systems, settings)
     except (OSError, ValueError) as error:
         print(f"compare: error: {error}", file=sys.stderr)
         return 1
     except ScorerDied as died:
-        print(f"compare: error: {died.reason} (score.pl dies here: 'Illegal division by "
-              "zero')", file=sys.stderr)
+        print(
+            f"compare: error: {died.reason} (score.pl dies here: 'Illegal division by zero')",
+            file=sys.stderr,
+        )
         return 1
     finally:
         gc.enable()

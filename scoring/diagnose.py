@@ -49,7 +49,8 @@ class _Tally:
     def where(self) -> str:
         shown = ", ".join(str(line) for line in self.lines)
         return f"line{'s' if len(self.lines) > 1 else ''} {shown}" + (
-            ", …" if self.count > len(self.lines) else "")
+            ", …" if self.count > len(self.lines) else ""
+        )
 
 
 @dataclass
@@ -68,14 +69,21 @@ def _credit(item: ItemGold | None, guess: str) -> float:
     return item.norms.get(guess, 0.0) if item is not None else 0.0
 
 
-def _guess_causes(found: _Findings, number: int, answer: str, measure: Task,
-                  compat: ItemGold | None, fixed: ItemGold | None) -> None:
+def _guess_causes(
+    found: _Findings,
+    number: int,
+    answer: str,
+    measure: Task,
+    compat: ItemGold | None,
+    fixed: ItemGold | None,
+) -> None:
     """Attribute each guess that only the fixed rules credit to its defect."""
     raw = perl_split(answer)
     if measure == "best" and any(not guess for guess in raw):
         found.empty.add(number)
-    for guess, compat_form in zip(raw[:10] if measure == "oot" else raw,
-                                  guesses_compat(answer), strict=False):
+    for guess, compat_form in zip(
+        raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
+    ):
         fixed_form = fixed_guess(guess)
         if not fixed_form or _credit(compat, compat_form) or not _credit(fixed, fixed_form):
             continue
@@ -98,29 +106,56 @@ def _trace(scores: OfficialScores) -> Trace:
     return scores.trace
 
 
-def differing(compat: OfficialScores, fixed: OfficialScores
-              ) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
+def differing(
+    compat: OfficialScores, fixed: OfficialScores
+) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
     """The lines the two scans score or read differently (score, attempted, mode, the
     guesses read), or that only one of them scores: line number → (compat outcome, fixed
     outcome), in file order."""
     return _differing(_trace(compat), _trace(fixed))
 
 
-def _differing(first: Trace, second: Trace
-               ) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
+def _differing(
+    first: Trace, second: Trace
+) -> dict[int, tuple[LineOutcome | None, LineOutcome | None]]:
     if first.lines == second.lines:  # the usual case: the same lines scored, compared in C
-        if (first.scores == second.scores and first.outcomes == second.outcomes
-                and first.readings == second.readings):
+        if (
+            first.scores == second.scores
+            and first.outcomes == second.outcomes
+            and first.readings == second.readings
+        ):
             return {}
-        return {line: ((a, x), (b, y)) for line, a, b, x, y, r, t in zip(
-            first.lines, first.scores, second.scores, first.outcomes, second.outcomes,
-            first.readings, second.readings, strict=True) if a != b or x != y or r != t}
-    one = dict(zip(first.lines, zip(first.scores, first.outcomes, first.readings,
-                                    strict=True), strict=True))
-    two = dict(zip(second.lines, zip(second.scores, second.outcomes, second.readings,
-                                     strict=True), strict=True))
-    return {line: (_outcome(one.get(line)), _outcome(two.get(line)))
-            for line in sorted(one.keys() | two.keys()) if one.get(line) != two.get(line)}
+        return {
+            line: ((a, x), (b, y))
+            for line, a, b, x, y, r, t in zip(
+                first.lines,
+                first.scores,
+                second.scores,
+                first.outcomes,
+                second.outcomes,
+                first.readings,
+                second.readings,
+                strict=True,
+            )
+            if a != b or x != y or r != t
+        }
+    one = dict(
+        zip(
+            first.lines, zip(first.scores, first.outcomes, first.readings, strict=True), strict=True
+        )
+    )
+    two = dict(
+        zip(
+            second.lines,
+            zip(second.scores, second.outcomes, second.readings, strict=True),
+            strict=True,
+        )
+    )
+    return {
+        line: (_outcome(one.get(line)), _outcome(two.get(line)))
+        for line in sorted(one.keys() | two.keys())
+        if one.get(line) != two.get(line)
+    }
 
 
 def _outcome(found: tuple[float, int, int] | None) -> LineOutcome | None:
@@ -140,15 +175,21 @@ def _stale(compat: Trace) -> tuple[list[str], int]:
         while source >= 0 and stale[source]:
             source -= 1
         line = compat.lines[source] if source >= 0 else 0
-        found.append(f"line {compat.lines[at]}: empty answer credited with line {line}'s "
-                     "guesses")
+        found.append(f"line {compat.lines[at]}: empty answer credited with line {line}'s guesses")
         at = stale.find(1, at + 1)
     return found, stale.count(1)
 
 
-def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: OfficialScores,
-             compat_gold: Gold, fixed_gold: Gold, differ: Collection[str],
-             only: Selection | None = None) -> list[str]:
+def diagnose(
+    measure: Task,
+    system: str,
+    compat: OfficialScores,
+    fixed: OfficialScores,
+    compat_gold: Gold,
+    fixed_gold: Gold,
+    differ: Collection[str],
+    only: Selection | None = None,
+) -> list[str]:
     """The notes on ``system`` from two plain scans of it kept with ``trace=True``, under
     the compat and the fixed reading of the gold (``differ``: the ids those readings may
     score differently, :func:`scoring.gold.read_gold_pair`). The lines the scans score or
@@ -165,18 +206,21 @@ def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: Official
         lines = differing(compat, fixed)
     else:  # every line outside ``only`` has the same outcome in both scans
         numbers = set(only.numbers)
-        lines = _differing(_restrict(_trace(compat), numbers),
-                           _restrict(_trace(fixed), numbers))
+        lines = _differing(_restrict(_trace(compat), numbers), _restrict(_trace(fixed), numbers))
     if lines or differ:
         done: set[str] = set()
         if only is None:
             rows: Iterable[tuple[int, tuple[str, str, str, str]]] = (
-                (number, row) for first, chunk in iter_chunks(as_text(system), measure)
-                for number, row in enumerate(chunk, first))
+                (number, row)
+                for first, chunk in iter_chunks(as_text(system), measure)
+                for number, row in enumerate(chunk, first)
+            )
         else:
-            rows = zip(only.numbers, (row for _, chunk in iter_chunks(as_text(only.lines),
-                                                                        measure)
-                                      for row in chunk), strict=True)
+            rows = zip(
+                only.numbers,
+                (row for _, chunk in iter_chunks(as_text(only.lines), measure) for row in chunk),
+                strict=True,
+            )
         for number, (lexelt, item_id, answer, _other) in rows:
             if number in lines:
                 compat_outcome, fixed_outcome = lines[number]
@@ -190,8 +234,16 @@ def diagnose(measure: Task, system: str, compat: OfficialScores, fixed: Official
             else:
                 continue
             done.add(item_id)
-            _explain(found, measure, number, answer, compat_item, fixed_item,
-                     compat_outcome, fixed_outcome)
+            _explain(
+                found,
+                measure,
+                number,
+                answer,
+                compat_item,
+                fixed_item,
+                compat_outcome,
+                fixed_outcome,
+            )
     return notes(compat, fixed, found)
 
 
@@ -218,8 +270,11 @@ def _odd_lines(ascii_text: bytes | None, split: Sequence[str]) -> list[int]:
     ``ascii_text`` is the text encoded, None when it is not ASCII."""
     if ascii_text is not None and not ascii_text.translate(None, _PRINTABLE):
         return []  # the usual file: checked in C, line by line is not needed
-    return [number for number, line in enumerate(split, 1)
-            if not (line.isascii() and line.isprintable())]
+    return [
+        number
+        for number, line in enumerate(split, 1)
+        if not (line.isascii() and line.isprintable())
+    ]
 
 
 def _find_all(haystack: AnyStr, needle: AnyStr, newline: AnyStr) -> list[int]:
@@ -260,8 +315,9 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     return found
 
 
-def dirty_lines(measure: Task, compat: Trace, differ: Collection[str],
-                suspect: Collection[int]) -> list[int]:
+def dirty_lines(
+    measure: Task, compat: Trace, differ: Collection[str], suspect: Collection[int]
+) -> list[int]:
     """The lines a fixed scan may score or read otherwise than the compat scan kept in
     ``compat``, in file order: each id's first line at most (a later line of an id is
     skipped by both scans alike, score.pl's ``%done``).
@@ -300,16 +356,18 @@ class Selection:
     lines: list[str]
 
 
-def select_dirty(measure: Task, system: str, compat: OfficialScores,
-                 differ: Collection[str]) -> Selection:
+def select_dirty(
+    measure: Task, system: str, compat: OfficialScores, differ: Collection[str]
+) -> Selection:
     """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan."""
     split = system.split("\n")
     numbers = dirty_lines(measure, _trace(compat), differ, suspect_lines(system, split))
     return Selection(numbers, [split[number - 1] for number in numbers])
 
 
-def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
-               fixed_gold: Gold, name: str) -> OfficialScores:
+def fixed_scan(
+    measure: Task, selection: Selection, compat: OfficialScores, fixed_gold: Gold, name: str
+) -> OfficialScores:
     """The figures of a plain fixed scan of the system file, from its compat scan
     ``compat`` (``trace=True``) and a fixed scan of its dirty lines only (``selection``,
     :func:`select_dirty`): a clean line's fixed outcome is its compat outcome. The score
@@ -317,8 +375,9 @@ def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
     floating-point numbers. The result has no log and no items, and its trace holds the
     dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
-    part = score_system(measure, fixed_gold, selection.lines, name, trace=True,
-                        numbers=selection.numbers)
+    part = score_system(
+        measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
+    )
     after = _trace(part)
     dirty = set(selection.numbers)
     drop = bytearray(map(dirty.__contains__, before.lines))
@@ -337,24 +396,32 @@ def fixed_scan(measure: Task, selection: Selection, compat: OfficialScores,
         return sum(map(bool, map(and_, dropped, repeat(bit))))
 
     return OfficialScores(
-        measure, "fixed", fixed_gold.total_items,
-        compat.attempted - count(_ATTEMPTED) + part.attempted, total,
+        measure,
+        "fixed",
+        fixed_gold.total_items,
+        compat.attempted - count(_ATTEMPTED) + part.attempted,
+        total,
         fixed_gold.total_modes,
         compat.mode_attempted - count(_MODE_ATTEMPTED) + part.mode_attempted,
         compat.mode_correct - count(_MODE_CORRECT) + part.mode_correct,
         compat.duplicate_lines - count(_REPEATS) + part.duplicate_lines,
-        (), (), after)
+        (),
+        (),
+        after,
+    )
 
 
 def _restrict(trace: Trace, numbers: Collection[int]) -> Trace:
     """The entries of ``trace`` for the lines ``numbers`` (``ids`` and ``unscored``
     left out)."""
     keep = bytearray(map(numbers.__contains__, trace.lines))
-    return Trace(array("q", compress(trace.lines, keep)),
-                 array("d", compress(trace.scores, keep)),
-                 array("q", compress(trace.outcomes, keep)),
-                 array("q", compress(trace.readings, keep)),
-                 bytearray(compress(trace.stale, keep)))
+    return Trace(
+        array("q", compress(trace.lines, keep)),
+        array("d", compress(trace.scores, keep)),
+        array("q", compress(trace.outcomes, keep)),
+        array("q", compress(trace.readings, keep)),
+        bytearray(compress(trace.stale, keep)),
+    )
 
 
 _NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
@@ -366,15 +433,26 @@ def _scored(gold: Gold, item_id: str) -> ItemGold | None:
     return item if item is not None and item.total else None
 
 
-def _explain(found: _Findings, measure: Task, number: int, answer: str,
-             compat_item: ItemGold | None, fixed_item: ItemGold | None,
-             compat_outcome: LineOutcome | None, fixed_outcome: LineOutcome | None) -> None:
+def _explain(
+    found: _Findings,
+    measure: Task,
+    number: int,
+    answer: str,
+    compat_item: ItemGold | None,
+    fixed_item: ItemGold | None,
+    compat_outcome: LineOutcome | None,
+    fixed_outcome: LineOutcome | None,
+) -> None:
     """Why one line scores differently under the two rule sets."""
     if has_content(answer):
         _guess_causes(found, number, answer, measure, compat_item, fixed_item)
-    if (fixed_item is not None and fixed_outcome and fixed_outcome[1] & _MODE_CORRECT
-            and "-" in (fixed_item.mode or "")
-            and not (compat_outcome and compat_outcome[1] & _MODE_CORRECT)):
+    if (
+        fixed_item is not None
+        and fixed_outcome
+        and fixed_outcome[1] & _MODE_CORRECT
+        and "-" in (fixed_item.mode or "")
+        and not (compat_outcome and compat_outcome[1] & _MODE_CORRECT)
+    ):
         found.mode_hyphen.add(number)
 
 
@@ -382,31 +460,46 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
     """The diagnosis, one note a line, ending with the fixed rules' figures."""
     result = []
     if found.space.count:
-        result.append(f"{found.space.count} guesses score 0 only because of leading or "
-                      f"trailing white space or a CR ({found.space.where()})")
+        result.append(
+            f"{found.space.count} guesses score 0 only because of leading or "
+            f"trailing white space or a CR ({found.space.where()})"
+        )
     if found.non.count:
-        result.append(f"{found.non.count} guesses starting 'non-' score 0 only because "
-                      f"score.pl rewrites them to 'non…' ({found.non.where()})")
+        result.append(
+            f"{found.non.count} guesses starting 'non-' score 0 only because "
+            f"score.pl rewrites them to 'non…' ({found.non.where()})"
+        )
     if found.dropped.count:
-        result.append(f"{found.dropped.count} guesses score 0 only because score.pl drops or"
-                      f" mangles their gold entry (one-character, numeric or double-spaced; "
-                      f"{found.dropped.where()})")
+        result.append(
+            f"{found.dropped.count} guesses score 0 only because score.pl drops or"
+            f" mangles their gold entry (one-character, numeric or double-spaced; "
+            f"{found.dropped.where()})"
+        )
     if found.empty.count:
-        result.append(f"{found.empty.count} lines have empty guesses (';;') that score.pl "
-                      f"counts, dividing their credit ({found.empty.where()})")
+        result.append(
+            f"{found.empty.count} lines have empty guesses (';;') that score.pl "
+            f"counts, dividing their credit ({found.empty.where()})"
+        )
     if found.mode_hyphen.count:
-        result.append(f"{found.mode_hyphen.count} items miss mode credit only because the "
-                      f"gold mode is hyphenated ({found.mode_hyphen.where()})")
+        result.append(
+            f"{found.mode_hyphen.count} items miss mode credit only because the "
+            f"gold mode is hyphenated ({found.mode_hyphen.where()})"
+        )
     if found.duplicates.count:
-        result.append(f"{found.duplicates.count} lines repeat a guess; score.pl credits each "
-                      f"repeat ({found.duplicates.where()})")
+        result.append(
+            f"{found.duplicates.count} lines repeat a guess; score.pl credits each "
+            f"repeat ({found.duplicates.where()})"
+        )
     result += found.stale[:MAX_LISTED]
     if found.stale_count > MAX_LISTED:
-        result.append(f"… and {found.stale_count - MAX_LISTED} more empty answers credited "
-                      "with earlier guesses")
+        result.append(
+            f"… and {found.stale_count - MAX_LISTED} more empty answers credited "
+            "with earlier guesses"
+        )
     if result or _figures(compat) != _figures(fixed):
-        result.append(f"under the fixed rules (--fixed): {_figures(fixed)} (compat: "
-                      f"{_figures(compat)})")
+        result.append(
+            f"under the fixed rules (--fixed): {_figures(fixed)} (compat: {_figures(compat)})"
+        )
     return [f"diagnosis: {note}" for note in result]
 
 
@@ -415,13 +508,16 @@ def _show(value: float | None) -> str:
 
 
 def _figures(scores: OfficialScores) -> str:
-    return (f"precision {_show(scores.precision)}, recall {_show(scores.recall)}, mode "
-            f"precision {_show(scores.mode_precision)}, mode recall "
-            f"{_show(scores.mode_recall)}")
+    return (
+        f"precision {_show(scores.precision)}, recall {_show(scores.recall)}, mode "
+        f"precision {_show(scores.mode_precision)}, mode recall "
+        f"{_show(scores.mode_recall)}"
+    )
 
 
-def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
-                        gold_name: str = "<gold>") -> list[str]:
+def diagnose_multiwords(
+    gold_lines: Sequence[str], system_lines: Sequence[str], gold_name: str = "<gold>"
+) -> list[str]:
     """Notes on the mw defects: empty answers counted as detections, untrimmed answers."""
     compat = score_multiwords(gold_lines, system_lines, "", gold_name, "compat")
     fixed = score_multiwords(gold_lines, system_lines, "", gold_name, "fixed")
@@ -435,14 +531,20 @@ def diagnose_multiwords(gold_lines: Sequence[str], system_lines: Sequence[str],
                 empty.add(number)
     notes = []
     if compat.genuine != fixed.genuine and empty.count:
-        notes.append(f"{compat.genuine - fixed.genuine} empty answers count as detections of "
-                     f"a gold multiword, inflating detection recall ({empty.where()})")
+        notes.append(
+            f"{compat.genuine - fixed.genuine} empty answers count as detections of "
+            f"a gold multiword, inflating detection recall ({empty.where()})"
+        )
     if compat.matched != fixed.matched:
-        notes.append(f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
-                     "with hyphens as spaces")
+        notes.append(
+            f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
+            "with hyphens as spaces"
+        )
     if notes:
-        notes.append(f"under the fixed rules (--fixed): detection recall "
-                     f"{_show(fixed.detection_recall)}, identification recall "
-                     f"{_show(fixed.identification_recall)} (compat: "
-                     f"{_show(compat.detection_recall)}, {_show(compat.identification_recall)})")
+        notes.append(
+            f"under the fixed rules (--fixed): detection recall "
+            f"{_show(fixed.detection_recall)}, identification recall "
+            f"{_show(fixed.identification_recall)} (compat: "
+            f"{_show(compat.detection_recall)}, {_show(compat.identification_recall)})"
+        )
     return [f"diagnosis: {note}" for note in notes]

@@ -70,8 +70,11 @@ class Gold:
     @property
     def modes(self) -> dict[str, str]:
         """The items that have a mode (score.pl's ``%idmodes``)."""
-        return {item_id: item.mode for item_id, item in self.items.items()
-                if perl_truthy(item.mode) and item.mode is not None}
+        return {
+            item_id: item.mode
+            for item_id, item in self.items.items()
+            if perl_truthy(item.mode) and item.mode is not None
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,8 +183,7 @@ def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, i
     """
     substitute, space, count = field.rpartition(" ")
     if not space or not count.isdigit() or not substitute:
-        raise FormatError([f"{where}: gold entry {shown or field!r} must be 'SUBSTITUTE "
-                           "COUNT'"])
+        raise FormatError([f"{where}: gold entry {shown or field!r} must be 'SUBSTITUTE COUNT'"])
     return substitute, int(count)
 
 
@@ -216,8 +218,7 @@ class GoldLineAsWritten:
     line: int
 
 
-def read_gold_as_written(lines: Sequence[str], name: str = "<gold>"
-                         ) -> list[GoldLineAsWritten]:
+def read_gold_as_written(lines: Sequence[str], name: str = "<gold>") -> list[GoldLineAsWritten]:
     """Gold lines ``LEXELT ID :: sub count;…`` with substitutes exactly as written (a
     double space before the count leaves a trailing space on the substitute): what the
     splitter rebuilds responses from. Each entry is read by :func:`gold_entry`."""
@@ -260,8 +261,9 @@ def compat_first_count(fields: Sequence[str]) -> Count:
     return perl_number(found.group(1)) if found else 0
 
 
-def _item_gold(lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | None,
-               mode_delta: int) -> ItemGold:
+def _item_gold(
+    lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | None, mode_delta: int
+) -> ItemGold:
     counts: dict[str, Count] = {}
     for key, count in entries:
         counts[key] = count
@@ -306,16 +308,27 @@ class _Reader:
         if key in self._shared:
             return self._shared[key]
         parsed = self._parse(number, rest)
-        item = (_item_gold(lexelt, parsed.entries, None if parsed.mode_deleted else parsed.mode,
-                           parsed.mode_delta) if parsed.in_t else None)
+        item = (
+            _item_gold(
+                lexelt,
+                parsed.entries,
+                None if parsed.mode_deleted else parsed.mode,
+                parsed.mode_delta,
+            )
+            if parsed.in_t
+            else None
+        )
         self._shared[key] = item
         return item
 
     def _parse(self, number: int, rest: str) -> _Rest:
         parsed = self._rests.get(rest)
         if parsed is None:
-            parsed = (parse_rest_fixed(rest.rstrip("\r"), f"{self.name}:{number}")
-                      if self.rules == "fixed" else parse_rest_compat(rest))
+            parsed = (
+                parse_rest_fixed(rest.rstrip("\r"), f"{self.name}:{number}")
+                if self.rules == "fixed"
+                else parse_rest_compat(rest)
+            )
             self._rests[rest] = parsed
         return parsed
 
@@ -358,8 +371,9 @@ class _Reader:
         for lexelt, rest in set(keys) - shared.keys():
             self.item_for(first, lexelt, rest)
         values = list(map(shared.__getitem__, keys))
-        in_t = [(row[1], value) for row, value in zip(rows, values, strict=True)
-                if value is not None]
+        in_t = [
+            (row[1], value) for row, value in zip(rows, values, strict=True) if value is not None
+        ]
         ids = {item_id for item_id, _ in in_t}
         repeated = ids & self.items.keys()
         if len(ids) == len(in_t) and not repeated:  # the usual case: C-level updates
@@ -396,12 +410,16 @@ def _plain(rest: str) -> bool:
     entries = [entry.rpartition(" ") for entry in rest[:-1].split(";")]
     counts = [int(count) for _, _, count in entries]
     keys = [key for key, _, _ in entries]
-    return (counts == sorted(counts, reverse=True) and len(set(keys)) == len(keys)
-            and min(map(len, keys)) > 1)  # score.pl drops one-character keys
+    return (
+        counts == sorted(counts, reverse=True)
+        and len(set(keys)) == len(keys)
+        and min(map(len, keys)) > 1
+    )  # score.pl drops one-character keys
 
 
-def read_gold(source: str | Sequence[str], rules: GoldRules = "compat",
-              name: str = "<gold>") -> Gold:
+def read_gold(
+    source: str | Sequence[str], rules: GoldRules = "compat", name: str = "<gold>"
+) -> Gold:
     """The gold reader: a gold file's text (or lines) read under ``rules``.
 
     ``compat`` reads as score.pl does (lines that do not look like gold lines are ignored,
@@ -419,8 +437,9 @@ def read_gold(source: str | Sequence[str], rules: GoldRules = "compat",
     return reader.gold()
 
 
-def read_gold_pair(source: str | Sequence[str],
-                   name: str = "<gold>") -> tuple[Gold, Gold, set[str]]:
+def read_gold_pair(
+    source: str | Sequence[str], name: str = "<gold>"
+) -> tuple[Gold, Gold, set[str]]:
     """Both readings of a gold file, and the ids they may score differently (the two
     readings of the line differ, or the id is repeated).
 
@@ -447,16 +466,20 @@ def read_gold_pair(source: str | Sequence[str],
         every_id |= unique
         for key in compat.keys_seen.keys() - checked:
             checked.add(key)
-            if not _plain(key[1]) and not same_scoring(compat.item_for(0, *key),
-                                                       probe.item_for(0, *key)):
+            if not _plain(key[1]) and not same_scoring(
+                compat.item_for(0, *key), probe.item_for(0, *key)
+            ):
                 unlike.add(key)
         if unlike:
             keys = zip(map(_lexelt_of, found), map(_rest_of, found), strict=True)
             replay += compress(enumerate(found, first), map(unlike.__contains__, keys))
     if repeated:  # every line of a repeated id, in file order
-        replay = [(number, row) for first, found in iter_chunks(text, "gold")
-                  for number, row in enumerate(found, first)
-                  if row[0] and (row[1] in repeated or (row[0], row[2]) in unlike)]
+        replay = [
+            (number, row)
+            for first, found in iter_chunks(text, "gold")
+            for number, row in enumerate(found, first)
+            if row[0] and (row[1] in repeated or (row[0], row[2]) in unlike)
+        ]
     fixed = _Reader("fixed", name)
     for number, (lexelt, item_id, rest, _) in replay:
         fixed.add(number, lexelt, item_id, rest)

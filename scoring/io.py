@@ -159,16 +159,19 @@ def parse_gold_line(text: str, line: int = 0, name: str = "<gold>") -> GoldLine:
     return GoldLine(lexelt, item_id, tuple(entries), line)
 
 
-def parse_system_line(text: str, kind: SystemKind, line: int = 0,
-                      name: str = "<system>") -> SystemLine:
+def parse_system_line(
+    text: str, kind: SystemKind, line: int = 0, name: str = "<system>"
+) -> SystemLine:
     """Parse one system line strictly (answers trimmed, none empty, at most 10 for oot)."""
     where = f"{name}:{line}"
     if text.endswith("\r"):
         text = text[:-1]
     separator = SEPARATORS.get(kind)
     if separator is None:
-        raise ValueError(f"kind {kind!r}: parse_system_line reads {', '.join(SEPARATORS)} "
-                         "lines (ranked candidates: scoring.ranking.parse_ranking_line)")
+        raise ValueError(
+            f"kind {kind!r}: parse_system_line reads {', '.join(SEPARATORS)} "
+            "lines (ranked candidates: scoring.ranking.parse_ranking_line)"
+        )
     head = _split_head(text, separator)
     if isinstance(head, str):
         raise FormatError([f"{where}: {head}"])
@@ -186,8 +189,9 @@ def parse_system_line(text: str, kind: SystemKind, line: int = 0,
     return SystemLine(lexelt, item_id, answers, line)
 
 
-def _read_all(lines: Sequence[str], name: str, parse: Callable[[str, int, str], T],
-              what: str) -> tuple[T, ...]:
+def _read_all(
+    lines: Sequence[str], name: str, parse: Callable[[str, int, str], T], what: str
+) -> tuple[T, ...]:
     """Parse every non-blank line; collect every problem, including repeated ids."""
     result: list[T] = []
     problems: list[str] = []
@@ -202,8 +206,9 @@ def _read_all(lines: Sequence[str], name: str, parse: Callable[[str, int, str], 
             continue
         item_id: str = getattr(value, "id")  # noqa: B009 - GoldLine and SystemLine both have it
         if item_id in seen:
-            problems.append(f"{name}:{number}: id {item_id} already on line {seen[item_id]}"
-                            f" ({what})")
+            problems.append(
+                f"{name}:{number}: id {item_id} already on line {seen[item_id]} ({what})"
+            )
             continue
         seen[item_id] = number
         result.append(value)
@@ -225,6 +230,7 @@ def read_gold_lines(path: str | Path) -> tuple[GoldLine, ...]:
 
 def read_system(path: str | Path, kind: SystemKind) -> tuple[SystemLine, ...]:
     """Read a system file strictly: every problem is reported, nothing is skipped."""
+
     def parse(text: str, number: int, name: str) -> SystemLine:
         return parse_system_line(text, kind, number, name)
 

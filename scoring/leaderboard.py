@@ -79,18 +79,25 @@ class Leaderboard:
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``python -m scoring.compare --format json`` (README)."""
         body: dict[str, Any] = {
-            "gold_items": self.gold_items, "rules": self.rules,
+            "gold_items": self.gold_items,
+            "rules": self.rules,
             "systems": {name: dict(values) for name, values in self.systems.items()},
-            "measures": dict(self.measures), "signatures": dict(self.signatures),
-            "upper_bounds": dict(self.upper_bounds)}
+            "measures": dict(self.measures),
+            "signatures": dict(self.signatures),
+            "upper_bounds": dict(self.upper_bounds),
+        }
         if self.by_pos is not None:
-            body["by_pos"] = {name: {pos: dict(values) for pos, values in table.items()}
-                              for name, table in self.by_pos.items()}
+            body["by_pos"] = {
+                name: {pos: dict(values) for pos, values in table.items()}
+                for name, table in self.by_pos.items()
+            }
         if self.analyses is not None:
             body["analyses"] = dict(self.analyses)
         if self.intervals is not None:
-            body["intervals"] = {name: {m: list(pair) for m, pair in found.items()}
-                                 for name, found in self.intervals.items()}
+            body["intervals"] = {
+                name: {m: list(pair) for m, pair in found.items()}
+                for name, found in self.intervals.items()
+            }
         if self.significance is not None:
             body["significance"] = [asdict(test) for test in self.significance]
         if self.resampling is not None:
@@ -102,8 +109,9 @@ def system_names(paths: Sequence[str]) -> list[str]:
     """The names systems are reported under: each file's name, or the path as given when
     two files share a name."""
     names = [PurePath(path).name for path in paths]
-    return [name if names.count(name) == 1 else path
-            for name, path in zip(names, paths, strict=True)]
+    return [
+        name if names.count(name) == 1 else path for name, path in zip(names, paths, strict=True)
+    ]
 
 
 def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
@@ -113,46 +121,66 @@ def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
     return [m for m in settings.measures if m in applicable]
 
 
-def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settings
-                ) -> Leaderboard:
+def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settings) -> Leaderboard:
     """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``."""
     for name in settings.measures or ():
         measure_def(name)
     all_rows = score_files(gold, systems, settings.k, settings.workers)
-    figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)}
-               for rows in all_rows}
+    figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)} for rows in all_rows}
     used = [m for m in MEASURES if any(m in row for row in figures.values())]
     bounds = analyses.upper_bounds(gold)
     board = Leaderboard(
-        len(gold.items), gold.rules, figures, {m: MEASURES[m].description for m in used},
+        len(gold.items),
+        gold.rules,
+        figures,
+        {m: MEASURES[m].description for m in used},
         {m: MEASURES[m].signature(settings, gold.rules) for m in used},
-        {"best": float(bounds.best), "oot": float(bounds.oot),
-         "oot_duplicates": float(bounds.oot_duplicates),
-         "mode": None if bounds.mode is None else float(bounds.mode)})
+        {
+            "best": float(bounds.best),
+            "oot": float(bounds.oot),
+            "oot_duplicates": float(bounds.oot_duplicates),
+            "mode": None if bounds.mode is None else float(bounds.mode),
+        },
+    )
     if settings.by_pos:
-        board = replace(board, by_pos={
-            rows.name: {pos: {m: rows.value(m, mask) for m in _chosen(rows, settings)}
-                        for pos, mask in pos_masks(rows).items()}
-            for rows in all_rows})
+        board = replace(
+            board,
+            by_pos={
+                rows.name: {
+                    pos: {m: rows.value(m, mask) for m in _chosen(rows, settings)}
+                    for pos, mask in pos_masks(rows).items()
+                }
+                for rows in all_rows
+            },
+        )
     if settings.analyses:
-        board = replace(board, analyses=_analyses(gold, systems,
-                                                  [rows.kind for rows in all_rows]))
+        board = replace(board, analyses=_analyses(gold, systems, [rows.kind for rows in all_rows]))
     if settings.significance:
         intervals, tests = _significance(all_rows, settings)
-        board = replace(board, intervals=intervals, significance=tests, resampling=Resampling(
-            settings.resamples, settings.seed, settings.confidence, settings.trials))
+        board = replace(
+            board,
+            intervals=intervals,
+            significance=tests,
+            resampling=Resampling(
+                settings.resamples, settings.seed, settings.confidence, settings.trials
+            ),
+        )
     return board
 
 
 def _lines(name: str, text: str, kind: SystemKind) -> list[SystemLine]:
     """A best or oot file read strictly (the analyses need well-formed answers)."""
-    lines = [parse_system_line(line, kind, number, name)
-             for number, line in enumerate(text.splitlines(), 1) if line.strip()]
+    lines = [
+        parse_system_line(line, kind, number, name)
+        for number, line in enumerate(text.splitlines(), 1)
+        if line.strip()
+    ]
     return lines
 
 
-def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[SystemKind]
-              ) -> dict[str, Any]:
+def _analyses(
+    gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[SystemKind]
+) -> dict[str, Any]:
     """The paper's analyses of section 4 for these systems: items with duplicates (Tables
     7-8) for oot files; type overlap (Table 9) and disambiguation precision (Table 10)
     for best files."""
@@ -161,25 +189,27 @@ def _analyses(gold: Gold, systems: Sequence[tuple[str, str]], kinds: Sequence[Sy
     for (name, text), kind in zip(systems, kinds, strict=True):
         if kind == "oot":
             found = analyses.items_with_duplicates(
-                name, score_system("oot", gold, text, name), gold).as_dict()
+                name, score_system("oot", gold, text, name), gold
+            ).as_dict()
             found.pop("iwd_ids")
             duplicates[name] = found
         elif kind == "best":
             best[name] = _lines(name, text, kind)
     result: dict[str, Any] = {"duplicates": duplicates}
     if best:
-        result["type_overlap"] = {row.system: {k: v for k, v in row.as_dict().items()
-                                               if k not in ("system", "words")}
-                                  for row in analyses.type_overlap(gold, best)}
+        result["type_overlap"] = {
+            row.system: {k: v for k, v in row.as_dict().items() if k not in ("system", "words")}
+            for row in analyses.type_overlap(gold, best)
+        }
         found = analyses.disambiguation_precision(gold, best).as_dict()
         found.pop("all_ids")
         result["disambiguation"] = found
     return result
 
 
-def _corpora(measures: Sequence[str], columns: Sequence[str]
-             ) -> dict[str, significance.Corpus]:
+def _corpora(measures: Sequence[str], columns: Sequence[str]) -> dict[str, significance.Corpus]:
     """Each measure's corpus function on sums over ``columns`` (it reads its own two)."""
+
     def corpus(name: str) -> significance.Corpus:
         measure = measure_def(name)
         picked = [columns.index(column) for column in measure.columns()]
@@ -188,8 +218,9 @@ def _corpora(measures: Sequence[str], columns: Sequence[str]
     return {m: corpus(m) for m in measures}
 
 
-def _significance(all_rows: Sequence[SystemRows], settings: Settings
-                  ) -> tuple[dict[str, dict[str, tuple[float, float]]], tuple[PairTest, ...]]:
+def _significance(
+    all_rows: Sequence[SystemRows], settings: Settings
+) -> tuple[dict[str, dict[str, tuple[float, float]]], tuple[PairTest, ...]]:
     """Intervals for every figure and every pairwise comparison, all drawn from the same
     resamples of lemmas (so the comparisons are paired). Each system's rows are summed by
     lemma once; one set of resamples (and of swaps, per pair) serves every measure."""
@@ -200,8 +231,12 @@ def _significance(all_rows: Sequence[SystemRows], settings: Settings
         matrix = np.column_stack([rows.columns[c] for c in columns])
         sums[rows.name] = significance.cluster_sums(matrix, rows.lexelts)[0], columns
         found = significance.bootstrap_intervals(
-            sums[rows.name][0], _corpora(_chosen(rows, settings), columns),
-            resamples=settings.resamples, seed=settings.seed, confidence=settings.confidence)
+            sums[rows.name][0],
+            _corpora(_chosen(rows, settings), columns),
+            resamples=settings.resamples,
+            seed=settings.seed,
+            confidence=settings.confidence,
+        )
         intervals[rows.name] = {m: (i.low, i.high) for m, i in found.items()}
     comparisons: list[PairTest] = []
     for first, second in combinations(all_rows, 2):
@@ -214,11 +249,28 @@ def _significance(all_rows: Sequence[SystemRows], settings: Settings
             found, names = sums[rows.name]
             return found[:, [names.index(c) for c in columns]]
 
-        tests = significance.compare_many(select(first), select(second),
-                                          _corpora(shared, columns), trials=settings.trials,
-                                          resamples=settings.resamples, seed=settings.seed,
-                                          confidence=settings.confidence)
-        comparisons += [PairTest(measure, first.name, second.name, test.a, test.b, test.delta,
-                                 test.interval.low, test.interval.high, test.p_bootstrap,
-                                 test.p_randomisation) for measure, test in tests.items()]
+        tests = significance.compare_many(
+            select(first),
+            select(second),
+            _corpora(shared, columns),
+            trials=settings.trials,
+            resamples=settings.resamples,
+            seed=settings.seed,
+            confidence=settings.confidence,
+        )
+        comparisons += [
+            PairTest(
+                measure,
+                first.name,
+                second.name,
+                test.a,
+                test.b,
+                test.delta,
+                test.interval.low,
+                test.interval.high,
+                test.p_bootstrap,
+                test.p_randomisation,
+            )
+            for measure, test in tests.items()
+        ]
     return intervals, tuple(comparisons)

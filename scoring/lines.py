@@ -24,11 +24,14 @@ PATTERNS = {
     "oot": r"([\w.]+) (\S+) ::: (.*)",
 }
 _EXACT = {kind: re.compile(pattern, re.ASCII) for kind, pattern in PATTERNS.items()}
-_ANCHORED = {kind: re.compile(rf"^(?:{pattern}|(.*))$", re.ASCII | re.MULTILINE)
-             for kind, pattern in PATTERNS.items()}
+_ANCHORED = {
+    kind: re.compile(rf"^(?:{pattern}|(.*))$", re.ASCII | re.MULTILINE)
+    for kind, pattern in PATTERNS.items()
+}
 NONSPACE = re.compile(r"\S", re.ASCII)
 _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
+
 
 def read_text(path: str | Path) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``."""
@@ -86,8 +89,8 @@ def _repair(found: list[tuple[str, str, str, str]], exact: re.Pattern[str]) -> N
     """Search the lines that failed the anchored match unanchored, as score.pl does."""
     for index, (lexelt, _item_id, _rest, other) in enumerate(found):
         if not lexelt:
-                if not has_content(other):
-                    found[index] = ("", "", "", "")
-                elif (match := exact.search(other)) is not None:
-                    found_lexelt, found_id, found_rest = match.groups()
-                    found[index] = (found_lexelt, found_id, found_rest, "")
+            if not has_content(other):
+                found[index] = ("", "", "", "")
+            elif (match := exact.search(other)) is not None:
+                found_lexelt, found_id, found_rest = match.groups()
+                found[index] = (found_lexelt, found_id, found_rest, "")

@@ -143,10 +143,15 @@ def _official(task: Task) -> Callable[[GoldItem, Answers, float], Row]:
         guesses = answers.official
         if not gold_item.item.total:  # score.pl skips an item no answer can earn credit on
             return 1.0, 0.0, 0.0, 0.0, 0.0, has_mode
-        _credit, score, tried, right = score_item(task, gold_item.rules, gold_item.item,
-                                                  guesses)
-        return (1.0, score, float(bool(guesses) and answers.fresh), float(tried),
-                float(right), has_mode)
+        _credit, score, tried, right = score_item(task, gold_item.rules, gold_item.item, guesses)
+        return (
+            1.0,
+            score,
+            float(bool(guesses) and answers.fresh),
+            float(tried),
+            float(right),
+            has_mode,
+        )
 
     return row
 
@@ -157,8 +162,10 @@ def _revised_best(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     if not guesses:
         return 0.0, 0.0
     freqs = gold_item.frequencies
-    return (float(revised.new_best(freqs, guesses).score),
-            float(revised.best_1(freqs, guesses).score))
+    return (
+        float(revised.new_best(freqs, guesses).score),
+        float(revised.best_1(freqs, guesses).score),
+    )
 
 
 def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
@@ -168,29 +175,43 @@ def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     if not guesses:
         return 0.0, 0.0, 0.0
     freqs = gold_item.frequencies
-    return (float(revised.weighted_recall(freqs, guesses).score),
-            float(revised.weighted_precision(freqs, guesses, k).score),
-            float(revised.rank(freqs, guesses).score))
+    return (
+        float(revised.weighted_recall(freqs, guesses).score),
+        float(revised.weighted_precision(freqs, guesses, k).score),
+        float(revised.rank(freqs, guesses).score),
+    )
 
 
 def _ranking(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     """GAP, AP, P@1, P@10, R@10, whether they are defined, AUC and whether it is."""
     found = ranking.ranking_measures(gold_item.frequencies, answers.ranking)
-    return (float(found["gap"].value), float(found["ap"].value),
-            float(found["p_at_1"].value), float(found["p_at_10"].value),
-            float(found["r_at_10"].value), float(found["gap"].defined),
-            float(found["auc"].value), float(found["auc"].defined))
+    return (
+        float(found["gap"].value),
+        float(found["ap"].value),
+        float(found["p_at_1"].value),
+        float(found["p_at_10"].value),
+        float(found["r_at_10"].value),
+        float(found["gap"].defined),
+        float(found["auc"].value),
+        float(found["auc"].defined),
+    )
 
 
 OFFICIAL_COLUMNS = ("item", "score", "attempted", "mode_attempted", "mode_correct", "has_mode")
 FAMILIES: dict[SystemKind, tuple[Family, ...]] = {
-    "best": (Family("official best", OFFICIAL_COLUMNS, _official("best")),
-             Family("revised best", ("new_best", "best_1"), _revised_best)),
-    "oot": (Family("official oot", OFFICIAL_COLUMNS, _official("oot")),
-            Family("revised oot", ("weighted_recall", "weighted_precision", "rank"),
-                   _revised_oot),
-            Family("ranking", ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "relevant", "auc",
-                               "auc_defined"), _ranking)),
+    "best": (
+        Family("official best", OFFICIAL_COLUMNS, _official("best")),
+        Family("revised best", ("new_best", "best_1"), _revised_best),
+    ),
+    "oot": (
+        Family("official oot", OFFICIAL_COLUMNS, _official("oot")),
+        Family("revised oot", ("weighted_recall", "weighted_precision", "rank"), _revised_oot),
+        Family(
+            "ranking",
+            ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "relevant", "auc", "auc_defined"),
+            _ranking,
+        ),
+    ),
 }
 FAMILIES["ranked"] = FAMILIES["oot"][2:]
 """The families that score each kind of system file."""
@@ -215,8 +236,9 @@ class Measure(Protocol):
     @property
     def description(self) -> str: ...
 
-    def item_stats(self, gold_item: GoldItem, answers: Answers, k: float = 1.0
-                   ) -> tuple[float, float]: ...
+    def item_stats(
+        self, gold_item: GoldItem, answers: Answers, k: float = 1.0
+    ) -> tuple[float, float]: ...
 
     def corpus(self, sums: Array) -> Array: ...
 
@@ -238,8 +260,9 @@ class Ratio:
     def columns(self) -> tuple[str, str]:
         return self.numerator, self.denominator
 
-    def item_stats(self, gold_item: GoldItem, answers: Answers, k: float = 1.0
-                   ) -> tuple[float, float]:
+    def item_stats(
+        self, gold_item: GoldItem, answers: Answers, k: float = 1.0
+    ) -> tuple[float, float]:
         """(numerator, denominator) of one gold item, from the families of the first kind
         the measure applies to (they agree: a column is one family's)."""
         kind = min(self.kinds)
@@ -261,9 +284,13 @@ class Ratio:
         if self.uses_k:
             parts.append(("k", f"{settings.k:g}"))
         if settings.significance:
-            parts += [("resample", "lemma"), ("n", settings.resamples),
-                      ("trials", settings.trials), ("seed", settings.seed),
-                      ("ci", f"{settings.confidence:g}")]
+            parts += [
+                ("resample", "lemma"),
+                ("n", settings.resamples),
+                ("trials", settings.trials),
+                ("seed", settings.seed),
+                ("ci", f"{settings.confidence:g}"),
+            ]
         return signature(self.name, *parts)
 
 
@@ -271,54 +298,144 @@ _RATIO = significance.ratio_of(0, 1)
 
 
 def _m(name: str, kinds: str, numerator: str, denominator: str, description: str) -> Ratio:
-    return Ratio(name, frozenset(kinds.split()), numerator, denominator,  # type: ignore[arg-type]
-                 description, name.startswith("weighted_precision"))
+    return Ratio(
+        name,
+        frozenset(kinds.split()),  # type: ignore[arg-type]
+        numerator,
+        denominator,
+        description,
+        name.startswith("weighted_precision"),
+    )
 
 
 OFFICIAL = "score.pl (seed 002, section 4)"
-MEASURES: dict[str, Ratio] = {m.name: m for m in (
-    _m("best.P", "best", "score", "attempted", f"best precision, eq. 1 ({OFFICIAL})"),
-    _m("best.R", "best", "score", "item", f"best recall, eq. 2 ({OFFICIAL})"),
-    _m("best.mode_P", "best", "mode_correct", "mode_attempted", f"best mode precision, eq. 3"
-       f" ({OFFICIAL})"),
-    _m("best.mode_R", "best", "mode_correct", "has_mode", f"best mode recall, eq. 4"
-       f" ({OFFICIAL})"),
-    _m("new_best.P", "best", "new_best", "attempted", "new best, ÷ maxfreq (seed 000), over "
-       "attempted items"),
-    _m("new_best.R", "best", "new_best", "item", "new best (seed 000), over all items"),
-    _m("best_1.P", "best", "best_1", "attempted", "best-1: the first guess ÷ maxfreq (seed "
-       "000), over attempted items"),
-    _m("best_1.R", "best", "best_1", "item", "best-1 (seed 000), over all items"),
-    _m("oot.P", "oot", "score", "attempted", f"oot precision, eq. 5 ({OFFICIAL})"),
-    _m("oot.R", "oot", "score", "item", f"oot recall, eq. 6 ({OFFICIAL})"),
-    _m("oot.mode_P", "oot", "mode_correct", "mode_attempted", f"oot mode precision, eq. 7"
-       f" ({OFFICIAL})"),
-    _m("oot.mode_R", "oot", "mode_correct", "has_mode", f"oot mode recall, eq. 8"
-       f" ({OFFICIAL})"),
-    _m("weighted_recall.P", "oot", "weighted_recall", "attempted", "weighted recall "
-       "(seed 000), over attempted items"),
-    _m("weighted_recall.R", "oot", "weighted_recall", "item", "weighted recall (seed 000), "
-       "over all items"),
-    _m("weighted_precision.P", "oot", "weighted_precision", "attempted", "weighted precision"
-       " with penalty k (seed 000), over attempted items"),
-    _m("weighted_precision.R", "oot", "weighted_precision", "item", "weighted precision "
-       "with penalty k (seed 000), over all items"),
-    _m("rank.P", "oot", "rank", "attempted", "the rank measure over 10 positions (seed 000),"
-       " over attempted items"),
-    _m("rank.R", "oot", "rank", "item", "the rank measure (seed 000), over all items"),
-    _m("gap", "oot ranked", "gap", "relevant", "generalised average precision (Kishida "
-       "2005), mean over items with a gold weight"),
-    _m("ap", "oot ranked", "ap", "relevant", "average precision, binary relevance (seed "
-       "003), mean over items with a relevant candidate"),
-    _m("auc", "oot ranked", "auc", "auc_defined", "ROC AUC, ties one half (seed 004), mean "
-       "over items with both classes among the candidates"),
-    _m("p_at_1", "oot ranked", "p_at_1", "relevant", "precision at 1 (unweighted), mean over "
-       "items with a gold weight"),
-    _m("p_at_10", "oot ranked", "p_at_10", "relevant", "precision at 10 (unweighted), mean "
-       "over items with a gold weight"),
-    _m("r_at_10", "oot ranked", "r_at_10", "relevant", "recall at 10 (unweighted), mean over "
-       "items with a gold weight"),
-)}
+MEASURES: dict[str, Ratio] = {
+    m.name: m
+    for m in (
+        _m("best.P", "best", "score", "attempted", f"best precision, eq. 1 ({OFFICIAL})"),
+        _m("best.R", "best", "score", "item", f"best recall, eq. 2 ({OFFICIAL})"),
+        _m(
+            "best.mode_P",
+            "best",
+            "mode_correct",
+            "mode_attempted",
+            f"best mode precision, eq. 3 ({OFFICIAL})",
+        ),
+        _m(
+            "best.mode_R",
+            "best",
+            "mode_correct",
+            "has_mode",
+            f"best mode recall, eq. 4 ({OFFICIAL})",
+        ),
+        _m(
+            "new_best.P",
+            "best",
+            "new_best",
+            "attempted",
+            "new best, ÷ maxfreq (seed 000), over attempted items",
+        ),
+        _m("new_best.R", "best", "new_best", "item", "new best (seed 000), over all items"),
+        _m(
+            "best_1.P",
+            "best",
+            "best_1",
+            "attempted",
+            "best-1: the first guess ÷ maxfreq (seed 000), over attempted items",
+        ),
+        _m("best_1.R", "best", "best_1", "item", "best-1 (seed 000), over all items"),
+        _m("oot.P", "oot", "score", "attempted", f"oot precision, eq. 5 ({OFFICIAL})"),
+        _m("oot.R", "oot", "score", "item", f"oot recall, eq. 6 ({OFFICIAL})"),
+        _m(
+            "oot.mode_P",
+            "oot",
+            "mode_correct",
+            "mode_attempted",
+            f"oot mode precision, eq. 7 ({OFFICIAL})",
+        ),
+        _m("oot.mode_R", "oot", "mode_correct", "has_mode", f"oot mode recall, eq. 8 ({OFFICIAL})"),
+        _m(
+            "weighted_recall.P",
+            "oot",
+            "weighted_recall",
+            "attempted",
+            "weighted recall (seed 000), over attempted items",
+        ),
+        _m(
+            "weighted_recall.R",
+            "oot",
+            "weighted_recall",
+            "item",
+            "weighted recall (seed 000), over all items",
+        ),
+        _m(
+            "weighted_precision.P",
+            "oot",
+            "weighted_precision",
+            "attempted",
+            "weighted precision with penalty k (seed 000), over attempted items",
+        ),
+        _m(
+            "weighted_precision.R",
+            "oot",
+            "weighted_precision",
+            "item",
+            "weighted precision with penalty k (seed 000), over all items",
+        ),
+        _m(
+            "rank.P",
+            "oot",
+            "rank",
+            "attempted",
+            "the rank measure over 10 positions (seed 000), over attempted items",
+        ),
+        _m("rank.R", "oot", "rank", "item", "the rank measure (seed 000), over all items"),
+        _m(
+            "gap",
+            "oot ranked",
+            "gap",
+            "relevant",
+            "generalised average precision (Kishida 2005), mean over items with a gold weight",
+        ),
+        _m(
+            "ap",
+            "oot ranked",
+            "ap",
+            "relevant",
+            "average precision, binary relevance (seed "
+            "003), mean over items with a relevant candidate",
+        ),
+        _m(
+            "auc",
+            "oot ranked",
+            "auc",
+            "auc_defined",
+            "ROC AUC, ties one half (seed 004), mean "
+            "over items with both classes among the candidates",
+        ),
+        _m(
+            "p_at_1",
+            "oot ranked",
+            "p_at_1",
+            "relevant",
+            "precision at 1 (unweighted), mean over items with a gold weight",
+        ),
+        _m(
+            "p_at_10",
+            "oot ranked",
+            "p_at_10",
+            "relevant",
+            "precision at 10 (unweighted), mean over items with a gold weight",
+        ),
+        _m(
+            "r_at_10",
+            "oot ranked",
+            "r_at_10",
+            "relevant",
+            "recall at 10 (unweighted), mean over items with a gold weight",
+        ),
+    )
+}
 """Every measure, registered once, in the order the leaderboard reports them."""
 
 
@@ -327,8 +444,7 @@ def measure_def(name: str) -> Ratio:
     try:
         return MEASURES[name]
     except KeyError:
-        raise ValueError(f"unknown measure {name!r}; measures are: "
-                         f"{', '.join(MEASURES)}") from None
+        raise ValueError(f"unknown measure {name!r}; measures are: {', '.join(MEASURES)}") from None
 
 
 @dataclass(frozen=True)
@@ -349,8 +465,10 @@ class SystemRows:
         """The (items, 2) array of ``measure``'s numerator and denominator columns."""
         definition = measure_def(measure)
         if self.kind not in definition.kinds:
-            raise ValueError(f"{self.name}: {measure} does not apply to a {self.kind} file "
-                             f"(it needs {' or '.join(sorted(definition.kinds))})")
+            raise ValueError(
+                f"{self.name}: {measure} does not apply to a {self.kind} file "
+                f"(it needs {' or '.join(sorted(definition.kinds))})"
+            )
         return np.column_stack([self.columns[c] for c in definition.columns()])
 
     def value(self, measure: str, mask: npt.NDArray[np.bool_] | None = None) -> float | None:
@@ -387,8 +505,10 @@ def detect_kind(text: str, name: str) -> SystemKind:
             return "oot"
         if " :: " in line or line.rstrip().endswith("::"):
             return "best"
-    raise ValueError(f"{name}: no line names an item with '::' (best), ':::' (oot) or a "
-                     "ranked-candidates separator (docs/ranking.md); is it a system file?")
+    raise ValueError(
+        f"{name}: no line names an item with '::' (best), ':::' (oot) or a "
+        "ranked-candidates separator (docs/ranking.md); is it a system file?"
+    )
 
 
 def first_answers(text: str, kind: Task) -> dict[str, list[str]]:
@@ -404,28 +524,41 @@ def first_answers(text: str, kind: Task) -> dict[str, list[str]]:
 def read_answers(gold: Gold, text: str, name: str, kind: SystemKind) -> dict[str, Answers]:
     """What the system file ``text`` (of ``kind``) gives each gold item it answers."""
     if kind == "mw":
-        raise ValueError(f"{name}: the leaderboard scores best, oot and ranked files; a "
-                         "multiword file is scored with scoring.score -t mw")
+        raise ValueError(
+            f"{name}: the leaderboard scores best, oot and ranked files; a "
+            "multiword file is scored with scoring.score -t mw"
+        )
     if kind == "ranked":
         lines = ranking.parse_ranking(text.splitlines(), name)
-        return {line.id: Answers(ranking=ranking.folded(line.candidates)) for line in lines
-                if line.id in gold.items}
+        return {
+            line.id: Answers(ranking=ranking.folded(line.candidates))
+            for line in lines
+            if line.id in gold.items
+        }
     scan = {row.id: row for row in score_system(kind, gold, text, name).items}
     result = {}
     for item_id, guesses in first_answers(text, kind).items():
         if item_id not in gold.items:
             continue
         row = scan.get(item_id)
-        result[item_id] = Answers(row.answers if row else (), not row or not row.stale,
-                                  tuple(guesses),
-                                  ranking.as_ranking(guesses) if kind == "oot" else ())
+        result[item_id] = Answers(
+            row.answers if row else (),
+            not row or not row.stale,
+            tuple(guesses),
+            ranking.as_ranking(guesses) if kind == "oot" else (),
+        )
     for item_id, row in scan.items():  # a stale compat line has no first answer of its own
         result.setdefault(item_id, Answers(row.answers, not row.stale))
     return result
 
 
-def system_rows(items: Sequence[GoldItem], answers: dict[str, Answers], name: str,
-                kind: SystemKind, k: float = 1.0) -> SystemRows:
+def system_rows(
+    items: Sequence[GoldItem],
+    answers: dict[str, Answers],
+    name: str,
+    kind: SystemKind,
+    k: float = 1.0,
+) -> SystemRows:
     """Every column of ``kind``'s families for each gold item: the rows of one system."""
     columns: dict[str, Array] = {}
     for family in FAMILIES[kind]:
@@ -436,8 +569,13 @@ def system_rows(items: Sequence[GoldItem], answers: dict[str, Answers], name: st
             except ValueError as error:
                 raise ValueError(f"{name}: item {gold_item.id}: {error}") from error
         columns.update({column: table[:, c] for c, column in enumerate(family.columns)})
-    return SystemRows(name, kind, tuple(item.id for item in items),
-                      tuple(item.item.lexelt for item in items), columns)
+    return SystemRows(
+        name,
+        kind,
+        tuple(item.id for item in items),
+        tuple(item.item.lexelt for item in items),
+        columns,
+    )
 
 
 @dataclass(frozen=True)
@@ -454,12 +592,12 @@ def _score_one(job: tuple[str, str, float]) -> SystemRows:
     name, text, k = job
     assert _SHARED is not None
     kind = detect_kind(text, name)
-    return system_rows(_SHARED.items, read_answers(_SHARED.gold, text, name, kind), name,
-                       kind, k)
+    return system_rows(_SHARED.items, read_answers(_SHARED.gold, text, name, kind), name, kind, k)
 
 
-def score_files(gold: Gold, systems: Sequence[tuple[str, str]], k: float = 1.0,
-                workers: int = 1) -> list[SystemRows]:
+def score_files(
+    gold: Gold, systems: Sequence[tuple[str, str]], k: float = 1.0, workers: int = 1
+) -> list[SystemRows]:
     """Rows for each ``(name, text)`` system against ``gold``, in order. With ``workers``
     > 1 (and a platform that forks) the systems are scored in that many processes, which
     inherit the gold's items; the rows are the same either way."""

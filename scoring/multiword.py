@@ -55,8 +55,9 @@ class MultiwordScores:
         return self.matched / self.total_modes if self.total_modes else None
 
 
-def read_mwgold_lines(lines: Sequence[str], gold_name: str,
-                      log: list[str]) -> tuple[dict[str, str], int]:
+def read_mwgold_lines(
+    lines: Sequence[str], gold_name: str, log: list[str]
+) -> tuple[dict[str, str], int]:
     """score.pl's ``readmwfile``: the multiword "mode" of each item given by two or more
     annotators, and how many there are. Malformed lines are reported into ``log``."""
     modes: dict[str, str] = {}
@@ -86,9 +87,14 @@ def read_mwgold_lines(lines: Sequence[str], gold_name: str,
     return modes, total_modes
 
 
-def score_multiwords(gold_lines: Sequence[str], lines: Sequence[str], name: str,
-                     gold_name: str, rules: Rules = "compat",
-                     verbose: bool = False) -> MultiwordScores:
+def score_multiwords(
+    gold_lines: Sequence[str],
+    lines: Sequence[str],
+    name: str,
+    gold_name: str,
+    rules: Rules = "compat",
+    verbose: bool = False,
+) -> MultiwordScores:
     """Score a mw system file. Compat counts a line with an empty answer as a detection
     attempt of a gold multiword (a defect that inflates recall); fixed does not, and
     compares answers trimmed and single-spaced, hyphens as spaces."""

@@ -62,10 +62,18 @@ def guesses_compat(answer: str) -> list[str]:
 def _plain(answer: str) -> bool:
     """An answer with nothing to trim, fold or drop: printable ASCII, no hyphen or
     apostrophe, single spaces between words, no empty guess."""
-    return (answer.isascii() and answer.isprintable() and "-" not in answer
-            and "'" not in answer and "  " not in answer and " ;" not in answer
-            and "; " not in answer and ";;" not in answer and answer[:1] not in " ;"
-            and answer[-1:] != " ")
+    return (
+        answer.isascii()
+        and answer.isprintable()
+        and "-" not in answer
+        and "'" not in answer
+        and "  " not in answer
+        and " ;" not in answer
+        and "; " not in answer
+        and ";;" not in answer
+        and answer[:1] not in " ;"
+        and answer[-1:] != " "
+    )
 
 
 def reads_alike(answer: str) -> bool:
@@ -181,8 +189,7 @@ Outcome = tuple[float, float, bool, bool]
 """What one item's guesses earn: (credit, score, mode attempted, mode correct)."""
 
 
-def score_item(measure: Task, rules: Rules, item: ItemGold,
-               guesses: Sequence[str]) -> Outcome:
+def score_item(measure: Task, rules: Rules, item: ItemGold, guesses: Sequence[str]) -> Outcome:
     """One item's best or oot outcome for guesses already split by the rules (and, for oot,
     cut to 10). Fixed oot credits each distinct guess once; fixed compares a hyphenated
     mode with hyphens as spaces."""
@@ -190,7 +197,7 @@ def score_item(measure: Task, rules: Rules, item: ItemGold,
     fixed = rules == "fixed"
     norms = item.norms
     credit = 0.0
-    for guess in (dict.fromkeys(guesses) if fixed and oot else guesses):
+    for guess in dict.fromkeys(guesses) if fixed and oot else guesses:
         credit += norms.get(guess, 0.0)
     mode = item.mode
     tried = right = False
@@ -202,10 +209,16 @@ def score_item(measure: Task, rules: Rules, item: ItemGold,
     return credit, score, tried, right
 
 
-def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: str,
-                 verbose: bool = False, keep_items: bool = True,
-                 trace: bool = False, numbers: Sequence[int] | None = None
-                 ) -> OfficialScores:
+def score_system(
+    measure: Task,
+    gold: Gold,
+    system: str | Sequence[str],
+    name: str,
+    verbose: bool = False,
+    keep_items: bool = True,
+    trace: bool = False,
+    numbers: Sequence[int] | None = None,
+) -> OfficialScores:
     """Score a best or oot system file (its text, or its lines) against ``gold`` under
     ``gold.rules``. ``name`` is echoed in ``Error in NAME on line N`` as score.pl echoes
     its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
@@ -226,8 +239,11 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
     total = 0.0
     guesses_line = 0
     for first, found in iter_chunks(as_text(system), measure):
-        numbered = (enumerate(found, first) if numbers is None
-                    else zip(numbers[first - 1:first - 1 + len(found)], found, strict=True))
+        numbered = (
+            enumerate(found, first)
+            if numbers is None
+            else zip(numbers[first - 1 : first - 1 + len(found)], found, strict=True)
+        )
         for number, (lexelt, item_id, answer, other) in numbered:
             if not lexelt:
                 if other:
@@ -236,8 +252,10 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
             item = items.get(item_id)
             if item is not None and not item.total and item.counts:
                 # every count is 0: score.pl's normalisevalues divides by zero right here
-                raise ScorerDied("".join(line + "\n" for line in log),
-                                 f"item {item_id}'s gold counts add up to 0")
+                raise ScorerDied(
+                    "".join(line + "\n" for line in log),
+                    f"item {item_id}'s gold counts add up to 0",
+                )
             if item is None or not item.total or item_id in done:
                 if traced is not None and item_id not in done:
                     traced.unscored.append((number, item_id))
@@ -255,8 +273,10 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
                     if duplicates:
                         duplicate_lines += 1
                         if verbose:
-                            log.append(f"WARNING duplicate at {lexelt} {item_id} responses "
-                                       + " ".join(guesses))
+                            log.append(
+                                f"WARNING duplicate at {lexelt} {item_id} responses "
+                                + " ".join(guesses)
+                            )
             elif fixed:
                 guesses = []
             elif guesses:
@@ -274,35 +294,76 @@ def score_system(measure: Task, gold: Gold, system: str | Sequence[str], name: s
             if verbose and guesses:
                 _log_item(log, oot, lexelt, item_id, item, guesses, outcome)
             if keep_items:
-                rows.append(ItemScore(number, item_id, item.lexelt, len(guesses), credit,
-                                      score, bool(guesses) and not stale_from, tried, right,
-                                      bool(stale_from), duplicates, tuple(guesses)))
+                rows.append(
+                    ItemScore(
+                        number,
+                        item_id,
+                        item.lexelt,
+                        len(guesses),
+                        credit,
+                        score,
+                        bool(guesses) and not stale_from,
+                        tried,
+                        right,
+                        bool(stale_from),
+                        duplicates,
+                        tuple(guesses),
+                    )
+                )
             if traced is not None:
                 traced.lines.append(number)
                 traced.scores.append(score)
-                traced.outcomes.append((bool(guesses) and not stale_from) | tried << 1
-                                       | right << 2 | bool(duplicates) << 3
-                                       | len(guesses) << 4)
+                traced.outcomes.append(
+                    (bool(guesses) and not stale_from)
+                    | tried << 1
+                    | right << 2
+                    | bool(duplicates) << 3
+                    | len(guesses) << 4
+                )
                 traced.readings.append(hash(tuple(guesses)))
                 traced.stale.append(bool(stale_from))
                 traced.ids.append(item_id)
-    return OfficialScores(measure, rules, gold.total_items, attempted, total,
-                          gold.total_modes, mode_attempted, mode_correct, duplicate_lines,
-                          tuple(rows), tuple(log), traced)
+    return OfficialScores(
+        measure,
+        rules,
+        gold.total_items,
+        attempted,
+        total,
+        gold.total_modes,
+        mode_attempted,
+        mode_correct,
+        duplicate_lines,
+        tuple(rows),
+        tuple(log),
+        traced,
+    )
 
 
-def _log_item(log: list[str], oot: bool, lexelt: str, item_id: str, item: ItemGold,
-              guesses: Sequence[str], outcome: Outcome) -> None:
+def _log_item(
+    log: list[str],
+    oot: bool,
+    lexelt: str,
+    item_id: str,
+    item: ItemGold,
+    guesses: Sequence[str],
+    outcome: Outcome,
+) -> None:
     """score.pl's ``-v`` lines for one item, spaces and number format exactly."""
     credit, _score, tried, right = outcome
     if tried:
         if oot:
-            log.append(f"{lexelt} Item {item_id} mode '{item.mode}'  "
-                       + ("found in guesses" if right else "not found"))
+            log.append(
+                f"{lexelt} Item {item_id} mode '{item.mode}'  "
+                + ("found in guesses" if right else "not found")
+            )
         else:
-            log.append(f"{lexelt} Item {item_id} mode '{item.mode}' : system '{guesses[0]}' "
-                       + (" correct" if right else "wrong"))
+            log.append(
+                f"{lexelt} Item {item_id} mode '{item.mode}' : system '{guesses[0]}' "
+                + (" correct" if right else "wrong")
+            )
     shown = perl_str(credit)
     per_guess = "" if oot else f" guesses {len(guesses)}"
-    log.append(f"{lexelt} Item {item_id} credit {shown}{per_guess} human responses "
-               f"{perl_str(item.total)}: score is {shown}")
+    log.append(
+        f"{lexelt} Item {item_id} credit {shown}{per_guess} human responses "
+        f"{perl_str(item.total)}: score is {shown}"
+    )

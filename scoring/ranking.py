@@ -133,8 +133,7 @@ def gold_weights(gold: GoldCounts | Frequencies) -> dict[str, Number]:
         raise ValueError(f"gold counts {negative} are negative; counts must be 0 or more")
     if not any(count > 0 for _, count in pairs):
         return {}
-    return {key: Fraction(value) for key, value in frequencies(gold).counts.items()
-            if value > 0}
+    return {key: Fraction(value) for key, value in frequencies(gold).counts.items() if value > 0}
 
 
 def _division(weights: Mapping[str, Number]) -> Callable[[Number, Number], Number]:
@@ -254,18 +253,22 @@ def recall_at(gold: GoldCounts | Frequencies, ranking: Sequence[Scored], k: int)
     return _top_k(gold_weights(gold), rank_order(ranking), k, recall=True)
 
 
-def ranking_measures(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]
-                     ) -> dict[str, ItemRanking]:
+def ranking_measures(
+    gold: GoldCounts | Frequencies, ranking: Sequence[Scored]
+) -> dict[str, ItemRanking]:
     """Every measure of one item at once, the candidates ordered and the gold weighted
     once (what the leaderboard reports): ``gap``, ``ap``, ``auc``, ``p_at_1``,
     ``p_at_10``, ``r_at_10``; the same values as the functions one by one."""
     weights = gold_weights(gold)
     order = rank_order(ranking)
-    return {"gap": _gap(weights, order), "ap": _average_precision(weights, order),
-            "auc": _roc_auc(weights, order),
-            "p_at_1": _top_k(weights, order, 1, recall=False),
-            "p_at_10": _top_k(weights, order, 10, recall=False),
-            "r_at_10": _top_k(weights, order, 10, recall=True)}
+    return {
+        "gap": _gap(weights, order),
+        "ap": _average_precision(weights, order),
+        "auc": _roc_auc(weights, order),
+        "p_at_1": _top_k(weights, order, 1, recall=False),
+        "p_at_10": _top_k(weights, order, 10, recall=False),
+        "r_at_10": _top_k(weights, order, 10, recall=True),
+    }
 
 
 # --- files -------------------------------------------------------------------------------
@@ -279,15 +282,21 @@ def _parse_entry(field: str, where: str) -> Scored:
     if not space:
         raise FormatError([f"{where}: entry {field!r} must be 'SCORE CANDIDATE'"])
     if not _SCORE.fullmatch(score_text):
-        raise FormatError([f"{where}: score {score_text!r} of {field!r} is not a decimal "
-                           "number (scores come first: 'SCORE CANDIDATE')"])
+        raise FormatError(
+            [
+                f"{where}: score {score_text!r} of {field!r} is not a decimal "
+                "number (scores come first: 'SCORE CANDIDATE')"
+            ]
+        )
     score = float(score_text)
     if not math.isfinite(score):
-        raise FormatError([f"{where}: score {score_text!r} is not finite; scores must be "
-                           "finite numbers"])
+        raise FormatError(
+            [f"{where}: score {score_text!r} is not finite; scores must be finite numbers"]
+        )
     if not candidate or candidate != " ".join(candidate.split()):
-        raise FormatError([f"{where}: candidate {candidate!r} must be non-empty, trimmed and "
-                           "single-spaced"])
+        raise FormatError(
+            [f"{where}: candidate {candidate!r} must be non-empty, trimmed and single-spaced"]
+        )
     return Scored(candidate, score)
 
 
@@ -299,17 +308,21 @@ def parse_ranking_line(text: str, line: int = 0, name: str = "<ranking>") -> Ran
     head = _HEAD.fullmatch(text)
     if head is None:
         hint = " (an oot line: read it with read_system_ranking)" if " ::: " in text else ""
-        raise FormatError([f"{where}: expected 'LEXELT ID {SEPARATOR} SCORE CANDIDATE;…' "
-                           f"with single spaces{hint}"])
+        raise FormatError(
+            [
+                f"{where}: expected 'LEXELT ID {SEPARATOR} SCORE CANDIDATE;…' "
+                f"with single spaces{hint}"
+            ]
+        )
     lexelt, item_id, rest = head.group(1), head.group(2), head.group(3) or ""
     if not LEXELT.fullmatch(lexelt):
-        raise FormatError([f"{where}: lexelt {lexelt!r} is not lemma.pos or lemma.pos.pos "
-                           "with pos in n, v, a, r"])
+        raise FormatError(
+            [f"{where}: lexelt {lexelt!r} is not lemma.pos or lemma.pos.pos with pos in n, v, a, r"]
+        )
     fields = rest.split(";") if rest else []
     if fields and fields[-1] == "":
         fields.pop()
-    return RankingLine(lexelt, item_id, tuple(_parse_entry(field, where) for field in fields),
-                       line)
+    return RankingLine(lexelt, item_id, tuple(_parse_entry(field, where) for field in fields), line)
 
 
 def format_ranking_line(ranking: RankingLine) -> str:
@@ -344,8 +357,10 @@ def parse_ranking(lines: Iterable[str], name: str = "<ranking>") -> tuple[Rankin
             problems.extend(error.problems)
             continue
         if value.id in seen:
-            problems.append(f"{name}:{number}: id {value.id} already on line {seen[value.id]}"
-                            " (ids must be unique: one ranking per item)")
+            problems.append(
+                f"{name}:{number}: id {value.id} already on line {seen[value.id]}"
+                " (ids must be unique: one ranking per item)"
+            )
             continue
         seen[value.id] = number
         result.append(value)
@@ -366,8 +381,7 @@ def as_ranking(guesses: Sequence[str]) -> tuple[Scored, ...]:
     >>> [item.score for item in as_ranking(["a", "b"])]
     [2.0, 1.0]
     """
-    return tuple(Scored(guess, float(len(guesses) - place))
-                 for place, guess in enumerate(guesses))
+    return tuple(Scored(guess, float(len(guesses) - place)) for place, guess in enumerate(guesses))
 
 
 def system_rankings(lines: Iterable[SystemLine]) -> dict[str, tuple[Scored, ...]]:

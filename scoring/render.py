@@ -35,17 +35,23 @@ def text_table(header: list[str], rows: list[list[str]]) -> str:
     """Columns padded to their widths, the first two left-aligned, a rule under the
     header."""
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
-    lines = ["  ".join(cell.ljust(w) if i < 2 else cell.rjust(w)
-                       for i, (cell, w) in enumerate(zip(line, widths, strict=False))).rstrip()
-             for line in (header, *rows)]
+    lines = [
+        "  ".join(
+            cell.ljust(w) if i < 2 else cell.rjust(w)
+            for i, (cell, w) in enumerate(zip(line, widths, strict=False))
+        ).rstrip()
+        for line in (header, *rows)
+    ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines) + "\n"
 
 
 def markdown_table(header: list[str], rows: list[list[str]]) -> str:
     """A markdown table, the columns after the first two right-aligned."""
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|"]
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join("---" if i < 2 else "---:" for i in range(len(header))) + "|",
+    ]
     lines += ["| " + " | ".join(row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
@@ -71,22 +77,49 @@ def _tables(board: Leaderboard) -> list[tuple[list[str], list[list[str]]]]:
         if board.by_pos is not None:
             by_pos = board.by_pos
             header = ["system", "PoS", *measures]
-            rows = [[name, pos, *(percent(by_pos[name][pos][m]) for m in measures)]
-                    for name in names for pos in POS_ORDER]
+            rows = [
+                [name, pos, *(percent(by_pos[name][pos][m]) for m in measures)]
+                for name in names
+                for pos in POS_ORDER
+            ]
         else:
             header = ["system", *measures]
-            rows = [[name, *(_cell(board, name, m, board.systems[name][m]) for m in measures)]
-                    for name in names]
+            rows = [
+                [name, *(_cell(board, name, m, board.systems[name][m]) for m in measures)]
+                for name in names
+            ]
         tables.append((header, rows))
     return tables
 
 
 def _significance_rows(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
-    header = ["measure", "a", "b", "score a", "score b", "b - a", "low", "high",
-              "p bootstrap", "p randomisation"]
-    rows = [[t.measure, t.a, t.b, percent(t.a_value), percent(t.b_value), percent(t.delta),
-             percent(t.low), percent(t.high), f"{t.p_bootstrap:.4f}",
-             f"{t.p_randomisation:.4f}"] for t in board.significance or ()]
+    header = [
+        "measure",
+        "a",
+        "b",
+        "score a",
+        "score b",
+        "b - a",
+        "low",
+        "high",
+        "p bootstrap",
+        "p randomisation",
+    ]
+    rows = [
+        [
+            t.measure,
+            t.a,
+            t.b,
+            percent(t.a_value),
+            percent(t.b_value),
+            percent(t.delta),
+            percent(t.low),
+            percent(t.high),
+            f"{t.p_bootstrap:.4f}",
+            f"{t.p_randomisation:.4f}",
+        ]
+        for t in board.significance or ()
+    ]
     return header, rows
 
 
@@ -94,14 +127,20 @@ def _analyses_text(found: dict[str, Any]) -> str:
     lines = []
     for name, row in found["duplicates"].items():
         scores = row["scores"]["all"]
-        lines.append(f"{name}: items with duplicates (IwD) {row['iwd']}; oot recall "
-                     f"{percent(scores['recall'])}, order {row['order']}")
+        lines.append(
+            f"{name}: items with duplicates (IwD) {row['iwd']}; oot recall "
+            f"{percent(scores['recall'])}, order {row['order']}"
+        )
     for name, row in found.get("type_overlap", {}).items():
-        lines.append(f"{name}: TypeOverlap {row['type_overlap']:.2f}, #subs {row['subs']:.2f}, "
-                     f"TypeOverlap_uniq {row['type_overlap_uniq']:.2f} over {row['wp']} words")
+        lines.append(
+            f"{name}: TypeOverlap {row['type_overlap']:.2f}, #subs {row['subs']:.2f}, "
+            f"TypeOverlap_uniq {row['type_overlap_uniq']:.2f} over {row['wp']} words"
+        )
     for name, row in found.get("disambiguation", {}).get("systems", {}).items():
-        lines.append(f"{name}: disambiguation precision All {percent(row['all'])}, "
-                     f"Sys {percent(row['sys'])} ({row['sys_items']} items)")
+        lines.append(
+            f"{name}: disambiguation precision All {percent(row['all'])}, "
+            f"Sys {percent(row['sys'])} ({row['sys_items']} items)"
+        )
     return "Analyses (2009 paper, section 4):\n" + "".join(f"  {line}\n" for line in lines)
 
 
@@ -113,13 +152,31 @@ def _leaderboard_csv(board: Leaderboard) -> str:
     for name, values in board.systems.items():
         for measure, value in values.items():
             low, high = intervals.get(name, {}).get(measure, ("", ""))
-            writer.writerow([name, "all", measure, "" if value is None else value, low, high,
-                             board.signatures[measure]])
+            writer.writerow(
+                [
+                    name,
+                    "all",
+                    measure,
+                    "" if value is None else value,
+                    low,
+                    high,
+                    board.signatures[measure],
+                ]
+            )
             for pos in POS_ORDER[1:] if board.by_pos is not None else ():
                 assert board.by_pos is not None
                 value = board.by_pos[name][pos][measure]
-                writer.writerow([name, pos, measure, "" if value is None else value, "", "",
-                                 board.signatures[measure]])
+                writer.writerow(
+                    [
+                        name,
+                        pos,
+                        measure,
+                        "" if value is None else value,
+                        "",
+                        "",
+                        board.signatures[measure],
+                    ]
+                )
     return out.getvalue()
 
 
@@ -133,15 +190,19 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
     parts = [f"Scores (%), against a gold of {board.gold_items} items ({board.rules} rules)\n"]
     for header, rows in _tables(board):
         parts.append(table(header, rows))
-    parts.append("Upper bounds (%): " + ", ".join(f"{k} {percent(v)}"
-                                                  for k, v in board.upper_bounds.items())
-                 + "\n")
+    parts.append(
+        "Upper bounds (%): "
+        + ", ".join(f"{k} {percent(v)}" for k, v in board.upper_bounds.items())
+        + "\n"
+    )
     if board.significance is not None and board.resampling is not None:
         setting = board.resampling
-        parts.append(f"Intervals [low, high] and paired significance: "
-                     f"{setting.resamples} bootstrap resamples and {setting.trials} "
-                     f"randomisation trials of lemmas, seed {setting.seed}, "
-                     f"{100 * setting.confidence:g}% intervals\n")
+        parts.append(
+            f"Intervals [low, high] and paired significance: "
+            f"{setting.resamples} bootstrap resamples and {setting.trials} "
+            f"randomisation trials of lemmas, seed {setting.seed}, "
+            f"{100 * setting.confidence:g}% intervals\n"
+        )
         if board.significance:
             parts.append(table(*_significance_rows(board)))
         else:
@@ -149,8 +210,7 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
     if board.analyses is not None:
         parts.append(_analyses_text(dict(board.analyses)))
     bullet = "- " if output == "markdown" else "  "
-    parts.append("Signatures:\n" + "".join(f"{bullet}{sig}\n"
-                                            for sig in board.signatures.values()))
+    parts.append("Signatures:\n" + "".join(f"{bullet}{sig}\n" for sig in board.signatures.values()))
     return "\n".join(parts)
 
 
@@ -167,40 +227,59 @@ def _alpha_text(value: float | None) -> str:
 
 def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
     """Table 1 in percentages, the alphas, per annotator, multiwords, leave-one-out."""
-    lines = [f"{'PoS':<5}{'#':>6}{'PA':>8}{'% with mode':>13}{'PAm':>8}"
-             f"{'alpha first':>13}{'indicator':>11}{'MASI':>8}"]
+    lines = [
+        f"{'PoS':<5}{'#':>6}{'PA':>8}{'% with mode':>13}{'PAm':>8}"
+        f"{'alpha first':>13}{'indicator':>11}{'MASI':>8}"
+    ]
     keys = KEYS if by_pos else ("all",)
     for key in keys:
         row, alpha = body.pos[key].row, body.pos[key].alpha
-        lines.append(f"{key:<5}{row.T:>6}{_pct(row.PA):>8}{_pct(row.mode_share):>13}"
-                     f"{_pct(row.PAm):>8}{_alpha_text(alpha['nominal_first']):>13}"
-                     f"{_alpha_text(alpha['indicator']):>11}{_alpha_text(alpha['masi']):>8}")
+        lines.append(
+            f"{key:<5}{row.T:>6}{_pct(row.PA):>8}{_pct(row.mode_share):>13}"
+            f"{_pct(row.PAm):>8}{_alpha_text(alpha['nominal_first']):>13}"
+            f"{_alpha_text(alpha['indicator']):>11}{_alpha_text(alpha['masi']):>8}"
+        )
     if body.resampling is not None:
         setting = body.resampling
         lines.append("")
-        lines.append(f"{100 * setting.confidence:g}% intervals, {setting.resamples} "
-                     f"bootstrap resamples of lemmas, seed {setting.seed}:")
+        lines.append(
+            f"{100 * setting.confidence:g}% intervals, {setting.resamples} "
+            f"bootstrap resamples of lemmas, seed {setting.seed}:"
+        )
         for key in keys:
             found = body.pos[key].intervals or {}
-            lines.append(f"{key:<5}" + "  ".join(
-                f"{name} " + ("n/a" if (bounds := found.get(name)) is None else
-                              f"{_pct(bounds[0])}-{_pct(bounds[1])}")
-                for name in INTERVAL_FIGURES))
+            lines.append(
+                f"{key:<5}"
+                + "  ".join(
+                    f"{name} "
+                    + (
+                        "n/a"
+                        if (bounds := found.get(name)) is None
+                        else f"{_pct(bounds[0])}-{_pct(bounds[1])}"
+                    )
+                    for name in INTERVAL_FIGURES
+                )
+            )
     lines.append("")
     if body.annotator_sets_differ:
-        lines.append("items have different annotator sets: pairwise figures compare the "
-                     "annotators of each item")
+        lines.append(
+            "items have different annotator sets: pairwise figures compare the "
+            "annotators of each item"
+        )
     lines.append(f"{'annotator':<16}{'with others':>12}{'with mode':>11}{'items':>7}")
     for name, value in body.annotators.items():
-        lines.append(f"{name:<16}{_pct(value.with_others):>12}{_pct(value.with_mode):>11}"
-                     f"{value.items:>7}")
+        lines.append(
+            f"{name:<16}{_pct(value.with_others):>12}{_pct(value.with_mode):>11}{value.items:>7}"
+        )
     multiword = body.multiword
     lines.append("")
-    lines.append(f"multiwords: detection {_pct(multiword.detection)} (alpha "
-                 f"{_alpha_text(multiword.detection_alpha)}), identification "
-                 f"{_pct(multiword.identification)} (alpha "
-                 f"{_alpha_text(multiword.identification_alpha)}); "
-                 f"{multiword.marked} of {multiword.responses} responses marked one")
+    lines.append(
+        f"multiwords: detection {_pct(multiword.detection)} (alpha "
+        f"{_alpha_text(multiword.detection_alpha)}), identification "
+        f"{_pct(multiword.identification)} (alpha "
+        f"{_alpha_text(multiword.identification_alpha)}); "
+        f"{multiword.marked} of {multiword.responses} responses marked one"
+    )
     for name, rows in (body.leave_one_out or {}).items():
         row = rows["all"]
         lines.append(f"without {name}: PA {_pct(row.PA)}, PAm {_pct(row.PAm)}, T {row.T}")
@@ -213,17 +292,32 @@ def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
     """One row per PoS key: T, PA, mode share, PAm, the three alphas, and the intervals."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["pos", "T", "PA", "mode_share", "PAm", "alpha_nominal_first",
-                     "alpha_indicator", "alpha_masi", "PA_low", "PA_high", "PAm_low",
-                     "PAm_high"])
+    writer.writerow(
+        [
+            "pos",
+            "T",
+            "PA",
+            "mode_share",
+            "PAm",
+            "alpha_nominal_first",
+            "alpha_indicator",
+            "alpha_masi",
+            "PA_low",
+            "PA_high",
+            "PAm_low",
+            "PAm_high",
+        ]
+    )
     for key in KEYS if by_pos else ("all",):
         row = body.pos[key].row
         found = body.pos[key].intervals or {}
-        bounds: list[list[float] | list[str]] = [found.get(name) or ["", ""]
-                                                 for name in ("PA", "PAm")]
+        bounds: list[list[float] | list[str]] = [
+            found.get(name) or ["", ""] for name in ("PA", "PAm")
+        ]
         values = [row.PA, row.mode_share, row.PAm, *body.pos[key].alpha.values()]
-        writer.writerow([key, row.T, *("" if v is None else v for v in values),
-                         *bounds[0], *bounds[1]])
+        writer.writerow(
+            [key, row.T, *("" if v is None else v for v in values), *bounds[0], *bounds[1]]
+        )
     return out.getvalue()
 
 

@@ -20,15 +20,21 @@ from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
 from scoring.signature import scorer_settings, signature
 
-POS_COLUMNS = (("all", "All"), ("n", "Nouns"), ("v", "Verbs"), ("a", "Adjectives"),
-               ("r", "Adverbs"))
+POS_COLUMNS = (
+    ("all", "All"),
+    ("n", "Nouns"),
+    ("v", "Verbs"),
+    ("a", "Adjectives"),
+    ("r", "Adverbs"),
+)
 
 
 def _pct(value: float | None, rules: str, what: str, printed: list[str]) -> str:
     if value is None:
         if rules == "compat":
-            raise ScorerDied("".join(line + "\n" for line in printed),
-                             f"{what} is undefined (division by zero)")
+            raise ScorerDied(
+                "".join(line + "\n" for line in printed), f"{what} is undefined (division by zero)"
+            )
         return "n/a"
     return perl_round(value)
 
@@ -48,8 +54,9 @@ def official_text(scores: OfficialScores) -> str:
     recall = _pct(scores.recall, rules, "recall (no item in T)", printed)
     printed.append(f"Total = {scores.total_items}, attempted = {scores.attempted}")
     printed.append(f"precision = {precision}, recall = {recall}")
-    mode_precision = _pct(scores.mode_precision, rules,
-                          "mode precision (no item with a mode attempted)", printed)
+    mode_precision = _pct(
+        scores.mode_precision, rules, "mode precision (no item with a mode attempted)", printed
+    )
     mode_recall = _pct(scores.mode_recall, rules, "mode recall (no item with a mode)", printed)
     printed.append(f"Total with mode {scores.total_modes} attempted {scores.mode_attempted}")
     prefix = "Mode precision" if scores.measure == "best" else "precision"
@@ -64,12 +71,15 @@ def multiword_text(scores: MultiwordScores) -> str:
     blank = "" if scores.rules == "compat" else "n/a"  # score.pl prints undef as ''
     detection_p = _pct_or(scores.detection_precision, blank)
     identification_p = _pct_or(scores.identification_precision, blank)
-    detection_r = _pct(scores.detection_recall, scores.rules,
-                       "recall (no multiword in the gold)", printed)
+    detection_r = _pct(
+        scores.detection_recall, scores.rules, "recall (no multiword in the gold)", printed
+    )
     identification_r = _pct_or(scores.identification_recall, "n/a")
-    printed.append(f"Total MWs in GS = {scores.total_modes}, System found "
-                   f"{perl_str(scores.found or None)} of which "
-                   f"{perl_str(scores.genuine or None)} were genuine")
+    printed.append(
+        f"Total MWs in GS = {scores.total_modes}, System found "
+        f"{perl_str(scores.found or None)} of which "
+        f"{perl_str(scores.genuine or None)} were genuine"
+    )
     printed.append(f"Detection precision = {detection_p}, recall = {detection_r}")
     printed.append("Number that matched GS")
     printed.append(f"Identification precision = {identification_p}, recall = {identification_r}")
@@ -111,9 +121,16 @@ def by_pos(scores: OfficialScores, gold: Gold) -> dict[str, PosScores]:
         modes = sum(1 for item_id in gold.modes if item_id in ids)
         tried = sum(row.mode_attempted for row in rows)
         right = sum(row.mode_correct for row in rows)
-        result[pos] = PosScores(len(ids), attempted, _ratio(total, attempted),
-                                _ratio(total, len(ids)), modes, tried, _ratio(right, tried),
-                                _ratio(right, modes))
+        result[pos] = PosScores(
+            len(ids),
+            attempted,
+            _ratio(total, attempted),
+            _ratio(total, len(ids)),
+            modes,
+            tried,
+            _ratio(right, tried),
+            _ratio(right, modes),
+        )
     return result
 
 
@@ -155,24 +172,41 @@ def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) ->
     table = by_pos(scores, gold) if gold is not None else None
     rows = table.items() if table else [("all", by_pos_all(scores))]
     for pos, value in rows:
-        writer.writerow([name, scores.measure, scores.rules, pos,
-                         *("" if v is None else v for v in vars_of(value).values()),
-                         _signature(scores.measure, scores.rules)])
+        writer.writerow(
+            [
+                name,
+                scores.measure,
+                scores.rules,
+                pos,
+                *("" if v is None else v for v in vars_of(value).values()),
+                _signature(scores.measure, scores.rules),
+            ]
+        )
     return out.getvalue()
 
 
 def by_pos_all(scores: OfficialScores) -> PosScores:
-    return PosScores(scores.total_items, scores.attempted, scores.precision, scores.recall,
-                     scores.total_modes, scores.mode_attempted, scores.mode_precision,
-                     scores.mode_recall)
+    return PosScores(
+        scores.total_items,
+        scores.attempted,
+        scores.precision,
+        scores.recall,
+        scores.total_modes,
+        scores.mode_attempted,
+        scores.mode_precision,
+        scores.mode_recall,
+    )
 
 
 def pos_tables(rows: Sequence[tuple[str, dict[str, PosScores]]], measure: str) -> str:
     """Tables 4-8 of the 2009 paper: one table per figure, systems as rows, All and each
     PoS as columns, percentages to two decimals."""
-    titles = {"precision": f"{measure} precision", "recall": f"{measure} recall",
-              "mode_precision": f"{measure} mode precision",
-              "mode_recall": f"{measure} mode recall"}
+    titles = {
+        "precision": f"{measure} precision",
+        "recall": f"{measure} recall",
+        "mode_precision": f"{measure} mode precision",
+        "mode_recall": f"{measure} mode recall",
+    }
     width = max([len("Systems"), *(len(name) for name, _ in rows)])
     lines: list[str] = []
     for field, title in titles.items():
@@ -191,9 +225,13 @@ def pos_tables(rows: Sequence[tuple[str, dict[str, PosScores]]], measure: str) -
 
 def multiword_json(name: str, scores: MultiwordScores) -> str:
     body = {
-        "system": name, "measure": "mw", "rules": scores.rules,
-        "total_with_mw": scores.total_modes, "found": scores.found,
-        "genuine": scores.genuine, "matched": scores.matched,
+        "system": name,
+        "measure": "mw",
+        "rules": scores.rules,
+        "total_with_mw": scores.total_modes,
+        "found": scores.found,
+        "genuine": scores.genuine,
+        "matched": scores.matched,
         "detection_precision": scores.detection_precision,
         "detection_recall": scores.detection_recall,
         "identification_precision": scores.identification_precision,
@@ -206,12 +244,37 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
 def multiword_csv(name: str, scores: MultiwordScores) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    fields = ["detection_precision", "detection_recall", "identification_precision",
-              "identification_recall"]
-    writer.writerow(["system", "measure", "rules", "total_with_mw", "found", "genuine",
-                     "matched", *fields, "signature"])
+    fields = [
+        "detection_precision",
+        "detection_recall",
+        "identification_precision",
+        "identification_recall",
+    ]
+    writer.writerow(
+        [
+            "system",
+            "measure",
+            "rules",
+            "total_with_mw",
+            "found",
+            "genuine",
+            "matched",
+            *fields,
+            "signature",
+        ]
+    )
     values = [getattr(scores, field) for field in fields]
-    writer.writerow([name, "mw", scores.rules, scores.total_modes, scores.found,
-                     scores.genuine, scores.matched,
-                     *("" if v is None else v for v in values), _signature("mw", scores.rules)])
+    writer.writerow(
+        [
+            name,
+            "mw",
+            scores.rules,
+            scores.total_modes,
+            scores.found,
+            scores.genuine,
+            scores.matched,
+            *("" if v is None else v for v in values),
+            _signature("mw", scores.rules),
+        ]
+    )
     return out.getvalue()

@@ -109,8 +109,9 @@ def frequencies(gold: GoldCounts | Frequencies, exact: bool = True) -> Frequenci
             raise ValueError(f"gold count of {key!r} is {value}; counts must be 0 or more")
     maxfreq = max(counts.values(), default=number(0))
     if maxfreq <= 0:
-        raise ValueError(f"no count above 0 (entries {sorted(counts) or 'none'}); maxfreq_i must "
-                         "be positive")
+        raise ValueError(
+            f"no count above 0 (entries {sorted(counts) or 'none'}); maxfreq_i must be positive"
+        )
     return Frequencies(counts, sum(counts.values(), number(0)), maxfreq)
 
 
@@ -151,8 +152,9 @@ def weighted_recall(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> I
     return ItemStats(credit, freqs.total, bool(guesses))
 
 
-def weighted_precision(gold: GoldCounts | Frequencies, guesses: Sequence[str],
-                       k: Fraction | int | float = 1) -> ItemStats:
+def weighted_precision(
+    gold: GoldCounts | Frequencies, guesses: Sequence[str], k: Fraction | int | float = 1
+) -> ItemStats:
     """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (seed 000, slide "Measures of Coverage
     (contd)", precision (weighted)); k is the penalty per incorrect term (freq_i = 0).
 

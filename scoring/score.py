@@ -112,9 +112,18 @@ def parse_arguments(argv: Sequence[str]) -> Options:
     if perl_truthy(measure) and measure not in ("best", "oot", "mw"):
         usage += 1
         measure = None
-    return Options(ansfile, goldfile, measure if perl_truthy(measure) else None,
-                   perl_truthy(verbose), usage, rules,
-                   output, flags["by_pos"], flags["strict"], flags["diagnosis"])
+    return Options(
+        ansfile,
+        goldfile,
+        measure if perl_truthy(measure) else None,
+        perl_truthy(verbose),
+        usage,
+        rules,
+        output,
+        flags["by_pos"],
+        flags["strict"],
+        flags["diagnosis"],
+    )
 
 
 def _merge_format_option(argv: Sequence[str]) -> list[str]:
@@ -129,8 +138,7 @@ def _merge_format_option(argv: Sequence[str]) -> list[str]:
     return merged
 
 
-def run(argv: Sequence[str], stdout: BinaryIO | None = None,
-        stderr: TextIO | None = None) -> int:
+def run(argv: Sequence[str], stdout: BinaryIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 error, 2 usage)."""
     out = stdout if stdout is not None else sys.stdout.buffer
     err = stderr if stderr is not None else sys.stderr
@@ -169,8 +177,11 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
         return 1
     except ScorerDied as died:
         write(encode(died.stdout))
-        print(f"score: {options.system} against {options.gold}: {died.reason}; score.pl "
-              "dies here with 'Illegal division by zero'", file=err)
+        print(
+            f"score: {options.system} against {options.gold}: {died.reason}; score.pl "
+            "dies here with 'Illegal division by zero'",
+            file=err,
+        )
         return 1
     write(encode(text))
     if options.diagnosis:
@@ -194,8 +205,10 @@ def check_utf8(path: str) -> None:
         try:
             line.decode("utf-8")
         except UnicodeDecodeError as error:
-            problems.append(f"{path}:{number}: byte 0x{line[error.start]:02X} at column "
-                            f"{error.start + 1} is not UTF-8 ({error.reason})")
+            problems.append(
+                f"{path}:{number}: byte 0x{line[error.start]:02X} at column "
+                f"{error.start + 1} is not UTF-8 ({error.reason})"
+            )
     raise FormatError(problems)
 
 
@@ -211,8 +224,7 @@ def _read(path: str, options: Options, err: TextIO) -> str:
     except OSError as error:
         if options.rules == "fixed":
             raise
-        print(f"score: cannot read {path}: {error.strerror}; score.pl reads it as empty",
-              file=err)
+        print(f"score: cannot read {path}: {error.strerror}; score.pl reads it as empty", file=err)
         return ""
 
 
@@ -221,10 +233,12 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
     if options.measure == "mw":
         system_lines = split_lines(_read(options.system, options, err))
         gold_lines = split_lines(_read(options.gold, options, err))
-        mw = score_multiwords(gold_lines, system_lines, name, options.gold, options.rules,
-                              options.verbose)
-        notes = (diagnose_multiwords(gold_lines, system_lines, options.gold)
-                 if options.diagnosis else [])
+        mw = score_multiwords(
+            gold_lines, system_lines, name, options.gold, options.rules, options.verbose
+        )
+        notes = (
+            diagnose_multiwords(gold_lines, system_lines, options.gold) if options.diagnosis else []
+        )
         if options.format == "json":
             return multiword_json(name, mw), notes
         if options.format == "csv":
@@ -236,8 +250,9 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
 
     def plain(rules: Rules) -> str:
         gold = read_gold(gold_text, rules, options.gold)
-        scores = score_system(measure, gold, system_text, name, options.verbose,
-                              keep_items=options.by_pos)
+        scores = score_system(
+            measure, gold, system_text, name, options.verbose, keep_items=options.by_pos
+        )
         return _render(options, measure, scores, gold)
 
     if not options.diagnosis:
@@ -250,24 +265,39 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
         return plain("compat"), [f"diagnosis: the fixed rules cannot read the gold: {error}"]
     in_compat = options.rules == "compat"
     # the diagnosis: two plain scans, one under each set of rules, and their difference
-    compat_scores = score_system(measure, compat, system_text, name,
-                                 options.verbose and in_compat,
-                                 keep_items=options.by_pos and in_compat, trace=True)
+    compat_scores = score_system(
+        measure,
+        compat,
+        system_text,
+        name,
+        options.verbose and in_compat,
+        keep_items=options.by_pos and in_compat,
+        trace=True,
+    )
     dirty = select_dirty(measure, system_text, compat_scores, differ)
     if in_compat:  # the fixed scan of the lines where the rules may differ, the rest as is
         fixed_scores = fixed_scan(measure, dirty, compat_scores, fixed, name)
     else:
-        fixed_scores = score_system(measure, fixed, system_text, name, options.verbose,
-                                    keep_items=options.by_pos, trace=True)
-    notes = diagnose(measure, system_text, compat_scores, fixed_scores, compat, fixed,
-                     differ, dirty)
+        fixed_scores = score_system(
+            measure,
+            fixed,
+            system_text,
+            name,
+            options.verbose,
+            keep_items=options.by_pos,
+            trace=True,
+        )
+    notes = diagnose(
+        measure, system_text, compat_scores, fixed_scores, compat, fixed, differ, dirty
+    )
     if in_compat:
         return _render(options, measure, compat_scores, compat), notes
     return _render(options, measure, fixed_scores, fixed), notes
 
 
-def _render(options: Options, measure: Literal["best", "oot"], scores: OfficialScores,
-            gold: Gold) -> str:
+def _render(
+    options: Options, measure: Literal["best", "oot"], scores: OfficialScores, gold: Gold
+) -> str:
     name = options.system
     with_pos = gold if options.by_pos else None
     if options.format == "json":

@@ -17,8 +17,11 @@ responses."""
 
 def signature(metric: str, *settings: tuple[str, object]) -> str:
     """``metric:METRIC``, each ``key:value`` setting in the order given, then the version."""
-    parts = [f"metric:{metric}", *(f"{key}:{value}" for key, value in settings),
-             f"version:{__version__}"]
+    parts = [
+        f"metric:{metric}",
+        *(f"{key}:{value}" for key, value in settings),
+        f"version:{__version__}",
+    ]
     return "|".join(parts)
 
 

@@ -62,11 +62,11 @@ measures' corpus functions do): a resample can miss every attempted item, and a 
 infinite score raises ValueError."""
 
 
-
 def ratio_of(numerator: int, denominator: int) -> Corpus:
     """The corpus function of a ratio measure whose numerator and denominator are the
     columns at these places: Σ numerator / Σ denominator, 0 where the denominator is 0
     (a resample can miss every attempted item)."""
+
     def corpus(sums: Array) -> Array:
         bottom = sums[:, denominator]
         top = sums[:, numerator]
@@ -133,8 +133,9 @@ def lemma_of(item_id: str) -> str:
     its lexelt, so the ten sentences of one lemma and PoS are resampled together."""
     lexelt, space, instance = item_id.partition(" ")
     if not space or not lexelt or not instance or " " in instance:
-        raise ValueError(f"item id {item_id!r} is not 'LEXELT INSTANCE' (two non-empty "
-                         "parts, one space)")
+        raise ValueError(
+            f"item id {item_id!r} is not 'LEXELT INSTANCE' (two non-empty parts, one space)"
+        )
     return lexelt
 
 
@@ -144,8 +145,10 @@ def _matrix(stats: npt.ArrayLike, name: str) -> Array:
         raise ValueError(f"{name} has shape {matrix.shape}; it must be (items, k), both >= 1")
     if not np.isfinite(matrix).all():
         row = int(np.flatnonzero(~np.isfinite(matrix).all(axis=1))[0])
-        raise ValueError(f"{name} row {row} is {matrix[row].tolist()}; statistics must be "
-                         "finite (no NaN or infinity)")
+        raise ValueError(
+            f"{name} row {row} is {matrix[row].tolist()}; statistics must be "
+            "finite (no NaN or infinity)"
+        )
     return matrix
 
 
@@ -158,11 +161,14 @@ def _codes(clusters: Sequence[Hashable], rows: int) -> tuple[Codes, list[Hashabl
     if len(by_name) != len(distinct):
         twins = min(n for n, c in Counter(map(str, distinct)).items() if c > 1)
         same = sorted(repr(c) for c in distinct if str(c) == twins)
-        raise ValueError(f"cluster ids {', '.join(same)} all print as {twins!r}; ids must "
-                         "differ as strings (they are sorted by str)")
+        raise ValueError(
+            f"cluster ids {', '.join(same)} all print as {twins!r}; ids must "
+            "differ as strings (they are sorted by str)"
+        )
     if len(distinct) < 2:
-        raise ValueError(f"{len(distinct)} distinct cluster id; resampling needs at least 2 "
-                         "clusters")
+        raise ValueError(
+            f"{len(distinct)} distinct cluster id; resampling needs at least 2 clusters"
+        )
     ids = [by_name[name] for name in sorted(by_name)]
     index = {cluster: number for number, cluster in enumerate(ids)}
     return np.fromiter(map(index.__getitem__, clusters), dtype=np.intp, count=rows), ids
@@ -180,8 +186,9 @@ def _sums(matrix: Array, codes: Codes, count: int) -> Array:
     return np.stack(columns, axis=1).astype(np.float64, copy=False)
 
 
-def cluster_sums(stats: npt.ArrayLike,
-                 clusters: Sequence[Hashable]) -> tuple[Array, list[Hashable]]:
+def cluster_sums(
+    stats: npt.ArrayLike, clusters: Sequence[Hashable]
+) -> tuple[Array, list[Hashable]]:
     """The (C, k) sums of the rows of each cluster and the C cluster ids, sorted by
     ``str(id)`` (ids are told apart as dict keys). The result does not depend on the order
     of the rows. Raises ValueError unless there is one id per row, at least 2 clusters,
@@ -191,8 +198,9 @@ def cluster_sums(stats: npt.ArrayLike,
     return _sums(matrix, codes, len(ids)), ids
 
 
-def _check(resamples: int, seed: int, confidence: float | None = None,
-           name: str = "resamples") -> None:
+def _check(
+    resamples: int, seed: int, confidence: float | None = None, name: str = "resamples"
+) -> None:
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 1:
         raise ValueError(f"{name} = {resamples!r}; it must be an integer >= 1")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -201,44 +209,52 @@ def _check(resamples: int, seed: int, confidence: float | None = None,
         raise ValueError(f"confidence = {confidence!r}; it must be in 0 < confidence < 1")
 
 
-def _paired(stats_a: npt.ArrayLike, stats_b: npt.ArrayLike,
-            clusters: Sequence[Hashable]) -> tuple[Array, Array]:
+def _paired(
+    stats_a: npt.ArrayLike, stats_b: npt.ArrayLike, clusters: Sequence[Hashable]
+) -> tuple[Array, Array]:
     a, b = _matrix(stats_a, "stats_a"), _matrix(stats_b, "stats_b")
     if a.shape != b.shape:
-        raise ValueError(f"stats_a has shape {a.shape} and stats_b {b.shape}; the systems "
-                         "must have a row for the same items with the same k")
+        raise ValueError(
+            f"stats_a has shape {a.shape} and stats_b {b.shape}; the systems "
+            "must have a row for the same items with the same k"
+        )
     codes, ids = _codes(clusters, len(a))
     sums = _sums(np.hstack([a, b]), codes, len(ids))
-    return sums[:, :a.shape[1]], sums[:, a.shape[1]:]
+    return sums[:, : a.shape[1]], sums[:, a.shape[1] :]
 
 
 def _score(corpus: Corpus, sums: Array) -> Array:
     scores = np.asarray(corpus(sums), dtype=np.float64)
     if scores.shape != (len(sums),):
-        raise ValueError(f"corpus returned shape {scores.shape} for {len(sums)} rows of "
-                         f"sums; it must return one score per row, shape ({len(sums)},)")
+        raise ValueError(
+            f"corpus returned shape {scores.shape} for {len(sums)} rows of "
+            f"sums; it must return one score per row, shape ({len(sums)},)"
+        )
     if not np.isfinite(scores).all():
         bad = sums[~np.isfinite(scores)][0].tolist()
-        raise ValueError(f"corpus returned NaN or infinity for column sums {bad}; it must "
-                         "return a finite score for every row (0 for a 0 denominator)")
+        raise ValueError(
+            f"corpus returned NaN or infinity for column sums {bad}; it must "
+            "return a finite score for every row (0 for a 0 denominator)"
+        )
     return scores
 
 
 @lru_cache(maxsize=2)
-def _resample_counts(clusters: int, resamples: int,
-                     seed: int) -> npt.NDArray[np.unsignedinteger[Any]]:
+def _resample_counts(
+    clusters: int, resamples: int, seed: int
+) -> npt.NDArray[np.unsignedinteger[Any]]:
     """(resamples, clusters) counts: row r says how often each cluster was drawn in the
     r-th resample of ``clusters`` draws with replacement. Read-only and cached."""
     rng = np.random.default_rng(seed)
-    counts = np.empty((resamples, clusters),
-                      dtype=np.uint16 if clusters < 1 << 16 else np.uint32)
+    counts = np.empty((resamples, clusters), dtype=np.uint16 if clusters < 1 << 16 else np.uint32)
     step = max(1, CHUNK // clusters)
     for start in range(0, resamples, step):
         rows = min(step, resamples - start)
         draws = rng.integers(0, clusters, size=(rows, clusters))
         draws += np.arange(rows)[:, None] * clusters
-        counts[start:start + rows] = np.bincount(
-            draws.ravel(), minlength=rows * clusters).reshape(rows, clusters)
+        counts[start : start + rows] = np.bincount(
+            draws.ravel(), minlength=rows * clusters
+        ).reshape(rows, clusters)
     counts.setflags(write=False)
     return counts
 
@@ -249,7 +265,7 @@ def _resampled(sums: Array, resamples: int, seed: int) -> Array:
     out = np.empty((resamples, sums.shape[1]))
     step = max(1, CHUNK // len(sums))
     for start in range(0, resamples, step):
-        out[start:start + step] = counts[start:start + step].astype(np.float64) @ sums
+        out[start : start + step] = counts[start : start + step].astype(np.float64) @ sums
     return out
 
 
@@ -260,7 +276,7 @@ def _swaps(clusters: int, trials: int, seed: int) -> Iterator[Array]:
     bits = rng.integers(0, 256, size=(trials, -(-clusters // 8)), dtype=np.uint8)
     step = max(1, CHUNK // clusters)
     for start in range(0, trials, step):
-        chunk = np.unpackbits(bits[start:start + step], axis=1, count=clusters)
+        chunk = np.unpackbits(bits[start : start + step], axis=1, count=clusters)
         yield chunk.astype(np.float64)
 
 
@@ -269,22 +285,30 @@ def _percentiles(values: Array, confidence: float) -> tuple[float, float]:
     return float(low), float(high)
 
 
-def _intervals(sums: Array, corpora: Mapping[str, Corpus], resamples: int, seed: int,
-               confidence: float) -> dict[str, Interval]:
+def _intervals(
+    sums: Array, corpora: Mapping[str, Corpus], resamples: int, seed: int, confidence: float
+) -> dict[str, Interval]:
     resampled = _resampled(sums, resamples, seed)
     total = sums.sum(axis=0)[None, :]
     result = {}
     for name, corpus in corpora.items():
         estimate = float(_score(corpus, total)[0])
         scores = _score(corpus, resampled)
-        result[name] = Interval(estimate, *_percentiles(scores, confidence), confidence,
-                                resamples, seed)
+        result[name] = Interval(
+            estimate, *_percentiles(scores, confidence), confidence, resamples, seed
+        )
     return result
 
 
-def bootstrap_interval(stats: npt.ArrayLike, clusters: Sequence[Hashable], corpus: Corpus,
-                       *, resamples: int = 1000, seed: int = 12345,
-                       confidence: float = 0.95) -> Interval:
+def bootstrap_interval(
+    stats: npt.ArrayLike,
+    clusters: Sequence[Hashable],
+    corpus: Corpus,
+    *,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> Interval:
     """The corpus score of one system and its percentile interval over ``resamples``
     cluster bootstrap resamples."""
     _check(resamples, seed, confidence)
@@ -292,8 +316,14 @@ def bootstrap_interval(stats: npt.ArrayLike, clusters: Sequence[Hashable], corpu
     return _intervals(sums, {"": corpus}, resamples, seed, confidence)[""]
 
 
-def bootstrap_intervals(sums: Array, corpora: Mapping[str, Corpus], *, resamples: int = 1000,
-                        seed: int = 12345, confidence: float = 0.95) -> dict[str, Interval]:
+def bootstrap_intervals(
+    sums: Array,
+    corpora: Mapping[str, Corpus],
+    *,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> dict[str, Interval]:
     """:func:`bootstrap_interval` for many measures of one system at once, from its
     :func:`cluster_sums` (C, K) over all the columns the measures read: each corpus maps
     (B, K) sums to B scores. One set of resampled corpora serves every measure."""
@@ -301,8 +331,9 @@ def bootstrap_intervals(sums: Array, corpora: Mapping[str, Corpus], *, resamples
     return _intervals(_matrix(sums, "sums"), corpora, resamples, seed, confidence)
 
 
-def _paired_bootstrap(a: Array, b: Array, corpora: Mapping[str, Corpus], resamples: int,
-                      seed: int, confidence: float) -> dict[str, tuple[Interval, float]]:
+def _paired_bootstrap(
+    a: Array, b: Array, corpora: Mapping[str, Corpus], resamples: int, seed: int, confidence: float
+) -> dict[str, tuple[Interval, float]]:
     k = a.shape[1]
     # B* = A* + D*: identical systems give D = 0, hence delta* = 0 exactly
     both = _resampled(np.hstack([a, b - a]), resamples, seed)
@@ -318,9 +349,16 @@ def _paired_bootstrap(a: Array, b: Array, corpora: Mapping[str, Corpus], resampl
     return result
 
 
-def paired_bootstrap(stats_a: npt.ArrayLike, stats_b: npt.ArrayLike,
-                     clusters: Sequence[Hashable], corpus: Corpus, *, resamples: int = 1000,
-                     seed: int = 12345, confidence: float = 0.95) -> tuple[Interval, float]:
+def paired_bootstrap(
+    stats_a: npt.ArrayLike,
+    stats_b: npt.ArrayLike,
+    clusters: Sequence[Hashable],
+    corpus: Corpus,
+    *,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> tuple[Interval, float]:
     """Koehn's (2004) paired bootstrap over clusters: the interval of delta = b - a and
     the two-sided p-value defined in the module docstring. Row i of both systems is the
     same item."""
@@ -329,8 +367,9 @@ def paired_bootstrap(stats_a: npt.ArrayLike, stats_b: npt.ArrayLike,
     return _paired_bootstrap(a, b, {"": corpus}, resamples, seed, confidence)[""]
 
 
-def _randomisation(a: Array, b: Array, corpora: Mapping[str, Corpus], trials: int,
-                   seed: int) -> dict[str, float]:
+def _randomisation(
+    a: Array, b: Array, corpora: Mapping[str, Corpus], trials: int, seed: int
+) -> dict[str, float]:
     total_a, total_b = a.sum(axis=0), b.sum(axis=0)
     difference = b - a
     moved = np.vstack([swaps @ difference for swaps in _swaps(len(a), trials, seed)])
@@ -343,9 +382,15 @@ def _randomisation(a: Array, b: Array, corpora: Mapping[str, Corpus], trials: in
     return result
 
 
-def approximate_randomisation(stats_a: npt.ArrayLike, stats_b: npt.ArrayLike,
-                              clusters: Sequence[Hashable], corpus: Corpus, *,
-                              trials: int = 10000, seed: int = 12345) -> float:
+def approximate_randomisation(
+    stats_a: npt.ArrayLike,
+    stats_b: npt.ArrayLike,
+    clusters: Sequence[Hashable],
+    corpus: Corpus,
+    *,
+    trials: int = 10000,
+    seed: int = 12345,
+) -> float:
     """The two-sided p-value of approximate randomisation with clusters swapped whole,
     (r + 1) / (N + 1) (Noreen 1989; see the module docstring)."""
     _check(trials, seed, name="trials")
@@ -353,8 +398,15 @@ def approximate_randomisation(stats_a: npt.ArrayLike, stats_b: npt.ArrayLike,
     return _randomisation(a, b, {"": corpus}, trials, seed)[""]
 
 
-def _compare(a: Array, b: Array, corpora: Mapping[str, Corpus], resamples: int, trials: int,
-             seed: int, confidence: float) -> dict[str, Comparison]:
+def _compare(
+    a: Array,
+    b: Array,
+    corpora: Mapping[str, Corpus],
+    resamples: int,
+    trials: int,
+    seed: int,
+    confidence: float,
+) -> dict[str, Comparison]:
     bootstrap = _paired_bootstrap(a, b, corpora, resamples, seed, confidence)
     randomisation = _randomisation(a, b, corpora, trials, seed)
     totals = np.stack([a.sum(axis=0), b.sum(axis=0)])
@@ -362,28 +414,63 @@ def _compare(a: Array, b: Array, corpora: Mapping[str, Corpus], resamples: int, 
     for name, corpus in corpora.items():
         scores = _score(corpus, totals)
         interval, p_bootstrap = bootstrap[name]
-        result[name] = Comparison(name or None, float(scores[0]), float(scores[1]),
-                                  interval.estimate, interval, p_bootstrap,
-                                  randomisation[name], resamples, trials, seed)
+        result[name] = Comparison(
+            name or None,
+            float(scores[0]),
+            float(scores[1]),
+            interval.estimate,
+            interval,
+            p_bootstrap,
+            randomisation[name],
+            resamples,
+            trials,
+            seed,
+        )
     return result
 
 
-def compare(stats_a: npt.ArrayLike, stats_b: npt.ArrayLike, clusters: Sequence[Hashable],
-            corpus: Corpus, *, measure: str | None = None, resamples: int = 1000,
-            trials: int = 10000, seed: int = 12345, confidence: float = 0.95) -> Comparison:
+def compare(
+    stats_a: npt.ArrayLike,
+    stats_b: npt.ArrayLike,
+    clusters: Sequence[Hashable],
+    corpus: Corpus,
+    *,
+    measure: str | None = None,
+    resamples: int = 1000,
+    trials: int = 10000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> Comparison:
     """Both tests of B against A on one measure, each with its own generator seeded with
     ``seed`` (:func:`paired_bootstrap` and :func:`approximate_randomisation`)."""
     _check(resamples, seed, confidence)
     _check(trials, seed, name="trials")
     a, b = _paired(stats_a, stats_b, clusters)
     found = _compare(a, b, {"": corpus}, resamples, trials, seed, confidence)[""]
-    return Comparison(measure, found.a, found.b, found.delta, found.interval,
-                      found.p_bootstrap, found.p_randomisation, resamples, trials, seed)
+    return Comparison(
+        measure,
+        found.a,
+        found.b,
+        found.delta,
+        found.interval,
+        found.p_bootstrap,
+        found.p_randomisation,
+        resamples,
+        trials,
+        seed,
+    )
 
 
-def compare_many(sums_a: Array, sums_b: Array, corpora: Mapping[str, Corpus], *,
-                 resamples: int = 1000, trials: int = 10000, seed: int = 12345,
-                 confidence: float = 0.95) -> dict[str, Comparison]:
+def compare_many(
+    sums_a: Array,
+    sums_b: Array,
+    corpora: Mapping[str, Corpus],
+    *,
+    resamples: int = 1000,
+    trials: int = 10000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> dict[str, Comparison]:
     """:func:`compare` for many measures at once, from both systems' :func:`cluster_sums`
     over the same clusters (C, K): one set of resamples and one set of swaps serve every
     measure, so the cost is that of one measure."""
@@ -391,6 +478,8 @@ def compare_many(sums_a: Array, sums_b: Array, corpora: Mapping[str, Corpus], *,
     _check(trials, seed, name="trials")
     a, b = _matrix(sums_a, "sums_a"), _matrix(sums_b, "sums_b")
     if a.shape != b.shape:
-        raise ValueError(f"sums_a has shape {a.shape} and sums_b {b.shape}; both systems "
-                         "need the sums of the same clusters and columns")
+        raise ValueError(
+            f"sums_a has shape {a.shape} and sums_b {b.shape}; both systems "
+            "need the sums of the same clusters and columns"
+        )
     return _compare(a, b, corpora, resamples, trials, seed, confidence)

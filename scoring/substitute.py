@@ -41,8 +41,7 @@ RESERVED = "reserved entry"
 NO_LETTER = "no letter or digit"
 TOO_LONG = "too long"
 SURROGATE = "not valid Unicode"
-REFUSALS = (EMPTY, LIST, SEPARATOR, LINE_BREAK, CONTROL, RESERVED, NO_LETTER, TOO_LONG,
-            SURROGATE)
+REFUSALS = (EMPTY, LIST, SEPARATOR, LINE_BREAK, CONTROL, RESERVED, NO_LETTER, TOO_LONG, SURROGATE)
 
 # Rules that warn: accepted once confirmed, listed in the compiler's summary.
 NAME_OR_NIL = "name or nil"
@@ -146,8 +145,9 @@ def _format_problem(raw: str, text: str) -> tuple[str, str] | None:
     if not text:
         return EMPTY, "is empty"
     if "::" in text:
-        return SEPARATOR, ("contains '::' (the gold format puts '::' between the item and "
-                           "its substitutes)")
+        return SEPARATOR, (
+            "contains '::' (the gold format puts '::' between the item and its substitutes)"
+        )
     if len(text) > MAX_LENGTH:
         return TOO_LONG, f"is too long: {len(text)} characters (at most {MAX_LENGTH})"
     if not any(char.isalnum() for char in text):
@@ -160,9 +160,14 @@ def _is_list(text: str) -> bool:
     ``smart/clever``); between two digits it is part of a number (``1,000``, ``24/7``)."""
     for index, char in enumerate(text):
         if char in _LIST_MARKS:
-            left, right = text[:index].rstrip(), text[index + 1:].lstrip()
-            if (left and right and left[-1].isalnum() and right[0].isalnum()
-                    and not (left[-1].isdigit() and right[0].isdigit())):
+            left, right = text[:index].rstrip(), text[index + 1 :].lstrip()
+            if (
+                left
+                and right
+                and left[-1].isalnum()
+                and right[0].isalnum()
+                and not (left[-1].isdigit() and right[0].isdigit())
+            ):
                 return True
     return False
 
@@ -185,29 +190,45 @@ def check_substitute(raw: str, targets: Iterable[str] = ()) -> Checked:
     text, removed = clean(raw)
     problem = _format_problem(raw, text)
     if problem is None and _is_list(text):
-        problem = LIST, "one substitute per box (a list was typed: give each substitute in " \
-                        "a box of its own)"
+        problem = (
+            LIST,
+            "one substitute per box (a list was typed: give each substitute in a box of its own)",
+        )
     if problem is None and ";" in text:
         problem = SEPARATOR, "contains ';' (the gold format separates substitutes with ';')"
     key = comparable(text)
     if problem is None and key in RESERVED_ENTRIES:
-        problem = RESERVED, (f"'{key}' is reserved: the gold format uses it for proper-name "
-                             "answers (tick 'Proper name' instead)")
+        problem = (
+            RESERVED,
+            (
+                f"'{key}' is reserved: the gold format uses it for proper-name "
+                "answers (tick 'Proper name' instead)"
+            ),
+        )
     if problem is not None:
         raise InvalidSubstitute(raw, *problem)
     warnings: list[Caution] = []
     if key in ("name", "nil"):
         box = "Proper name" if key == "name" else "No substitute (nil)"
-        warnings.append(Caution(NAME_OR_NIL, "is typed as a substitute: did you mean to "
-                                f"tick '{box}'?"))
+        warnings.append(
+            Caution(NAME_OR_NIL, f"is typed as a substitute: did you mean to tick '{box}'?")
+        )
     if len(key) == 1:
-        warnings.append(Caution(ONE_CHARACTER, "is one character long (the official scorer "
-                                "drops one-character gold entries)"))
+        warnings.append(
+            Caution(
+                ONE_CHARACTER,
+                "is one character long (the official scorer drops one-character gold entries)",
+            )
+        )
     if key in {comparable(target) for target in targets}:
         warnings.append(Caution(TARGET, "is the target word itself"))
     if len(text.split()) > MAX_WORDS:
-        warnings.append(Caution(MANY_WORDS, f"has more than {MAX_WORDS} words (a substitute "
-                                "is a word or a short phrase)"))
+        warnings.append(
+            Caution(
+                MANY_WORDS,
+                f"has more than {MAX_WORDS} words (a substitute is a word or a short phrase)",
+            )
+        )
     return Checked(text, removed, tuple(warnings))
 
 

@@ -14,6 +14,7 @@ fi
 
 echo "== ruff" >&2
 ruff check .
+ruff format --check .
 echo "== mypy" >&2
 mypy
 echo "== pytest (SQLite)" >&2

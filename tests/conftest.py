@@ -105,8 +105,9 @@ def client(app: Flask) -> FlaskClient:
     return app.test_client()
 
 
-def make_user(app: Flask, username: str, role: str = "annotator",
-              password: str = "password1") -> int:
+def make_user(
+    app: Flask, username: str, role: str = "annotator", password: str = "password1"
+) -> int:
     from annotate.services import create_user
 
     with app.app_context():
@@ -136,8 +137,9 @@ def dataset(app: Flask) -> int:
     from annotate.services import import_dataset
 
     with app.app_context():
-        return import_dataset(parse_lexsub_xml(SMALL_XML, "small.xml"), "small", "small.xml",
-                              SMALL_XML).dataset.id
+        return import_dataset(
+            parse_lexsub_xml(SMALL_XML, "small.xml"), "small", "small.xml", SMALL_XML
+        ).dataset.id
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -147,8 +149,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
     if skipped and session.exitstatus == 0:
-        print(f"\nCI=true: {skipped} test(s) skipped; CI has every dependency and "
-              "../shared/data, so a skip is a failure")
+        print(
+            f"\nCI=true: {skipped} test(s) skipped; CI has every dependency and "
+            "../shared/data, so a skip is a failure"
+        )
         session.exitstatus = 1
 
 
@@ -160,8 +164,9 @@ def save(client: FlaskClient, instance_id: int, form: dict[str, str]) -> int:
     if response.status_code == 200:
         token = re.search(r'name="confirm" value="([0-9a-f]+)"', response.get_data(as_text=True))
         if token:
-            response = client.post(f"/annotate/{instance_id}",
-                                   data={**form, "confirm": token.group(1)})
+            response = client.post(
+                f"/annotate/{instance_id}", data={**form, "confirm": token.group(1)}
+            )
     return response.status_code
 
 

@@ -60,10 +60,13 @@ class Page:
         name): hidden and text fields, ticked check boxes."""
         for attributes, fields in self.forms:
             if (form_id is None or attributes.get("id") == form_id) and (
-                    having is None or having in fields):
+                having is None or having in fields
+            ):
                 return dict(fields)
-        raise LookupError(f"{self.method} {self.path}: no form {form_id or having!r} in "
-                          f"the page:\n{self.text[:1200]}")
+        raise LookupError(
+            f"{self.method} {self.path}: no form {form_id or having!r} in "
+            f"the page:\n{self.text[:1200]}"
+        )
 
     def has_form(self, form_id: str) -> bool:
         return any(attributes.get("id") == form_id for attributes, _ in self.forms)
@@ -117,16 +120,22 @@ class Browser:
         if form is not None:
             body = urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection = http.client.HTTPConnection(HOST, self.port, timeout=self.timeout,
-                                                source_address=(self.address, 0))
+        connection = http.client.HTTPConnection(
+            HOST, self.port, timeout=self.timeout, source_address=(self.address, 0)
+        )
         try:
             connection.request(method, path, body=body, headers=headers)
             response = connection.getresponse()
             data = response.read()
             for header in response.headers.get_all("Set-Cookie") or []:
                 self._keep(header)
-            return Page(method, path, response.status, response.getheader("Location", ""),
-                        data.decode("utf-8", errors="replace"))
+            return Page(
+                method,
+                path,
+                response.status,
+                response.getheader("Location", ""),
+                data.decode("utf-8", errors="replace"),
+            )
         finally:
             connection.close()
 
@@ -143,8 +152,7 @@ class Browser:
 def log_in(browser: Browser, username: str, password: str) -> None:
     """Through the real log-in page: GET it, POST the form with its CSRF token."""
     form = browser.request("GET", "/login").form(having="username")
-    page = browser.request("POST", "/login",
-                           {**form, "username": username, "password": password})
+    page = browser.request("POST", "/login", {**form, "username": username, "password": password})
     if page.status != 302 or page.target.startswith("/login"):  # lands where work is
         raise RuntimeError(f"log-in of {username} failed: {page.describe()}")
 
@@ -159,8 +167,11 @@ def create_annotators(port: int, usernames: Iterable[str], password: str = PASSW
     if demo is None:
         raise RuntimeError(f"no demo dataset on the bulk accounts page: {page.describe()}")
     names = list(usernames)
-    form = {**page.form("bulk"), "dataset": demo.group(1),
-            "usernames": "".join(f"{username} {password}\n" for username in names)}
+    form = {
+        **page.form("bulk"),
+        "dataset": demo.group(1),
+        "usernames": "".join(f"{username} {password}\n" for username in names),
+    }
     page = organiser.request("POST", "/organiser/users/bulk", form)
     if page.status != 200 or f"{len(names)} accounts created" not in page.text:
         raise RuntimeError(f"creating {names} failed: {page.describe()}")
@@ -206,9 +217,10 @@ class Annotator:
 
     def __post_init__(self) -> None:
         self.browser = Browser(self.port, self.address)
-        self._next = {instance: (f"/annotate/{following}" if following else FINISHED)
-                      for instance, following in zip(self.order, [*self.order[1:], None],
-                                                     strict=True)}
+        self._next = {
+            instance: (f"/annotate/{following}" if following else FINISHED)
+            for instance, following in zip(self.order, [*self.order[1:], None], strict=True)
+        }
 
     def log_in(self) -> None:
         log_in(self.browser, self.username, self.password)
@@ -223,8 +235,7 @@ class Annotator:
 
     def _run(self, stop: threading.Event, limit: int | None) -> None:
         page = self._open("/annotate")
-        while page is not None and not stop.is_set() and (
-                limit is None or len(self.saves) < limit):
+        while page is not None and not stop.is_set() and (limit is None or len(self.saves) < limit):
             instance_id = int(page.path.rsplit("/", 1)[1])
             save = Save(self.username, instance_id, f"{self.username}-{len(self.saves) + 1}")
             self.saves.append(save)
@@ -233,8 +244,7 @@ class Annotator:
             answer = self._fetch("POST", page.path, form, save)
             if answer is None:
                 return
-            if answer.status != 302 or not re.fullmatch(self._next[instance_id],
-                                                        answer.target):
+            if answer.status != 302 or not re.fullmatch(self._next[instance_id], answer.target):
                 self.unexpected.append(f"save {save.token}: {answer.describe()}")
                 return
             save.acknowledged_at = time.monotonic()
@@ -254,16 +264,16 @@ class Annotator:
                 path = page.target
             elif page.status == 200 and page.has_form("answer"):
                 return page
-            elif page.status == 200 and (path == "/annotate" or re.fullmatch(FINISHED,
-                                                                              path)):
+            elif page.status == 200 and (path == "/annotate" or re.fullmatch(FINISHED, path)):
                 path = f"/annotate/{self.order[0]}"
             else:
                 break
         self.unexpected.append("no sentence page: " + " | ".join(seen))
         return None
 
-    def _fetch(self, method: str, path: str, form: Mapping[str, str] | None,
-               save: Save | None = None) -> Page | None:
+    def _fetch(
+        self, method: str, path: str, form: Mapping[str, str] | None, save: Save | None = None
+    ) -> Page | None:
         """One request, made again after a pause while it fails at the connection level
         or with a 5xx, for up to ``patience`` seconds (then None)."""
         until = time.monotonic() + self.patience
@@ -274,8 +284,9 @@ class Annotator:
                 page = self.browser.request(method, path, form)
             except (OSError, http.client.HTTPException) as error:
                 self.connection_errors += 1
-                self.failures.append((time.monotonic(),
-                                      f"{method} {path}: {type(error).__name__}: {error}"))
+                self.failures.append(
+                    (time.monotonic(), f"{method} {path}: {type(error).__name__}: {error}")
+                )
             else:
                 if page.status < 500:
                     return page
@@ -306,11 +317,13 @@ class Count:
     #                             saves counter that disagrees with the history)
 
     def summary(self) -> str:
-        return (f"{self.acknowledged} saves acknowledged ({self.unacknowledged} not), "
-                f"{self.in_history}/{self.acknowledged} in the revision history, "
-                f"{self.current}/{self.pairs} (annotator, sentence) answers current; "
-                f"{self.revisions} revisions, {self.repeated} stored twice by a repeated "
-                f"Save; lost {len(self.lost)}, anomalies {len(self.anomalies)}")
+        return (
+            f"{self.acknowledged} saves acknowledged ({self.unacknowledged} not), "
+            f"{self.in_history}/{self.acknowledged} in the revision history, "
+            f"{self.current}/{self.pairs} (annotator, sentence) answers current; "
+            f"{self.revisions} revisions, {self.repeated} stored twice by a repeated "
+            f"Save; lost {len(self.lost)}, anomalies {len(self.anomalies)}"
+        )
 
 
 def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
@@ -328,18 +341,26 @@ def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
     engine = create_engine(driver_url(database_url))
     try:
         with Session(engine) as session:
-            ids = dict(session.execute(select(User.username, User.id).where(
-                User.username.in_(names))).all())
+            ids = dict(
+                session.execute(
+                    select(User.username, User.id).where(User.username.in_(names))
+                ).all()
+            )
             history: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
-            for user_id, instance_id, substitutes in session.execute(select(
-                    Revision.user_id, Revision.instance_id, Revision.substitutes).where(
-                    Revision.user_id.in_(list(ids.values())))):
+            for user_id, instance_id, substitutes in session.execute(
+                select(Revision.user_id, Revision.instance_id, Revision.substitutes).where(
+                    Revision.user_id.in_(list(ids.values()))
+                )
+            ):
                 history[user_id, instance_id][substitutes[0] if substitutes else ""] += 1
-            current = {(user_id, instance_id): (substitutes[0] if substitutes else "", saved)
-                       for user_id, instance_id, substitutes, saved in session.execute(
-                           select(Response.user_id, Response.instance_id,
-                                  Response.substitutes, Response.saves).where(
-                               Response.user_id.in_(list(ids.values()))))}
+            current = {
+                (user_id, instance_id): (substitutes[0] if substitutes else "", saved)
+                for user_id, instance_id, substitutes, saved in session.execute(
+                    select(
+                        Response.user_id, Response.instance_id, Response.substitutes, Response.saves
+                    ).where(Response.user_id.in_(list(ids.values())))
+                )
+            }
     finally:
         engine.dispose()
 
@@ -358,29 +379,45 @@ def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
             if stored[save.token]:
                 in_history += 1
             else:
-                lost.append(f"{username} sentence {instance_id}: acknowledged save "
-                            f"{save.token} is not in the revision history")
+                lost.append(
+                    f"{username} sentence {instance_id}: acknowledged save "
+                    f"{save.token} is not in the revision history"
+                )
         for token in sorted(set(stored) - sent):
-            anomalies.append(f"{username} sentence {instance_id}: revision {token!r} "
-                             "that no client sent")
+            anomalies.append(
+                f"{username} sentence {instance_id}: revision {token!r} that no client sent"
+            )
         done = [i for i, save in enumerate(made) if save.acknowledged_at is not None]
         answer, counter = current.get(key, (None, 0))
         if key in current and counter != sum(stored.values()):
-            anomalies.append(f"{username} sentence {instance_id}: saves = {counter} but "
-                             f"{sum(stored.values())} revisions")
+            anomalies.append(
+                f"{username} sentence {instance_id}: saves = {counter} but "
+                f"{sum(stored.values())} revisions"
+            )
         if not done:
             continue
         pairs += 1
-        allowed = {save.token for save in made[done[-1]:]}  # the last acknowledged or later
+        allowed = {save.token for save in made[done[-1] :]}  # the last acknowledged or later
         if answer in allowed:
             up_to_date += 1
         else:
-            lost.append(f"{username} sentence {instance_id}: current answer {answer!r}, "
-                        f"the last acknowledged save was {made[done[-1]].token}")
+            lost.append(
+                f"{username} sentence {instance_id}: current answer {answer!r}, "
+                f"the last acknowledged save was {made[done[-1]].token}"
+            )
     repeated = sum(count - 1 for counts in history.values() for count in counts.values())
     revisions = sum(sum(counts.values()) for counts in history.values())
-    return Count(acknowledged, unacknowledged, in_history, pairs, up_to_date, revisions,
-                 repeated, tuple(lost), tuple(anomalies))
+    return Count(
+        acknowledged,
+        unacknowledged,
+        in_history,
+        pairs,
+        up_to_date,
+        revisions,
+        repeated,
+        tuple(lost),
+        tuple(anomalies),
+    )
 
 
 def percentile(values: list[float], percent: float) -> float:

@@ -45,12 +45,19 @@ def server_environment(database_url: str) -> dict[str, str]:
 
 def lexsub(env: Mapping[str, str], *args: str) -> str:
     """Run ``flask --app wsgi lexsub ARGS`` as an organiser would; its standard output."""
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "lexsub", *args],
-                          cwd=ROOT, env=dict(env), capture_output=True, text=True, timeout=180,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "wsgi", "lexsub", *args],
+        cwd=ROOT,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
     if done.returncode != 0:
-        raise RuntimeError(f"lexsub {' '.join(args)} failed ({done.returncode}):\n"
-                           f"{done.stdout}{done.stderr}")
+        raise RuntimeError(
+            f"lexsub {' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}"
+        )
     return done.stdout
 
 
@@ -89,9 +96,14 @@ def instance_order(database_url: str) -> list[int]:
     engine = create_engine(driver_url(database_url))
     try:
         with engine.connect() as connection:
-            return list(connection.scalars(select(Instance.id).join(
-                Dataset, Instance.dataset_id == Dataset.id).where(
-                Dataset.name == DATASET).order_by(Instance.position)))
+            return list(
+                connection.scalars(
+                    select(Instance.id)
+                    .join(Dataset, Instance.dataset_id == Dataset.id)
+                    .where(Dataset.name == DATASET)
+                    .order_by(Instance.position)
+                )
+            )
     finally:
         engine.dispose()
 
@@ -103,8 +115,14 @@ class Server:
     """``gunicorn wsgi:app`` with ``workers`` worker processes on 127.0.0.1 (a free port),
     in a session of its own so that :meth:`stop` ends the master and every worker."""
 
-    def __init__(self, env: Mapping[str, str], folder: Path, workers: int = 3,
-                 worker_class: str = "sync", threads: int = 1) -> None:
+    def __init__(
+        self,
+        env: Mapping[str, str],
+        folder: Path,
+        workers: int = 3,
+        worker_class: str = "sync",
+        threads: int = 1,
+    ) -> None:
         self.env = dict(env)
         self.log = folder / "gunicorn.log"
         self.workers = workers
@@ -122,19 +140,44 @@ class Server:
             raise
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.stop()
 
     def start(self, timeout: float = 90.0) -> None:
-        command = [sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
-                   "--worker-class", self.worker_class, "--threads", str(self.threads),
-                   "--bind", f"{HOST}:0", "--no-control-socket", "--timeout", "60",
-                   "--graceful-timeout", "5", "wsgi:app"]
+        command = [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "--workers",
+            str(self.workers),
+            "--worker-class",
+            self.worker_class,
+            "--threads",
+            str(self.threads),
+            "--bind",
+            f"{HOST}:0",
+            "--no-control-socket",
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "5",
+            "wsgi:app",
+        ]
         self._log_file = self.log.open("ab")
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env,
-                                        stdin=subprocess.DEVNULL, stdout=self._log_file,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + timeout
         while not self.port:
             found = re.search(rb"Listening at: http://127\.0\.0\.1:(\d+)", self.log.read_bytes())
@@ -154,8 +197,7 @@ class Server:
     def _check_alive(self, deadline: float, what: str) -> None:
         assert self.process is not None
         if self.process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited ({self.process.returncode}):\n"
-                               + self.log_tail())
+            raise RuntimeError(f"gunicorn exited ({self.process.returncode}):\n" + self.log_tail())
         if time.monotonic() > deadline:
             raise RuntimeError(f"gunicorn took too long {what}:\n" + self.log_tail())
 

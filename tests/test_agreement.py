@@ -36,30 +36,64 @@ from scoring.agreement import (
 from scoring.io import FormatError
 
 
-def line(annotator: str, lexelt: str, instance: str, subs: list[str], kind: str = "",
-         multiword: str | None = None) -> str:
+def line(
+    annotator: str,
+    lexelt: str,
+    instance: str,
+    subs: list[str],
+    kind: str = "",
+    multiword: str | None = None,
+) -> str:
     kind = kind or ("substitutes" if subs else "nil")
-    return json.dumps({"annotator": annotator, "lexelt": lexelt, "instance": instance,
-                       "kind": kind, "substitutes": sorted(subs), "multiword": multiword},
-                      ensure_ascii=False)
+    return json.dumps(
+        {
+            "annotator": annotator,
+            "lexelt": lexelt,
+            "instance": instance,
+            "kind": kind,
+            "substitutes": sorted(subs),
+            "multiword": multiword,
+        },
+        ensure_ascii=False,
+    )
 
 
 def item(lexelt: str, instance: str, answers: dict[str, list[str]]) -> Item:
-    return Item(lexelt, instance, tuple(
-        Response(a, "substitutes" if s else "nil", frozenset(s)) for a, s in
-        sorted(answers.items())))
+    return Item(
+        lexelt,
+        instance,
+        tuple(
+            Response(a, "substitutes" if s else "nil", frozenset(s))
+            for a, s in sorted(answers.items())
+        ),
+    )
 
 
 # Seed 001, section 2.2.1 (Fig. 1): the first sentence for charge (n); annotators 1-5 gave
 # {control, command}, {control}, {authority}, {power}, {command}.
-CHARGE = item("charge.n", "1", {"1": ["control", "command"], "2": ["control"],
-                                "3": ["authority"], "4": ["power"], "5": ["command"]})
+CHARGE = item(
+    "charge.n",
+    "1",
+    {
+        "1": ["control", "command"],
+        "2": ["control"],
+        "3": ["authority"],
+        "4": ["power"],
+        "5": ["command"],
+    },
+)
 # Hand-made: four substitute answers and a nil.
-HAPPY = item("happy.a", "2", {"1": ["glad", "merry"], "2": ["glad"],
-                              "3": ["cheerful", "glad"], "4": ["merry"], "5": []})
+HAPPY = item(
+    "happy.a",
+    "2",
+    {"1": ["glad", "merry"], "2": ["glad"], "3": ["cheerful", "glad"], "4": ["merry"], "5": []},
+)
 # Not in T: one substitute answer and a name.
-ALONE = Item("bright.a", "3", (Response("1", "substitutes", frozenset({"shiny"})),
-                               Response("2", "name", frozenset())))
+ALONE = Item(
+    "bright.a",
+    "3",
+    (Response("1", "substitutes", frozenset({"shiny"})), Response("2", "name", frozenset())),
+)
 ITEMS = (CHARGE, HAPPY, ALONE)
 
 
@@ -68,40 +102,55 @@ ITEMS = (CHARGE, HAPPY, ALONE)
 
 def test_reader_groups_lines_into_items(tmp_path: Path) -> None:
     path = tmp_path / "annotators.jsonl"
-    path.write_text("\n".join([
-        line("2", "happy.a", "2", ["glad"]),
-        line("1", "happy.a", "2", ["merry", "glad"], multiword=None),
-        line("1", "bright.a", "3", ["shiny"]),
-        line("2", "bright.a", "3", [], kind="name"),
-    ]) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(
+            [
+                line("2", "happy.a", "2", ["glad"]),
+                line("1", "happy.a", "2", ["merry", "glad"], multiword=None),
+                line("1", "bright.a", "3", ["shiny"]),
+                line("2", "bright.a", "3", [], kind="name"),
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     (bright, happy) = read_annotators(path)
     assert bright == ALONE
     assert bright.id == "bright.a 3" and bright.pos == "a" and not bright.in_t
-    assert happy.responses == (Response("1", "substitutes", frozenset({"glad", "merry"})),
-                               Response("2", "substitutes", frozenset({"glad"})))
+    assert happy.responses == (
+        Response("1", "substitutes", frozenset({"glad", "merry"})),
+        Response("2", "substitutes", frozenset({"glad"})),
+    )
     assert happy.in_t
 
 
-@pytest.mark.parametrize(("text", "problem"), [
-    ("{", "<a>:1: Expecting property name enclosed in double quotes (each line is one JSON"),
-    ("[]", "<a>:1: list is not an object"),
-    ('{"annotator": "1"}', "<a>:1: missing lexelt, instance, kind, substitutes, multiword"),
-    (line("1", "x.n", "1", ["a"]).replace("}", ', "extra": 1}'), "<a>:1: unknown key extra"),
-    (line("1", "x.n", "1", ["a"], kind="guess"), "<a>:1: kind 'guess' is not one of"),
-    (line("1", "x.n", "1", ["a"], kind="nil"), "<a>:1: kind 'nil' with 1 substitutes"),
-    (line("1", "x.n", "1", [], kind="substitutes"), "<a>:1: kind 'substitutes' with 0"),
-    (line("1", "x.n", "1", ["a"]).replace('["a"]', '["b", "a"]'),
-     "<a>:1: substitutes ['b', 'a'] is not a sorted list without repeats"),
-    (line("1", "x", "1", ["a"]), "<a>:1: lexelt 'x' has no PoS"),
-    (line("", "x.n", "1", ["a"]), "<a>:1: annotator '' is not a non-empty string"),
-    (line("1", "x.n", "1", ["a"], multiword=""), "<a>:1: multiword '' is neither"),
-    # the one rule of a valid substitute (scoring.substitute), as the form and compiler
-    (line("1", "x.n", "1", ["!!!"]),
-     "<a>:1: substitute '!!!': has no letter or digit (no letter or digit)"),
-    (line("1", "x.n", "1", ["pn"]), "<a>:1: substitute 'pn': 'pn' is reserved"),
-    (line("1", "x.n", "1", ["a; b"]), "<a>:1: substitute 'a; b': one substitute per box"),
-    (line("1", "x.n", "1", ["a\u0000"]), "<a>:1: substitute 'a\\x00': contains the control"),
-])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("{", "<a>:1: Expecting property name enclosed in double quotes (each line is one JSON"),
+        ("[]", "<a>:1: list is not an object"),
+        ('{"annotator": "1"}', "<a>:1: missing lexelt, instance, kind, substitutes, multiword"),
+        (line("1", "x.n", "1", ["a"]).replace("}", ', "extra": 1}'), "<a>:1: unknown key extra"),
+        (line("1", "x.n", "1", ["a"], kind="guess"), "<a>:1: kind 'guess' is not one of"),
+        (line("1", "x.n", "1", ["a"], kind="nil"), "<a>:1: kind 'nil' with 1 substitutes"),
+        (line("1", "x.n", "1", [], kind="substitutes"), "<a>:1: kind 'substitutes' with 0"),
+        (
+            line("1", "x.n", "1", ["a"]).replace('["a"]', '["b", "a"]'),
+            "<a>:1: substitutes ['b', 'a'] is not a sorted list without repeats",
+        ),
+        (line("1", "x", "1", ["a"]), "<a>:1: lexelt 'x' has no PoS"),
+        (line("", "x.n", "1", ["a"]), "<a>:1: annotator '' is not a non-empty string"),
+        (line("1", "x.n", "1", ["a"], multiword=""), "<a>:1: multiword '' is neither"),
+        # the one rule of a valid substitute (scoring.substitute), as the form and compiler
+        (
+            line("1", "x.n", "1", ["!!!"]),
+            "<a>:1: substitute '!!!': has no letter or digit (no letter or digit)",
+        ),
+        (line("1", "x.n", "1", ["pn"]), "<a>:1: substitute 'pn': 'pn' is reserved"),
+        (line("1", "x.n", "1", ["a; b"]), "<a>:1: substitute 'a; b': one substitute per box"),
+        (line("1", "x.n", "1", ["a\u0000"]), "<a>:1: substitute 'a\\x00': contains the control"),
+    ],
+)
 def test_reader_errors_name_the_line_and_the_rule(text: str, problem: str) -> None:
     with pytest.raises(FormatError) as caught:
         parse_annotators([text], "<a>")
@@ -111,9 +160,11 @@ def test_reader_errors_name_the_line_and_the_rule(text: str, problem: str) -> No
 def test_an_empty_file_is_an_error_that_says_so() -> None:
     with pytest.raises(FormatError) as caught:
         parse_annotators([], "empty.jsonl")
-    assert caught.value.problems == ("empty.jsonl: the file is empty (one JSON object per "
-                                     "line is expected: the annotators.jsonl the compiler "
-                                     "writes)",)
+    assert caught.value.problems == (
+        "empty.jsonl: the file is empty (one JSON object per "
+        "line is expected: the annotators.jsonl the compiler "
+        "writes)",
+    )
 
 
 def test_reader_reports_every_problem_and_duplicates() -> None:
@@ -122,8 +173,9 @@ def test_reader_reports_every_problem_and_duplicates() -> None:
         parse_annotators(lines, "f.jsonl")
     assert len(caught.value.problems) == 2
     assert caught.value.problems[0].startswith("f.jsonl:2: ")
-    assert caught.value.problems[1] == ("f.jsonl:3: annotator '1' answers x.n 1 twice (one "
-                                        "line per annotator and item)")
+    assert caught.value.problems[1] == (
+        "f.jsonl:3: annotator '1' answers x.n 1 twice (one line per annotator and item)"
+    )
 
 
 # --- PA, equation 1 -------------------------------------------------------------------------
@@ -227,14 +279,26 @@ def approx(value: float) -> float:
 
 
 def build(rows: list[list[frozenset[str]]], names: list[str]) -> list[Item]:
-    return [Item(f"w{n}.{'nvar'[n % 4]}", str(n), tuple(sorted(
-        (Response(names[k], "substitutes" if s else "nil", s) for k, s in enumerate(row)),
-        key=lambda r: r.annotator))) for n, row in enumerate(rows)]
+    return [
+        Item(
+            f"w{n}.{'nvar'[n % 4]}",
+            str(n),
+            tuple(
+                sorted(
+                    (
+                        Response(names[k], "substitutes" if s else "nil", s)
+                        for k, s in enumerate(row)
+                    ),
+                    key=lambda r: r.annotator,
+                )
+            ),
+        )
+        for n, row in enumerate(rows)
+    ]
 
 
 @given(st.lists(ITEM_ANSWERS, min_size=1, max_size=8), st.randoms(use_true_random=False))
-def test_permutations_change_no_score(rows: list[list[frozenset[str]]],
-                                      rng: random.Random) -> None:
+def test_permutations_change_no_score(rows: list[list[frozenset[str]]], rng: random.Random) -> None:
     names = [f"ann{k}" for k in range(5)]
     items = build(rows, names)
     shuffled_names = names[:]
@@ -244,9 +308,11 @@ def test_permutations_change_no_score(rows: list[list[frozenset[str]]],
     assert agreement_table(items) == agreement_table(other)
     # annotator names[k] in items answers as shuffled_names[k] in other
     assert annotator_agreement(other) == {
-        shuffled_names[names.index(k)]: v for k, v in annotator_agreement(items).items()}
+        shuffled_names[names.index(k)]: v for k, v in annotator_agreement(items).items()
+    }
     assert leave_one_out(other) == {
-        shuffled_names[names.index(k)]: v for k, v in leave_one_out(items).items()}
+        shuffled_names[names.index(k)]: v for k, v in leave_one_out(items).items()
+    }
     table = agreement_table(items)["all"]
     for value in (table.PA, table.PAm):
         assert value is None or 0 <= value <= 1
@@ -271,8 +337,16 @@ def test_pa_in_unit_interval_and_one_when_all_agree(rows: list[list[frozenset[st
 # which has 30 patients, 6 raters). Reproduced from memory and checked against the
 # article's own intermediate figures below: p_j, P_i, P-bar, P-bar_e and kappa.
 FLEISS_TABLE = [
-    [0, 0, 0, 0, 14], [0, 2, 6, 4, 2], [0, 0, 3, 5, 6], [0, 3, 9, 2, 0], [2, 2, 8, 1, 1],
-    [7, 7, 0, 0, 0], [3, 2, 6, 3, 0], [2, 5, 3, 2, 2], [6, 5, 2, 1, 0], [0, 2, 2, 3, 7],
+    [0, 0, 0, 0, 14],
+    [0, 2, 6, 4, 2],
+    [0, 0, 3, 5, 6],
+    [0, 3, 9, 2, 0],
+    [2, 2, 8, 1, 1],
+    [7, 7, 0, 0, 0],
+    [3, 2, 6, 3, 0],
+    [2, 5, 3, 2, 2],
+    [6, 5, 2, 1, 0],
+    [0, 2, 2, 3, 7],
 ]
 
 
@@ -280,8 +354,18 @@ def test_fleiss_worked_example() -> None:
     shares = [sum(r[j] for r in FLEISS_TABLE) / 140 for j in range(5)]
     assert [round(p, 3) for p in shares] == [0.143, 0.200, 0.279, 0.150, 0.229]
     p_i = [(sum(c * c for c in r) - 14) / (14 * 13) for r in FLEISS_TABLE]
-    assert [round(p, 3) for p in p_i] == [1.000, 0.253, 0.308, 0.440, 0.330, 0.462,
-                                          0.242, 0.176, 0.286, 0.286]
+    assert [round(p, 3) for p in p_i] == [
+        1.000,
+        0.253,
+        0.308,
+        0.440,
+        0.330,
+        0.462,
+        0.242,
+        0.176,
+        0.286,
+        0.286,
+    ]
     assert round(sum(p_i) / 10, 3) == 0.378
     assert round(sum(p * p for p in shares), 3) == 0.213
     assert round(fleiss_kappa(FLEISS_TABLE), 3) == 0.210
@@ -324,10 +408,12 @@ def package_alpha(units: list[list[int | None]]) -> float:
 def test_krippendorff_worked_example() -> None:
     # Krippendorff, "Computing Krippendorff's alpha-reliability" (2011), 4 observers x 12
     # units, nominal alpha = 0.743 (as printed, to three places).
-    rows = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
-            [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
-            [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
-            [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+    rows = [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+        [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+    ]
     units = [list(u) for u in zip(*rows, strict=True)]
     assert round(nominal_alpha(units), 3) == 0.743
     assert nominal_alpha(units) == pytest.approx(package_alpha(units), abs=1e-9)
@@ -338,7 +424,8 @@ def test_nominal_alpha_matches_the_package(seed: int) -> None:
     rng = random.Random(seed)
     units: list[list[int | None]] = [
         [rng.choice([None, 0, 1, 2, 3][: rng.randint(3, 5)]) for _ in range(rng.randint(2, 5))]
-        for _ in range(rng.randint(3, 15))]
+        for _ in range(rng.randint(3, 15))
+    ]
     width = max(len(u) for u in units)
     units = [u + [None] * (width - len(u)) for u in units]
     try:
@@ -351,5 +438,4 @@ def test_nominal_alpha_matches_the_package(seed: int) -> None:
 def test_first_substitute_units() -> None:
     annotators, units = first_substitute_units([HAPPY, ALONE])
     assert annotators == ["1", "2", "3", "4", "5"]
-    assert units == [["glad", "glad", "cheerful", "merry", None],
-                     ["shiny", None, None, None, None]]
+    assert units == [["glad", "glad", "cheerful", "merry", None], ["shiny", None, None, None, None]]

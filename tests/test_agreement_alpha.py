@@ -37,9 +37,14 @@ from scoring.agreement.alpha import SetDistance, package_alpha, set_alpha, set_p
 
 def item(instance: str, *answers: str) -> Item:
     """An item whose annotators 1, 2, ... gave the answers ("a b" is {a, b}; "" nil)."""
-    return Item("w.n", instance, tuple(
-        Response(str(k), "substitutes" if text else "nil", frozenset(text.split()))
-        for k, text in enumerate(answers, start=1)))
+    return Item(
+        "w.n",
+        instance,
+        tuple(
+            Response(str(k), "substitutes" if text else "nil", frozenset(text.split()))
+            for k, text in enumerate(answers, start=1)
+        ),
+    )
 
 
 # --- the closed form from value counts ------------------------------------------------------
@@ -48,10 +53,12 @@ def item(instance: str, *answers: str) -> Item:
 def test_krippendorff_worked_example_from_counts() -> None:
     # Krippendorff (2011), "Computing Krippendorff's alpha-reliability", 4 observers x 12
     # units, nominal alpha 0.743: the same data as value counts (columns values 1..5).
-    rows = [[1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
-            [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
-            [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
-            [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None]]
+    rows = [
+        [1, 2, 3, 3, 2, 1, 4, 1, 2, None, None, None],
+        [1, 2, 3, 3, 2, 2, 4, 1, 2, 5, None, 3],
+        [None, 3, 3, 3, 2, 3, 4, 2, 2, 5, 1, None],
+        [1, 2, 3, 3, 2, 4, 4, 1, 2, 5, 1, None],
+    ]
     counts = [[[r[u] for r in rows].count(v) for v in range(1, 6)] for u in range(12)]
     assert round(alpha_from_counts(counts), 3) == 0.743
     units = [[r[u] for r in rows] for u in range(12)]
@@ -59,13 +66,16 @@ def test_krippendorff_worked_example_from_counts() -> None:
     assert math.isclose(alpha_from_counts(counts), package_alpha(counts), abs_tol=1e-12)
 
 
-@pytest.mark.parametrize(("counts", "message"), [
-    ([[1, 0], [0, 1]], "no unit has two values"),
-    ([[2, 0], [3, 0], [1, 0]], "every value is the same"),
-    ([[1, -1]], "a negative value count"),
-    ([[0.5, 1.5]], "value counts of type float64"),
-    ([1, 2], r"value counts of shape \(2,\)"),
-])
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        ([[1, 0], [0, 1]], "no unit has two values"),
+        ([[2, 0], [3, 0], [1, 0]], "every value is the same"),
+        ([[1, -1]], "a negative value count"),
+        ([[0.5, 1.5]], "value counts of type float64"),
+        ([1, 2], r"value counts of shape \(2,\)"),
+    ],
+)
 def test_counts_preconditions(counts: Any, message: str) -> None:
     for alpha in (alpha_from_counts, package_alpha):
         with pytest.raises(ValueError, match=message):
@@ -76,8 +86,9 @@ def test_counts_preconditions(counts: Any, message: str) -> None:
 def test_closed_form_matches_the_package(seed: int) -> None:
     rng = random.Random(seed)
     width = rng.randint(2, 5)
-    counts = [[rng.choice([0, 0, 1, 2, 3]) for _ in range(width)]
-              for _ in range(rng.randint(1, 40))]
+    counts = [
+        [rng.choice([0, 0, 1, 2, 3]) for _ in range(width)] for _ in range(rng.randint(1, 40))
+    ]
     if seed == 15:  # the one undefined draw: both refuse it, for the same reason
         for alpha in (alpha_from_counts, package_alpha):
             with pytest.raises(ValueError, match="every value is the same"):
@@ -121,14 +132,17 @@ def test_indicator_alpha_needs_a_no() -> None:
 # --- MASI -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("first", "second", "distance"), [
-    ("a", "a", Fraction(0)),                  # J 1, M 1
-    ("a b", "a b c d", Fraction(2, 3)),       # J 1/2, M 2/3 (NLTK's doctest)
-    ("a", "a b", Fraction(2, 3)),             # J 1/2, M 2/3
-    ("a b", "b c", Fraction(8, 9)),           # J 1/3, M 1/3
-    ("a b c", "a b d", Fraction(5, 6)),       # J 2/4, M 1/3
-    ("a", "b", Fraction(1)),                  # J 0
-])
+@pytest.mark.parametrize(
+    ("first", "second", "distance"),
+    [
+        ("a", "a", Fraction(0)),  # J 1, M 1
+        ("a b", "a b c d", Fraction(2, 3)),  # J 1/2, M 2/3 (NLTK's doctest)
+        ("a", "a b", Fraction(2, 3)),  # J 1/2, M 2/3
+        ("a b", "b c", Fraction(8, 9)),  # J 1/3, M 1/3
+        ("a b c", "a b d", Fraction(5, 6)),  # J 2/4, M 1/3
+        ("a", "b", Fraction(1)),  # J 0
+    ],
+)
 def test_masi_distance(first: str, second: str, distance: Fraction) -> None:
     one, two = frozenset(first.split()), frozenset(second.split())
     assert masi_distance(one, two) == pytest.approx(float(distance), abs=1e-15)
@@ -175,9 +189,16 @@ def test_masi_alpha_preconditions() -> None:
 
 def random_items(seed: int, vocabulary: str = "abcdef", most: int = 3) -> list[Item]:
     rng = random.Random(seed)
-    return [item(str(u), *(" ".join(rng.sample(vocabulary, rng.randint(0, most)))
-                           for _ in range(rng.randint(1, 6))))
-            for u in range(rng.randint(2, 14))]
+    return [
+        item(
+            str(u),
+            *(
+                " ".join(rng.sample(vocabulary, rng.randint(0, most)))
+                for _ in range(rng.randint(1, 6))
+            ),
+        )
+        for u in range(rng.randint(2, 14))
+    ]
 
 
 def brute_force_alpha(items: list[Item], distance: SetDistance) -> float:
@@ -189,17 +210,24 @@ def brute_force_alpha(items: list[Item], distance: SetDistance) -> float:
         if len(answers) < 2:
             continue
         values += answers
-        observed += sum(distance(x, y) for i, x in enumerate(answers)
-                        for j, y in enumerate(answers) if i != j) / (len(answers) - 1)
+        observed += sum(
+            distance(x, y) for i, x in enumerate(answers) for j, y in enumerate(answers) if i != j
+        ) / (len(answers) - 1)
     n = len(values)
-    expected = sum(distance(x, y) for i, x in enumerate(values)
-                   for j, y in enumerate(values) if i != j) / (n * (n - 1))
+    expected = sum(
+        distance(x, y) for i, x in enumerate(values) for j, y in enumerate(values) if i != j
+    ) / (n * (n - 1))
     return 1 - observed / n / expected
 
 
 def nltk_alpha(items: list[Item], distance: SetDistance) -> float:
-    data = [(r.annotator, one.id, r.substitutes) for one in items if one.in_t
-            for r in one.responses if r.substitutes]
+    data = [
+        (r.annotator, one.id, r.substitutes)
+        for one in items
+        if one.in_t
+        for r in one.responses
+        if r.substitutes
+    ]
     return float(AnnotationTask(data, distance=distance).alpha())
 
 
@@ -215,16 +243,25 @@ def package_masi_alpha(items: list[Item]) -> float:
             counts[u, position[v]] += 1
     matrix = np.array([[masi_distance(x, y) for y in domain] for x in domain])
 
-    def metric(v1: Any, v2: Any, i1: npt.NDArray[np.int_], i2: npt.NDArray[np.int_],
-               n_v: Any, dtype: Any = np.float64) -> Any:
+    def metric(
+        v1: Any,
+        v2: Any,
+        i1: npt.NDArray[np.int_],
+        i2: npt.NDArray[np.int_],
+        n_v: Any,
+        dtype: Any = np.float64,
+    ) -> Any:
         return matrix[i1, i2].astype(dtype)
 
     return float(krippendorff.alpha(value_counts=counts, level_of_measurement=metric))
 
 
 def test_hand_case_against_the_references() -> None:
-    for reference in (brute_force_alpha(MASI_ITEMS, masi_distance),
-                      nltk_alpha(MASI_ITEMS, nltk_masi), package_masi_alpha(MASI_ITEMS)):
+    for reference in (
+        brute_force_alpha(MASI_ITEMS, masi_distance),
+        nltk_alpha(MASI_ITEMS, nltk_masi),
+        package_masi_alpha(MASI_ITEMS),
+    ):
         assert reference == pytest.approx(0.2, abs=1e-12)
 
 
@@ -235,11 +272,11 @@ def test_masi_alpha_matches_nltk_package_and_brute_force(seed: int) -> None:
     assert math.isclose(ours, brute_force_alpha(items, masi_distance), abs_tol=1e-9)
     assert math.isclose(ours, package_masi_alpha(items), abs_tol=1e-9)
     # NLTK's masi_distance is Passonneau's (1, 2/3, 1/3, 0): passed to ours and to NLTK
-    assert math.isclose(masi_alpha(items, nltk_masi), nltk_alpha(items, nltk_masi),
-                        abs_tol=1e-9)
+    assert math.isclose(masi_alpha(items, nltk_masi), nltk_alpha(items, nltk_masi), abs_tol=1e-9)
     assert math.isclose(ours, nltk_alpha(items, nltk_masi), abs_tol=1e-9)
-    assert math.isclose(masi_alpha(items, nltk_jaccard), nltk_alpha(items, nltk_jaccard),
-                        abs_tol=1e-9)
+    assert math.isclose(
+        masi_alpha(items, nltk_jaccard), nltk_alpha(items, nltk_jaccard), abs_tol=1e-9
+    )
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -248,8 +285,12 @@ def test_expected_pair_counts_match_enumeration(seed: int) -> None:
     items = random_items(seed, "abcdefg", most=5)
     counts = set_pair_counts(items)
     values = [v for one in items if one.in_t for v in one.answers]
-    enumerated = Counter((min(len(x), len(y)), max(len(x), len(y)), len(x & y))
-                         for i, x in enumerate(values) for j, y in enumerate(values) if i != j)
+    enumerated = Counter(
+        (min(len(x), len(y)), max(len(x), len(y)), len(x & y))
+        for i, x in enumerate(values)
+        for j, y in enumerate(values)
+        if i != j
+    )
     assert counts.expected == dict(enumerated)
     assert sum(counts.expected.values()) == counts.n * (counts.n - 1)
 
@@ -271,7 +312,9 @@ def test_indicator_alpha_matches_nominal_alpha_on_indicators(seed: int) -> None:
     items = random_items(seed)
     units: list[list[bool | None]] = [
         [s in r.substitutes if r.substitutes else None for r in one.responses]
-        for one in items for s in sorted({s for a in one.answers for s in a})]
+        for one in items
+        for s in sorted({s for a in one.answers for s in a})
+    ]
     expected = nominal_alpha(units)
     assert math.isclose(indicator_alpha(items), expected, abs_tol=1e-9)
     assert math.isclose(alpha_from_counts(indicator_counts(items)), expected, abs_tol=1e-9)
@@ -282,16 +325,21 @@ def test_indicator_alpha_matches_nominal_alpha_on_indicators(seed: int) -> None:
 ANSWER = st.frozensets(st.sampled_from("abcde"), max_size=3)
 
 
-@given(st.lists(st.lists(ANSWER, min_size=1, max_size=5), min_size=1, max_size=8),
-       st.randoms(use_true_random=False))
-def test_permutations_change_no_alpha(rows: list[list[frozenset[str]]],
-                                      rng: random.Random) -> None:
+@given(
+    st.lists(st.lists(ANSWER, min_size=1, max_size=5), min_size=1, max_size=8),
+    st.randoms(use_true_random=False),
+)
+def test_permutations_change_no_alpha(rows: list[list[frozenset[str]]], rng: random.Random) -> None:
     items = [item(str(u), *(" ".join(sorted(a)) for a in row)) for u, row in enumerate(rows)]
-    shuffled = [item(str(u), *rng.sample([" ".join(sorted(a)) for a in row], len(row)))
-                for u, row in enumerate(rows)]
+    shuffled = [
+        item(str(u), *rng.sample([" ".join(sorted(a)) for a in row], len(row)))
+        for u, row in enumerate(rows)
+    ]
     rng.shuffle(shuffled)
     measures: list[Callable[[list[Item]], float]] = [
-        masi_alpha, lambda i: alpha_from_counts(indicator_counts(i))]
+        masi_alpha,
+        lambda i: alpha_from_counts(indicator_counts(i)),
+    ]
     for measure in measures:
         try:
             value = measure(items)

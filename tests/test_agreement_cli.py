@@ -20,10 +20,20 @@ from tests.test_agreement import line
 def annotators(tmp_path: Path) -> Path:
     """The paper's charge example (PA 1/10, no mode) and the hand-made happy item
     (PA 11/36, mode glad) of tests/test_agreement.py."""
-    charge = {"1": ["control", "command"], "2": ["control"], "3": ["authority"],
-              "4": ["power"], "5": ["command"]}
-    happy = {"1": ["glad", "merry"], "2": ["glad"], "3": ["cheerful", "glad"], "4": ["merry"],
-             "5": []}
+    charge = {
+        "1": ["control", "command"],
+        "2": ["control"],
+        "3": ["authority"],
+        "4": ["power"],
+        "5": ["command"],
+    }
+    happy = {
+        "1": ["glad", "merry"],
+        "2": ["glad"],
+        "3": ["cheerful", "glad"],
+        "4": ["merry"],
+        "5": [],
+    }
     lines = [line(a, "charge.n", "1", s) for a, s in charge.items()]
     lines += [line(a, "happy.a", "2", s) for a, s in happy.items()]
     path = tmp_path / "annotators.jsonl"
@@ -78,8 +88,7 @@ def test_runs_on_the_compiled_trial_gold(tmp_path: Path) -> None:
 
     gold = shared_path("data", "semeval2007", "trial", "gold.trial")
     split = split_gold(read_lines(gold), str(gold))
-    compiled = compile_responses(split.responses, CompileOptions(normalise=False,
-                                                                 lemmatise=False))
+    compiled = compile_responses(split.responses, CompileOptions(normalise=False, lemmatise=False))
     write_outputs(compiled, tmp_path)
     status, out = _run(str(tmp_path / "annotators.jsonl"), "--format", "json")
     body = json.loads(out)
@@ -96,26 +105,29 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
 
     gold = shared_path("data", "semeval2007", "test", "gold")
     split = split_gold(read_lines(gold), str(gold))
-    write_outputs(compile_responses(split.responses, CompileOptions(
-        normalise=False, lemmatise=False)), tmp_path)
+    write_outputs(
+        compile_responses(split.responses, CompileOptions(normalise=False, lemmatise=False)),
+        tmp_path,
+    )
     path = str(tmp_path / "annotators.jsonl")
-    status, out = _run(path, "--format", "json", "--intervals", "--resamples", "300",
-                       "--seed", "7")
+    status, out = _run(path, "--format", "json", "--intervals", "--resamples", "300", "--seed", "7")
     assert status == 0
     body = json.loads(out)
     assert body["all"]["T"] == 1696 and body["all"]["mode_share"] == 1230 / 1696
-    assert body["resampling"] == {"unit": "lemma", "resamples": 300, "seed": 7,
-                                  "confidence": 0.95}
+    assert body["resampling"] == {"unit": "lemma", "resamples": 300, "seed": 7, "confidence": 0.95}
     for key in ("n", "v", "a", "r", "all"):
         for name in ("PA", "PAm", "mode_share"):
             low, high = body[key]["intervals"][name]
             assert low < body[key][name] < high, (key, name)
-    assert _run(path, "--format", "json", "--intervals", "--resamples", "300",
-                "--seed", "7")[1] == out
+    assert (
+        _run(path, "--format", "json", "--intervals", "--resamples", "300", "--seed", "7")[1] == out
+    )
     _, text = _run(path, "--intervals", "--resamples", "300", "--seed", "7")
     assert "300 bootstrap resamples of lemmas, seed 7" in text
-    assert body["signature"] == ("metric:agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
-                                 "resample:lemma|n:300|seed:7|ci:0.95|version:0.1.0")
+    assert body["signature"] == (
+        "metric:agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
+        "resample:lemma|n:300|seed:7|ci:0.95|version:0.1.0"
+    )
     assert text.endswith(f"signature: {body['signature']}\n")
 
 
@@ -125,8 +137,14 @@ def test_intervals_of_identical_lemmas_are_points() -> None:
 
     def item(lexelt: str, instance: str) -> Item:
         # PA: one pair {a, b} vs {a}: 1/2; mode a (2 votes): credits 1/2 + 1 over 2 answers
-        return Item(lexelt, instance, (Response("1", "substitutes", frozenset({"a", "b"})),
-                                       Response("2", "substitutes", frozenset({"a"}))))
+        return Item(
+            lexelt,
+            instance,
+            (
+                Response("1", "substitutes", frozenset({"a", "b"})),
+                Response("2", "substitutes", frozenset({"a"})),
+            ),
+        )
 
     found = intervals([item(f"w{n}.n", str(n)) for n in range(6)], resamples=50, seed=1)
     assert found == {"PA": [0.5, 0.5], "PAm": [0.75, 0.75], "mode_share": [1.0, 1.0]}

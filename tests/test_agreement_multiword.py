@@ -23,22 +23,42 @@ from scoring.agreement import (
 from scoring.agreement.multiword import AnnotatorMultiword, PairAgreement, pair_list
 
 
-def line(annotator: str, instance: str, multiword: str | None, kind: str = "substitutes",
-         lexelt: str = "take.v") -> str:
+def line(
+    annotator: str,
+    instance: str,
+    multiword: str | None,
+    kind: str = "substitutes",
+    lexelt: str = "take.v",
+) -> str:
     subs = ["x"] if kind == "substitutes" else []
-    return json.dumps({"annotator": annotator, "lexelt": lexelt, "instance": instance,
-                       "kind": kind, "substitutes": subs, "multiword": multiword})
+    return json.dumps(
+        {
+            "annotator": annotator,
+            "lexelt": lexelt,
+            "instance": instance,
+            "kind": kind,
+            "substitutes": subs,
+            "multiword": multiword,
+        }
+    )
 
 
 # X: 1 and 2 "take off", 3 "take up", 4 none. Y: 1, 2, 3 none. Z: 1 "pick up" (a name
 # answer: the tick is independent of the kind), 2 "pick up". W: 1 alone, "take in".
-ITEMS = parse_annotators([
-    line("1", "X", "take off"), line("2", "X", "take off"), line("3", "X", "take up"),
-    line("4", "X", None, kind="nil"),
-    line("1", "Y", None), line("2", "Y", None), line("3", "Y", None),
-    line("1", "Z", "pick up", kind="name"), line("2", "Z", "pick up"),
-    line("1", "W", "take in"),
-])
+ITEMS = parse_annotators(
+    [
+        line("1", "X", "take off"),
+        line("2", "X", "take off"),
+        line("3", "X", "take up"),
+        line("4", "X", None, kind="nil"),
+        line("1", "Y", None),
+        line("2", "Y", None),
+        line("3", "Y", None),
+        line("1", "Z", "pick up", kind="name"),
+        line("2", "Z", "pick up"),
+        line("1", "W", "take in"),
+    ]
+)
 
 
 def f(numerator: int, denominator: int) -> float:
@@ -70,9 +90,14 @@ def test_hand_computed_detection_and_identification() -> None:
 
 def test_pair_list_spells_out_the_counts() -> None:
     x = next(i for i in ITEMS if i.instance == "X")
-    assert pair_list(x) == [("1", "2", True, True), ("1", "3", True, False),
-                            ("1", "4", False, None), ("2", "3", True, False),
-                            ("2", "4", False, None), ("3", "4", False, None)]
+    assert pair_list(x) == [
+        ("1", "2", True, True),
+        ("1", "3", True, False),
+        ("1", "4", False, None),
+        ("2", "3", True, False),
+        ("2", "4", False, None),
+        ("3", "4", False, None),
+    ]
 
 
 def test_per_annotator() -> None:
@@ -91,8 +116,8 @@ def test_per_annotator() -> None:
 def test_no_pairs_gives_none_not_nan() -> None:
     alone = parse_annotators([line("1", "A", "take off"), line("2", "B", None)])
     assert multiword_agreement(alone) == MultiwordAgreement(
-        PairAgreement(None, None, 0, 0, 0), PairAgreement(None, None, 0, 0, 0), None, None,
-        2, 1)
+        PairAgreement(None, None, 0, 0, 0), PairAgreement(None, None, 0, 0, 0), None, None, 2, 1
+    )
     # everyone marks the same string: raw agreement 1, alpha undefined (one value only)
     same = parse_annotators([line(a, "A", "take off") for a in "12"])
     result = multiword_agreement(same)
@@ -106,15 +131,28 @@ MARK = st.one_of(st.none(), st.sampled_from(["take off", "take up", "take in"]))
 
 
 def build(rows: list[list[str | None]], names: list[str]) -> list[Item]:
-    return [Item("take.v", str(n), tuple(sorted(
-        (Response(names[k], "nil", frozenset(), mark) for k, mark in enumerate(row)),
-        key=lambda r: r.annotator))) for n, row in enumerate(rows)]
+    return [
+        Item(
+            "take.v",
+            str(n),
+            tuple(
+                sorted(
+                    (Response(names[k], "nil", frozenset(), mark) for k, mark in enumerate(row)),
+                    key=lambda r: r.annotator,
+                )
+            ),
+        )
+        for n, row in enumerate(rows)
+    ]
 
 
-@given(st.lists(st.lists(MARK, min_size=1, max_size=5), min_size=1, max_size=8),
-       st.randoms(use_true_random=False))
-def test_counts_match_the_pairs_and_no_order_matters(rows: list[list[str | None]],
-                                                     rng: random.Random) -> None:
+@given(
+    st.lists(st.lists(MARK, min_size=1, max_size=5), min_size=1, max_size=8),
+    st.randoms(use_true_random=False),
+)
+def test_counts_match_the_pairs_and_no_order_matters(
+    rows: list[list[str | None]], rng: random.Random
+) -> None:
     names = [f"a{k}" for k in range(5)]
     items = build(rows, names)
     result = multiword_agreement(items)
@@ -129,6 +167,7 @@ def test_counts_match_the_pairs_and_no_order_matters(rows: list[list[str | None]
     rng.shuffle(other)
     assert multiword_agreement(other) == result
     assert annotator_multiword(other) == {
-        shuffled_names[names.index(k)]: v for k, v in annotator_multiword(items).items()}
+        shuffled_names[names.index(k)]: v for k, v in annotator_multiword(items).items()
+    }
     for value in (result.detection.per_item, result.identification.pooled):
         assert value is None or 0 <= value <= 1

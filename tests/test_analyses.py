@@ -54,8 +54,9 @@ def gold(rules: Rules = "compat", text: str = GOLD) -> Gold:
 
 def lines(text: str) -> tuple[SystemLine, ...]:
     """Best-format lines read by the project's strict reader."""
-    return tuple(parse_system_line(line, "best", number)
-                 for number, line in enumerate(text.splitlines(), 1))
+    return tuple(
+        parse_system_line(line, "best", number) for number, line in enumerate(text.splitlines(), 1)
+    )
 
 
 # --- upper bounds (4.1.1 eq. 7, 4.1.2) ---------------------------------------------------
@@ -73,8 +74,10 @@ def test_upper_bounds_of_the_tiny_gold_by_hand() -> None:
 
 
 def test_oot_bound_below_100_when_an_item_has_eleven_types() -> None:
-    text = ("run.v 7 :: go 2;move 1;flow 1;work 1;function 1;race 1;hurry 1;rush 1;jog 1;"
-            "trot 1;gallop 1;\n")
+    text = (
+        "run.v 7 :: go 2;move 1;flow 1;work 1;function 1;race 1;hurry 1;rush 1;jog 1;"
+        "trot 1;gallop 1;\n"
+    )
     compat, fixed = upper_bounds(gold("compat", text)), upper_bounds(gold("fixed", text))
     assert compat.best == fixed.best == Fraction(2, 12)
     assert compat.oot == fixed.oot == Fraction(2 + 9, 12)  # the ten largest of 12 responses
@@ -110,8 +113,11 @@ def _independent_best_bound(path: Path) -> Fraction:
         if head is None:
             continue
         fields = [field for field in head.group(1).split(";") if field and "pn" not in field]
-        counts = [int(m.group(2)) for field in fields
-                  if (m := re.search(r"(\w[\w'\-\s]+) (\d+)", field, re.ASCII))]
+        counts = [
+            int(m.group(2))
+            for field in fields
+            if (m := re.search(r"(\w[\w'\-\s]+) (\d+)", field, re.ASCII))
+        ]
         if len(fields) > 1 or (counts and counts[0] > 1):
             items += 1
             total += Fraction(max(counts), sum(counts))
@@ -124,8 +130,9 @@ def _oracle_recall(measure: str, scored: Gold, copies: int, top: int) -> float |
     rows = []
     for item_id, item in scored.items.items():
         keys = [key for key, _ in sorted(item.counts, key=lambda kc: -kc[1])[:top]] * copies
-        rows.append(f"{item.lexelt} {item_id} {'::' if measure == 'best' else ':::'} "
-                    + ";".join(keys))
+        rows.append(
+            f"{item.lexelt} {item_id} {'::' if measure == 'best' else ':::'} " + ";".join(keys)
+        )
     assert measure in ("best", "oot")
     return score_system("best" if measure == "best" else "oot", scored, rows, "oracle").recall
 
@@ -138,7 +145,8 @@ def test_best_upper_bound_on_the_test_gold_is_the_published_45_76() -> None:
     assert bounds.best == Fraction(18451, 40320) == _independent_best_bound(path)
     assert bounds.items == 1696
     assert _oracle_recall("best", read_gold(read_text(path)), 1, 1) == pytest.approx(
-        float(bounds.best), abs=1e-12)
+        float(bounds.best), abs=1e-12
+    )
     # 4.1.2: 100% without duplicates (no item has more than 10 types), 457.6% with them
     assert bounds.oot == 1
     assert bounds.max_types == 9
@@ -152,7 +160,8 @@ def test_oot_bounds_on_the_test_gold_match_oracles_through_the_scorer() -> None:
     bounds = upper_bounds(scored)
     assert _oracle_recall("oot", scored, 1, 10) == pytest.approx(1.0, abs=1e-12)
     assert _oracle_recall("oot", scored, 10, 1) == pytest.approx(
-        float(bounds.oot_duplicates), abs=1e-12)
+        float(bounds.oot_duplicates), abs=1e-12
+    )
 
 
 @pytest.mark.shared_data
@@ -277,9 +286,15 @@ def test_types_and_single_words() -> None:
     assert not is_single_word("  ")
     assert gold_types(gold()) == {
         "bright.a": {"smart", "clever", "shining", "luminous", "vivid", "intelligent"},
-        "run.v": {"operate", "manage", "sprint", "dash"}}  # take charge: not one word
+        "run.v": {"operate", "manage", "sprint", "dash"},
+    }  # take charge: not one word
     assert best_guesses(gold(), lines(MELB), "melb") == {
-        "1": "smart", "2": "glowing", "3": "clever", "5": "manage", "6": "sprint"}
+        "1": "smart",
+        "2": "glowing",
+        "3": "clever",
+        "5": "manage",
+        "6": "sprint",
+    }
 
 
 def test_type_overlap_by_hand() -> None:
@@ -290,14 +305,21 @@ def test_type_overlap_by_hand() -> None:
     # melb: overlap 2 + 2; #subs (3 + 2) / 2; uniq: bright {smart clever} - SU tor = 0,
     # run {manage sprint} - {operate dash} = 2.
     assert (melb.type_overlap, melb.subs, melb.type_overlap_uniq) == (
-        Fraction(4, 2), Fraction(5, 2), Fraction(2, 2))
+        Fraction(4, 2),
+        Fraction(5, 2),
+        Fraction(2, 2),
+    )
     # tor: overlap 3 + 2; #subs (3 + 2) / 2; uniq: bright {vivid}, run {operate dash}.
     assert (tor.type_overlap, tor.subs, tor.type_overlap_uniq) == (
-        Fraction(5, 2), Fraction(5, 2), Fraction(3, 2))
+        Fraction(5, 2),
+        Fraction(5, 2),
+        Fraction(3, 2),
+    )
     assert [word.lexelt for word in tor.words] == ["bright.a", "run.v"]
     assert tor.as_dict()["words"] == [
         {"lexelt": "bright.a", "gold_types": 6, "system_types": 3, "overlap": 3, "unique": 1},
-        {"lexelt": "run.v", "gold_types": 4, "system_types": 2, "overlap": 2, "unique": 2}]
+        {"lexelt": "run.v", "gold_types": 4, "system_types": 2, "overlap": 2, "unique": 2},
+    ]
 
 
 def test_a_gold_key_loses_one_apostrophe_only_as_a_guess_does() -> None:
@@ -324,7 +346,8 @@ def test_disambiguation_precision_by_hand() -> None:
     assert result.all["melb"].value == 1 and result.all["tor"].value == 0
     assert result.as_dict()["systems"] == {
         "melb": {"all": 1.0, "all_correct": 1, "sys": 1.0, "sys_correct": 2, "sys_items": 2},
-        "tor": {"all": 0.0, "all_correct": 0, "sys": 0.5, "sys_correct": 1, "sys_items": 2}}
+        "tor": {"all": 0.0, "all_correct": 0, "sys": 0.5, "sys_correct": 1, "sys_items": 2},
+    }
 
 
 def test_exclude_leaves_items_out_of_both_analyses() -> None:

@@ -13,9 +13,19 @@ from tests.conftest import assign, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
-LABELS = ["Substitute 1", "Substitute 2", "Substitute 3", "Proper name", "No substitute (nil)",
-          "Part of a multiword", "Multiword", "Used a dictionary or thesaurus for this word",
-          "Save and next", "Previous", "Log out"]
+LABELS = [
+    "Substitute 1",
+    "Substitute 2",
+    "Substitute 3",
+    "Proper name",
+    "No substitute (nil)",
+    "Part of a multiword",
+    "Multiword",
+    "Used a dictionary or thesaurus for this word",
+    "Save and next",
+    "Previous",
+    "Log out",
+]
 
 
 @pytest.fixture
@@ -49,13 +59,15 @@ def test_wrong_password_is_refused(app: Flask, client: FlaskClient) -> None:
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "javascript:x"])
 def test_next_redirect_stays_on_site(app: Flask, client: FlaskClient, target: str) -> None:
     make_user(app, "ann")
-    response = client.post(f"/login?next={target}",
-                           data={"username": "ann", "password": "password1"})
+    response = client.post(
+        f"/login?next={target}", data={"username": "ann", "password": "password1"}
+    )
     assert response.headers["Location"] == "/"
 
 
-def test_first_page_shows_one_sentence_target_bold_no_pos(app: Flask,
-                                                          annotator: FlaskClient) -> None:
+def test_first_page_shows_one_sentence_target_bold_no_pos(
+    app: Flask, annotator: FlaskClient
+) -> None:
     first = _ids(app)[0]
     response = annotator.get("/annotate")
     assert response.headers["Location"] == f"/annotate/{first}"
@@ -78,15 +90,26 @@ def test_save_and_next_stores_answer_and_history(app: Flask, annotator: FlaskCli
     from annotate.models import Response, Revision
 
     first, second, _ = _ids(app)
-    response = annotator.post(f"/annotate/{first}", data={
-        "sub1": " clever ", "sub2": "smart", "sub3": "", "mw": "on", "multiword": "bright  pupil",
-        "used_dictionary": "on"})
+    response = annotator.post(
+        f"/annotate/{first}",
+        data={
+            "sub1": " clever ",
+            "sub2": "smart",
+            "sub3": "",
+            "mw": "on",
+            "multiword": "bright  pupil",
+            "used_dictionary": "on",
+        },
+    )
     assert response.headers["Location"] == f"/annotate/{second}"
     with app.app_context():
         saved = db.session.scalar(select(Response))
         assert saved is not None
         assert (saved.kind, saved.substitutes, saved.multiword) == (
-            "substitutes", ["clever", "smart"], "bright pupil")
+            "substitutes",
+            ["clever", "smart"],
+            "bright pupil",
+        )
         assert db.session.scalar(select(func.count(Revision.id))) == 1
     page = annotator.get(f"/annotate/{second}").get_data(as_text=True)
     assert re.search(r'name="used_dictionary" checked', page)  # held for the whole word
@@ -94,17 +117,21 @@ def test_save_and_next_stores_answer_and_history(app: Flask, annotator: FlaskCli
     assert f'href="/annotate/{first}" id="previous">Previous' in page
 
 
-@pytest.mark.parametrize(("form", "message"), [
-    ({}, "Give at least one substitute"),
-    ({"sub1": "clever", "name": "on"}, "not both"),
-    ({"name": "on", "nil": "on"}, "either"),
-    ({"sub1": "clever", "sub2": "Clever"}, "given twice"),
-    ({"sub1": "clever", "mw": "on"}, "type the multiword"),
-    ({"sub1": "clever", "multiword": "take place"}, "for the multiword you typed"),
-    ({"sub1": "a " * 40}, "too long"),
-])
-def test_validation_keeps_typed_input(app: Flask, annotator: FlaskClient, form: dict[str, str],
-                                      message: str) -> None:
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({}, "Give at least one substitute"),
+        ({"sub1": "clever", "name": "on"}, "not both"),
+        ({"name": "on", "nil": "on"}, "either"),
+        ({"sub1": "clever", "sub2": "Clever"}, "given twice"),
+        ({"sub1": "clever", "mw": "on"}, "type the multiword"),
+        ({"sub1": "clever", "multiword": "take place"}, "for the multiword you typed"),
+        ({"sub1": "a " * 40}, "too long"),
+    ],
+)
+def test_validation_keeps_typed_input(
+    app: Flask, annotator: FlaskClient, form: dict[str, str], message: str
+) -> None:
     first = _ids(app)[0]
     response = annotator.post(f"/annotate/{first}", data=form)
     page = response.get_data(as_text=True)

@@ -16,7 +16,8 @@ def test_wsgi_module_exposes_an_app() -> None:
 
 
 def test_a_lost_database_connection_is_a_503_page_that_needs_no_database(
-        app: Flask, client: FlaskClient) -> None:
+    app: Flask, client: FlaskClient
+) -> None:
     from sqlalchemy.exc import OperationalError
 
     def broken() -> str:

@@ -32,8 +32,14 @@ def failed(result: Result, status: int = 1) -> str:
 
 def command(*args: str) -> subprocess.CompletedProcess[str]:
     """``python -m ARGS`` from the checkout, as the README runs it."""
-    done = subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -55,6 +61,7 @@ def a_file(tmp_path: Path) -> Path:
 
 # --- flask --app wsgi lexsub … ---------------------------------------------------------------
 
+
 @pytest.mark.database
 def test_compile_into_an_unwritable_folder(app: Flask, dataset: int, a_file: Path) -> None:
     out = a_file / "gold"
@@ -64,39 +71,47 @@ def test_compile_into_an_unwritable_folder(app: Flask, dataset: int, a_file: Pat
 
 @pytest.mark.database
 def test_compile_an_unknown_dataset(app: Flask, tmp_path: Path) -> None:
-    message = failed(flask_command(app, "compile", "--dataset", "nope", "--out",
-                                   str(tmp_path / "out")))
+    message = failed(
+        flask_command(app, "compile", "--dataset", "nope", "--out", str(tmp_path / "out"))
+    )
     assert message == "Error: no dataset 'nope'\n"
     assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.database
 def test_compile_with_a_bad_choice_is_usage(app: Flask, tmp_path: Path) -> None:
-    message = failed(flask_command(app, "compile", "--dataset", "small", "--out",
-                                   str(tmp_path), "--t-rule", "items"), 2)
+    message = failed(
+        flask_command(
+            app, "compile", "--dataset", "small", "--out", str(tmp_path), "--t-rule", "items"
+        ),
+        2,
+    )
     assert "Invalid value for '--t-rule': 'items' is not one of" in message
 
 
 @pytest.mark.database
 def test_export_into_a_missing_folder(app: Flask, dataset: int, tmp_path: Path) -> None:
     out = tmp_path / "missing" / "responses.jsonl"
-    message = failed(flask_command(app, "export-responses", "--dataset", "small", "--out",
-                                   str(out)))
+    message = failed(
+        flask_command(app, "export-responses", "--dataset", "small", "--out", str(out))
+    )
     assert message == f"Error: cannot write {out}: No such file or directory\n"
 
 
 @pytest.mark.database
 def test_export_under_a_file(app: Flask, dataset: int, a_file: Path) -> None:
     out = a_file / "responses.jsonl"
-    message = failed(flask_command(app, "export-responses", "--dataset", "small", "--out",
-                                   str(out)))
+    message = failed(
+        flask_command(app, "export-responses", "--dataset", "small", "--out", str(out))
+    )
     assert message == f"Error: cannot write {out}: Not a directory\n"
 
 
 @pytest.mark.database
 def test_export_onto_a_folder_is_usage(app: Flask, dataset: int, tmp_path: Path) -> None:
-    message = failed(flask_command(app, "export-responses", "--dataset", "small", "--out",
-                                   str(tmp_path)), 2)
+    message = failed(
+        flask_command(app, "export-responses", "--dataset", "small", "--out", str(tmp_path)), 2
+    )
     assert f"Invalid value for '--out': File '{tmp_path}' is a directory." in message
 
 
@@ -116,12 +131,16 @@ def test_import_bad_xml(app: Flask, tmp_path: Path) -> None:
 
 
 @pytest.mark.database
-@pytest.mark.parametrize(("item", "instance", "line", "problem"), [
-    ("b" * 119 + ".a", "1", 3, f"lexelt item {'b' * 40!r}… has 121 characters; at most 120"),
-    ("bright.a", "7" * 65, 4, f"instance id {'7' * 40!r}… has 65 characters; at most 64"),
-])
-def test_import_over_long_names(app: Flask, tmp_path: Path, item: str, instance: str,
-                                line: int, problem: str) -> None:
+@pytest.mark.parametrize(
+    ("item", "instance", "line", "problem"),
+    [
+        ("b" * 119 + ".a", "1", 3, f"lexelt item {'b' * 40!r}… has 121 characters; at most 120"),
+        ("bright.a", "7" * 65, 4, f"instance id {'7' * 40!r}… has 65 characters; at most 64"),
+    ],
+)
+def test_import_over_long_names(
+    app: Flask, tmp_path: Path, item: str, instance: str, line: int, problem: str
+) -> None:
     from tests.test_limits import xml
 
     path = tmp_path / "long.xml"
@@ -131,11 +150,17 @@ def test_import_over_long_names(app: Flask, tmp_path: Path, item: str, instance:
 
 
 @pytest.mark.database
-@pytest.mark.parametrize(("name", "rule"), [
-    ("n" * 121, f"dataset name {'n' * 40!r}… has 121 characters; at most 120"),
-    ("two\nlines", "dataset name 'two\\nlines' contains U+000A: control characters, line "
-                   "breaks and bidi controls are not allowed"),
-])
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("n" * 121, f"dataset name {'n' * 40!r}… has 121 characters; at most 120"),
+        (
+            "two\nlines",
+            "dataset name 'two\\nlines' contains U+000A: control characters, line "
+            "breaks and bidi controls are not allowed",
+        ),
+    ],
+)
 def test_import_a_bad_dataset_name(app: Flask, small: Path, name: str, rule: str) -> None:
     message = failed(flask_command(app, "import", str(small), "--dataset", name))
     assert message == f"Error: nothing imported from {small}: {rule}\n"
@@ -149,28 +174,32 @@ def test_lemma_decision_too_long(app: Flask, dataset: int) -> None:
 
 @pytest.mark.database
 def test_two_lemma_decisions_at_once_is_usage(app: Flask, dataset: int) -> None:
-    message = failed(flask_command(app, "lemmas", "--dataset", "small", "--accept", "a",
-                                   "--reject", "b"), 2)
+    message = failed(
+        flask_command(app, "lemmas", "--dataset", "small", "--accept", "a", "--reject", "b"), 2
+    )
     assert "Error: give one of --accept, --reject, --correct" in message
 
 
 @pytest.mark.database
 def test_create_user_with_an_over_long_name(app: Flask) -> None:
     message = failed(flask_command(app, "create-user", "u" * 81, "--password", "password1"))
-    assert message == (f"Error: username {'u' * 40!r}… must be 1-80 letters, digits, '.', "
-                       "'_' or '-'\n")
+    assert message == (
+        f"Error: username {'u' * 40!r}… must be 1-80 letters, digits, '.', '_' or '-'\n"
+    )
 
 
 def test_a_database_without_its_schema(tmp_path: Path) -> None:
     """A command run before ``lexsub init-db``: the database's message, not a traceback."""
     url = f"sqlite:///{tmp_path / 'empty.sqlite'}"
     app = create_app({**TEST_CONFIG, "SQLALCHEMY_DATABASE_URI": url})
-    message = failed(flask_command(app, "compile", "--dataset", "small", "--out",
-                                   str(tmp_path / "out")))
+    message = failed(
+        flask_command(app, "compile", "--dataset", "small", "--out", str(tmp_path / "out"))
+    )
     assert message == f"Error: database {url}: no such table: datasets\n"
 
 
 # --- python -m scoring.score -----------------------------------------------------------------
+
 
 def test_score_without_arguments_is_usage() -> None:
     done = command("scoring.score")
@@ -186,7 +215,9 @@ def test_score_with_an_unknown_option_is_usage(tmp_path: Path) -> None:
 def test_score_with_a_bad_format_is_usage() -> None:
     done = command("scoring.score", "s", "g", "--format", "xml")
     assert (done.returncode, done.stderr) == (
-        2, "score: --format 'xml' is not one of text, json, csv\n")
+        2,
+        "score: --format 'xml' is not one of text, json, csv\n",
+    )
 
 
 def test_score_strict_refuses_invalid_utf8(tmp_path: Path) -> None:
@@ -196,8 +227,9 @@ def test_score_strict_refuses_invalid_utf8(tmp_path: Path) -> None:
     gold.write_text("happy.a 1 :: glad 2;\nhappy.a 2 :: merry 1;\n")
     done = command("scoring.score", str(system), str(gold), "--strict")
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (f"score: {system}:2: byte 0xE9 at column 16 is not UTF-8 "
-                           "(invalid continuation byte)\n")
+    assert done.stderr == (
+        f"score: {system}:2: byte 0xE9 at column 16 is not UTF-8 (invalid continuation byte)\n"
+    )
     # without --strict the bytes are read as score.pl reads them
     assert command("scoring.score", str(system), str(gold)).returncode == 0
 
@@ -217,15 +249,18 @@ def test_score_nothing_to_divide_by_names_the_files(tmp_path: Path) -> None:
     gold.write_text("happy.a 1 :: glad 2;\n")
     done = command("scoring.score", str(system), str(gold), "--no-diagnosis")
     assert done.returncode == 1
-    assert done.stderr.startswith(f"score: {system} against {gold}: precision (nothing "
-                                  "attempted) is undefined")
+    assert done.stderr.startswith(
+        f"score: {system} against {gold}: precision (nothing attempted) is undefined"
+    )
 
 
 # --- python -m annotate.compile --------------------------------------------------------------
 
-RESPONSE = ('{"annotator": "ann", "lexelt": "bright.a", "instance": "1", "kind": '
-            '"substitutes", "substitutes": ["clever"], "multiword": null, "used_dictionary": '
-            'false, "updated_at": "2026-01-01T00:00:00+00:00"}\n')
+RESPONSE = (
+    '{"annotator": "ann", "lexelt": "bright.a", "instance": "1", "kind": '
+    '"substitutes", "substitutes": ["clever"], "multiword": null, "used_dictionary": '
+    'false, "updated_at": "2026-01-01T00:00:00+00:00"}\n'
+)
 
 
 def test_compile_a_missing_file(tmp_path: Path) -> None:
@@ -239,8 +274,9 @@ def test_compile_a_missing_file(tmp_path: Path) -> None:
 def test_compile_into_an_unwritable_folder_command(tmp_path: Path, a_file: Path) -> None:
     responses = tmp_path / "responses.jsonl"
     responses.write_text(RESPONSE)
-    done = command("annotate.compile", str(responses), "--out", str(a_file / "out"),
-                   "--no-lemmatise")
+    done = command(
+        "annotate.compile", str(responses), "--out", str(a_file / "out"), "--no-lemmatise"
+    )
     assert done.returncode == 1
     assert done.stderr == f"compile: cannot use {a_file / 'out'}: Not a directory\n"
 
@@ -250,11 +286,16 @@ def test_compile_decisions_not_utf8(tmp_path: Path) -> None:
     responses.write_text(RESPONSE)
     decisions = tmp_path / "decisions.json"
     decisions.write_bytes(b'{"decisions": ["\xff"]}')
-    done = command("annotate.compile", str(responses), "--out", str(tmp_path / "out"),
-                   "--decisions", str(decisions))
+    done = command(
+        "annotate.compile",
+        str(responses),
+        "--out",
+        str(tmp_path / "out"),
+        "--decisions",
+        str(decisions),
+    )
     assert done.returncode == 1
-    assert done.stderr == (f"compile: {decisions}: not UTF-8 (invalid start byte at byte "
-                           "16)\n")
+    assert done.stderr == (f"compile: {decisions}: not UTF-8 (invalid start byte at byte 16)\n")
 
 
 def test_compile_without_arguments_is_usage() -> None:

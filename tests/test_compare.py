@@ -22,13 +22,14 @@ from scoring.report import by_pos
 from tests.conftest import shared_path
 
 # happy.a: |H| = 7, maxfreq 3 (glad); bright.a: |H| = 4, maxfreq 2 (smart)
-GOLD = ["happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
-        "bright.a 2 :: smart 2;intelligent 1;brilliant 1;",
-        "bright.a 3 :: shiny 2;luminous 2;"]
+GOLD = [
+    "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
+    "bright.a 2 :: smart 2;intelligent 1;brilliant 1;",
+    "bright.a 3 :: shiny 2;luminous 2;",
+]
 BEST = "happy.a 1 :: glad;cheerful\nbright.a 2 :: dull\n"
 OOT = "happy.a 1 ::: cheerful;glad\nbright.a 3 ::: luminous;shiny;dark\n"
-RANKED = ("happy.a 1 :::: 0.9 merry;0.5 glad\n"
-          "bright.a 2 :::: 0.8 smart;0.7 dull;0.1 brilliant\n")
+RANKED = "happy.a 1 :::: 0.9 merry;0.5 glad\nbright.a 2 :::: 0.8 smart;0.7 dull;0.1 brilliant\n"
 
 
 def run(*args: str) -> tuple[int, str]:
@@ -114,13 +115,22 @@ def test_json_contract(tmp_path: Path) -> None:
     assert body["upper_bounds"]["best"] == pytest.approx((3 / 7 + 1) / 3)
     assert set(body["signatures"]) == set(body["measures"])
     assert body["signatures"]["weighted_precision.P"].startswith(
-        "metric:weighted_precision.P|rules:compat|t:two+responses|k:1|")
+        "metric:weighted_precision.P|rules:compat|t:two+responses|k:1|"
+    )
 
 
 def test_measures_option_and_by_pos(tmp_path: Path) -> None:
     paths = files(tmp_path, gold="\n".join(GOLD) + "\n", **{"s.best": BEST})
-    status, out = run(paths["gold"], paths["s.best"], "--measures", "best.R", "new_best.R",
-                      "--by-pos", "--format", "json")
+    status, out = run(
+        paths["gold"],
+        paths["s.best"],
+        "--measures",
+        "best.R",
+        "new_best.R",
+        "--by-pos",
+        "--format",
+        "json",
+    )
     assert status == 0
     body = json.loads(out)
     assert list(body["systems"]["s.best"]) == ["best.R", "new_best.R"]
@@ -169,8 +179,7 @@ def test_rows_add_up_to_the_official_totals() -> None:
         expected = by_pos(official, gold)
         for pos in masks:
             mask = np.array([lexelt.endswith("." + pos) for lexelt in rows.lexelts])
-            assert rows.value(f"{kind}.R", mask) == pytest.approx(expected[pos].recall,
-                                                                  abs=1e-12)
+            assert rows.value(f"{kind}.R", mask) == pytest.approx(expected[pos].recall, abs=1e-12)
 
 
 def test_the_gold_answer_system_scores_one_where_the_maximum_is_unique() -> None:
@@ -182,7 +191,8 @@ def test_the_gold_answer_system_scores_one_where_the_maximum_is_unique() -> None
         first, count = item.counts[0]
         lines.append(f"{item.lexelt} {item_id} :: {first}")
         if [c for _, c in item.counts].count(count) == 1 and count == max(
-                c for _, c in item.counts):
+            c for _, c in item.counts
+        ):
             unique.append(item_id)
     rows = score_files(gold, [("gold.best", "\n".join(lines) + "\n")])[0]
     mask = np.isin(np.array(rows.ids), unique)
@@ -198,8 +208,10 @@ def test_the_gold_answer_system_scores_one_where_the_maximum_is_unique() -> None
 
 def test_real_systems_go_through_every_measure() -> None:
     gold_path = shared_path("data", "semeval2007", "test", "gold")
-    systems = [str(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
-               for kind in ("best", "oot")]
+    systems = [
+        str(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
+        for kind in ("best", "oot")
+    ]
     status, out = run(str(gold_path), *systems, "--format", "json")
     assert status == 0
     body = json.loads(out)
@@ -226,13 +238,29 @@ def test_trial_baseline_goes_through_every_measure() -> None:
 def test_significance_of_a_system_against_itself_and_a_better_one(tmp_path: Path) -> None:
     gold = [f"word{n // 10}.n {n} :: right 3;fine 1;" for n in range(1, 201)]
     good = "".join(f"word{n // 10}.n {n} :: right\n" for n in range(1, 201))
-    poor = "".join(f"word{n // 10}.n {n} :: {'right' if n % 4 == 0 else 'wrong'}\n"
-                   for n in range(1, 201))
-    paths = files(tmp_path, gold="\n".join(gold) + "\n", **{"a.best": good, "b.best": good,
-                                                             "c.best": poor})
-    status, out = run(paths["gold"], paths["a.best"], paths["b.best"], paths["c.best"],
-                      "--significance", "--measures", "best.R", "--resamples", "200",
-                      "--trials", "200", "--seed", "3", "--format", "json")
+    poor = "".join(
+        f"word{n // 10}.n {n} :: {'right' if n % 4 == 0 else 'wrong'}\n" for n in range(1, 201)
+    )
+    paths = files(
+        tmp_path, gold="\n".join(gold) + "\n", **{"a.best": good, "b.best": good, "c.best": poor}
+    )
+    status, out = run(
+        paths["gold"],
+        paths["a.best"],
+        paths["b.best"],
+        paths["c.best"],
+        "--significance",
+        "--measures",
+        "best.R",
+        "--resamples",
+        "200",
+        "--trials",
+        "200",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+    )
     assert status == 0
     body = json.loads(out)
     by_pair = {(c["a"], c["b"]): c for c in body["significance"]}
@@ -246,13 +274,30 @@ def test_significance_of_a_system_against_itself_and_a_better_one(tmp_path: Path
     assert worse["p_randomisation"] == pytest.approx(1 / 201)  # (0 + 1) / (200 + 1)
     low, high = body["intervals"]["a.best"]["best.R"]
     assert low == high == pytest.approx(0.75)  # every resample of a constant system
-    assert body["resampling"] == {"unit": "lemma", "resamples": 200, "trials": 200,
-                                  "seed": 3, "confidence": 0.95}
+    assert body["resampling"] == {
+        "unit": "lemma",
+        "resamples": 200,
+        "trials": 200,
+        "seed": 3,
+        "confidence": 0.95,
+    }
     assert body["signatures"]["best.R"].endswith(
-        "|resample:lemma|n:200|trials:200|seed:3|ci:0.95|version:0.1.0")
-    _, text = run(paths["gold"], paths["a.best"], paths["c.best"], "--significance",
-                  "--measures", "best.R", "--resamples", "200", "--trials", "200",
-                  "--seed", "3")
+        "|resample:lemma|n:200|trials:200|seed:3|ci:0.95|version:0.1.0"
+    )
+    _, text = run(
+        paths["gold"],
+        paths["a.best"],
+        paths["c.best"],
+        "--significance",
+        "--measures",
+        "best.R",
+        "--resamples",
+        "200",
+        "--trials",
+        "200",
+        "--seed",
+        "3",
+    )
     assert "a.best  75.00 [75.00, 75.00]" in text
     assert re.search(r"best\.R +a\.best +c\.best +75\.00 +18\.75 +-56\.25 ", text)
     assert "seed 3" in text
@@ -270,10 +315,13 @@ def test_workers_do_not_change_a_figure() -> None:
 
 def test_analyses_of_the_real_systems() -> None:
     gold_path = shared_path("data", "semeval2007", "test", "gold")
-    systems = [str(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
-               for kind in ("best", "oot")]
-    status, out = run(str(gold_path), *systems, "--analyses", "--measures", "best.R",
-                      "--format", "json")
+    systems = [
+        str(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
+        for kind in ("best", "oot")
+    ]
+    status, out = run(
+        str(gold_path), *systems, "--analyses", "--measures", "best.R", "--format", "json"
+    )
     assert status == 0
     found = json.loads(out)["analyses"]
     assert found["duplicates"]["test.generated.oot"]["iwd"] == 0
@@ -281,29 +329,52 @@ def test_analyses_of_the_real_systems() -> None:
     assert overlap["type_overlap"] == pytest.approx(182 / 171)  # docs/analyses.md
     assert overlap["subs"] == pytest.approx(1643 / 171)
     assert found["disambiguation"]["systems"]["test.generated.best"]["all"] == pytest.approx(
-        56 / 171)
+        56 / 171
+    )
 
 
-def test_a_gold_item_with_no_count_is_named(tmp_path: Path,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
-    paths = files(tmp_path, gold="bad.n 1 :: a 0;b 0;\ngood.n 2 :: x 2;y 1;\n",
-                  **{"s.best": "good.n 2 :: x\n"})
+def test_a_gold_item_with_no_count_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = files(
+        tmp_path,
+        gold="bad.n 1 :: a 0;b 0;\ngood.n 2 :: x 2;y 1;\n",
+        **{"s.best": "good.n 2 :: x\n"},
+    )
     assert run(paths["gold"], paths["s.best"])[0] == 1
-    assert ("compare: error: gold item bad.n 1: no count above 0" in capsys.readouterr().err)
+    assert "compare: error: gold item bad.n 1: no count above 0" in capsys.readouterr().err
 
 
 def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
     gold = read_gold(GOLD)
-    board = leaderboard(gold, [("a.best", BEST), ("b.oot", OOT)],
-                        Settings(by_pos=True, significance=True, resamples=20, trials=20))
+    board = leaderboard(
+        gold,
+        [("a.best", BEST), ("b.oot", OOT)],
+        Settings(by_pos=True, significance=True, resamples=20, trials=20),
+    )
     body = board.to_json()
-    assert list(body) == ["gold_items", "rules", "systems", "measures", "signatures",
-                          "upper_bounds", "by_pos", "intervals", "significance", "resampling"]
+    assert list(body) == [
+        "gold_items",
+        "rules",
+        "systems",
+        "measures",
+        "signatures",
+        "upper_bounds",
+        "by_pos",
+        "intervals",
+        "significance",
+        "resampling",
+    ]
     assert body["systems"]["a.best"]["best.P"] == board.systems["a.best"]["best.P"]
     low, high = body["intervals"]["a.best"]["best.R"]
     assert board.intervals is not None
     assert (low, high) == board.intervals["a.best"]["best.R"] and low <= high
     assert body["significance"] == []  # a best and an oot file share no measure
-    assert body["resampling"] == {"unit": "lemma", "resamples": 20, "trials": 20,
-                                  "seed": 12345, "confidence": 0.95}
+    assert body["resampling"] == {
+        "unit": "lemma",
+        "resamples": 20,
+        "trials": 20,
+        "seed": 12345,
+        "confidence": 0.95,
+    }
     assert json.loads(json.dumps(body)) == body

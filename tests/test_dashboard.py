@@ -40,9 +40,9 @@ def test_progress_counts_each_member_s_own_sentences(answered: Flask, dataset: i
         assert rows["ann"].last_activity is not None
 
 
-def test_dashboard_links_every_page_and_shows_percentages(answered: Flask,
-                                                          client: FlaskClient,
-                                                          dataset: int) -> None:
+def test_dashboard_links_every_page_and_shows_percentages(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
     from annotate.importer import parse_lexsub_xml
     from annotate.services import import_dataset
 
@@ -52,11 +52,23 @@ def test_dashboard_links_every_page_and_shows_percentages(answered: Flask,
     login(client, "boss")
     html = client.get("/organiser/").get_data(as_text=True)
     section = html.split("<h2>small</h2>", 1)[1].split("<h2>", 1)[0]
-    for page in ("members", "progress", "answers", "problems", "lemmas", "compile", "gold",
-                 "agreement", "scores", "export"):
+    for page in (
+        "members",
+        "progress",
+        "answers",
+        "problems",
+        "lemmas",
+        "compile",
+        "gold",
+        "agreement",
+        "scores",
+        "export",
+    ):
         assert f'href="/organiser/datasets/{dataset}/{page}"' in section, page
     assert 'href="/organiser/users/bulk"' in html
-    rows = [" ".join(re.sub(r"<[^>]+>", " ", row).split())
-            for row in re.findall(r"<tr>(.*?)</tr>", section, re.DOTALL)[1:]]
+    rows = [
+        " ".join(re.sub(r"<[^>]+>", " ", row).split())
+        for row in re.findall(r"<tr>(.*?)</tr>", section, re.DOTALL)[1:]
+    ]
     assert rows[0].startswith("ann 2 / 3 67%") and rows[2].startswith("cat 2 / 3 67%")
     assert "No annotator assigned yet." in html.split("<h2>other</h2>", 1)[1]

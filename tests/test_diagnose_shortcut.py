@@ -19,12 +19,18 @@ CLEAN = ["w.n 1 :: glad;merry", "w.n 2 :: sunny", "w.n 3 :: happy"]
 
 
 def _figures(scores: OfficialScores) -> tuple[object, ...]:
-    return (scores.total_items, scores.attempted, scores.score_sum, scores.total_modes,
-            scores.mode_attempted, scores.mode_correct, scores.duplicate_lines)
+    return (
+        scores.total_items,
+        scores.attempted,
+        scores.score_sum,
+        scores.total_modes,
+        scores.mode_attempted,
+        scores.mode_correct,
+        scores.duplicate_lines,
+    )
 
 
-def both_ways(measure: Task, gold: list[str], system: list[str]
-              ) -> tuple[list[str], list[str]]:
+def both_ways(measure: Task, gold: list[str], system: list[str]) -> tuple[list[str], list[str]]:
     """The notes from the shortcut and from two full scans; the fixed figures must agree
     to the bit."""
     if measure == "oot":
@@ -36,8 +42,10 @@ def both_ways(measure: Task, gold: list[str], system: list[str]
     dirty = select_dirty(measure, text, compat, differ)
     part = fixed_scan(measure, dirty, compat, fixed_gold, "s")
     assert _figures(part) == _figures(full)
-    return (diagnose(measure, text, compat, part, compat_gold, fixed_gold, differ, dirty),
-            diagnose(measure, text, compat, full, compat_gold, fixed_gold, differ))
+    return (
+        diagnose(measure, text, compat, part, compat_gold, fixed_gold, differ, dirty),
+        diagnose(measure, text, compat, full, compat_gold, fixed_gold, differ),
+    )
 
 
 # each case differs from a clean file by one kind of line the shortcut calls dirty
@@ -84,10 +92,15 @@ def test_a_dirty_answer_is_explained(kind: str, measure: Task) -> None:
 @pytest.mark.parametrize("kind", sorted(GOLD_CASES))
 def test_a_dirty_gold_item_is_explained(kind: str, measure: Task) -> None:
     gold = [GOLD_CASES[kind], *GOLD[1:]]
-    answers = {"one-character entry": "x", "numeric entry": "11.27",
-               "double-spaced entry": "very glad", "pn substring": "upnorth",
-               "hyphenated mode": "brand new", "apostrophe (read alike)": "oclock",
-               "out of T for score.pl only": "glad"}
+    answers = {
+        "one-character entry": "x",
+        "numeric entry": "11.27",
+        "double-spaced entry": "very glad",
+        "pn substring": "upnorth",
+        "hyphenated mode": "brand new",
+        "apostrophe (read alike)": "oclock",
+        "out of T for score.pl only": "glad",
+    }
     system = [f"w.n 1 :: {answers[kind]}", *CLEAN[1:]]
     fast, full = both_ways(measure, gold, system)
     assert fast == full
@@ -115,13 +128,53 @@ def test_the_pre_pass_finds_every_kind() -> None:
     assert suspect_lines(text, text.split("\n")) == set(range(2, len(system) + 1)) - {repeats}
 
 
-_subs = st.sampled_from(["glad", "merry", "x", "ab", "a b", "good deal", "11.27 kilograms",
-                         "brand-new", "brand new", "non-captive", "garden ", "o'clock",
-                         "very  glad", "Up", "upnorth", "pn", "9"])
-_guesses = st.sampled_from(["glad", " merry", "x", "11.27 kilograms", "brand-new", "brand new",
-                            "non-captive", "non captive", "garden", "oclock", "o'clock", "",
-                            " ", "glad\r", "glad\t", "glad\u00a0", "up", "upnorth", "very  glad",
-                            "very glad", "9", "merry"])
+_subs = st.sampled_from(
+    [
+        "glad",
+        "merry",
+        "x",
+        "ab",
+        "a b",
+        "good deal",
+        "11.27 kilograms",
+        "brand-new",
+        "brand new",
+        "non-captive",
+        "garden ",
+        "o'clock",
+        "very  glad",
+        "Up",
+        "upnorth",
+        "pn",
+        "9",
+    ]
+)
+_guesses = st.sampled_from(
+    [
+        "glad",
+        " merry",
+        "x",
+        "11.27 kilograms",
+        "brand-new",
+        "brand new",
+        "non-captive",
+        "non captive",
+        "garden",
+        "oclock",
+        "o'clock",
+        "",
+        " ",
+        "glad\r",
+        "glad\t",
+        "glad\u00a0",
+        "up",
+        "upnorth",
+        "very  glad",
+        "very glad",
+        "9",
+        "merry",
+    ]
+)
 
 
 @st.composite
@@ -142,8 +195,9 @@ def files(draw: st.DrawFn) -> tuple[list[str], list[str]]:
 
 @settings(max_examples=300, deadline=None)
 @given(files(), st.sampled_from(["best", "oot"]))
-def test_the_shortcut_gives_what_two_full_scans_give(case: tuple[list[str], list[str]],
-                                                     measure: Task) -> None:
+def test_the_shortcut_gives_what_two_full_scans_give(
+    case: tuple[list[str], list[str]], measure: Task
+) -> None:
     gold, system = case
     fast, full = both_ways(measure, gold, system)
     assert fast == full
@@ -153,6 +207,9 @@ def test_the_pre_pass_on_an_ascii_file() -> None:
     """The ASCII path (bytes, ``;`` read as a space) finds what the str path finds."""
     system = [CLEAN[0], *(line for line in ANSWER_CASES.values() if line.isascii())]
     text = "\n".join(system)
-    expected = {number for number, line in enumerate(system, 1)
-                if line not in (CLEAN[0], ANSWER_CASES["repeated guess (oot)"])}
+    expected = {
+        number
+        for number, line in enumerate(system, 1)
+        if line not in (CLEAN[0], ANSWER_CASES["repeated guess (oot)"])
+    }
     assert suspect_lines(text, text.split("\n")) == expected

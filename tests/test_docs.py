@@ -21,15 +21,19 @@ COMMANDS = ("scoring.score", "scoring.compare", "scoring.agreement", "annotate.c
 
 @pytest.mark.parametrize("module", COMMANDS)
 def test_every_command_has_a_readme_section(module: str) -> None:
-    assert re.search(rf"^## .*`python -m {re.escape(module)}`", README,
-                                          re.MULTILINE), module
+    assert re.search(rf"^## .*`python -m {re.escape(module)}`", README, re.MULTILINE), module
 
 
 @pytest.mark.parametrize("module", [m for m in COMMANDS if m != "scoring.score"])
 def test_every_command_answers_help(module: str) -> None:
     # (scoring.score takes score.pl's arguments, with no --help: tests/test_score_cli.py)
-    result = subprocess.run([sys.executable, "-m", module, "--help"], cwd=ROOT,
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", module, "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0 and "usage:" in result.stdout
 
 
@@ -44,8 +48,14 @@ def test_the_readme_library_example_runs(tmp_path: Path) -> None:
     shutil.copy(shared_path("data", "semeval2007", "trial", "gold.trial"), tmp_path / "gold")
     shutil.copy(shared_path("data", "semeval2007", "trial", "BL.out"), tmp_path / "system.best")
     # outside the checkout and with no PYTHONPATH: the installed package is what runs
-    result = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, capture_output=True,
-                            text=True, check=False, env={})
+    result = subprocess.run(
+        [sys.executable, "-c", block],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={},
+    )
     assert result.returncode == 0, result.stderr
     precision, recall, *_ = map(float, result.stdout.split())
     # BL.out's best recall on the trial gold under the fixed rules (7.47 under compat)

@@ -68,8 +68,12 @@ class Run:
         return sum(a.server_errors for a in self.annotators)
 
     def acknowledged_after_fault(self) -> int:
-        return sum(1 for a in self.annotators for save in a.saves
-                   if save.acknowledged_at is not None and save.acknowledged_at > self.fault_done)
+        return sum(
+            1
+            for a in self.annotators
+            for save in a.saves
+            if save.acknowledged_at is not None and save.acknowledged_at > self.fault_done
+        )
 
     def last_failure(self) -> float | None:
         times = [moment for a in self.annotators for moment, _ in a.failures]
@@ -77,42 +81,50 @@ class Run:
 
     def report(self) -> str:
         last = self.last_failure()
-        when = ("no failure" if last is None else
-                f"last failure {abs(last - self.fault_done):.2f} s "
-                f"{'after' if last > self.fault_done else 'before'} the fault was over")
+        when = (
+            "no failure"
+            if last is None
+            else f"last failure {abs(last - self.fault_done):.2f} s "
+            f"{'after' if last > self.fault_done else 'before'} the fault was over"
+        )
         failures = [what for a in self.annotators for _, what in a.failures][:6]
-        return "\n".join([
-            f"fault: {self.fault}",
-            f"clients: {len(self.annotators)} annotators, {self.connection_errors} "
-            f"connection-level failures, {self.server_errors} 5xx answers (each retried); "
-            f"{when}; "
-            f"{self.acknowledged_after_fault()} saves acknowledged after it",
-            f"database: {self.count.summary()}",
-            *(f"  failure: {what[:120]}" for what in failures),
-            *(f"  LOST: {line}" for line in self.count.lost[:20]),
-            *(f"  ANOMALY: {line}" for line in self.count.anomalies[:20]),
-        ])
+        return "\n".join(
+            [
+                f"fault: {self.fault}",
+                f"clients: {len(self.annotators)} annotators, {self.connection_errors} "
+                f"connection-level failures, {self.server_errors} 5xx answers (each retried); "
+                f"{when}; "
+                f"{self.acknowledged_after_fault()} saves acknowledged after it",
+                f"database: {self.count.summary()}",
+                *(f"  failure: {what[:120]}" for what in failures),
+                *(f"  LOST: {line}" for line in self.count.lost[:20]),
+                *(f"  ANOMALY: {line}" for line in self.count.anomalies[:20]),
+            ]
+        )
 
 
-def _under_load(tmp_path: Path, url: str,
-                fault: Callable[[Server, list[Annotator]], str]) -> Run:
+def _under_load(tmp_path: Path, url: str, fault: Callable[[Server, list[Annotator]], str]) -> Run:
     """Serve the app on ``url``, load it, call ``fault`` after BEFORE_FAULT seconds, go
     on for AFTER_FAULT seconds once it is over, then count."""
     if not live_server.gunicorn_available():
-        pytest.skip("the fault tests serve the app with gunicorn: "
-                    "pip install -r requirements-dev.txt")
+        pytest.skip(
+            "the fault tests serve the app with gunicorn: pip install -r requirements-dev.txt"
+        )
     env = live_server.prepare_database(url)
     with Server(env, tmp_path, workers=WORKERS) as server:
         names = [f"load{i:02d}" for i in range(ANNOTATORS)]
         live_clients.create_annotators(server.port, names)
         order = live_server.instance_order(url)
-        annotators = [Annotator(server.port, name, live_clients.client_address(i), order)
-                      for i, name in enumerate(names)]
+        annotators = [
+            Annotator(server.port, name, live_clients.client_address(i), order)
+            for i, name in enumerate(names)
+        ]
         for annotator in annotators:
             annotator.log_in()
         stop = threading.Event()
-        threads = [threading.Thread(target=a.run, args=(stop,), name=a.username)
-                   for a in annotators]
+        threads = [
+            threading.Thread(target=a.run, args=(stop,), name=a.username) for a in annotators
+        ]
         for thread in threads:
             thread.start()
         try:
@@ -128,9 +140,12 @@ def _under_load(tmp_path: Path, url: str,
         log = server.log_tail()
     crashes = [f"{a.username}: {a.crash!r}" for a in annotators if a.crash]
     assert not crashes, crashes
-    run = Run(annotators, live_clients.count_answers(url, [s for a in annotators
-                                                           for s in a.saves]),
-              done, fault_done)
+    run = Run(
+        annotators,
+        live_clients.count_answers(url, [s for a in annotators for s in a.saves]),
+        done,
+        fault_done,
+    )
     print(f"\n{run.report()}")
     unexpected = [line for a in annotators for line in a.unexpected]
     assert not unexpected, "\n".join(unexpected[:10]) + "\n" + log
@@ -163,8 +178,12 @@ def _sqlite_writers(url: str) -> set[int]:
     writers = set()
     for line in table.splitlines():
         fields = line.split()  # n: POSIX ADVISORY WRITE pid major:minor:inode start end
-        if (len(fields) >= 8 and fields[3] == "WRITE" and fields[6] == "120"
-                and fields[5].rsplit(":", 1)[-1] == str(inode)):
+        if (
+            len(fields) >= 8
+            and fields[3] == "WRITE"
+            and fields[6] == "120"
+            and fields[5].rsplit(":", 1)[-1] == str(inode)
+        ):
             writers.add(int(fields[4]))
     return writers
 
@@ -188,22 +207,24 @@ def _kill_busy_worker(server: Server, annotators: list[Annotator], url: str) -> 
         busy = sorted(writing) or server.busy_workers()
         pid = (busy or server.worker_pids())[0]
         os.kill(pid, signal.SIGKILL)
-        state = ("in a write transaction" if writing else
-                 "serving a request" if busy else "idle")
+        state = "in a write transaction" if writing else "serving a request" if busy else "idle"
         killed.append(f"{pid} ({state})")
         time.sleep(0.5)
         server.wait_for_workers(WORKERS, timeout=30)  # the master has replaced it
         if _severed_saves(annotators) > severed:
             break
-    return (f"{len(killed)} SIGKILL, one worker at a time (of {WORKERS}): "
-            f"{', '.join(killed)}; {_severed_saves(annotators)} saves cut off")
+    return (
+        f"{len(killed)} SIGKILL, one worker at a time (of {WORKERS}): "
+        f"{', '.join(killed)}; {_severed_saves(annotators)} saves cut off"
+    )
 
 
 @pytest.mark.database
 def test_killed_worker(tmp_path: Path) -> None:
     url = database_url(tmp_path)
-    run = _under_load(tmp_path, url, lambda server, annotators: _kill_busy_worker(
-        server, annotators, url))
+    run = _under_load(
+        tmp_path, url, lambda server, annotators: _kill_busy_worker(server, annotators, url)
+    )
     _assert_nothing_lost(run)
     assert run.connection_errors > 0, "the kill severed no request:\n" + run.report()
     assert run.server_errors == 0, "a killed worker made another answer 5xx:\n" + run.report()
@@ -219,8 +240,9 @@ def _local_cluster(url: str) -> tuple[str, str] | str:
         return f"the server {parsed.host} is not on this machine"
     if not (shutil.which("pg_lsclusters") and shutil.which("pg_ctlcluster")):
         return "no pg_lsclusters/pg_ctlcluster (not Debian's postgresql-common)"
-    listing = subprocess.run(["pg_lsclusters", "--no-header"], capture_output=True,
-                             text=True, check=False, timeout=30).stdout
+    listing = subprocess.run(
+        ["pg_lsclusters", "--no-header"], capture_output=True, text=True, check=False, timeout=30
+    ).stdout
     for line in listing.splitlines():
         version, name, port, status, owner = line.split()[:5]
         if int(port) == (parsed.port or 5432) and status.startswith("online"):
@@ -235,13 +257,19 @@ def _restart_database(url: str) -> str:
     started = time.monotonic()
     if isinstance(cluster, tuple):
         version, name = cluster
-        done = subprocess.run(["pg_ctlcluster", "--skip-systemctl-redirect", version, name,
-                               "restart"], capture_output=True, text=True, check=False,
-                              timeout=120)
+        done = subprocess.run(
+            ["pg_ctlcluster", "--skip-systemctl-redirect", version, name, "restart"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
         assert done.returncode == 0, f"pg_ctlcluster restart failed: {done.stderr}"
-        return (f"PostgreSQL {version}/{name} restarted with pg_ctlcluster (fast shutdown: "
-                f"every session ended, then started again) in "
-                f"{time.monotonic() - started:.2f} s")
+        return (
+            f"PostgreSQL {version}/{name} restarted with pg_ctlcluster (fast shutdown: "
+            f"every session ended, then started again) in "
+            f"{time.monotonic() - started:.2f} s"
+        )
     import psycopg
     from sqlalchemy.engine import make_url
 
@@ -249,20 +277,27 @@ def _restart_database(url: str) -> str:
     with psycopg.connect(libpq, autocommit=True) as connection:
         ended = connection.execute(
             "SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
-    return (f"no restart ({cluster}): {ended[0] if ended else 0} backends ended with "
-            f"pg_terminate_backend in {time.monotonic() - started:.2f} s")
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return (
+        f"no restart ({cluster}): {ended[0] if ended else 0} backends ended with "
+        f"pg_terminate_backend in {time.monotonic() - started:.2f} s"
+    )
 
 
 if POSTGRES or not IN_CI:  # CI's SQLite run has no PostgreSQL; its database run has
+
     @pytest.mark.database
     def test_database_restart(tmp_path: Path) -> None:
         if not POSTGRES:
-            pytest.skip("needs a PostgreSQL: LEXSUB_TEST_DATABASE_URL (scripts/test.sh "
-                        "sets it for the database run)")
+            pytest.skip(
+                "needs a PostgreSQL: LEXSUB_TEST_DATABASE_URL (scripts/test.sh "
+                "sets it for the database run)"
+            )
         url = POSTGRES
         run = _under_load(tmp_path, url, lambda server, annotators: _restart_database(url))
         _assert_nothing_lost(run)
         last = run.last_failure()
         assert last is None or last - run.fault_done < 10, (
-            "still failing 10 s after the database was back:\n" + run.report())
+            "still failing 10 s after the database was back:\n" + run.report()
+        )

@@ -40,53 +40,73 @@ def _saved(app: Flask) -> list[tuple[str, list[str], str | None]]:
     from annotate.models import Response
 
     with app.app_context():
-        return [(r.kind, list(r.substitutes), r.multiword)
-                for r in db.session.scalars(select(Response).order_by(Response.id))]
+        return [
+            (r.kind, list(r.substitutes), r.multiword)
+            for r in db.session.scalars(select(Response).order_by(Response.id))
+        ]
 
 
-@pytest.mark.parametrize(("form", "field", "message"), [
-    ({"sub1": "happy; glad"}, "sub1", "Substitute 1 ('happy; glad'): one substitute per box"),
-    ({"sub1": "clever", "sub2": "smart, clever"}, "sub2",
-     "Substitute 2 ('smart, clever'): one substitute per box"),
-    ({"sub1": "smart/clever"}, "sub1", "one substitute per box"),
-    ({"sub1": "quick :: rapid"}, "sub1", "contains '::'"),
-    ({"sub1": "pn"}, "sub1", "'pn' is reserved"),
-    ({"sub1": "!!!"}, "sub1", "has no letter or digit"),
-    ({"sub1": "gl\x00ad"}, "sub1", "contains the control character U+0000"),
-    ({"sub1": "clever", "sub3": "x" * 61}, "sub3", "Substitute 3"),
-    ({"sub1": "clever", "mw": "on", "multiword": "take; place"}, "multiword",
-     "Multiword ('take; place')"),
-])
+@pytest.mark.parametrize(
+    ("form", "field", "message"),
+    [
+        ({"sub1": "happy; glad"}, "sub1", "Substitute 1 ('happy; glad'): one substitute per box"),
+        (
+            {"sub1": "clever", "sub2": "smart, clever"},
+            "sub2",
+            "Substitute 2 ('smart, clever'): one substitute per box",
+        ),
+        ({"sub1": "smart/clever"}, "sub1", "one substitute per box"),
+        ({"sub1": "quick :: rapid"}, "sub1", "contains '::'"),
+        ({"sub1": "pn"}, "sub1", "'pn' is reserved"),
+        ({"sub1": "!!!"}, "sub1", "has no letter or digit"),
+        ({"sub1": "gl\x00ad"}, "sub1", "contains the control character U+0000"),
+        ({"sub1": "clever", "sub3": "x" * 61}, "sub3", "Substitute 3"),
+        (
+            {"sub1": "clever", "mw": "on", "multiword": "take; place"},
+            "multiword",
+            "Multiword ('take; place')",
+        ),
+    ],
+)
 def test_refused_values_keep_what_was_typed_and_mark_the_field(
-        app: Flask, annotator: FlaskClient, form: dict[str, str], field: str,
-        message: str) -> None:
+    app: Flask, annotator: FlaskClient, form: dict[str, str], field: str, message: str
+) -> None:
     response = annotator.post(f"/annotate/{_first(app)}", data=form)
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert message.replace("'", "&#39;") in page
     assert "<title>Error: " in page
-    assert re.search(rf'id="{field}" name="{field}" value="[^"]*"[^>]*aria-invalid="true" '
-                     r'aria-describedby="message-1"', page), page
+    assert re.search(
+        rf'id="{field}" name="{field}" value="[^"]*"[^>]*aria-invalid="true" '
+        r'aria-describedby="message-1"',
+        page,
+    ), page
     if "\x00" not in form[field]:
         assert f'value="{form[field]}"' in page  # what was typed is kept
     assert _saved(app) == []
 
 
 def test_invisible_characters_and_spaces_are_removed_before_saving(
-        app: Flask, annotator: FlaskClient) -> None:
-    annotator.post(f"/annotate/{_first(app)}", data={"sub1": "\u200bclever\u200e ",
-                                                     "sub2": " quick  witted "})
+    app: Flask, annotator: FlaskClient
+) -> None:
+    annotator.post(
+        f"/annotate/{_first(app)}", data={"sub1": "\u200bclever\u200e ", "sub2": " quick  witted "}
+    )
     assert _saved(app) == [("substitutes", ["clever", "quick witted"], None)]
 
 
-@pytest.mark.parametrize(("typed", "caution"), [
-    ("nil", "did you mean to tick &#39;No substitute (nil)&#39;"),
-    ("name", "did you mean to tick &#39;Proper name&#39;"),
-    ("x", "is one character long"),
-    ("bright", "is the target word itself"),
-])
-def test_flagged_values_are_saved_once_confirmed(app: Flask, annotator: FlaskClient,
-                                                 typed: str, caution: str) -> None:
+@pytest.mark.parametrize(
+    ("typed", "caution"),
+    [
+        ("nil", "did you mean to tick &#39;No substitute (nil)&#39;"),
+        ("name", "did you mean to tick &#39;Proper name&#39;"),
+        ("x", "is one character long"),
+        ("bright", "is the target word itself"),
+    ],
+)
+def test_flagged_values_are_saved_once_confirmed(
+    app: Flask, annotator: FlaskClient, typed: str, caution: str
+) -> None:
     first = _first(app)
     response = annotator.post(f"/annotate/{first}", data={"sub1": typed})
     page = response.get_data(as_text=True)
@@ -95,34 +115,44 @@ def test_flagged_values_are_saved_once_confirmed(app: Flask, annotator: FlaskCli
     token = re.search(r'name="confirm" value="([0-9a-f]+)"', page)
     assert token is not None
     # another value with the old token is asked about again
-    again = annotator.post(f"/annotate/{first}", data={"sub1": "y" if typed != "y" else "z",
-                                                       "confirm": token.group(1)})
+    again = annotator.post(
+        f"/annotate/{first}", data={"sub1": "y" if typed != "y" else "z", "confirm": token.group(1)}
+    )
     assert again.status_code == 200 and _saved(app) == []
-    confirmed = annotator.post(f"/annotate/{first}", data={"sub1": typed,
-                                                           "confirm": token.group(1)})
+    confirmed = annotator.post(
+        f"/annotate/{first}", data={"sub1": typed, "confirm": token.group(1)}
+    )
     assert confirmed.status_code == 302
     assert _saved(app) == [("substitutes", [typed], None)]
 
 
 def test_an_answer_sent_after_the_session_ended_comes_back_after_login(
-        app: Flask, client: FlaskClient, dataset: int) -> None:
+    app: Flask, client: FlaskClient, dataset: int
+) -> None:
     """With CSRF on, as in production: the session cookie is gone (expired, or the
     browser restarted); the answer is kept, the annotator logs in and finds it typed."""
     app.config["WTF_CSRF_ENABLED"] = True
     make_user(app, "ann")
     assign(app, "ann", dataset)
     first = _first(app)
-    form = {"sub1": "clever", "sub2": "gifted", "mw": "on", "multiword": "bright pupil",
-            "used_dictionary": "on", "csrf_token": "stale"}
+    form = {
+        "sub1": "clever",
+        "sub2": "gifted",
+        "mw": "on",
+        "multiword": "bright pupil",
+        "used_dictionary": "on",
+        "csrf_token": "stale",
+    }
     response = client.post(f"/annotate/{first}", data=form)
     assert response.status_code == 302
     assert response.headers["Location"] == f"/login?next=/annotate/{first}"
     page = client.get("/login").get_data(as_text=True)
     assert "Your session had ended, so your answer was not saved yet." in page
     token = page.split('name="csrf_token" value="')[1].split('"')[0]
-    response = client.post(f"/login?next=/annotate/{first}",
-                           data={"username": "ann", "password": "password1",
-                                 "csrf_token": token})
+    response = client.post(
+        f"/login?next=/annotate/{first}",
+        data={"username": "ann", "password": "password1", "csrf_token": token},
+    )
     assert response.headers["Location"] == f"/annotate/{first}"
     page = client.get(f"/annotate/{first}").get_data(as_text=True)
     for value in ("clever", "gifted", "bright pupil"):
@@ -134,8 +164,9 @@ def test_an_answer_sent_after_the_session_ended_comes_back_after_login(
     assert 'value="gifted"' not in client.get(f"/annotate/{first}").get_data(as_text=True)
 
 
-def test_an_answer_sent_after_logout_elsewhere_comes_back(app: Flask, annotator: FlaskClient,
-                                                          dataset: int) -> None:
+def test_an_answer_sent_after_logout_elsewhere_comes_back(
+    app: Flask, annotator: FlaskClient, dataset: int
+) -> None:
     """The cookie is still there but names no session any more (logged out in another
     tab): same outcome."""
     first = _first(app)
@@ -168,8 +199,9 @@ def _check_headers(response_headers: object, where: str) -> None:
     assert "unsafe-inline" not in policy, where
 
 
-def test_every_route_sends_the_security_headers(app: Flask, client: FlaskClient,
-                                                dataset: int) -> None:
+def test_every_route_sends_the_security_headers(
+    app: Flask, client: FlaskClient, dataset: int
+) -> None:
     """Every rule of app.url_map, as an organiser (who may open every page), with the
     ids of real objects; and the error pages."""
     from annotate.extensions import db
@@ -179,15 +211,24 @@ def test_every_route_sends_the_security_headers(app: Flask, client: FlaskClient,
     login(client, "boss")
     with app.app_context():
         user_id = db.session.scalar(select(User.id))
-    values = {"dataset_id": dataset, "instance_id": _first(app), "user_id": user_id,
-              "filename": "lexsub.css", "xml_id": "1", "token": "no-such-study",
-              "username": "boss"}
+    values = {
+        "dataset_id": dataset,
+        "instance_id": _first(app),
+        "user_id": user_id,
+        "filename": "lexsub.css",
+        "xml_id": "1",
+        "token": "no-such-study",
+        "username": "boss",
+    }
     seen = 0
     for rule in app.url_map.iter_rules():
         url = rule.rule
         for name in rule.arguments:
-            url = url.replace(f"<int:{name}>", str(values[name])).replace(
-                f"<path:{name}>", str(values[name])).replace(f"<{name}>", str(values[name]))
+            url = (
+                url.replace(f"<int:{name}>", str(values[name]))
+                .replace(f"<path:{name}>", str(values[name]))
+                .replace(f"<{name}>", str(values[name]))
+            )
         methods = rule.methods or set()
         method = "GET" if "GET" in methods else "POST"
         if rule.endpoint == "auth.logout":
@@ -201,12 +242,14 @@ def test_every_route_sends_the_security_headers(app: Flask, client: FlaskClient,
     _check_headers(client.post("/logout").headers, "/logout")
 
 
-@pytest.mark.parametrize(("path", "code", "text"), [
-    ("/no/such/page", 404, "No such page."),
-    ("/annotate/999999", 404, "No such page."),
-])
-def test_error_pages_are_styled(annotator: FlaskClient, path: str, code: int,
-                                text: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "code", "text"),
+    [
+        ("/no/such/page", 404, "No such page."),
+        ("/annotate/999999", 404, "No such page."),
+    ],
+)
+def test_error_pages_are_styled(annotator: FlaskClient, path: str, code: int, text: str) -> None:
     response = annotator.get(path)
     page = response.get_data(as_text=True)
     assert response.status_code == code
@@ -214,8 +257,7 @@ def test_error_pages_are_styled(annotator: FlaskClient, path: str, code: int,
     assert 'rel="stylesheet"' in page
 
 
-def test_a_nul_or_long_id_in_a_path_is_a_404(app: Flask, client: FlaskClient,
-                                             dataset: int) -> None:
+def test_a_nul_or_long_id_in_a_path_is_a_404(app: Flask, client: FlaskClient, dataset: int) -> None:
     make_user(app, "boss", "organiser")
     login(client, "boss")
     for xml_id in ("a%00b", "x" * 300, "1%0A"):
@@ -224,14 +266,34 @@ def test_a_nul_or_long_id_in_a_path_is_a_404(app: Flask, client: FlaskClient,
 
 
 HOSTILE_VALUES = ("\x00", "a\x00b", "x" * 5000, "line\nbreak", "\u202e", "pn", ";")
-FIELD_NAMES = ("username", "password", "name", "role", "surface", "action", "lemma", "lexelt",
-               "sub1", "sub2", "sub3", "nil", "mw", "multiword", "used_dictionary", "confirm",
-               "seed", "fixed", "significance", "system")
+FIELD_NAMES = (
+    "username",
+    "password",
+    "name",
+    "role",
+    "surface",
+    "action",
+    "lemma",
+    "lexelt",
+    "sub1",
+    "sub2",
+    "sub3",
+    "nil",
+    "mw",
+    "multiword",
+    "used_dictionary",
+    "confirm",
+    "seed",
+    "fixed",
+    "significance",
+    "system",
+)
 
 
 @pytest.mark.parametrize("value", HOSTILE_VALUES)
-def test_no_post_route_answers_500_to_hostile_values(app: Flask, client: FlaskClient,
-                                                     dataset: int, value: str) -> None:
+def test_no_post_route_answers_500_to_hostile_values(
+    app: Flask, client: FlaskClient, dataset: int, value: str
+) -> None:
     """Every POST route of app.url_map, as an organiser, with every form field the app
     reads set to a hostile value (and a file of that name): a page or a redirect, never
     a server error, on SQLite and PostgreSQL."""
@@ -259,8 +321,9 @@ def test_no_post_route_answers_500_to_hostile_values(app: Flask, client: FlaskCl
         assert response.status_code < 500, (url, value, response.status_code)
 
 
-def test_forbidden_too_large_and_stale_forms_have_pages(app: Flask, annotator: FlaskClient,
-                                                        dataset: int) -> None:
+def test_forbidden_too_large_and_stale_forms_have_pages(
+    app: Flask, annotator: FlaskClient, dataset: int
+) -> None:
     page = annotator.get("/organiser/").get_data(as_text=True)
     assert "<h1>403</h1>" in page and "This page is for organisers." in page
     app.config["MAX_CONTENT_LENGTH"] = 1024 * 1024
@@ -273,8 +336,9 @@ def test_forbidden_too_large_and_stale_forms_have_pages(app: Flask, annotator: F
     assert "The form had expired" in stale.get_data(as_text=True)
 
 
-def test_an_unexpected_error_is_a_styled_500(app: Flask, annotator: FlaskClient,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_error_is_a_styled_500(
+    app: Flask, annotator: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import annotate.annotator
 
     def broken(*args: object) -> None:

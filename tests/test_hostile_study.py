@@ -29,23 +29,72 @@ from tests.conftest import assign, login, make_user, save
 
 pytestmark = pytest.mark.database
 
-HOSTILE = ["happy; glad", "smart, clever", "smart/clever", "pn", "PN", "name", "nil", "!!!",
-           "quick :: rapid", "quick::", "a\x00b", "\x00", "glad\nhappy", "tab\there",
-           "quick\u200b", "\u202equick", "\ufeff", "x", "bright", "x" * 61, "y" * 60,
-           "a b c d e f g", "'", "-", "people's", "non-captive", "Gebäude", "e\u0301",
-           "<script>alert(1)</script>", "{{ 7*7 }}", "%s", "\\", '"', ";", "::", "pn 2",
-           "apnea", "glad ;", " ", "\u2028", "1,000", "24/7", "déjà vu", "\U0001f600"]
+HOSTILE = [
+    "happy; glad",
+    "smart, clever",
+    "smart/clever",
+    "pn",
+    "PN",
+    "name",
+    "nil",
+    "!!!",
+    "quick :: rapid",
+    "quick::",
+    "a\x00b",
+    "\x00",
+    "glad\nhappy",
+    "tab\there",
+    "quick\u200b",
+    "\u202equick",
+    "\ufeff",
+    "x",
+    "bright",
+    "x" * 61,
+    "y" * 60,
+    "a b c d e f g",
+    "'",
+    "-",
+    "people's",
+    "non-captive",
+    "Gebäude",
+    "e\u0301",
+    "<script>alert(1)</script>",
+    "{{ 7*7 }}",
+    "%s",
+    "\\",
+    '"',
+    ";",
+    "::",
+    "pn 2",
+    "apnea",
+    "glad ;",
+    " ",
+    "\u2028",
+    "1,000",
+    "24/7",
+    "déjà vu",
+    "\U0001f600",
+]
 
 # any character a browser can send (no lone surrogates: forms are UTF-8)
 _ANY = st.characters(exclude_categories=["Cs"])
-_TEXT = st.one_of(st.sampled_from(HOSTILE), st.text(_ANY, max_size=70),
-                  st.text(st.sampled_from("ab ;:,/-'\x00\n.!"), max_size=12))
-_FORM = st.fixed_dictionaries({
-    "sub1": _TEXT, "sub2": _TEXT | st.just(""), "sub3": st.just("") | _TEXT,
-    "name": st.sampled_from(["", "", "", "on"]), "nil": st.sampled_from(["", "", "", "on"]),
-    "mw": st.sampled_from(["", "", "on"]), "multiword": st.just("") | _TEXT,
-    "used_dictionary": st.sampled_from(["", "on"]),
-})
+_TEXT = st.one_of(
+    st.sampled_from(HOSTILE),
+    st.text(_ANY, max_size=70),
+    st.text(st.sampled_from("ab ;:,/-'\x00\n.!"), max_size=12),
+)
+_FORM = st.fixed_dictionaries(
+    {
+        "sub1": _TEXT,
+        "sub2": _TEXT | st.just(""),
+        "sub3": st.just("") | _TEXT,
+        "name": st.sampled_from(["", "", "", "on"]),
+        "nil": st.sampled_from(["", "", "", "on"]),
+        "mw": st.sampled_from(["", "", "on"]),
+        "multiword": st.just("") | _TEXT,
+        "used_dictionary": st.sampled_from(["", "on"]),
+    }
+)
 ANNOTATORS = ("ann", "bob", "cat")
 
 
@@ -69,8 +118,7 @@ def study(app: Flask, dataset: int) -> Iterator[tuple[Flask, dict[str, FlaskClie
         first = db.session.scalar(select(Instance.id).order_by(Instance.position).limit(1))
     assert first is not None
     for name in ("dan", "eve"):
-        assert clients[name].post(f"/annotate/{first}",
-                                  data={"sub1": "clever"}).status_code == 302
+        assert clients[name].post(f"/annotate/{first}", data={"sub1": "clever"}).status_code == 302
     yield app, clients, dataset
 
 
@@ -102,25 +150,36 @@ def _organiser_pages(app: Flask, boss: FlaskClient, dataset: int) -> None:
         user_id = db.session.scalar(select(User.id))
     for rule in app.url_map.iter_rules():
         if not rule.endpoint.startswith(("organiser.", "reports.")) or "GET" not in (
-                rule.methods or ()):
+            rule.methods or ()
+        ):
             continue
         values = {"dataset_id": dataset, "user_id": user_id, "username": "dan"}
         for xml_id in ids if "xml_id" in rule.arguments else [None]:
             url = rule.rule
             for name, value in {**values, "xml_id": xml_id}.items():
-                url = url.replace(f"<int:{name}>", str(value)).replace(
-                    f"<path:{name}>", str(value)).replace(f"<{name}>", str(value))
+                url = (
+                    url.replace(f"<int:{name}>", str(value))
+                    .replace(f"<path:{name}>", str(value))
+                    .replace(f"<{name}>", str(value))
+                )
             response = boss.get(url)
             assert response.status_code == 200, (url, response.status_code)
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(forms=st.lists(st.tuples(st.sampled_from(ANNOTATORS), st.integers(0, 2), _FORM),
-                      min_size=1, max_size=5))
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    forms=st.lists(
+        st.tuples(st.sampled_from(ANNOTATORS), st.integers(0, 2), _FORM), min_size=1, max_size=5
+    )
+)
 def test_anything_typed_leaves_every_page_download_and_command_working(
-        study: tuple[Flask, dict[str, FlaskClient], int],
-        forms: list[tuple[str, int, dict[str, str]]], tmp_path_factory: pytest.TempPathFactory
+    study: tuple[Flask, dict[str, FlaskClient], int],
+    forms: list[tuple[str, int, dict[str, str]]],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     from annotate.extensions import db
     from annotate.models import Instance
@@ -144,19 +203,32 @@ def test_anything_typed_leaves_every_page_download_and_command_working(
     gold_text = (folder / "gold").read_text(encoding="utf-8")
     summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     compat, fixed = read_gold(gold_text, "compat"), read_gold(gold_text, "fixed")
-    assert (compat.total_items, fixed.total_items) == (summary["scorer"]["compat_items"],
-                                                       summary["scorer"]["fixed_items"])
+    assert (compat.total_items, fixed.total_items) == (
+        summary["scorer"]["compat_items"],
+        summary["scorer"]["fixed_items"],
+    )
     system = folder / "system.best"
-    system.write_text("".join(f"{line.split(' :: ')[0]} :: clever\n"
-                              for line in gold_text.splitlines()), encoding="utf-8")
+    system.write_text(
+        "".join(f"{line.split(' :: ')[0]} :: clever\n" for line in gold_text.splitlines()),
+        encoding="utf-8",
+    )
     assert _total(_score(system, folder / "gold")) == summary["scorer"]["compat_items"]
-    assert _total(_score(system, folder / "gold", "--fixed")) == summary["scorer"][
-        "fixed_items"]
+    assert _total(_score(system, folder / "gold", "--fixed")) == summary["scorer"]["fixed_items"]
     # T as the compiler counts it (two responses, only the items in T) is the scorer's
     only_t = folder / "only_t"
-    result = app.test_cli_runner().invoke(args=[
-        "lexsub", "compile", "--dataset", "small", "--out", str(only_t), "--t-rule",
-        "responses", "--only-t"])
+    result = app.test_cli_runner().invoke(
+        args=[
+            "lexsub",
+            "compile",
+            "--dataset",
+            "small",
+            "--out",
+            str(only_t),
+            "--t-rule",
+            "responses",
+            "--only-t",
+        ]
+    )
     assert result.exit_code == 0, result.output
     in_t = json.loads((only_t / "summary.json").read_text(encoding="utf-8"))["in_t"]
     assert _total(_score(system, only_t / "gold", "--fixed")) == in_t
@@ -164,8 +236,11 @@ def test_anything_typed_leaves_every_page_download_and_command_working(
     with contextlib.redirect_stdout(io.StringIO()) as report:
         assert agreement_main([str(folder / "annotators.jsonl"), "--format", "json"]) == 0
     assert json.loads(report.getvalue())["all"]["T"] >= 1
-    scores = boss.post(f"/organiser/datasets/{dataset}/scores", data={
-        "systems": (io.BytesIO(system.read_bytes()), "system.best")},
-        content_type="multipart/form-data", follow_redirects=True)
+    scores = boss.post(
+        f"/organiser/datasets/{dataset}/scores",
+        data={"systems": (io.BytesIO(system.read_bytes()), "system.best")},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert scores.status_code == 200 and "Leaderboard" in scores.get_data(as_text=True)
     assert "system.best stored and scored" in scores.get_data(as_text=True)

@@ -42,20 +42,48 @@ def refused(data: bytes, name: str = "in.xml") -> XMLImportError:
     return caught.value
 
 
-ONE = ('<lexelt item="bright.a">\n<instance id="1">\n'
-       "<context>a <head>bright</head> boy</context>\n</instance>\n</lexelt>\n")
+ONE = (
+    '<lexelt item="bright.a">\n<instance id="1">\n'
+    "<context>a <head>bright</head> boy</context>\n</instance>\n</lexelt>\n"
+)
 
 
 # --- the real files ----------------------------------------------------------------------
 
-TRIAL_REPAIRS = [("64", 212), ("161", 527), ("165", 539), ("178", 580), ("204", 664),
-                 ("222", 722), ("222", 722)]
+TRIAL_REPAIRS = [
+    ("64", 212),
+    ("161", 527),
+    ("165", 539),
+    ("178", 580),
+    ("204", 664),
+    ("222", 722),
+    ("222", 722),
+]
 TEST_CHARREF_REPAIRS = [
-    ("306", 22), ("306", 22), ("332", 106), ("332", 106), ("332", 106), ("380", 258),
-    ("559", 831), ("1211", 2919), ("1211", 2919), ("1439", 3647), ("1457", 3705),
-    ("1457", 3705), ("1457", 3705), ("1463", 3725), ("1506", 3862), ("1527", 3929),
-    ("1527", 3929), ("1527", 3929), ("1527", 3929), ("1527", 3929), ("1527", 3929),
-    ("1976", 5366), ("2002", 5450)]
+    ("306", 22),
+    ("306", 22),
+    ("332", 106),
+    ("332", 106),
+    ("332", 106),
+    ("380", 258),
+    ("559", 831),
+    ("1211", 2919),
+    ("1211", 2919),
+    ("1439", 3647),
+    ("1457", 3705),
+    ("1457", 3705),
+    ("1457", 3705),
+    ("1463", 3725),
+    ("1506", 3862),
+    ("1527", 3929),
+    ("1527", 3929),
+    ("1527", 3929),
+    ("1527", 3929),
+    ("1527", 3929),
+    ("1527", 3929),
+    ("1976", 5366),
+    ("2002", 5450),
+]
 
 
 def test_trial_file_imports_with_its_split_references_repaired() -> None:
@@ -67,7 +95,11 @@ def test_trial_file_imports_with_its_split_references_repaired() -> None:
     # File order, not id order: the corrected-PoS lexelt bar.n.v holds instance 48.
     assert ids[44:51] == ["45", "46", "47", "49", "50", "48", "51"]
     assert [(lx.item, len(lx.instances)) for lx in result.lexelts[4:8]] == [
-        ("bar.n", 9), ("bar.n.v", 1), ("cross.n", 9), ("cross.n.a", 1)]
+        ("bar.n", 9),
+        ("bar.n.v", 1),
+        ("cross.n", 9),
+        ("cross.n.a", 1),
+    ]
     # Six lines of the file hold seven split references (line 722 has two).
     assert [(r.instance_id, r.line) for r in result.repairs] == TRIAL_REPAIRS
     assert all(r.what.startswith("split character reference '&#") for r in result.repairs)
@@ -89,8 +121,9 @@ def test_test_file_imports_with_split_references_and_the_bad_byte_repaired() -> 
     assert len(result.repairs) == 24
     byte_repairs = [r for r in result.repairs if "UTF-8" in r.what]
     assert byte_repairs == [Repair("1255", 3059, "invalid UTF-8 byte 0xEF replaced by U+FFFD")]
-    assert [(r.instance_id, r.line) for r in result.repairs
-            if r not in byte_repairs] == TEST_CHARREF_REPAIRS
+    assert [
+        (r.instance_id, r.line) for r in result.repairs if r not in byte_repairs
+    ] == TEST_CHARREF_REPAIRS
     instance = next(i for i in result.instances if i.id == "1255")
     assert instance.before.startswith("M\ufffd ' riel , always the planner")
     assert (instance.lexelt, instance.head) == ("close.r", "close")
@@ -103,10 +136,12 @@ def test_cleaned_test_file_needs_no_repair_and_has_the_same_instances() -> None:
     cleaned = read_lexsub_xml(semeval("test", "lexsub_test.cleaned.xml"))
     assert cleaned.repairs == ()
     assert [(i.id, i.lexelt, i.head, i.line) for i in cleaned.instances] == [
-        (i.id, i.lexelt, i.head, i.line) for i in original.instances]
+        (i.id, i.lexelt, i.head, i.line) for i in original.instances
+    ]
     # The later project also edited quotes and apostrophes in some contexts.
-    changed = {a.id for a, b in zip(original.instances, cleaned.instances, strict=True)
-               if a.text != b.text}
+    changed = {
+        a.id for a, b in zip(original.instances, cleaned.instances, strict=True) if a.text != b.text
+    }
     assert "1255" in changed and len(changed) == 61
 
 
@@ -118,12 +153,19 @@ def test_real_trial_file_survives_format_and_parse() -> None:
 
 # --- the demo ----------------------------------------------------------------------------
 
+
 def test_demo_dataset() -> None:
     result = read_lexsub_xml(DEMO)
     assert result.repairs == ()
     assert result.n_instances == 30
     assert [lexelt.item for lexelt in result.lexelts] == [
-        "spring.n", "catch.v", "warm.a", "gently.r", "settle.v", "plain.a"]
+        "spring.n",
+        "catch.v",
+        "warm.a",
+        "gently.r",
+        "settle.v",
+        "plain.a",
+    ]
     assert all(len(lexelt.instances) == 5 for lexelt in result.lexelts)
     assert [i.id for i in result.instances] == [f"d{n}" for n in range(1, 31)]
     texts = [i.text for i in result.instances]
@@ -134,31 +176,44 @@ def test_demo_dataset() -> None:
 
 # --- structure and escaping --------------------------------------------------------------
 
+
 def test_head_split_with_escaped_markup_characters() -> None:
-    data = corpus('<lexelt item="bright.a">\n<instance id="x1">\n'
-                  "<context>A &amp; B &lt;b&gt; <head>bright&amp;</head> &lt;/head&gt; "
-                  "&#8220;end&#8221;</context>\n</instance>\n</lexelt>\n")
+    data = corpus(
+        '<lexelt item="bright.a">\n<instance id="x1">\n'
+        "<context>A &amp; B &lt;b&gt; <head>bright&amp;</head> &lt;/head&gt; "
+        "&#8220;end&#8221;</context>\n</instance>\n</lexelt>\n"
+    )
     [instance] = parse_lexsub_xml(data).instances
-    assert instance == Instance("x1", "bright.a", "A & B <b> ", "bright&",
-                                " </head> \u201cend\u201d", 3)
+    assert instance == Instance(
+        "x1", "bright.a", "A & B <b> ", "bright&", " </head> \u201cend\u201d", 3
+    )
 
 
 def test_lexelt_fields_and_file_order() -> None:
-    data = corpus(ONE + '<lexelt item="stand.n.v">\n'
-                  '<instance id="b"><context><head>stands</head></context></instance>\n'
-                  '<instance id="a"><context>x<head>stand</head></context></instance>\n'
-                  "</lexelt>\n")
+    data = corpus(
+        ONE + '<lexelt item="stand.n.v">\n'
+        '<instance id="b"><context><head>stands</head></context></instance>\n'
+        '<instance id="a"><context>x<head>stand</head></context></instance>\n'
+        "</lexelt>\n"
+    )
     result = parse_lexsub_xml(data)
     assert [(lx.item, lx.lemma, lx.pos) for lx in result.lexelts] == [
-        ("bright.a", "bright", "a"), ("stand.n.v", "stand", "v")]
+        ("bright.a", "bright", "a"),
+        ("stand.n.v", "stand", "v"),
+    ]
     assert [(i.id, i.line) for i in result.instances] == [("1", 3), ("b", 8), ("a", 9)]
     assert result.n_instances == 3
 
 
-@pytest.mark.parametrize("item, expected", [
-    ("bright.a", ("bright", "a")), ("stand.n.v", ("stand", "v")), ("wild.a.n", ("wild", "n")),
-    ("take_on.v", ("take_on", "v")),
-])
+@pytest.mark.parametrize(
+    "item, expected",
+    [
+        ("bright.a", ("bright", "a")),
+        ("stand.n.v", ("stand", "v")),
+        ("wild.a.n", ("wild", "n")),
+        ("take_on.v", ("take_on", "v")),
+    ],
+)
 def test_split_item(item: str, expected: tuple[str, str]) -> None:
     assert split_item(item) == expected
 
@@ -169,32 +224,47 @@ def test_doctype_with_an_external_dtd_is_accepted_and_not_fetched() -> None:
 
 
 def test_declared_encoding_is_respected() -> None:
-    data = ('<?xml version="1.0" encoding="ISO-8859-1"?>\n<corpus>'
-            '<lexelt item="cafe.n"><instance id="1"><context>un <head>caf\xe9</head>'
-            "</context></instance></lexelt></corpus>").encode("latin-1")
+    data = (
+        '<?xml version="1.0" encoding="ISO-8859-1"?>\n<corpus>'
+        '<lexelt item="cafe.n"><instance id="1"><context>un <head>caf\xe9</head>'
+        "</context></instance></lexelt></corpus>"
+    ).encode("latin-1")
     result = parse_lexsub_xml(data)
     assert result.instances[0].head == "caf\xe9" and result.repairs == ()
 
 
 # --- repairs -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("encoding, problem", [
-    (b"foo", "cannot read the declared encoding: unknown encoding: foo"),
-    (b"shift_jis", "cannot read the declared encoding: multi-byte encodings are not supported"),
-])
+
+@pytest.mark.parametrize(
+    "encoding, problem",
+    [
+        (b"foo", "cannot read the declared encoding: unknown encoding: foo"),
+        (b"shift_jis", "cannot read the declared encoding: multi-byte encodings are not supported"),
+    ],
+)
 def test_unreadable_encoding_is_refused(encoding: bytes, problem: str) -> None:
     data = b'<?xml version="1.0" encoding="' + encoding + b'"?>\n' + corpus(ONE)
     assert str(refused(data)) == f"in.xml:1: {problem}"
 
 
 def test_repairs_name_their_instance_and_line() -> None:
-    data = (b"<!-- caf\xe9 -->\n<corpus>\n" + ONE.encode() +
-            b'<lexelt item="dark.n">\n<instance id="7">\n'
-            b"<context>&#8220 ;x&#8221  ; at <head>dark</head> \xff\xfe &#233 ;t\xe9</context>\n"
-            b"</instance>\n</lexelt>\n</corpus>\n")
+    data = (
+        b"<!-- caf\xe9 -->\n<corpus>\n"
+        + ONE.encode()
+        + b'<lexelt item="dark.n">\n<instance id="7">\n'
+        b"<context>&#8220 ;x&#8221  ; at <head>dark</head> \xff\xfe &#233 ;t\xe9</context>\n"
+        b"</instance>\n</lexelt>\n</corpus>\n"
+    )
     result = parse_lexsub_xml(data)
     assert [(r.instance_id, r.line) for r in result.repairs] == [
-        ("", 1), ("7", 10), ("7", 10), ("7", 10), ("7", 10), ("7", 10)]
+        ("", 1),
+        ("7", 10),
+        ("7", 10),
+        ("7", 10),
+        ("7", 10),
+        ("7", 10),
+    ]
     assert [r.what for r in result.repairs] == [
         "invalid UTF-8 byte 0xE9 replaced by U+FFFD",
         "split character reference '&#8220 ;' rejoined as '&#8220;'",
@@ -205,14 +275,22 @@ def test_repairs_name_their_instance_and_line() -> None:
     ]
     instance = result.instances[1]
     assert (instance.before, instance.head, instance.after) == (
-        "\u201cx\u201d at ", "dark", " \ufffd\ufffd \xe9t\ufffd")
+        "\u201cx\u201d at ",
+        "dark",
+        " \ufffd\ufffd \xe9t\ufffd",
+    )
 
 
 # --- refusals ----------------------------------------------------------------------------
 
+
 def test_error_message_is_file_line_problem() -> None:
-    error = refused(corpus('<lexelt item="bright.a">\n<instance id="1">\n'
-                           "<context>a <head>bright</head> boy\n</instance>\n</lexelt>\n"))
+    error = refused(
+        corpus(
+            '<lexelt item="bright.a">\n<instance id="1">\n'
+            "<context>a <head>bright</head> boy\n</instance>\n</lexelt>\n"
+        )
+    )
     assert str(error) == "in.xml:5: not well-formed XML: mismatched tag (column 3)"
     assert (error.file, error.line) == ("in.xml", 5)
     assert isinstance(error, ValueError)
@@ -226,35 +304,58 @@ def test_read_names_the_path(tmp_path: Path) -> None:
 
 
 def test_nothing_is_half_imported() -> None:
-    good_then_bad = corpus(ONE + '<lexelt item="x.n"><instance id="2"><context>no head'
-                           "</context></instance></lexelt>\n")
+    good_then_bad = corpus(
+        ONE + '<lexelt item="x.n"><instance id="2"><context>no head</context></instance></lexelt>\n'
+    )
     assert "instance '2' has no <head>" in str(refused(good_then_bad))
 
 
-@pytest.mark.parametrize("body, line, problem", [
-    (ONE + ONE.replace("bright.a", "dark.n"), 8, "duplicate instance id '1' (first at line 3)"),
-    (ONE + ONE.replace('id="1"', 'id="2"'), 7,
-     "duplicate lexelt item 'bright.a' (first at line 2)"),
-    (ONE.replace("<head>bright</head>", "bright"), 4, "instance '1' has no <head>"),
-    (ONE.replace("boy", "<head>boy</head>"), 4, "instance '1' has more than one <head>"),
-    (ONE.replace("<head>bright</head>", "<head> </head>"), 4, "instance '1' has an empty <head>"),
-    (ONE.replace("<head>bright</head>", "<head><b>x</b></head>"), 4,
-     "element <b> inside the <head> of instance '1'"),
-    (ONE.replace("</context>", "</context><context><head>b</head></context>"), 4,
-     "instance '1' has more than one <context>"),
-    ('<lexelt item="a.n">\n<instance id="1">\n</instance>\n</lexelt>\n', 3,
-     "instance '1' has no <context>"),
-    ('<lexelt item="a.n">\n</lexelt>\n', 2, "lexelt 'a.n' has no instances"),
-    ("", 2, "the corpus has no <lexelt>"),
-    (ONE.replace('<instance id="1">', "<instance>"), 3, "has no id attribute"),
-    (ONE.replace('id="1"', 'id="1 2"'), 3, "instance id '1 2' must be non-empty"),
-    (ONE.replace('id="1"', 'id=""'), 3, "instance id '' must be non-empty"),
-    (ONE.replace(' item="bright.a"', ""), 2, "<lexelt> has no item attribute"),
-    (ONE.replace("<instance", "text<instance"), 3, "text 'text' in <lexelt>"),
-    (ONE.replace("<context>", "<sentence>").replace("</context>", "</sentence>"), 4,
-     "unexpected element <sentence> in <instance>; expected <context>"),
-    ("&nbsp;" + ONE, 2, "not well-formed XML: undefined entity (column 1)"),
-])
+@pytest.mark.parametrize(
+    "body, line, problem",
+    [
+        (ONE + ONE.replace("bright.a", "dark.n"), 8, "duplicate instance id '1' (first at line 3)"),
+        (
+            ONE + ONE.replace('id="1"', 'id="2"'),
+            7,
+            "duplicate lexelt item 'bright.a' (first at line 2)",
+        ),
+        (ONE.replace("<head>bright</head>", "bright"), 4, "instance '1' has no <head>"),
+        (ONE.replace("boy", "<head>boy</head>"), 4, "instance '1' has more than one <head>"),
+        (
+            ONE.replace("<head>bright</head>", "<head> </head>"),
+            4,
+            "instance '1' has an empty <head>",
+        ),
+        (
+            ONE.replace("<head>bright</head>", "<head><b>x</b></head>"),
+            4,
+            "element <b> inside the <head> of instance '1'",
+        ),
+        (
+            ONE.replace("</context>", "</context><context><head>b</head></context>"),
+            4,
+            "instance '1' has more than one <context>",
+        ),
+        (
+            '<lexelt item="a.n">\n<instance id="1">\n</instance>\n</lexelt>\n',
+            3,
+            "instance '1' has no <context>",
+        ),
+        ('<lexelt item="a.n">\n</lexelt>\n', 2, "lexelt 'a.n' has no instances"),
+        ("", 2, "the corpus has no <lexelt>"),
+        (ONE.replace('<instance id="1">', "<instance>"), 3, "has no id attribute"),
+        (ONE.replace('id="1"', 'id="1 2"'), 3, "instance id '1 2' must be non-empty"),
+        (ONE.replace('id="1"', 'id=""'), 3, "instance id '' must be non-empty"),
+        (ONE.replace(' item="bright.a"', ""), 2, "<lexelt> has no item attribute"),
+        (ONE.replace("<instance", "text<instance"), 3, "text 'text' in <lexelt>"),
+        (
+            ONE.replace("<context>", "<sentence>").replace("</context>", "</sentence>"),
+            4,
+            "unexpected element <sentence> in <instance>; expected <context>",
+        ),
+        ("&nbsp;" + ONE, 2, "not well-formed XML: undefined entity (column 1)"),
+    ],
+)
 def test_structure_rules(body: str, line: int, problem: str) -> None:
     error = refused(corpus(body))
     assert error.line == line
@@ -265,38 +366,55 @@ def test_undefined_entity_is_refused_even_with_an_unread_external_dtd() -> None:
     # expat skips unknown entities when a DTD it did not read might declare them; the
     # parser turns that into an error rather than dropping the text.
     error = refused(corpus(ONE.replace("a <head>", "a&nbsp;<head>"), PROLOG))
-    assert (error.line, error.problem) == (6, "not well-formed XML: undefined entity &nbsp; "
-                                              "(column 11)")
+    assert (error.line, error.problem) == (
+        6,
+        "not well-formed XML: undefined entity &nbsp; (column 11)",
+    )
 
 
-@pytest.mark.parametrize("body, line, problem", [
-    (ONE.replace("<head>bright</head>", "<head>bright"), 4, "mismatched tag"),
-    (ONE.replace("</lexelt>", ""), 7, "mismatched tag"),
-    (ONE + "<lexelt item=\"x.n\">", 7, "mismatched tag"),
-    (ONE.replace("a <head>", "a & <head>"), 4, "not well-formed (invalid token)"),
-    (ONE.replace('id="1"', "id=1"), 3, "not well-formed (invalid token)"),
-    (ONE.replace("boy", "&#0;"), 4, "reference to invalid character number"),
-])
+@pytest.mark.parametrize(
+    "body, line, problem",
+    [
+        (ONE.replace("<head>bright</head>", "<head>bright"), 4, "mismatched tag"),
+        (ONE.replace("</lexelt>", ""), 7, "mismatched tag"),
+        (ONE + '<lexelt item="x.n">', 7, "mismatched tag"),
+        (ONE.replace("a <head>", "a & <head>"), 4, "not well-formed (invalid token)"),
+        (ONE.replace('id="1"', "id=1"), 3, "not well-formed (invalid token)"),
+        (ONE.replace("boy", "&#0;"), 4, "reference to invalid character number"),
+    ],
+)
 def test_malformed_xml_is_refused_at_its_line(body: str, line: int, problem: str) -> None:
     error = refused(corpus(body))
     assert error.line == line
     assert problem in error.problem
 
 
-@pytest.mark.parametrize("item", [
-    "bright", "bright.x", "bright.n.x", "bright.x.n", ".n", "a b.n", "bright.a.n.v", "bright.N",
-    "",
-])
+@pytest.mark.parametrize(
+    "item",
+    [
+        "bright",
+        "bright.x",
+        "bright.n.x",
+        "bright.x.n",
+        ".n",
+        "a b.n",
+        "bright.a.n.v",
+        "bright.N",
+        "",
+    ],
+)
 def test_bad_item_is_refused(item: str) -> None:
     error = refused(corpus(ONE.replace("bright.a", item)))
     assert error.line == 2
-    assert error.problem == (f"lexelt item {item!r} is not lemma.pos or lemma.pos.pos "
-                             "with pos one of n, v, a, r")
+    assert error.problem == (
+        f"lexelt item {item!r} is not lemma.pos or lemma.pos.pos with pos one of n, v, a, r"
+    )
 
 
 def test_wrong_root_is_refused() -> None:
     assert str(refused(b"<?xml version='1.0'?>\n<html/>")) == (
-        "in.xml:2: the root element must be <corpus>, not <html>")
+        "in.xml:2: the root element must be <corpus>, not <html>"
+    )
 
 
 BILLION_LAUGHS = b"""<?xml version="1.0"?>
@@ -318,12 +436,16 @@ def test_billion_laughs_is_refused() -> None:
 
 
 def test_external_entity_is_refused() -> None:
-    data = (b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n'
-            b'<corpus><lexelt item="a.n"><instance id="1"><context><head>&e;</head>'
-            b"</context></instance></lexelt></corpus>")
+    data = (
+        b'<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>\n'
+        b'<corpus><lexelt item="a.n"><instance id="1"><context><head>&e;</head>'
+        b"</context></instance></lexelt></corpus>"
+    )
     error = refused(data)
-    assert str(error) == ("in.xml:1: external entity 'e' (file:///etc/passwd) is declared; "
-                          "external entities are forbidden")
+    assert str(error) == (
+        "in.xml:1: external entity 'e' (file:///etc/passwd) is declared; "
+        "external entities are forbidden"
+    )
 
 
 def test_external_parameter_entity_is_refused() -> None:
@@ -334,18 +456,27 @@ def test_external_parameter_entity_is_refused() -> None:
 # --- properties --------------------------------------------------------------------------
 
 # Characters XML 1.0 can hold, drawn from ranges (filters would make hypothesis slow).
-XML_CHAR = st.one_of(st.sampled_from("\t\n\r"),
-                     st.characters(min_codepoint=0x20, max_codepoint=0xD7FF),
-                     st.characters(min_codepoint=0xE000, max_codepoint=0xFFFD),
-                     st.characters(min_codepoint=0x10000))
-SOLID = st.characters(min_codepoint=0x21, exclude_categories=("Cs", "Cc", "Zs", "Zl", "Zp"),
-                      exclude_characters="\ufffe\uffff")
+XML_CHAR = st.one_of(
+    st.sampled_from("\t\n\r"),
+    st.characters(min_codepoint=0x20, max_codepoint=0xD7FF),
+    st.characters(min_codepoint=0xE000, max_codepoint=0xFFFD),
+    st.characters(min_codepoint=0x10000),
+)
+SOLID = st.characters(
+    min_codepoint=0x21,
+    exclude_categories=("Cs", "Cc", "Zs", "Zl", "Zp"),
+    exclude_characters="\ufffe\uffff",
+)
 TEXT = st.text(XML_CHAR, max_size=20)
 HEAD = st.builds(str.__add__, TEXT, st.text(SOLID, min_size=1, max_size=4))
 NAME = st.text(SOLID, min_size=1, max_size=6)
 LEMMA = st.text(SOLID.filter(lambda c: c != "."), min_size=1, max_size=6)
-ITEM = st.builds(lambda lemma, orig, pos: f"{lemma}.{orig}{pos}", LEMMA,
-                 st.sampled_from(["", "n.", "v.", "a.", "r."]), st.sampled_from("nvar"))
+ITEM = st.builds(
+    lambda lemma, orig, pos: f"{lemma}.{orig}{pos}",
+    LEMMA,
+    st.sampled_from(["", "n.", "v.", "a.", "r."]),
+    st.sampled_from("nvar"),
+)
 
 
 @st.composite
@@ -356,15 +487,18 @@ def corpora(draw: st.DrawFn) -> tuple[Lexelt, ...]:
     lexelts = []
     for item, size in zip(items, sizes, strict=True):
         lemma, pos = split_item(item)
-        instances = tuple(Instance(next(ids), item, draw(TEXT), draw(HEAD), draw(TEXT), 0)
-                          for _ in range(size))
+        instances = tuple(
+            Instance(next(ids), item, draw(TEXT), draw(HEAD), draw(TEXT), 0) for _ in range(size)
+        )
         lexelts.append(Lexelt(item, lemma, pos, instances))
     return tuple(lexelts)
 
 
 def without_lines(lexelts: tuple[Lexelt, ...]) -> tuple[Lexelt, ...]:
-    return tuple(replace(lexelt, instances=tuple(replace(i, line=0) for i in lexelt.instances))
-                 for lexelt in lexelts)
+    return tuple(
+        replace(lexelt, instances=tuple(replace(i, line=0) for i in lexelt.instances))
+        for lexelt in lexelts
+    )
 
 
 @given(corpora())
@@ -385,9 +519,14 @@ def test_format_refuses_what_xml_cannot_hold() -> None:
 
 
 @settings(max_examples=300)
-@given(st.binary(max_size=200) | st.builds(
-    lambda cut, size: DEMO.read_bytes()[:cut] + DEMO.read_bytes()[cut + size:],
-    st.integers(0, 5000), st.integers(1, 40)))
+@given(
+    st.binary(max_size=200)
+    | st.builds(
+        lambda cut, size: DEMO.read_bytes()[:cut] + DEMO.read_bytes()[cut + size :],
+        st.integers(0, 5000),
+        st.integers(1, 40),
+    )
+)
 def test_any_bytes_import_or_give_a_located_error(data: bytes) -> None:
     try:
         result = parse_lexsub_xml(data, "f")

@@ -20,9 +20,11 @@ pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
 
 def xml(item: str = "bright.a", instance: str = "1", head: str = "bright") -> bytes:
-    return (f'<?xml version="1.0" ?>\n<corpus lang="english">\n<lexelt item="{item}">\n'
-            f'<instance id="{instance}">\n<context>A <head>{head}</head> day.</context>\n'
-            "</instance>\n</lexelt>\n</corpus>\n").encode()
+    return (
+        f'<?xml version="1.0" ?>\n<corpus lang="english">\n<lexelt item="{item}">\n'
+        f'<instance id="{instance}">\n<context>A <head>{head}</head> day.</context>\n'
+        "</instance>\n</lexelt>\n</corpus>\n"
+    ).encode()
 
 
 def page_text(response: object) -> str:
@@ -38,8 +40,10 @@ def counts(app: Flask) -> tuple[int, int, int]:
     from annotate.models import Dataset, Instance, Lexelt
 
     with app.app_context():
-        return tuple(db.session.scalar(select(func.count(model.id))) or 0  # type: ignore[return-value]
-                     for model in (Dataset, Lexelt, Instance))
+        return tuple(
+            db.session.scalar(select(func.count(model.id))) or 0  # type: ignore[return-value]
+            for model in (Dataset, Lexelt, Instance)
+        )
 
 
 @pytest.fixture
@@ -50,21 +54,39 @@ def organiser(app: Flask, client: FlaskClient) -> FlaskClient:
 
 
 def upload(client: FlaskClient, data: bytes, file_name: str, name: str = "") -> str:
-    return page_text(client.post("/organiser/datasets", data={
-        "name": name, "file": (BytesIO(data), file_name)},
-        content_type="multipart/form-data", follow_redirects=True))
+    return page_text(
+        client.post(
+            "/organiser/datasets",
+            data={"name": name, "file": (BytesIO(data), file_name)},
+            content_type="multipart/form-data",
+            follow_redirects=True,
+        )
+    )
 
 
 # --- imported XML -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("data", "problem"), [
-    (xml(item="b" * 119 + ".a"), f"big.xml:3: lexelt item {'b' * 40!r}… has 121 characters; "
-                                 "at most 120"),
-    (xml(instance="9" * 65), f"big.xml:4: instance id {'9' * 40!r}… has 65 characters; at most 64"),
-    (xml(head="h" * 256), "big.xml:5: the <head> of instance '1' has 256 characters; at most 255"),
-])
-def test_over_long_names_in_xml_are_refused(app: Flask, organiser: FlaskClient, data: bytes,
-                                            problem: str) -> None:
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (
+            xml(item="b" * 119 + ".a"),
+            f"big.xml:3: lexelt item {'b' * 40!r}… has 121 characters; at most 120",
+        ),
+        (
+            xml(instance="9" * 65),
+            f"big.xml:4: instance id {'9' * 40!r}… has 65 characters; at most 64",
+        ),
+        (
+            xml(head="h" * 256),
+            "big.xml:5: the <head> of instance '1' has 256 characters; at most 255",
+        ),
+    ],
+)
+def test_over_long_names_in_xml_are_refused(
+    app: Flask, organiser: FlaskClient, data: bytes, problem: str
+) -> None:
     page = upload(organiser, data, "big.xml", "big")
     assert f"Nothing imported: {problem}" in page
     assert counts(app) == (0, 0, 0)
@@ -81,7 +103,11 @@ def test_names_in_xml_at_the_limits_are_stored(app: Flask, organiser: FlaskClien
         instance = db.session.scalar(select(Instance))
         assert lexelt is not None and instance is not None
         assert (len(lexelt.item), lexelt.pos, len(instance.xml_id), len(instance.head)) == (
-            120, "a", 64, 255)
+            120,
+            "a",
+            64,
+            255,
+        )
 
 
 def test_nul_in_xml_is_refused(app: Flask, organiser: FlaskClient) -> None:
@@ -92,18 +118,26 @@ def test_nul_in_xml_is_refused(app: Flask, organiser: FlaskClient) -> None:
 
 # --- dataset names and uploaded file names ---------------------------------------------------
 
-@pytest.mark.parametrize(("name", "rule"), [
-    ("d" * 121, f"dataset name {'d' * 40!r}… has 121 characters; at most 120"),
-    ("two\nlines", "dataset name 'two\\nlines' contains U+000A: control characters, line "
-                   "breaks and bidi controls are not allowed"),
-    ("nul\x00name", "dataset name 'nul\\x00name' contains U+0000"),
-    ("tab\tname", "dataset name 'tab\\tname' contains U+0009"),
-    ("c1\x85name", "dataset name 'c1\\x85name' contains U+0085"),
-    ("evil\u202eeman", "dataset name 'evil\\u202eeman' contains U+202E"),
-    ("para\u2029name", "dataset name 'para\\u2029name' contains U+2029"),
-])
-def test_bad_dataset_names_are_refused(app: Flask, organiser: FlaskClient, name: str,
-                                       rule: str) -> None:
+
+@pytest.mark.parametrize(
+    ("name", "rule"),
+    [
+        ("d" * 121, f"dataset name {'d' * 40!r}… has 121 characters; at most 120"),
+        (
+            "two\nlines",
+            "dataset name 'two\\nlines' contains U+000A: control characters, line "
+            "breaks and bidi controls are not allowed",
+        ),
+        ("nul\x00name", "dataset name 'nul\\x00name' contains U+0000"),
+        ("tab\tname", "dataset name 'tab\\tname' contains U+0009"),
+        ("c1\x85name", "dataset name 'c1\\x85name' contains U+0085"),
+        ("evil\u202eeman", "dataset name 'evil\\u202eeman' contains U+202E"),
+        ("para\u2029name", "dataset name 'para\\u2029name' contains U+2029"),
+    ],
+)
+def test_bad_dataset_names_are_refused(
+    app: Flask, organiser: FlaskClient, name: str, rule: str
+) -> None:
     page = upload(organiser, SMALL_XML, "small.xml", name)
     assert f"Nothing imported: {rule}" in page
     assert counts(app) == (0, 0, 0)
@@ -123,7 +157,8 @@ def test_bad_dataset_names_are_refused_by_the_service(app: Flask) -> None:
 
 
 def test_an_over_long_file_name_without_a_dataset_name_is_refused(
-        app: Flask, organiser: FlaskClient) -> None:
+    app: Flask, organiser: FlaskClient
+) -> None:
     file_name = "f" * 200 + ".xml"
     page = upload(organiser, SMALL_XML, file_name)
     assert f"Nothing imported: dataset name {'f' * 40!r}… has 204 characters; at most 120" in page
@@ -151,28 +186,44 @@ def test_control_characters_are_removed_from_a_file_name() -> None:
 
 # --- lemma decisions -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("form", "rule"), [
-    ({"surface": "s" * 256, "action": "accept"},
-     f"surface {'s' * 40!r}… has 256 characters; at most 255"),
-    ({"surface": "bad\x00", "action": "reject"}, "surface 'bad\\x00' contains U+0000"),
-    ({"surface": "two\nlines", "action": "accept"}, "surface 'two\\nlines' contains U+000A"),
-    ({"surface": "went", "action": "correct", "lemma": "l" * 256},
-     f"lemma {'l' * 40!r}… has 256 characters; at most 255"),
-    ({"surface": "went", "action": "correct", "lemma": "go\x00"},
-     "lemma 'go\\x00' contains U+0000"),
-    ({"surface": "went", "action": "accept", "lexelt": "x" * 119 + ".v"},
-     f"lexelt {'x' * 40!r}… has 121 characters; at most 120"),
-    ({"surface": "went", "action": "accept", "lexelt": "go.v\x00"},
-     "lexelt 'go.v\\x00' contains U+0000"),
-    ({"surface": "went", "action": "x" * 300}, f"action {'x' * 40!r} is not accept, reject"),
-])
-def test_bad_lemma_decisions_are_refused(app: Flask, organiser: FlaskClient, dataset: int,
-                                         form: dict[str, str], rule: str) -> None:
+
+@pytest.mark.parametrize(
+    ("form", "rule"),
+    [
+        (
+            {"surface": "s" * 256, "action": "accept"},
+            f"surface {'s' * 40!r}… has 256 characters; at most 255",
+        ),
+        ({"surface": "bad\x00", "action": "reject"}, "surface 'bad\\x00' contains U+0000"),
+        ({"surface": "two\nlines", "action": "accept"}, "surface 'two\\nlines' contains U+000A"),
+        (
+            {"surface": "went", "action": "correct", "lemma": "l" * 256},
+            f"lemma {'l' * 40!r}… has 256 characters; at most 255",
+        ),
+        (
+            {"surface": "went", "action": "correct", "lemma": "go\x00"},
+            "lemma 'go\\x00' contains U+0000",
+        ),
+        (
+            {"surface": "went", "action": "accept", "lexelt": "x" * 119 + ".v"},
+            f"lexelt {'x' * 40!r}… has 121 characters; at most 120",
+        ),
+        (
+            {"surface": "went", "action": "accept", "lexelt": "go.v\x00"},
+            "lexelt 'go.v\\x00' contains U+0000",
+        ),
+        ({"surface": "went", "action": "x" * 300}, f"action {'x' * 40!r} is not accept, reject"),
+    ],
+)
+def test_bad_lemma_decisions_are_refused(
+    app: Flask, organiser: FlaskClient, dataset: int, form: dict[str, str], rule: str
+) -> None:
     from annotate.extensions import db
     from annotate.models import LemmaDecision
 
-    page = page_text(organiser.post(f"/organiser/datasets/{dataset}/lemmas", data=form,
-                                    follow_redirects=True))
+    page = page_text(
+        organiser.post(f"/organiser/datasets/{dataset}/lemmas", data=form, follow_redirects=True)
+    )
     assert rule in page
     with app.app_context():
         assert db.session.scalar(select(func.count(LemmaDecision.id))) == 0
@@ -194,17 +245,28 @@ def test_lemma_decisions_at_the_limits_are_stored(app: Flask, dataset: int) -> N
 
 # --- usernames and log-ins -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("username", "shown"), [
-    ("u" * 81, f"{'u' * 40!r}…"), ("nul\x00", "'nul\\x00'"), ("two\nlines", "'two\\nlines'"),
-    ("tab\tname", "'tab\\tname'"),
-])
-def test_bad_usernames_are_refused(app: Flask, organiser: FlaskClient, username: str,
-                                   shown: str) -> None:
+
+@pytest.mark.parametrize(
+    ("username", "shown"),
+    [
+        ("u" * 81, f"{'u' * 40!r}…"),
+        ("nul\x00", "'nul\\x00'"),
+        ("two\nlines", "'two\\nlines'"),
+        ("tab\tname", "'tab\\tname'"),
+    ],
+)
+def test_bad_usernames_are_refused(
+    app: Flask, organiser: FlaskClient, username: str, shown: str
+) -> None:
     from annotate.extensions import db
     from annotate.models import User
 
-    page = page_text(organiser.post("/organiser/users", data={
-        "username": username, "password": "longenough", "role": "annotator"}))
+    page = page_text(
+        organiser.post(
+            "/organiser/users",
+            data={"username": username, "password": "longenough", "role": "annotator"},
+        )
+    )
     assert f"username {shown} must be 1-80 letters, digits, '.', '_' or '-'" in page
     with app.app_context():
         assert list(db.session.scalars(select(User.username))) == ["boss"]
@@ -217,19 +279,25 @@ def test_a_username_of_80_characters_is_stored(app: Flask) -> None:
 
 
 @pytest.mark.parametrize("username", ["nul\x00", "x" * 10_000, "two\nlines", "\x00"])
-def test_a_login_with_any_username_is_answered(app: Flask, client: FlaskClient,
-                                               username: str) -> None:
+def test_a_login_with_any_username_is_answered(
+    app: Flask, client: FlaskClient, username: str
+) -> None:
     make_user(app, "ann")
-    page = page_text(client.post("/login", data={"username": username,
-                                                 "password": "password1\x00"}))
+    page = page_text(
+        client.post("/login", data={"username": username, "password": "password1\x00"})
+    )
     assert "Wrong username or password." in page
 
 
 # --- the login limit, per username -----------------------------------------------------------
 
+
 def _attempt(client: FlaskClient, address: str, username: str) -> int:
-    return client.post("/login", data={"username": username, "password": "wrong-pw"},
-                       environ_base={"REMOTE_ADDR": address}).status_code
+    return client.post(
+        "/login",
+        data={"username": username, "password": "wrong-pw"},
+        environ_base={"REMOTE_ADDR": address},
+    ).status_code
 
 
 def test_the_login_limit_counts_per_username(app: Flask) -> None:
@@ -244,8 +312,11 @@ def test_the_login_limit_counts_per_username(app: Flask) -> None:
     assert _attempt(client, "10.0.0.5", " ANN ") == 429
     assert _attempt(client, "10.0.0.6", "bob") == 200
     # ann herself, with the right password, waits too: the limit is on the name
-    response = client.post("/login", data={"username": "ann", "password": "password1"},
-                           environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    response = client.post(
+        "/login",
+        data={"username": "ann", "password": "password1"},
+        environ_base={"REMOTE_ADDR": "10.0.0.7"},
+    )
     assert response.status_code == 429
 
 
@@ -255,11 +326,14 @@ def test_the_login_limit_still_counts_per_address(app: Flask) -> None:
     assert [_attempt(client, "10.0.0.1", f"user{n}") for n in range(4)] == [200, 200, 200, 429]
 
 
-@pytest.mark.parametrize("target", ["/%0aevil", "/%0d%0aSet-Cookie:%20a=b", "/%00x",
-                                    "/%5c%5cevil.com", "/%5cevil.com"])
-def test_a_next_address_with_a_control_character_is_ignored(app: Flask, client: FlaskClient,
-                                                             target: str) -> None:
+@pytest.mark.parametrize(
+    "target", ["/%0aevil", "/%0d%0aSet-Cookie:%20a=b", "/%00x", "/%5c%5cevil.com", "/%5cevil.com"]
+)
+def test_a_next_address_with_a_control_character_is_ignored(
+    app: Flask, client: FlaskClient, target: str
+) -> None:
     make_user(app, "ann")
-    response = client.post(f"/login?next={target}", data={"username": "ann",
-                                                          "password": "password1"})
+    response = client.post(
+        f"/login?next={target}", data={"username": "ann", "password": "password1"}
+    )
     assert (response.status_code, response.headers["Location"]) == (302, "/")

@@ -29,20 +29,28 @@ from scoring.official import OOT_GUESSES, score_item
 from scoring.types import SystemKind
 from tests.conftest import shared_path
 
-GOLD = ["happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
-        "bright.a 2 :: smart 2;intelligent 1;brilliant 1;",
-        "bright.a 3 :: shiny 2;luminous 2;",
-        "run.v 4 :: run-down 2;sprint 1;",
-        "run.v 5 :: well-known 3;famous 1;"]
+GOLD = [
+    "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
+    "bright.a 2 :: smart 2;intelligent 1;brilliant 1;",
+    "bright.a 3 :: shiny 2;luminous 2;",
+    "run.v 4 :: run-down 2;sprint 1;",
+    "run.v 5 :: well-known 3;famous 1;",
+]
 SYSTEMS = {
-    "s.best": ("happy.a 1 :: glad;cheerful\nbright.a 2 :: dull\nrun.v 4 :: \n"
-               "run.v 5 :: well known;famous;famous\n"),
-    "s.oot": ("happy.a 1 ::: cheerful;glad;glad;cheerful\n"
-              "bright.a 3 ::: a;b;c;d;e;f;g;h;i;j;luminous;shiny\n"
-              "run.v 4 ::: run-down;sprint\nrun.v 5 ::: \n"),
-    "s.ranked": ("happy.a 1 :::: 0.9 merry;0.5 glad;0.9 x\n"
-                 "bright.a 2 :::: 0.8 smart;0.7 dull;0.1 brilliant\n"
-                 "run.v 4 :::: 2 run-down;1 sprint;3 run-down\nnot.n 9 :::: 1 a\n"),
+    "s.best": (
+        "happy.a 1 :: glad;cheerful\nbright.a 2 :: dull\nrun.v 4 :: \n"
+        "run.v 5 :: well known;famous;famous\n"
+    ),
+    "s.oot": (
+        "happy.a 1 ::: cheerful;glad;glad;cheerful\n"
+        "bright.a 3 ::: a;b;c;d;e;f;g;h;i;j;luminous;shiny\n"
+        "run.v 4 ::: run-down;sprint\nrun.v 5 ::: \n"
+    ),
+    "s.ranked": (
+        "happy.a 1 :::: 0.9 merry;0.5 glad;0.9 x\n"
+        "bright.a 2 :::: 0.8 smart;0.7 dull;0.1 brilliant\n"
+        "run.v 4 :::: 2 run-down;1 sprint;3 run-down\nnot.n 9 :::: 1 a\n"
+    ),
 }
 
 
@@ -56,25 +64,35 @@ def _exact_norms(gold_item: GoldItem) -> dict[str, Fraction]:
     return norms
 
 
-def exact_row(kind: SystemKind, gold_item: GoldItem, answers: Answers,
-              k: Fraction) -> dict[str, Fraction]:
+def exact_row(
+    kind: SystemKind, gold_item: GoldItem, answers: Answers, k: Fraction
+) -> dict[str, Fraction]:
     """Every column of ``kind``'s families for one item, in exact arithmetic."""
     item = gold_item.item
     row: dict[str, Fraction] = {}
     if kind in ("best", "oot"):
         guesses = answers.official
-        row.update(item=Fraction(1), has_mode=Fraction(gold_item.has_mode),
-                   score=Fraction(0), attempted=Fraction(0), mode_attempted=Fraction(0),
-                   mode_correct=Fraction(0))
+        row.update(
+            item=Fraction(1),
+            has_mode=Fraction(gold_item.has_mode),
+            score=Fraction(0),
+            attempted=Fraction(0),
+            mode_attempted=Fraction(0),
+            mode_correct=Fraction(0),
+        )
         if item.total:
             norms = _exact_norms(gold_item)
-            credited = (dict.fromkeys(guesses) if kind == "oot" and gold_item.rules == "fixed"
-                        else guesses)
+            credited = (
+                dict.fromkeys(guesses) if kind == "oot" and gold_item.rules == "fixed" else guesses
+            )
             credit = sum((norms.get(guess, Fraction(0)) for guess in credited), Fraction(0))
             _c, _s, tried, right = score_item(kind, gold_item.rules, item, guesses)
-            row.update(score=credit / len(guesses) if kind == "best" and credit else credit,
-                       attempted=Fraction(bool(guesses) and answers.fresh),
-                       mode_attempted=Fraction(tried), mode_correct=Fraction(right))
+            row.update(
+                score=credit / len(guesses) if kind == "best" and credit else credit,
+                attempted=Fraction(bool(guesses) and answers.fresh),
+                mode_attempted=Fraction(tried),
+                mode_correct=Fraction(right),
+            )
     freqs = revised.frequencies(item)  # exact
     first = list(answers.guesses)
     if kind == "best":
@@ -82,10 +100,11 @@ def exact_row(kind: SystemKind, gold_item: GoldItem, answers: Answers,
         row["best_1"] = Fraction(revised.best_1(freqs, first).score) if first else Fraction(0)
     if kind == "oot":
         chosen = revised.answer_set(first)[:OOT_GUESSES]
-        for name, stats in (("weighted_recall", revised.weighted_recall(freqs, chosen)),
-                            ("weighted_precision",
-                             revised.weighted_precision(freqs, chosen, k)),
-                            ("rank", revised.rank(freqs, chosen))):
+        for name, stats in (
+            ("weighted_recall", revised.weighted_recall(freqs, chosen)),
+            ("weighted_precision", revised.weighted_precision(freqs, chosen, k)),
+            ("rank", revised.rank(freqs, chosen)),
+        ):
             row[name] = Fraction(stats.score) if chosen else Fraction(0)
     if kind in ("oot", "ranked"):
         found = ranking.ranking_measures(item, answers.ranking)
@@ -104,8 +123,9 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
     answers = read_answers(gold, text, name, kind)
     rows = system_rows(items, answers, name, kind, float(k))
     assert rows.columns.keys() == {c for family in FAMILIES[kind] for c in family.columns}
-    exact = [exact_row(kind, gold_item, answers.get(gold_item.id, Answers()), k)
-             for gold_item in items]
+    exact = [
+        exact_row(kind, gold_item, answers.get(gold_item.id, Answers()), k) for gold_item in items
+    ]
     checked = 0
     for measure_name in rows.measures():
         measure = MEASURES[measure_name]
@@ -117,7 +137,9 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
             assert value is None, measure_name
         else:
             assert value == pytest.approx(float(top / bottom), rel=1e-12, abs=1e-15), (
-                name, measure_name)
+                name,
+                measure_name,
+            )
         # one route: an item's statistics are its columns of the bulk rows
         stats = rows.stats(measure_name)
         for index, gold_item in enumerate(items):
@@ -130,8 +152,7 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
 
 @pytest.mark.parametrize("rules", ["compat", "fixed"])
 @pytest.mark.parametrize("name", sorted(SYSTEMS))
-def test_every_measure_equals_its_exact_route_on_hand_made_files(name: str,
-                                                                 rules: str) -> None:
+def test_every_measure_equals_its_exact_route_on_hand_made_files(name: str, rules: str) -> None:
     gold = read_gold(GOLD, "fixed" if rules == "fixed" else "compat")
     checked = check_every_measure(gold, name, SYSTEMS[name], Fraction(2))
     assert checked == {"s.best": 8, "s.oot": 16, "s.ranked": 6}[name]
@@ -139,30 +160,47 @@ def test_every_measure_equals_its_exact_route_on_hand_made_files(name: str,
 
 def test_every_registered_measure_is_checked_on_hand_made_files() -> None:
     gold = read_gold(GOLD, "fixed")
-    seen = {m for name, text in SYSTEMS.items()
-            for m in score_files(gold, [(name, text)])[0].measures()}
+    seen = {
+        m for name, text in SYSTEMS.items() for m in score_files(gold, [(name, text)])[0].measures()
+    }
     assert seen == set(MEASURES)
 
 
 @pytest.mark.shared_data
 @pytest.mark.parametrize("rules", ["compat", "fixed"])
 def test_every_measure_equals_its_exact_route_on_real_files(rules: str) -> None:
-    test_gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")),
-                          "fixed" if rules == "fixed" else "compat")
+    test_gold = read_gold(
+        read_text(shared_path("data", "semeval2007", "test", "gold")),
+        "fixed" if rules == "fixed" else "compat",
+    )
     oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
     ranked = "".join(
-        f"{head} :::: " + ";".join(f"{0.5 * (n % 3)} {guess.strip()}"
-                                    for n, guess in enumerate(rest.split(";")) if guess.strip())
-        + "\n" for head, _, rest in (line.partition(" ::: ") for line in oot.splitlines()))
+        f"{head} :::: "
+        + ";".join(
+            f"{0.5 * (n % 3)} {guess.strip()}"
+            for n, guess in enumerate(rest.split(";"))
+            if guess.strip()
+        )
+        + "\n"
+        for head, _, rest in (line.partition(" ::: ") for line in oot.splitlines())
+    )
     checked = 0
-    for name, text in (("c2v.best", read_text(shared_path("data", "systems", "context2vec",
-                                                           "test.generated.best"))),
-                       ("c2v.oot", oot), ("c2v.ranked", ranked)):
+    for name, text in (
+        (
+            "c2v.best",
+            read_text(shared_path("data", "systems", "context2vec", "test.generated.best")),
+        ),
+        ("c2v.oot", oot),
+        ("c2v.ranked", ranked),
+    ):
         checked += check_every_measure(test_gold, name, text, Fraction(1, 2))
-    trial = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")),
-                      "fixed" if rules == "fixed" else "compat")
-    checked += check_every_measure(trial, "BL.out", read_text(
-        shared_path("data", "semeval2007", "trial", "BL.out")))
+    trial = read_gold(
+        read_text(shared_path("data", "semeval2007", "trial", "gold.trial")),
+        "fixed" if rules == "fixed" else "compat",
+    )
+    checked += check_every_measure(
+        trial, "BL.out", read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
+    )
     assert checked == 8 + 16 + 6 + 8  # best, oot, ranked, BL.out (best)
 
 
@@ -204,13 +242,16 @@ def test_one_signature_for_the_same_measure_from_every_route() -> None:
     text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
     board = leaderboard(gold, [("BL.out", text)], Settings())
     assert board.signatures["best.R"] == (
-        f"metric:best.R|rules:compat|t:two+responses|version:{__version__}")
+        f"metric:best.R|rules:compat|t:two+responses|version:{__version__}"
+    )
     assert MEASURES["best.R"].signature(Settings(), "compat") == board.signatures["best.R"]
     assert MEASURES["weighted_precision.P"].signature(Settings(k=0.5), "fixed") == (
-        f"metric:weighted_precision.P|rules:fixed|t:two+responses|k:0.5|version:{__version__}")
+        f"metric:weighted_precision.P|rules:fixed|t:two+responses|k:0.5|version:{__version__}"
+    )
     significance = MEASURES["gap"].signature(Settings(significance=True, seed=3), "compat")
-    assert significance.endswith(f"|resample:lemma|n:1000|trials:1000|seed:3|ci:0.95|"
-                                 f"version:{__version__}")
+    assert significance.endswith(
+        f"|resample:lemma|n:1000|trials:1000|seed:3|ci:0.95|version:{__version__}"
+    )
 
 
 def test_corpus_is_vectorised_and_finite_on_a_zero_denominator() -> None:

@@ -61,11 +61,11 @@ def test_tick_many_members_at_once(app: Flask, organiser: FlaskClient, dataset: 
     assert f'value="{ann}" id="user-{ann}" >' in page
 
 
-def test_design_guidelines_and_study_link(app: Flask, organiser: FlaskClient,
-                                          dataset: int) -> None:
+def test_design_guidelines_and_study_link(app: Flask, organiser: FlaskClient, dataset: int) -> None:
     url = f"/organiser/datasets/{dataset}/members"
-    organiser.post(url, data={"action": "design", "design": "overlap", "per_sentence": "2",
-                              "batch_size": "2"})
+    organiser.post(
+        url, data={"action": "design", "design": "overlap", "per_sentence": "2", "batch_size": "2"}
+    )
     organiser.post(url, data={"action": "guidelines", "guidelines": "Be <brief>.\r\nThanks"})
     organiser.post(url, data={"action": "open-study", "completion_code": "DONE-1"})
     with app.app_context():
@@ -77,10 +77,12 @@ def test_design_guidelines_and_study_link(app: Flask, organiser: FlaskClient,
     page = organiser.get(url).get_data(as_text=True)
     assert f"/study/{token}?PROLIFIC_PID=" in page and "DONE-1" in page
     assert "Be &lt;brief&gt;." in page
-    response = organiser.post(url, data={"action": "design", "design": "overlap",
-                                         "per_sentence": "", "batch_size": "2"})
+    response = organiser.post(
+        url, data={"action": "design", "design": "overlap", "per_sentence": "", "batch_size": "2"}
+    )
     assert "needs 1-1000 annotators per sentence" in organiser.get(
-        response.headers["Location"]).get_data(as_text=True)
+        response.headers["Location"]
+    ).get_data(as_text=True)
     organiser.post(url, data={"action": "close-study"})
     with app.app_context():
         assert db.get_or_404(Dataset, dataset).study_token is None
@@ -88,8 +90,10 @@ def test_design_guidelines_and_study_link(app: Flask, organiser: FlaskClient,
 
 
 def test_bulk_accounts_page(app: Flask, organiser: FlaskClient, dataset: int) -> None:
-    response = organiser.post("/organiser/users/bulk", data={
-        "usernames": "dan\neve given-password\n", "dataset": str(dataset)})
+    response = organiser.post(
+        "/organiser/users/bulk",
+        data={"usernames": "dan\neve given-password\n", "dataset": str(dataset)},
+    )
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "no-store"
     page = response.get_data(as_text=True)
@@ -115,8 +119,7 @@ def test_assign_command(app: Flask, dataset: int) -> None:
     assert run("ann", "--dataset", "small") == (0, "ann assigned to dataset 'small'\n")
     assert run("ann", "--dataset", "small") == (0, "ann already assigned to dataset 'small'\n")
     assert _members(app, dataset) == ["ann"]
-    assert run("ann", "--dataset", "small", "--remove") == (
-        0, "ann removed from dataset 'small'\n")
+    assert run("ann", "--dataset", "small", "--remove") == (0, "ann removed from dataset 'small'\n")
     assert _members(app, dataset) == []
     assert run("nobody", "--dataset", "small") == (1, "Error: no user 'nobody'\n")
     assert run("ann", "--dataset", "nothing") == (1, "Error: no dataset 'nothing'\n")
@@ -126,15 +129,15 @@ def test_assign_command(app: Flask, dataset: int) -> None:
 def test_create_users_command(app: Flask, dataset: int, tmp_path: Path) -> None:
     names = tmp_path / "names.txt"
     names.write_text("ann\nbob a-long-password\n", encoding="utf-8")
-    result = app.test_cli_runner().invoke(args=["lexsub", "create-users", str(names),
-                                                "--dataset", "small"])
+    result = app.test_cli_runner().invoke(
+        args=["lexsub", "create-users", str(names), "--dataset", "small"]
+    )
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("ann\t") and lines[1] == "bob\ta-long-password"
     assert _members(app, dataset) == ["ann", "bob"]
     result = app.test_cli_runner().invoke(args=["lexsub", "create-users", str(names)])
-    assert result.exit_code == 1 and "Error: no account created: user 'ann' exists" in \
-        result.output
+    assert result.exit_code == 1 and "Error: no account created: user 'ann' exists" in result.output
 
 
 def test_demo_assigns_the_demo_to_the_demo_annotators_only(app: Flask, dataset: int) -> None:

@@ -28,8 +28,10 @@ def _history(app: Flask) -> tuple[int, list[tuple[int, list[str]]]]:
 
     with app.app_context():
         revisions = db.session.scalar(select(func.count(Revision.id))) or 0
-        current = [(r.instance_id, r.substitutes) for r in
-                   db.session.scalars(select(Response).order_by(Response.instance_id))]
+        current = [
+            (r.instance_id, r.substitutes)
+            for r in db.session.scalars(select(Response).order_by(Response.instance_id))
+        ]
     return revisions, current
 
 
@@ -89,8 +91,12 @@ def test_twenty_threads_saving_at_once(app: Flask, dataset: int) -> None:
 
     with app.app_context():  # the current answer is the last revision of each sentence
         for instance, substitutes in current:
-            last = db.session.scalar(select(Revision).where(Revision.instance_id == instance)
-                                     .order_by(Revision.id.desc()).limit(1))
+            last = db.session.scalar(
+                select(Revision)
+                .where(Revision.instance_id == instance)
+                .order_by(Revision.id.desc())
+                .limit(1)
+            )
             assert last is not None and last.substitutes == substitutes
 
 
@@ -142,9 +148,10 @@ def test_the_counter_counts_each_save(app: Flask, client: FlaskClient, dataset: 
     for count in (1, 2, 3):
         client.post(f"/annotate/{first}", data={"sub1": "clever"})
         with app.app_context():
-            assert db.session.scalar(select(Response.saves).where(
-                Response.instance_id == first)) == count
+            assert (
+                db.session.scalar(select(Response.saves).where(Response.instance_id == first))
+                == count
+            )
     client.post(f"/annotate/{second}", data={"sub1": "light"})
     with app.app_context():
-        assert db.session.scalar(select(Response.saves).where(
-            Response.instance_id == second)) == 1
+        assert db.session.scalar(select(Response.saves).where(Response.instance_id == second)) == 1

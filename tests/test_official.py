@@ -30,7 +30,8 @@ def test_happy_best_credit_is_3_plus_1_over_2_times_7() -> None:
         "Total = 1, attempted = 1\n"
         "precision = 28.57, recall = 28.57\n"
         "Total with mode 1 attempted 1\n"
-        "Mode precision = 100.00, Mode recall = 100.00\n")
+        "Mode precision = 100.00, Mode recall = 100.00\n"
+    )
 
 
 def test_happy_oot_credit_is_not_divided_by_guesses() -> None:
@@ -39,8 +40,8 @@ def test_happy_oot_credit_is_not_divided_by_guesses() -> None:
     assert scores.score_sum == pytest.approx(4 / 7)
     assert scores.log == (
         "happy.a Item 9999 mode 'glad'  found in guesses",
-        "happy.a Item 9999 credit 0.571428571428571 human responses 7: "
-        "score is 0.571428571428571")
+        "happy.a Item 9999 credit 0.571428571428571 human responses 7: score is 0.571428571428571",
+    )
 
 
 def test_verbose_best_lines_use_perl_number_format() -> None:
@@ -49,30 +50,45 @@ def test_verbose_best_lines_use_perl_number_format() -> None:
     assert scores.log == (
         "happy.a Item 9999 mode 'glad' : system 'merry' wrong",
         "happy.a Item 9999 credit 0.285714285714286 guesses 3 human responses 7: "
-        "score is 0.285714285714286")
+        "score is 0.285714285714286",
+    )
 
 
-@pytest.mark.parametrize(("fraction", "text"), [
-    (0.4576, "45.76"), (1.0, "100.00"), (0.0, "0.00"), (0.5, "50.00"), (0.123449, "12.34"),
-    (0.12345, "12.35"), (1 / 3, "33.33"), (2 / 3, "66.67"), (4.5, "450.00"),
-])
+@pytest.mark.parametrize(
+    ("fraction", "text"),
+    [
+        (0.4576, "45.76"),
+        (1.0, "100.00"),
+        (0.0, "0.00"),
+        (0.5, "50.00"),
+        (0.123449, "12.34"),
+        (0.12345, "12.35"),
+        (1 / 3, "33.33"),
+        (2 / 3, "66.67"),
+        (4.5, "450.00"),
+    ],
+)
 def test_perl_round(fraction: float, text: str) -> None:
     assert perl_round(fraction) == text
 
 
 def test_perl_str() -> None:
     assert [perl_str(1.0), perl_str(0.1 + 0.2), perl_str(5), perl_str(None)] == [
-        "1", "0.3", "5", ""]
+        "1",
+        "0.3",
+        "5",
+        "",
+    ]
 
 
 GOLD_QUIRKS = [
     "pound.n 1 :: kilo 2;11.27 kilograms 1;pn 1;",  # numeric entry, proper name
-    "x.n 2 :: x 2;y 1;",                             # one-character substitutes
-    "new.a 3 :: brand-new 3;fresh 1;",               # hyphenated mode
+    "x.n 2 :: x 2;y 1;",  # one-character substitutes
+    "new.a 3 :: brand-new 3;fresh 1;",  # hyphenated mode
     "captive.a 4 :: non-captive 2;free 1;",
-    "garden.n 5 :: plot 1;garden  1;",               # double space
-    "lone.n 6 :: single 1;",                          # not in T: one response
-    "tie.n 7 :: a1 2;b1 2;",                          # no mode: tie
+    "garden.n 5 :: plot 1;garden  1;",  # double space
+    "lone.n 6 :: single 1;",  # not in T: one response
+    "tie.n 7 :: a1 2;b1 2;",  # no mode: tie
 ]
 
 
@@ -98,17 +114,26 @@ def test_fixed_gold_reading_keeps_every_entry() -> None:
 
 def test_guess_rules() -> None:
     assert guesses_compat(" glad;non-captive;;brand-new;o'clock;") == [
-        " glad", "noncaptive", "", "brand new", "oclock"]
+        " glad",
+        "noncaptive",
+        "",
+        "brand new",
+        "oclock",
+    ]
     assert guesses_fixed(" glad;non-captive;;brand-new;o'clock;") == [
-        "glad", "non captive", "brand new", "oclock"]
+        "glad",
+        "non captive",
+        "brand new",
+        "oclock",
+    ]
 
 
 SYSTEM_QUIRKS = [
-    "pound.n 1 :: 11.27 kilograms",      # compat 0 (gold entry mangled); fixed 1/3
-    "x.n 2 :: x",                        # compat: item has no counts, not scored; fixed 2/3
-    "new.a 3 ::  brand-new",             # leading space: compat 0; fixed 3/4 and the mode
-    "captive.a 4 :: non-captive;free",   # compat: free only 1/3 / 2; fixed (2+1)/3 / 2
-    "garden.n 5 :: ",                    # compat: stale, credited with line 4's guesses
+    "pound.n 1 :: 11.27 kilograms",  # compat 0 (gold entry mangled); fixed 1/3
+    "x.n 2 :: x",  # compat: item has no counts, not scored; fixed 2/3
+    "new.a 3 ::  brand-new",  # leading space: compat 0; fixed 3/4 and the mode
+    "captive.a 4 :: non-captive;free",  # compat: free only 1/3 / 2; fixed (2+1)/3 / 2
+    "garden.n 5 :: ",  # compat: stale, credited with line 4's guesses
 ]
 
 
@@ -144,14 +169,16 @@ def test_oot_duplicates_compat_credits_each_fixed_once() -> None:
     assert compat.score_sum == pytest.approx(11 / 7) and compat.duplicate_lines == 1
     assert fixed.score_sum == pytest.approx(5 / 7) and fixed.duplicate_lines == 1
     assert official_text(compat).splitlines()[0] == (
-        "WARNING OOT file contains duplicates on 1 lines")
+        "WARNING OOT file contains duplicates on 1 lines"
+    )
 
 
 def test_oot_scores_only_the_first_ten_guesses() -> None:
     gold = ["happy.a 9999 :: glad 3;merry 2;cheerful 1;jovial 1;"]
     guesses = ";".join(f"w{i}" for i in range(10)) + ";glad"
-    scores = score_system("oot", read_gold(gold), [f"happy.a 9999 ::: {guesses}"], "s",
-                          verbose=True)
+    scores = score_system(
+        "oot", read_gold(gold), [f"happy.a 9999 ::: {guesses}"], "s", verbose=True
+    )
     assert scores.score_sum == 0
     assert "happy.a Item 9999 exceeded 10 guesses" in scores.log
 
@@ -161,10 +188,10 @@ def test_nothing_attempted_dies_like_score_pl_in_compat_only() -> None:
     with pytest.raises(ScorerDied) as died:
         official_text(score_system("best", gold, ["bad line"], "sys"))
     assert died.value.stdout == "Error in sys on line 1\n"
-    fixed = official_text(score_system("best", read_gold(HAPPY_GOLD, "fixed"),
-                                       ["happy.a 9999 :: ;"], "sys"))
-    assert fixed.splitlines()[:2] == ["Total = 1, attempted = 0",
-                                      "precision = n/a, recall = 0.00"]
+    fixed = official_text(
+        score_system("best", read_gold(HAPPY_GOLD, "fixed"), ["happy.a 9999 :: ;"], "sys")
+    )
+    assert fixed.splitlines()[:2] == ["Total = 1, attempted = 0", "precision = n/a, recall = 0.00"]
 
 
 def test_first_line_for_an_id_wins() -> None:
@@ -173,13 +200,16 @@ def test_first_line_for_an_id_wins() -> None:
     assert scores.score_sum == pytest.approx(1 / 7)
 
 
-MW_GOLD = ["take.v 1 :: take place 3;take part 1;", "cross.n 2 :: cross section 2;",
-           "bar.n 3 :: bar off 1;", "tie.n 4 :: a b 2;c d 2;"]
+MW_GOLD = [
+    "take.v 1 :: take place 3;take part 1;",
+    "cross.n 2 :: cross section 2;",
+    "bar.n 3 :: bar off 1;",
+    "tie.n 4 :: a b 2;c d 2;",
+]
 
 
 def test_multiwords_compat_counts_empty_answers_fixed_does_not() -> None:
-    system = ["take.v 1 :: take place", "cross.n 2 :: ", "bar.n 3 :: bar off",
-              "tie.n 4 :: a b"]
+    system = ["take.v 1 :: take place", "cross.n 2 :: ", "bar.n 3 :: bar off", "tie.n 4 :: a b"]
     compat = score_multiwords(MW_GOLD, system, "s", "g")
     fixed = score_multiwords(MW_GOLD, system, "s", "g", "fixed")
     assert compat.total_modes == 2  # item 3: one annotator; item 4: tie

@@ -23,8 +23,9 @@ def _cases() -> list[dict[str, str]]:
 CASES = _cases()
 
 
-@pytest.mark.parametrize("case", CASES,
-                         ids=[f"{c['name']}{'-v' if c.get('verbose') else ''}" for c in CASES])
+@pytest.mark.parametrize(
+    "case", CASES, ids=[f"{c['name']}{'-v' if c.get('verbose') else ''}" for c in CASES]
+)
 def test_oracle_case(case: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     root = shared_path("oracle")
     assert "system" in case, "../shared/oracle/cases.tsv is missing"

@@ -28,8 +28,18 @@ from tests.conftest import shared_path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ("lexsub-score", "lexsub-compare", "lexsub-agreement", "lexsub-compile")
-WEB = {"flask", "flask-login", "flask-sqlalchemy", "flask-migrate", "flask-wtf",
-       "flask-limiter", "sqlalchemy", "psycopg", "defusedxml", "werkzeug"}
+WEB = {
+    "flask",
+    "flask-login",
+    "flask-sqlalchemy",
+    "flask-migrate",
+    "flask-wtf",
+    "flask-limiter",
+    "sqlalchemy",
+    "psycopg",
+    "defusedxml",
+    "werkzeug",
+}
 
 pytestmark = pytest.mark.slow
 
@@ -44,13 +54,27 @@ class Venv:
     def bin(self, name: str) -> str:
         return str(self.path / "bin" / name)
 
-    def run(self, argv: Sequence[str], check: bool = True, env: dict[str, str] | None = None,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
-        clean = {key: value for key, value in os.environ.items()
-                 if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+    def run(
+        self,
+        argv: Sequence[str],
+        check: bool = True,
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> subprocess.CompletedProcess[bytes]:
+        clean = {
+            key: value
+            for key, value in os.environ.items()
+            if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}
+        }
         clean["PATH"] = f"{self.path / 'bin'}{os.pathsep}{clean.get('PATH', '')}"
-        result = subprocess.run(list(argv), cwd=cwd or self.work, env={**clean, **(env or {})},
-                                capture_output=True, check=False, timeout=900)
+        result = subprocess.run(
+            list(argv),
+            cwd=cwd or self.work,
+            env={**clean, **(env or {})},
+            capture_output=True,
+            check=False,
+            timeout=900,
+        )
         if check:
             assert result.returncode == 0, (argv, result.stdout[-2000:], result.stderr[-4000:])
         return result
@@ -59,8 +83,21 @@ class Venv:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
-                    "--wheel-dir", str(out), str(ROOT)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--wheel-dir",
+            str(out),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
     (built,) = out.glob("lexsub-*.whl")
     return built
 
@@ -80,8 +117,11 @@ def venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Venv:
 def _requires(wheel: Path) -> list[str]:
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(f"lexsub-{__version__}.dist-info/METADATA").decode()
-    return [line.split(":", 1)[1].strip() for line in metadata.splitlines()
-            if line.startswith("Requires-Dist:")]
+    return [
+        line.split(":", 1)[1].strip()
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
 
 
 def _name(requirement: str) -> str:
@@ -98,10 +138,15 @@ def test_the_wheel_holds_the_two_packages_their_data_and_the_scripts(wheel: Path
         scripts = archive.read(f"lexsub-{__version__}.dist-info/entry_points.txt").decode()
     tops = {name.split("/")[0] for name in names}
     assert tops == {"annotate", "scoring", f"lexsub-{__version__}.dist-info"}
-    for data in ("annotate/templates/base.html", "annotate/templates/reports/agreement.html",
-                 "annotate/migrations/env.py", "annotate/migrations/alembic.ini",
-                 "annotate/migrations/script.py.mako", "annotate/demo/demo.xml",
-                 "scoring/py.typed"):
+    for data in (
+        "annotate/templates/base.html",
+        "annotate/templates/reports/agreement.html",
+        "annotate/migrations/env.py",
+        "annotate/migrations/alembic.ini",
+        "annotate/migrations/script.py.mako",
+        "annotate/demo/demo.xml",
+        "scoring/py.typed",
+    ):
         assert data in names, data
     assert any(name.startswith("annotate/migrations/versions/") for name in names)
     for script in SCRIPTS:
@@ -123,8 +168,18 @@ def test_the_plain_install_has_no_flask_and_imports_outside_the_checkout(venv: V
     names = {entry["name"].lower() for entry in json.loads(installed)}
     assert "lexsub" in names and not names & WEB, sorted(names & WEB)
     assert venv.run([python, "-c", "import flask"], check=False).returncode == 1
-    where = venv.run([python, "-c", "import scoring.score, annotate.compile, scoring; "
-                      "print(scoring.__file__, scoring.__version__)"]).stdout.decode().split()
+    where = (
+        venv.run(
+            [
+                python,
+                "-c",
+                "import scoring.score, annotate.compile, scoring; "
+                "print(scoring.__file__, scoring.__version__)",
+            ]
+        )
+        .stdout.decode()
+        .split()
+    )
     assert Path(where[0]).is_relative_to(venv.path) and where[1] == __version__
 
 
@@ -137,48 +192,77 @@ def test_lexsub_score_prints_what_score_pl_prints(venv: Venv) -> None:
         gold = (root.parent / case["gold"]).resolve()
         # score.pl names the system file as given: run where the oracle ran it
         argv = [venv.bin("lexsub-score"), system.name, str(gold), "-t", case["type"]]
-        result = venv.run([*argv, case["verbose"]] if case["verbose"] else argv,
-                          cwd=system.parent)
+        result = venv.run([*argv, case["verbose"]] if case["verbose"] else argv, cwd=system.parent)
         assert result.stdout == (root.parent / case["expected"]).read_bytes(), case["name"]
 
 
 def test_the_commands_run_without_flask(venv: Venv) -> None:
     gold = shared_path("data", "semeval2007", "trial", "gold.trial")
     system = shared_path("data", "semeval2007", "trial", "BL.out")
-    compared = venv.run([venv.bin("lexsub-compare"), str(gold), str(system), "--format",
-                         "json", "--measures", "best.R", "--workers", "1"])
+    compared = venv.run(
+        [
+            venv.bin("lexsub-compare"),
+            str(gold),
+            str(system),
+            "--format",
+            "json",
+            "--measures",
+            "best.R",
+            "--workers",
+            "1",
+        ]
+    )
     figures = json.loads(compared.stdout)
     # BL.out's best recall on the trial gold under score.pl's rules (README: 7.47)
     assert round(100 * figures["systems"]["BL.out"]["best.R"], 2) == 7.47
     responses = venv.work / "responses.jsonl"
-    responses.write_text("".join(
-        json.dumps({"annotator": annotator, "lexelt": "bright.a", "instance": str(instance),
-                    "kind": "substitutes", "substitutes": substitutes, "multiword": None,
-                    "used_dictionary": False, "updated_at": "2026-01-01T00:00:00+00:00"})
-        + "\n"
-        for instance, annotator, substitutes in [
-            (1, "ann1", ["shining"]), (1, "ann2", ["shining", "brilliant"]),
-            (2, "ann1", ["clever"]), (2, "ann2", ["smart"])]), encoding="utf-8")
+    responses.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "annotator": annotator,
+                    "lexelt": "bright.a",
+                    "instance": str(instance),
+                    "kind": "substitutes",
+                    "substitutes": substitutes,
+                    "multiword": None,
+                    "used_dictionary": False,
+                    "updated_at": "2026-01-01T00:00:00+00:00",
+                }
+            )
+            + "\n"
+            for instance, annotator, substitutes in [
+                (1, "ann1", ["shining"]),
+                (1, "ann2", ["shining", "brilliant"]),
+                (2, "ann1", ["clever"]),
+                (2, "ann2", ["smart"]),
+            ]
+        ),
+        encoding="utf-8",
+    )
     venv.run([venv.bin("lexsub-compile"), str(responses), "--out", "out"])
     assert (venv.work / "out" / "gold").read_text(encoding="utf-8").splitlines() == [
-        "bright.a 1 :: shining 2;brilliant 1;", "bright.a 2 :: clever 1;smart 1;"]
-    report = venv.run([venv.bin("lexsub-agreement"), "out/annotators.jsonl", "--format",
-                       "json"])
+        "bright.a 1 :: shining 2;brilliant 1;",
+        "bright.a 2 :: clever 1;smart 1;",
+    ]
+    report = venv.run([venv.bin("lexsub-agreement"), "out/annotators.jsonl", "--format", "json"])
     table = json.loads(report.stdout)
     # PA: item 1 |{shining}| / |{shining, brilliant}| = 1/2, item 2: 0; mean 1/4
     assert (table["all"]["PA"], table["all"]["T"]) == (0.25, 2)
 
 
-def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(venv: Venv,
-                                                                      wheel: Path) -> None:
+def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(
+    venv: Venv, wheel: Path
+) -> None:
     venv.run([venv.bin("python"), "-m", "pip", "install", "--quiet", f"{wheel}[web]"])
     database = venv.work / "study.sqlite"
-    env = {"DATABASE_URL": f"sqlite:///{database}",
-           "LEXSUB_INSTANCE": str(venv.work / "instance")}
+    env = {"DATABASE_URL": f"sqlite:///{database}", "LEXSUB_INSTANCE": str(venv.work / "instance")}
     done = venv.run([venv.bin("flask"), "--app", "annotate", "lexsub", "init-db"], env=env)
     assert b"database ready" in done.stdout
     with sqlite3.connect(database) as connection:
-        tables = {row[0] for row in connection.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = {
+            row[0]
+            for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
     assert {"users", "datasets", "instances", "responses", "alembic_version"} <= tables
     assert (venv.work / "instance" / "secret_key").exists()

@@ -55,21 +55,24 @@ def scored(*pairs: tuple[str, float]) -> list[Scored]:
 # --- GAP -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("ranking", "expected"), [
-    # perfect: numerator 3/1 + 5/2 + 6/3 = 15/2 = the ideal
-    (ranked("a", "b", "c"), Fraction(1)),
-    # reversed: p_1 = 1/1, p_2 = 3/2, p_3 = 6/3 → 9/2 / (15/2)
-    (ranked("c", "b", "a"), Fraction(3, 5)),
-    # x is not in the gold (weight 0, I = 0): 3/1 + 5/3 + 6/4 = 37/6 → 37/45
-    (ranked("a", "x", "b", "c"), Fraction(37, 45)),
-    # b and c never ranked: still in the ideal denominator → 3 / (15/2)
-    (ranked("a"), Fraction(2, 5)),
-    (ranked("b"), Fraction(4, 15)),
-    # only wrong candidates
-    (ranked("x", "y"), Fraction(0)),
-    # scores, not the order given, rank: a 0.9, b 0.5, c 0.1 is perfect
-    (scored(("c", 0.1), ("a", 0.9), ("b", 0.5)), Fraction(1)),
-])
+@pytest.mark.parametrize(
+    ("ranking", "expected"),
+    [
+        # perfect: numerator 3/1 + 5/2 + 6/3 = 15/2 = the ideal
+        (ranked("a", "b", "c"), Fraction(1)),
+        # reversed: p_1 = 1/1, p_2 = 3/2, p_3 = 6/3 → 9/2 / (15/2)
+        (ranked("c", "b", "a"), Fraction(3, 5)),
+        # x is not in the gold (weight 0, I = 0): 3/1 + 5/3 + 6/4 = 37/6 → 37/45
+        (ranked("a", "x", "b", "c"), Fraction(37, 45)),
+        # b and c never ranked: still in the ideal denominator → 3 / (15/2)
+        (ranked("a"), Fraction(2, 5)),
+        (ranked("b"), Fraction(4, 15)),
+        # only wrong candidates
+        (ranked("x", "y"), Fraction(0)),
+        # scores, not the order given, rank: a 0.9, b 0.5, c 0.1 is perfect
+        (scored(("c", 0.1), ("a", 0.9), ("b", 0.5)), Fraction(1)),
+    ],
+)
 def test_gap_hand_computed(ranking: list[Scored], expected: Fraction) -> None:
     result = gap(GOLD, ranking)
     assert result == ItemRanking(expected, True, True)
@@ -77,13 +80,19 @@ def test_gap_hand_computed(ranking: list[Scored], expected: Fraction) -> None:
 
 def test_gap_duplicates_keep_the_first_highest_scored_occurrence() -> None:
     # a at 0.9 and again at 0.7: kept once at 0.9 → a, x, b: 3/1 + 5/3 = 14/3 → 28/45
-    assert gap(GOLD, scored(("a", 0.9), ("x", 0.8), ("a", 0.7), ("b", 0.6))).value \
-        == Fraction(14, 3) / IDEAL == Fraction(28, 45)
+    assert (
+        gap(GOLD, scored(("a", 0.9), ("x", 0.8), ("a", 0.7), ("b", 0.6))).value
+        == Fraction(14, 3) / IDEAL
+        == Fraction(28, 45)
+    )
     # the later occurrence has the higher score: a is ranked at 0.95, before x
     assert gap(GOLD, scored(("x", 0.8), ("a", 0.7), ("a", 0.95))).value == Fraction(2, 5)
     # a repeated at the next place is dropped, not counted again: a, b → (3 + 5/2) / (15/2)
-    assert gap(GOLD, ranked("a", "a", "b")).value == gap(GOLD, ranked("a", "b")).value == \
-        Fraction(11, 2) / IDEAL
+    assert (
+        gap(GOLD, ranked("a", "a", "b")).value
+        == gap(GOLD, ranked("a", "b")).value
+        == Fraction(11, 2) / IDEAL
+    )
 
 
 def test_gap_ties_are_broken_by_the_order_given_not_alphabetically() -> None:
@@ -91,8 +100,11 @@ def test_gap_ties_are_broken_by_the_order_given_not_alphabetically() -> None:
     assert gap(GOLD, scored(("x", 0.5), ("a", 0.5))).value == Fraction(1, 5)
     # given the other way round: a first → 3 / (15/2) = 2/5
     assert gap(GOLD, scored(("a", 0.5), ("x", 0.5))).value == Fraction(2, 5)
-    assert [s.candidate for s in rank_order(scored(("x", 0.5), ("b", 0.7), ("a", 0.5)))] \
-        == ["b", "x", "a"]
+    assert [s.candidate for s in rank_order(scored(("x", 0.5), ("b", 0.7), ("a", 0.5)))] == [
+        "b",
+        "x",
+        "a",
+    ]
 
 
 def test_gap_zero_count_gold_key_is_irrelevant() -> None:
@@ -123,24 +135,31 @@ def reference_gap(gold: Mapping[str, int], ranking: Sequence[Scored]) -> Fractio
             best[item.candidate] = (item.score, position)
     order = sorted(best, key=lambda c: (-best[c][0], best[c][1]))
     x = [Fraction(gold.get(c, 0)) for c in order]
-    numerator = sum((sum(x[:i + 1], Fraction(0)) / (i + 1) for i in range(len(x)) if x[i] > 0),
-                    Fraction(0))
+    numerator = sum(
+        (sum(x[: i + 1], Fraction(0)) / (i + 1) for i in range(len(x)) if x[i] > 0), Fraction(0)
+    )
     y = sorted((Fraction(v) for v in gold.values() if v > 0), reverse=True)
-    denominator = sum((sum(y[:j + 1], Fraction(0)) / (j + 1) for j in range(len(y))),
-                      Fraction(0))
+    denominator = sum((sum(y[: j + 1], Fraction(0)) / (j + 1) for j in range(len(y))), Fraction(0))
     return numerator / denominator
 
 
 TERMS = [f"t{n}" for n in range(8)]
 golds = st.dictionaries(st.sampled_from(TERMS), st.integers(1, 5), min_size=1, max_size=8)
-rankings = st.lists(st.builds(Scored, st.sampled_from([*TERMS, "w1", "w2", "w3"]),
-                              st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0])), max_size=14)
+rankings = st.lists(
+    st.builds(
+        Scored,
+        st.sampled_from([*TERMS, "w1", "w2", "w3"]),
+        st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.0]),
+    ),
+    max_size=14,
+)
 
 
 @settings(max_examples=300)
 @given(golds, rankings)
-def test_gap_matches_the_reference_and_lies_in_0_1(gold: dict[str, int],
-                                                   ranking: list[Scored]) -> None:
+def test_gap_matches_the_reference_and_lies_in_0_1(
+    gold: dict[str, int], ranking: list[Scored]
+) -> None:
     value = gap(gold, ranking).value
     assert value == reference_gap(gold, ranking)
     assert 0 <= value <= 1
@@ -158,8 +177,9 @@ def test_ideal_ranking_scores_gap_1(gold: dict[str, int]) -> None:
 
 def test_average_precision_hand_computed() -> None:
     # relevant at ranks 1, 3, 6: (1/1 + 2/3 + 3/6) / 3 = 13/18
-    assert average_precision(GOLD, ranked("a", "x", "b", "y", "z", "c")) \
-        == ItemRanking(Fraction(13, 18), True, True)
+    assert average_precision(GOLD, ranked("a", "x", "b", "y", "z", "c")) == ItemRanking(
+        Fraction(13, 18), True, True
+    )
     # d never ranked counts in R = 4: (1/2) / 4
     assert average_precision({**GOLD, "d": 5}, ranked("x", "a")).value == Fraction(1, 8)
     # unweighted: the counts do not matter
@@ -168,8 +188,9 @@ def test_average_precision_hand_computed() -> None:
 
 @settings(max_examples=300)
 @given(st.sets(st.sampled_from(TERMS), min_size=1), st.integers(1, 7), rankings)
-def test_gap_with_equal_weights_is_average_precision(relevant: set[str], weight: int,
-                                                     ranking: list[Scored]) -> None:
+def test_gap_with_equal_weights_is_average_precision(
+    relevant: set[str], weight: int, ranking: list[Scored]
+) -> None:
     gold = dict.fromkeys(relevant, weight)
     assert gap(gold, ranking) == average_precision(gold, ranking)
 
@@ -186,8 +207,14 @@ def brute_force_auc(gold: Mapping[str, int], ranking: Sequence[Scored]) -> Fract
     negative = [s for c, s in best.items() if gold.get(c, 0) <= 0]
     if not positive or not negative:
         return None
-    wins = sum((Fraction(1) if p > n else Fraction(1, 2) if p == n else Fraction(0)
-                for p in positive for n in negative), Fraction(0))
+    wins = sum(
+        (
+            Fraction(1) if p > n else Fraction(1, 2) if p == n else Fraction(0)
+            for p in positive
+            for n in negative
+        ),
+        Fraction(0),
+    )
     return wins / (len(positive) * len(negative))
 
 
@@ -217,8 +244,9 @@ def test_roc_auc_uses_the_best_score_of_a_duplicate() -> None:
 
 @settings(max_examples=300)
 @given(golds, rankings)
-def test_roc_auc_matches_the_brute_force_pair_count(gold: dict[str, int],
-                                                    ranking: list[Scored]) -> None:
+def test_roc_auc_matches_the_brute_force_pair_count(
+    gold: dict[str, int], ranking: list[Scored]
+) -> None:
     expected = brute_force_auc(gold, ranking)
     result = roc_auc(gold, ranking)
     assert result.defined == (expected is not None)
@@ -231,12 +259,15 @@ PK_GOLD = {"a": 3, "b": 2, "c": 1, "d": 1}
 PK_RANKING = ranked("a", "x", "b", "y", "c")
 
 
-@pytest.mark.parametrize(("k", "precision", "recall"), [
-    (1, Fraction(1), Fraction(1, 4)),
-    (3, Fraction(2, 3), Fraction(2, 4)),
-    (5, Fraction(3, 5), Fraction(3, 4)),
-    (10, Fraction(3, 10), Fraction(3, 4)),  # P@k divides by k though only 5 are ranked
-])
+@pytest.mark.parametrize(
+    ("k", "precision", "recall"),
+    [
+        (1, Fraction(1), Fraction(1, 4)),
+        (3, Fraction(2, 3), Fraction(2, 4)),
+        (5, Fraction(3, 5), Fraction(3, 4)),
+        (10, Fraction(3, 10), Fraction(3, 4)),  # P@k divides by k though only 5 are ranked
+    ],
+)
 def test_precision_and_recall_at_k(k: int, precision: Fraction, recall: Fraction) -> None:
     assert precision_at(PK_GOLD, PK_RANKING, k) == ItemRanking(precision, True, True)
     assert recall_at(PK_GOLD, PK_RANKING, k) == ItemRanking(recall, True, True)
@@ -261,9 +292,11 @@ GOLD_LINES = [
 
 def _ranked_rows(gold: Gold, rankings: Mapping[str, Sequence[Scored]]) -> SystemRows:
     """The registry's rows of a ranked system (candidates folded as a ranked file's are)."""
-    text = "".join(f"{gold.items[item_id].lexelt if item_id in gold.items else 'x.n'} "
-                   f"{item_id} :::: " + ";".join(f"{c.score!r} {c.candidate}" for c in ranking)
-                   + "\n" for item_id, ranking in rankings.items())
+    text = "".join(
+        f"{gold.items[item_id].lexelt if item_id in gold.items else 'x.n'} "
+        f"{item_id} :::: " + ";".join(f"{c.score!r} {c.candidate}" for c in ranking) + "\n"
+        for item_id, ranking in rankings.items()
+    )
     return score_files(gold, [("s.ranked", text)])[0]
 
 
@@ -301,22 +334,30 @@ def _gold_of(items: Mapping[str, Mapping[str, int]], order: Sequence[str]) -> Go
     return Gold("fixed", built, len(built), 0)
 
 
-corpora = st.dictionaries(st.text("0123456789", min_size=1, max_size=3), golds, min_size=1,
-                          max_size=8)
+corpora = st.dictionaries(
+    st.text("0123456789", min_size=1, max_size=3), golds, min_size=1, max_size=8
+)
 
 
 @settings(max_examples=100)
 @given(corpora, st.data())
-def test_permutations_change_no_item_row(items: dict[str, dict[str, int]],
-                                         data: st.DataObject) -> None:
+def test_permutations_change_no_item_row(
+    items: dict[str, dict[str, int]], data: st.DataObject
+) -> None:
     system = {item_id: data.draw(rankings) for item_id in items if data.draw(st.booleans())}
     order = data.draw(st.permutations(list(items)))
 
     def rows(gold: Gold, system: Mapping[str, Sequence[Scored]]) -> dict[str, list[float]]:
-        found = system_rows(gold_items(gold), {i: Answers(ranking=tuple(r))
-                                               for i, r in system.items()}, "s", "ranked")
-        return {item_id: [float(column[j]) for column in found.columns.values()]
-                for j, item_id in enumerate(found.ids)}
+        found = system_rows(
+            gold_items(gold),
+            {i: Answers(ranking=tuple(r)) for i, r in system.items()},
+            "s",
+            "ranked",
+        )
+        return {
+            item_id: [float(column[j]) for column in found.columns.values()]
+            for j, item_id in enumerate(found.ids)
+        }
 
     one = rows(_gold_of(items, list(items)), system)
     assert one == rows(_gold_of(items, order), {i: system[i] for i in reversed(list(system))})
@@ -327,21 +368,27 @@ def test_permutations_change_no_item_row(items: dict[str, dict[str, int]],
 
 def test_a_line_with_multiword_candidates() -> None:
     line = parse_ranking_line("bright.a 1 :::: 0.9 very clever;-1.5e-3 smart;2 brand-new;")
-    assert line == RankingLine("bright.a", "1", (Scored("very clever", 0.9),
-                                                 Scored("smart", -0.0015),
-                                                 Scored("brand-new", 2.0)))
-    assert format_ranking_line(line) == \
-        "bright.a 1 :::: 0.9 very clever;-0.0015 smart;2.0 brand-new"
+    assert line == RankingLine(
+        "bright.a",
+        "1",
+        (Scored("very clever", 0.9), Scored("smart", -0.0015), Scored("brand-new", 2.0)),
+    )
+    assert (
+        format_ranking_line(line) == "bright.a 1 :::: 0.9 very clever;-0.0015 smart;2.0 brand-new"
+    )
     assert parse_ranking_line("bright.a 1 ::::").candidates == ()
     assert format_ranking_line(RankingLine("bright.a", "1", ())) == "bright.a 1 ::::"
 
 
 CANDIDATE = st.from_regex(r"[a-z'\-]{1,8}( [a-z'\-]{1,8}){0,2}", fullmatch=True)
-LINES = st.builds(RankingLine, st.sampled_from(["bright.a", "stand.n.v", "run.v"]),
-                  st.from_regex(r"[0-9a-z]{1,5}", fullmatch=True),
-                  st.lists(st.builds(Scored, CANDIDATE,
-                                     st.floats(allow_nan=False, allow_infinity=False)),
-                           max_size=6).map(tuple))
+LINES = st.builds(
+    RankingLine,
+    st.sampled_from(["bright.a", "stand.n.v", "run.v"]),
+    st.from_regex(r"[0-9a-z]{1,5}", fullmatch=True),
+    st.lists(
+        st.builds(Scored, CANDIDATE, st.floats(allow_nan=False, allow_infinity=False)), max_size=6
+    ).map(tuple),
+)
 
 
 @settings(max_examples=150)
@@ -352,19 +399,24 @@ def test_parse_format_round_trip(line: RankingLine) -> None:
 
 def test_reader_reports_every_problem_with_its_line(tmp_path: Path) -> None:
     path = tmp_path / "system.ranked"
-    path.write_text("\n".join([
-        "bright.a 1 :::: 0.9 clever;0.5 smart",   # 1 fine
-        "bright.a 2 :::: clever 0.9",             # 2 score must come first
-        "bright.a 3 :::: nan clever",             # 3 not a decimal number
-        "bright.a 4 :::: 1e999 clever",           # 4 not finite
-        "bright.a 5 :::: 0.9  clever",            # 5 double space: candidate not trimmed
-        "bright.a 6 ::: clever;smart",            # 6 an oot line
-        "",                                       # 7 blank: skipped
-        "bright.a 1 :::: 0.1 bright",             # 8 repeated id
-        "bright 9 :::: 0.1 bright",               # 9 lexelt without pos
-        "bright.a 10 :::: 0.9 clever; 0.5 smart",  # 10 space after ';'
-        "bright.a 11 :::: 0.9",                   # 11 no candidate
-    ]) + "\n")
+    path.write_text(
+        "\n".join(
+            [
+                "bright.a 1 :::: 0.9 clever;0.5 smart",  # 1 fine
+                "bright.a 2 :::: clever 0.9",  # 2 score must come first
+                "bright.a 3 :::: nan clever",  # 3 not a decimal number
+                "bright.a 4 :::: 1e999 clever",  # 4 not finite
+                "bright.a 5 :::: 0.9  clever",  # 5 double space: candidate not trimmed
+                "bright.a 6 ::: clever;smart",  # 6 an oot line
+                "",  # 7 blank: skipped
+                "bright.a 1 :::: 0.1 bright",  # 8 repeated id
+                "bright 9 :::: 0.1 bright",  # 9 lexelt without pos
+                "bright.a 10 :::: 0.9 clever; 0.5 smart",  # 10 space after ';'
+                "bright.a 11 :::: 0.9",  # 11 no candidate
+            ]
+        )
+        + "\n"
+    )
     with pytest.raises(FormatError) as caught:
         read_ranking(path)
     problems = caught.value.problems
@@ -384,8 +436,7 @@ def test_reader_reads_a_file_and_oot_readers_refuse_it(tmp_path: Path) -> None:
     path.write_text("bright.a 1 :::: 0.9 very clever;0.5 smart\r\n\nbright.a 2 ::::\n")
     lines = read_ranking(path)
     assert [line.line for line in lines] == [1, 3]
-    assert rankings_of(lines) == {"1": (Scored("very clever", 0.9), Scored("smart", 0.5)),
-                                  "2": ()}
+    assert rankings_of(lines) == {"1": (Scored("very clever", 0.9), Scored("smart", 0.5)), "2": ()}
     for kind in ("oot", "best"):
         with pytest.raises(FormatError):
             read_system(path, kind)
@@ -395,8 +446,10 @@ def test_an_oot_file_is_read_as_a_ranking_in_file_order(tmp_path: Path) -> None:
     path = tmp_path / "system.oot"
     path.write_text("bright.a 1 ::: smart;very clever;x\nbright.a 2 ::: \n")
     rankings = read_system_ranking(path, "oot")
-    assert rankings == {"1": (Scored("smart", 3.0), Scored("very clever", 2.0),
-                              Scored("x", 1.0)), "2": ()}
+    assert rankings == {
+        "1": (Scored("smart", 3.0), Scored("very clever", 2.0), Scored("x", 1.0)),
+        "2": (),
+    }
     assert [s.candidate for s in rank_order(rankings["1"])] == ["smart", "very clever", "x"]
     # smart 2, very clever 1: ideal 2 + 3/2; ranked 2/1 + 3/2 → 1
     assert gap({"smart": 2, "very clever": 1}, rankings["1"]).value == 1
@@ -451,32 +504,39 @@ def test_context2vec_oot_as_a_ranking_on_the_test_gold() -> None:
     assert rows.value("p_at_10") == pytest.approx(float(Fraction(723, 16960)), abs=1e-12)
     assert rows.value("r_at_10") == pytest.approx(0.11784942160826595, abs=1e-9)
     # the leaderboard's oot route gives the same figures
-    from_file = score_files(read_gold(read_lines(gold_path), "fixed"),
-                            [("oot", oot.read_text(encoding="utf-8"))])[0]
+    from_file = score_files(
+        read_gold(read_lines(gold_path), "fixed"), [("oot", oot.read_text(encoding="utf-8"))]
+    )[0]
     for measure in ("gap", "ap", "auc", "p_at_1", "p_at_10", "r_at_10"):
         assert from_file.value(measure) == rows.value(measure), measure
 
 
 def test_the_documented_example_parses_as_described() -> None:
     doc = (Path(__file__).resolve().parent.parent / "docs" / "ranking.md").read_text()
-    lines = [parse_ranking_line(line.strip()) for line in doc.splitlines()
-             if line.startswith("    bright.a ")]
+    lines = [
+        parse_ranking_line(line.strip())
+        for line in doc.splitlines()
+        if line.startswith("    bright.a ")
+    ]
     assert [line.id for line in lines] == ["1", "2", "3"]
     order = [s.candidate for s in rank_order(lines[0].candidates)]
     assert order == ["intelligent", "very clever", "smart", "luminous"]
     assert lines[1].candidates[1] == Scored("brand-new", -1.0)
     assert lines[2].candidates == ()
     for score in (".5", "-3", "1e-05", "2.5E+3"):
-        assert parse_ranking_line(f"bright.a 1 :::: {score} x").candidates[0].score \
-            == float(score)
+        assert parse_ranking_line(f"bright.a 1 :::: {score} x").candidates[0].score == float(score)
 
 
 def test_ranking_measures_at_once_equal_the_measures_one_by_one() -> None:
     from scoring.ranking import ranking_measures
 
     gold = {"a": 3, "b": 2, "c": 1, "d b": 1}
-    rankings = [[Scored("b", 0.9), Scored("x", 0.9), Scored("a", 0.5), Scored("d-b", 0.1)],
-                [], [Scored("x", 1.0)], [Scored("c", 2.0), Scored("a", 1.0), Scored("c", 3.0)]]
+    rankings = [
+        [Scored("b", 0.9), Scored("x", 0.9), Scored("a", 0.5), Scored("d-b", 0.1)],
+        [],
+        [Scored("x", 1.0)],
+        [Scored("c", 2.0), Scored("a", 1.0), Scored("c", 3.0)],
+    ]
     for ranked in rankings:
         together = ranking_measures(gold, ranked)
         assert together["gap"] == gap(gold, ranked)

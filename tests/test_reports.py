@@ -21,18 +21,21 @@ pytestmark = pytest.mark.database
 
 
 def _cells(html: str) -> list[str]:
-    return [re.sub(r"<[^>]+>|\s+", " ", cell).strip()
-            for cell in re.findall(r"<td[^>]*>(.*?)</td>", html, re.DOTALL)]
+    return [
+        re.sub(r"<[^>]+>|\s+", " ", cell).strip()
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", html, re.DOTALL)
+    ]
 
 
-def test_agreement_page_shows_table_1_and_charts(answered: Flask, client: FlaskClient,
-                                                 dataset: int) -> None:
+def test_agreement_page_shows_table_1_and_charts(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
     login(client, "boss")
     page = client.get(f"/organiser/datasets/{dataset}/agreement")
     assert page.status_code == 200
     html = page.get_data(as_text=True)
     cells = _cells(html)
-    row = cells[cells.index("all"):cells.index("all") + 5]
+    row = cells[cells.index("all") : cells.index("all") + 5]
     # PA (1/2 + 1/3) / 2 = 41.67, one item of two with a mode, PAm 75.00
     assert row[:2] == ["all", "2"]
     assert row[2].startswith("41.67") and row[3].startswith("50.00")
@@ -50,8 +53,9 @@ def _title_and_body(html: str) -> tuple[str, str]:
     return title.group(1), body.group(1)
 
 
-def test_agreement_page_signature_is_in_the_body_once(answered: Flask, client: FlaskClient,
-                                                       dataset: int) -> None:
+def test_agreement_page_signature_is_in_the_body_once(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
     """The signature once slipped into <title>, where no reader sees it."""
     from scoring import __version__
 
@@ -65,49 +69,58 @@ def test_agreement_page_signature_is_in_the_body_once(answered: Flask, client: F
     assert "resample:lemma|n:1000|seed:12345|ci:0.95" in signatures[0]
 
 
-def test_scores_page_scores_uploads_against_the_compiled_gold(answered: Flask,
-                                                              client: FlaskClient,
-                                                              dataset: int) -> None:
+def test_scores_page_scores_uploads_against_the_compiled_gold(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
     """An upload is stored and scored, then shown (after the redirect) with every measure;
     paired significance is computed on request over the stored systems."""
     login(client, "boss")
     assert client.get(f"/organiser/datasets/{dataset}/scores").status_code == 200
     system = b"bright.a 1 :: clever\nstand.n.v 3 :: bear\n"
-    page = client.post(f"/organiser/datasets/{dataset}/scores", data={
-        "systems": [(io.BytesIO(system), "mine.best")]},
-        content_type="multipart/form-data", follow_redirects=True)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores",
+        data={"systems": [(io.BytesIO(system), "mine.best")]},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "<h3>mine.best</h3>" in html
     cells = _cells(html)
     # best-1: clever is bright's maximum (2 of 2) and bear stand's (2, tied): 100.00
     assert cells[cells.index("best_1.R") + 1] == "100.00"
     assert "<svg" in html
-    html = client.get(f"/organiser/datasets/{dataset}/scores?significance=on"
-                      ).get_data(as_text=True)
+    html = client.get(f"/organiser/datasets/{dataset}/scores?significance=on").get_data(
+        as_text=True
+    )
     assert "resample:lemma" in html
     title, body = _title_and_body(html)
     assert "version:" not in title and "metric:" in body
 
 
-def test_scores_page_reports_a_bad_file(answered: Flask, client: FlaskClient,
-                                        dataset: int) -> None:
+def test_scores_page_reports_a_bad_file(answered: Flask, client: FlaskClient, dataset: int) -> None:
     login(client, "boss")
-    page = client.post(f"/organiser/datasets/{dataset}/scores", data={
-        "systems": [(io.BytesIO(b"not a system file\n"), "notes.txt")]},
-        content_type="multipart/form-data", follow_redirects=True)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores",
+        data={"systems": [(io.BytesIO(b"not a system file\n"), "notes.txt")]},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Not scored: notes.txt: no line names an item" in html
     assert "No system stored yet." in html
-    page = client.post(f"/organiser/datasets/{dataset}/scores", data={},
-                       content_type="multipart/form-data", follow_redirects=True)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores",
+        data={},
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert "Choose one or more system files" in page.get_data(as_text=True)
 
 
 def test_bar_chart_draws_values_intervals_and_escapes_labels() -> None:
     from annotate.charts import Bar, bar_chart
 
-    svg = str(bar_chart("<PA>", ["n", "v"], {"PA": [Bar(0.5, 0.25, 0.75), Bar(None)]},
-                        height=240))
+    svg = str(bar_chart("<PA>", ["n", "v"], {"PA": [Bar(0.5, 0.25, 0.75), Bar(None)]}, height=240))
     # plot height 240 - 28 - 40 = 172: a bar of 0.5 is 86 high, its top at 28 + 86
     assert 'y="114.0"' in svg and 'height="86.0"' in svg
     assert svg.count("<rect") == 2  # one bar (v has none) and one legend key

@@ -58,12 +58,15 @@ def test_old_best_gives_the_optimal_answer_only_3_over_10() -> None:
     assert score == pytest.approx(float(Fraction(3, 10)))
 
 
-@pytest.mark.parametrize(("guesses", "expected"), [
-    ([G], Fraction(1)),                # optimal answer: 1
-    ([G, S], Fraction(5, 6)),          # good hedged answer: 0.83
-    ([G, X], Fraction(1, 2)),          # hedged good/bad answer: 0.5
-    ([J], Fraction(1, 3)),             # weak but correct answer: 0.33
-])
+@pytest.mark.parametrize(
+    ("guesses", "expected"),
+    [
+        ([G], Fraction(1)),  # optimal answer: 1
+        ([G, S], Fraction(5, 6)),  # good hedged answer: 0.83
+        ([G, X], Fraction(1, 2)),  # hedged good/bad answer: 0.5
+        ([J], Fraction(1, 3)),  # weak but correct answer: 0.33
+    ],
+)
 def test_new_best_slide_examples(guesses: list[str], expected: Fraction) -> None:
     stats = new_best(HAPPY, guesses)
     assert stats.score == expected
@@ -71,15 +74,17 @@ def test_new_best_slide_examples(guesses: list[str], expected: Fraction) -> None
     assert stats.attempted
 
 
-@pytest.mark.parametrize(("guesses", "expected"), [
-    ([G], Fraction(1)),       # freq = maxfreq: full credit
-    ([M, X], Fraction(1)),    # only the first guess counts
-    ([S, G], Fraction(2, 3)),  # lesser credit for a lower count
-    ([J], Fraction(1, 3)),
-    ([X, G], Fraction(0)),
-])
-def test_best_1_is_freq_of_first_guess_over_maxfreq(guesses: list[str],
-                                                   expected: Fraction) -> None:
+@pytest.mark.parametrize(
+    ("guesses", "expected"),
+    [
+        ([G], Fraction(1)),  # freq = maxfreq: full credit
+        ([M, X], Fraction(1)),  # only the first guess counts
+        ([S, G], Fraction(2, 3)),  # lesser credit for a lower count
+        ([J], Fraction(1, 3)),
+        ([X, G], Fraction(0)),
+    ],
+)
+def test_best_1_is_freq_of_first_guess_over_maxfreq(guesses: list[str], expected: Fraction) -> None:
     assert best_1(HAPPY, guesses).score == expected
 
 
@@ -120,11 +125,17 @@ def test_weighted_recall_has_no_limit_of_ten() -> None:
     assert weighted_recall(many, list(many)).score == 1
 
 
-@pytest.mark.parametrize(("k", "expected"), [
-    (1, Fraction(6, 8)), (2, Fraction(6, 10)), (Fraction(1, 2), Fraction(6, 7)),
-])
-def test_weighted_precision_penalty_k_is_per_wrong_term(k: Fraction | int,
-                                                        expected: Fraction) -> None:
+@pytest.mark.parametrize(
+    ("k", "expected"),
+    [
+        (1, Fraction(6, 8)),
+        (2, Fraction(6, 10)),
+        (Fraction(1, 2), Fraction(6, 7)),
+    ],
+)
+def test_weighted_precision_penalty_k_is_per_wrong_term(
+    k: Fraction | int, expected: Fraction
+) -> None:
     assert weighted_precision(HAPPY, [G, S, J, X, Y], k).score == expected
 
 
@@ -139,8 +150,9 @@ def test_weighted_precision_refuses_a_penalty_not_above_0(k: Fraction | int) -> 
 
 def test_rank_first_example_is_313_over_360() -> None:
     stats = rank(HAPPY, [S, CH, M, J, G, X, Y, Z, V])
-    ratios = (Fraction(2, 3) + Fraction(3, 6) + Fraction(6, 8) + Fraction(7, 9)
-              + 6 * Fraction(10, 10))
+    ratios = (
+        Fraction(2, 3) + Fraction(3, 6) + Fraction(6, 8) + Fraction(7, 9) + 6 * Fraction(10, 10)
+    )
     assert stats.numerator == ratios
     assert stats.denominator == 10
     assert stats.score == Fraction(313, 360)
@@ -182,8 +194,7 @@ def test_new_best_counts_a_repeated_guess_as_score_pl_does() -> None:
 
 
 @pytest.mark.parametrize("measure", [weighted_recall, weighted_precision, rank])
-def test_set_measures_count_a_repeated_guess_once_at_its_first_place(
-        measure: ItemMeasure) -> None:
+def test_set_measures_count_a_repeated_guess_once_at_its_first_place(measure: ItemMeasure) -> None:
     assert measure(HAPPY, [G, S, G]) == measure(HAPPY, [G, S])
     assert measure(HAPPY, [S, G, S]) == measure(HAPPY, [S, G])
     assert rank(HAPPY, [S, G, G]) != rank(HAPPY, [G, S])  # the first place is kept
@@ -237,17 +248,23 @@ def test_registry_gives_none_when_nothing_is_attempted() -> None:
 
 TERMS = [f"t{n}" for n in range(14)]
 golds = st.dictionaries(st.sampled_from(TERMS), st.integers(1, 6), min_size=1, max_size=12)
-answers = st.lists(st.sampled_from([*TERMS, "wrong1", "wrong2", "wrong3"]), unique=True,
-                   max_size=10)
+answers = st.lists(
+    st.sampled_from([*TERMS, "wrong1", "wrong2", "wrong3"]), unique=True, max_size=10
+)
 
 
 @settings(max_examples=300)
 @given(golds, answers, st.fractions(min_value=Fraction(1, 10), max_value=5))
-def test_scores_lie_in_0_1_for_duplicate_free_guesses(gold: dict[str, int],
-                                                      guesses: list[str], k: Fraction) -> None:
-    for stats in (new_best(gold, guesses), best_1(gold, guesses),
-                  weighted_recall(gold, guesses), weighted_precision(gold, guesses, k),
-                  rank(gold, guesses)):
+def test_scores_lie_in_0_1_for_duplicate_free_guesses(
+    gold: dict[str, int], guesses: list[str], k: Fraction
+) -> None:
+    for stats in (
+        new_best(gold, guesses),
+        best_1(gold, guesses),
+        weighted_recall(gold, guesses),
+        weighted_precision(gold, guesses, k),
+        rank(gold, guesses),
+    ):
         assert 0 <= stats.score <= 1
         assert stats.attempted == bool(guesses)
 
@@ -262,26 +279,33 @@ def _gold_of(items: Mapping[str, Mapping[str, int]], order: Sequence[str]) -> Go
     return Gold("fixed", built, len(built), 0)
 
 
-corpora = st.dictionaries(st.text("0123456789", min_size=1, max_size=3), golds,
-                          min_size=1, max_size=8)
+corpora = st.dictionaries(
+    st.text("0123456789", min_size=1, max_size=3), golds, min_size=1, max_size=8
+)
 
 
-def _rows(gold: Gold, system: Mapping[str, Sequence[str]],
-          kind: str) -> dict[str, tuple[float, ...]]:
+def _rows(
+    gold: Gold, system: Mapping[str, Sequence[str]], kind: str
+) -> dict[str, tuple[float, ...]]:
     answers = {item_id: Answers(guesses=tuple(guesses)) for item_id, guesses in system.items()}
     rows = system_rows(gold_items(gold), answers, "s", "best" if kind == "best" else "oot")
-    columns = ("new_best", "best_1") if kind == "best" else ("weighted_recall",
-                                                             "weighted_precision", "rank")
-    return {item_id: tuple(float(rows.columns[c][j]) for c in columns)
-            for j, item_id in enumerate(rows.ids)}
+    columns = (
+        ("new_best", "best_1")
+        if kind == "best"
+        else ("weighted_recall", "weighted_precision", "rank")
+    )
+    return {
+        item_id: tuple(float(rows.columns[c][j]) for c in columns)
+        for j, item_id in enumerate(rows.ids)
+    }
 
 
 @settings(max_examples=100)
 @given(corpora, st.data())
-def test_permuting_items_changes_no_item_row(items: dict[str, dict[str, int]],
-                                             data: st.DataObject) -> None:
-    system = {item_id: data.draw(answers) for item_id in items
-              if data.draw(st.booleans())}
+def test_permuting_items_changes_no_item_row(
+    items: dict[str, dict[str, int]], data: st.DataObject
+) -> None:
+    system = {item_id: data.draw(answers) for item_id in items if data.draw(st.booleans())}
     order = data.draw(st.permutations(list(items)))
     system_order = data.draw(st.permutations(list(system)))
     for kind in ("best", "oot"):
@@ -292,8 +316,9 @@ def test_permuting_items_changes_no_item_row(items: dict[str, dict[str, int]],
 
 @settings(max_examples=100)
 @given(corpora, st.data())
-def test_the_unique_most_frequent_substitute_scores_1(items: dict[str, dict[str, int]],
-                                                      data: st.DataObject) -> None:
+def test_the_unique_most_frequent_substitute_scores_1(
+    items: dict[str, dict[str, int]], data: st.DataObject
+) -> None:
     unique: dict[str, dict[str, int]] = {}
     system: dict[str, list[str]] = {}
     for item_id, counts in items.items():

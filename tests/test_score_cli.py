@@ -12,9 +12,11 @@ import pytest
 from scoring.score import USAGE, parse_arguments, run
 from tests.conftest import shared_path
 
-GOLD = ("happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;\n"
-        "new.a 2 :: brand-new 3;fresh 1;\n"
-        "run.v 3 :: sprint 2;dash 1;\n")
+GOLD = (
+    "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;\n"
+    "new.a 2 :: brand-new 3;fresh 1;\n"
+    "run.v 3 :: sprint 2;dash 1;\n"
+)
 
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
@@ -32,21 +34,25 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     return system, gold
 
 
-@pytest.mark.parametrize(("argv", "measure", "verbose", "usage"), [
-    (["s", "g"], "best", False, 0),
-    (["s", "g", "-v"], "best", True, 0),
-    (["s", "g", "-t", "oot"], "oot", False, 0),
-    (["s", "g", "-t", "mw", "-v"], "mw", True, 0),
-    (["s", "g", "-t", "bad"], None, False, 1),
-    (["s", "g", "-x"], None, False, 1),
-    (["s"], "best", False, 1),             # usage printed, yet best is scored, as score.pl
-    (["s", "x-t/gold"], "best", False, 1),  # a gold path containing -t: the same quirk
-    (["s", "x-t/gold", "-t", "oot"], None, False, 1),
-    (["s-v", "g", "-t", "oot"], None, False, 1),
-    (["s", "g", "-t", "best", "yes"], "best", True, 0),  # any fifth argument is "verbose"
-])
-def test_arguments_as_score_pl_reads_them(argv: list[str], measure: str | None,
-                                          verbose: bool, usage: int) -> None:
+@pytest.mark.parametrize(
+    ("argv", "measure", "verbose", "usage"),
+    [
+        (["s", "g"], "best", False, 0),
+        (["s", "g", "-v"], "best", True, 0),
+        (["s", "g", "-t", "oot"], "oot", False, 0),
+        (["s", "g", "-t", "mw", "-v"], "mw", True, 0),
+        (["s", "g", "-t", "bad"], None, False, 1),
+        (["s", "g", "-x"], None, False, 1),
+        (["s"], "best", False, 1),  # usage printed, yet best is scored, as score.pl
+        (["s", "x-t/gold"], "best", False, 1),  # a gold path containing -t: the same quirk
+        (["s", "x-t/gold", "-t", "oot"], None, False, 1),
+        (["s-v", "g", "-t", "oot"], None, False, 1),
+        (["s", "g", "-t", "best", "yes"], "best", True, 0),  # any fifth argument is "verbose"
+    ],
+)
+def test_arguments_as_score_pl_reads_them(
+    argv: list[str], measure: str | None, verbose: bool, usage: int
+) -> None:
     options = parse_arguments(argv)
     assert (options.measure, options.verbose, options.usage_lines) == (measure, verbose, usage)
 
@@ -66,8 +72,7 @@ def test_text_output_and_diagnosis(files: tuple[Path, Path]) -> None:
     system, gold = files
     status, out, err = _run([str(system), str(gold)])
     assert status == 0
-    assert out.splitlines()[:2] == ["Total = 3, attempted = 2",
-                                    "precision = 14.29, recall = 9.52"]
+    assert out.splitlines()[:2] == ["Total = 3, attempted = 2", "precision = 14.29, recall = 9.52"]
     assert "diagnosis: 1 guesses score 0 only because of leading or trailing white space" in err
     assert "line 3: empty answer credited with line 2's guesses" in err
     assert "1 items miss mode credit only because the gold mode is hyphenated (line 2)" in err
@@ -79,10 +84,12 @@ def test_fixed_output(files: tuple[Path, Path]) -> None:
     status, out, _ = _run([str(system), str(gold), "--fixed"])
     # item 1: 4/14; item 2: 3/4 and the mode; item 3 abstains
     assert status == 0
-    assert out == ("Total = 3, attempted = 2\n"
-                   "precision = 51.79, recall = 34.52\n"
-                   "Total with mode 3 attempted 2\n"
-                   "Mode precision = 100.00, Mode recall = 66.67\n")
+    assert out == (
+        "Total = 3, attempted = 2\n"
+        "precision = 51.79, recall = 34.52\n"
+        "Total with mode 3 attempted 2\n"
+        "Mode precision = 100.00, Mode recall = 66.67\n"
+    )
 
 
 def test_json_gives_fractions_and_a_signature(files: tuple[Path, Path]) -> None:
@@ -156,6 +163,7 @@ def test_real_test_set_fixed_mode_differs_where_documented(tmp_path: Path) -> No
 
 # Found by differential fuzzing against score.pl (each case checked there by hand).
 
+
 def test_counts_past_64_bits_are_doubles_as_in_perl(tmp_path: Path) -> None:
     gold = tmp_path / "gold"
     gold.write_text("w.n 1 :: a1 18446744073709551615;b1 1;\n")
@@ -172,10 +180,12 @@ def test_gold_counts_adding_to_zero_kill_the_run_where_score_pl_dies(tmp_path: P
     system.write_text("bad\nw.n 1 :: a1\nw.n 2 :: a1\nw.n 1 :: b1\n")
     status, out, err = _run([str(system), str(gold), "-v"])
     assert status == 1
-    assert out == (f"Error in {system} on line 1\n"
-                   "w.n Item 1 mode 'a1' : system 'a1'  correct\n"
-                   "w.n Item 1 credit 0.333333333333333 guesses 1 human responses 3: "
-                   "score is 0.333333333333333\n")
+    assert out == (
+        f"Error in {system} on line 1\n"
+        "w.n Item 1 mode 'a1' : system 'a1'  correct\n"
+        "w.n Item 1 credit 0.333333333333333 guesses 1 human responses 3: "
+        "score is 0.333333333333333\n"
+    )
     assert "item 2's gold counts add up to 0" in err
 
 
@@ -196,10 +206,10 @@ def test_unreadable_gold_is_empty_in_compat_as_in_perl(tmp_path: Path) -> None:
 def test_counts_past_64_bits_tie_as_doubles(tmp_path: Path) -> None:
     """Found by fuzzing: 2**64 and 2**64 - 2 are equal to Perl's ==, so no mode."""
     gold = tmp_path / "mwgold"
-    gold.write_text("a.n 1 :: take off 18446744073709551616;put on 18446744073709551614;\n"
-                    "b.n 2 :: set up 3;\n")
+    gold.write_text(
+        "a.n 1 :: take off 18446744073709551616;put on 18446744073709551614;\nb.n 2 :: set up 3;\n"
+    )
     system = tmp_path / "sys"
     system.write_text("a.n 1 :: take off\nb.n 2 :: set up\n")
     _, out, _ = _run([str(system), str(gold), "-t", "mw"])
-    assert out.splitlines()[0] == (
-        "Total MWs in GS = 1, System found 2 of which 1 were genuine")
+    assert out.splitlines()[0] == ("Total MWs in GS = 1, System found 2 of which 1 were genuine")

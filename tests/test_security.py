@@ -22,28 +22,35 @@ def test_passwords_are_hashed(app: Flask) -> None:
     make_user(app, "ann", password="secret-pw-1")
     with app.app_context():
         stored = db.session.scalar(select(User.password_hash))
-    assert stored is not None and "secret-pw-1" not in stored and stored.startswith(("scrypt:",
-                                                                                   "pbkdf2:"))
+    assert (
+        stored is not None
+        and "secret-pw-1" not in stored
+        and stored.startswith(("scrypt:", "pbkdf2:"))
+    )
 
 
 def test_forms_need_the_csrf_token(app: Flask) -> None:
     app.config["WTF_CSRF_ENABLED"] = True
     client = app.test_client()
     make_user(app, "ann")
-    assert client.post("/login", data={"username": "ann", "password": "password1"}
-                       ).status_code == 400
+    assert (
+        client.post("/login", data={"username": "ann", "password": "password1"}).status_code == 400
+    )
     page = client.get("/login").get_data(as_text=True)
     token = page.split('name="csrf_token" value="')[1].split('"')[0]
-    response = client.post("/login", data={"username": "ann", "password": "password1",
-                                           "csrf_token": token})
+    response = client.post(
+        "/login", data={"username": "ann", "password": "password1", "csrf_token": token}
+    )
     assert response.status_code == 302
 
 
 def test_login_attempts_are_limited(app: Flask) -> None:
     app.config["LOGIN_LIMIT"] = "3 per minute"
     client = app.test_client()
-    codes = [client.post("/login", data={"username": "x", "password": "wrong-pw"}).status_code
-             for _ in range(4)]
+    codes = [
+        client.post("/login", data={"username": "x", "password": "wrong-pw"}).status_code
+        for _ in range(4)
+    ]
     assert codes == [200, 200, 200, 429]
 
 
@@ -57,8 +64,9 @@ def test_session_cookie_settings(app: Flask) -> None:
     assert secure.config["SESSION_COOKIE_SECURE"] is True
 
 
-def test_secret_key_is_generated_into_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                               ) -> None:
+def test_secret_key_is_generated_into_instance(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.setenv("LEXSUB_INSTANCE", str(tmp_path / "instance"))
     first = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://"}).config["SECRET_KEY"]
@@ -67,10 +75,13 @@ def test_secret_key_is_generated_into_instance(tmp_path: Path, monkeypatch: pyte
     assert (tmp_path / "instance" / "secret_key").stat().st_mode & 0o077 == 0
 
 
-@pytest.mark.parametrize(("part", "instances", "words"), [
-    (("trial", "lexsub_trial.xml"), 300, 34), (("test", "lexsub_test.xml"), 1710, 171)])
-def test_near_original_files_import_with_repairs(app: Flask, part: tuple[str, str],
-                                                 instances: int, words: int) -> None:
+@pytest.mark.parametrize(
+    ("part", "instances", "words"),
+    [(("trial", "lexsub_trial.xml"), 300, 34), (("test", "lexsub_test.xml"), 1710, 171)],
+)
+def test_near_original_files_import_with_repairs(
+    app: Flask, part: tuple[str, str], instances: int, words: int
+) -> None:
     from annotate.extensions import db
     from annotate.models import Instance
 
@@ -89,9 +100,11 @@ def test_hostile_xml_is_refused_and_nothing_stored(app: Flask, tmp_path: Path) -
     from annotate.models import Dataset
 
     bomb = tmp_path / "bomb.xml"
-    bomb.write_text('<?xml version="1.0"?><!DOCTYPE c [<!ENTITY a "aaaa">'
-                    '<!ENTITY b "&a;&a;&a;&a;">]><corpus><lexelt item="a.n"><instance id="1">'
-                    "<context>&b; <head>a</head></context></instance></lexelt></corpus>")
+    bomb.write_text(
+        '<?xml version="1.0"?><!DOCTYPE c [<!ENTITY a "aaaa">'
+        '<!ENTITY b "&a;&a;&a;&a;">]><corpus><lexelt item="a.n"><instance id="1">'
+        "<context>&b; <head>a</head></context></instance></lexelt></corpus>"
+    )
     result = app.test_cli_runner().invoke(args=["lexsub", "import", str(bomb), "--dataset", "x"])
     assert result.exit_code == 1 and "nothing imported" in result.output
     with app.app_context():

@@ -37,8 +37,7 @@ def _token(app: Flask, username: str) -> str:
     from annotate.models import User
 
     with app.app_context():
-        token = db.session.scalar(select(User.session_token).where(
-            User.username == username))
+        token = db.session.scalar(select(User.session_token).where(User.username == username))
     assert token is not None
     return token
 
@@ -84,14 +83,14 @@ def test_logout_ends_every_session_of_the_account(app: Flask) -> None:
     assert logged_in(other)  # another account's session is untouched
 
 
-def test_a_cookie_copied_before_a_password_reset_is_refused(app: Flask, client: FlaskClient,
-                                                            organiser: FlaskClient) -> None:
+def test_a_cookie_copied_before_a_password_reset_is_refused(
+    app: Flask, client: FlaskClient, organiser: FlaskClient
+) -> None:
     ann = make_user(app, "ann")
     login(client, "ann")
     thief = copy_session(app, client)
     assert logged_in(thief)
-    response = organiser.post(f"/organiser/users/{ann}/password",
-                              data={"password": "brand-new-pw"})
+    response = organiser.post(f"/organiser/users/{ann}/password", data={"password": "brand-new-pw"})
     assert response.status_code == 302
     assert not logged_in(thief) and not logged_in(client)
     assert logged_in(organiser)  # the organiser's own session goes on
@@ -99,16 +98,18 @@ def test_a_cookie_copied_before_a_password_reset_is_refused(app: Flask, client: 
     assert logged_in(client)
 
 
-def test_a_refused_reset_ends_no_session(app: Flask, client: FlaskClient,
-                                         organiser: FlaskClient) -> None:
+def test_a_refused_reset_ends_no_session(
+    app: Flask, client: FlaskClient, organiser: FlaskClient
+) -> None:
     ann = make_user(app, "ann")
     login(client, "ann")
     organiser.post(f"/organiser/users/{ann}/password", data={"password": "short"})
     assert logged_in(client)
 
 
-def test_a_cookie_copied_before_deactivation_is_refused(app: Flask, client: FlaskClient,
-                                                        organiser: FlaskClient) -> None:
+def test_a_cookie_copied_before_deactivation_is_refused(
+    app: Flask, client: FlaskClient, organiser: FlaskClient
+) -> None:
     ann = make_user(app, "ann")
     login(client, "ann")
     thief = copy_session(app, client)
@@ -168,17 +169,25 @@ def hash_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-@pytest.mark.parametrize(("username", "password", "message"), [
-    ("nobody", "password1", "Wrong username or password."),  # unknown: the dummy hash
-    ("ann", "wrong-password", "Wrong username or password."),  # known: her hash
-    ("cat", "password1", "This account is deactivated"),  # inactive: her hash
-    ("cat", "wrong-password", "Wrong username or password."),
-    ("a" * 81, "password1", "Wrong username or password."),  # no account can have it
-    ("ann\x00", "password1", "Wrong username or password."),
-])
+@pytest.mark.parametrize(
+    ("username", "password", "message"),
+    [
+        ("nobody", "password1", "Wrong username or password."),  # unknown: the dummy hash
+        ("ann", "wrong-password", "Wrong username or password."),  # known: her hash
+        ("cat", "password1", "This account is deactivated"),  # inactive: her hash
+        ("cat", "wrong-password", "Wrong username or password."),
+        ("a" * 81, "password1", "Wrong username or password."),  # no account can have it
+        ("ann\x00", "password1", "Wrong username or password."),
+    ],
+)
 def test_every_failed_login_checks_one_hash_of_the_same_kind(
-        app: Flask, client: FlaskClient, hash_checks: list[str], username: str,
-        password: str, message: str) -> None:
+    app: Flask,
+    client: FlaskClient,
+    hash_checks: list[str],
+    username: str,
+    password: str,
+    message: str,
+) -> None:
     from annotate.extensions import db
     from annotate.models import User
 
@@ -196,8 +205,9 @@ def test_every_failed_login_checks_one_hash_of_the_same_kind(
     assert not logged_in(client)
 
 
-def test_a_successful_login_checks_one_hash(app: Flask, client: FlaskClient,
-                                            hash_checks: list[str]) -> None:
+def test_a_successful_login_checks_one_hash(
+    app: Flask, client: FlaskClient, hash_checks: list[str]
+) -> None:
     make_user(app, "ann")
     login(client, "ann")
     assert len(hash_checks) == 1
@@ -212,8 +222,9 @@ def _migrated_tokens(app: Flask, fill: Callable[[], None]) -> list[tuple[str, st
         downgrade(revision="61afe1a3a51f")
         fill()
         upgrade()
-        rows = db.session.execute(text("SELECT username, session_token FROM users "
-                                       "ORDER BY username")).all()
+        rows = db.session.execute(
+            text("SELECT username, session_token FROM users ORDER BY username")
+        ).all()
         db.session.remove()
     return [(name, token) for name, token in rows]
 
@@ -224,10 +235,13 @@ def test_the_migration_gives_existing_accounts_their_own_token(app: Flask) -> No
     def fill() -> None:
         with db.engine.begin() as connection:
             for name in ("ann", "bob", "cat"):
-                connection.execute(text(
-                    "INSERT INTO users (username, password_hash, role, active, created_at) "
-                    "VALUES (:name, 'x', 'annotator', :active, CURRENT_TIMESTAMP)"),
-                    {"name": name, "active": True})
+                connection.execute(
+                    text(
+                        "INSERT INTO users (username, password_hash, role, active, created_at) "
+                        "VALUES (:name, 'x', 'annotator', :active, CURRENT_TIMESTAMP)"
+                    ),
+                    {"name": name, "active": True},
+                )
 
     rows = _migrated_tokens(app, fill)
     assert [name for name, _ in rows] == ["ann", "bob", "cat"]

@@ -60,8 +60,10 @@ def random_system(rng: np.random.Generator, clusters: int, per: int = 10) -> Arr
 # --- lemma_of and cluster_sums ------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("item_id", "lexelt"), [
-    ("bright.a 1", "bright.a"), ("stand.n.v 12", "stand.n.v"), ("a.r x7", "a.r")])
+@pytest.mark.parametrize(
+    ("item_id", "lexelt"),
+    [("bright.a 1", "bright.a"), ("stand.n.v 12", "stand.n.v"), ("a.r x7", "a.r")],
+)
 def test_lemma_of_is_the_lexelt(item_id: str, lexelt: str) -> None:
     assert lemma_of(item_id) == lexelt
 
@@ -102,14 +104,15 @@ def test_bootstrap_moments_match_the_exact_resampling_distribution() -> None:
     # Four clusters (one row each) of a ratio measure; the 4^4 ordered draws of 4
     # clusters are equally likely, so they give the exact bootstrap distribution.
     sums = np.array([[1, 2], [0, 1], [3, 3], [2, 4]], dtype=float)
-    exact = np.array([ratio(sums[list(draw)].sum(0)[None])[0]
-                      for draw in itertools.product(range(4), repeat=4)])
+    exact = np.array(
+        [ratio(sums[list(draw)].sum(0)[None])[0] for draw in itertools.product(range(4), repeat=4)]
+    )
     mean, variance = exact.mean(), exact.var()
     fourth = ((exact - mean) ** 4).mean()
     resamples = 20000
     scores = _score(ratio, _resampled(sums, resamples, seed=3))
     assert abs(scores.mean() - mean) <= 4 * math.sqrt(variance / resamples)
-    assert abs(scores.var() - variance) <= 4 * math.sqrt((fourth - variance ** 2) / resamples)
+    assert abs(scores.var() - variance) <= 4 * math.sqrt((fourth - variance**2) / resamples)
 
 
 def test_percentile_interval_matches_the_exact_quantiles() -> None:
@@ -120,8 +123,7 @@ def test_percentile_interval_matches_the_exact_quantiles() -> None:
     resamples = 20000
     for level, value in ((0.025, 0.5), (0.975, 2.5)):
         below, at_most = (exact < value).mean(), (exact <= value).mean()
-        assert below + four_sigma(level, resamples) < level < at_most - four_sigma(level,
-                                                                                   resamples)
+        assert below + four_sigma(level, resamples) < level < at_most - four_sigma(level, resamples)
         assert float(np.quantile(exact, level, method="inverted_cdf")) == value
     interval = bootstrap_interval(stats, "abcd", ratio, resamples=resamples, seed=5)
     assert (interval.low, interval.high) == (0.5, 2.5)
@@ -131,8 +133,7 @@ def test_percentile_interval_matches_the_exact_quantiles() -> None:
 # --- by hand from the drawn resamples ---------------------------------------------------------
 
 
-CLUSTERED = np.array([[1, 2], [0, 3], [2, 2], [5, 7], [0, 0], [3, 4], [1, 1], [4, 9]],
-                     dtype=float)
+CLUSTERED = np.array([[1, 2], [0, 3], [2, 2], [5, 7], [0, 0], [3, 4], [1, 1], [4, 9]], dtype=float)
 CLUSTERED_IDS = ["e", "a", "c", "b", "a", "d", "e", "c"]
 
 
@@ -142,11 +143,14 @@ def test_resampled_ratio_is_the_ratio_of_the_drawn_clusters_sums() -> None:
     for resamples in (1, 7):
         counts = _resample_counts(len(ids), resamples, 11)
         assert counts.sum(axis=1).tolist() == [len(ids)] * resamples  # C draws each
-        by_hand = [sum(w * s[0] for w, s in zip(row, sums.tolist(), strict=True))
-                   / sum(w * s[1] for w, s in zip(row, sums.tolist(), strict=True))
-                   for row in counts.tolist()]
-        interval = bootstrap_interval(CLUSTERED, CLUSTERED_IDS, ratio, resamples=resamples,
-                                      seed=11, confidence=0.9)
+        by_hand = [
+            sum(w * s[0] for w, s in zip(row, sums.tolist(), strict=True))
+            / sum(w * s[1] for w, s in zip(row, sums.tolist(), strict=True))
+            for row in counts.tolist()
+        ]
+        interval = bootstrap_interval(
+            CLUSTERED, CLUSTERED_IDS, ratio, resamples=resamples, seed=11, confidence=0.9
+        )
         low, high = np.quantile(by_hand, [0.05, 0.95])
         assert (interval.low, interval.high) == (low, high)
     assert interval.estimate == 16 / 28  # the ratio of the sums, not a mean of ratios
@@ -243,10 +247,12 @@ SMALL_IDS = [i % 6 for i in range(18)]
 @given(st.permutations(range(18)))
 def test_results_do_not_depend_on_item_order(order: list[int]) -> None:
     ids = [SMALL_IDS[i] for i in order]
-    assert (bootstrap_interval(SMALL_A[order], ids, ratio, resamples=100)
-            == bootstrap_interval(SMALL_A, SMALL_IDS, ratio, resamples=100))
-    assert (approximate_randomisation(SMALL_A[order], SMALL_B[order], ids, ratio, trials=100)
-            == approximate_randomisation(SMALL_A, SMALL_B, SMALL_IDS, ratio, trials=100))
+    assert bootstrap_interval(SMALL_A[order], ids, ratio, resamples=100) == bootstrap_interval(
+        SMALL_A, SMALL_IDS, ratio, resamples=100
+    )
+    assert approximate_randomisation(
+        SMALL_A[order], SMALL_B[order], ids, ratio, trials=100
+    ) == approximate_randomisation(SMALL_A, SMALL_B, SMALL_IDS, ratio, trials=100)
 
 
 def test_the_seed_fixes_the_result() -> None:
@@ -255,8 +261,10 @@ def test_the_seed_fixes_the_result() -> None:
     clusters = [i // 10 for i in range(300)]
 
     def run(seed: int) -> tuple[Interval, Comparison]:
-        return (bootstrap_interval(a, clusters, ratio, resamples=200, seed=seed),
-                compare(a, b, clusters, ratio, resamples=200, trials=200, seed=seed))
+        return (
+            bootstrap_interval(a, clusters, ratio, resamples=200, seed=seed),
+            compare(a, b, clusters, ratio, resamples=200, trials=200, seed=seed),
+        )
 
     assert run(7) == run(7)
     assert run(7)[0].seed == 7 and run(7)[1].seed == 7
@@ -278,8 +286,13 @@ GOOD = [[1.0, 1.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0]]
 IDS = ["a", "a", "b", "b"]
 
 
-def run_all(stats: Any = GOOD, clusters: Sequence[Hashable] = IDS, other: Any = GOOD,
-            corpus: Callable[[Array], Array] = ratio, **options: Any) -> None:
+def run_all(
+    stats: Any = GOOD,
+    clusters: Sequence[Hashable] = IDS,
+    other: Any = GOOD,
+    corpus: Callable[[Array], Array] = ratio,
+    **options: Any,
+) -> None:
     """Call the function the options belong to (every function for the shared rules)."""
     if "trials" in options:
         approximate_randomisation(stats, other, clusters, corpus, **options)
@@ -291,37 +304,51 @@ def run_all(stats: Any = GOOD, clusters: Sequence[Hashable] = IDS, other: Any = 
     paired_bootstrap(stats, stats, clusters, corpus, **options)
 
 
-@pytest.mark.parametrize(("arguments", "message"), [
-    ({"stats": [1.0, 2.0, 3.0, 4.0]}, r"shape \(4,\); it must be \(items, k\)"),
-    ({"stats": np.zeros((0, 2)), "clusters": []}, r"shape \(0, 2\); it must be"),
-    ({"stats": [[1.0, 1.0], [math.nan, 1.0], [0.0, 1.0], [1.0, 1.0]]},
-     r"row 1 is \[nan, 1.0\]; statistics must be finite"),
-    ({"clusters": ["a", "b", "b"]}, "3 cluster ids for 4 rows"),
-    ({"clusters": ["a"] * 4}, "1 distinct cluster id; resampling needs at least 2"),
-    ({"clusters": [1, "1", 2, 2]}, "cluster ids '1', 1 all print as '1'"),
-    ({"other": [[1.0, 1.0]] * 3}, r"stats_a has shape \(4, 2\) and stats_b \(3, 2\)"),
-    ({"resamples": 0}, "resamples = 0; it must be an integer >= 1"),
-    ({"resamples": True}, "resamples = True; it must be an integer >= 1"),
-    ({"resamples": 10.0}, "resamples = 10.0; it must be an integer >= 1"),
-    ({"trials": 0}, "trials = 0; it must be an integer >= 1"),
-    ({"seed": -1}, "seed = -1; it must be an integer >= 0"),
-    ({"confidence": 0}, "confidence = 0; it must be in 0 < confidence < 1"),
-    ({"confidence": 1.0}, "confidence = 1.0; it must be in 0 < confidence < 1"),
-    ({"stats": [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]],
-      "corpus": lambda s: s[:, 0] / s[:, 1]},
-     r"NaN or infinity for column sums \[0.0, 0.0\]; .* \(0 for a 0 denominator\)"),
-    ({"corpus": lambda s: s[:1, 0]}, r"returned shape \(1,\) for \d+ rows"),
-    ({"corpus": lambda s: s}, r"returned shape \(\d+, 2\)"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"stats": [1.0, 2.0, 3.0, 4.0]}, r"shape \(4,\); it must be \(items, k\)"),
+        ({"stats": np.zeros((0, 2)), "clusters": []}, r"shape \(0, 2\); it must be"),
+        (
+            {"stats": [[1.0, 1.0], [math.nan, 1.0], [0.0, 1.0], [1.0, 1.0]]},
+            r"row 1 is \[nan, 1.0\]; statistics must be finite",
+        ),
+        ({"clusters": ["a", "b", "b"]}, "3 cluster ids for 4 rows"),
+        ({"clusters": ["a"] * 4}, "1 distinct cluster id; resampling needs at least 2"),
+        ({"clusters": [1, "1", 2, 2]}, "cluster ids '1', 1 all print as '1'"),
+        ({"other": [[1.0, 1.0]] * 3}, r"stats_a has shape \(4, 2\) and stats_b \(3, 2\)"),
+        ({"resamples": 0}, "resamples = 0; it must be an integer >= 1"),
+        ({"resamples": True}, "resamples = True; it must be an integer >= 1"),
+        ({"resamples": 10.0}, "resamples = 10.0; it must be an integer >= 1"),
+        ({"trials": 0}, "trials = 0; it must be an integer >= 1"),
+        ({"seed": -1}, "seed = -1; it must be an integer >= 0"),
+        ({"confidence": 0}, "confidence = 0; it must be in 0 < confidence < 1"),
+        ({"confidence": 1.0}, "confidence = 1.0; it must be in 0 < confidence < 1"),
+        (
+            {
+                "stats": [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]],
+                "corpus": lambda s: s[:, 0] / s[:, 1],
+            },
+            r"NaN or infinity for column sums \[0.0, 0.0\]; .* \(0 for a 0 denominator\)",
+        ),
+        ({"corpus": lambda s: s[:1, 0]}, r"returned shape \(1,\) for \d+ rows"),
+        ({"corpus": lambda s: s}, r"returned shape \(\d+, 2\)"),
+    ],
+)
 def test_every_rule_is_a_value_error(arguments: dict[str, Any], message: str) -> None:
-    with np.errstate(invalid="ignore", divide="ignore"), pytest.raises(ValueError,
-                                                                         match=message):
+    with np.errstate(invalid="ignore", divide="ignore"), pytest.raises(ValueError, match=message):
         run_all(**arguments)
 
 
-@pytest.mark.parametrize(("options", "message"), [
-    ({"trials": 0}, "trials = 0"), ({"resamples": 0}, "resamples = 0"),
-    ({"confidence": 2}, "confidence = 2"), ({"seed": -5}, "seed = -5")])
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"trials": 0}, "trials = 0"),
+        ({"resamples": 0}, "resamples = 0"),
+        ({"confidence": 2}, "confidence = 2"),
+        ({"seed": -5}, "seed = -5"),
+    ],
+)
 def test_compare_checks_every_option(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         compare(GOOD, GOOD, IDS, ratio, **options)

@@ -33,8 +33,11 @@ from tests.conftest import assign as assign_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
-OTHER_XML = SMALL_XML.replace(b'id="1"', b'id="11"').replace(b'id="2"', b'id="12"').replace(
-    b'id="3"', b'id="13"')
+OTHER_XML = (
+    SMALL_XML.replace(b'id="1"', b'id="11"')
+    .replace(b'id="2"', b'id="12"')
+    .replace(b'id="3"', b'id="13"')
+)
 
 # four words: 3 + 1 + 2 + 2 sentences
 WORDS_XML = b"""<?xml version="1.0" ?>
@@ -52,8 +55,9 @@ WORDS_XML = b"""<?xml version="1.0" ?>
 
 
 def _import(data: bytes, name: str) -> int:
-    return import_dataset(parse_lexsub_xml(data, f"{name}.xml"), name, f"{name}.xml",
-                          data).dataset.id
+    return import_dataset(
+        parse_lexsub_xml(data, f"{name}.xml"), name, f"{name}.xml", data
+    ).dataset.id
 
 
 def _user(name: str) -> User:
@@ -61,8 +65,11 @@ def _user(name: str) -> User:
 
 
 def _ids(dataset_id: int) -> list[int]:
-    return list(db.session.scalars(select(Instance.id).where(
-        Instance.dataset_id == dataset_id).order_by(Instance.position)))
+    return list(
+        db.session.scalars(
+            select(Instance.id).where(Instance.dataset_id == dataset_id).order_by(Instance.position)
+        )
+    )
 
 
 @pytest.fixture
@@ -103,8 +110,9 @@ def test_assign_twice_and_unassign(app: Flask, two: tuple[int, int]) -> None:
             assign(_user("boss"), dataset)
 
 
-def test_another_datasets_sentence_is_a_404(app: Flask, client: FlaskClient,
-                                            two: tuple[int, int]) -> None:
+def test_another_datasets_sentence_is_a_404(
+    app: Flask, client: FlaskClient, two: tuple[int, int]
+) -> None:
     small, other = two
     login(client, "ann")
     with app.app_context():
@@ -118,8 +126,9 @@ def test_another_datasets_sentence_is_a_404(app: Flask, client: FlaskClient,
     assert "small" in home and "other" not in home
 
 
-def test_login_lands_on_the_first_unanswered_sentence(app: Flask, client: FlaskClient,
-                                                      two: tuple[int, int]) -> None:
+def test_login_lands_on_the_first_unanswered_sentence(
+    app: Flask, client: FlaskClient, two: tuple[int, int]
+) -> None:
     small, _ = two
     with app.app_context():
         first, second, _third = _ids(small)
@@ -130,8 +139,9 @@ def test_login_lands_on_the_first_unanswered_sentence(app: Flask, client: FlaskC
     response = client.post("/login", data={"username": "ann", "password": "password1"})
     assert response.headers["Location"] == f"/annotate/{second}"
     client.post("/logout")
-    response = client.post(f"/login?next=/annotate/{first}",
-                           data={"username": "ann", "password": "password1"})
+    response = client.post(
+        f"/login?next=/annotate/{first}", data={"username": "ann", "password": "password1"}
+    )
     assert response.headers["Location"] == f"/annotate/{first}"  # next= wins
 
 
@@ -145,12 +155,12 @@ def test_no_dataset_assigned_says_so(app: Flask, client: FlaskClient, dataset: i
     response = client.post("/login", data={"username": "lone", "password": "password1"})
     assert response.headers["Location"] == "/"
     assert "No dataset is assigned to you yet" in client.get("/").get_data(as_text=True)
-    assert "No dataset is assigned to you yet" in client.get("/annotate").get_data(
-        as_text=True)
+    assert "No dataset is assigned to you yet" in client.get("/annotate").get_data(as_text=True)
 
 
-def test_the_page_names_its_dataset_and_shows_progress(app: Flask, client: FlaskClient,
-                                                       two: tuple[int, int]) -> None:
+def test_the_page_names_its_dataset_and_shows_progress(
+    app: Flask, client: FlaskClient, two: tuple[int, int]
+) -> None:
     small, _ = two
     login(client, "ann")
     with app.app_context():
@@ -161,8 +171,7 @@ def test_the_page_names_its_dataset_and_shows_progress(app: Flask, client: Flask
     assert '<progress id="progress-bar" value="0" max="3"' in page
     assert 'src="/static/annotate.js"' in page
     client.post(f"/annotate/{first}", data={"sub1": "clever"})
-    assert "Saved." in client.get(f"/annotate/{_ids_of(app, small)[1]}").get_data(
-        as_text=True)
+    assert "Saved." in client.get(f"/annotate/{_ids_of(app, small)[1]}").get_data(as_text=True)
 
 
 def _ids_of(app: Flask, dataset_id: int) -> list[int]:
@@ -170,8 +179,9 @@ def _ids_of(app: Flask, dataset_id: int) -> list[int]:
         return _ids(dataset_id)
 
 
-def test_finishing_a_dataset_shows_its_page_never_the_next(app: Flask, client: FlaskClient,
-                                                           two: tuple[int, int]) -> None:
+def test_finishing_a_dataset_shows_its_page_never_the_next(
+    app: Flask, client: FlaskClient, two: tuple[int, int]
+) -> None:
     small, other = two
     assign_user(app, "ann", other)
     login(client, "ann")
@@ -194,8 +204,9 @@ def test_finishing_a_dataset_shows_its_page_never_the_next(app: Flask, client: F
     assert response.headers["Location"] == f"/annotate/{_ids_of(app, other)[0]}"
 
 
-def test_instructions_list_shortcuts_and_the_guidelines(app: Flask, client: FlaskClient,
-                                                        two: tuple[int, int]) -> None:
+def test_instructions_list_shortcuts_and_the_guidelines(
+    app: Flask, client: FlaskClient, two: tuple[int, int]
+) -> None:
     small, other = two
     with app.app_context():
         db.get_or_404(Dataset, small).guidelines = "Prefer single words.\nNo slang."
@@ -275,8 +286,7 @@ def test_design_rules(app: Flask, dataset: int) -> None:
         assert (small.design, small.per_sentence, small.batch_size) == ("all", None, None)
 
 
-def test_a_participant_has_no_password_and_comes_back_by_the_link(app: Flask,
-                                                                  dataset: int) -> None:
+def test_a_participant_has_no_password_and_comes_back_by_the_link(app: Flask, dataset: int) -> None:
     with app.app_context():
         small = db.get_or_404(Dataset, dataset)
         open_study(small, "C0DE-42")
@@ -293,7 +303,8 @@ def test_a_participant_has_no_password_and_comes_back_by_the_link(app: Flask,
 
 
 def test_the_study_link_logs_in_and_ends_with_the_completion_code(
-        app: Flask, client: FlaskClient, dataset: int) -> None:
+    app: Flask, client: FlaskClient, dataset: int
+) -> None:
     with app.app_context():
         small = db.get_or_404(Dataset, dataset)
         token = open_study(small, "C0DE-42")
@@ -303,16 +314,16 @@ def test_the_study_link_logs_in_and_ends_with_the_completion_code(
     response = client.get(f"/study/{token}?PROLIFIC_PID=60a1b2c3d4e5f6a7b8c9d0e1")
     assert response.headers["Location"] == f"/annotate/dataset/{dataset}"
     ids = _ids_of(app, dataset)
-    assert client.get(f"/annotate/dataset/{dataset}").headers["Location"] == \
-        f"/annotate/{ids[0]}"
+    assert client.get(f"/annotate/dataset/{dataset}").headers["Location"] == f"/annotate/{ids[0]}"
     for instance_id in ids:
         assert save(client, instance_id, {"sub1": "word"}) == 302
     page = client.get(f"/annotate/dataset/{dataset}/done").get_data(as_text=True)
     assert "Your completion code" in page and ">C0DE-42<" in page
     # the password log-in form cannot open the account
     client.post("/logout")
-    response = client.post("/login", data={"username": "p-60a1b2c3d4e5f6a7b8c9d0e1",
-                                           "password": ""})
+    response = client.post(
+        "/login", data={"username": "p-60a1b2c3d4e5f6a7b8c9d0e1", "password": ""}
+    )
     assert response.status_code == 200
     # MTurk's workerId works too
     response = client.get(f"/study/{token}?workerId=A1B2C3D4E5")
@@ -341,7 +352,10 @@ def test_bulk_accounts(app: Flask, dataset: int) -> None:
         small = db.get_or_404(Dataset, dataset)
         created = create_users(rows, small)
         assert [(a.username, a.generated) for a in created] == [
-            ("ann", True), ("bob", False), ("cat", False)]
+            ("ann", True),
+            ("bob", False),
+            ("cat", False),
+        ]
         assert len(created[0].password) >= 16 and created[1].password == "secret-pw1"
         assert _user("ann").check_password(created[0].password)
         assert [u.username for u in members(small)] == ["ann", "bob", "cat"]
@@ -349,7 +363,8 @@ def test_bulk_accounts(app: Flask, dataset: int) -> None:
             ([("dan", None), ("dan", None)], "twice"),
             ([("eve", "short")], "fewer than 8"),
             ([("a b", None)], "must be"),
-            ([("fay", None), ("ann", None)], "exists already")]
+            ([("fay", None), ("ann", None)], "exists already"),
+        ]
         for bad, message in bad_lists:
             with pytest.raises(ServiceError, match=message):
                 create_users(bad)

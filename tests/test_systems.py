@@ -24,13 +24,18 @@ OOT = b"bright.a 1 ::: clever;smart\nstand.n.v 3 ::: bear\n"
 RANKED = b"bright.a 1 :::: 0.9 clever;0.1 smart\nstand.n.v 3 :::: 0.5 bear\n"
 
 
-def upload(client: FlaskClient, dataset: int, *files: tuple[bytes, str],
-           fixed: bool = False) -> str:
+def upload(
+    client: FlaskClient, dataset: int, *files: tuple[bytes, str], fixed: bool = False
+) -> str:
     data: dict[str, object] = {"systems": [(io.BytesIO(body), name) for body, name in files]}
     if fixed:
         data["fixed"] = "on"
-    response = client.post(f"/organiser/datasets/{dataset}/scores", data=data,
-                           content_type="multipart/form-data", follow_redirects=True)
+    response = client.post(
+        f"/organiser/datasets/{dataset}/scores",
+        data=data,
+        content_type="multipart/form-data",
+        follow_redirects=True,
+    )
     assert response.status_code == 200
     return response.get_data(as_text=True)
 
@@ -40,8 +45,9 @@ def ranked_names(html: str, kind: str) -> list[str]:
     return re.findall(r'<a href="#system-\d+">([^<]+)</a>', table)
 
 
-def test_uploads_stay_ranked_after_a_reload(answered: Flask, client: FlaskClient,
-                                            dataset: int) -> None:
+def test_uploads_stay_ranked_after_a_reload(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
     login(client, "boss")
     html = upload(client, dataset, (HALF, "half.best"), (GOOD, "good.best"))
     assert "good.best stored and scored (best, compat rules)." in html
@@ -53,12 +59,12 @@ def test_uploads_stay_ranked_after_a_reload(answered: Flask, client: FlaskClient
     assert "answers 1 of the 2 items in T (50.0%)" in page  # low coverage warned
     # another measure, chosen on the page: mode precision puts half.best (smart, not
     # the mode) at 0 still below
-    page = client.get(f"/organiser/datasets/{dataset}/scores?best=best.mode_P"
-                      ).get_data(as_text=True)
+    page = client.get(f"/organiser/datasets/{dataset}/scores?best=best.mode_P").get_data(
+        as_text=True
+    )
     assert "ranked by best.mode_P" in page
     # an unknown measure falls back to the default
-    page = client.get(f"/organiser/datasets/{dataset}/scores?best=nonsense"
-                      ).get_data(as_text=True)
+    page = client.get(f"/organiser/datasets/{dataset}/scores?best=nonsense").get_data(as_text=True)
     assert "ranked by best.R" in page
 
 
@@ -73,7 +79,11 @@ def test_service_stores_what_the_issue_lists(answered: Flask, dataset: int) -> N
         compiled = compile_dataset(data)
         row = store_system(data, "good.best", GOOD, "compat", "boss", compiled)
         assert (row.file_name, row.kind, row.rules, row.uploaded_by) == (
-            "good.best", "best", "compat", "boss")
+            "good.best",
+            "best",
+            "compat",
+            "boss",
+        )
         assert row.content == GOOD.decode()
         assert row.gold_signature == compiled.signature.text and len(row.gold_sha256) == 64
         assert (row.answered, row.gold_items) == (2, 2) and row.warnings == []
@@ -88,12 +98,16 @@ def test_service_stores_what_the_issue_lists(answered: Flask, dataset: int) -> N
         # best file has no gap and comes last
         ranked = rank(stored_systems(data), "gap")
         assert [(r.place, r.system.file_name) for r in ranked] == [
-            (1, "oot.oot"), (1, "r.ranked"), (3, "good.best")]
+            (1, "oot.oot"),
+            (1, "r.ranked"),
+            (3, "good.best"),
+        ]
         assert ranked[0].value == ranked[1].value and ranked[2].value is None
 
 
-def test_same_figures_as_compare_and_diagnosis_as_score(answered: Flask, dataset: int,
-                                                        tmp_path: Path) -> None:
+def test_same_figures_as_compare_and_diagnosis_as_score(
+    answered: Flask, dataset: int, tmp_path: Path
+) -> None:
     """The stored figures are scoring.compare's, score.pl's text and the diagnosis are
     scoring.score's, on the files the command compiles."""
     import json
@@ -107,16 +121,23 @@ def test_same_figures_as_compare_and_diagnosis_as_score(answered: Flask, dataset
 
     system = b"bright.a 1 :: clever ;x\nstand.n.v 3 :: bear\n"  # a trailing space
     runner = answered.test_cli_runner()
-    assert runner.invoke(args=["lexsub", "compile", "--dataset", "small", "--out",
-                               str(tmp_path / "out")]).exit_code == 0
+    assert (
+        runner.invoke(
+            args=["lexsub", "compile", "--dataset", "small", "--out", str(tmp_path / "out")]
+        ).exit_code
+        == 0
+    )
     (tmp_path / "sys.best").write_bytes(system)
     out = io.StringIO()
-    assert compare_main([str(tmp_path / "out" / "gold"), str(tmp_path / "sys.best"),
-                         "--format", "json"], out) == 0
+    assert (
+        compare_main(
+            [str(tmp_path / "out" / "gold"), str(tmp_path / "sys.best"), "--format", "json"], out
+        )
+        == 0
+    )
     expected = json.loads(out.getvalue())["systems"]["sys.best"]
     stdout, stderr = io.BytesIO(), io.StringIO()
-    assert run([str(tmp_path / "sys.best"), str(tmp_path / "out" / "gold")], stdout,
-               stderr) == 0
+    assert run([str(tmp_path / "sys.best"), str(tmp_path / "out" / "gold")], stdout, stderr) == 0
     with answered.app_context():
         data = db.get_or_404(Dataset, dataset)
         row = store_system(data, "sys.best", system, "compat", "boss", compile_dataset(data))
@@ -126,10 +147,9 @@ def test_same_figures_as_compare_and_diagnosis_as_score(answered: Flask, dataset
         assert any("white space" in note for note in row.diagnosis)
 
 
-def test_surprising_files_are_warned_and_bad_ones_refused(answered: Flask,
-                                                          client: FlaskClient,
-                                                          dataset: int,
-                                                          tmp_path: Path) -> None:
+def test_surprising_files_are_warned_and_bad_ones_refused(
+    answered: Flask, client: FlaskClient, dataset: int, tmp_path: Path
+) -> None:
     login(client, "boss")
     runner = answered.test_cli_runner()
     runner.invoke(args=["lexsub", "compile", "--dataset", "small", "--out", str(tmp_path)])
@@ -137,18 +157,23 @@ def test_surprising_files_are_warned_and_bad_ones_refused(answered: Flask,
     html = upload(client, dataset, (gold, "gold"), (OOT, "named.best"))
     assert "this looks like a gold or mwgold file" in html
     assert "the file name says best but its lines are a oot file" in html
-    html = upload(client, dataset, (b"\xff\xfe", "binary.best"), (b"a 1 :: x\x00\n", "nul"),
-                  (b"not a system file\n", "notes.txt"))
+    html = upload(
+        client,
+        dataset,
+        (b"\xff\xfe", "binary.best"),
+        (b"a 1 :: x\x00\n", "nul"),
+        (b"not a system file\n", "notes.txt"),
+    )
     assert "Not scored: binary.best is not UTF-8 text" in html
     assert "Not scored: nul holds a NUL character" in html
     assert "Not scored: notes.txt: no line names an item" in html
     page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
-    assert "binary.best" not in page.split("<h2>Leaderboard</h2>")[1].replace(
-        "Not scored", "")
+    assert "binary.best" not in page.split("<h2>Leaderboard</h2>")[1].replace("Not scored", "")
 
 
-def test_rescore_against_a_new_gold_and_delete(answered: Flask, client: FlaskClient,
-                                               dataset: int) -> None:
+def test_rescore_against_a_new_gold_and_delete(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
     from annotate.extensions import db
     from annotate.models import SystemRun
 
@@ -158,34 +183,42 @@ def test_rescore_against_a_new_gold_and_delete(answered: Flask, client: FlaskCli
     assert "the gold as compiled now" in page and "an earlier gold" not in page
     # a fourth annotator changes the gold: the stored figures say they are older
     from tests.conftest import make_user
+
     make_user(answered, "dan")
     answer(answered, "dan", {"1": {"sub1": "smart"}})
     page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
     assert "an earlier gold" in page
     with answered.app_context():
         before = db.session.query(SystemRun).one().scores["best.R"]
-    page = client.post(f"/organiser/datasets/{dataset}/scores/rescore",
-                       follow_redirects=True).get_data(as_text=True)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores/rescore", follow_redirects=True
+    ).get_data(as_text=True)
     assert "1 system re-scored against the gold as compiled now." in page
     assert "an earlier gold" not in page
     with answered.app_context():
         row = db.session.query(SystemRun).one()
         assert row.scores["best.R"] != before  # clever: 2 of 4 now, not 2 of 3
         system_id = row.id
-    page = client.post(f"/organiser/datasets/{dataset}/scores/delete",
-                       data={"system": str(system_id)}, follow_redirects=True
-                       ).get_data(as_text=True)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores/delete",
+        data={"system": str(system_id)},
+        follow_redirects=True,
+    ).get_data(as_text=True)
     assert "good.best deleted." in page and "No system stored yet." in page
-    page = client.post(f"/organiser/datasets/{dataset}/scores/delete",
-                       data={"system": "999"}, follow_redirects=True).get_data(as_text=True)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores/delete",
+        data={"system": "999"},
+        follow_redirects=True,
+    ).get_data(as_text=True)
     assert "no system 999" in page
 
 
 def test_significance_on_request(answered: Flask, client: FlaskClient, dataset: int) -> None:
     login(client, "boss")
     upload(client, dataset, (GOOD, "good.best"), (HALF, "half.best"))
-    page = client.get(f"/organiser/datasets/{dataset}/scores?significance=on"
-                      ).get_data(as_text=True)
+    page = client.get(f"/organiser/datasets/{dataset}/scores?significance=on").get_data(
+        as_text=True
+    )
     assert "resample:lemma" in page and "p (bootstrap)" in page
 
 

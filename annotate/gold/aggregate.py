@@ -87,8 +87,9 @@ def count_substitutes(answers: Iterable[Answer]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items(), key=gold_order))
 
 
-def t_reason(answers: Iterable[Answer], counts: tuple[tuple[str, int], ...],
-             rule: TRule) -> str | None:
+def t_reason(
+    answers: Iterable[Answer], counts: tuple[tuple[str, int], ...], rule: TRule
+) -> str | None:
     """Why the item is not in T under ``rule``, or None when it is in T."""
     if not counts:
         return NO_SUBSTITUTE
@@ -112,8 +113,9 @@ def top_multiword(answers: Iterable[Answer]) -> tuple[tuple[str, int] | None, st
     return top, None
 
 
-def aggregate_item(lexelt: str, instance: str, answers: Iterable[Answer],
-                   rule: TRule = "annotators") -> CompiledItem:
+def aggregate_item(
+    lexelt: str, instance: str, answers: Iterable[Answer], rule: TRule = "annotators"
+) -> CompiledItem:
     """C4 for one item: counts, ``pn``, T (and why not), mode, MW."""
     ordered = tuple(sorted(answers, key=lambda answer: answer.annotator))
     counts = count_substitutes(ordered)
@@ -121,5 +123,15 @@ def aggregate_item(lexelt: str, instance: str, answers: Iterable[Answer],
     reason = t_reason(ordered, counts, rule)
     in_t = reason is None
     multiword, note = top_multiword(ordered) if in_t else (None, None)
-    return CompiledItem(lexelt, instance, counts, names, in_t, reason,
-                    mode(counts) if in_t else None, multiword, note, ordered)
+    return CompiledItem(
+        lexelt,
+        instance,
+        counts,
+        names,
+        in_t,
+        reason,
+        mode(counts) if in_t else None,
+        multiword,
+        note,
+        ordered,
+    )

@@ -115,9 +115,11 @@ class Signature:
     @property
     def text(self) -> str:
         yes = {True: "yes", False: "no"}
-        return (f"lexsub-compile:{self.version}|normalise:{yes[self.normalise]}"
-                f"|lemmatiser:{self.lemmatiser}|rules:{self.rules}|decisions:{self.decisions}"
-                f"|t:{self.t_rule}|only-t:{yes[self.only_t]}")
+        return (
+            f"lexsub-compile:{self.version}|normalise:{yes[self.normalise]}"
+            f"|lemmatiser:{self.lemmatiser}|rules:{self.rules}|decisions:{self.decisions}"
+            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}"
+        )
 
 
 @dataclass(frozen=True)
@@ -144,8 +146,11 @@ class CompiledGold:
 
     def counts(self) -> dict[str, dict[str, int]]:
         """item id → {substitute: count}, with ``pn`` for name answers, for listed items."""
-        return {item.instance: {**dict(item.counts), **({"pn": item.names} if item.names else {})}
-                for item in self.items if item.listed}
+        return {
+            item.instance: {**dict(item.counts), **({"pn": item.names} if item.names else {})}
+            for item in self.items
+            if item.listed
+        }
 
 
 def item_order(ids: Iterable[str]) -> list[str]:
@@ -171,8 +176,9 @@ class _Compiler:
 
     def __init__(self, options: CompileOptions) -> None:
         self.options = options
-        self.lemmatiser = (options.lemmatiser or lemminflect_lemmatiser()
-                           if options.lemmatise else None)
+        self.lemmatiser = (
+            options.lemmatiser or lemminflect_lemmatiser() if options.lemmatise else None
+        )
         self.items: dict[str, tuple[str, dict[str, Answer]]] = {}
         self.strings: dict[str, str] = {}
         self.normalised: dict[str, Normalised] = {}
@@ -236,7 +242,8 @@ class _Compiler:
                 found = self.normalised[raw] = normalise_with_reasons(raw)
             if found.reasons:
                 (self.empty_tally if not found.text else self.normal_tally).setdefault(
-                    raw, _Tally()).add(instance)
+                    raw, _Tally()
+                ).add(instance)
                 tallied = True
             text = found.text
         if text and self.lemmatiser is not None:
@@ -270,12 +277,16 @@ class _Compiler:
         if item is None:
             item = self.items[instance] = (lexelt, {})
         elif item[0] != lexelt:
-            self.problems.append(f"{response.where}: instance {instance} is under lexelt "
-                                 f"{lexelt} here and {item[0]} before (ids are unique)")
+            self.problems.append(
+                f"{response.where}: instance {instance} is under lexelt "
+                f"{lexelt} here and {item[0]} before (ids are unique)"
+            )
             return
         if annotator in item[1]:
-            self.problems.append(f"{response.where}: annotator {annotator} answered instance "
-                                 f"{instance} twice (one response per annotator and instance)")
+            self.problems.append(
+                f"{response.where}: annotator {annotator} answered instance "
+                f"{instance} twice (one response per annotator and instance)"
+            )
             return
         plain = self.plain.get(lexelt, _NOTHING)
         checked: list[tuple[str, Checked | None]] = []
@@ -303,75 +314,125 @@ class _Compiler:
                 text = self.form(raw, lexelt, instance, not passed.warnings)
                 broken = self.broken_form(text) if text != passed.text else None
                 if broken is not None:
-                    self._leave_out(response, raw, broken.rule,
-                                    f"its gold form (lemma) {broken.message}")
+                    self._leave_out(
+                        response, raw, broken.rule, f"its gold form (lemma) {broken.message}"
+                    )
                     return
-                flagged.extend(AnswerProblem(annotator, lexelt, instance, raw, caution.rule,
-                                             caution.message) for caution in passed.warnings)
+                flagged.extend(
+                    AnswerProblem(annotator, lexelt, instance, raw, caution.rule, caution.message)
+                    for caution in passed.warnings
+                )
             if text:
                 forms.add(text)
         self.flagged.extend(flagged)
-        multiword = (self.form(raw_multiword, lexelt, instance, plain=False)
-                     if raw_multiword is not None else "")
-        item[1][annotator] = Answer(annotator, response.kind, tuple(sorted(forms)),
-                                    multiword or None)
+        multiword = (
+            self.form(raw_multiword, lexelt, instance, plain=False)
+            if raw_multiword is not None
+            else ""
+        )
+        item[1][annotator] = Answer(
+            annotator, response.kind, tuple(sorted(forms)), multiword or None
+        )
 
     def _leave_out(self, response: Response, value: str, rule: str, message: str) -> None:
-        self.left_out.append(AnswerProblem(response.annotator, response.lexelt,
-                                           response.instance, value, rule, message))
+        self.left_out.append(
+            AnswerProblem(
+                response.annotator, response.lexelt, response.instance, value, rule, message
+            )
+        )
 
     def result(self) -> CompiledGold:
         if self.problems:
             raise ResponseError(self.problems)
         options = self.options
-        items = tuple(aggregate_item(self.items[instance][0], instance,
-                                     self.items[instance][1].values(), options.t_rule)
-                      for instance in item_order(self.items))
+        items = tuple(
+            aggregate_item(
+                self.items[instance][0], instance, self.items[instance][1].values(), options.t_rule
+            )
+            for instance in item_order(self.items)
+        )
         position = {item.instance: number for number, item in enumerate(items)}
         annotators = sorted({name for _, answers in self.items.values() for name in answers})
-        signature = Signature(options.normalise, self.lemmatiser.label if self.lemmatiser
-                              else "none", RULES if self.lemmatiser else "none",
-                              f"{options.decisions.digest()} ({len(options.decisions)})",
-                              options.t_rule, options.only_t)
-        return CompiledGold(items, tuple(annotators), self.responses,
-                            self._normal_changes(self.normal_tally, position),
-                            self._lemma_changes(position),
-                            self._normal_changes(self.empty_tally, position),
-                            signature, options.only_t, self._in_order(self.left_out, position),
-                            self._in_order(self.flagged, position))
+        signature = Signature(
+            options.normalise,
+            self.lemmatiser.label if self.lemmatiser else "none",
+            RULES if self.lemmatiser else "none",
+            f"{options.decisions.digest()} ({len(options.decisions)})",
+            options.t_rule,
+            options.only_t,
+        )
+        return CompiledGold(
+            items,
+            tuple(annotators),
+            self.responses,
+            self._normal_changes(self.normal_tally, position),
+            self._lemma_changes(position),
+            self._normal_changes(self.empty_tally, position),
+            signature,
+            options.only_t,
+            self._in_order(self.left_out, position),
+            self._in_order(self.flagged, position),
+        )
 
     @staticmethod
-    def _in_order(problems: list[AnswerProblem],
-                  position: dict[str, int]) -> tuple[AnswerProblem, ...]:
+    def _in_order(
+        problems: list[AnswerProblem], position: dict[str, int]
+    ) -> tuple[AnswerProblem, ...]:
         """In item order, then by annotator, value and rule (whatever the input order)."""
-        return tuple(sorted(problems, key=lambda p: (position.get(p.instance, -1), p.instance,
-                                                     p.annotator, p.value, p.rule)))
+        return tuple(
+            sorted(
+                problems,
+                key=lambda p: (
+                    position.get(p.instance, -1),
+                    p.instance,
+                    p.annotator,
+                    p.value,
+                    p.rule,
+                ),
+            )
+        )
 
-    def _normal_changes(self, tally: dict[str, _Tally],
-                        position: dict[str, int]) -> tuple[NormalisationChange, ...]:
-        return tuple(NormalisationChange(raw, self.normalised[raw].text,
-                                         self.normalised[raw].reasons, counted.count,
-                                         tuple(sorted(counted.items, key=position.__getitem__)))
-                     for raw, counted in sorted(tally.items()))
+    def _normal_changes(
+        self, tally: dict[str, _Tally], position: dict[str, int]
+    ) -> tuple[NormalisationChange, ...]:
+        return tuple(
+            NormalisationChange(
+                raw,
+                self.normalised[raw].text,
+                self.normalised[raw].reasons,
+                counted.count,
+                tuple(sorted(counted.items, key=position.__getitem__)),
+            )
+            for raw, counted in sorted(tally.items())
+        )
 
     def _lemma_changes(self, position: dict[str, int]) -> tuple[LemmaChange, ...]:
         groups: dict[tuple[str, str, str, str], tuple[_Tally, set[str], Action | None]] = {}
         for (text, lexelt), counted in self.lemma_tally.items():
             proposed, result, action = self.lemmas[(text, lexelt)]
-            total, lexelts, _ = groups.setdefault((text, proposed, result, action or ""),
-                                                  (_Tally(), set(), action))
+            total, lexelts, _ = groups.setdefault(
+                (text, proposed, result, action or ""), (_Tally(), set(), action)
+            )
             total.count += counted.count
             total.items |= counted.items
             lexelts.add(lexelt)
-        return tuple(LemmaChange(text, proposed, result, action, total.count,
-                                 tuple(sorted(total.items, key=position.__getitem__)),
-                                 tuple(sorted(lexelts)))
-                     for (text, proposed, result, _), (total, lexelts, action)
-                     in sorted(groups.items()))
+        return tuple(
+            LemmaChange(
+                text,
+                proposed,
+                result,
+                action,
+                total.count,
+                tuple(sorted(total.items, key=position.__getitem__)),
+                tuple(sorted(lexelts)),
+            )
+            for (text, proposed, result, _), (total, lexelts, action) in sorted(groups.items())
+        )
 
 
-def compile_responses(records: Iterable[Response],
-                      options: CompileOptions | None = None) -> CompiledGold:
+def compile_responses(
+    records: Iterable[Response], options: CompileOptions | None = None
+) -> CompiledGold:
     """Compile responses into a gold (C1-C4). Raises :class:`ResponseError` listing every
     instance under two lexelts and every annotator who answered an instance twice."""
     compiler = _Compiler(options or CompileOptions())

@@ -43,8 +43,10 @@ class Decision:
         if self.action not in ACTIONS:
             raise DecisionError(f"action {self.action!r} is not one of accept, reject, correct")
         if (self.action == "correct") != bool(self.lemma):
-            raise DecisionError(f"decision for {self.surface!r}: 'correct' needs a lemma and "
-                                "only 'correct' takes one")
+            raise DecisionError(
+                f"decision for {self.surface!r}: 'correct' needs a lemma and "
+                "only 'correct' takes one"
+            )
 
     def result(self, surface: str, proposed: str) -> str:
         """The form this decision gives, the lemmatiser having proposed ``proposed``."""
@@ -82,8 +84,10 @@ class Decisions:
             key = _key(decision)
             if key in index and index[key] != decision:
                 where = f"for lexelt {decision.lexelt}" if decision.lexelt else "globally"
-                raise DecisionError(f"two decisions for {decision.surface!r} {where} "
-                                    "(one surface, one decision per lexelt or globally)")
+                raise DecisionError(
+                    f"two decisions for {decision.surface!r} {where} "
+                    "(one surface, one decision per lexelt or globally)"
+                )
             index[key] = decision
         object.__setattr__(self, "entries", tuple(sorted(index.values(), key=_key)))
         object.__setattr__(self, "_index", index)
@@ -100,8 +104,7 @@ class Decisions:
 
     def digest(self) -> str:
         """``sha256:`` of the canonical JSON of the decisions (for the signature)."""
-        text = json.dumps(self.as_json(), sort_keys=True, ensure_ascii=False,
-                          separators=(",", ":"))
+        text = json.dumps(self.as_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
     def with_entries(self, more: Iterable[Decision]) -> Decisions:
@@ -119,8 +122,10 @@ def _decision(value: object, where: str) -> Decision:
         raise DecisionError(f"{where}: expected an object with surface and action")
     unknown = set(value) - {"surface", "action", "lemma", "lexelt"}
     if unknown:
-        raise DecisionError(f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
-                            "(allowed: surface, action, lemma, lexelt)")
+        raise DecisionError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))} "
+            "(allowed: surface, action, lemma, lexelt)"
+        )
     for key in ("surface", "action"):
         if not isinstance(value.get(key), str) or not value[key]:
             raise DecisionError(f"{where}: {key} must be a non-empty string")
@@ -128,8 +133,7 @@ def _decision(value: object, where: str) -> Decision:
         if key in value and (not isinstance(value[key], str) or not value[key]):
             raise DecisionError(f"{where}: {key} must be a non-empty string when given")
     try:
-        return Decision(value["surface"], value["action"], value.get("lemma"),
-                        value.get("lexelt"))
+        return Decision(value["surface"], value["action"], value.get("lemma"), value.get("lexelt"))
     except DecisionError as error:
         raise DecisionError(f"{where}: {error}") from None
 
@@ -137,9 +141,11 @@ def _decision(value: object, where: str) -> Decision:
 def parse_decisions(data: object, name: str = "<decisions>") -> Decisions:
     """Decisions from the decoded JSON of a decisions file."""
     if not isinstance(data, dict) or not isinstance(data.get("decisions"), list):
-        raise DecisionError(f"{name}: expected {{\"decisions\": [...]}}")
-    entries = [_decision(value, f"{name}: decisions[{number}]")
-               for number, value in enumerate(data["decisions"])]
+        raise DecisionError(f'{name}: expected {{"decisions": [...]}}')
+    entries = [
+        _decision(value, f"{name}: decisions[{number}]")
+        for number, value in enumerate(data["decisions"])
+    ]
     try:
         return Decisions(tuple(entries))
     except DecisionError as error:

@@ -73,8 +73,7 @@ def lemminflect_lemmatiser(oov: bool = False) -> Lemmatiser:
             return tuple(known)
         return tuple(get_lemma(word, upos, lemmatize_oov=True))
 
-    return Lemmatiser("lemminflect", version("lemminflect") + ("+oov" if oov else ""),
-                      candidates)
+    return Lemmatiser("lemminflect", version("lemminflect") + ("+oov" if oov else ""), candidates)
 
 
 def lemma_of_word(word: str, pos: str, lemmatiser: Lemmatiser) -> str:

@@ -31,8 +31,16 @@ from typing import Any, cast
 from scoring.io import FormatError
 from scoring.types import ANSWER_KINDS, LEXELT, AnswerKind
 
-KEYS = ("annotator", "lexelt", "instance", "kind", "substitutes", "multiword",
-        "used_dictionary", "updated_at")
+KEYS = (
+    "annotator",
+    "lexelt",
+    "instance",
+    "kind",
+    "substitutes",
+    "multiword",
+    "used_dictionary",
+    "updated_at",
+)
 _INSTANCE = re.compile(r"\S+")
 _FORBIDDEN = re.compile(r"[;\n\r\x00]")
 _QUICK_INSTANCE = re.compile(r"[^\s;\x00\ud800-\udfff]+")
@@ -69,8 +77,10 @@ def _text_problem(value: object, what: str) -> str | None:
     if not value.strip():
         return f"{what} {value!r} is empty"
     if _FORBIDDEN.search(value):
-        return f"{what} {value!r} contains ';' or a line break (the gold format separates " \
-               "entries with ';', one item a line)"
+        return (
+            f"{what} {value!r} contains ';' or a line break (the gold format separates "
+            "entries with ';', one item a line)"
+        )
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -101,8 +111,9 @@ def _problems(obj: dict[str, object]) -> list[str]:
             problems.append(problem)
     lexelt, instance, kind = obj["lexelt"], obj["instance"], obj["kind"]
     if isinstance(lexelt, str) and not LEXELT.fullmatch(lexelt):
-        problems.append(f"lexelt {lexelt!r} is not lemma.pos or lemma.orig_pos.pos with pos in "
-                        "n, v, a, r")
+        problems.append(
+            f"lexelt {lexelt!r} is not lemma.pos or lemma.orig_pos.pos with pos in n, v, a, r"
+        )
     if isinstance(instance, str) and not _INSTANCE.fullmatch(instance):
         problems.append(f"instance {instance!r} contains white space (ids are one token)")
     if kind not in ANSWER_KINDS:
@@ -116,8 +127,10 @@ def _problems(obj: dict[str, object]) -> list[str]:
             if problem:
                 problems.append(problem)
         if kind == "substitutes" and not substitutes:
-            problems.append("kind 'substitutes' with no substitute (at least one is needed "
-                            "unless the answer is name or nil)")
+            problems.append(
+                "kind 'substitutes' with no substitute (at least one is needed "
+                "unless the answer is name or nil)"
+            )
         if kind in ("name", "nil") and substitutes:
             problems.append(f"kind {kind!r} with substitutes (name and nil exclude them)")
     multiword = obj["multiword"]
@@ -149,9 +162,17 @@ def parse_response(obj: object, where: str = "<response>") -> Response:
     if problems:
         raise ResponseError([f"{where}: {problem}" for problem in problems])
     checked = cast(dict[str, Any], obj)
-    return Response(checked["annotator"], checked["lexelt"], checked["instance"],
-                    checked["kind"], tuple(checked["substitutes"]), checked["multiword"],
-                    checked["used_dictionary"], checked["updated_at"], where)
+    return Response(
+        checked["annotator"],
+        checked["lexelt"],
+        checked["instance"],
+        checked["kind"],
+        tuple(checked["substitutes"]),
+        checked["multiword"],
+        checked["used_dictionary"],
+        checked["updated_at"],
+        where,
+    )
 
 
 class _Checker:
@@ -169,16 +190,32 @@ class _Checker:
             kind, substitutes, multiword = obj["kind"], obj["substitutes"], obj["multiword"]
             instance, stamp, used = obj["instance"], obj["updated_at"], obj["used_dictionary"]
             texts = self.texts
-            if (obj["annotator"] in self.names and obj["lexelt"] in self.lexelts
-                    and type(instance) is str and _QUICK_INSTANCE.fullmatch(instance)
-                    and type(substitutes) is list
-                    and (kind == "substitutes") == bool(substitutes) and kind in ANSWER_KINDS
-                    and all(substitute in texts for substitute in substitutes)
-                    and (multiword is None or multiword in texts) and type(used) is bool
-                    and type(stamp) is str and len(obj) >= len(KEYS)):
+            if (
+                obj["annotator"] in self.names
+                and obj["lexelt"] in self.lexelts
+                and type(instance) is str
+                and _QUICK_INSTANCE.fullmatch(instance)
+                and type(substitutes) is list
+                and (kind == "substitutes") == bool(substitutes)
+                and kind in ANSWER_KINDS
+                and all(substitute in texts for substitute in substitutes)
+                and (multiword is None or multiword in texts)
+                and type(used) is bool
+                and type(stamp) is str
+                and len(obj) >= len(KEYS)
+            ):
                 datetime.fromisoformat(stamp)
-                return Response(obj["annotator"], obj["lexelt"], instance, kind,
-                                tuple(substitutes), multiword, used, stamp, where)
+                return Response(
+                    obj["annotator"],
+                    obj["lexelt"],
+                    instance,
+                    kind,
+                    tuple(substitutes),
+                    multiword,
+                    used,
+                    stamp,
+                    where,
+                )
         except (KeyError, TypeError, ValueError):
             pass
         return None
@@ -221,8 +258,10 @@ def iter_responses(path: str | Path) -> Iterator[Response]:
             except ResponseError as error:
                 problems.extend(error.problems)
     if not read:
-        problems.append(f"{name}: the file has no response (it is empty; one JSON object "
-                        "per line is expected, as the app's export writes)")
+        problems.append(
+            f"{name}: the file has no response (it is empty; one JSON object "
+            "per line is expected, as the app's export writes)"
+        )
     if problems:
         raise ResponseError(problems)
 
@@ -234,12 +273,19 @@ def read_responses(path: str | Path) -> list[Response]:
 
 def response_json(response: Response) -> str:
     """One JSON Lines line (without newline) for ``response``: the keys in :data:`KEYS`."""
-    return json.dumps({"annotator": response.annotator, "lexelt": response.lexelt,
-                       "instance": response.instance, "kind": response.kind,
-                       "substitutes": list(response.substitutes),
-                       "multiword": response.multiword,
-                       "used_dictionary": response.used_dictionary,
-                       "updated_at": response.updated_at}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "annotator": response.annotator,
+            "lexelt": response.lexelt,
+            "instance": response.instance,
+            "kind": response.kind,
+            "substitutes": list(response.substitutes),
+            "multiword": response.multiword,
+            "used_dictionary": response.used_dictionary,
+            "updated_at": response.updated_at,
+        },
+        ensure_ascii=False,
+    )
 
 
 def write_responses(path: str | Path, responses: Iterable[Response]) -> int:

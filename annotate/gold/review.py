@@ -26,16 +26,20 @@ from annotate.gold.normalisation import normalise
 from annotate.gold.records import Response
 
 
-def lemma_review(records: Iterable[Response],
-                 options: CompileOptions | None = None) -> tuple[LemmaChange, ...]:
+def lemma_review(
+    records: Iterable[Response], options: CompileOptions | None = None
+) -> tuple[LemmaChange, ...]:
     """Every change proposed (or decided) when compiling ``records`` with ``options``."""
     return compile_responses(records, options).lemma_changes
 
 
 def pending_changes(gold: CompiledGold) -> tuple[LemmaChange, ...]:
     """The proposed changes no decision covers yet (applied as proposed until then)."""
-    return tuple(change for change in gold.lemma_changes
-                 if change.decision is None and change.proposed != change.surface)
+    return tuple(
+        change
+        for change in gold.lemma_changes
+        if change.decision is None and change.proposed != change.surface
+    )
 
 
 def decisions_template(changes: Iterable[LemmaChange], action: Action = "accept") -> Decisions:
@@ -53,8 +57,10 @@ def review_lines(changes: Iterable[LemmaChange]) -> list[str]:
     lines = []
     for change in changes:
         decided = f" [{change.decision} → {change.result}]" if change.decision else ""
-        lines.append(f"{change.surface} → {change.proposed}{decided} count: {change.count} "
-                     f"lexelts: {' '.join(change.lexelts)} items: {' '.join(change.items)}")
+        lines.append(
+            f"{change.surface} → {change.proposed}{decided} count: {change.count} "
+            f"lexelts: {' '.join(change.lexelts)} items: {' '.join(change.items)}"
+        )
     return lines
 
 
@@ -71,8 +77,9 @@ class FormUse:
     gold: str
 
 
-def form_uses(records: Iterable[Response], gold: CompiledGold,
-              normalised: bool = True) -> tuple[FormUse, ...]:
+def form_uses(
+    records: Iterable[Response], gold: CompiledGold, normalised: bool = True
+) -> tuple[FormUse, ...]:
     """Every substitute and multiword form of ``records`` per word, sorted by form then
     word, with the gold form ``gold`` (compiled from the same records) gives it. Forms are
     normalised as the compiler does when ``normalised``; a form normalisation empties is
@@ -84,8 +91,18 @@ def form_uses(records: Iterable[Response], gold: CompiledGold,
             form = normalise(value) if normalised else value
             if form:
                 found.setdefault((form, record.lexelt), []).append(record.instance)
-    results = {(change.surface, lexelt): change.result
-               for change in gold.lemma_changes for lexelt in change.lexelts}
-    return tuple(FormUse(form, lexelt, len(items), tuple(item_order(set(items))),
-                         results.get((form, lexelt), form))
-                 for (form, lexelt), items in sorted(found.items()))
+    results = {
+        (change.surface, lexelt): change.result
+        for change in gold.lemma_changes
+        for lexelt in change.lexelts
+    }
+    return tuple(
+        FormUse(
+            form,
+            lexelt,
+            len(items),
+            tuple(item_order(set(items))),
+            results.get((form, lexelt), form),
+        )
+        for (form, lexelt), items in sorted(found.items())
+    )

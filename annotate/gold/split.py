@@ -49,32 +49,37 @@ class Split:
     problems: tuple[SplitProblem, ...]
 
 
-def _problem(item: GoldLineAsWritten, groups: Mapping[str, int], givers: int, most: int,
-             annotators: int) -> str | None:
+def _problem(
+    item: GoldLineAsWritten, groups: Mapping[str, int], givers: int, most: int, annotators: int
+) -> str | None:
     if item.names > annotators:
         return f"pn {item.names}: more name answers than {annotators} annotators"
     for form, count in groups.items():
         if count > givers:
-            return (f"{form!r} given {count} times; only {givers} annotators answer with "
-                    "substitutes")
+            return f"{form!r} given {count} times; only {givers} annotators answer with substitutes"
     total = sum(groups.values())
     if total > most * givers:
         return f"{total} substitutes; {givers} annotators give at most {most} each"
     return None
 
 
-def split_item(item: GoldLineAsWritten, annotators: Sequence[str], turn: int,
-               max_substitutes: int = 3,
-               key: Callable[[str], str] = normalise,
-               multiwords: Sequence[tuple[str, int]] = ()) -> tuple[Response, ...] | str:
+def split_item(
+    item: GoldLineAsWritten,
+    annotators: Sequence[str],
+    turn: int,
+    max_substitutes: int = 3,
+    key: Callable[[str], str] = normalise,
+    multiwords: Sequence[tuple[str, int]] = (),
+) -> tuple[Response, ...] | str:
     """The responses of one item, or why it cannot be split."""
-    keyed = [(key(substitute) or substitute, substitute, count)
-             for substitute, count in item.entries]
+    keyed = [
+        (key(substitute) or substitute, substitute, count) for substitute, count in item.entries
+    ]
     groups: dict[str, int] = {}
     for form, _, count in keyed:
         groups[form] = groups.get(form, 0) + count
     turned = [*annotators[turn:], *annotators[:turn]]
-    givers = turned[:len(turned) - item.names]
+    givers = turned[: len(turned) - item.names]
     problem = _problem(item, groups, len(givers), max_substitutes, len(annotators))
     if problem is None and sum(count for _, count in multiwords) > len(annotators):
         problem = "more multiword answers than annotators (one each)"
@@ -89,26 +94,46 @@ def split_item(item: GoldLineAsWritten, annotators: Sequence[str], turn: int,
     queue = [multiword for multiword, count in multiwords for _ in range(count)]
     for name, multiword in zip(turned, queue, strict=False):
         said[name] = multiword
-    named = set(turned[len(givers):])
+    named = set(turned[len(givers) :])
     responses = []
     for name in annotators:
         kind: AnswerKind = "name" if name in named else "substitutes" if given[name] else "nil"
-        responses.append(Response(name, item.lexelt, item.instance, kind, tuple(given[name]),
-                                  said.get(name), False, STAMP))
+        responses.append(
+            Response(
+                name,
+                item.lexelt,
+                item.instance,
+                kind,
+                tuple(given[name]),
+                said.get(name),
+                False,
+                STAMP,
+            )
+        )
     return tuple(responses)
 
 
-def split_gold(lines: Sequence[str], name: str = "<gold>",
-               annotators: Sequence[str] = ANNOTATORS, max_substitutes: int = 3,
-               key: Callable[[str], str] = normalise,
-               multiwords: Mapping[str, Sequence[tuple[str, int]]] | None = None) -> Split:
+def split_gold(
+    lines: Sequence[str],
+    name: str = "<gold>",
+    annotators: Sequence[str] = ANNOTATORS,
+    max_substitutes: int = 3,
+    key: Callable[[str], str] = normalise,
+    multiwords: Mapping[str, Sequence[tuple[str, int]]] | None = None,
+) -> Split:
     """Split every line of a gold file (see the module's docstring); ``multiwords`` maps
     an instance id to its multiwords and how many annotators gave each (an mwgold file)."""
     responses: list[Response] = []
     problems: list[SplitProblem] = []
     for number, item in enumerate(read_gold_as_written(lines, name)):
-        split = split_item(item, annotators, number % len(annotators), max_substitutes, key,
-                           (multiwords or {}).get(item.instance, ()))
+        split = split_item(
+            item,
+            annotators,
+            number % len(annotators),
+            max_substitutes,
+            key,
+            (multiwords or {}).get(item.instance, ()),
+        )
         if isinstance(split, str):
             problems.append(SplitProblem(item.lexelt, item.instance, item.line, split))
         else:
@@ -118,15 +143,17 @@ def split_gold(lines: Sequence[str], name: str = "<gold>",
 
 def read_multiwords(path: str | Path) -> dict[str, tuple[tuple[str, int], ...]]:
     """An mwgold file as instance id → multiwords and counts."""
-    return {item.instance: item.entries
-            for item in read_gold_as_written(read_lines(path), str(path))}
+    return {
+        item.instance: item.entries for item in read_gold_as_written(read_lines(path), str(path))
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m annotate.gold.split GOLD OUT.jsonl [--mwgold FILE]``"""
-    parser = argparse.ArgumentParser(prog="python -m annotate.gold.split",
-                                     description="Split a gold file into 5 annotators' "
-                                                 "responses (JSON Lines).")
+    parser = argparse.ArgumentParser(
+        prog="python -m annotate.gold.split",
+        description="Split a gold file into 5 annotators' responses (JSON Lines).",
+    )
     parser.add_argument("gold")
     parser.add_argument("out")
     parser.add_argument("--mwgold")
@@ -138,8 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"split: {error}")
         return 1
     for problem in split.problems:
-        print(f"{args.gold}:{problem.line}: {problem.lexelt} {problem.instance}: "
-              f"{problem.reason}")
+        print(f"{args.gold}:{problem.line}: {problem.lexelt} {problem.instance}: {problem.reason}")
     count = write_responses(args.out, split.responses)
     print(f"{count} responses written to {args.out}; {len(split.problems)} items not split")
     return 0

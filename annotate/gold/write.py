@@ -66,26 +66,44 @@ def annotator_lines(gold: CompiledGold) -> Iterator[str]:
         for answer in item.answers:
             substitutes = ", ".join(map(quoted, answer.substitutes))
             multiword = "null" if answer.multiword is None else quoted(answer.multiword)
-            yield (f'{{"annotator": {quoted(answer.annotator)}, {head}"kind": '
-                   f'{quoted(answer.kind)}, "substitutes": [{substitutes}], '
-                   f'"multiword": {multiword}}}')
+            yield (
+                f'{{"annotator": {quoted(answer.annotator)}, {head}"kind": '
+                f'{quoted(answer.kind)}, "substitutes": [{substitutes}], '
+                f'"multiword": {multiword}}}'
+            )
 
 
 def _normalisation(change: NormalisationChange) -> dict[str, Any]:
-    return {"surface": change.surface, "normalised": change.normalised,
-            "reasons": list(change.reasons), "count": change.count, "items": list(change.items)}
+    return {
+        "surface": change.surface,
+        "normalised": change.normalised,
+        "reasons": list(change.reasons),
+        "count": change.count,
+        "items": list(change.items),
+    }
 
 
 def _lemma(change: LemmaChange) -> dict[str, Any]:
-    return {"surface": change.surface, "proposed": change.proposed, "result": change.result,
-            "decision": change.decision, "count": change.count, "items": list(change.items),
-            "lexelts": list(change.lexelts)}
+    return {
+        "surface": change.surface,
+        "proposed": change.proposed,
+        "result": change.result,
+        "decision": change.decision,
+        "count": change.count,
+        "items": list(change.items),
+        "lexelts": list(change.lexelts),
+    }
 
 
 def _problem(problem: AnswerProblem) -> dict[str, str]:
-    return {"annotator": problem.annotator, "lexelt": problem.lexelt,
-            "instance": problem.instance, "value": problem.value, "rule": problem.rule,
-            "message": problem.message}
+    return {
+        "annotator": problem.annotator,
+        "lexelt": problem.lexelt,
+        "instance": problem.instance,
+        "value": problem.value,
+        "rule": problem.rule,
+        "message": problem.message,
+    }
 
 
 def scorer_view(gold: CompiledGold) -> dict[str, Any]:
@@ -94,13 +112,18 @@ def scorer_view(gold: CompiledGold) -> dict[str, Any]:
     differently (score.pl drops one-character entries and any entry containing ``pn``,
     and keeps trailing spaces), and a note saying so when there are any."""
     compat, fixed, differ = read_gold_pair(list(gold_lines(gold)), "gold")
-    view: dict[str, Any] = {"compat_items": compat.total_items,
-                            "fixed_items": fixed.total_items, "differing_items": len(differ)}
+    view: dict[str, Any] = {
+        "compat_items": compat.total_items,
+        "fixed_items": fixed.total_items,
+        "differing_items": len(differ),
+    }
     if differ:
-        view["note"] = (f"{len(differ)} item(s) of this gold may score differently with "
-                        "score.pl's rules (python -m scoring.score) than with --fixed: "
-                        "score.pl drops one-character entries and entries containing 'pn', "
-                        "and keeps trailing spaces; see docs/scoring.md")
+        view["note"] = (
+            f"{len(differ)} item(s) of this gold may score differently with "
+            "score.pl's rules (python -m scoring.score) than with --fixed: "
+            "score.pl drops one-character entries and entries containing 'pn', "
+            "and keeps trailing spaces; see docs/scoring.md"
+        )
     return view
 
 
@@ -115,8 +138,9 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "signature": gold.signature.text,
         "responses": gold.responses,
         "annotators": list(gold.annotators),
-        "annotator_sets": annotator_sets([[a.annotator for a in item.answers]
-                                          for item in gold.items]),
+        "annotator_sets": annotator_sets(
+            [[a.annotator for a in item.answers] for item in gold.items]
+        ),
         "items": len(gold.items),
         "gold_lines": listed,
         "in_t": len(in_t),
@@ -125,17 +149,23 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "with_mode": len(with_mode),
         "in_mw": sum(1 for item in in_t if item.multiword is not None),
         "lemma_changes_applied": sum(1 for change in gold.lemma_changes if change.applied),
-        "lemma_changes_pending": sum(1 for change in gold.lemma_changes
-                                     if change.decision is None),
-        "responses_lemmatised": sum(change.count for change in gold.lemma_changes
-                                    if change.applied),
-        "not_in_t": [{"lexelt": item.lexelt, "instance": item.instance, "reason": item.reason}
-                     for item in out],
-        "modes": [{"lexelt": item.lexelt, "instance": item.instance, "mode": item.mode}
-                  for item in with_mode],
-        "multiword_notes": [{"lexelt": item.lexelt, "instance": item.instance,
-                             "note": item.multiword_note}
-                            for item in in_t if item.multiword_note is not None],
+        "lemma_changes_pending": sum(1 for change in gold.lemma_changes if change.decision is None),
+        "responses_lemmatised": sum(
+            change.count for change in gold.lemma_changes if change.applied
+        ),
+        "not_in_t": [
+            {"lexelt": item.lexelt, "instance": item.instance, "reason": item.reason}
+            for item in out
+        ],
+        "modes": [
+            {"lexelt": item.lexelt, "instance": item.instance, "mode": item.mode}
+            for item in with_mode
+        ],
+        "multiword_notes": [
+            {"lexelt": item.lexelt, "instance": item.instance, "note": item.multiword_note}
+            for item in in_t
+            if item.multiword_note is not None
+        ],
         "normalisation_changes": [_normalisation(change) for change in gold.normalisations],
         "emptied_by_normalisation": [_normalisation(change) for change in gold.emptied],
         "lemma_changes": [_lemma(change) for change in gold.lemma_changes],
@@ -152,8 +182,7 @@ def annotator_sets(items: list[list[str]]) -> dict[str, Any]:
     fewest and most annotators an item has."""
     sets = {frozenset(names) for names in items}
     sizes = [len(set(names)) for names in items] or [0]
-    return {"differ": len(sets) > 1, "sets": len(sets), "fewest": min(sizes),
-            "most": max(sizes)}
+    return {"differ": len(sets) > 1, "sets": len(sets), "fewest": min(sizes), "most": max(sizes)}
 
 
 def summary_text(data: dict[str, Any]) -> str:
@@ -184,6 +213,5 @@ def write_outputs(gold: CompiledGold, out: str | Path) -> dict[str, Path]:
     _write(paths["gold"], gold_lines(gold))
     _write(paths["mwgold"], mwgold_lines(gold))
     _write(paths["annotators.jsonl"], annotator_lines(gold))
-    paths["summary.json"].write_text(summary_text(summary(gold)), encoding="utf-8",
-                                     newline="\n")
+    paths["summary.json"].write_text(summary_text(summary(gold)), encoding="utf-8", newline="\n")
     return paths

@@ -134,8 +134,10 @@ def _response(obj: Any, seen: dict[str, str | None]) -> tuple[str, str, Response
     if subs != sorted(set(subs)):
         return f"substitutes {subs!r} is not a sorted list without repeats (it is a set)"
     if (kind == "substitutes") != bool(subs):
-        return (f"kind {kind!r} with {len(subs)} substitutes (kind substitutes has at least "
-                "one, name and nil have none)")
+        return (
+            f"kind {kind!r} with {len(subs)} substitutes (kind substitutes has at least "
+            "one, name and nil have none)"
+        )
     multiword = obj["multiword"]
     if multiword is not None and (not isinstance(multiword, str) or not multiword):
         return f"multiword {multiword!r} is neither null nor a non-empty string"
@@ -167,17 +169,23 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
             continue
         answers = grouped.setdefault((lexelt, instance), {})
         if response.annotator in answers:
-            problems.append(f"{name}:{number}: annotator {response.annotator!r} answers "
-                            f"{lexelt} {instance} twice (one line per annotator and item)")
+            problems.append(
+                f"{name}:{number}: annotator {response.annotator!r} answers "
+                f"{lexelt} {instance} twice (one line per annotator and item)"
+            )
             continue
         answers[response.annotator] = response
     if number == 0:
-        problems.append(f"{name}: the file is empty (one JSON object per line is expected: "
-                        "the annotators.jsonl the compiler writes)")
+        problems.append(
+            f"{name}: the file is empty (one JSON object per line is expected: "
+            "the annotators.jsonl the compiler writes)"
+        )
     if problems:
         raise FormatError(problems)
-    return tuple(Item(lexelt, instance, tuple(answers[a] for a in sorted(answers)))
-                 for (lexelt, instance), answers in sorted(grouped.items()))
+    return tuple(
+        Item(lexelt, instance, tuple(answers[a] for a in sorted(answers)))
+        for (lexelt, instance), answers in sorted(grouped.items())
+    )
 
 
 def read_annotators(path: str | Path) -> tuple[Item, ...]:
@@ -200,8 +208,11 @@ def pair_scores(item: Item) -> list[float]:
     """The equation-1 term of every pair in P_i (pairs of non-empty answers), in a fixed
     order."""
     answers = item.answers  # non-empty sets only, so :func:`jaccard`'s check is not needed
-    return [len(first & second) / len(first | second)
-            for x, first in enumerate(answers) for second in answers[x + 1:]]
+    return [
+        len(first & second) / len(first | second)
+        for x, first in enumerate(answers)
+        for second in answers[x + 1 :]
+    ]
 
 
 def _in_t(items: Iterable[Item]) -> list[Item]:
@@ -341,8 +352,11 @@ def annotator_agreement(items: Iterable[Item]) -> dict[str, AnnotatorAgreement]:
         given = [r for r in item.responses if r.substitutes]
         mode = item_mode(item)
         for response in given:
-            scores = [jaccard(response.substitutes, other.substitutes)
-                      for other in given if other is not response]
+            scores = [
+                jaccard(response.substitutes, other.substitutes)
+                for other in given
+                if other is not response
+            ]
             others.setdefault(response.annotator, []).append(math.fsum(scores) / len(scores))
             if mode is not None:
                 credit = mode_credit(response.substitutes, mode)
@@ -351,9 +365,15 @@ def annotator_agreement(items: Iterable[Item]) -> dict[str, AnnotatorAgreement]:
     def mean(values: list[float]) -> float | None:
         return math.fsum(values) / len(values) if values else None
 
-    return {a: AnnotatorAgreement(mean(others.get(a, [])), mean(modes.get(a, [])),
-                                  len(others.get(a, [])), len(modes.get(a, [])))
-            for a in sorted(seen)}
+    return {
+        a: AnnotatorAgreement(
+            mean(others.get(a, [])),
+            mean(modes.get(a, [])),
+            len(others.get(a, [])),
+            len(modes.get(a, [])),
+        )
+        for a in sorted(seen)
+    }
 
 
 def leave_one_out(items: Iterable[Item]) -> dict[str, dict[str, AgreementRow]]:
@@ -373,8 +393,7 @@ def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float:
     kappa = (p_o - p_e) / (1 - p_e), p_o the observed share of agreement, p_e = Σ_c p_1c p_2c
     from each annotator's own label distribution."""
     if len(first) != len(second):
-        raise ValueError(f"{len(first)} labels against {len(second)} (one label each per "
-                         "item)")
+        raise ValueError(f"{len(first)} labels against {len(second)} (one label each per item)")
     if not first:
         raise ValueError("no items (kappa needs at least one)")
     n = len(first)
@@ -382,8 +401,9 @@ def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float:
     one, two = Counter(first), Counter(second)
     expected = math.fsum(one[c] * two[c] for c in one) / (n * n)
     if expected == 1:
-        raise ValueError("both annotators used one and the same label (p_e = 1, kappa is "
-                         "undefined)")
+        raise ValueError(
+            "both annotators used one and the same label (p_e = 1, kappa is undefined)"
+        )
     return (observed - expected) / (1 - expected)
 
 
@@ -398,18 +418,23 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float:
     raters = sum(counts[0])
     for number, row in enumerate(counts):
         if len(row) != width:
-            raise ValueError(f"subject {number} has {len(row)} categories, not {width} "
-                             "(one column per category)")
+            raise ValueError(
+                f"subject {number} has {len(row)} categories, not {width} (one column per category)"
+            )
         if any(c < 0 for c in row):
             raise ValueError(f"subject {number} has a negative count {list(row)}")
         if sum(row) != raters:
-            raise ValueError(f"subject {number} has {sum(row)} ratings, not {raters} (the "
-                             "same number of raters for every subject)")
+            raise ValueError(
+                f"subject {number} has {sum(row)} ratings, not {raters} (the "
+                "same number of raters for every subject)"
+            )
     if raters < 2:
         raise ValueError(f"{raters} raters per subject (Fleiss' kappa needs at least 2)")
     subjects = len(counts)
-    agreement = math.fsum((sum(c * c for c in row) - raters) / (raters * (raters - 1))
-                          for row in counts) / subjects
+    agreement = (
+        math.fsum((sum(c * c for c in row) - raters) / (raters * (raters - 1)) for row in counts)
+        / subjects
+    )
     shares = [sum(row[j] for row in counts) / (subjects * raters) for j in range(width)]
     expected = math.fsum(p * p for p in shares)
     if expected == 1:
@@ -436,9 +461,17 @@ def agreement_summary(items: Iterable[Item]) -> Mapping[str, Any]:
     listed = list(items)
     table = agreement_table(listed)
     return {
-        "table": {key: {"PA": row.PA, "PAm": row.PAm, "T": row.T,
-                        "mode_share": row.mode_share} for key, row in table.items()},
-        "annotators": {a: {"with_others": v.with_others, "with_mode": v.with_mode,
-                           "items": v.items, "mode_items": v.mode_items}
-                       for a, v in annotator_agreement(listed).items()},
+        "table": {
+            key: {"PA": row.PA, "PAm": row.PAm, "T": row.T, "mode_share": row.mode_share}
+            for key, row in table.items()
+        },
+        "annotators": {
+            a: {
+                "with_others": v.with_others,
+                "with_mode": v.with_mode,
+                "items": v.items,
+                "mode_items": v.mode_items,
+            }
+            for a, v in annotator_agreement(listed).items()
+        },
     }

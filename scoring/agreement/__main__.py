@@ -25,15 +25,20 @@ from scoring.render import render_agreement
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scoring.agreement",
-                                     description="Agreement report on annotators.jsonl.")
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring.agreement", description="Agreement report on annotators.jsonl."
+    )
     parser.add_argument("annotators", metavar="ANNOTATORS_FILE")
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
     parser.add_argument("--by-pos", action="store_true", help="a row for n, v, a, r too")
-    parser.add_argument("--leave-one-out", action="store_true",
-                        help="every figure again without each annotator")
-    parser.add_argument("--intervals", action="store_true",
-                        help="bootstrap intervals over lemmas for PA, PAm, the mode share")
+    parser.add_argument(
+        "--leave-one-out", action="store_true", help="every figure again without each annotator"
+    )
+    parser.add_argument(
+        "--intervals",
+        action="store_true",
+        help="bootstrap intervals over lemmas for PA, PAm, the mode share",
+    )
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--confidence", type=float, default=0.95)
@@ -46,8 +51,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--confidence {options.confidence:g}: it must be between 0 and 1")
     try:
         items = read_annotators(options.annotators)
-        body = report(items, options.leave_one_out, options.intervals, options.resamples,
-                      options.seed, options.confidence)
+        body = report(
+            items,
+            options.leave_one_out,
+            options.intervals,
+            options.resamples,
+            options.seed,
+            options.confidence,
+        )
     except FormatError as error:
         print(f"agreement: {error}", file=sys.stderr)
         return 1

@@ -81,8 +81,7 @@ def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float:
         raise ValueError("no unit has two values (alpha needs pairable values)")
     expected = n * n - sum(c * c for c in totals.values())
     if expected == 0:
-        raise ValueError("every value is the same (expected disagreement 0, alpha is "
-                         "undefined)")
+        raise ValueError("every value is the same (expected disagreement 0, alpha is undefined)")
     return 1 - (n - 1) * disagree / expected
 
 
@@ -90,8 +89,9 @@ def _pairable(value_counts: npt.ArrayLike) -> Counts:
     """The rows of a units x values count table with at least two values, checked."""
     counts = np.asarray(value_counts)
     if counts.ndim != 2 or counts.shape[1] < 1:
-        raise ValueError(f"value counts of shape {counts.shape} (one row per unit, one "
-                         "column per value)")
+        raise ValueError(
+            f"value counts of shape {counts.shape} (one row per unit, one column per value)"
+        )
     if counts.size and not np.issubdtype(counts.dtype, np.integer):
         raise ValueError(f"value counts of type {counts.dtype} (counts are integers)")
     counts = counts.astype(np.int64)
@@ -102,8 +102,7 @@ def _pairable(value_counts: npt.ArrayLike) -> Counts:
         raise ValueError("no unit has two values (alpha needs pairable values)")
     totals = pairable.sum(axis=0)
     if (totals > 0).sum() < 2:
-        raise ValueError("every value is the same (expected disagreement 0, alpha is "
-                         "undefined)")
+        raise ValueError("every value is the same (expected disagreement 0, alpha is undefined)")
     return pairable
 
 
@@ -214,9 +213,11 @@ def _subset_cover(counts: Mapping[frozenset[str], int]) -> tuple[Counts, Counts]
     weights = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
     spans = (1 << sizes) - 1
     width = int(sizes.max()) + 1
-    cover = np.bincount(rows * width + np.repeat(sizes, spans),
-                        weights=np.repeat(weights, spans).astype(np.float64),
-                        minlength=len(index) * width)  # integers below 2**53: exact
+    cover = np.bincount(
+        rows * width + np.repeat(sizes, spans),
+        weights=np.repeat(weights, spans).astype(np.float64),
+        minlength=len(index) * width,
+    )  # integers below 2**53: exact
     lengths = np.fromiter(map(len, index), dtype=np.int64, count=len(index))
     return cover.astype(np.int64).reshape(len(index), width), lengths
 
@@ -250,8 +251,10 @@ def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
         raise ValueError("T is empty (no item has non-empty answers from two annotators)")
     largest = max(map(len, values))
     if largest > MAX_SET:
-        raise ValueError(f"an answer of {largest} substitutes (alpha on sets enumerates the "
-                         f"2^|A| subsets of each answer: at most {MAX_SET} substitutes)")
+        raise ValueError(
+            f"an answer of {largest} substitutes (alpha on sets enumerates the "
+            f"2^|A| subsets of each answer: at most {MAX_SET} substitutes)"
+        )
     cover, lengths = _subset_cover(values)
     width = cover.shape[1]
     by_size = np.zeros(width, dtype=np.int64)
@@ -266,8 +269,10 @@ def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
     for a in range(1, width):
         for b in range(a, width):
             for i in range(min(a, b) + 1):
-                w = sum((-1) ** (j - i) * math.comb(j, i) * int(moments[a, b, j])
-                        for j in range(i, min(a, b) + 1))
+                w = sum(
+                    (-1) ** (j - i) * math.comb(j, i) * int(moments[a, b, j])
+                    for j in range(i, min(a, b) + 1)
+                )
                 if a == b == i:
                     w -= int(by_size[a])  # a value is not paired with itself
                 if w:
@@ -278,9 +283,11 @@ def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
 def _size_distance(distance: SetDistance) -> Callable[[int, int, int], float]:
     """The distance of two sets of sizes a and b sharing i members, measured on
     stand-ins of those sizes."""
+
     def by_sizes(a: int, b: int, i: int) -> float:
         first = frozenset(str(x) for x in range(a))
         return distance(first, frozenset(str(x) for x in range(a - i, a - i + b)))
+
     return by_sizes
 
 
@@ -288,12 +295,15 @@ def set_alpha(counts: SetPairCounts, distance: SetDistance = masi_distance) -> f
     """Alpha from :class:`SetPairCounts`: D_o = Σ O(m, a, b, i) d(a, b, i) / (m - 1) / n,
     D_e = Σ W(a, b, i) d(a, b, i) / (n (n - 1)), alpha = 1 - D_o / D_e."""
     d = _size_distance(distance)
-    observed = math.fsum(c * d(a, b, i) / (m - 1) for (m, a, b, i), c in
-                         sorted(counts.observed.items()))
+    observed = math.fsum(
+        c * d(a, b, i) / (m - 1) for (m, a, b, i), c in sorted(counts.observed.items())
+    )
     expected = math.fsum(c * d(a, b, i) for (a, b, i), c in sorted(counts.expected.items()))
     if expected == 0:
-        raise ValueError("expected disagreement 0 (every answer is the same set, or the "
-                         "distance is 0 between all of them): alpha is undefined")
+        raise ValueError(
+            "expected disagreement 0 (every answer is the same set, or the "
+            "distance is 0 between all of them): alpha is undefined"
+        )
     return 1 - (counts.n - 1) * observed / expected
 
 

@@ -110,9 +110,14 @@ def multiword_agreement(items: Iterable[Item]) -> MultiwordAgreement:
         if marked_pairs:
             identification.append((identified, marked_pairs))
             strings.append(given)
-    return MultiwordAgreement(_pair_agreement(detection), _pair_agreement(identification),
-                              _defined(alpha_from_counts, marks),
-                              _defined(nominal_alpha, strings), responses, marked)
+    return MultiwordAgreement(
+        _pair_agreement(detection),
+        _pair_agreement(identification),
+        _defined(alpha_from_counts, marks),
+        _defined(nominal_alpha, strings),
+        responses,
+        marked,
+    )
 
 
 def _defined(alpha: Callable[[Any], float], data: Sequence[Any]) -> float | None:
@@ -157,8 +162,9 @@ def annotator_multiword(items: Iterable[Item]) -> dict[str, AnnotatorMultiword]:
             if response.multiword is not None:
                 marked[response.annotator] += 1
             if others:
-                same = sum(1 for r in others
-                           if (r.multiword is None) == (response.multiword is None))
+                same = sum(
+                    1 for r in others if (r.multiword is None) == (response.multiword is None)
+                )
                 detection.setdefault(response.annotator, []).append(same / len(others))
             if response.multiword is None:
                 continue
@@ -170,10 +176,17 @@ def annotator_multiword(items: Iterable[Item]) -> dict[str, AnnotatorMultiword]:
     def mean(values: list[float]) -> float | None:
         return math.fsum(values) / len(values) if values else None
 
-    return {a: AnnotatorMultiword(mean(detection.get(a, [])), mean(identification.get(a, [])),
-                                  len(detection.get(a, [])), len(identification.get(a, [])),
-                                  marked[a], answered[a])
-            for a in sorted(answered)}
+    return {
+        a: AnnotatorMultiword(
+            mean(detection.get(a, [])),
+            mean(identification.get(a, [])),
+            len(detection.get(a, [])),
+            len(identification.get(a, [])),
+            marked[a],
+            answered[a],
+        )
+        for a in sorted(answered)
+    }
 
 
 def pair_list(item: Item) -> list[tuple[str, str, bool, bool | None]]:
@@ -183,7 +196,12 @@ def pair_list(item: Item) -> list[tuple[str, str, bool, bool | None]]:
     result = []
     for first, second in combinations(item.responses, 2):
         both = first.multiword is not None and second.multiword is not None
-        result.append((first.annotator, second.annotator,
-                       (first.multiword is None) == (second.multiword is None),
-                       first.multiword == second.multiword if both else None))
+        result.append(
+            (
+                first.annotator,
+                second.annotator,
+                (first.multiword is None) == (second.multiword is None),
+                first.multiword == second.multiword if both else None,
+            )
+        )
     return result

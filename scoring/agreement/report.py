@@ -64,9 +64,11 @@ def alphas(items: Sequence[Item]) -> dict[str, float | None]:
     """The three views of Krippendorff's alpha (docs/agreement.md): ``nominal_first``
     (each annotator's first substitute), ``indicator`` ("gave s" per item and s) and
     ``masi`` (MASI distance on the answer sets)."""
-    return {"nominal_first": _defined(_first, items),
-            "indicator": _defined(indicator_alpha, items),
-            "masi": _defined(masi_alpha, items)}
+    return {
+        "nominal_first": _defined(_first, items),
+        "indicator": _defined(indicator_alpha, items),
+        "masi": _defined(masi_alpha, items),
+    }
 
 
 def item_rows(items: Sequence[Item]) -> tuple[np.ndarray, list[str]]:
@@ -79,26 +81,38 @@ def item_rows(items: Sequence[Item]) -> tuple[np.ndarray, list[str]]:
         scores = pair_scores(item)
         mode = item_mode(item)
         credits = [mode_credit(answer, mode) for answer in item.answers] if mode else []
-        rows.append((math.fsum(scores) / len(scores), 1.0, float(mode is not None),
-                     math.fsum(credits), float(len(credits))))
+        rows.append(
+            (
+                math.fsum(scores) / len(scores),
+                1.0,
+                float(mode is not None),
+                math.fsum(credits),
+                float(len(credits)),
+            )
+        )
         lexelts.append(item.lexelt)
     return np.array(rows, dtype=float).reshape(-1, 5), lexelts
 
 
-CORPORA = {"PA": significance.ratio_of(0, 1), "mode_share": significance.ratio_of(2, 1),
-           "PAm": significance.ratio_of(3, 4)}
+CORPORA = {
+    "PA": significance.ratio_of(0, 1),
+    "mode_share": significance.ratio_of(2, 1),
+    "PAm": significance.ratio_of(3, 4),
+}
 
 
-def intervals(items: Sequence[Item], resamples: int = 1000, seed: int = 12345,
-              confidence: float = 0.95) -> dict[str, list[float] | None]:
+def intervals(
+    items: Sequence[Item], resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
+) -> dict[str, list[float] | None]:
     """Bootstrap intervals over lemmas for PA, PA_m and the mode share; None for all
     three when the items of T come from fewer than two lemmas."""
     rows, lexelts = item_rows(items)
     if len(set(lexelts)) < 2:
         return dict.fromkeys(INTERVAL_FIGURES)
     sums = significance.cluster_sums(rows, lexelts)[0]
-    found = significance.bootstrap_intervals(sums, CORPORA, resamples=resamples, seed=seed,
-                                             confidence=confidence)
+    found = significance.bootstrap_intervals(
+        sums, CORPORA, resamples=resamples, seed=seed, confidence=confidence
+    )
     return {name: [found[name].low, found[name].high] for name in INTERVAL_FIGURES}
 
 
@@ -156,51 +170,80 @@ class AgreementReport:
         ``signature``."""
         body: dict[str, Any] = {key: value.to_json() for key, value in self.pos.items()}
         body["annotator_sets_differ"] = self.annotator_sets_differ
-        body["annotators"] = {name: {"with_others": value.with_others,
-                                     "with_mode": value.with_mode, "items": value.items}
-                              for name, value in self.annotators.items()}
+        body["annotators"] = {
+            name: {
+                "with_others": value.with_others,
+                "with_mode": value.with_mode,
+                "items": value.items,
+            }
+            for name, value in self.annotators.items()
+        }
         body["multiword"] = asdict(self.multiword)
         if self.leave_one_out is not None:
-            body["leave_one_out"] = {name: {key: _row(rows[key]) for key in KEYS}
-                                     for name, rows in self.leave_one_out.items()}
+            body["leave_one_out"] = {
+                name: {key: _row(rows[key]) for key in KEYS}
+                for name, rows in self.leave_one_out.items()
+            }
         if self.resampling is not None:
             body["resampling"] = self.resampling.to_json()
         body["signature"] = self.signature
         return body
 
 
-def report(items: Sequence[Item], leave_out: bool = False, with_intervals: bool = False,
-           resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
-           ) -> AgreementReport:
+def report(
+    items: Sequence[Item],
+    leave_out: bool = False,
+    with_intervals: bool = False,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> AgreementReport:
     """The report of ``items``: every PoS key, the annotators and the multiwords, and
     leave-one-out rows and bootstrap intervals over lemmas when asked."""
     table = agreement_table(items)
     pos = {}
     for key in KEYS:
         subset = [item for item in items if key == "all" or item.pos == key]
-        pos[key] = PosReport(table[key], alphas(subset),
-                             intervals(subset, resamples, seed, confidence)
-                             if with_intervals else None)
+        pos[key] = PosReport(
+            table[key],
+            alphas(subset),
+            intervals(subset, resamples, seed, confidence) if with_intervals else None,
+        )
     multiword = multiword_agreement(items)
     return AgreementReport(
-        pos, annotator_agreement(items),
-        MultiwordReport(multiword.detection.per_item, multiword.identification.per_item,
-                        multiword.detection_alpha, multiword.identification_alpha,
-                        multiword.marked, multiword.responses),
+        pos,
+        annotator_agreement(items),
+        MultiwordReport(
+            multiword.detection.per_item,
+            multiword.identification.per_item,
+            multiword.detection_alpha,
+            multiword.identification_alpha,
+            multiword.marked,
+            multiword.responses,
+        ),
         signature(with_intervals, resamples, seed, confidence),
         leave_one_out(items) if leave_out else None,
         Resampling(resamples, seed, confidence) if with_intervals else None,
-        len({frozenset(r.annotator for r in item.responses) for item in items}) > 1)
+        len({frozenset(r.annotator for r in item.responses) for item in items}) > 1,
+    )
 
 
-def signature(with_intervals: bool = False, resamples: int = 1000, seed: int = 12345,
-              confidence: float = 0.95) -> str:
+def signature(
+    with_intervals: bool = False, resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
+) -> str:
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
     nominal alpha, and the resampling when there are intervals."""
-    parts: list[tuple[str, object]] = [("pa", "per_item"), ("t", "two+nonempty"),
-                                       ("first", "alphabetical")]
+    parts: list[tuple[str, object]] = [
+        ("pa", "per_item"),
+        ("t", "two+nonempty"),
+        ("first", "alphabetical"),
+    ]
     if with_intervals:
-        parts += [("resample", "lemma"), ("n", resamples), ("seed", seed),
-                  ("ci", f"{confidence:g}")]
+        parts += [
+            ("resample", "lemma"),
+            ("n", resamples),
+            ("seed", seed),
+            ("ci", f"{confidence:g}"),
+        ]
     return build_signature("agreement", *parts)

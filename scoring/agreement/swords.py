@@ -97,11 +97,17 @@ def parse_swords(data: Any, name: str = "<swords>") -> Swords:
         raise FormatError([f"{name}: {type(data).__name__} is not an object"])
     missing = [key for key in KEYS if not isinstance(data.get(key), dict)]
     if missing:
-        raise FormatError([f"{name}: {', '.join(missing)} missing or not an object (a "
-                           f"SWORDS file has {', '.join(KEYS)})"])
+        raise FormatError(
+            [
+                f"{name}: {', '.join(missing)} missing or not an object (a "
+                f"SWORDS file has {', '.join(KEYS)})"
+            ]
+        )
     substitutes, labels = data["substitutes"], data["substitute_labels"]
-    problems = [f"{name}: substitute_labels {sid}: no such substitute"
-                for sid in sorted(set(labels) - set(substitutes))]
+    problems = [
+        f"{name}: substitute_labels {sid}: no such substitute"
+        for sid in sorted(set(labels) - set(substitutes))
+    ]
     parsed: list[SwordsSubstitute] = []
     for sid in sorted(substitutes):
         result = _substitute(sid, substitutes[sid], labels.get(sid), data["targets"])
@@ -122,8 +128,9 @@ def read_swords(path: str | Path) -> Swords:
         try:
             data = json.load(handle)
         except json.JSONDecodeError as error:
-            raise FormatError([f"{path}: {error.msg} at line {error.lineno} (a SWORDS "
-                               "file is one JSON object)"]) from error
+            raise FormatError(
+                [f"{path}: {error.msg} at line {error.lineno} (a SWORDS file is one JSON object)"]
+            ) from error
     return parse_swords(data, str(path))
 
 
@@ -133,8 +140,9 @@ def label_counts(substitutes: Sequence[SwordsSubstitute], view: View = "three_wa
     if view not in VIEWS:
         raise ValueError(f"view {view!r} is not one of {', '.join(VIEWS)}")
     columns = LABELS if view == "three_way" else LABELS[:2]
-    return np.array([[s.labels.count(c) for c in columns] for s in substitutes],
-                    dtype=np.int64).reshape(-1, len(columns))
+    return np.array(
+        [[s.labels.count(c) for c in columns] for s in substitutes], dtype=np.int64
+    ).reshape(-1, len(columns))
 
 
 def generalised_fleiss_kappa(counts: Sequence[Sequence[int]] | Counts) -> float:
@@ -153,13 +161,13 @@ def generalised_fleiss_kappa(counts: Sequence[Sequence[int]] | Counts) -> float:
     raters = table.sum(axis=1)
     if (raters < 2).any():
         first = int(np.argmax(raters < 2))
-        raise ValueError(f"subject {first} has {int(raters[first])} ratings (each needs at "
-                         "least 2)")
+        raise ValueError(
+            f"subject {first} has {int(raters[first])} ratings (each needs at least 2)"
+        )
     within = (table * (table - 1)).sum(axis=1) / (raters * (raters - 1))
     agreement = math.fsum(within.tolist()) / len(table)
     shares = table / raters[:, np.newaxis]
-    expected = math.fsum(math.fsum(column.tolist()) ** 2 for column in shares.T) / \
-        len(table) ** 2
+    expected = math.fsum(math.fsum(column.tolist()) ** 2 for column in shares.T) / len(table) ** 2
     if expected == 1:
         raise ValueError("every rating is in one category (P_e = 1, kappa is undefined)")
     return (agreement - expected) / (1 - expected)
@@ -200,9 +208,15 @@ def _kappa(counts: Counts) -> float:
 def _agreement(raters: str, group: Sequence[SwordsSubstitute]) -> SwordsAgreement:
     three = label_counts(group, "three_way")
     binary = label_counts(group, "binary")
-    return SwordsAgreement(raters, len(group), int(three.sum()), _or_none(_kappa, three),
-                           _or_none(package_alpha, three), _or_none(package_alpha, binary),
-                           int((binary.sum(axis=1) >= 2).sum()))
+    return SwordsAgreement(
+        raters,
+        len(group),
+        int(three.sum()),
+        _or_none(_kappa, three),
+        _or_none(package_alpha, three),
+        _or_none(package_alpha, binary),
+        int((binary.sum(axis=1) >= 2).sum()),
+    )
 
 
 def swords_agreement(data: Swords) -> tuple[SwordsAgreement, ...]:

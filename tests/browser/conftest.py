@@ -22,9 +22,15 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, BrowserContext, Page
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 DEMO = Path(__file__).resolve().parents[2] / "annotate" / "demo" / "demo.xml"
 PASSWORD = "password1"
 TIMEOUT_MS = 10_000
@@ -38,8 +44,13 @@ class Live:
     app: Flask
     tmp: Path
 
-    def user(self, username: str, role: str = "annotator", password: str = PASSWORD,
-             datasets: tuple[str, ...] = ()) -> int:
+    def user(
+        self,
+        username: str,
+        role: str = "annotator",
+        password: str = PASSWORD,
+        datasets: tuple[str, ...] = (),
+    ) -> int:
         """A new account, a member of ``datasets`` (by name: only members open them)."""
         from sqlalchemy import select
 
@@ -51,22 +62,27 @@ class Live:
         with self.app.app_context():
             user = create_user(username, password, role)
             for name in datasets:
-                assign(user, db.session.execute(select(Dataset).where(
-                    Dataset.name == name)).scalar_one())
+                assign(
+                    user,
+                    db.session.execute(select(Dataset).where(Dataset.name == name)).scalar_one(),
+                )
             return user.id
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
-        pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM} "
-                    "(apt-get install -y chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="browser tests need the playwright package "
-                                          "(pip install -r requirements-dev.txt)")
+        pytest.skip(
+            f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install -y chromium)"
+        )
+    sync_api = pytest.importorskip(
+        "playwright.sync_api",
+        reason="browser tests need the playwright package (pip install -r requirements-dev.txt)",
+    )
     with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                              args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
         yield chromium
         chromium.close()
 
@@ -82,9 +98,14 @@ def live(tmp_path: Path) -> Iterator[Live]:
     from annotate.importer import parse_lexsub_xml
     from annotate.services import import_dataset
 
-    app = create_app({"TESTING": False, "SECRET_KEY": "x",
-                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
-                      "LOGIN_LIMIT": "1000 per minute"})
+    app = create_app(
+        {
+            "TESTING": False,
+            "SECRET_KEY": "x",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'db.sqlite'}",
+            "LOGIN_LIMIT": "1000 per minute",
+        }
+    )
     assert app.config.get("WTF_CSRF_ENABLED", True), "CSRF must stay on for these tests"
     with app.app_context():
         upgrade()

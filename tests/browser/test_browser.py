@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package "
-                    "(pip install -r requirements-dev.txt)")
+pytest.importorskip(
+    "playwright.sync_api",
+    reason="browser tests need the playwright package (pip install -r requirements-dev.txt)",
+)
 
 from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import select
@@ -28,14 +30,22 @@ from tests.conftest import SMALL_XML
 DEMO_XML = parse_lexsub_xml(DEMO.read_bytes(), str(DEMO))
 WORDS = len(DEMO_XML.lexelts)
 TOTAL = sum(len(lexelt.instances) for lexelt in DEMO_XML.lexelts)
-SENTENCES = {instance.id: instance for lexelt in DEMO_XML.lexelts
-             for instance in lexelt.instances}
-EXPORT_KEYS = {"annotator", "lexelt", "instance", "kind", "substitutes", "multiword",
-               "used_dictionary", "updated_at"}
+SENTENCES = {instance.id: instance for lexelt in DEMO_XML.lexelts for instance in lexelt.instances}
+EXPORT_KEYS = {
+    "annotator",
+    "lexelt",
+    "instance",
+    "kind",
+    "substitutes",
+    "multiword",
+    "used_dictionary",
+    "updated_at",
+}
 PHONE = {"width": 390, "height": 844}
 
 
 # --- helpers: what a person does and sees -------------------------------------------------
+
 
 def log_in(page: Page, live: Live, username: str, password: str = PASSWORD) -> None:
     page.goto(f"{live.url}/login")
@@ -60,10 +70,10 @@ def save(page: Page) -> None:
     page.get_by_role("button", name="Save and next").click()
 
 
-def progress(word: int, sentence: int, done: int, sentences: int = 5, words: int = WORDS,
-             total: int = TOTAL) -> str:
-    return (f"Word {word} of {words} · sentence {sentence} of {sentences} · "
-            f"{done} / {total} done")
+def progress(
+    word: int, sentence: int, done: int, sentences: int = 5, words: int = WORDS, total: int = TOTAL
+) -> str:
+    return f"Word {word} of {words} · sentence {sentence} of {sentences} · {done} / {total} done"
 
 
 def instance_ids(live: Live, dataset: str = "demo") -> dict[str, int]:
@@ -71,8 +81,13 @@ def instance_ids(live: Live, dataset: str = "demo") -> dict[str, int]:
     from annotate.models import Dataset, Instance
 
     with live.app.app_context():
-        return dict(db.session.execute(select(Instance.xml_id, Instance.id).join(
-            Dataset, Instance.dataset_id == Dataset.id).where(Dataset.name == dataset)).all())
+        return dict(
+            db.session.execute(
+                select(Instance.xml_id, Instance.id)
+                .join(Dataset, Instance.dataset_id == Dataset.id)
+                .where(Dataset.name == dataset)
+            ).all()
+        )
 
 
 def expect_at(page: Page, live: Live, ids: dict[str, int], xml_id: str, text: str) -> None:
@@ -93,8 +108,10 @@ def no_horizontal_scroll(page: Page) -> tuple[int, int]:
 
 # --- scenarios ------------------------------------------------------------------------------
 
-def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(live: Live,
-                                                                     page: Page) -> None:
+
+def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
+    live: Live, page: Page
+) -> None:
     from annotate.extensions import db
     from annotate.models import Instance, Lexelt, Response, Revision, WordFlag
 
@@ -156,15 +173,18 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(live: Live,
     expect(substitute(page, 1)).to_have_value("mainspring")
     expect(substitute(page, 2)).to_have_value("coil")
     expect(box(page, "Multiword")).to_have_value("main spring")
-    expect(page.get_by_role("navigation", name="Sentences of this word").get_by_role(
-        "link")).to_have_text(["1✓", "2✓", "3✓", "4✓", "5✓"])
+    expect(
+        page.get_by_role("navigation", name="Sentences of this word").get_by_role("link")
+    ).to_have_text(["1✓", "2✓", "3✓", "4✓", "5✓"])
     # earlier answers of the word are shown too
     page.get_by_role("navigation", name="Sentences of this word").get_by_role(
-        "link", name="2✓").click()
+        "link", name="2✓"
+    ).click()
     expect_at(page, live, ids, "d2", progress(1, 2, 5))
     expect(box(page, "Proper name")).to_be_checked()
     page.get_by_role("navigation", name="Sentences of this word").get_by_role(
-        "link", name="4✓").click()
+        "link", name="4✓"
+    ).click()
     expect(box(page, "No substitute (nil)")).to_be_checked()
 
     # log out, log in again: resume at the first unanswered sentence
@@ -191,21 +211,42 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(live: Live,
     expect_at(page, live, ids, "d11", progress(3, 1, 10))
 
     with live.app.app_context():
-        current = {xml_id: (kind, substitutes, multiword, saves) for
-                   xml_id, kind, substitutes, multiword, saves in db.session.execute(
-                       select(Instance.xml_id, Response.kind, Response.substitutes,
-                              Response.multiword, Response.saves)
-                       .join(Instance, Response.instance_id == Instance.id)
-                       .where(Response.user_id == user_id))}
-        history = [tuple(row) for row in db.session.execute(
-            select(Instance.xml_id, Revision.kind, Revision.substitutes, Revision.multiword,
-                   Revision.used_dictionary)
-            .join(Instance, Revision.instance_id == Instance.id)
-            .where(Revision.user_id == user_id).order_by(Revision.id))]
-        flags = dict(db.session.execute(
-            select(Lexelt.item, WordFlag.used_dictionary)
-            .join(Lexelt, WordFlag.lexelt_id == Lexelt.id)
-            .where(WordFlag.user_id == user_id)).all())
+        current = {
+            xml_id: (kind, substitutes, multiword, saves)
+            for xml_id, kind, substitutes, multiword, saves in db.session.execute(
+                select(
+                    Instance.xml_id,
+                    Response.kind,
+                    Response.substitutes,
+                    Response.multiword,
+                    Response.saves,
+                )
+                .join(Instance, Response.instance_id == Instance.id)
+                .where(Response.user_id == user_id)
+            )
+        }
+        history = [
+            tuple(row)
+            for row in db.session.execute(
+                select(
+                    Instance.xml_id,
+                    Revision.kind,
+                    Revision.substitutes,
+                    Revision.multiword,
+                    Revision.used_dictionary,
+                )
+                .join(Instance, Revision.instance_id == Instance.id)
+                .where(Revision.user_id == user_id)
+                .order_by(Revision.id)
+            )
+        ]
+        flags = dict(
+            db.session.execute(
+                select(Lexelt.item, WordFlag.used_dictionary)
+                .join(Lexelt, WordFlag.lexelt_id == Lexelt.id)
+                .where(WordFlag.user_id == user_id)
+            ).all()
+        )
     assert current == {
         "d1": ("substitutes", ["season", "springtime"], None, 1),
         "d2": ("name", [], None, 1),
@@ -250,9 +291,12 @@ def test_validation_error_keeps_the_typed_input(live: Live, page: Page) -> None:
     box(page, "Multiword").fill("spring days")
     box(page, "Proper name").check()
     save(page)
-    expect(alert.get_by_role("listitem")).to_have_text([
-        "Give substitutes, or tick 'Proper name' or 'No substitute (nil)', not both.",
-        "Tick 'Part of a multiword' for the multiword you typed, or clear it."])
+    expect(alert.get_by_role("listitem")).to_have_text(
+        [
+            "Give substitutes, or tick 'Proper name' or 'No substitute (nil)', not both.",
+            "Tick 'Part of a multiword' for the multiword you typed, or clear it.",
+        ]
+    )
     expect(substitute(page, 1)).to_have_value("season")
     expect(box(page, "Multiword")).to_have_value("spring days")
     expect(box(page, "Proper name")).to_be_checked()
@@ -270,18 +314,21 @@ def test_validation_error_keeps_the_typed_input(live: Live, page: Page) -> None:
     refused = page.request.post(f"{live.url}/annotate/{ids['d2']}", form={"sub1": "well"})
     assert refused.status == 400
     with live.app.app_context():
-        saved = list(db.session.execute(select(Response.kind, Response.substitutes,
-                                               Response.multiword)
-                                        .where(Response.user_id == user_id)))
-        revisions = db.session.scalars(select(Revision.id).where(
-            Revision.user_id == user_id)).all()
+        saved = list(
+            db.session.execute(
+                select(Response.kind, Response.substitutes, Response.multiword).where(
+                    Response.user_id == user_id
+                )
+            )
+        )
+        revisions = db.session.scalars(select(Revision.id).where(Revision.user_id == user_id)).all()
     assert [tuple(row) for row in saved] == [("substitutes", ["season"], "spring days")]
     assert len(revisions) == 1
 
 
-def test_organiser_imports_watches_progress_and_exports(live: Live,
-                                                        new_page: Callable[..., Page],
-                                                        tmp_path: Path) -> None:
+def test_organiser_imports_watches_progress_and_exports(
+    live: Live, new_page: Callable[..., Page], tmp_path: Path
+) -> None:
     from annotate.extensions import db
     from annotate.models import Dataset
 
@@ -322,24 +369,28 @@ def test_organiser_imports_watches_progress_and_exports(live: Live,
     box(ann, "No substitute (nil)").check()
     box(ann, "Used a dictionary or thesaurus for this word").check()
     save(ann)
-    expect(ann.get_by_text(progress(2, 1, 2, sentences=1, words=2, total=3),
-                           exact=True)).to_be_visible()
+    expect(
+        ann.get_by_text(progress(2, 1, 2, sentences=1, words=2, total=3), exact=True)
+    ).to_be_visible()
 
     # the organiser sees the progress per annotator and per word
     org.get_by_role("link", name="Organiser").click()
     section = org.locator("h2:text-is('small') + p")
     table = org.locator("h2:text-is('small') + p + table")
-    expect(table.get_by_role("row").filter(has_text="ann").get_by_role("cell")
-           ).to_contain_text(["ann", "2 / 3", "67%"])
+    expect(table.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
+        ["ann", "2 / 3", "67%"]
+    )
     demo = org.locator("h2:text-is('demo') + p + table")
-    expect(demo.get_by_role("row").filter(has_text="ann").get_by_role("cell")
-           ).to_contain_text(["ann", f"0 / {TOTAL}", "0%", "never"])
+    expect(demo.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
+        ["ann", f"0 / {TOTAL}", "0%", "never"]
+    )
     section.get_by_role("link", name="Progress per word").click()
     expect(org.get_by_role("heading", name="Progress: small")).to_be_visible()
-    for item, cells in (("bright.a", ["bright.a", "2", "2"]),
-                        ("stand.n.v", ["stand.n.v", "1", "0"])):
-        expect(org.get_by_role("row").filter(has_text=item).get_by_role("cell")).to_have_text(
-            cells)
+    for item, cells in (
+        ("bright.a", ["bright.a", "2", "2"]),
+        ("stand.n.v", ["stand.n.v", "1", "0"]),
+    ):
+        expect(org.get_by_role("row").filter(has_text=item).get_by_role("cell")).to_have_text(cells)
     org.go_back()
 
     with org.expect_download() as info:
@@ -353,15 +404,30 @@ def test_organiser_imports_watches_progress_and_exports(live: Live,
     for record in records:
         assert datetime.fromisoformat(record.pop("updated_at"))
     assert records == [
-        {"annotator": "ann", "lexelt": "bright.a", "instance": "1", "kind": "substitutes",
-         "substitutes": ["clever"], "multiword": None, "used_dictionary": True},
-        {"annotator": "ann", "lexelt": "bright.a", "instance": "2", "kind": "nil",
-         "substitutes": [], "multiword": None, "used_dictionary": True},
+        {
+            "annotator": "ann",
+            "lexelt": "bright.a",
+            "instance": "1",
+            "kind": "substitutes",
+            "substitutes": ["clever"],
+            "multiword": None,
+            "used_dictionary": True,
+        },
+        {
+            "annotator": "ann",
+            "lexelt": "bright.a",
+            "instance": "2",
+            "kind": "nil",
+            "substitutes": [],
+            "multiword": None,
+            "used_dictionary": True,
+        },
     ]
 
 
 def test_phone_screen_shows_sentence_and_button_without_sideways_scrolling(
-        live: Live, new_page: Callable[..., Page]) -> None:
+    live: Live, new_page: Callable[..., Page]
+) -> None:
     live.user("phone", datasets=("demo",))
     ids = instance_ids(live)
     page = new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
@@ -377,16 +443,22 @@ def test_phone_screen_shows_sentence_and_button_without_sideways_scrolling(
     expect(button).to_be_visible()
     width, inner = no_horizontal_scroll(page)
     assert inner == PHONE["width"] and width <= PHONE["width"], (
-        f"annotation page is {width}px wide on a {inner}px screen")
-    for control in (page.locator("#sentence"), button, substitute(page, 1),
-                    box(page, "Multiword"),
-                    box(page, "Used a dictionary or thesaurus for this word")):
+        f"annotation page is {width}px wide on a {inner}px screen"
+    )
+    for control in (
+        page.locator("#sentence"),
+        button,
+        substitute(page, 1),
+        box(page, "Multiword"),
+        box(page, "Used a dictionary or thesaurus for this word"),
+    ):
         where = control.bounding_box()
         assert where is not None
         assert where["x"] >= 0 and where["x"] + where["width"] <= PHONE["width"], where
     where = button.bounding_box()
     assert where is not None and where["y"] + where["height"] <= PHONE["height"], (
-        f"Save and next is below the first screen: {where}")
+        f"Save and next is below the first screen: {where}"
+    )
     page.screenshot(path="/tmp/lexsub-phone.png", full_page=True)
 
     # an error message does not widen the page either
@@ -414,8 +486,14 @@ def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> 
     with live.app.app_context():
         dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
         assert dataset is not None
-        instances = list(db.session.scalars(select(Instance).where(
-            Instance.dataset_id == dataset.id).order_by(Instance.position).limit(size)))
+        instances = list(
+            db.session.scalars(
+                select(Instance)
+                .where(Instance.dataset_id == dataset.id)
+                .order_by(Instance.position)
+                .limit(size)
+            )
+        )
         for name, given in answers.items():
             user = db.session.scalar(select(User).where(User.username == name))
             assert user is not None
@@ -448,12 +526,14 @@ def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> Non
     assert first_line.endswith(":: seasons 2;"), first_line
 
 
-def test_organiser_reads_agreement_and_scores_a_system(live: Live, page: Page,
-                                                       tmp_path: Path) -> None:
+def test_organiser_reads_agreement_and_scores_a_system(
+    live: Live, page: Page, tmp_path: Path
+) -> None:
     """Issues 5 and 6: the agreement page with its charts and the scores page with an
     uploaded system, reached from the organiser's dashboard."""
-    first, _second = save_demo_answers(live, {"ann": [("calm",), ("quiet", "still")],
-                                              "bob": [("calm", "quiet"), ("still",)]})
+    first, _second = save_demo_answers(
+        live, {"ann": [("calm",), ("quiet", "still")], "bob": [("calm", "quiet"), ("still",)]}
+    )
     system = f"{first} :: calm\n"
     log_in(page, live, "boss")
     page.goto(f"{live.url}/organiser/")

@@ -10,16 +10,20 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package "
-                    "(pip install -r requirements-dev.txt)")
+pytest.importorskip(
+    "playwright.sync_api",
+    reason="browser tests need the playwright package (pip install -r requirements-dev.txt)",
+)
 
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from tests.browser.conftest import PASSWORD, Live
 
-ANSWERS = {"ann": [("calm",), ("quiet", "still"), ("peaceful",)],
-           "bob": [("calm", "quiet"), ("still",)]}
+ANSWERS = {
+    "ann": [("calm",), ("quiet", "still"), ("peaceful",)],
+    "bob": [("calm", "quiet"), ("still",)],
+}
 
 
 def save_answers(live: Live) -> list[tuple[str, str]]:
@@ -38,8 +42,14 @@ def save_answers(live: Live) -> list[tuple[str, str]]:
     with live.app.app_context():
         dataset = db.session.scalar(select(Dataset).where(Dataset.name == "demo"))
         assert dataset is not None
-        instances = list(db.session.scalars(select(Instance).where(
-            Instance.dataset_id == dataset.id).order_by(Instance.position).limit(3)))
+        instances = list(
+            db.session.scalars(
+                select(Instance)
+                .where(Instance.dataset_id == dataset.id)
+                .order_by(Instance.position)
+                .limit(3)
+            )
+        )
         for name, given in ANSWERS.items():
             user = db.session.scalar(select(User).where(User.username == name))
             assert user is not None
@@ -65,7 +75,8 @@ def dashboard_link(page: Page, live: Live, name: str) -> None:
 
 
 def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
-        live: Live, page: Page, tmp_path: Path) -> None:
+    live: Live, page: Page, tmp_path: Path
+) -> None:
     items = save_answers(live)
     (lexelt, first), (_, second), _third = items
     log_in(page, live, "boss")
@@ -77,13 +88,13 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
     expect(page.get_by_role("heading", name="Answers of ann: demo")).to_be_visible()
     page.get_by_role("link", name=f"{lexelt} {first}", exact=True).click()
     expect(page.get_by_role("heading", name=f"{lexelt} {first} · demo")).to_be_visible()
-    row = page.locator("#answers tr").filter(has=page.get_by_role("link", name="ann",
-                                                                 exact=True))
+    row = page.locator("#answers tr").filter(has=page.get_by_role("link", name="ann", exact=True))
     expect(row).to_contain_text('"calm"')
     expect(row.get_by_role("cell").nth(5)).to_have_text("2")  # two saves
     page.get_by_role("link", name="Show every revision").click()
-    revisions = page.locator("#revisions tr").filter(has=page.get_by_role(
-        "cell", name="ann", exact=True))
+    revisions = page.locator("#revisions tr").filter(
+        has=page.get_by_role("cell", name="ann", exact=True)
+    )
     expect(revisions).to_have_count(2)
     expect(revisions.nth(0)).to_contain_text('"serene"')
     expect(revisions.nth(1)).to_contain_text('"calm"')
@@ -93,14 +104,18 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
     page.get_by_label("Only the items in T in gold (--only-t)").check()
     page.get_by_role("button", name="Compile").click()
     expect(page.locator("#command")).to_have_text(
-        "flask --app wsgi lexsub compile --dataset demo --out DIR --only-t")
+        "flask --app wsgi lexsub compile --dataset demo --out DIR --only-t"
+    )
     summary = page.locator("#summary")
-    expect(summary.get_by_role("row", name="In T", exact=False).first.get_by_role(
-        "cell")).to_have_text("2")
-    expect(summary.get_by_role("row").filter(has_text="Out of T").get_by_role(
-        "cell")).to_contain_text("1")
-    result = live.app.test_cli_runner().invoke(args=[
-        "lexsub", "compile", "--dataset", "demo", "--out", str(tmp_path / "cli"), "--only-t"])
+    expect(
+        summary.get_by_role("row", name="In T", exact=False).first.get_by_role("cell")
+    ).to_have_text("2")
+    expect(
+        summary.get_by_role("row").filter(has_text="Out of T").get_by_role("cell")
+    ).to_contain_text("1")
+    result = live.app.test_cli_runner().invoke(
+        args=["lexsub", "compile", "--dataset", "demo", "--out", str(tmp_path / "cli"), "--only-t"]
+    )
     assert result.exit_code == 0, result.output
     with page.expect_download() as gold_file:
         page.get_by_role("link", name="gold", exact=True).click()
@@ -116,8 +131,7 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
 
     # two systems uploaded, ranked by best.R, still there after a reload
     good = tmp_path / "good.best"
-    good.write_text(f"{lexelt} {first} :: calm\n{lexelt} {second} :: still\n",
-                    encoding="utf-8")
+    good.write_text(f"{lexelt} {first} :: calm\n{lexelt} {second} :: still\n", encoding="utf-8")
     weak = tmp_path / "weak.best"
     weak.write_text(f"{lexelt} {first} :: serene\n", encoding="utf-8")
     dashboard_link(page, live, "Score systems")
@@ -131,4 +145,5 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
     expect(table.locator("tr").nth(2)).to_contain_text("weak.best")
     expect(table.locator("tr").nth(2)).to_contain_text("1 / 2 (50.0%)")
     expect(page.locator("section.system", has_text="weak.best")).to_contain_text(
-        "answers 1 of the 2 items in T")
+        "answers 1 of the 2 items in T"
+    )

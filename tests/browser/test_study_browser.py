@@ -8,8 +8,10 @@ from collections.abc import Callable
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="browser tests need the playwright package "
-                    "(pip install -r requirements-dev.txt)")
+pytest.importorskip(
+    "playwright.sync_api",
+    reason="browser tests need the playwright package (pip install -r requirements-dev.txt)",
+)
 
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
@@ -26,10 +28,16 @@ def _small(live: Live) -> tuple[int, list[int]]:
     from annotate.services import import_dataset
 
     with live.app.app_context():
-        dataset = import_dataset(parse_lexsub_xml(SMALL_XML, "small.xml"), "small",
-                                 "small.xml", SMALL_XML).dataset
-        ids = list(db.session.scalars(select(Instance.id).where(
-            Instance.dataset_id == dataset.id).order_by(Instance.position)))
+        dataset = import_dataset(
+            parse_lexsub_xml(SMALL_XML, "small.xml"), "small", "small.xml", SMALL_XML
+        ).dataset
+        ids = list(
+            db.session.scalars(
+                select(Instance.id)
+                .where(Instance.dataset_id == dataset.id)
+                .order_by(Instance.position)
+            )
+        )
         return dataset.id, ids
 
 
@@ -39,8 +47,15 @@ def _demo_first(live: Live) -> int:
 
     with live.app.app_context():
         demo = db.session.execute(select(Dataset).where(Dataset.name == "demo")).scalar_one()
-        return int(db.session.scalar(select(Instance.id).where(
-            Instance.dataset_id == demo.id).order_by(Instance.position).limit(1)) or 0)
+        return int(
+            db.session.scalar(
+                select(Instance.id)
+                .where(Instance.dataset_id == demo.id)
+                .order_by(Instance.position)
+                .limit(1)
+            )
+            or 0
+        )
 
 
 def _log_in(page: Page, live: Live, username: str) -> None:
@@ -50,8 +65,7 @@ def _log_in(page: Page, live: Live, username: str) -> None:
     page.get_by_role("button", name="Log in", exact=True).click()
 
 
-def test_an_annotator_works_in_their_dataset_only_and_finishes_it(live: Live,
-                                                                 page: Page) -> None:
+def test_an_annotator_works_in_their_dataset_only_and_finishes_it(live: Live, page: Page) -> None:
     small, ids = _small(live)
     live.user("ann", datasets=("small",))
     live.user("boss", "organiser")
@@ -113,14 +127,16 @@ def test_an_annotator_works_in_their_dataset_only_and_finishes_it(live: Live,
 
 
 def test_a_crowd_participant_arrives_by_link_and_leaves_with_the_code(
-        live: Live, page: Page, new_page: Callable[..., Page]) -> None:
+    live: Live, page: Page, new_page: Callable[..., Page]
+) -> None:
     small, ids = _small(live)
     live.user("boss", "organiser")
     boss = new_page()
     _log_in(boss, live, "boss")
     boss.goto(f"{live.url}/organiser/datasets/{small}/members")
     boss.get_by_label("Shown to the members on the instructions page").fill(
-        "Think of a teacher reading it.")
+        "Think of a teacher reading it."
+    )
     boss.get_by_role("button", name="Save guidelines").click()
     boss.get_by_label("Completion code").fill("C0MPLETE")
     boss.get_by_role("button", name="Open a study link").click()
