@@ -236,11 +236,22 @@ def test_anything_typed_leaves_every_page_download_and_command_working(
     with contextlib.redirect_stdout(io.StringIO()) as report:
         assert agreement_main([str(folder / "annotators.jsonl"), "--format", "json"]) == 0
     assert json.loads(report.getvalue())["all"]["T"] >= 1
+    from annotate.models import SystemRun
+
+    def stored() -> list[tuple[str, dict[str, float | None]]]:
+        with app.app_context():
+            rows = db.session.scalars(select(SystemRun).order_by(SystemRun.id))
+            return [(row.file_name, dict(row.scores)) for row in rows]
+
+    before = stored()
     scores = boss.post(
         f"/organiser/datasets/{dataset}/scores",
         data={"systems": (io.BytesIO(system.read_bytes()), "system.best")},
         content_type="multipart/form-data",
         follow_redirects=True,
     )
-    assert scores.status_code == 200 and "Leaderboard" in scores.get_data(as_text=True)
-    assert "system.best stored and scored" in scores.get_data(as_text=True)
+    page = scores.get_data(as_text=True)
+    assert scores.status_code == 200 and "Leaderboard" in page and "Not scored" not in page
+    after = stored()  # the upload is kept (the examples share one app: others came before)
+    assert len(after) == len(before) + 1 and after[-1][0] == "system.best"
+    assert "best.R" in after[-1][1]
