@@ -89,7 +89,11 @@ class GoldItem:
     item: ItemGold
     rules: Rules
     has_mode: bool
-    frequencies: revised.Frequencies
+    frequencies: revised.Frequencies | None
+    """None for an item in T with no entry left (score.pl's rules drop one-character
+    entries and entries containing ``pn``, yet count the line in T): no answer can earn
+    credit on it, so the revised measures score it 0 and the ranking measures leave it
+    out as undefined, as the official measures score it 0."""
 
 
 def gold_items(gold: Gold) -> tuple[GoldItem, ...]:
@@ -98,10 +102,12 @@ def gold_items(gold: Gold) -> tuple[GoldItem, ...]:
     modes = gold.modes
     result = []
     for item_id, item in gold.items.items():
-        try:
-            frequencies = revised.frequencies(item, exact=False)
-        except ValueError as error:
-            raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
+        frequencies: revised.Frequencies | None = None
+        if item.counts:  # entries, all 0: a malformed gold, refused with its item named
+            try:
+                frequencies = revised.frequencies(item, exact=False)
+            except ValueError as error:
+                raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
         result.append(GoldItem(item_id, item, gold.rules, item_id in modes, frequencies))
     return tuple(result)
 
@@ -159,9 +165,9 @@ def _official(task: Task) -> Callable[[GoldItem, Answers, float], Row]:
 def _revised_best(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     """new best and best-1 (seed 000) of the first answer line."""
     guesses = answers.guesses
-    if not guesses:
-        return 0.0, 0.0
     freqs = gold_item.frequencies
+    if not guesses or freqs is None:
+        return 0.0, 0.0
     return (
         float(revised.new_best(freqs, guesses).score),
         float(revised.best_1(freqs, guesses).score),
@@ -172,9 +178,9 @@ def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     """weighted recall, weighted precision (penalty k) and rank (seed 000) of A_i, the
     first answer line's distinct guesses cut to ten, as oot cuts them."""
     guesses = revised.answer_set(answers.guesses)[:OOT_GUESSES]
-    if not guesses:
-        return 0.0, 0.0, 0.0
     freqs = gold_item.frequencies
+    if not guesses or freqs is None:
+        return 0.0, 0.0, 0.0
     return (
         float(revised.weighted_recall(freqs, guesses).score),
         float(revised.weighted_precision(freqs, guesses, k).score),
@@ -184,7 +190,8 @@ def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
 
 def _ranking(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     """GAP, AP, P@1, P@10, R@10, whether they are defined, AUC and whether it is."""
-    found = ranking.ranking_measures(gold_item.frequencies, answers.ranking)
+    freqs = gold_item.frequencies
+    found = ranking.ranking_measures({} if freqs is None else freqs, answers.ranking)
     return (
         float(found["gap"].value),
         float(found["ap"].value),

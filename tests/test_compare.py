@@ -338,7 +338,7 @@ def test_a_gold_item_with_no_count_is_named(
 ) -> None:
     paths = files(
         tmp_path,
-        gold="bad.n 1 :: a 0;b 0;\ngood.n 2 :: x 2;y 1;\n",
+        gold="bad.n 1 :: aa 0;bb 0;\ngood.n 2 :: x 2;y 1;\n",
         **{"s.best": "good.n 2 :: x\n"},
     )
     assert run(paths["gold"], paths["s.best"])[0] == 1

@@ -26,7 +26,7 @@ from scoring.measures import (
     system_rows,
 )
 from scoring.official import OOT_GUESSES, score_item
-from scoring.types import SystemKind
+from scoring.types import Rules, SystemKind
 from tests.conftest import shared_path
 
 GOLD = [
@@ -257,3 +257,24 @@ def test_one_signature_for_the_same_measure_from_every_route() -> None:
 def test_corpus_is_vectorised_and_finite_on_a_zero_denominator() -> None:
     sums = np.array([[1.0, 4.0], [0.0, 0.0], [3.0, 3.0]])
     assert MEASURES["best.P"].corpus(sums).tolist() == [0.25, 0.0, 1.0]
+
+
+def test_an_item_score_pl_keeps_in_t_without_a_usable_entry_scores_zero() -> None:
+    """score.pl's rules drop one-character entries but count ``x 1;y 1;`` in T: the
+    official measures give it 0 (score.pl prints recall 50.00 here), so do the revised
+    measures, and the ranking measures leave it out as undefined; under the fixed rules
+    the entries count (hand-computed: best 1/2 and 1, new best and best-1 1 and 1, GAP
+    1/2 and 1). It used to refuse the whole gold ("maxfreq_i must be positive"), so a
+    study whose annotators confirmed one-letter substitutes could not be scored."""
+    gold = "w.n 1 :: x 1;y 1;\nw.n 2 :: glad 2;\n"
+    best = "w.n 1 :: x\nw.n 2 :: glad\n"
+    ranked = "w.n 1 :::: 1.0 x;\nw.n 2 :::: 1.0 glad;0.5 sad;\n"
+    expected: dict[Rules, dict[str, float]] = {
+        "compat": {"best.R": 0.5, "new_best.R": 0.5, "best_1.R": 0.5, "gap": 1.0},
+        "fixed": {"best.R": 0.75, "new_best.R": 1.0, "best_1.R": 1.0, "gap": 0.75},
+    }
+    for rules, figures in expected.items():
+        systems = [("s.best", best), ("s.ranked", ranked)]
+        board = leaderboard(read_gold(gold, rules), systems, Settings()).to_json()["systems"]
+        found = {**board["s.best"], **board["s.ranked"]}
+        assert {name: found[name] for name in figures} == pytest.approx(figures), rules
