@@ -114,25 +114,7 @@ def answers(dataset_id: int) -> str:
     """Every current answer of the dataset, in annotation order, with the marks of the
     compiler (``?problem=`` one of :data:`annotate.inspect.FILTERS` keeps those only),
     and a link to each annotator's page and each item's page."""
-    dataset = db.get_or_404(Dataset, dataset_id)
-    chosen = request.args.get("problem", "")
-    if chosen not in FILTERS:
-        chosen = ""
-    every = dataset_answers(dataset)
-    marks = problem_marks(compile_dataset(dataset), every)
-    shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
-    return render_template(
-        "reports/answers.html",
-        dataset=dataset,
-        answers=shown,
-        total=len(every),
-        marks=marks,
-        problems=PROBLEMS,
-        filters=FILTERS,
-        chosen=chosen,
-        annotator=None,
-        annotators=annotators_with_answers(dataset),
-    )
+    return _answers_page(db.get_or_404(Dataset, dataset_id), None)
 
 
 @bp.get("/datasets/<int:dataset_id>/annotators/<username>")
@@ -145,6 +127,12 @@ def annotator(dataset_id: int, username: str) -> str:
     user = db.session.scalar(select(User).where(User.username == username))
     if user is None:
         abort(404)
+    return _answers_page(dataset, user)
+
+
+def _answers_page(dataset: Dataset, user: User | None) -> str:
+    """The answers of the dataset (of one annotator when ``user`` is given), kept to the
+    problem named by ``?problem=`` (one of :data:`annotate.inspect.FILTERS`)."""
     chosen = request.args.get("problem", "")
     if chosen not in FILTERS:
         chosen = ""
