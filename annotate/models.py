@@ -110,6 +110,9 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     batch_size: Mapped[int | None] = mapped_column(nullable=True)
     study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The study's language, an ISO 639-1 code (issue 17): it picks the lemmatiser, the
+    # annotator pages' catalogue and their ``lang`` attribute.
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     lexelts: Mapped[list[Lexelt]] = relationship(
         back_populates="dataset", order_by="Lexelt.position"
     )
