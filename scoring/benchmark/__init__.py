@@ -1,0 +1,6 @@
+"""The field's benchmarks scored as their own code scores them (issue 13): SWORDS
+(:mod:`scoring.benchmark.swords`), the SemEval-2007 task and CoInCo in the
+candidate-ranking and generation settings. ``python -m scoring.benchmark BENCHMARK
+SYSTEM --data DATASET`` (:mod:`scoring.benchmark.cli`); each benchmark is a module that
+:data:`scoring.benchmark.cli.BENCHMARKS` names.
+"""

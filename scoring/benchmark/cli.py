@@ -1,0 +1,95 @@
+"""``python -m scoring.benchmark BENCHMARK SYSTEM --data DATASET [--format text|json]``
+(also installed as ``lexsub-benchmark``).
+
+Each benchmark is a module named in :data:`BENCHMARKS` that provides:
+
+- ``DESCRIPTION``: one line for ``--help``;
+- ``configure(parser)``: adds its own options (``SYSTEM``, ``--data`` and ``--format``
+  are common and already there);
+- ``evaluate(args) -> Report``: reads the files and computes every figure, raising
+  ``OSError`` or ``ValueError`` (a message naming the file, the line or JSON path, the
+  value and the rule) for input it cannot read.
+
+Text output is one ``NAME VALUE`` line per metric (values as the benchmark reports them,
+e.g. percentages with two decimals), then the signature; ``--format json`` is one object
+whose first keys are the metrics, then ``signature`` and ``notes``. Exit status 1 for
+unreadable or malformed input, 2 for bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, TextIO, cast
+
+BENCHMARKS: dict[str, str] = {}
+"""Benchmark name → the module that scores it."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """One system's figures on one benchmark, in the order the benchmark's code reports
+    them, with the signature naming every setting that fixes them."""
+
+    benchmark: str
+    metrics: dict[str, float]
+    signature: str
+    notes: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, object]:
+        return {**self.metrics, "signature": self.signature, "notes": list(self.notes)}
+
+    def to_text(self) -> str:
+        width = max((len(name) for name in self.metrics), default=0)
+        lines = [f"{name:<{width}}  {value:.2f}" for name, value in self.metrics.items()]
+        lines += [f"signature: {self.signature}", *(f"note: {note}" for note in self.notes)]
+        return "\n".join(lines) + "\n"
+
+
+class Benchmark(Protocol):
+    DESCRIPTION: str
+
+    def configure(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def evaluate(self, args: argparse.Namespace) -> Report: ...
+
+
+def benchmark(name: str) -> Benchmark:
+    """The module that scores benchmark ``name``."""
+    return cast(Benchmark, importlib.import_module(BENCHMARKS[name]))
+
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="python -m scoring.benchmark",
+        description="Score a system on the field's benchmarks as their own code does.",
+    )
+    commands = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
+    for name in BENCHMARKS:
+        module = benchmark(name)
+        sub = commands.add_parser(name, help=module.DESCRIPTION, description=module.DESCRIPTION)
+        sub.add_argument("system", metavar="SYSTEM", help="the system's output file")
+        sub.add_argument("--data", required=True, metavar="DATASET", help="the benchmark data")
+        sub.add_argument("--format", choices=("text", "json"), default="text")
+        module.configure(sub)
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
+    out = stdout or sys.stdout
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
+    run: Callable[[argparse.Namespace], Report] = benchmark(args.benchmark).evaluate
+    try:
+        report = run(args)
+    except (OSError, ValueError) as error:
+        print(f"benchmark: error: {error}", file=sys.stderr)
+        return 1
+    if args.format == "json":
+        out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+    else:
+        out.write(report.to_text())
+    return 0
