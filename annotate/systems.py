@@ -25,7 +25,7 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services import ServiceError, safe_source, shown
-from scoring.gold import Gold, read_gold
+from scoring.gold import Gold, read_readings
 from scoring.io import FormatError, parse_gold_line
 from scoring.leaderboard import Settings, leaderboard
 from scoring.measures import MEASURES, detect_kind, first_answers
@@ -52,10 +52,12 @@ NAMED_KINDS = {
 @dataclass(frozen=True)
 class ScoringGold:
     """The gold systems are scored against: the compiled gold's ``gold`` file read under
-    ``rules``, its compiler signature and the SHA-256 of its bytes."""
+    ``rules`` (``gold``, the official measures) and under the fixed rules (``reading``, the
+    revised and ranking measures), its compiler signature and the SHA-256 of its bytes."""
 
     lines: tuple[str, ...]
     gold: Gold
+    reading: Gold
     rules: str
     signature: str
     sha256: str
@@ -66,9 +68,11 @@ def scoring_gold(compiled: CompiledGold, rules: str, name: str) -> ScoringGold:
         raise ServiceError(f"rules {shown(rules)} are not compat or fixed")
     lines = tuple(gold_lines(compiled))
     text = "".join(line + "\n" for line in lines)
+    gold, reading = read_readings(list(lines), rules, "fixed", name)  # type: ignore[arg-type]
     return ScoringGold(
         lines,
-        read_gold(list(lines), rules, name),  # type: ignore[arg-type]
+        gold,
+        reading,
         rules,
         compiled.signature.text,
         hashlib.sha256(text.encode("utf-8")).hexdigest(),
@@ -171,7 +175,7 @@ def score_text(file_name: str, text: str, gold: ScoringGold) -> Scoring:
         raise ValueError("the dataset's gold has no item in T yet: nothing to score against")
     kind = detect_kind(text, file_name)
     try:
-        result = leaderboard(gold.gold, [(file_name, text)], Settings()).to_json()
+        result = leaderboard(gold.gold, [(file_name, text)], Settings(), gold.reading).to_json()
     except ScorerDied as died:
         raise ValueError(f"{file_name}: {died.reason}") from died
     answered = answered_items(text, kind, file_name, gold.gold)
@@ -351,4 +355,5 @@ def significance(
         gold.gold,
         [(names[row.id], row.content) for row in chosen],
         Settings(significance=True, seed=seed),
+        gold.reading,
     ).to_json()

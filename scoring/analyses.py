@@ -26,7 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, Gold, ItemGold, fold, normalise_key
+from scoring.gold import Count, Gold, ItemGold, normalise
 from scoring.io import SystemLine
 from scoring.official import (
     OOT_GUESSES,
@@ -94,7 +94,8 @@ def _top_share(item_id: str, item: ItemGold, top: int) -> tuple[Count, Count]:
         return 0, 1
     if item.total <= 0:
         raise ValueError(
-            f"item {item_id}: gold counts add up to {item.total}; |H_i| must be positive"
+            f"gold item {item.lexelt} {item_id}: gold counts add up to {item.total}; "
+            "|H_i| must be positive"
         )
     counts = sorted((count for _, count in item.counts), reverse=True)
     return sum(counts[:top]), item.total
@@ -278,20 +279,20 @@ def oot_table(
 
 
 def substitute_type(form: str) -> str:
-    """A system's guess as the analyses compare it: one apostrophe removed, trimmed and
-    single-spaced (:func:`~scoring.gold.normalise_key`), hyphens as spaces."""
-    return fold(normalise_key(form))
+    """A system's guess as the analyses compare it: the fixed rules' form
+    (:func:`~scoring.gold.normalise`)."""
+    return normalise(form)
 
 
 def gold_type(key: str) -> str:
-    """A gold key (its apostrophe already removed by the reader) compared as a guess."""
-    return fold(" ".join(key.split()))
+    """A gold key compared as a guess (:func:`~scoring.gold.normalise`, idempotent on a
+    key the fixed reader gave)."""
+    return normalise(key)
 
 
 def is_single_word(form: str) -> bool:
     """Whether a substitute, as written, is one word (no space; hyphens allowed)."""
-    key = normalise_key(form)
-    return bool(key) and " " not in key
+    return len(form.split()) == 1 and bool(normalise(form))
 
 
 def best_guesses(

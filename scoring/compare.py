@@ -10,9 +10,11 @@ CSV give fractions. The JSON is::
     {"systems": {FILE_NAME: {MEASURE: value}}, "upper_bounds": {...}, "measures": {...},
      "signatures": {...}, "by_pos": ..., "intervals": ..., "significance": [...]}
 
-Options: ``--fixed`` (score.pl's defects corrected), ``--k`` (the penalty of weighted
-precision), ``--resamples``, ``--trials``, ``--seed``, ``--confidence`` (significance),
-``--workers`` (processes scoring the systems; default one per CPU).
+Options: ``--fixed`` (score.pl's defects corrected in the official measures),
+``--gold-reading fixed|compat`` (the rules the revised and ranking measures read the gold
+and the answers under; fixed by default, so they do not inherit score.pl's defects),
+``--k`` (the penalty of weighted precision), ``--resamples``, ``--trials``, ``--seed``,
+``--confidence`` (significance), ``--workers`` (processes scoring the systems; default one per CPU).
 Exit status 1 for unreadable or malformed input, 2 for bad usage.
 """
 
@@ -25,7 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from scoring.gold import read_gold
+from scoring.gold import read_readings
 from scoring.leaderboard import Settings, leaderboard, system_names
 from scoring.lines import read_text
 from scoring.measures import MEASURES, measure_def
@@ -65,6 +67,14 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--format", choices=("text", "json", "csv", "markdown"), default="text")
     parser.add_argument("--fixed", action="store_true", help="score.pl's defects corrected")
+    parser.add_argument(
+        "--gold-reading",
+        choices=("fixed", "compat"),
+        default="fixed",
+        help="the rules the revised and ranking measures read the gold and the answers "
+        "under (default fixed: score.pl's defects corrected; the official measures follow "
+        "--fixed)",
+    )
     parser.add_argument("--k", type=float, default=1.0, help="weighted precision's penalty")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--trials", type=int, default=1000)
@@ -108,7 +118,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     )
     gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
-        gold = read_gold(read_text(args.gold), "fixed" if args.fixed else "compat", args.gold)
+        gold, reading = read_readings(
+            read_text(args.gold), "fixed" if args.fixed else "compat", args.gold_reading, args.gold
+        )
         names = system_names(args.systems)
         systems = [(name, read_text(path)) for name, path in zip(names, args.systems, strict=True)]
         if sys.stderr.isatty() or len(systems) > 3:
@@ -116,7 +128,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
                 f"compare: scoring {len(systems)} systems against {len(gold.items)} items",
                 file=sys.stderr,
             )
-        result = leaderboard(gold, systems, settings)
+        result = leaderboard(gold, systems, settings, reading)
     except (OSError, ValueError) as error:
         print(f"compare: error: {error}", file=sys.stderr)
         return 1

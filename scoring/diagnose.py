@@ -23,7 +23,7 @@ from itertools import compress, repeat
 from operator import add, and_
 from typing import AnyStr
 
-from scoring.gold import Gold, ItemGold, fixed_guess
+from scoring.gold import Gold, ItemGold, normalise
 from scoring.lines import as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import OfficialScores, Trace, guesses_compat, score_system
@@ -56,6 +56,8 @@ class _Tally:
 @dataclass
 class _Findings:
     space: _Tally = field(default_factory=_Tally)
+    non_ascii: _Tally = field(default_factory=_Tally)
+    case: _Tally = field(default_factory=_Tally)
     non: _Tally = field(default_factory=_Tally)
     dropped: _Tally = field(default_factory=_Tally)
     empty: _Tally = field(default_factory=_Tally)
@@ -63,6 +65,7 @@ class _Findings:
     duplicates: _Tally = field(default_factory=_Tally)
     stale: list[str] = field(default_factory=list)
     stale_count: int = 0
+    non_ascii_items: int = 0
 
 
 def _credit(item: ItemGold | None, guess: str) -> float:
@@ -84,15 +87,27 @@ def _guess_causes(
     for guess, compat_form in zip(
         raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
     ):
-        fixed_form = fixed_guess(guess)
+        fixed_form = normalise(guess)
         if not fixed_form or _credit(compat, compat_form) or not _credit(fixed, fixed_form):
             continue
-        if guess != guess.strip():
+        if not guess.isascii():
+            found.non_ascii.add(number)
+        elif guess != guess.strip():
             found.space.add(number)
         elif _NON_PREFIX.match(guess):
             found.non.add(number)
+        elif _case_only(compat, compat_form):
+            found.case.add(number)
         else:
             found.dropped.add(number)
+
+
+def _case_only(item: ItemGold | None, guess: str) -> bool:
+    """Whether ``guess`` differs from a gold key of ``item`` only in case."""
+    if item is None:
+        return False
+    folded = guess.casefold()
+    return any(key != guess and key.casefold() == folded for key in item.norms)
 
 
 LineOutcome = tuple[float, int]
@@ -198,6 +213,7 @@ def diagnose(
     every such line, so only they need reading again."""
     found = _Findings()
     found.stale, found.stale_count = _stale(_trace(compat))
+    found.non_ascii_items = non_ascii_items(fixed_gold, differ)
     if fixed.duplicate_lines:
         repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
         for line in compress(_trace(fixed).lines, repeats):
@@ -296,6 +312,8 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     pairs of spaces and semicolons at once (``;`` read as a space) when it is ASCII."""
     ascii_text = text.encode("ascii") if text.isascii() else None
     found = set(_odd_lines(ascii_text, split))
+    if text != text.lower():  # the fixed rules fold case
+        found.update(number for number, line in enumerate(split, 1) if line != line.lower())
     positions: list[int] = []
     if ascii_text is not None:  # positions in the bytes are positions in the text
         for pattern in _SUSPECT[:4]:
@@ -427,6 +445,19 @@ def _restrict(trace: Trace, numbers: Collection[int]) -> Trace:
 _NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
+def non_ascii_items(fixed_gold: Gold, ids: Collection[str]) -> int:
+    """How many items of ``ids`` have a lexelt or gold key with non-ASCII letters, which
+    score.pl's rules cut (its patterns match ASCII word characters only)."""
+    count = 0
+    for item_id in ids:
+        item = fixed_gold.items.get(item_id)
+        if item is not None and not (
+            item.lexelt.isascii() and all(key.isascii() for key, _ in item.counts)
+        ):
+            count += 1
+    return count
+
+
 def _scored(gold: Gold, item_id: str) -> ItemGold | None:
     """The item a scan scores a line of ``item_id`` against (None: it skips the line)."""
     item = gold.items.get(item_id)
@@ -450,7 +481,8 @@ def _explain(
         fixed_item is not None
         and fixed_outcome
         and fixed_outcome[1] & _MODE_CORRECT
-        and "-" in (fixed_item.mode or "")
+        and compat_item is not None
+        and "-" in (compat_item.mode or "")
         and not (compat_outcome and compat_outcome[1] & _MODE_CORRECT)
     ):
         found.mode_hyphen.add(number)
@@ -459,10 +491,25 @@ def _explain(
 def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> list[str]:
     """The diagnosis, one note a line, ending with the fixed rules' figures."""
     result = []
+    if found.non_ascii_items:
+        result.append(
+            f"{found.non_ascii_items} gold items have lexelts or entries with non-ASCII "
+            "letters, which score.pl's rules cut (non-ASCII); --fixed reads them whole"
+        )
     if found.space.count:
         result.append(
             f"{found.space.count} guesses score 0 only because of leading or "
             f"trailing white space or a CR ({found.space.where()})"
+        )
+    if found.non_ascii.count:
+        result.append(
+            f"{found.non_ascii.count} guesses with non-ASCII letters score 0 only because "
+            f"score.pl's rules cut non-ASCII letters ({found.non_ascii.where()})"
+        )
+    if found.case.count:
+        result.append(
+            f"{found.case.count} guesses score 0 only because their case differs from "
+            f"the gold entry's ({found.case.where()})"
         )
     if found.non.count:
         result.append(

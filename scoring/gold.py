@@ -12,6 +12,7 @@ line)`` is parsed once and its :class:`ItemGold` shared by every id that has it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,9 @@ class ItemGold:
     norms: dict[str, float]
     mode: str | None
     mode_delta: int = 0
+    rules: Rules = "fixed"
+    """The rules the item was read under: they fix how answers are matched to its keys
+    (:func:`answer_key`, :func:`gold_key`)."""
 
 
 @dataclass(frozen=True)
@@ -144,18 +148,35 @@ def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
     return top[0] if top else None
 
 
-def normalise_key(text: str) -> str:
-    """The fixed rules' form of a gold key: one apostrophe removed, trimmed, single-spaced.
+APOSTROPHES = "'\u2019"
+"""The straight and the curly apostrophe (U+2019), one character for matching."""
+_NO_APOSTROPHES = str.maketrans("", "", APOSTROPHES)
 
-    >>> normalise_key("  o'clock  thing ")
-    'oclock thing'
+
+def normalise(term: str) -> str:
+    """The fixed rules' one normaliser, for gold keys and system answers alike: Unicode
+    NFC, case folded (``str.casefold``), hyphens as spaces (seed 002, 2.2: "if the humans
+    have used a hyphen ... we will accept a space instead"), apostrophes (straight and
+    curly) removed, trimmed and single-spaced. Idempotent: a form normalised twice is the
+    form normalised once, so every path can call it at its boundary.
+
+    >>> normalise(" Non-stop\u2019ing  Café ")
+    'non stoping café'
+    >>> normalise(normalise("Rock 'n' Roll")) == normalise("Rock 'n' Roll") == "rock n roll"
+    True
     """
-    return " ".join(text.replace("'", "", 1).split())
+    if term.isascii():
+        if not term.islower():
+            term = term.lower()
+        return " ".join(term.replace("-", " ").translate(_NO_APOSTROPHES).split())
+    term = unicodedata.normalize("NFC", term).casefold()
+    term = " ".join(term.replace("-", " ").translate(_NO_APOSTROPHES).split())
+    return unicodedata.normalize("NFC", term)  # a removed apostrophe may join a mark on
 
 
 def fold(term: str) -> str:
-    """A term as gold keys and guesses are compared: hyphens as spaces (seed 002, 2.2: "if
-    the humans have used a hyphen ... we will accept a space instead").
+    """A term as score.pl compares a gold key with a guess: hyphens as spaces (seed 002,
+    2.2). The compat rules' fold; the fixed rules use :func:`normalise`.
 
     >>> fold("run-down")
     'run down'
@@ -163,14 +184,46 @@ def fold(term: str) -> str:
     return term.replace("-", " ")
 
 
-def fixed_guess(guess: str) -> str:
-    """A system's guess as the fixed rules read it: the gold key's form
-    (:func:`normalise_key`), hyphens as spaces (:func:`fold`); ``""`` for an empty guess.
+_NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
+"""score.pl's ``fixmisc``: a guess starting ``non-`` or ``non `` loses the separator."""
 
-    >>> fixed_guess(" Non-stop'ing ")
-    'Non stoping'
+
+def compat_guess(guess: str) -> str:
+    """One guess as score.pl's ``fixmisc`` leaves it: ``non-x`` → ``nonx``, hyphens as
+    spaces, one apostrophe removed; nothing trimmed or lower-cased.
+
+    >>> compat_guess("non-stop's")
+    'nonstops'
     """
-    return " ".join(fold(guess).replace("'", "", 1).split())
+    non = _NON.match(guess)
+    if non:
+        guess = "non" + non.group(2)
+    return guess.replace("-", " ").replace("'", "", 1)
+
+
+def answer_key(term: str, rules: Rules = "fixed") -> str:
+    """The one candidate normaliser: a system's answer or ranked candidate in the form the
+    gold keys of ``rules`` take (:func:`gold_key`), so that every path (the official,
+    revised and ranking measures, the analyses, the leaderboard, the benchmarks, the
+    library functions) matches a system's words to gold keys alike. ``fixed``:
+    :func:`normalise`; ``compat``: score.pl's :func:`compat_guess`.
+
+    >>> answer_key("People's", "fixed"), answer_key("people's", "compat")
+    ('peoples', 'peoples')
+    """
+    return normalise(term) if rules == "fixed" else compat_guess(term)
+
+
+def gold_key(key: str, rules: Rules = "fixed") -> str:
+    """A gold key, as the reader of ``rules`` gives it, in the form answers are matched
+    against: ``fixed``: :func:`normalise` (the reader has already applied it: this is
+    idempotent); ``compat``: hyphens as spaces (score.pl keeps a hyphenated key and
+    accepts its spaced copy).
+
+    >>> gold_key("brand-new", "compat"), gold_key("Brand-new", "fixed")
+    ('brand new', 'brand new')
+    """
+    return normalise(key) if rules == "fixed" else fold(key)
 
 
 def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, int]:
@@ -198,7 +251,7 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
         key, count = gold_entry(entry, where, repr(field))
         if key == "pn":
             continue
-        key = normalise_key(key)
+        key = normalise(key)
         counts[key] = counts.get(key, 0) + count
     if sum(counts.values()) < 2:
         return _OUT_OF_T
@@ -262,7 +315,11 @@ def compat_first_count(fields: Sequence[str]) -> Count:
 
 
 def _item_gold(
-    lexelt: str, entries: Iterable[tuple[str, Count]], mode: str | None, mode_delta: int
+    lexelt: str,
+    entries: Iterable[tuple[str, Count]],
+    mode: str | None,
+    mode_delta: int,
+    rules: Rules,
 ) -> ItemGold:
     counts: dict[str, Count] = {}
     for key, count in entries:
@@ -277,7 +334,7 @@ def _item_gold(
         for key, count in counts.items():
             if "-" in key:
                 norms.setdefault(fold(key), float(count) / float(total))
-    return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta)
+    return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta, rules)
 
 
 def same_scoring(compat: ItemGold | None, fixed: ItemGold | None) -> bool:
@@ -314,6 +371,7 @@ class _Reader:
                 parsed.entries,
                 None if parsed.mode_deleted else parsed.mode,
                 parsed.mode_delta,
+                self.rules,
             )
             if parsed.in_t
             else None
@@ -349,14 +407,14 @@ class _Reader:
             counts = dict(previous.counts)
             for key, count in parsed.entries:
                 counts[key] = counts.get(key, 0) + count
-            return _item_gold(lexelt, counts.items(), mode(counts.items()), 0)
+            return _item_gold(lexelt, counts.items(), mode(counts.items()), 0, "fixed")
         # score.pl: later counts overwrite, the mode is set or deleted by the later line
         kept = previous.mode
         if parsed.mode is not None:
             kept = parsed.mode
         if parsed.mode_deleted:
             kept = None
-        return _item_gold(lexelt, previous.counts + parsed.entries, kept, delta)
+        return _item_gold(lexelt, previous.counts + parsed.entries, kept, delta, "compat")
 
     @property
     def keys_seen(self) -> dict[tuple[str, str], ItemGold | None]:
@@ -490,3 +548,16 @@ def read_gold_pair(
     items.update(fixed.items)
     modes = sum(map(bool, map(_mode_of, items.values())))
     return compat.gold(), Gold("fixed", items, len(items), modes), differ
+
+
+def read_readings(
+    source: str | Sequence[str], rules: Rules, reading: Rules, name: str = "<gold>"
+) -> tuple[Gold, Gold]:
+    """The gold read for the official measures (under ``rules``) and for the revised and
+    ranking measures (under ``reading``; the same object when the rules are the same),
+    in one pass where the two differ (:func:`read_gold_pair`)."""
+    if rules == reading:
+        gold = read_gold(source, rules, name)
+        return gold, gold
+    compat, fixed, _differ = read_gold_pair(source, name)
+    return (compat, fixed) if rules == "compat" else (fixed, compat)

@@ -121,11 +121,20 @@ def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
     return [m for m in settings.measures if m in applicable]
 
 
-def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settings) -> Leaderboard:
-    """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``."""
+def leaderboard(
+    gold: Gold,
+    systems: Sequence[tuple[str, str]],
+    settings: Settings,
+    reading: Gold | None = None,
+) -> Leaderboard:
+    """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``; the
+    revised and ranking measures read ``reading`` (the fixed reading of the same file,
+    :func:`scoring.gold.read_readings`; ``gold`` itself when None), and their signatures
+    say which."""
     for name in settings.measures or ():
         measure_def(name)
-    all_rows = score_files(gold, systems, settings.k, settings.workers)
+    reading = gold if reading is None else reading
+    all_rows = score_files(gold, systems, settings.k, settings.workers, reading)
     figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)} for rows in all_rows}
     used = [m for m in MEASURES if any(m in row for row in figures.values())]
     bounds = analyses.upper_bounds(gold)
@@ -134,7 +143,7 @@ def leaderboard(gold: Gold, systems: Sequence[tuple[str, str]], settings: Settin
         gold.rules,
         figures,
         {m: MEASURES[m].description for m in used},
-        {m: MEASURES[m].signature(settings, gold.rules) for m in used},
+        {m: MEASURES[m].signature(settings, gold.rules, reading.rules) for m in used},
         {
             "best": float(bounds.best),
             "oot": float(bounds.oot),

@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring import ranking, revised, significance
-from scoring.gold import Gold, ItemGold
+from scoring.gold import Gold, ItemGold, answer_key
 from scoring.io import pos_of
 from scoring.lines import iter_chunks
 from scoring.official import OOT_GUESSES, guesses_fixed, score_item, score_system
@@ -82,33 +82,57 @@ class Settings:
 @dataclass(frozen=True, slots=True)
 class GoldItem:
     """One gold item as every measure reads it: the item under the gold's rules (the
-    official measures), whether it has a mode, and freq_i as floats, computed once
-    (the revised and ranking measures)."""
+    official measures; None when that reading leaves it out of T) and whether it has a
+    mode there, and freq_i as floats under the measures' reading (the revised and
+    ranking measures), computed once."""
 
     id: str
-    item: ItemGold
+    lexelt: str
+    item: ItemGold | None
     rules: Rules
     has_mode: bool
     frequencies: revised.Frequencies | None
-    """None for an item in T with no entry left (score.pl's rules drop one-character
-    entries and entries containing ``pn``, yet count the line in T): no answer can earn
-    credit on it, so the revised measures score it 0 and the ranking measures leave it
-    out as undefined, as the official measures score it 0."""
+    """None when the measures' reading leaves the item out of T, or keeps it in T with no
+    entry left (score.pl's rules drop one-character entries and entries containing
+    ``pn``, yet count the line in T): no answer can earn credit on it, so the revised
+    measures score it 0 and the ranking measures leave it out as undefined, as the
+    official measures score it 0."""
+    measured: bool = True
+    """Whether the measures' reading has the item in T (the revised measures' |T|)."""
 
 
-def gold_items(gold: Gold) -> tuple[GoldItem, ...]:
-    """The gold's items, in order, as the measures read them; ValueError naming an item
-    whose counts cannot give frequencies."""
+def gold_items(gold: Gold, reading: Gold | None = None) -> tuple[GoldItem, ...]:
+    """The items of ``gold`` (the official reading) and of ``reading`` (the revised and
+    ranking measures' reading; ``gold`` itself when None), in the gold's order, then the
+    items only ``reading`` has in T; ValueError naming an item whose counts cannot give
+    frequencies."""
+    reading = gold if reading is None else reading
     modes = gold.modes
+    ids = list(gold.items)
+    if reading is not gold:
+        ids += [item_id for item_id in reading.items if item_id not in gold.items]
     result = []
-    for item_id, item in gold.items.items():
+    for item_id in ids:
+        item = gold.items.get(item_id)
+        measured = reading.items.get(item_id)
         frequencies: revised.Frequencies | None = None
-        if item.counts:  # entries, all 0: a malformed gold, refused with its item named
+        if measured is not None and measured.counts:  # entries all 0: refused, item named
             try:
-                frequencies = revised.frequencies(item, exact=False)
+                frequencies = revised.frequencies(measured, exact=False)
             except ValueError as error:
-                raise ValueError(f"gold item {item.lexelt} {item_id}: {error}") from error
-        result.append(GoldItem(item_id, item, gold.rules, item_id in modes, frequencies))
+                raise ValueError(f"gold item {measured.lexelt} {item_id}: {error}") from error
+        lexelt = item.lexelt if item is not None else measured.lexelt if measured else ""
+        result.append(
+            GoldItem(
+                item_id,
+                lexelt,
+                item,
+                gold.rules,
+                item_id in modes,
+                frequencies,
+                measured is not None,
+            )
+        )
     return tuple(result)
 
 
@@ -119,8 +143,9 @@ class Answers:
     ``official``: the guesses the official scan scored (split by the gold's rules, cut to
     10 for oot; under compat an empty answer scores the previous line's guesses, and
     ``fresh`` is then False: the item is not attempted). ``guesses``: the item's first
-    answer line split by the fixed rules. ``ranking``: the ranked candidates (a ranked
-    file, or an oot file's guesses in file order).
+    answer line split and normalised by the measures' reading (:func:`split_answer`).
+    ``ranking``: the ranked candidates normalised the same way (a ranked file, or an oot
+    file's guesses in file order).
     """
 
     official: tuple[str, ...] = ()
@@ -147,9 +172,12 @@ def _official(task: Task) -> Callable[[GoldItem, Answers, float], Row]:
         """best or oot (seed 002, eq. 1-8) by :func:`scoring.official.score_item`."""
         has_mode = float(gold_item.has_mode)
         guesses = answers.official
-        if not gold_item.item.total:  # score.pl skips an item no answer can earn credit on
+        item = gold_item.item
+        if item is None:  # only the measures' reading has it in T
+            return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+        if not item.total:  # score.pl skips an item no answer can earn credit on
             return 1.0, 0.0, 0.0, 0.0, 0.0, has_mode
-        _credit, score, tried, right = score_item(task, gold_item.rules, gold_item.item, guesses)
+        _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
         return (
             1.0,
             score,
@@ -166,11 +194,14 @@ def _revised_best(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     """new best and best-1 (seed 000) of the first answer line."""
     guesses = answers.guesses
     freqs = gold_item.frequencies
+    measured = float(gold_item.measured)
     if not guesses or freqs is None:
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0, measured
     return (
         float(revised.new_best(freqs, guesses).score),
         float(revised.best_1(freqs, guesses).score),
+        1.0,
+        measured,
     )
 
 
@@ -179,12 +210,15 @@ def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     first answer line's distinct guesses cut to ten, as oot cuts them."""
     guesses = revised.answer_set(answers.guesses)[:OOT_GUESSES]
     freqs = gold_item.frequencies
+    measured = float(gold_item.measured)
     if not guesses or freqs is None:
-        return 0.0, 0.0, 0.0
+        return 0.0, 0.0, 0.0, 0.0, measured
     return (
         float(revised.weighted_recall(freqs, guesses).score),
         float(revised.weighted_precision(freqs, guesses, k).score),
         float(revised.rank(freqs, guesses).score),
+        1.0,
+        measured,
     )
 
 
@@ -208,11 +242,15 @@ OFFICIAL_COLUMNS = ("item", "score", "attempted", "mode_attempted", "mode_correc
 FAMILIES: dict[SystemKind, tuple[Family, ...]] = {
     "best": (
         Family("official best", OFFICIAL_COLUMNS, _official("best")),
-        Family("revised best", ("new_best", "best_1"), _revised_best),
+        Family("revised best", ("new_best", "best_1", "answered", "measured"), _revised_best),
     ),
     "oot": (
         Family("official oot", OFFICIAL_COLUMNS, _official("oot")),
-        Family("revised oot", ("weighted_recall", "weighted_precision", "rank"), _revised_oot),
+        Family(
+            "revised oot",
+            ("weighted_recall", "weighted_precision", "rank", "answered", "measured"),
+            _revised_oot,
+        ),
         Family(
             "ranking",
             ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "relevant", "auc", "auc_defined"),
@@ -264,6 +302,12 @@ class Ratio:
     description: str
     uses_k: bool = False
 
+    @property
+    def official(self) -> bool:
+        """Whether score.pl's scan gives the figure (read under the gold's rules); the
+        others read the gold under ``Settings.reading``."""
+        return self.numerator in OFFICIAL_COLUMNS
+
     def columns(self) -> tuple[str, str]:
         return self.numerator, self.denominator
 
@@ -284,10 +328,11 @@ class Ratio:
         denominator is 0 (a resample can miss every attempted item)."""
         return _RATIO(sums)
 
-    def signature(self, settings: Settings, rules: Rules) -> str:
+    def signature(self, settings: Settings, rules: Rules, reading: Rules | None = None) -> str:
         """``metric:best.P|rules:compat|t:two+responses|...|version:X``: every setting that
-        fixes the figure."""
-        parts = list(scorer_settings(rules))
+        fixes the figure. ``rules`` are the gold's, which the official measures read it
+        under; the others read it under ``reading`` (``rules`` when None)."""
+        parts = list(scorer_settings(rules if self.official or reading is None else reading))
         if self.uses_k:
             parts.append(("k", f"{settings.k:g}"))
         if settings.significance:
@@ -339,18 +384,18 @@ MEASURES: dict[str, Ratio] = {
             "new_best.P",
             "best",
             "new_best",
-            "attempted",
+            "answered",
             "new best, ÷ maxfreq (seed 000), over attempted items",
         ),
-        _m("new_best.R", "best", "new_best", "item", "new best (seed 000), over all items"),
+        _m("new_best.R", "best", "new_best", "measured", "new best (seed 000), over all items"),
         _m(
             "best_1.P",
             "best",
             "best_1",
-            "attempted",
+            "answered",
             "best-1: the first guess ÷ maxfreq (seed 000), over attempted items",
         ),
-        _m("best_1.R", "best", "best_1", "item", "best-1 (seed 000), over all items"),
+        _m("best_1.R", "best", "best_1", "measured", "best-1 (seed 000), over all items"),
         _m("oot.P", "oot", "score", "attempted", f"oot precision, eq. 5 ({OFFICIAL})"),
         _m("oot.R", "oot", "score", "item", f"oot recall, eq. 6 ({OFFICIAL})"),
         _m(
@@ -365,38 +410,38 @@ MEASURES: dict[str, Ratio] = {
             "weighted_recall.P",
             "oot",
             "weighted_recall",
-            "attempted",
+            "answered",
             "weighted recall (seed 000), over attempted items",
         ),
         _m(
             "weighted_recall.R",
             "oot",
             "weighted_recall",
-            "item",
+            "measured",
             "weighted recall (seed 000), over all items",
         ),
         _m(
             "weighted_precision.P",
             "oot",
             "weighted_precision",
-            "attempted",
+            "answered",
             "weighted precision with penalty k (seed 000), over attempted items",
         ),
         _m(
             "weighted_precision.R",
             "oot",
             "weighted_precision",
-            "item",
+            "measured",
             "weighted precision with penalty k (seed 000), over all items",
         ),
         _m(
             "rank.P",
             "oot",
             "rank",
-            "attempted",
+            "answered",
             "the rank measure over 10 positions (seed 000), over attempted items",
         ),
-        _m("rank.R", "oot", "rank", "item", "the rank measure (seed 000), over all items"),
+        _m("rank.R", "oot", "rank", "measured", "the rank measure (seed 000), over all items"),
         _m(
             "gap",
             "oot ranked",
@@ -518,18 +563,34 @@ def detect_kind(text: str, name: str) -> SystemKind:
     )
 
 
-def first_answers(text: str, kind: Task) -> dict[str, list[str]]:
-    """Each item's guesses from its first answer line, split by the fixed rules."""
+def split_answer(answer: str, rules: Rules) -> list[str]:
+    """One answer's guesses, each in the form of gold keys under ``rules``
+    (:func:`scoring.gold.answer_key`), empty guesses dropped."""
+    if rules == "fixed":
+        return guesses_fixed(answer)
+    return [answer_key(guess, rules) for guess in answer.split(";") if guess.strip()]
+
+
+def first_answers(text: str, kind: Task, rules: Rules = "fixed") -> dict[str, list[str]]:
+    """Each item's guesses from its first answer line (:func:`split_answer`)."""
     answers: dict[str, list[str]] = {}
     for _first, found in iter_chunks(text, kind):
         for lexelt, item_id, answer, _other in found:
             if lexelt and item_id not in answers:
-                answers[item_id] = guesses_fixed(answer)
+                answers[item_id] = split_answer(answer, rules)
     return answers
 
 
-def read_answers(gold: Gold, text: str, name: str, kind: SystemKind) -> dict[str, Answers]:
-    """What the system file ``text`` (of ``kind``) gives each gold item it answers."""
+def read_answers(
+    gold: Gold, text: str, name: str, kind: SystemKind, reading: Gold | None = None
+) -> dict[str, Answers]:
+    """What the system file ``text`` (of ``kind``) gives each item of ``gold`` or of
+    ``reading`` (the revised and ranking measures' reading, ``gold`` when None) that it
+    answers: the official guesses under the gold's rules, the others normalised under the
+    reading's rules."""
+    reading = gold if reading is None else reading
+    rules = reading.rules
+    known = gold.items.keys() | reading.items.keys() if reading is not gold else gold.items
     if kind == "mw":
         raise ValueError(
             f"{name}: the leaderboard scores best, oot and ranked files; a "
@@ -538,14 +599,14 @@ def read_answers(gold: Gold, text: str, name: str, kind: SystemKind) -> dict[str
     if kind == "ranked":
         lines = ranking.parse_ranking(text.splitlines(), name)
         return {
-            line.id: Answers(ranking=ranking.folded(line.candidates))
+            line.id: Answers(ranking=ranking.normalised(line.candidates, rules))
             for line in lines
-            if line.id in gold.items
+            if line.id in known
         }
     scan = {row.id: row for row in score_system(kind, gold, text, name).items}
     result = {}
-    for item_id, guesses in first_answers(text, kind).items():
-        if item_id not in gold.items:
+    for item_id, guesses in first_answers(text, kind, rules).items():
+        if item_id not in known:
             continue
         row = scan.get(item_id)
         result[item_id] = Answers(
@@ -580,7 +641,7 @@ def system_rows(
         name,
         kind,
         tuple(item.id for item in items),
-        tuple(item.item.lexelt for item in items),
+        tuple(item.lexelt for item in items),
         columns,
     )
 
@@ -588,6 +649,7 @@ def system_rows(
 @dataclass(frozen=True)
 class _Shared:
     gold: Gold
+    reading: Gold
     items: tuple[GoldItem, ...]
 
 
@@ -599,17 +661,24 @@ def _score_one(job: tuple[str, str, float]) -> SystemRows:
     name, text, k = job
     assert _SHARED is not None
     kind = detect_kind(text, name)
-    return system_rows(_SHARED.items, read_answers(_SHARED.gold, text, name, kind), name, kind, k)
+    answers = read_answers(_SHARED.gold, text, name, kind, _SHARED.reading)
+    return system_rows(_SHARED.items, answers, name, kind, k)
 
 
 def score_files(
-    gold: Gold, systems: Sequence[tuple[str, str]], k: float = 1.0, workers: int = 1
+    gold: Gold,
+    systems: Sequence[tuple[str, str]],
+    k: float = 1.0,
+    workers: int = 1,
+    reading: Gold | None = None,
 ) -> list[SystemRows]:
-    """Rows for each ``(name, text)`` system against ``gold``, in order. With ``workers``
-    > 1 (and a platform that forks) the systems are scored in that many processes, which
-    inherit the gold's items; the rows are the same either way."""
+    """Rows for each ``(name, text)`` system against ``gold`` (the official measures) and
+    ``reading`` (the revised and ranking measures; ``gold`` when None), in order. With
+    ``workers`` > 1 (and a platform that forks) the systems are scored in that many
+    processes, which inherit the gold's items; the rows are the same either way."""
     global _SHARED
-    _SHARED = _Shared(gold, gold_items(gold))
+    reading = gold if reading is None else reading
+    _SHARED = _Shared(gold, reading, gold_items(gold, reading))
     jobs = [(name, text, k) for name, text in systems]
     try:
         if workers > 1 and len(jobs) > 1 and "fork" in mp.get_all_start_methods():

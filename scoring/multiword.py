@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.gold import compat_entries, compat_first_count, fold
+from scoring.gold import compat_entries, compat_first_count, normalise
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import perl_split
 from scoring.perl import perl_eq, perl_truthy
@@ -122,10 +122,7 @@ def score_multiwords(
         if perl_truthy(mode) and (has_answer or not fixed):
             assert mode is not None
             genuine += 1
-            if fixed:
-                right = " ".join(fold(answer).split()) == " ".join(fold(mode).split())
-            else:
-                right = mode == answer
+            right = normalise(answer) == normalise(mode) if fixed else mode == answer
             matched += right
             if verbose:
                 log.append(f"{lexelt} {item_id} human mode is {mode} system {answer}")

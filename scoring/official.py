@@ -16,21 +16,18 @@ every measure. The differences between compat and fixed are listed in docs/scori
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from scoring.gold import Gold, ItemGold, fixed_guess, fold
+from scoring.gold import Gold, ItemGold, compat_guess, normalise
 from scoring.lines import NONSPACE, as_text, iter_chunks
 from scoring.perl import perl_str
 from scoring.types import Rules, Task
 
 OOT_GUESSES = 10
 """oot scores at most ten guesses (seed 001, section 2.4.2; seed 002, section 4)."""
-
-_NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
 
 
 class ScorerDied(Exception):
@@ -50,13 +47,7 @@ def guesses_compat(answer: str) -> list[str]:
         fields.pop()
     if "-" not in answer and "'" not in answer and "non" not in answer:
         return fields
-    result = []
-    for guess in fields:
-        non = _NON.match(guess)
-        if non:
-            guess = "non" + non.group(2)
-        result.append(guess.replace("-", " ").replace("'", "", 1))
-    return result
+    return [compat_guess(guess) for guess in fields]
 
 
 def _plain(answer: str) -> bool:
@@ -83,20 +74,21 @@ def reads_alike(answer: str) -> bool:
     >>> reads_alike("glad;merry"), reads_alike("glad; merry"), reads_alike("non stop")
     (True, False, False)
     """
-    return _plain(answer) and "non" not in answer
+    return _plain(answer) and "non" not in answer and answer == answer.lower()
 
 
 def guesses_fixed(answer: str) -> list[str]:
-    """The fixed rules: each guess trimmed and single-spaced, hyphens → spaces, one
-    apostrophe removed, empty guesses dropped; ``non-`` is left alone."""
-    if _plain(answer):
+    """The fixed rules: each guess normalised (:func:`scoring.gold.normalise`: NFC, case
+    folded, hyphens as spaces, apostrophes removed, trimmed and single-spaced), empty
+    guesses dropped; ``non-`` is left alone."""
+    if _plain(answer) and answer.islower():
         fields = answer.split(";")  # the usual answer: nothing to trim, fold or drop
         if not fields[-1]:
             fields.pop()
         return fields
     result = []
     for guess in answer.split(";"):
-        cleaned = fixed_guess(guess)
+        cleaned = normalise(guess)
         if cleaned:
             result.append(cleaned)
     return result
@@ -203,8 +195,7 @@ def score_item(measure: Task, rules: Rules, item: ItemGold, guesses: Sequence[st
     tried = right = False
     if guesses and mode and mode != "0":  # Perl's truth of the mode
         tried = True
-        key = fold(mode) if fixed else mode
-        right = key in guesses if oot else key == guesses[0]
+        right = mode in guesses if oot else mode == guesses[0]  # a fixed mode is normalised
     score = credit if oot or not credit else credit / len(guesses)
     return credit, score, tried, right
 

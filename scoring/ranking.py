@@ -44,10 +44,15 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
   An undefined item scores 0 and is left out of the mean. An item the system does not
   rank is not attempted; it scores 0 and is defined (for AUC it is undefined: no
   positive). No measure returns NaN.
-- Gold and ids. Gold items are read as :mod:`scoring.revised` reads them (hyphens as
-  spaces, :func:`~scoring.gold.fold`), and the measures fold candidates the same way
-  (:func:`folded`), whether they come from a ranked file or a best or oot file. Ids of
-  the ranking that are not gold items (e.g. items outside T) are ignored.
+- Gold and ids. Gold items are read as :mod:`scoring.revised` reads them
+  (:func:`scoring.revised.frequencies`: keys in their rules' form), and the candidates
+  are put in the same form by the one candidate normaliser
+  (:func:`scoring.gold.answer_key`), whether they come from a ranked file or a best or oot
+  file (issue 13): ``brand-new`` meets a gold ``brand-new``, ``people's`` a gold
+  ``people's``. Candidates given with a :class:`~scoring.revised.Frequencies` are taken
+  as already normalised (what the registry passes). The registry reads the gold under
+  the fixed rules unless asked otherwise (:mod:`scoring.measures`). Ids of the ranking
+  that are not gold items (e.g. items outside T) are ignored.
 - File format (docs/ranking.md): ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE``, the
   score first so that a multiword candidate needs no quoting; four colons so that the
   strict best/oot readers refuse a ranking file and this reader refuses an oot file.
@@ -63,10 +68,10 @@ from fractions import Fraction
 from operator import truediv
 from pathlib import Path
 
-from scoring.gold import ItemGold, fold
+from scoring.gold import ItemGold, answer_key
 from scoring.io import FormatError, SystemLine, read_lines, read_system
 from scoring.revised import Frequencies, GoldCounts, Number, frequencies
-from scoring.types import LEXELT, SystemKind
+from scoring.types import LEXELT, Rules, SystemKind
 
 SEPARATOR = "::::"
 """Between ``LEXELT ID`` and the scored candidates of a ranking line."""
@@ -90,6 +95,9 @@ class RankingLine:
     line: int = 0
 
 
+Weights = Mapping[str, Number]
+
+
 @dataclass(frozen=True, slots=True)
 class ItemRanking:
     """One item's value under a measure; ``value`` is 0 when the item is undefined."""
@@ -102,13 +110,23 @@ class ItemRanking:
 # --- the item measures -------------------------------------------------------------------
 
 
-def folded(ranking: Iterable[Scored]) -> tuple[Scored, ...]:
-    """Candidates as gold keys are compared: hyphens as spaces (:func:`~scoring.gold.fold`).
+def normalised(ranking: Iterable[Scored], rules: Rules = "fixed") -> tuple[Scored, ...]:
+    """Candidates in the form of gold keys under ``rules`` (:func:`scoring.gold.answer_key`).
 
-    >>> folded([Scored("run-down", 0.5)])
+    >>> normalised([Scored("Run-down", 0.5)])
     (Scored(candidate='run down', score=0.5),)
     """
-    return tuple(Scored(fold(item.candidate), item.score) for item in ranking)
+    return tuple(Scored(answer_key(item.candidate, rules), item.score) for item in ranking)
+
+
+def _read(
+    gold: GoldCounts | Frequencies, ranking: Sequence[Scored]
+) -> tuple[Weights, tuple[Scored, ...]]:
+    """The gold weights and the candidates best first, in the form of the gold's keys."""
+    if not isinstance(gold, Frequencies):
+        rules: Rules = gold.rules if isinstance(gold, ItemGold) else "fixed"
+        ranking = normalised(ranking, rules)
+    return gold_weights(gold), rank_order(ranking)
 
 
 def rank_order(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
@@ -151,12 +169,9 @@ def _hits(weights: Mapping[str, Number], order: Sequence[Scored]) -> list[bool]:
     return [item.candidate in weights for item in order]
 
 
-Weights = Mapping[str, Number]
-
-
 def gap(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
     """GAP = Σ_i I(x_i) p_i / Σ_{j<=R} ȳ_j (Kishida 2005; see the module docstring)."""
-    return _gap(gold_weights(gold), rank_order(ranking))
+    return _gap(*_read(gold, ranking))
 
 
 def _gap(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
@@ -179,7 +194,7 @@ def _gap(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
 
 def average_precision(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
     """AP = (1/R) Σ_{i: c_i relevant} P@i, relevant iff gold count > 0 (seed 003, 5.1)."""
-    return _average_precision(gold_weights(gold), rank_order(ranking))
+    return _average_precision(*_read(gold, ranking))
 
 
 def _average_precision(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
@@ -199,7 +214,7 @@ def roc_auc(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRa
     """AUC = (#{s_p > s_n} + ½ #{s_p = s_n}) / (P·N) over the ranked candidates (seed 004,
     section 3), computed from mid-ranks (Mann-Whitney U). Undefined without a relevant
     gold substitute, or when the candidates have no positive or no negative."""
-    return _roc_auc(gold_weights(gold), rank_order(ranking))
+    return _roc_auc(*_read(gold, ranking))
 
 
 def _roc_auc(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
@@ -244,13 +259,13 @@ def _top_k(weights: Weights, order: Sequence[Scored], k: int, recall: bool) -> I
 def precision_at(gold: GoldCounts | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
     """P@k = |relevant in the top k| / k (unweighted; k even if fewer are ranked)."""
     _check_k(k)
-    return _top_k(gold_weights(gold), rank_order(ranking), k, recall=False)
+    return _top_k(*_read(gold, ranking), k, recall=False)
 
 
 def recall_at(gold: GoldCounts | Frequencies, ranking: Sequence[Scored], k: int) -> ItemRanking:
     """R@k = |relevant in the top k| / R, R the relevant gold substitutes (unweighted)."""
     _check_k(k)
-    return _top_k(gold_weights(gold), rank_order(ranking), k, recall=True)
+    return _top_k(*_read(gold, ranking), k, recall=True)
 
 
 def ranking_measures(
@@ -259,8 +274,7 @@ def ranking_measures(
     """Every measure of one item at once, the candidates ordered and the gold weighted
     once (what the leaderboard reports): ``gap``, ``ap``, ``auc``, ``p_at_1``,
     ``p_at_10``, ``r_at_10``; the same values as the functions one by one."""
-    weights = gold_weights(gold)
-    order = rank_order(ranking)
+    weights, order = _read(gold, ranking)
     return {
         "gap": _gap(weights, order),
         "ap": _average_precision(weights, order),

@@ -31,11 +31,13 @@ Choices where the slides say nothing (each is tested in ``tests/test_revised.py`
   exhausted).
 - weighted precision: the penalty k must be > 0 (with k = 0 a wholly wrong answer would
   be 0/0); "incorrect" terms are those with freq_i = 0, i.e. |A_i - H_i|.
-- Gold files. An :class:`~scoring.gold.ItemGold` is read from its ``counts`` with hyphens
-  read as spaces (seed 002, 2.2: a space is accepted for a hyphen; counts of keys that
-  then coincide are summed); the system's guesses are read by the fixed rules, which fold
-  hyphens the same way (:func:`scoring.gold.fixed_guess`). A plain mapping is used
-  exactly as given.
+- Matching (issue 13: one normaliser). A gold item's keys are put in the form of its
+  rules by :func:`scoring.gold.gold_key` (an :class:`~scoring.gold.ItemGold` by the rules
+  it was read under, a plain mapping by the fixed rules: case folded, hyphens as spaces,
+  apostrophes removed; counts of keys that then coincide are summed), and the guesses by
+  the same rules' :func:`scoring.gold.answer_key`, so ``people's`` matches a gold
+  ``people's`` and ``Brand-new`` a gold ``brand new``. A :class:`Frequencies` is an item
+  already read: guesses given with one are taken as normalised (what the registry passes).
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, ItemGold, fold
+from scoring.gold import Count, ItemGold, answer_key, gold_key
+from scoring.types import Rules
 
 RANK_POSITIONS = 10
 """The rank measure averages over positions 1..10 (slide "Measures of Ranking")."""
@@ -82,6 +85,7 @@ class Frequencies:
     counts: dict[str, Number]
     total: Number
     maxfreq: Number
+    rules: Rules = "fixed"
 
     def freq(self, term: str) -> Number:
         """freq_i(term): 0 for a term not in H_i."""
@@ -99,11 +103,11 @@ def frequencies(gold: GoldCounts | Frequencies, exact: bool = True) -> Frequenci
         return gold
     number: Callable[[Count], Number] = Fraction if exact else float
     counts: dict[str, Number] = {}
-    if isinstance(gold, ItemGold):
-        for key, count in gold.counts:
-            counts[fold(key)] = counts.get(fold(key), 0) + number(count)
-    else:
-        counts = {key: number(count) for key, count in gold.items()}
+    rules: Rules = gold.rules if isinstance(gold, ItemGold) else "fixed"
+    pairs = gold.counts if isinstance(gold, ItemGold) else gold.items()
+    for raw, count in pairs:
+        key = gold_key(raw, rules)
+        counts[key] = counts.get(key, 0) + number(count)
     for key, value in counts.items():
         if value < 0:
             raise ValueError(f"gold count of {key!r} is {value}; counts must be 0 or more")
@@ -112,7 +116,19 @@ def frequencies(gold: GoldCounts | Frequencies, exact: bool = True) -> Frequenci
         raise ValueError(
             f"no count above 0 (entries {sorted(counts) or 'none'}); maxfreq_i must be positive"
         )
-    return Frequencies(counts, sum(counts.values(), number(0)), maxfreq)
+    return Frequencies(counts, sum(counts.values(), number(0)), maxfreq, rules)
+
+
+def read_item(
+    gold: GoldCounts | Frequencies, guesses: Sequence[str]
+) -> tuple[Frequencies, Sequence[str]]:
+    """A gold item's :class:`Frequencies` and the guesses in the form of its keys
+    (:func:`scoring.gold.answer_key` under its rules); guesses given with a
+    :class:`Frequencies` are taken as already normalised."""
+    if isinstance(gold, Frequencies):
+        return gold, guesses
+    freqs = frequencies(gold)
+    return freqs, [answer_key(guess, freqs.rules) for guess in guesses]
 
 
 def answer_set(guesses: Sequence[str]) -> list[str]:
@@ -130,7 +146,7 @@ def new_best(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStat
 
     ``guesses`` is a list: a repeated guess is credited and counted again, as in score.pl.
     """
-    freqs = frequencies(gold)
+    freqs, guesses = read_item(gold, guesses)
     credit = sum((freqs.freq(guess) for guess in guesses), 0)
     return ItemStats(credit, freqs.maxfreq * len(guesses), bool(guesses))
 
@@ -138,7 +154,7 @@ def new_best(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStat
 def best_1(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """best_1(i) = freq_i(bg_i) / maxfreq_i, bg_i the first guess (seed 000, slide
     "Best Answer Measures", the best-1 metric). Later guesses are ignored."""
-    freqs = frequencies(gold)
+    freqs, guesses = read_item(gold, guesses)
     if not guesses:
         return ItemStats(Fraction(0), Fraction(0), False)
     return ItemStats(freqs.freq(guesses[0]), freqs.maxfreq, True)
@@ -147,7 +163,7 @@ def best_1(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
 def weighted_recall(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """R(i) = |A_i|^i / |H_i|^i (seed 000, slide "Measures of Coverage (contd)", recall
     (weighted)), A_i read by :func:`answer_set`: oot without its limit of 10 guesses."""
-    freqs = frequencies(gold)
+    freqs, guesses = read_item(gold, guesses)
     credit = sum((freqs.freq(guess) for guess in answer_set(guesses)), 0)
     return ItemStats(credit, freqs.total, bool(guesses))
 
@@ -162,7 +178,7 @@ def weighted_precision(
     """
     if k <= 0:
         raise ValueError(f"penalty k = {k}; k must be > 0")
-    freqs = frequencies(gold)
+    freqs, guesses = read_item(gold, guesses)
     credit: Number = 0
     wrong = 0
     for guess in answer_set(guesses):
@@ -181,7 +197,7 @@ def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     :func:`answer_set`; terms past the tenth do not count, fewer than 10 are padded with
     freq 0.
     """
-    freqs = frequencies(gold)
+    freqs, guesses = read_item(gold, guesses)
     guesses = answer_set(guesses)[:RANK_POSITIONS]
     ideal = sorted(freqs.counts.values(), reverse=True)
     ratios: Number = 0

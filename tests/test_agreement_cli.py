@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from scoring import __version__
 from scoring.agreement.__main__ import main
 from tests.conftest import shared_path
 from tests.test_agreement import line
@@ -126,7 +127,7 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
     assert "300 bootstrap resamples of lemmas, seed 7" in text
     assert body["signature"] == (
         "metric:agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
-        "resample:lemma|n:300|seed:7|ci:0.95|version:0.1.0"
+        f"resample:lemma|n:300|seed:7|ci:0.95|version:{__version__}"
     )
     assert text.endswith(f"signature: {body['signature']}\n")
 

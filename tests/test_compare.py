@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring import compare
+from scoring import __version__, compare
 from scoring.gold import read_gold
 from scoring.leaderboard import Settings, leaderboard, system_names
 from scoring.lines import read_text
@@ -115,7 +115,7 @@ def test_json_contract(tmp_path: Path) -> None:
     assert body["upper_bounds"]["best"] == pytest.approx((3 / 7 + 1) / 3)
     assert set(body["signatures"]) == set(body["measures"])
     assert body["signatures"]["weighted_precision.P"].startswith(
-        "metric:weighted_precision.P|rules:compat|t:two+responses|k:1|"
+        "metric:weighted_precision.P|rules:fixed|t:two+responses|k:1|"
     )
 
 
@@ -282,7 +282,7 @@ def test_significance_of_a_system_against_itself_and_a_better_one(tmp_path: Path
         "confidence": 0.95,
     }
     assert body["signatures"]["best.R"].endswith(
-        "|resample:lemma|n:200|trials:200|seed:3|ci:0.95|version:0.1.0"
+        f"|resample:lemma|n:200|trials:200|seed:3|ci:0.95|version:{__version__}"
     )
     _, text = run(
         paths["gold"],
@@ -342,7 +342,7 @@ def test_a_gold_item_with_no_count_is_named(
         **{"s.best": "good.n 2 :: x\n"},
     )
     assert run(paths["gold"], paths["s.best"])[0] == 1
-    assert "compare: error: gold item bad.n 1: no count above 0" in capsys.readouterr().err
+    assert "compare: error: gold item bad.n 1: gold counts add up to 0" in capsys.readouterr().err
 
 
 def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:

@@ -57,6 +57,7 @@ SYSTEMS = {
 def _exact_norms(gold_item: GoldItem) -> dict[str, Fraction]:
     """count / |H_i| of each key, a hyphenated key also reachable with spaces."""
     item = gold_item.item
+    assert item is not None
     total = Fraction(item.total)
     norms = {key: Fraction(count) / total for key, count in item.counts}
     for key, count in item.counts:
@@ -69,6 +70,7 @@ def exact_row(
 ) -> dict[str, Fraction]:
     """Every column of ``kind``'s families for one item, in exact arithmetic."""
     item = gold_item.item
+    assert item is not None  # one reading: every item is the gold's
     row: dict[str, Fraction] = {}
     if kind in ("best", "oot"):
         guesses = answers.official
@@ -95,11 +97,14 @@ def exact_row(
             )
     freqs = revised.frequencies(item)  # exact
     first = list(answers.guesses)
+    row["measured"] = Fraction(1)
     if kind == "best":
+        row["answered"] = Fraction(bool(first))
         row["new_best"] = Fraction(revised.new_best(freqs, first).score) if first else Fraction(0)
         row["best_1"] = Fraction(revised.best_1(freqs, first).score) if first else Fraction(0)
     if kind == "oot":
         chosen = revised.answer_set(first)[:OOT_GUESSES]
+        row["answered"] = Fraction(bool(chosen))
         for name, stats in (
             ("weighted_recall", revised.weighted_recall(freqs, chosen)),
             ("weighted_precision", revised.weighted_precision(freqs, chosen, k)),

@@ -212,12 +212,23 @@ def test_the_diff_of_two_scans_finds_every_difference(
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.text(st.sampled_from(list("ab -';\r\té")), max_size=12))
+@given(st.text(st.sampled_from(list("aB -';\r\té\u2019E\u0301")), max_size=12))
 def test_the_fixed_split_reads_every_answer_guess_by_guess(answer: str) -> None:
     """guesses_fixed's fast path for a plain answer gives what reading each guess does."""
-    from scoring.gold import fixed_guess
+    from scoring.gold import normalise
     from scoring.official import guesses_fixed
 
     assert guesses_fixed(answer) == [
-        fixed_guess(guess) for guess in answer.split(";") if fixed_guess(guess)
+        normalise(guess) for guess in answer.split(";") if normalise(guess)
     ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(st.sampled_from(list("aB -'\u2019;éE\u0301\u0130\u00dfK\u212a ")), max_size=12))
+def test_the_normaliser_is_idempotent(term: str) -> None:
+    """normalise(normalise(x)) == normalise(x): every path may normalise at its boundary."""
+    from scoring.gold import normalise
+
+    once = normalise(term)
+    assert normalise(once) == once
+    assert once == once.strip() and "  " not in once and "-" not in once

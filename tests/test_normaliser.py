@@ -1,0 +1,158 @@
+"""One candidate normaliser (issue 13 item 1): a system's exact answer scores the same
+through every route (the library functions, the registry, ``scoring.compare``), whatever
+the form of the gold key (hyphen, apostrophe, curly apostrophe, case, one letter), and
+the revised and ranking measures read the gold under the fixed rules unless asked."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring import __version__, ranking, revised
+from scoring.compare import main as compare_main
+from scoring.gold import answer_key, gold_key, normalise, read_gold, read_readings
+from scoring.leaderboard import Settings, leaderboard
+from scoring.lines import read_text
+from scoring.ranking import Scored
+from tests.conftest import shared_path
+
+GOLD = (
+    "new.a 1 :: brand-new 3;fresh 1;\n"
+    "people.n 2 :: people's 2;folk 1;\n"
+    "rock.n 3 :: Rock 'n' roll 2;pop 1;\n"
+    "mark.n 4 :: x 2;sign 1;\n"
+    "cafe.n 5 :: Caf\u00e9 2;bar 1;\n"
+)
+"""Hand-made: every item's first entry is its best substitute, in a form score.pl's rules
+mangle or miss (a hyphen, an apostrophe, two apostrophes and capitals, one letter, a
+capital and an accent)."""
+EXACT_OOT = (
+    "new.a 1 ::: brand-new;fresh\n"
+    "people.n 2 ::: people's;folk\n"
+    "rock.n 3 ::: Rock 'n' roll;pop\n"
+    "mark.n 4 ::: x;sign\n"
+    "cafe.n 5 ::: cafe\u0301;bar\n"  # decomposed é
+)
+EXACT_RANKED = (
+    "new.a 1 :::: 2 brand-new;1 fresh\n"
+    "people.n 2 :::: 2 people\u2019s;1 folk\n"  # the curly apostrophe
+    "rock.n 3 :::: 2 rock 'n' roll;1 pop\n"
+    "mark.n 4 :::: 2 X;1 sign\n"
+    "cafe.n 5 :::: 2 CAF\u00c9;1 bar\n"
+)
+
+
+def test_the_normaliser_folds_every_form_of_a_key_alike() -> None:
+    assert normalise(" Brand-New ") == "brand new"
+    assert normalise("people\u2019s") == normalise("people's") == "peoples"
+    assert normalise("cafe\u0301") == normalise("CAF\u00c9") == "caf\u00e9"
+    assert normalise("Rock 'n' roll") == "rock n roll"
+    # the fixed rules: the gold key and the answer take one form
+    assert gold_key("Brand-new", "fixed") == answer_key("brand new", "fixed")
+    # compat is score.pl's: one apostrophe removed, non- rewritten, nothing lower-cased
+    assert answer_key("non-stop's", "compat") == "nonstops"
+    assert gold_key("brand-new", "compat") == "brand new"
+
+
+def test_every_ranking_route_gives_an_exact_answer_full_credit() -> None:
+    """Each item ranks its gold entries in gold order: GAP, AP, P@1 are 1 everywhere."""
+    gold = read_gold(GOLD, "fixed")
+    for text, kind in ((EXACT_OOT, "oot"), (EXACT_RANKED, "ranked")):
+        # the library: an item read from the file, and the candidates as the file has them
+        if kind == "ranked":
+            candidates = ranking.rankings_of(ranking.parse_ranking(text.splitlines()))
+        else:
+            candidates = {
+                line.split()[1]: ranking.as_ranking(line.split(" ::: ")[1].split(";"))
+                for line in text.splitlines()
+            }
+        for item_id, item in gold.items.items():
+            assert ranking.gap(item, candidates[item_id]).value == 1, (kind, item_id)
+            assert ranking.precision_at(item, candidates[item_id], 1).value == 1
+        # the leaderboard, read from the same gold file under the default (compat) rules
+        official, reading = read_readings(GOLD, "compat", "fixed")
+        board = leaderboard(official, [("s", text)], Settings(), reading)
+        figures = board.systems["s"]
+        assert figures["gap"] == figures["ap"] == figures["p_at_1"] == 1.0, kind
+        assert board.signatures["gap"] == (
+            f"metric:gap|rules:fixed|t:two+responses|version:{__version__}"
+        )
+
+
+def test_compare_gives_the_library_figures(tmp_path: Path) -> None:
+    (tmp_path / "gold").write_text(GOLD, encoding="utf-8")
+    (tmp_path / "s.oot").write_text(EXACT_OOT, encoding="utf-8")
+    (tmp_path / "s.ranked").write_text(EXACT_RANKED, encoding="utf-8")
+    out = io.StringIO()
+    status = compare_main(
+        [
+            str(tmp_path / "gold"),
+            str(tmp_path / "s.oot"),
+            str(tmp_path / "s.ranked"),
+            "--format",
+            "json",
+            "--workers",
+            "1",
+        ],
+        out,
+    )
+    assert status == 0
+    body = json.loads(out.getvalue())
+    for name in ("s.oot", "s.ranked"):
+        assert body["systems"][name]["gap"] == 1.0
+        assert body["systems"][name]["r_at_10"] == 1.0
+    # the revised measures read the fixed gold too: every first guess is the top entry
+    assert body["systems"]["s.oot"]["weighted_recall.R"] == 1.0
+    # the official oot measures keep score.pl's reading, which drops 'x' and cuts 'Café'
+    # (items 4 and 5 keep one entry each, 'sign' and 'bar', guessed): every item's credit
+    # is still 1 (hand-computed: 3/4 + 1/4, 2/3 + 1/3, 2/3 + 1/3, 1, 1)
+    assert body["systems"]["s.oot"]["oot.R"] == 1.0
+    assert body["upper_bounds"]["best"] == pytest.approx((3 / 4 + 2 / 3 + 2 / 3 + 1 + 1) / 5)
+
+
+def test_asking_for_the_compat_reading_inherits_score_pl_defects() -> None:
+    """Under compat the one-letter key ``x`` is dropped (item 4 has no entry left but
+    ``sign``) and ``Café`` is cut to ``Caf`` (score.pl's ASCII patterns), so those items'
+    first candidates score nothing."""
+    official, reading = read_readings(GOLD, "compat", "compat")
+    board = leaderboard(official, [("s", EXACT_RANKED)], Settings(), reading)
+    assert board.signatures["gap"].startswith("metric:gap|rules:compat|")
+    assert board.systems["s"]["p_at_1"] is not None and board.systems["s"]["p_at_1"] < 1.0
+
+
+def test_revised_library_functions_normalise_guesses_and_keys() -> None:
+    counts = {"people's": 2, "Brand-new": 1}
+    assert revised.best_1(counts, ["People\u2019s"]).score == 1
+    assert (
+        revised.new_best(counts, ["brand new"]).score
+        == revised.new_best(counts, ["brand-new"]).score
+    )
+    # a Frequencies is an item already read: its guesses are taken as normalised
+    freqs = revised.frequencies(counts)
+    assert set(freqs.counts) == {"peoples", "brand new"}
+    assert revised.best_1(freqs, ["peoples"]).score == 1
+
+
+@pytest.mark.shared_data
+def test_the_same_oot_file_gets_one_gap_by_every_route() -> None:
+    """context2vec's oot output on the test gold: the leaderboard's GAP is the mean of the
+    library's per-item GAP over the fixed gold's items with a gold weight (it was 0.1704
+    through compare and 0.0822 through the library before one normaliser)."""
+    text = read_text(shared_path("data", "semeval2007", "test", "gold"))
+    system = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
+    official, reading = read_readings(text, "compat", "fixed")
+    board = leaderboard(official, [("c2v.oot", system)], Settings(measures=("gap",)), reading)
+    candidates: dict[str, tuple[Scored, ...]] = {}
+    for line in system.splitlines():
+        head, _, answer = line.partition(" ::: ")
+        guesses = [guess for guess in answer.split(";") if guess.strip()]
+        candidates.setdefault(head.split()[1], ranking.as_ranking(guesses))
+    values = [
+        ranking.gap(item, candidates.get(item_id, ())) for item_id, item in reading.items.items()
+    ]
+    defined = [float(value.value) for value in values if value.defined]
+    assert len(defined) == len(reading.items)
+    assert board.systems["c2v.oot"]["gap"] == pytest.approx(sum(defined) / len(defined), abs=1e-12)
