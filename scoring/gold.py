@@ -226,18 +226,44 @@ def gold_key(key: str, rules: Rules = "fixed") -> str:
     return normalise(key) if rules == "fixed" else fold(key)
 
 
-def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, int]:
+WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+"""A gold count as the fixed and strict rules read it: whole (annotators) or decimal (a
+weight, e.g. SemDis 2014's averaged 0-3 scores)."""
+
+
+def parse_count(text: str) -> Count | None:
+    """A gold count: an int for a whole number, a float for a decimal weight; None when
+    ``text`` is neither.
+
+    >>> parse_count("3"), parse_count("1.33"), parse_count("1e3")
+    (3, 1.33, None)
+    """
+    if text.isdigit() and text.isascii():
+        return int(text)
+    return float(text) if WEIGHT.fullmatch(text) else None
+
+
+def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, Count]:
     """One ``SUBSTITUTE COUNT`` entry of a gold line: the substitute as written (all before
-    the last space) and its count. :class:`FormatError` names ``where``, the entry
-    (``shown``, when given, is the entry as the file has it) and the rule.
+    the last space) and its count (:func:`parse_count`: whole or decimal).
+    :class:`FormatError` names ``where``, the entry (``shown``, when given, is the entry
+    as the file has it) and the rule.
 
     >>> gold_entry("garden  1", "gold:1")
     ('garden ', 1)
+    >>> gold_entry("toutou 2.5", "gold:1")
+    ('toutou', 2.5)
     """
-    substitute, space, count = field.rpartition(" ")
-    if not space or not count.isdigit() or not substitute:
-        raise FormatError([f"{where}: gold entry {shown or field!r} must be 'SUBSTITUTE COUNT'"])
-    return substitute, int(count)
+    substitute, space, text = field.rpartition(" ")
+    count = parse_count(text) if space else None
+    if count is None or not substitute:
+        raise FormatError(
+            [
+                f"{where}: gold entry {shown or field!r} must be 'SUBSTITUTE COUNT' "
+                "(a whole number, or a decimal weight such as 2.5)"
+            ]
+        )
+    return substitute, count
 
 
 def parse_rest_fixed(rest: str, where: str) -> _Rest:
@@ -290,6 +316,13 @@ def read_gold_as_written(lines: Sequence[str], name: str = "<gold>") -> list[Gol
             if not field:
                 continue
             substitute, count = gold_entry(field, f"{name}:{number}")
+            if not isinstance(count, int):
+                raise FormatError(
+                    [
+                        f"{name}:{number}: gold entry {field!r} has a decimal weight; "
+                        "only whole counts of annotators can be read as responses"
+                    ]
+                )
             if substitute == "pn":
                 names += count
             else:

@@ -66,7 +66,8 @@ class GoldEntry:
     """One substitute of a gold line and how many annotators gave it."""
 
     substitute: str
-    count: int
+    count: int | float
+    """Annotators who gave it, or a decimal weight (SemDis 2014's averaged scores)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ def pos_of(lexelt: str) -> str:
 
 
 _ID = re.compile(r"\S+")
-_COUNT = re.compile(r"[1-9][0-9]*")
+_COUNT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
 def _split_head(text: str, separator: str) -> tuple[str, str, str] | str:
@@ -144,9 +145,12 @@ def parse_gold_line(text: str, line: int = 0, name: str = "<gold>") -> GoldLine:
     seen: set[str] = set()
     for field in _fields(rest):
         substitute, space, count = field.rpartition(" ")
-        if not space or not _COUNT.fullmatch(count):
+        if not space or not _COUNT.fullmatch(count) or not float(count) > 0:
             raise FormatError(
-                [f"{where}: entry {field!r} must be 'SUBSTITUTE COUNT' with a count of 1 or more"]
+                [
+                    f"{where}: entry {field!r} must be 'SUBSTITUTE COUNT' with a count of 1 "
+                    "or more, or a decimal weight above 0 (such as 2.5)"
+                ]
             )
         if substitute != substitute.strip() or "  " in substitute or not substitute:
             raise FormatError(
@@ -155,7 +159,7 @@ def parse_gold_line(text: str, line: int = 0, name: str = "<gold>") -> GoldLine:
         if substitute in seen:
             raise FormatError([f"{where}: substitute {substitute!r} is listed twice"])
         seen.add(substitute)
-        entries.append(GoldEntry(substitute, int(count)))
+        entries.append(GoldEntry(substitute, int(count) if count.isdigit() else float(count)))
     return GoldLine(lexelt, item_id, tuple(entries), line)
 
 

@@ -156,3 +156,23 @@ def test_the_same_oot_file_gets_one_gap_by_every_route() -> None:
     defined = [float(value.value) for value in values if value.defined]
     assert len(defined) == len(reading.items)
     assert board.systems["c2v.oot"]["gap"] == pytest.approx(sum(defined) / len(defined), abs=1e-12)
+
+
+def test_decimal_weights_are_read_by_the_fixed_and_strict_rules() -> None:
+    """SemDis 2014's gold weights are averaged 0-3 scores: the fixed and strict readers
+    keep them, and GAP weighs by them (hand-computed: the ideal ranking is toutou 2.5,
+    clebs 1.5; the system ranks clebs first, so GAP = (1.5/1 + 4/2) / (2.5/1 + 4/2) =
+    3.5 / 4.5)."""
+    text = "chien.n 1 :: toutou 2.5;clebs 1.5;\n"
+    for rules in ("fixed", "strict"):
+        gold = read_gold(text, rules)  # type: ignore[arg-type]
+        assert gold.items["1"].counts == (("toutou", 2.5), ("clebs", 1.5))
+        assert gold.items["1"].mode == "toutou"
+    gold = read_gold(text, "fixed")
+    value = ranking.gap(gold.items["1"], (Scored("clebs", 2.0), Scored("toutou", 1.0))).value
+    assert value == pytest.approx(3.5 / 4.5)
+    board = leaderboard(gold, [("s", "chien.n 1 :::: 2 clebs;1 toutou\n")], Settings())
+    assert board.systems["s"]["gap"] == pytest.approx(3.5 / 4.5)
+    # weighted recall of the guess clebs alone: 1.5 / 4
+    board = leaderboard(gold, [("s", "chien.n 1 ::: clebs\n")], Settings())
+    assert board.systems["s"]["weighted_recall.R"] == pytest.approx(1.5 / 4)
