@@ -523,9 +523,26 @@ def read_gold(
         parse_gold_lines(source if not isinstance(source, str) else split_lines(source), name)
         rules = "fixed"
     reader = _Reader(rules, name)
-    for first, found in iter_chunks(as_text(source), "gold"):
+    for first, found in iter_chunks(as_text(source), "gold", unicode=rules == "fixed"):
         reader.add_chunk(first, found)
     return reader.gold()
+
+
+def _read_pair_whole(text: str, name: str) -> tuple[Gold, Gold, set[str]]:
+    """:func:`read_gold_pair` for a text with non-ASCII characters, which the two rule
+    sets may split into lexelt and id differently: two whole readings, and the ids whose
+    items differ or that are repeated."""
+    compat = read_gold(text, "compat", name)
+    fixed = read_gold(text, "fixed", name)
+    lines = Counter(
+        row[1] for _first, found in iter_chunks(text, "gold", unicode=True) for row in found
+    )
+    differ = {item_id for item_id, n in lines.items() if n > 1 and item_id}
+    for item_id in compat.items.keys() | fixed.items.keys():
+        one, two = compat.items.get(item_id), fixed.items.get(item_id)
+        if not same_scoring(one, two) or (one and two and one.lexelt != two.lexelt):
+            differ.add(item_id)
+    return compat, fixed, differ
 
 
 def read_gold_pair(
@@ -539,6 +556,8 @@ def read_gold_pair(
     :class:`FormatError` when the fixed rules cannot read a line.
     """
     text = as_text(source)
+    if not text.isascii():
+        return _read_pair_whole(text, name)
     compat = _Reader("compat", name)
     probe = _Reader("fixed", name)
     unlike: set[tuple[str, str]] = set()

@@ -6,7 +6,9 @@ line; here one ``findall`` per chunk of the text tries the same pattern anchored
 start of every line (where score.pl's search makes its first attempt, so the groups are
 identical), and only the lines where that fails are searched again, unanchored, exactly.
 
-Perl's ``\\w``, ``\\s`` and ``\\d`` on bytes are ASCII classes, hence ``re.ASCII``.
+Perl's ``\\w``, ``\\s`` and ``\\d`` on bytes are ASCII classes, hence ``re.ASCII``
+(score.pl's rules: a lexelt such as ``Gebäude.n`` is read as ``ude.n``). The fixed rules
+read lines with Unicode classes (``unicode=True``), so lexelts are whole.
 """
 
 from __future__ import annotations
@@ -23,10 +25,17 @@ PATTERNS = {
     "best": r"([\w.]+) (\S+) :: (.*)",
     "oot": r"([\w.]+) (\S+) ::: (.*)",
 }
-_EXACT = {kind: re.compile(pattern, re.ASCII) for kind, pattern in PATTERNS.items()}
-_ANCHORED = {
-    kind: re.compile(rf"^(?:{pattern}|(.*))$", re.ASCII | re.MULTILINE)
+_EXACT = {
+    (kind, unicode): re.compile(pattern, 0 if unicode else re.ASCII)
     for kind, pattern in PATTERNS.items()
+    for unicode in (False, True)
+}
+_ANCHORED = {
+    (kind, unicode): re.compile(
+        rf"^(?:{pattern}|(.*))$", re.MULTILINE if unicode else re.ASCII | re.MULTILINE
+    )
+    for kind, pattern in PATTERNS.items()
+    for unicode in (False, True)
 }
 NONSPACE = re.compile(r"\S", re.ASCII)
 _first = itemgetter(0)
@@ -59,16 +68,20 @@ def perl_split(text: str, separator: str = ";") -> list[str]:
     return fields
 
 
-def iter_chunks(text: str, kind: str) -> Iterator[tuple[int, list[tuple[str, str, str, str]]]]:
+def iter_chunks(
+    text: str, kind: str, unicode: bool = False
+) -> Iterator[tuple[int, list[tuple[str, str, str, str]]]]:
     """The lines of ``text`` in chunks, matched as score.pl matches a ``kind`` line
-    (``gold``, ``best`` or ``oot``): ``(number of the chunk's first line, rows)``.
+    (``gold``, ``best`` or ``oot``; with Unicode classes when ``unicode``, as the fixed
+    rules read them): ``(number of the chunk's first line, rows)``.
 
     A row is ``(lexelt, id, rest, '')`` for a matching line, ``('', '', '', line)`` for a
     line that does not match, and ``('', '', '', '')`` for a blank line; lines are
     numbered as Perl's ``$lcnt`` counts them.
     """
-    anchored = _ANCHORED[kind]
-    exact = _EXACT[kind]
+    unicode = unicode and not text.isascii()  # the same patterns on ASCII text
+    anchored = _ANCHORED[kind, unicode]
+    exact = _EXACT[kind, unicode]
     number = 1
     start = 0
     size = len(text)

@@ -574,7 +574,7 @@ def split_answer(answer: str, rules: Rules) -> list[str]:
 def first_answers(text: str, kind: Task, rules: Rules = "fixed") -> dict[str, list[str]]:
     """Each item's guesses from its first answer line (:func:`split_answer`)."""
     answers: dict[str, list[str]] = {}
-    for _first, found in iter_chunks(text, kind):
+    for _first, found in iter_chunks(text, kind, unicode=rules == "fixed"):
         for lexelt, item_id, answer, _other in found:
             if lexelt and item_id not in answers:
                 answers[item_id] = split_answer(answer, rules)

@@ -229,7 +229,7 @@ def score_system(
     attempted = mode_attempted = mode_correct = duplicate_lines = 0
     total = 0.0
     guesses_line = 0
-    for first, found in iter_chunks(as_text(system), measure):
+    for first, found in iter_chunks(as_text(system), measure, unicode=fixed):
         numbered = (
             enumerate(found, first)
             if numbers is None

@@ -165,7 +165,7 @@ def test_decimal_weights_are_read_by_the_fixed_and_strict_rules() -> None:
     3.5 / 4.5)."""
     text = "chien.n 1 :: toutou 2.5;clebs 1.5;\n"
     for rules in ("fixed", "strict"):
-        gold = read_gold(text, rules)  # type: ignore[arg-type]
+        gold = read_gold(text, rules)
         assert gold.items["1"].counts == (("toutou", 2.5), ("clebs", 1.5))
         assert gold.items["1"].mode == "toutou"
     gold = read_gold(text, "fixed")
@@ -176,3 +176,35 @@ def test_decimal_weights_are_read_by_the_fixed_and_strict_rules() -> None:
     # weighted recall of the guess clebs alone: 1.5 / 4
     board = leaderboard(gold, [("s", "chien.n 1 ::: clebs\n")], Settings())
     assert board.systems["s"]["weighted_recall.R"] == pytest.approx(1.5 / 4)
+
+
+GERMAN_GOLD = "Geb\u00e4ude.n 1 :: Haus 3;Bauwerk 2;\nM\u00e4dchen.n 2 :: M\u00e4dchen 2;Kind 1;\n"
+GERMAN_BEST = "Geb\u00e4ude.n 1 :: HAUS\nM\u00e4dchen.n 2 :: ma\u0308dchen\n"  # decomposed ä
+
+
+def test_a_german_gold_scored_fixed_gives_exact_answers_full_credit(tmp_path: Path) -> None:
+    """Upper-cased and decomposed answers get full credit under --fixed (hand-computed:
+    3/5 and 2/3, precision (0.6 + 0.6667) / 2 = 63.33); -v keeps lexelts and words whole;
+    the default run's diagnosis says non-ASCII and points to --fixed, its own figures
+    staying score.pl's (0.00: the ASCII patterns cut Gebäude.n to ude.n)."""
+    from scoring.score import run as score_main
+
+    (tmp_path / "gold").write_text(GERMAN_GOLD, encoding="utf-8")
+    (tmp_path / "s.best").write_text(GERMAN_BEST, encoding="utf-8")
+    argv = [str(tmp_path / "s.best"), str(tmp_path / "gold"), "-t", "best", "-v"]
+    out, err = io.BytesIO(), io.StringIO()
+    assert score_main([*argv, "--fixed"], out, err) == 0
+    text = out.getvalue().decode("utf-8")
+    assert "precision = 63.33, recall = 63.33" in text
+    assert "Mode precision = 100.00, Mode recall = 100.00" in text
+    assert text.startswith("Geb\u00e4ude.n Item 1 mode 'haus' : system 'haus'  correct\n")
+    assert "M\u00e4dchen.n Item 2 credit 0.666666666666667" in text
+    out, err = io.BytesIO(), io.StringIO()
+    assert score_main(argv, out, err) == 0
+    text = out.getvalue().decode("utf-8")
+    assert text.startswith("ude.n Item 1 mode 'Haus' : system 'HAUS' wrong\n")
+    assert "precision = 0.00, recall = 0.00" in text
+    notes = err.getvalue()
+    assert "diagnosis: 2 gold items have lexelts or entries with non-ASCII letters" in notes
+    assert "(non-ASCII); --fixed reads them whole" in notes
+    assert "precision 63.33, recall 63.33" in notes
