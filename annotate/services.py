@@ -112,9 +112,7 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
             return Imported(existing, False, count)
         raise ServiceError(f"dataset {name!r} exists already with another file")
     try:
-        dataset = Dataset(
-            name=name, source=source, source_sha256=digest, language=result.language
-        )
+        dataset = Dataset(name=name, source=source, source_sha256=digest, language=result.language)
         db.session.add(dataset)
         db.session.flush()
         position = 0
