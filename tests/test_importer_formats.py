@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import unicodedata
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -537,3 +539,65 @@ def test_semeval_names_and_ids_are_nfc() -> None:
         "x.xml:3: duplicate lexelt item 'Geb\u00e4ude.n' (first at line 2); a word must be "
         "one <lexelt>"
     )
+
+
+# --- the documented examples ---------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_example_of_docs_formats_imports() -> None:
+    text = (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = text.split("## Importing data", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```(\w+)\n(.*?)```", section, re.S)
+    assert [kind for kind, _ in blocks] == ["xml", "xml", "json", "tsv", "csv"]
+    results = [parse_source(block.encode("utf-8"), "doc") for _, block in blocks]
+    assert [detect_format(block.encode("utf-8"), "doc") for _, block in blocks] == [
+        "semeval",
+        "coinco",
+        "swords",
+        "tsv",
+        "csv",
+    ]
+    assert [(i.id, i.lexelt, i.head) for r in results for i in r.instances] == [
+        ("h1", "Haus.n", "Haus"),
+        ("10", "give.v", "gave"),
+        ("11", "bright.a", "bright"),
+        ("12", "light.n", "light"),
+        ("t:1", "sharply.r", "sharply"),
+        ("t:2", "rose.v", "rose"),
+        ("1", "bright.a", "bright"),
+        ("2", "spazieren gehen.v", "gehen"),
+        ("3", "Gebäude.n", "Gebäude"),
+    ]
+    assert [r.language for r in results] == ["de", "en", "en", "en", "en"]
+    assert (
+        results[1].instances[0].text == "The lamp was old.\nIt gave a bright light.\nWe sat by it."
+    )
+    assert results[2].instances[0].before == "Dear Ann:\n\tPrices rose "
+
+
+def test_the_readme_examples_import() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Importing data", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == ["semeval", "coinco", "swords", "tsv", "csv"]
+    examples = {row.split("`")[1]: row.rsplit("| `", 1)[1] for row in rows}
+    for name in ("semeval", "coinco", "swords"):
+        example = examples[name].split("` |")[0]
+        [instance] = parse_source(example.encode("utf-8"), "readme").instances
+        assert (name, instance.head) in {
+            ("semeval", "Haus"),
+            ("coinco", "bright"),
+            ("swords", "sharply"),
+        }
+    tsv = examples["tsv"].split("`")
+    table = f"{tsv[0]}\n{tsv[2]}\n".replace("⇥", "\t")
+    assert [(i.lexelt, i.head) for i in parse_source(table.encode(), "t").instances] == [
+        ("bright.a", "bright")
+    ]
+    csv = examples["csv"].split("`")
+    table = f"{csv[0]}\n{csv[2]}\n"
+    assert [(i.lexelt, i.after) for i in parse_source(table.encode(), "c").instances] == [
+        ("spazieren gehen.v", ' im Park spazieren, "gern".')
+    ]
