@@ -101,7 +101,6 @@ def datasets() -> str | BaseResponse:
                     "instances": imported.instances,
                     "repairs": result.repairs,
                     "notes": result.notes,
-                    "language": imported.dataset.language,
                 }
     listing = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(

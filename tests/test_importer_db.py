@@ -205,10 +205,12 @@ def test_import_page_takes_every_format_and_the_language(
     app: Flask, organiser: FlaskClient
 ) -> None:
     page = upload(organiser, gzip.compress(CSV.encode("utf-8")), "t.csv.gz", language="de")
-    assert "Imported 5 sentences as up; 0 repairs. Language: de." in page
+    assert "Imported 5 sentences as up; 0 repairs.</p>" in page
+    assert "up</a> (t.csv.gz) · language de</li>" in page
     assert language_of(app, "up") == "de"
     page = upload(organiser, COINCO_BYTES, "c.xml", name="c", format="coinco")
-    assert "Imported 6 sentences as c; 0 repairs. Language: en." in page
+    assert "Imported 6 sentences as c; 0 repairs.</p>" in page
+    assert "c</a> (c.xml) · language en</li>" in page
     assert "<li>left out 1 tokens that CoInCo&#39;s annotators marked" in page
     assert counts(app) == (2, 8, 11)
 
@@ -252,7 +254,10 @@ def test_dataset_page_shows_and_edits_the_language(app: Flask, organiser: FlaskC
     ) in page
     assert language_of(app, "up") == "it"
     listing = organiser.get("/organiser/datasets").get_data(as_text=True)
-    assert f'<a href="/organiser/datasets/{dataset_id}">up</a> (haus.xml, language it)' in listing
+    assert (
+        f'<a href="/organiser/datasets/{dataset_id}">up</a> (haus.xml) · language it</li>'
+        in listing
+    )
 
 
 def test_annotator_sees_the_context_with_its_line_breaks(app: Flask, client: FlaskClient) -> None:
