@@ -486,6 +486,7 @@ def test_language_given_wins_and_default_is_english() -> None:
     assert parse_source(SEMEVAL, "x.xml").language == "de"
     assert parse_source(SEMEVAL, "x.xml", language="IT").language == "it"
     assert parse_source(SEMEVAL.replace(b' lang="german"', b""), "x.xml").language == "en"
+    assert parse_source(SEMEVAL.replace(b"german", b" "), "x.xml").language == "en"
     assert parse_source(TSV, "t.tsv").language == "en"
     assert parse_source(TSV, "t.tsv", language="de").language == "de"
     assert parse_source(encoded(swords()), "s.json", language="en").language == "en"
@@ -601,3 +602,13 @@ def test_the_readme_examples_import() -> None:
     assert [(i.lexelt, i.after) for i in parse_source(table.encode(), "c").instances] == [
         ("spazieren gehen.v", ' im Park spazieren, "gern".')
     ]
+
+
+def test_gzip_that_unpacks_too_far_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("annotate.sources.read.MAX_UNCOMPRESSED", 2 * 2**20)
+    bomb = gzip.compress(b"id,lexelt,sentence\n" + b" " * (2 * 2**20))
+    assert len(bomb) < 10_000
+    assert str(refused(bomb, "b.csv.gz")) == (
+        "b.csv.gz: unpacks to more than 2 MiB (the most imported)"
+    )
+    assert parse_source(gzip.compress(TSV), "t.gz").n_instances == 1  # below the limit

@@ -26,7 +26,7 @@ from annotate.sources.table import parse_table
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv")
 GZIP_MAGIC = b"\x1f\x8b"
-MAX_UNCOMPRESSED = 512 * 1024 * 1024
+MAX_UNCOMPRESSED = 256 * 1024 * 1024
 """The most bytes a gzip file may unpack to (a small upload must not fill the memory)."""
 _PROLOG = re.compile(rb"\s*(?:(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)\s*)*", re.S)
 _ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")

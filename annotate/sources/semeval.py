@@ -299,7 +299,7 @@ class _Builder:
                 )
             raise self.fail(f"unexpected element <{tag}> in <{parent}>; expected <{expected}>")
         self.stack.append(tag)
-        if tag == "corpus" and "lang" in attrib and self.given_language is None:
+        if tag == "corpus" and attrib.get("lang", "").strip() and self.given_language is None:
             try:
                 self.language = declared_language(attrib["lang"])
             except ValueError as error:
