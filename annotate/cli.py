@@ -24,9 +24,11 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.review import review_lines
 from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
-from annotate.importer import XMLImportError, parse_lexsub_xml
+from annotate.importer import parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import ServiceError, create_user, export_records, import_dataset
+from annotate.sources import FORMATS, SourceError, parse_source
+from annotate.sources.language import iso639_1, language_name
 from annotate.study import assign, create_users, parse_user_lines, unassign
 
 
@@ -90,25 +92,51 @@ def create_user_command(name: str, role: str, password: str | None) -> None:
     click.echo(f"created {user.role} {user.username}")
 
 
+def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--language``: an ISO 639-1 code, or click's usage error naming the rule."""
+    if value is None:
+        return None
+    try:
+        return iso639_1(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from error
+
+
 @lexsub.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--dataset", "name", required=True, help="Name of the dataset to create.")
-def import_command(file: Path, name: str) -> None:
-    """Import the task's XML (corpus/lexelt/instance/context/head) as a dataset."""
+@click.option(
+    "--language",
+    callback=_language,
+    metavar="CODE",
+    help="The dataset's language, an ISO 639-1 code (wins over the file's <corpus lang>).",
+)
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(FORMATS),
+    help="The file's format (default: told from the content).",
+)
+def import_command(file: Path, name: str, language: str | None, format_: str | None) -> None:
+    """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, or a TSV or CSV
+    table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed."""
     started = time.perf_counter()
     try:
         data = file.read_bytes()
     except OSError as error:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
     try:
-        result = parse_lexsub_xml(data, str(file))
+        result = parse_source(data, str(file), format_, language)
         imported = import_dataset(result, name, file.name, data)
-    except XMLImportError as error:  # it names FILE:LINE
+    except SourceError as error:  # it names FILE:LINE or FILE:PATH
         raise click.ClickException(f"nothing imported: {error}") from error
     except ServiceError as error:
         raise click.ClickException(f"nothing imported from {file}: {error}") from error
     for repair in result.repairs:
         click.echo(f"repaired {file}:{repair.line} (instance {repair.instance_id}): {repair.what}")
+    for note in result.notes:
+        click.echo(f"{file}: {note}")
+    click.echo(f"language {imported.dataset.language} ({language_name(imported.dataset.language)})")
     verb = "imported" if imported.created else "already imported, unchanged:"
     click.echo(
         f"{verb} {imported.instances} instances in {len(result.lexelts)} words as "

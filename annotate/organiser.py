@@ -25,15 +25,14 @@ from flask import (
     url_for,
 )
 from flask_login import current_user, login_required
-from sqlalchemy import select
+from sqlalchemy import func, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions, summary
 from annotate.gold.write import FILES
 from annotate.goldfiles import compile_dataset, decide, gold_files, gold_zip, lemma_review_of
-from annotate.importer import XMLImportError, parse_lexsub_xml
-from annotate.models import Dataset, User
+from annotate.models import Dataset, Instance, User
 from annotate.services import (
     ServiceError,
     create_user,
@@ -42,6 +41,8 @@ from annotate.services import (
     progress_by_annotator,
     progress_by_word,
 )
+from annotate.sources import FORMATS, parse_source
+from annotate.sources.language import iso639_1, language_name
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 T_RULES = ("annotators", "responses")
@@ -75,18 +76,23 @@ def dashboard() -> str:
 @bp.route("/datasets", methods=["GET", "POST"])
 @organiser_required
 def datasets() -> str | BaseResponse:
+    """The datasets and the import form: a file in any format of :mod:`annotate.sources`
+    (told from the content unless chosen), the dataset's name and, optionally, its
+    language; the same parsing and storing as ``lexsub import``."""
     report: dict[str, Any] | None = None
     if request.method == "POST":
         upload = request.files.get("file")
         name = request.form.get("name", "").strip()
+        format_ = request.form.get("format") or None
+        language = request.form.get("language", "").strip() or None
         if upload is None or not upload.filename:
-            flash("Choose an XML file to import.", "error")
+            flash("Choose a file to import.", "error")
         else:
             data = upload.read()
             try:
-                result = parse_lexsub_xml(data, upload.filename)
+                result = parse_source(data, upload.filename, format_, language)
                 imported = import_dataset(result, name or upload.filename, upload.filename, data)
-            except (XMLImportError, ServiceError) as error:
+            except ValueError as error:  # SourceError, ServiceError, a bad format or language
                 flash(f"Nothing imported: {error}", "error")
             else:
                 report = {
@@ -94,9 +100,40 @@ def datasets() -> str | BaseResponse:
                     "created": imported.created,
                     "instances": imported.instances,
                     "repairs": result.repairs,
+                    "notes": result.notes,
                 }
     listing = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
-    return render_template("organiser/datasets.html", datasets=listing, report=report)
+    return render_template(
+        "organiser/datasets.html", datasets=listing, report=report, formats=FORMATS
+    )
+
+
+@bp.route("/datasets/<int:dataset_id>", methods=["GET", "POST"])
+@organiser_required
+def dataset(dataset_id: int) -> str | BaseResponse:
+    """One dataset: its source, its size and its language, which can be changed here
+    (an ISO 639-1 code; it picks the lemmatiser and the annotator pages' language)."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if request.method == "POST":
+        try:
+            code = iso639_1(request.form.get("language", ""))
+        except ValueError as error:
+            flash(f"Language not changed: {error}", "error")
+        else:
+            dataset.language = code
+            db.session.commit()
+            flash(f"Language of {dataset.name} set to {code} ({language_name(code)}).", "info")
+        return redirect(url_for("organiser.dataset", dataset_id=dataset.id))
+    instances = db.session.scalar(
+        select(func.count(Instance.id)).where(Instance.dataset_id == dataset.id)
+    )
+    return render_template(
+        "organiser/dataset.html",
+        dataset=dataset,
+        words=len(dataset.lexelts),
+        instances=instances or 0,
+        language=language_name(dataset.language),
+    )
 
 
 @bp.get("/datasets/<int:dataset_id>/progress")

@@ -92,9 +92,10 @@ class Imported:
 
 
 def import_dataset(result: ImportResult, name: str, source: str, data: bytes) -> Imported:
-    """Store a parsed XML file as dataset ``name`` in one transaction. Importing the same
-    bytes again changes nothing; another file under the same name is refused, and so is a
-    name that :func:`check_text` refuses. ``source`` (the file's name) is kept as
+    """Store a parsed file (any format of :mod:`annotate.sources`) as dataset ``name``, in
+    its language (``result.language``), in one transaction. Importing the same bytes again
+    changes nothing; another file under the same name is refused, and so is a name that
+    :func:`check_text` refuses. ``source`` (the file's name) is kept as
     :func:`safe_source` makes it."""
     check_text(name, "dataset name", MAX_DATASET_NAME)
     source = safe_source(source)
@@ -111,7 +112,7 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
             return Imported(existing, False, count)
         raise ServiceError(f"dataset {name!r} exists already with another file")
     try:
-        dataset = Dataset(name=name, source=source, source_sha256=digest)
+        dataset = Dataset(name=name, source=source, source_sha256=digest, language=result.language)
         db.session.add(dataset)
         db.session.flush()
         position = 0

@@ -3,7 +3,9 @@ malformed or hostile input."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -212,6 +214,8 @@ def test_lexelt_fields_and_file_order() -> None:
         ("stand.n.v", ("stand", "v")),
         ("wild.a.n", ("wild", "n")),
         ("take_on.v", ("take_on", "v")),
+        ("a b.n", ("a b", "n")),
+        ("spazieren gehen.v", ("spazieren gehen", "v")),
     ],
 )
 def test_split_item(item: str, expected: tuple[str, str]) -> None:
@@ -397,7 +401,8 @@ def test_malformed_xml_is_refused_at_its_line(body: str, line: int, problem: str
         "bright.n.x",
         "bright.x.n",
         ".n",
-        "a b.n",
+        "a  b.n",
+        " a.n",
         "bright.a.n.v",
         "bright.N",
         "",
@@ -469,8 +474,11 @@ SOLID = st.characters(
 )
 TEXT = st.text(XML_CHAR, max_size=20)
 HEAD = st.builds(str.__add__, TEXT, st.text(SOLID, min_size=1, max_size=4))
-NAME = st.text(SOLID, min_size=1, max_size=6)
-LEMMA = st.text(SOLID.filter(lambda c: c != "."), min_size=1, max_size=6)
+# Import NFC-normalises names and ids, so the drawn ones are in NFC already.
+NAME = st.text(SOLID, min_size=1, max_size=6).map(partial(unicodedata.normalize, "NFC"))
+LEMMA = st.text(SOLID.filter(lambda c: c != "."), min_size=1, max_size=6).map(
+    partial(unicodedata.normalize, "NFC")
+)
 ITEM = st.builds(
     lambda lemma, orig, pos: f"{lemma}.{orig}{pos}",
     LEMMA,

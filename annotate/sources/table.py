@@ -1,0 +1,126 @@
+"""Import of a table of sentences: TSV or CSV, UTF-8, RFC 4180 quoting.
+
+The first row names the columns; ``id``, ``lexelt`` and ``sentence`` are required (in
+any order and case), any other column is ignored. Each further row is one instance: its
+id, its word (``bright.a``, ``stand.n.v``, ``spazieren gehen.v``) and the sentence with
+the target marked ``<head>…</head>`` exactly once::
+
+    id,lexelt,sentence,source
+    1,bright.a,"He was <head>bright</head> and independent, ""they"" said.",web
+    2,bright.a,"A <head>brighter</head> light
+    on a second line",web
+
+A field in double quotes may hold the delimiter, line breaks and doubled quotes (RFC
+4180, in TSV as in CSV); line breaks in a sentence are kept. Nothing else in the sentence
+is markup: ``&amp;`` stays as typed. An empty row (a blank line) is skipped; a row with
+more or fewer fields than the header is refused. Words are in the order of their first
+row, each word's sentences in row order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+from annotate.sources.model import ImportResult, Row, SourceError, group_lexelts
+
+REQUIRED = ("id", "lexelt", "sentence")
+DELIMITERS = {"tsv": "\t", "csv": ","}
+_HEAD = re.compile(r"<head>(.*?)</head>", re.DOTALL)
+
+
+def split_sentence(sentence: str) -> tuple[str, str, str]:
+    """``(before, head, after)`` of a sentence with one ``<head>…</head>``; ValueError
+    naming the rule otherwise.
+
+    >>> split_sentence("a <head>bright</head> boy")
+    ('a ', 'bright', ' boy')
+    """
+    heads = _HEAD.findall(sentence)
+    if len(heads) != 1:
+        raise ValueError(
+            f"the sentence has {len(heads)} <head>…</head>; exactly one marks the target"
+        )
+    match = _HEAD.search(sentence)
+    assert match is not None
+    before, head, after = sentence[: match.start()], match.group(1), sentence[match.end() :]
+    for part in (before, head, after):
+        if "<head>" in part or "</head>" in part:
+            raise ValueError("a <head> or </head> without its partner in the sentence")
+    return before, head, after
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise SourceError(
+            name,
+            line,
+            f"byte 0x{data[error.start]:02X} is not UTF-8 ({error.reason}); "
+            "save the table as UTF-8",
+        ) from None
+
+
+def parse_table(data: bytes, name: str = "<table>", format: str = "csv") -> ImportResult:
+    """The instances of a TSV (``format="tsv"``) or CSV table (module docstring);
+    SourceError naming the line and the rule for a header without the required columns,
+    a row with another number of fields, a sentence without exactly one ``<head>``, a
+    quote left open, and the rules every format shares
+    (:func:`annotate.sources.model.group_lexelts`)."""
+    delimiter = DELIMITERS[format]
+    reader = csv.reader(
+        io.StringIO(_decode(data, name), newline=""), delimiter=delimiter, strict=True
+    )
+    rows: list[Row] = []
+    start = 1
+    try:
+        header = next(reader, None)
+        if header is None:
+            raise SourceError(name, 1, f"empty file: a {format.upper()} table needs a header")
+        columns = [column.strip().lower() for column in header]
+        missing = [column for column in REQUIRED if column not in columns]
+        if missing:
+            raise SourceError(
+                name,
+                1,
+                f"the header {shown_header(header)} has no column {', '.join(missing)} "
+                f"(a {format.upper()} table names id, lexelt and sentence)",
+            )
+        for column in REQUIRED:
+            if columns.count(column) > 1:
+                raise SourceError(name, 1, f"the header names the column {column!r} twice")
+        where = {column: columns.index(column) for column in REQUIRED}
+        start = reader.line_num + 1
+        for record in reader:
+            line, start = start, reader.line_num + 1
+            if not record:
+                continue
+            if len(record) != len(header):
+                raise SourceError(
+                    name,
+                    line,
+                    f"the row has {len(record)} fields, the header {len(header)} "
+                    f"(fields are separated by {'tabs' if delimiter == chr(9) else 'commas'};"
+                    " one holding the separator, a quote or a line break is in double quotes)",
+                )
+            try:
+                before, head, after = split_sentence(record[where["sentence"]])
+            except ValueError as error:
+                raise SourceError(
+                    name, line, f"instance {record[where['id']]!r}: {error}"
+                ) from None
+            rows.append(
+                Row(record[where["id"]], record[where["lexelt"]], before, head, after, line, line)
+            )
+    except csv.Error as error:
+        raise SourceError(name, start, f"not {format.upper()}: {error}") from None
+    return ImportResult(group_lexelts(rows, name), ())
+
+
+def shown_header(header: list[str]) -> str:
+    """The header as a message quotes it."""
+    text = ", ".join(header)
+    return repr(text[:60] + ("…" if len(text) > 60 else ""))
