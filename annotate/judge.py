@@ -357,14 +357,14 @@ def screen(round_id: int, index: int) -> str | BaseResponse | tuple[str, int]:
     form's CSRF token is checked here, so that labels sent after the session ended are
     kept for the next log-in instead of refused."""
     if request.method == "POST":
-        sent = {k: v[:40] for k, v in request.form.items() if k.startswith("c")}
-        try:
-            if current_app.config.get("WTF_CSRF_ENABLED", True):
+        if not current_user.is_authenticated:
+            sent = {k: v[:40] for k, v in request.form.items() if k.startswith("c")}
+            return _keep_and_log_in(round_id, index, sent)
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            try:
                 validate_csrf(request.form.get("csrf_token"))
-        except ValueError:  # wtforms.ValidationError: missing, expired or forged
-            if not current_user.is_authenticated:
-                return _keep_and_log_in(round_id, index, sent)
-            raise CSRFError("The CSRF token is missing or invalid.") from None
+            except ValueError:  # wtforms.ValidationError: missing, expired or forged
+                raise CSRFError("The CSRF token is missing or invalid.") from None
     if not current_user.is_authenticated:
         return cast(BaseResponse, login_manager.unauthorized())
     round_ = _round(round_id)
