@@ -6,6 +6,7 @@ judgements format, the report page and the ``lexsub round`` commands."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -332,3 +333,50 @@ def test_the_round_commands(app: Flask, dataset: int, tmp_path: Path) -> None:
     )
     result = runner.invoke(args=["lexsub", "round", "report", "lr"])
     assert result.exit_code == 1 and "no judgements" in result.output
+
+
+def test_a_lexical_reference_round_ranks_models_on_the_report_page(
+    app: Flask, client: FlaskClient
+) -> None:
+    make_user(app, "boss", "organiser")
+    for name in ("a", "b"):
+        make_user(app, name)
+    login(client, "boss")
+    rows = "sentence\ttarget\tcandidate\titem\n" + "".join(
+        f"Text {i}.\tw\tw\t{i}\n" for i in range(6)
+    )
+    response = client.post(
+        "/organiser/rounds",
+        data={
+            "action": "rows",
+            "name": "lr",
+            "labels": "lexical-reference",
+            "layout": "candidate",
+            "rows": (io.BytesIO(rows.encode()), "rows.tsv"),
+        },
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    round_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["lexsub", "round", "assign", "lr", "a", "b"]).exit_code == 0
+    labels = ["true-word", "false", "true-phrase", "true-word", "false", "false"]
+    for name in ("a", "b"):
+        judge = app.test_client()
+        login(judge, name)
+        for screen, label in enumerate(labels, 1):
+            (field,) = _candidates(judge, f"/judge/{round_id}/{screen}")
+            assert judge.post(f"/judge/{round_id}/{screen}", data={field: label}).status_code == 302
+    scores = "".join(
+        json.dumps({"item": str(i), "candidate": "w", "score": s, "model": "m"}) + "\n"
+        for i, s in enumerate([0.9, 0.8, 0.8, 0.5, 0.5, 0.1])
+    )
+    page = client.post(
+        f"/organiser/rounds/{round_id}/report",
+        data={"scores": (io.BytesIO(scores.encode()), "m.jsonl")},
+        content_type="multipart/form-data",
+    ).get_data(as_text=True)
+    # AP = 34/45 = 0.7556 and AUC = 7/9 = 0.7778 (tests/test_judgements.py, by hand)
+    assert '<th scope="row">m</th><td>0.7556</td><td>0.7778</td>' in page
+    assert page.count("<svg") == 3  # the tables' chart, recall-precision, ROC
+    assert 'Fleiss\' kappa <strong id="kappa">1.000</strong>' in page

@@ -86,7 +86,8 @@ def test_three_judges_judge_a_post_hoc_round_by_keyboard(live: Live, page: Page)
     round_url = page.url
     round_id = round_url.rsplit("/", 1)[1]
 
-    # each judge labels every candidate with the keyboard alone
+    # each judge labels every candidate with the keyboard alone, on a 375 px wide screen
+    page.set_viewport_size({"width": 375, "height": 800})
     typed: list[Judgement] = []
     origins = _origins(live)
     for number, judge in enumerate(judges):
@@ -101,6 +102,7 @@ def test_three_judges_judge_a_post_hoc_round_by_keyboard(live: Live, page: Page)
             item = page.locator("#judgements").get_attribute("data-item") or ""
             texts = page.locator(".candidate-text").all_inner_texts()
             assert len(texts) >= 3
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
             for index, text in enumerate(texts):
                 key = KEYS[(index + number + screen) % 3]
                 page.keyboard.press(key)
@@ -127,6 +129,4 @@ def test_three_judges_judge_a_post_hoc_round_by_keyboard(live: Live, page: Page)
     assert expected.table11["sys"].total > 0 and expected.table11["origA"].total > 0
     expect(page.locator("#kappa")).to_have_text(f"{expected.fleiss_kappa:.3f}")
     expect(page.locator("svg.chart")).to_have_count(1)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    page.set_viewport_size({"width": 375, "height": 800})
-    assert page.evaluate("document.documentElement.scrollWidth") <= 375, width
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
