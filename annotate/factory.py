@@ -75,7 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if url.startswith("sqlite"):
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
 
-    from annotate import annotator, auth, cli, members, organiser, reports
+    from annotate import annotator, auth, cli, judge, members, organiser, reports
     from annotate.extensions import csrf, db, limiter, login_manager, migrate
 
     db.init_app(app)
@@ -88,6 +88,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(organiser.bp)
     app.register_blueprint(members.bp)
     app.register_blueprint(reports.bp)
+    app.register_blueprint(judge.bp)  # judgement rounds (issue 12)
     cli.init_app(app)
 
     _error_pages(app)

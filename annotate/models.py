@@ -266,3 +266,99 @@ class SystemRun(db.Model):  # type: ignore[name-defined,misc]
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
     diagnosis: Mapped[list[str]] = mapped_column(JSON, default=list)
     scorer_output: Mapped[str] = mapped_column(Text, default="")
+
+
+# --- judgement rounds (issue 12: the post hoc study, lexical reference) -----------------
+
+
+class JudgementRound(db.Model):  # type: ignore[name-defined,misc]
+    """A judgement study: items (a sentence and its candidates) that judges label with
+    one label set (:mod:`scoring.judgements.labels`). ``kind`` is ``posthoc`` (sampled
+    from a gold and system files with ``seed``; ``eligible`` items qualified) or ``rows``
+    (from a rows file); ``layout`` is ``sentence`` (all candidates of a sentence on one
+    screen, the default, as the paper's judges saw them) or ``candidate`` (one a screen)."""
+
+    __tablename__ = "judgement_rounds"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    label_set: Mapped[str] = mapped_column(String(32))
+    layout: Mapped[str] = mapped_column(String(16), default="sentence")
+    dataset_id: Mapped[int | None] = mapped_column(ForeignKey("datasets.id"), nullable=True)
+    seed: Mapped[int | None] = mapped_column(nullable=True)
+    eligible: Mapped[int | None] = mapped_column(nullable=True)
+    systems: Mapped[list[str]] = mapped_column(JSON, default=list)
+    source: Mapped[str] = mapped_column(Text, default="")
+    created_by: Mapped[str] = mapped_column(String(80), default="")
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class RoundItem(db.Model):  # type: ignore[name-defined,misc]
+    """One item of a round: its id (``lexelt``-free gold id, or the rows file's), the
+    target word and the sentence around the target."""
+
+    __tablename__ = "round_items"
+    __table_args__ = (UniqueConstraint("round_id", "item"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("judgement_rounds.id"), index=True)
+    position: Mapped[int] = mapped_column()
+    item: Mapped[str] = mapped_column(String(255))
+    word: Mapped[str] = mapped_column(String(255), default="")
+    before: Mapped[str] = mapped_column(Text)
+    target: Mapped[str] = mapped_column(String(255))
+    after: Mapped[str] = mapped_column(Text)
+
+
+class RoundCandidate(db.Model):  # type: ignore[name-defined,misc]
+    """One candidate of an item, in the (random) order judges see; ``origin`` is hidden
+    from them."""
+
+    __tablename__ = "round_candidates"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("judgement_rounds.id"), index=True)
+    round_item_id: Mapped[int] = mapped_column(ForeignKey("round_items.id"), index=True)
+    position: Mapped[int] = mapped_column()
+    text: Mapped[str] = mapped_column(String(255))
+    origin: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+
+class RoundJudge(db.Model):  # type: ignore[name-defined,misc]
+    """A judge assigned to a round: only they open its screens."""
+
+    __tablename__ = "round_judges"
+    __table_args__ = (UniqueConstraint("round_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("judgement_rounds.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    added_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class CandidateLabel(db.Model):  # type: ignore[name-defined,misc]
+    """A judge's current label of a candidate; every save also appends a
+    :class:`LabelRevision`, in one transaction (nothing is lost)."""
+
+    __tablename__ = "candidate_labels"
+    __table_args__ = (UniqueConstraint("user_id", "candidate_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    candidate_id: Mapped[int] = mapped_column(ForeignKey("round_candidates.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    label: Mapped[str] = mapped_column(String(32))
+    updated_at: Mapped[datetime] = mapped_column(default=now)
+    saves: Mapped[int] = mapped_column(default=1)
+
+
+class LabelRevision(db.Model):  # type: ignore[name-defined,misc]
+    """Append-only history of labels: one row per save, never updated or deleted."""
+
+    __tablename__ = "label_revisions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    candidate_id: Mapped[int] = mapped_column(ForeignKey("round_candidates.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    label: Mapped[str] = mapped_column(String(32))
+    saved_at: Mapped[datetime] = mapped_column(default=now)

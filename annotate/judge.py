@@ -1,0 +1,454 @@
+"""Judgement rounds on the web (issue 12): the organiser creates rounds, assigns judges,
+follows progress, exports the labels and reads the report (Tables 11 and 12 with a
+chart, agreement, models ranked with their curves); a judge labels each screen's
+candidates (all candidates of a sentence at once by default), by mouse or by keyboard
+(annotate/static/judge.js: the label's key labels the candidate in focus and moves on).
+
+Every organiser route refuses annotators with 403; a judge opens only the rounds they
+are assigned to (any other is a 404). A screen sent after the session ended is kept and
+the judge asked to log in again, as an annotation is (nothing is lost).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar, cast
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_login import current_user
+from flask_wtf.csrf import CSRFError, validate_csrf
+from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.wrappers import Response as BaseResponse
+
+from annotate.charts import Bar, bar_chart
+from annotate.extensions import csrf, db, login_manager
+from annotate.judge_build import gold_items_from_file, parse_rows
+from annotate.models import Dataset, JudgementRound, SystemRun, User
+from annotate.organiser import organiser_required
+from annotate.rounds import (
+    LAYOUTS,
+    Screen,
+    assign_judge,
+    candidate_count,
+    create_round,
+    export_judgements,
+    first_open,
+    is_judge,
+    judges,
+    label_set_of,
+    labels_of,
+    posthoc_spec,
+    progress,
+    rounds_of,
+    save_labels,
+    screens,
+    unassign_judge,
+)
+from annotate.services import ServiceError
+from scoring.io import FormatError, split_lines
+from scoring.judgements.labels import LABEL_SETS
+from scoring.judgements.models import Key, parse_scores
+from scoring.judgements.records import judgement_line
+from scoring.judgements.report import JudgementReport, curve_charts, report
+
+bp = Blueprint("judge", __name__)
+F = TypeVar("F", bound=Callable[..., Any])
+PENDING = "pending_labels"
+MAX_SAMPLE = 100000
+
+
+def judge_required(view: F) -> F:
+    """Logged in (else the log-in page, coming back here)."""
+
+    @wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not current_user.is_authenticated:
+            return login_manager.unauthorized()
+        return view(*args, **kwargs)
+
+    return cast(F, wrapped)
+
+
+def _upload_text(field: str) -> tuple[str, str] | None:
+    upload = request.files.get(field)
+    if upload is None or not upload.filename:
+        return None
+    try:
+        return upload.filename, upload.read().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ServiceError(f"{upload.filename} is not UTF-8 text") from error
+
+
+def _number(field: str) -> int | None:
+    value = request.form.get(field, "").strip()
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+# --- organiser ------------------------------------------------------------------------------
+
+
+@bp.route("/organiser/rounds", methods=["GET", "POST"])
+@organiser_required
+def rounds() -> str | BaseResponse:
+    """Every round, and the forms that create one (post hoc, or from a rows file)."""
+    if request.method == "POST":
+        try:
+            made = _create(request.form.get("action", ""))
+        except (ServiceError, FormatError) as error:
+            db.session.rollback()
+            flash(f"No round created: {error}", "error")
+        else:
+            extra = f" (seed {made.seed})" if made.seed is not None else ""
+            flash(f"Round {made.name} created{extra}.", "info")
+            return redirect(url_for("judge.round_page", round_id=made.id))
+    listed = list(db.session.scalars(select(JudgementRound).order_by(JudgementRound.id)))
+    datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
+    stored = list(
+        db.session.scalars(select(SystemRun).where(SystemRun.kind == "best").order_by(SystemRun.id))
+    )
+    return render_template(
+        "judge/rounds.html",
+        rounds=[(r, candidate_count(r), len(judges(r))) for r in listed],
+        datasets=datasets,
+        stored=stored,
+        label_sets=LABEL_SETS,
+        layouts=LAYOUTS,
+        form=request.form,
+    )
+
+
+def _create(action: str) -> JudgementRound:
+    name = request.form.get("name", "").strip()
+    layout = request.form.get("layout", "sentence")
+    labels = request.form.get("labels", "")
+    chosen = request.form.get("dataset", "")
+    dataset = db.session.get(Dataset, int(chosen)) if chosen.isdigit() else None
+    if action == "rows":
+        upload = _upload_text("rows")
+        if upload is None:
+            raise ServiceError("choose a rows file")
+        spec = parse_rows(split_lines(upload[1]), upload[0])
+        return create_round(
+            spec,
+            name,
+            "rows",
+            labels or "lexical-reference",
+            layout,
+            dataset,
+            current_user.username,
+            upload[0],
+        )
+    if action != "posthoc":
+        raise ServiceError("unknown action")
+    if dataset is None:
+        raise ServiceError("choose the dataset whose sentences the round shows")
+    size = _number("sample")
+    if size is None or not 0 < size <= MAX_SAMPLE:
+        raise ServiceError(f"the sample size is a whole number from 1 to {MAX_SAMPLE}")
+    seed = _number("seed")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    systems: dict[str, str] = {}
+    for run_id in request.form.getlist("stored"):
+        run = db.session.get(SystemRun, int(run_id)) if run_id.isdigit() else None
+        if run is None or run.dataset_id != dataset.id:
+            raise ServiceError("a stored system is not of this dataset")
+        systems[run.file_name] = run.content
+    for file in request.files.getlist("systems"):
+        if file.filename:
+            try:
+                systems[file.filename] = file.read().decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ServiceError(f"{file.filename} is not UTF-8 text") from error
+    gold = _upload_text("gold")
+    mwgold = _upload_text("mwgold")
+    items = None
+    if gold is not None:
+        items = gold_items_from_file(
+            split_lines(gold[1]),
+            gold[0],
+            split_lines(mwgold[1]) if mwgold else (),
+            mwgold[0] if mwgold else "<mwgold>",
+        )
+    spec = posthoc_spec(dataset, systems, size, seed, items)
+    source = f"gold {gold[0] if gold else 'compiled from ' + dataset.name}; systems " + ", ".join(
+        systems
+    )
+    return create_round(
+        spec,
+        name,
+        "posthoc",
+        labels or "posthoc",
+        layout,
+        dataset,
+        current_user.username,
+        source,
+    )
+
+
+@bp.route("/organiser/rounds/<int:round_id>", methods=["GET", "POST"])
+@organiser_required
+def round_page(round_id: int) -> str | BaseResponse:
+    """A round: its judges (ticked, many at once), their progress, its links."""
+    round_ = db.get_or_404(JudgementRound, round_id)
+    if request.method == "POST":
+        wanted = {value for value in request.form.getlist("user") if value.isdigit()}
+        current = {user.id for user in judges(round_)}
+        added = removed = 0
+        try:
+            for user in db.session.scalars(select(User).where(User.role == "annotator")):
+                if str(user.id) in wanted and user.id not in current:
+                    added += assign_judge(user, round_)
+                elif str(user.id) not in wanted and user.id in current:
+                    removed += unassign_judge(user, round_)
+        except ServiceError as error:
+            db.session.rollback()
+            flash(str(error), "error")
+        else:
+            flash(f"{added} judges assigned, {removed} removed.", "info")
+        return redirect(url_for("judge.round_page", round_id=round_.id))
+    annotators = list(
+        db.session.scalars(select(User).where(User.role == "annotator").order_by(User.username))
+    )
+    current = {user.id for user in judges(round_)}
+    return render_template(
+        "judge/round.html",
+        round=round_,
+        label_set=label_set_of(round_),
+        annotators=[(user, user.id in current) for user in annotators],
+        progress=progress(round_),
+        screens=len(screens(round_)),
+        candidates=candidate_count(round_),
+        link=url_for("judge.start", round_id=round_.id, _external=True),
+    )
+
+
+@bp.get("/organiser/rounds/<int:round_id>/export")
+@organiser_required
+def export(round_id: int) -> Response:
+    """Every label as JSON Lines: item, candidate, judge, label, origin."""
+    round_ = db.get_or_404(JudgementRound, round_id)
+    body = "".join(judgement_line(j) + "\n" for j in export_judgements(round_))
+    return Response(
+        body,
+        mimetype="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="round-{round_.id}.jsonl"'},
+    )
+
+
+@bp.route("/organiser/rounds/<int:round_id>/report", methods=["GET", "POST"])
+@organiser_required
+def report_page(round_id: int) -> str | tuple[str, int]:
+    """Tables 11 and 12 with a chart, agreement, and (scores uploaded) the models."""
+    round_ = db.get_or_404(JudgementRound, round_id)
+    label_set = label_set_of(round_)
+    found = export_judgements(round_)
+    scores: dict[str, dict[Key, float]] = {}
+    problem = None
+    if request.method == "POST":
+        try:
+            for upload in request.files.getlist("scores"):
+                if upload.filename:
+                    text = upload.read().decode("utf-8")
+                    scores.update(parse_scores(split_lines(text), upload.filename))
+            if not scores:
+                raise ServiceError("choose a scores file")
+        except (ServiceError, FormatError, UnicodeDecodeError) as error:
+            problem = str(error)
+    result: JudgementReport | None = None
+    if found:
+        try:
+            result = report(found, label_set, scores)
+        except ValueError as error:
+            problem = str(error)
+            result = report(found, label_set)
+    charts: dict[str, Markup] = {}
+    if result is not None:
+        rows = {
+            "sys": result.table11["sys"],
+            "origA": result.table11["origA"],
+            **{k.replace("_", " "): v for k, v in result.table12.items()},
+        }
+        shown = {name: row for name, row in rows.items() if row.total}
+        if not shown:
+            shown = {"all": result.overall}
+        charts["tables"] = bar_chart(
+            "Verdicts (% of each row)",
+            list(shown),
+            {
+                label: [Bar(_fraction(r.percent[label])) for r in shown.values()]
+                for label in label_set.labels
+            },
+        )
+        if result.models:
+            rp, roc = curve_charts(result.models)
+            charts["rp"], charts["roc"] = Markup(rp), Markup(roc)
+    page = render_template(
+        "judge/report.html",
+        round=round_,
+        label_set=label_set,
+        result=result,
+        charts=charts,
+        problem=problem,
+    )
+    return (page, 400) if problem and request.method == "POST" else page
+
+
+def _fraction(percent: float | None) -> float | None:
+    return None if percent is None else percent / 100
+
+
+# --- judges ---------------------------------------------------------------------------------
+
+
+@bp.get("/judge")
+@judge_required
+def home() -> str:
+    """The rounds this judge is assigned to, with their progress."""
+    rows = []
+    for round_ in rounds_of(current_user):
+        done = len(labels_of(current_user, round_))
+        rows.append((round_, done, candidate_count(round_)))
+    return render_template("judge/home.html", rows=rows)
+
+
+def _round(round_id: int) -> JudgementRound:
+    round_ = db.get_or_404(JudgementRound, round_id)
+    if not is_judge(current_user, round_):
+        abort(404)
+    return round_
+
+
+@bp.get("/judge/<int:round_id>")
+@judge_required
+def start(round_id: int) -> BaseResponse:
+    """Resume: the first screen with a candidate not labelled yet, or the finished page."""
+    round_ = _round(round_id)
+    index = first_open(current_user, round_)
+    if index is None:
+        return redirect(url_for("judge.finished", round_id=round_.id))
+    return redirect(url_for("judge.screen", round_id=round_.id, index=index + 1))
+
+
+@bp.get("/judge/<int:round_id>/done")
+@judge_required
+def finished(round_id: int) -> str:
+    round_ = _round(round_id)
+    return render_template("judge/done.html", round=round_, open=first_open(current_user, round_))
+
+
+@bp.route("/judge/<int:round_id>/<int:index>", methods=["GET", "POST"])
+def screen(round_id: int, index: int) -> str | BaseResponse | tuple[str, int]:
+    """One screen: the sentence with its target in bold and the candidates to label. The
+    form's CSRF token is checked here, so that labels sent after the session ended are
+    kept for the next log-in instead of refused."""
+    if request.method == "POST":
+        if not current_user.is_authenticated:
+            sent = {k: v[:40] for k, v in request.form.items() if k.startswith("c")}
+            return _keep_and_log_in(round_id, index, sent)
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            try:
+                validate_csrf(request.form.get("csrf_token"))
+            except ValueError:  # wtforms.ValidationError: missing, expired or forged
+                raise CSRFError("The CSRF token is missing or invalid.") from None
+    if not current_user.is_authenticated:
+        return cast(BaseResponse, login_manager.unauthorized())
+    round_ = _round(round_id)
+    all_screens = screens(round_)
+    if not 1 <= index <= len(all_screens):
+        abort(404)
+    shown = all_screens[index - 1]
+    label_set = label_set_of(round_)
+    saved = labels_of(current_user, round_)
+    chosen = {c.id: saved[c.id] for c in shown.candidates if c.id in saved}
+    missing: list[int] = []
+    if request.method == "POST":
+        given = {
+            c.id: request.form[f"c{c.id}"] for c in shown.candidates if request.form.get(f"c{c.id}")
+        }
+        try:
+            save_labels(current_user, round_, given)
+        except ServiceError as error:
+            db.session.rollback()
+            flash(str(error), "error")
+            return redirect(url_for("judge.screen", round_id=round_.id, index=index))
+        chosen.update(given)
+        missing = [c.id for c in shown.candidates if c.id not in chosen]
+        if not missing:
+            flash("Saved.", "info")
+            following = _next_open(all_screens, index, labels_of(current_user, round_))
+            if following is None:
+                return redirect(url_for("judge.finished", round_id=round_.id))
+            return redirect(url_for("judge.screen", round_id=round_.id, index=following))
+    else:
+        pending = _pending(round_.id, index)
+        for candidate in shown.candidates:
+            label = pending.get(f"c{candidate.id}")
+            if label in label_set.labels:
+                chosen[candidate.id] = label
+    done = len(labels_of(current_user, round_))
+    page = render_template(
+        "judge/screen.html",
+        round=round_,
+        label_set=label_set,
+        screen=shown,
+        index=index,
+        screens=len(all_screens),
+        chosen=chosen,
+        missing=missing,
+        done=done,
+        total=candidate_count(round_),
+    )
+    return (page, 200)
+
+
+csrf.exempt(screen)  # the view checks the token itself (a stale form is kept)
+
+
+def _next_open(all_screens: list[Screen], index: int, saved: dict[int, str]) -> int | None:
+    """The number (from 1) of the next screen after ``index`` with a candidate not
+    labelled, wrapping round to the first; None when every candidate has a label."""
+    order = list(range(index, len(all_screens))) + list(range(index))
+    for position in order:
+        if any(c.id not in saved for c in all_screens[position].candidates):
+            return position + 1
+    return None
+
+
+def _keep_and_log_in(round_id: int, index: int, sent: dict[str, str]) -> BaseResponse:
+    session[PENDING] = {"round": round_id, "index": index, "labels": sent}
+    flash(
+        "Your session had ended, so your labels were not saved yet. Log in again: they "
+        "will be back on the screen.",
+        "error",
+    )
+    return redirect(
+        url_for("auth.login", next=url_for("judge.screen", round_id=round_id, index=index))
+    )
+
+
+def _pending(round_id: int, index: int) -> dict[str, str]:
+    pending = session.get(PENDING)
+    if not isinstance(pending, dict) or (pending.get("round"), pending.get("index")) != (
+        round_id,
+        index,
+    ):
+        return {}
+    session.pop(PENDING)
+    flash("These labels are not saved yet: check them and press Save and next.", "info")
+    labels = pending.get("labels", {})
+    return {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {}

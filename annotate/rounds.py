@@ -1,0 +1,464 @@
+"""Judgement rounds in the database (issue 12, items 1-3): creating a round from a
+:class:`~annotate.judge_build.RoundSpec`, assigning judges, the screens a judge works
+through, saving labels with their history, progress, and the export in the judgements
+format (:mod:`scoring.judgements.records`), which the report reads.
+
+The content of a round is built by the pure :mod:`annotate.judge_build`; every figure
+comes from :func:`scoring.judgements.report`. This module only reads and writes the
+database, following the patterns of :mod:`annotate.services` (a save updates the current
+label and appends a revision in one transaction, retried on a concurrent save).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from annotate.extensions import db
+from annotate.gold import CompiledGold
+from annotate.goldfiles import compile_dataset
+from annotate.judge_build import GoldItem, RoundSpec, Sentence, posthoc_round
+from annotate.models import (
+    CandidateLabel,
+    Dataset,
+    Instance,
+    JudgementRound,
+    LabelRevision,
+    RoundCandidate,
+    RoundItem,
+    RoundJudge,
+    User,
+    now,
+)
+from annotate.services import MAX_DATASET_NAME, ServiceError, check_text, shown
+from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
+from scoring.judgements.records import Judgement
+from scoring.measures import detect_kind, first_answers
+
+LAYOUTS = ("sentence", "candidate")
+"""All candidates of a sentence on one screen (the default), or one candidate a screen."""
+
+
+def label_set_of(round_: JudgementRound) -> LabelSet:
+    return label_set(round_.label_set)
+
+
+def gold_items(compiled: CompiledGold) -> tuple[GoldItem, ...]:
+    """What the sampling rule needs of each item of a compiled gold."""
+    return tuple(
+        GoldItem(
+            item.instance,
+            item.lexelt,
+            tuple(s for s, _ in item.counts),
+            item.names,
+            sum(1 for answer in item.answers if answer.multiword),
+        )
+        for item in compiled.items
+    )
+
+
+def sentences(dataset: Dataset) -> dict[str, Sentence]:
+    """The dataset's sentences by instance id."""
+    return {
+        row.xml_id: Sentence(row.before, row.head, row.after)
+        for row in db.session.scalars(select(Instance).where(Instance.dataset_id == dataset.id))
+    }
+
+
+def system_answers(files: Mapping[str, str]) -> dict[str, dict[str, list[str]]]:
+    """Each best file's answers (item id → guesses); another kind is refused."""
+    answers: dict[str, dict[str, list[str]]] = {}
+    for name, text in files.items():
+        try:
+            kind = detect_kind(text, name)
+        except ValueError as error:
+            raise ServiceError(str(error)) from error
+        if kind != "best":
+            raise ServiceError(
+                f"{name} is a {kind} file; a post hoc round mixes the systems' answers for "
+                "the best task (lexelt id :: a;b)"
+            )
+        answers[name] = first_answers(text, "best")
+    return answers
+
+
+def posthoc_spec(
+    dataset: Dataset,
+    systems: Mapping[str, str],
+    size: int,
+    seed: int,
+    gold: Sequence[GoldItem] | None = None,
+) -> RoundSpec:
+    """A post hoc round's content: ``gold`` (from a gold file) or the dataset's compiled
+    gold, the system files (name → text), the dataset's sentences."""
+    if gold is None:
+        try:
+            gold = gold_items(compile_dataset(dataset))
+        except ValueError as error:
+            raise ServiceError(f"dataset {dataset.name!r} does not compile: {error}") from error
+    try:
+        return posthoc_round(gold, system_answers(systems), sentences(dataset), size, seed)
+    except ValueError as error:
+        raise ServiceError(str(error)) from error
+
+
+def create_round(
+    spec: RoundSpec,
+    name: str,
+    kind: str,
+    labels: str,
+    layout: str = "sentence",
+    dataset: Dataset | None = None,
+    who: str = "",
+    source: str = "",
+) -> JudgementRound:
+    """Store a round, its items and candidates, in one transaction."""
+    check_text(name, "round name", MAX_DATASET_NAME)
+    if labels not in LABEL_SETS:
+        raise ServiceError(f"label set {shown(labels)} is not one of {', '.join(LABEL_SETS)}")
+    if layout not in LAYOUTS:
+        raise ServiceError(f"layout {shown(layout)} is not one of {', '.join(LAYOUTS)}")
+    if db.session.scalar(select(JudgementRound).where(JudgementRound.name == name)):
+        raise ServiceError(f"round {name!r} exists already")
+    if not spec.items:
+        raise ServiceError("the round has no item")
+    try:
+        round_ = JudgementRound(
+            name=name,
+            kind=kind,
+            label_set=labels,
+            layout=layout,
+            dataset_id=dataset.id if dataset else None,
+            seed=spec.seed,
+            eligible=spec.eligible,
+            systems=list(spec.systems),
+            source=source,
+            created_by=who,
+        )
+        db.session.add(round_)
+        db.session.flush()
+        for position, item in enumerate(spec.items):
+            row = RoundItem(
+                round_id=round_.id,
+                position=position,
+                item=item.id,
+                word=item.word,
+                before=item.sentence.before,
+                target=item.sentence.target,
+                after=item.sentence.after,
+            )
+            db.session.add(row)
+            db.session.flush()
+            db.session.add_all(
+                RoundCandidate(
+                    round_id=round_.id,
+                    round_item_id=row.id,
+                    position=index,
+                    text=candidate.text,
+                    origin=list(candidate.origin),
+                )
+                for index, candidate in enumerate(item.candidates)
+            )
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return round_
+
+
+def round_by_name(name: str) -> JudgementRound:
+    found: JudgementRound | None = db.session.scalar(
+        select(JudgementRound).where(JudgementRound.name == name)
+    )
+    if found is None:
+        raise ServiceError(f"no round {name!r}")
+    return found
+
+
+def judges(round_: JudgementRound) -> list[User]:
+    return list(
+        db.session.scalars(
+            select(User)
+            .join(RoundJudge, RoundJudge.user_id == User.id)
+            .where(RoundJudge.round_id == round_.id)
+            .order_by(User.username)
+        )
+    )
+
+
+def is_judge(user: User, round_: JudgementRound) -> bool:
+    return (
+        db.session.scalar(
+            select(RoundJudge.id).where(
+                RoundJudge.round_id == round_.id, RoundJudge.user_id == user.id
+            )
+        )
+        is not None
+    )
+
+
+def assign_judge(user: User, round_: JudgementRound) -> bool:
+    """Make ``user`` a judge of the round; False if they were one already."""
+    if not user.active:
+        raise ServiceError(f"user {user.username!r} is deactivated")
+    if is_judge(user, round_):
+        return False
+    db.session.add(RoundJudge(round_id=round_.id, user_id=user.id))
+    db.session.commit()
+    return True
+
+
+def unassign_judge(user: User, round_: JudgementRound) -> bool:
+    """Take the round away from ``user`` (their labels stay); False if not a judge."""
+    row = db.session.scalar(
+        select(RoundJudge).where(RoundJudge.round_id == round_.id, RoundJudge.user_id == user.id)
+    )
+    if row is None:
+        return False
+    db.session.delete(row)
+    db.session.commit()
+    return True
+
+
+def rounds_of(user: User) -> list[JudgementRound]:
+    return list(
+        db.session.scalars(
+            select(JudgementRound)
+            .join(RoundJudge, RoundJudge.round_id == JudgementRound.id)
+            .where(RoundJudge.user_id == user.id)
+            .order_by(JudgementRound.id)
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Screen:
+    """What one screen shows: an item and its candidates (all, or one)."""
+
+    item: RoundItem
+    candidates: tuple[RoundCandidate, ...]
+
+
+def screens(round_: JudgementRound) -> list[Screen]:
+    """The round's screens in order: one per item (``sentence`` layout) or one per
+    candidate (``candidate`` layout)."""
+    items = list(
+        db.session.scalars(
+            select(RoundItem).where(RoundItem.round_id == round_.id).order_by(RoundItem.position)
+        )
+    )
+    by_item: dict[int, list[RoundCandidate]] = {}
+    for candidate in db.session.scalars(
+        select(RoundCandidate)
+        .where(RoundCandidate.round_id == round_.id)
+        .order_by(RoundCandidate.round_item_id, RoundCandidate.position)
+    ):
+        by_item.setdefault(candidate.round_item_id, []).append(candidate)
+    result: list[Screen] = []
+    for item in items:
+        found = by_item.get(item.id, [])
+        if round_.layout == "candidate":
+            result.extend(Screen(item, (candidate,)) for candidate in found)
+        else:
+            result.append(Screen(item, tuple(found)))
+    return result
+
+
+def labels_of(user: User, round_: JudgementRound) -> dict[int, str]:
+    """candidate id → this judge's current label, in this round."""
+    return dict(
+        db.session.execute(
+            select(CandidateLabel.candidate_id, CandidateLabel.label)
+            .join(RoundCandidate, RoundCandidate.id == CandidateLabel.candidate_id)
+            .where(CandidateLabel.user_id == user.id, RoundCandidate.round_id == round_.id)
+        ).all()
+    )
+
+
+def first_open(user: User, round_: JudgementRound) -> int | None:
+    """The index of the first screen with a candidate this judge has not labelled."""
+    done = labels_of(user, round_)
+    for index, screen in enumerate(screens(round_)):
+        if any(c.id not in done for c in screen.candidates):
+            return index
+    return None
+
+
+def save_labels(
+    user: User, round_: JudgementRound, chosen: Mapping[int, str], attempts: int = 20
+) -> int:
+    """Save a judge's labels (candidate id → label) of this round, each updating the
+    current label and appending a revision, in one transaction; a concurrent save is
+    retried, never lost. Returns how many were saved."""
+    allowed = set(label_set_of(round_).labels)
+    bad = sorted({label for label in chosen.values() if label not in allowed})
+    if bad:
+        raise ServiceError(
+            f"label {shown(bad[0])} is not one of {', '.join(sorted(allowed))} (round "
+            f"{round_.name})"
+        )
+    own = set(
+        db.session.scalars(
+            select(RoundCandidate.id).where(
+                RoundCandidate.round_id == round_.id, RoundCandidate.id.in_(list(chosen))
+            )
+        )
+    )
+    if own != set(chosen):
+        raise ServiceError("a candidate is not of this round")
+    for attempt in range(attempts):
+        try:
+            return _save_once(user, chosen)
+        except (IntegrityError, OperationalError):
+            db.session.rollback()
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _save_once(user: User, chosen: Mapping[int, str]) -> int:
+    stamp = now()
+    current = {
+        row.candidate_id: row
+        for row in db.session.scalars(
+            select(CandidateLabel).where(
+                CandidateLabel.user_id == user.id, CandidateLabel.candidate_id.in_(list(chosen))
+            )
+        )
+    }
+    for candidate_id, label in sorted(chosen.items()):
+        row = current.get(candidate_id)
+        if row is None:
+            row = CandidateLabel(user_id=user.id, candidate_id=candidate_id, saves=1)
+            db.session.add(row)
+        else:
+            row.saves = CandidateLabel.saves + 1
+        row.label = label
+        row.updated_at = stamp
+        db.session.add(
+            LabelRevision(user_id=user.id, candidate_id=candidate_id, label=label, saved_at=stamp)
+        )
+    db.session.commit()
+    return len(chosen)
+
+
+def revisions(
+    round_: JudgementRound, user: User | None = None
+) -> list[tuple[str, str, str, str, datetime]]:
+    """Every save of the round (judge, item, candidate, label, time), oldest first."""
+    query = (
+        select(
+            User.username,
+            RoundItem.item,
+            RoundCandidate.text,
+            LabelRevision.label,
+            LabelRevision.saved_at,
+        )
+        .join(RoundCandidate, RoundCandidate.id == LabelRevision.candidate_id)
+        .join(RoundItem, RoundItem.id == RoundCandidate.round_item_id)
+        .join(User, User.id == LabelRevision.user_id)
+        .where(RoundCandidate.round_id == round_.id)
+        .order_by(LabelRevision.id)
+    )
+    if user is not None:
+        query = query.where(LabelRevision.user_id == user.id)
+    return [tuple(row) for row in db.session.execute(query).all()]  # type: ignore[misc]
+
+
+@dataclass(frozen=True)
+class JudgeProgress:
+    judge: str
+    done: int
+    total: int
+    last: datetime | None
+    assigned: bool
+
+    @property
+    def percent(self) -> float:
+        return 100 * self.done / self.total if self.total else 0.0
+
+
+def candidate_count(round_: JudgementRound) -> int:
+    return (
+        db.session.scalar(
+            select(func.count(RoundCandidate.id)).where(RoundCandidate.round_id == round_.id)
+        )
+        or 0
+    )
+
+
+def progress(round_: JudgementRound) -> list[JudgeProgress]:
+    """Each judge (assigned, then anyone else with a label), by username: labelled
+    candidates of the round's, and their last save."""
+    total = candidate_count(round_)
+    rows = db.session.execute(
+        select(
+            CandidateLabel.user_id,
+            func.count(CandidateLabel.id),
+            func.max(CandidateLabel.updated_at),
+        )
+        .join(RoundCandidate, RoundCandidate.id == CandidateLabel.candidate_id)
+        .where(RoundCandidate.round_id == round_.id)
+        .group_by(CandidateLabel.user_id)
+    ).all()
+    done = {user_id: (count, last) for user_id, count, last in rows}
+    assigned = {user.id for user in judges(round_)}
+    people = db.session.scalars(
+        select(User).where(User.id.in_(assigned | set(done))).order_by(User.username)
+    )
+    return [
+        JudgeProgress(
+            user.username,
+            done.get(user.id, (0, None))[0],
+            total,
+            done.get(user.id, (0, None))[1],
+            user.id in assigned,
+        )
+        for user in people
+    ]
+
+
+def export_judgements(round_: JudgementRound) -> list[Judgement]:
+    """Every current label of the round as judgements (item order, candidate order,
+    judge): the judgements file's records."""
+    query = (
+        select(
+            RoundItem.item,
+            RoundCandidate.text,
+            User.username,
+            CandidateLabel.label,
+            RoundCandidate.origin,
+        )
+        .join(RoundCandidate, RoundCandidate.id == CandidateLabel.candidate_id)
+        .join(RoundItem, RoundItem.id == RoundCandidate.round_item_id)
+        .join(User, User.id == CandidateLabel.user_id)
+        .where(RoundCandidate.round_id == round_.id)
+        .order_by(RoundItem.position, RoundCandidate.position, User.username)
+    )
+    return [
+        Judgement(item, text, judge, label, tuple(origin))
+        for item, text, judge, label, origin in db.session.execute(query).all()
+    ]
+
+
+def dataset_named(name: str) -> Dataset:
+    found: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    if found is None:
+        raise ServiceError(f"no dataset {name!r}")
+    return found
+
+
+def users_named(names: Iterable[str]) -> list[User]:
+    found = []
+    for name in names:
+        user = db.session.scalar(select(User).where(User.username == name))
+        if user is None:
+            raise ServiceError(f"no user {name!r}")
+        found.append(user)
+    return found

@@ -1,0 +1,150 @@
+"""The judgements file (issue 12, Contract): JSON Lines, one object per judgement with
+the keys ``item`` (string), ``candidate`` (string), ``judge`` (string), ``label``
+(string) and ``origin`` (a list of strings: ``"human"`` and/or system names). The app's
+round export writes it; ``python -m scoring.judgements`` reads it.
+
+A candidate is one (item, candidate) pair; every line of a candidate gives the same
+origin, and a judge judges a candidate once. Every problem is reported as
+``FILE:LINE: problem (rule)`` in one :class:`scoring.io.FormatError`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scoring.io import FormatError, read_lines
+
+KEYS = ("item", "candidate", "judge", "label", "origin")
+HUMAN = "human"
+"""The origin of a substitute the original annotators gave (the paper's origA)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """One judge's label for one candidate of one item."""
+
+    item: str
+    candidate: str
+    judge: str
+    label: str
+    origin: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The object of one line of the judgements file, keys in the contract's order."""
+        return {
+            "item": self.item,
+            "candidate": self.candidate,
+            "judge": self.judge,
+            "label": self.label,
+            "origin": list(self.origin),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One (item, candidate) and every label it was given, judge → label (sorted)."""
+
+    item: str
+    candidate: str
+    origin: tuple[str, ...]
+    labels: Mapping[str, str]
+
+    @property
+    def human(self) -> bool:
+        """Given by the original annotators (origA)."""
+        return HUMAN in self.origin
+
+    @property
+    def system(self) -> bool:
+        """Given by a system: the origin names anything other than ``"human"`` (sys)."""
+        return any(name != HUMAN for name in self.origin)
+
+
+def judgement_line(judgement: Judgement) -> str:
+    """One line of the judgements file (without its newline)."""
+    return json.dumps(judgement.to_json(), ensure_ascii=False)
+
+
+def _problem(obj: Any) -> str | Judgement:
+    if not isinstance(obj, dict):
+        return f"{type(obj).__name__} is not an object (each line is one JSON object)"
+    missing = [key for key in KEYS if key not in obj]
+    if missing:
+        return f"missing {', '.join(missing)} (every line has {', '.join(KEYS)})"
+    extra = sorted(set(obj) - set(KEYS))
+    if extra:
+        return f"unknown key {', '.join(extra)} (keys are {', '.join(KEYS)})"
+    for key in KEYS[:4]:
+        if not isinstance(obj[key], str) or not obj[key].strip():
+            return f"{key} {obj[key]!r} is not a non-empty string"
+    origin = obj["origin"]
+    if not isinstance(origin, list) or not all(isinstance(o, str) and o for o in origin):
+        return f"origin {origin!r} is not a list of non-empty strings"
+    if len(set(origin)) != len(origin):
+        return f"origin {origin!r} names one origin twice"
+    return Judgement(obj["item"], obj["candidate"], obj["judge"], obj["label"], tuple(origin))
+
+
+def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[Judgement, ...]:
+    """The judgements of a JSON Lines file, in file order, checked: the keys and their
+    types, one origin per candidate, one judgement per judge and candidate."""
+    problems: list[str] = []
+    found: list[Judgement] = []
+    origins: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
+    seen: dict[tuple[str, str, str], int] = {}
+    number = 0
+    for number, text in enumerate(lines, start=1):
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as error:
+            problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
+            continue
+        parsed = _problem(obj)
+        if isinstance(parsed, str):
+            problems.append(f"{name}:{number}: {parsed}")
+            continue
+        unit = (parsed.item, parsed.candidate)
+        origin, first = origins.setdefault(unit, (tuple(sorted(parsed.origin)), number))
+        if origin != tuple(sorted(parsed.origin)):
+            problems.append(
+                f"{name}:{number}: origin {list(parsed.origin)} of {parsed.candidate!r} in "
+                f"item {parsed.item!r} differs from line {first}'s {list(origin)} (a "
+                "candidate has one origin)"
+            )
+            continue
+        key = (*unit, parsed.judge)
+        if key in seen:
+            problems.append(
+                f"{name}:{number}: judge {parsed.judge!r} judges {parsed.candidate!r} in item "
+                f"{parsed.item!r} again (first on line {seen[key]}; one label per judge "
+                "and candidate)"
+            )
+            continue
+        seen[key] = number
+        found.append(parsed)
+    if number == 0:
+        problems.append(f"{name}: the file is empty (one JSON object per judgement expected)")
+    if problems:
+        raise FormatError(problems)
+    return tuple(found)
+
+
+def read_judgements(path: str | Path) -> tuple[Judgement, ...]:
+    """:func:`parse_judgements` on a file."""
+    return parse_judgements(read_lines(path), str(path))
+
+
+def candidates(judgements: Iterable[Judgement]) -> tuple[Candidate, ...]:
+    """The candidates judged, sorted by (item, candidate), each with its labels by judge."""
+    grouped: dict[tuple[str, str], tuple[tuple[str, ...], dict[str, str]]] = {}
+    for j in judgements:
+        _, labels = grouped.setdefault((j.item, j.candidate), (j.origin, {}))
+        labels[j.judge] = j.label
+    return tuple(
+        Candidate(item, candidate, origin, dict(sorted(labels.items())))
+        for (item, candidate), (origin, labels) in sorted(grouped.items())
+    )
