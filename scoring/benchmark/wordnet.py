@@ -29,7 +29,8 @@ files (copies, about 36 MB: NLTK 3.10 refuses symbolic links that lead out of it
 directory and files with more than one hard link) and the ``lexnames`` file NLTK's
 reader also needs, which Debian does not ship. That file is the fixed list of WordNet's
 45 lexicographer files (WordNet 3.0 manual page ``lexnames(5WN)``):
-``NN<TAB>name<TAB>category``, category 1 noun, 2 verb, 3 adjective, 4 adverb. The directory is put first on ``nltk.data.path``.
+``NN<TAB>name<TAB>category``, category 1 noun, 2 verb, 3 adjective, 4 adverb. The
+directory is put first on ``nltk.data.path``.
 """
 
 from __future__ import annotations
