@@ -91,7 +91,7 @@ HAND = {
     "s:8": ("t:2", "jacket", [F] * 3),
     "s:9": ("t:2", "cloak", [T] + [F] * 9),  # t:2 has no acceptable substitute
 }
-SYSTEM = {
+SYSTEM: dict[str, Any] = {
     "substitutes_lemmatized": True,
     "substitutes": {
         "t:1": [
