@@ -101,6 +101,17 @@ def inflected(data: dict[str, Any]) -> Result:
     return {"substitutes_lemmatized": False, "substitutes": out}
 
 
+def implicit_counts(data: dict[str, Any]) -> Result:
+    """For a dataset made by ``gold-to-swords``: every substitute scored by its number of
+    TRUE_IMPLICIT labels (the annotators who gave it), in substitute-id order."""
+    out: dict[str, list[list[Any]]] = {}
+    for sid in sorted(data["substitutes"]):
+        sub = data["substitutes"][sid]
+        count = data["substitute_labels"][sid].count("TRUE_IMPLICIT")
+        out.setdefault(sub["target_id"], []).append([sub["substitute"], count])
+    return {"substitutes_lemmatized": False, "substitutes": out}
+
+
 SYSTEMS: dict[str, Callable[[dict[str, Any]], Result]] = {
     "labelled": labelled,
     "shuffled": shuffled,

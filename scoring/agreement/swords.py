@@ -77,6 +77,11 @@ class SwordsTarget:
     target: str
     offset: int
     pos: str | None
+    legacy_id: str | None = None
+    """``extra.legacy_id``: the item id of the task the target comes from (SWORDS'
+    conversions of SemEval-2007 and ours, :mod:`scoring.benchmark.convert`)."""
+    lexelt: str | None = None
+    """``extra.lexelt_item``: that item's lexelt (``bright.a``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +124,12 @@ def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | str:
         return f"target {word!r} is not at offset {offset} of context {cid}"
     if pos is not None and pos not in POS_NAMES:
         return f"pos {pos!r} is not null or one of {', '.join(POS_NAMES)}"
-    return SwordsTarget(tid, cid, context, word, offset, pos)
+    given = obj.get("extra")
+    extra: dict[str, Any] = given if isinstance(given, dict) else {}
+    legacy, lexelt = extra.get("legacy_id"), extra.get("lexelt_item")
+    legacy = str(legacy) if isinstance(legacy, int | str) and not isinstance(legacy, bool) else None
+    lexelt = lexelt if isinstance(lexelt, str) else None
+    return SwordsTarget(tid, cid, context, word, offset, pos, legacy, lexelt)
 
 
 def _substitute(
