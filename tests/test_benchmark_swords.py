@@ -340,7 +340,9 @@ def test_command_text_and_json(tmp_path: Path) -> None:
     report = json.loads(out.getvalue())
     assert list(report)[:23] == KEYS
     assert report["strict_c_f@10"] == pytest.approx(50.0)
-    assert report["signature"].startswith("metric:swords|data:d.json|lemmatiser:nltk-")
+    assert report["signature"].startswith(
+        "metric:swords|data:d.json|lemmatiser:nltk3.5-morphy+nltk-"
+    )
     out = io.StringIO()
     assert main(["swords", str(system), "--data", str(data)], out) == 0
     assert "strict_c_p@1     50.00\n" in out.getvalue()

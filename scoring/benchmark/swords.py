@@ -417,7 +417,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def lemmatiser_name() -> str:
-    """``nltk-VERSION+wordnet-VERSION``: what lemmatises (for the signature)."""
+    """``nltk3.5-morphy+nltk-VERSION+wordnet-VERSION``: NLTK 3.5's lemmatiser run on the
+    installed NLTK's WordNet reader (for the signature)."""
     import nltk
 
     from scoring.benchmark.wordnet import nltk_data_root
@@ -425,7 +426,7 @@ def lemmatiser_name() -> str:
     nltk_data_root()
     from nltk.corpus import wordnet
 
-    return f"nltk-{nltk.__version__}+wordnet-{wordnet.get_version()}"
+    return f"nltk3.5-morphy+nltk-{nltk.__version__}+wordnet-{wordnet.get_version()}"
 
 
 def evaluate(args: argparse.Namespace) -> Report:
