@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from scoring.agreement.swords import ALL_LABELS, parse_swords, read_swords
+from scoring.benchmark import wordnet
 from scoring.benchmark.cli import main
 from scoring.benchmark.swords import (
     SwordsResult,
@@ -31,8 +32,10 @@ from scoring.benchmark.swords import (
     result_json,
 )
 from scoring.benchmark.wordnet import (
+    DATABASE_FILES,
     LEXNAMES,
     WordNetMissing,
+    build_nltk_data,
     lemmatize,
     lexnames,
     source_directory,
@@ -275,6 +278,31 @@ def test_missing_wordnet_says_what_to_install(
     monkeypatch.setenv("LEXSUB_WORDNET", str(tmp_path))
     with pytest.raises(WordNetMissing, match=f"LEXSUB_WORDNET={tmp_path} lacks index.noun"):
         source_directory()
+
+
+def test_nltk_data_folder_is_built_from_database_files(tmp_path: Path) -> None:
+    source = tmp_path / "dict"
+    source.mkdir()
+    for name in DATABASE_FILES:
+        (source / name).write_text(f"{name}\n", encoding="ascii")
+    root = build_nltk_data(source, tmp_path / "nltk_data")
+    corpus = root / "corpora" / "wordnet"
+    assert (corpus / "lexnames").read_text(encoding="ascii") == lexnames()
+    assert (corpus / "noun.exc").read_text(encoding="ascii") == "noun.exc\n"
+    assert not (corpus / "noun.exc").is_symlink()  # NLTK 3.10 refuses links
+    assert build_nltk_data(source, root) == root  # again: nothing to do
+
+
+def test_no_wordnet_anywhere_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import nltk
+
+    monkeypatch.delenv("LEXSUB_WORDNET", raising=False)
+    monkeypatch.setattr(wordnet, "DEBIAN_WORDNET", tmp_path)
+    monkeypatch.setattr(nltk.data, "path", [str(tmp_path)])
+    with pytest.raises(WordNetMissing, match=r"apt-get install wordnet-base wordnet-sense-index"):
+        wordnet.nltk_data_root.__wrapped__()
 
 
 @needs_wordnet

@@ -156,11 +156,14 @@ def build_nltk_data(source: Path, root: Path) -> Path:
             continue
         if here.is_file() and here.stat().st_size == original.stat().st_size:
             continue
-        here.unlink(missing_ok=True)
-        shutil.copyfile(original, here)
+        partial = here.with_name(f".{name}.{os.getpid()}")
+        shutil.copyfile(original, partial)
+        os.replace(partial, here)  # atomic: a concurrent reader never sees half a file
     names = corpus / "lexnames"
     if not names.is_file() or names.read_text(encoding="ascii") != lexnames():
-        names.write_text(lexnames(), encoding="ascii")
+        partial = names.with_name(f".lexnames.{os.getpid()}")
+        partial.write_text(lexnames(), encoding="ascii")
+        os.replace(partial, names)
     return root
 
 
