@@ -11,6 +11,12 @@ if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -
   echo "== installing Debian's chromium for the browser tests" >&2
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
 fi
+if { [ ! -f /usr/share/wordnet/index.noun ] || [ ! -f /usr/share/wordnet/index.sense ]; } \
+  && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "== installing Debian's WordNet 3.0 for SWORDS' lemmatiser (scoring.benchmark)" >&2
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends wordnet-base wordnet-sense-index >&2
+fi
 
 echo "== ruff" >&2
 ruff check .

@@ -25,6 +25,12 @@ Figures (:func:`swords_agreement`), for the 3-label units, the 10-label units an
 * Krippendorff's alpha (nominal) from the value counts by ``krippendorff.alpha``, in
   both views (``alpha_from_counts`` is the closed form; equal to 1e-9 in the tests).
 
+The reader also keeps what evaluation needs (:mod:`scoring.benchmark.swords`): each
+target's word, offset, PoS and context (:class:`SwordsTarget`) and the file's
+``substitutes_lemmatized``; with ``labels=ALL_LABELS`` it accepts SWORDS' implicit labels
+(``TRUE_IMPLICIT``, ``FALSE_IMPLICIT``, which its conversions of SemEval-2007 and CoInCo
+use for annotators' substitutes and pooled candidates).
+
 The two stages matter when reading them: the 3-label units contain no TRUE at all, so
 their agreement is about UNSURE against FALSE (and their binary alpha is undefined), and
 the 10-label units were selected for having a TRUE.
@@ -51,6 +57,31 @@ LABELS = ("FALSE", "TRUE", "UNSURE")
 View = Literal["three_way", "binary"]
 VIEWS: tuple[View, ...] = ("three_way", "binary")
 KEYS = ("contexts", "targets", "substitutes", "substitute_labels")
+ALL_LABELS = (*LABELS, "TRUE_IMPLICIT", "FALSE_IMPLICIT")
+"""Every label of SWORDS' ``Label`` enumeration."""
+POS_NAMES = (
+    "UNKNOWN", "ADJ", "ADV", "INTJ", "NOUN", "PROPN", "VERB", "ADP", "AUX", "CCONJ", "DET",
+    "NUM", "PART", "PRON", "SCONJ", "PUNCT", "SYM", "X",
+)  # fmt: skip
+"""SWORDS' ``Pos`` names (Universal Dependencies v2 tags and UNKNOWN)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SwordsTarget:
+    """One target word in its context: ``context[offset:offset + len(target)]`` is the
+    target (case aside); ``pos`` is a :data:`POS_NAMES` name or None."""
+
+    id: str
+    context_id: str
+    context: str
+    target: str
+    offset: int
+    pos: str | None
+    legacy_id: str | None = None
+    """``extra.legacy_id``: the item id of the task the target comes from (SWORDS'
+    conversions of SemEval-2007 and ours, :mod:`scoring.benchmark.convert`)."""
+    lexelt: str | None = None
+    """``extra.lexelt_item``: that item's lexelt (``bright.a``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +96,45 @@ class SwordsSubstitute:
 
 @dataclass(frozen=True, slots=True)
 class Swords:
-    """A SWORDS release file: how many contexts and targets, and the substitutes sorted
-    by id."""
+    """A SWORDS release file: how many contexts and targets, the substitutes sorted by id,
+    the targets sorted by id and whether the substitutes are lemmatised."""
 
     contexts: int
     targets: int
     substitutes: tuple[SwordsSubstitute, ...]
+    target_list: tuple[SwordsTarget, ...] = ()
+    substitutes_lemmatized: bool = True
 
 
-def _substitute(sid: str, obj: Any, labels: Any, targets: Any) -> SwordsSubstitute | str:
+def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | str:
+    """One target, or the problem with it."""
+    if not isinstance(obj, dict):
+        return f"is {type(obj).__name__}, not an object"
+    cid, word, offset, pos = (obj.get(key) for key in ("context_id", "target", "offset", "pos"))
+    if not isinstance(cid, str) or cid not in contexts:
+        return f"context_id {cid!r} is not a key of contexts"
+    context = contexts[cid].get("context") if isinstance(contexts[cid], dict) else None
+    if not isinstance(context, str) or not context:
+        return f"context {cid} has no non-empty 'context' string"
+    if not isinstance(word, str) or not word:
+        return f"target {word!r} is not a non-empty string"
+    if not isinstance(offset, int) or isinstance(offset, bool):
+        return f"offset {offset!r} is not an integer"
+    if context[offset : offset + len(word)].lower() != word.lower() or offset < 0:
+        return f"target {word!r} is not at offset {offset} of context {cid}"
+    if pos is not None and pos not in POS_NAMES:
+        return f"pos {pos!r} is not null or one of {', '.join(POS_NAMES)}"
+    given = obj.get("extra")
+    extra: dict[str, Any] = given if isinstance(given, dict) else {}
+    legacy, lexelt = extra.get("legacy_id"), extra.get("lexelt_item")
+    legacy = str(legacy) if isinstance(legacy, int | str) and not isinstance(legacy, bool) else None
+    lexelt = lexelt if isinstance(lexelt, str) else None
+    return SwordsTarget(tid, cid, context, word, offset, pos, legacy, lexelt)
+
+
+def _substitute(
+    sid: str, obj: Any, labels: Any, targets: Any, allowed: Sequence[str]
+) -> SwordsSubstitute | str:
     """One substitute, or the problem with it."""
     if not isinstance(obj, dict):
         return f"is {type(obj).__name__}, not an object"
@@ -84,15 +145,16 @@ def _substitute(sid: str, obj: Any, labels: Any, targets: Any) -> SwordsSubstitu
         return f"substitute {text!r} is not a non-empty string"
     if not isinstance(labels, list) or not labels:
         return f"labels {labels!r} is not a non-empty list (every substitute is labelled)"
-    unknown = sorted({str(x) for x in labels if x not in LABELS})
+    unknown = sorted({str(x) for x in labels if x not in allowed})
     if unknown:
-        return f"label {', '.join(unknown)} is not one of {', '.join(LABELS)}"
+        return f"label {', '.join(unknown)} is not one of {', '.join(allowed)}"
     return SwordsSubstitute(sid, target, text, tuple(labels))
 
 
-def parse_swords(data: Any, name: str = "<swords>") -> Swords:
+def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABELS) -> Swords:
     """A :class:`Swords` from the decoded JSON object; every problem is reported as
-    ``NAME: where: problem (rule)`` in one :class:`scoring.io.FormatError`."""
+    ``NAME: where: problem (rule)`` in one :class:`scoring.io.FormatError`. ``labels``
+    are the labels accepted (:data:`LABELS` for agreement, :data:`ALL_LABELS` to score)."""
     if not isinstance(data, dict):
         raise FormatError([f"{name}: {type(data).__name__} is not an object"])
     missing = [key for key in KEYS if not isinstance(data.get(key), dict)]
@@ -103,35 +165,54 @@ def parse_swords(data: Any, name: str = "<swords>") -> Swords:
                 f"SWORDS file has {', '.join(KEYS)})"
             ]
         )
-    substitutes, labels = data["substitutes"], data["substitute_labels"]
+    substitutes, given = data["substitutes"], data["substitute_labels"]
     problems = [
         f"{name}: substitute_labels {sid}: no such substitute"
-        for sid in sorted(set(labels) - set(substitutes))
+        for sid in sorted(set(given) - set(substitutes))
     ]
+    targets: list[SwordsTarget] = []
+    for tid in sorted(data["targets"]):
+        target = _target(tid, data["targets"][tid], data["contexts"])
+        if isinstance(target, str):
+            problems.append(f"{name}: targets {tid}: {target}")
+        else:
+            targets.append(target)
     parsed: list[SwordsSubstitute] = []
     for sid in sorted(substitutes):
-        result = _substitute(sid, substitutes[sid], labels.get(sid), data["targets"])
+        result = _substitute(sid, substitutes[sid], given.get(sid), data["targets"], labels)
         if isinstance(result, str):
             problems.append(f"{name}: substitutes {sid}: {result}")
         else:
             parsed.append(result)
+    lemmatized = data.get("substitutes_lemmatized", True)
+    if not isinstance(lemmatized, bool):
+        problems.append(f"{name}: substitutes_lemmatized {lemmatized!r} is not true or false")
     if problems:
         raise FormatError(problems)
-    return Swords(len(data["contexts"]), len(data["targets"]), tuple(parsed))
+    return Swords(
+        len(data["contexts"]),
+        len(data["targets"]),
+        tuple(parsed),
+        tuple(targets),
+        bool(lemmatized),
+    )
 
 
-def read_swords(path: str | Path) -> Swords:
-    """:func:`parse_swords` on a file, gunzipped when its name ends in ``.gz``."""
+def load_json(path: str | Path, rule: str = "a SWORDS file is one JSON object") -> Any:
+    """The decoded JSON of a file, gunzipped when its name ends in ``.gz``; a
+    :class:`FormatError` naming the file, the line and ``rule`` when it is not JSON."""
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as handle:
         try:
-            data = json.load(handle)
+            return json.load(handle)
         except json.JSONDecodeError as error:
-            raise FormatError(
-                [f"{path}: {error.msg} at line {error.lineno} (a SWORDS file is one JSON object)"]
-            ) from error
-    return parse_swords(data, str(path))
+            raise FormatError([f"{path}: {error.msg} at line {error.lineno} ({rule})"]) from error
+
+
+def read_swords(path: str | Path, labels: Sequence[str] = LABELS) -> Swords:
+    """:func:`parse_swords` on a file, gunzipped when its name ends in ``.gz``."""
+    return parse_swords(load_json(path), str(path), labels)
 
 
 def label_counts(substitutes: Sequence[SwordsSubstitute], view: View = "three_way") -> Counts:

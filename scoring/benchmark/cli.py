@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
-BENCHMARKS: dict[str, str] = {}
+BENCHMARKS: dict[str, str] = {"swords": "scoring.benchmark.swords"}
 """Benchmark name → the module that scores it."""
 
 
