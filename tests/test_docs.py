@@ -16,7 +16,14 @@ from tests.conftest import shared_path
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-COMMANDS = ("scoring.score", "scoring.compare", "scoring.agreement", "annotate.compile")
+COMMANDS = (
+    "scoring.score",
+    "scoring.compare",
+    "scoring.agreement",
+    "annotate.compile",
+    "scoring.benchmark",
+    "scoring.judgements",
+)
 
 
 @pytest.mark.parametrize("module", COMMANDS)

@@ -27,7 +27,14 @@ from scoring import __version__
 from tests.conftest import shared_path
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ("lexsub-score", "lexsub-compare", "lexsub-agreement", "lexsub-compile")
+SCRIPTS = (
+    "lexsub-score",
+    "lexsub-compare",
+    "lexsub-agreement",
+    "lexsub-compile",
+    "lexsub-benchmark",
+    "lexsub-judgements",
+)
 WEB = {
     "flask",
     "flask-login",
@@ -145,6 +152,9 @@ def test_the_wheel_holds_the_two_packages_their_data_and_the_scripts(wheel: Path
         "annotate/migrations/alembic.ini",
         "annotate/migrations/script.py.mako",
         "annotate/demo/demo.xml",
+        "annotate/static/lexsub.css",
+        "annotate/static/annotate.js",
+        "annotate/static/judge.js",
         "scoring/py.typed",
     ):
         assert data in names, data
