@@ -2,7 +2,9 @@
 [--format text|json|csv|markdown]``: one leaderboard for many systems (issue 6, item 5).
 
 Each SYSTEM is a best (``::``), oot (``:::``) or ranked-candidates file (docs/ranking.md),
-told apart by its first answer line; it is scored with every measure of
+told apart by its first answer line, or a SWORDS result JSON with ``--swords-data
+DATASET`` (scored as its ranked candidates, with SWORDS' own figures in a table of their
+own and under ``"swords"`` in the JSON); it is scored with every measure of
 :mod:`scoring.measures` that applies to its kind. Text and markdown print percentages
 with two decimals, one table per kind of file (rows systems, columns measures); JSON and
 CSV give fractions. The JSON is::
@@ -25,10 +27,11 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import PurePath
 from typing import TextIO
 
 from scoring.gold import read_readings
-from scoring.leaderboard import Settings, leaderboard, system_names
+from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
 from scoring.lines import read_text
 from scoring.measures import MEASURES, measure_def
 from scoring.official import ScorerDied
@@ -74,6 +77,12 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         help="the rules the revised and ranking measures read the gold and the answers "
         "under (default fixed: score.pl's defects corrected; the official measures follow "
         "--fixed)",
+    )
+    parser.add_argument(
+        "--swords-data",
+        metavar="DATASET",
+        help="a SWORDS dataset JSON: systems given as SWORDS results are scored against "
+        "it with SWORDS' own figures, beside the others (as their ranked candidates)",
     )
     parser.add_argument("--k", type=float, default=1.0, help="weighted precision's penalty")
     parser.add_argument("--resamples", type=int, default=1000)
@@ -128,7 +137,13 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
                 f"compare: scoring {len(systems)} systems against {len(gold.items)} items",
                 file=sys.stderr,
             )
-        result = leaderboard(gold, systems, settings, reading)
+        swords = None
+        if args.swords_data:
+            from scoring.agreement.swords import ALL_LABELS, read_swords
+
+            data = read_swords(args.swords_data, ALL_LABELS)
+            swords = SwordsData(data, PurePath(args.swords_data).name)
+        result = leaderboard(gold, systems, settings, reading, swords)
     except (OSError, ValueError) as error:
         print(f"compare: error: {error}", file=sys.stderr)
         return 1

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from scoring import analyses, significance
+from scoring.agreement.swords import Swords
 from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
 from scoring.measures import (
@@ -31,10 +32,20 @@ from scoring.measures import (
     score_files,
 )
 from scoring.official import score_system
+from scoring.ranking import format_ranking_line
 from scoring.significance import Resampling
 from scoring.types import SystemKind
 
-__all__ = ["Leaderboard", "PairTest", "Resampling", "Settings", "leaderboard", "system_names"]
+__all__ = [
+    "Leaderboard",
+    "PairTest",
+    "Resampling",
+    "Settings",
+    "SwordsData",
+    "is_swords_result",
+    "leaderboard",
+    "system_names",
+]
 
 Figures = Mapping[str, float | None]
 """Measure → figure (None where its denominator is 0)."""
@@ -75,6 +86,10 @@ class Leaderboard:
     intervals: Mapping[str, Mapping[str, tuple[float, float]]] | None = None
     significance: tuple[PairTest, ...] | None = None
     resampling: Resampling | None = None
+    swords: Mapping[str, Mapping[str, float]] | None = None
+    """System → SWORDS' figures (percentages, as SWORDS' ``evaluate`` reports them) for
+    the systems given as SWORDS results (issue 13 item 5)."""
+    swords_signature: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``python -m scoring.compare --format json`` (README)."""
@@ -102,6 +117,9 @@ class Leaderboard:
             body["significance"] = [asdict(test) for test in self.significance]
         if self.resampling is not None:
             body["resampling"] = self.resampling.to_json()
+        if self.swords is not None:
+            body["swords"] = {name: dict(values) for name, values in self.swords.items()}
+            body["swords_signature"] = self.swords_signature
         return body
 
 
@@ -121,19 +139,64 @@ def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
     return [m for m in settings.measures if m in applicable]
 
 
+def is_swords_result(text: str) -> bool:
+    """Whether a system file is a SWORDS result (a JSON object) rather than a best, oot or
+    ranked-candidates file."""
+    return text.lstrip()[:1] == "{"
+
+
+@dataclass(frozen=True)
+class SwordsData:
+    """A SWORDS dataset that SWORDS results are scored against, and its file's name."""
+
+    dataset: Swords
+    name: str
+
+
+def _swords_results(
+    systems: Sequence[tuple[str, str]], swords: SwordsData | None
+) -> tuple[list[tuple[str, str]], dict[str, dict[str, float]]]:
+    """Each SWORDS result among ``systems`` as a ranked-candidates file (its targets'
+    ``LEXELT ID`` from the dataset, :func:`scoring.benchmark.convert.ranking_lines`) and
+    its SWORDS figures (:func:`scoring.benchmark.swords.evaluate_swords`)."""
+    result: list[tuple[str, str]] = []
+    figures: dict[str, dict[str, float]] = {}
+    for name, text in systems:
+        if not is_swords_result(text):
+            result.append((name, text))
+            continue
+        if swords is None:
+            raise ValueError(
+                f"{name}: a SWORDS result; give the SWORDS dataset it answers "
+                "(compare --swords-data DATASET; for a gold file, make one with "
+                "python -m scoring.benchmark.convert gold-to-swords)"
+            )
+        from scoring.benchmark.convert import ranking_lines
+        from scoring.benchmark.swords import evaluate_swords, read_result
+
+        answers = read_result(text, name)
+        figures[name] = dict(evaluate_swords(swords.dataset, answers).metrics)
+        lines = ranking_lines(answers, swords.dataset)
+        result.append((name, "".join(format_ranking_line(line) + "\n" for line in lines)))
+    return result, figures
+
+
 def leaderboard(
     gold: Gold,
     systems: Sequence[tuple[str, str]],
     settings: Settings,
     reading: Gold | None = None,
+    swords: SwordsData | None = None,
 ) -> Leaderboard:
     """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``; the
     revised and ranking measures read ``reading`` (the fixed reading of the same file,
     :func:`scoring.gold.read_readings`; ``gold`` itself when None), and their signatures
-    say which."""
+    say which. A system given as a SWORDS result is scored as its ranked candidates and,
+    against ``swords``, with SWORDS' own figures beside the others."""
     for name in settings.measures or ():
         measure_def(name)
     reading = gold if reading is None else reading
+    systems, swords_figures = _swords_results(systems, swords)
     all_rows = score_files(gold, systems, settings.k, settings.workers, reading)
     figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)} for rows in all_rows}
     used = [m for m in MEASURES if any(m in row for row in figures.values())]
@@ -151,6 +214,13 @@ def leaderboard(
             "mode": None if bounds.mode is None else float(bounds.mode),
         },
     )
+    if swords_figures:
+        from scoring.benchmark.swords import swords_signature
+
+        assert swords is not None
+        board = replace(
+            board, swords=swords_figures, swords_signature=swords_signature(swords.name)
+        )
     if settings.by_pos:
         board = replace(
             board,

@@ -209,8 +209,17 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
             parts.append("(one system, or no measure shared by two: no pair to compare)\n")
     if board.analyses is not None:
         parts.append(_analyses_text(dict(board.analyses)))
+    if board.swords:
+        names = list(board.swords)
+        metrics = list(board.swords[names[0]])
+        rows = [[m, *(f"{board.swords[n][m]:.2f}" for n in names)] for m in metrics]
+        parts.append("SWORDS (%, as SWORDS' evaluate reports them)\n")
+        parts.append(table(["metric", *names], rows))
     bullet = "- " if output == "markdown" else "  "
-    parts.append("Signatures:\n" + "".join(f"{bullet}{sig}\n" for sig in board.signatures.values()))
+    signatures = [*board.signatures.values()]
+    if board.swords_signature:
+        signatures.append(board.swords_signature)
+    parts.append("Signatures:\n" + "".join(f"{bullet}{sig}\n" for sig in signatures))
     return "\n".join(parts)
 
 

@@ -429,18 +429,22 @@ def lemmatiser_name() -> str:
     return f"nltk3.5-morphy+nltk-{nltk.__version__}+wordnet-{wordnet.get_version()}"
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    """The command: read both files, score, and sign the figures."""
-    dataset = read_swords(args.data, ALL_LABELS)
-    result = read_result_file(args.system)
-    scores = evaluate_swords(dataset, result)
-    sign = signature(
+def swords_signature(data: str) -> str:
+    """The signature of SWORDS' figures on the dataset file named ``data``."""
+    return signature(
         "swords",
-        ("data", Path(args.data).name),
+        ("data", data),
         ("lemmatiser", lemmatiser_name()),
         ("k", K),
         ("acceptable", ">=0.5001"),
         ("conceivable", ">=0.1"),
         ("abstain", "no"),
     )
-    return Report("swords", scores.metrics, sign, scores.notes)
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: read both files, score, and sign the figures."""
+    dataset = read_swords(args.data, ALL_LABELS)
+    result = read_result_file(args.system)
+    scores = evaluate_swords(dataset, result)
+    return Report("swords", scores.metrics, swords_signature(Path(args.data).name), scores.notes)
