@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -25,17 +25,23 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services import ServiceError, safe_source, shown
-from scoring.gold import Gold, read_readings
+from annotate.sources.model import Instance as SourceInstance
+from scoring.agreement.swords import ALL_LABELS, parse_swords
+from scoring.gold import Gold, read_gold_as_written, read_readings
 from scoring.io import FormatError, parse_gold_line
-from scoring.leaderboard import Settings, leaderboard
+from scoring.leaderboard import Settings, SwordsData, is_swords_result, leaderboard
 from scoring.measures import MEASURES, detect_kind, first_answers
 from scoring.official import ScorerDied
-from scoring.ranking import parse_ranking, rankings_of
+from scoring.ranking import format_ranking_line, parse_ranking, rankings_of
 from scoring.score import run as score_command
-from scoring.types import SystemKind as Kind
 
-KINDS: tuple[Kind, ...] = ("best", "oot", "ranked")
-DEFAULT_MEASURE: dict[str, str] = {"best": "best.R", "oot": "oot.R", "ranked": "gap"}
+KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
+DEFAULT_MEASURE: dict[str, str] = {
+    "best": "best.R",
+    "oot": "oot.R",
+    "ranked": "gap",
+    "swords": "swords.strict_a_f@10",
+}
 """The measure each kind of file is ranked by unless the organiser chooses another."""
 LOW_COVERAGE = 0.9
 """Below this share of the items in T answered, a system is marked with a warning."""
@@ -47,6 +53,9 @@ NAMED_KINDS = {
     ".rank": "ranked",
     ".ranking": "ranked",
 }
+SWORDS_PREFIX = "swords."
+"""A SWORDS result's own figures are stored as ``swords.METRIC`` (fractions) beside its
+ranking measures."""
 
 
 @dataclass(frozen=True)
@@ -84,7 +93,7 @@ class Scoring:
     """One system file scored: its kind, every measure that applies (fractions), how many
     items of T it answers, its warnings, and score.pl's output and diagnosis."""
 
-    kind: Kind
+    kind: str
     scores: dict[str, float | None]
     answered: int
     gold_items: int
@@ -97,15 +106,16 @@ class Scoring:
         return self.answered / self.gold_items if self.gold_items else None
 
 
-def answered_items(text: str, kind: Kind, name: str, gold: Gold) -> int:
-    """How many items of the gold (T) the file gives a non-empty answer for."""
+def answered_items(text: str, kind: str, name: str, gold: Gold) -> int:
+    """How many items of the gold (T) the file gives a non-empty answer for (a SWORDS
+    result is counted as the ranked file it is scored as)."""
     if kind == "ranked":
         found = rankings_of(parse_ranking(text.splitlines(), name))
         ids = {item_id for item_id, candidates in found.items() if candidates}
     elif kind == "best" or kind == "oot":
         ids = {
             item_id
-            for item_id, guesses in first_answers(text, kind).items()
+            for item_id, guesses in first_answers(text, "best" if kind == "best" else "oot").items()
             if any(guess for guess in guesses)
         }
     else:  # mw files are not stored as systems
@@ -126,7 +136,7 @@ def looks_like_gold(text: str) -> bool:
     return any(line.entries for line in parsed)
 
 
-def kind_warnings(file_name: str, text: str, kind: Kind) -> list[str]:
+def kind_warnings(file_name: str, text: str, kind: str) -> list[str]:
     """What is surprising about the file's kind: a gold file, or a name that says another
     kind than its lines."""
     found = []
@@ -146,11 +156,11 @@ def kind_warnings(file_name: str, text: str, kind: Kind) -> list[str]:
     return found
 
 
-def diagnosis(text: str, kind: Kind, gold: ScoringGold) -> tuple[str, tuple[str, ...]]:
+def diagnosis(text: str, kind: str, gold: ScoringGold) -> tuple[str, tuple[str, ...]]:
     """score.pl's output and the diagnosis of ``python -m scoring.score SYSTEM GOLD -t
     KIND [--fixed]`` (what the command prints to standard output and standard error).
-    Ranked files are not read by score.pl: nothing."""
-    if kind == "ranked":
+    Ranked files and SWORDS results are not read by score.pl: nothing."""
+    if kind not in ("best", "oot"):
         return "", ()
     with tempfile.TemporaryDirectory(prefix="lexsub_") as folder:
         system_path, gold_path = Path(folder) / "system", Path(folder) / "gold"
@@ -169,16 +179,61 @@ def diagnosis(text: str, kind: Kind, gold: ScoringGold) -> tuple[str, tuple[str,
     return out.getvalue().decode("utf-8", "replace"), notes
 
 
-def score_text(file_name: str, text: str, gold: ScoringGold) -> Scoring:
-    """Score one system file's text. ValueError (naming the file) when it cannot be."""
+def swords_data(dataset: Dataset, gold: ScoringGold) -> SwordsData:
+    """The dataset's gold as a SWORDS dataset (:func:`scoring.benchmark.convert.
+    gold_to_swords`: one TRUE label per annotator who gave a substitute), its sentences
+    from the database: what a SWORDS result uploaded to the scores page answers."""
+    from scoring.benchmark.convert import gold_to_swords
+
+    instances = [
+        SourceInstance(row.xml_id, lexelt.item, row.before, row.head, row.after, 0)
+        for lexelt in dataset.lexelts
+        for row in lexelt.instances
+    ]
+    name = f"{dataset.name} gold"
+    data = gold_to_swords(read_gold_as_written(gold.lines, name), instances, "none", name)
+    return SwordsData(parse_swords(data, name, ALL_LABELS), name)
+
+
+SwordsSource = Callable[[], SwordsData]
+"""Builds the SWORDS dataset when a SWORDS result needs it (only then)."""
+
+
+def _swords_of(dataset: Dataset, gold: ScoringGold) -> SwordsSource:
+    return lambda: swords_data(dataset, gold)
+
+
+def score_text(
+    file_name: str, text: str, gold: ScoringGold, swords: SwordsSource | None = None
+) -> Scoring:
+    """Score one system file's text (a SWORDS result against ``swords()``, with SWORDS'
+    own figures as ``swords.METRIC``). ValueError (naming the file) when it cannot be."""
     if not gold.gold.items:
         raise ValueError("the dataset's gold has no item in T yet: nothing to score against")
-    kind = detect_kind(text, file_name)
+    data = None
+    if is_swords_result(text):
+        if swords is None:
+            raise ValueError(f"{file_name}: a SWORDS result, and no SWORDS dataset to score it")
+        kind, data = "swords", swords()
+    else:
+        kind = detect_kind(text, file_name)
     try:
-        result = leaderboard(gold.gold, [(file_name, text)], Settings(), gold.reading).to_json()
+        board = leaderboard(gold.gold, [(file_name, text)], Settings(), gold.reading, data)
     except ScorerDied as died:
         raise ValueError(f"{file_name}: {died.reason}") from died
-    answered = answered_items(text, kind, file_name, gold.gold)
+    result = board.to_json()
+    scores = dict(result["systems"][file_name])
+    if board.swords:
+        scores.update(
+            (SWORDS_PREFIX + key, value / 100) for key, value in board.swords[file_name].items()
+        )
+        from scoring.benchmark.convert import ranking_lines
+        from scoring.benchmark.swords import read_result
+
+        assert data is not None
+        lines = ranking_lines(read_result(text, file_name), data.dataset)
+        text = "".join(format_ranking_line(line) + "\n" for line in lines)
+    answered = answered_items(text, "ranked" if kind == "swords" else kind, file_name, gold.gold)
     items = len(gold.gold.items)
     warnings = kind_warnings(file_name, text, kind)
     if answered < LOW_COVERAGE * items:
@@ -188,9 +243,7 @@ def score_text(file_name: str, text: str, gold: ScoringGold) -> Scoring:
             "wrong in every recall"
         )
     output, notes = diagnosis(text, kind, gold)
-    return Scoring(
-        kind, dict(result["systems"][file_name]), answered, items, tuple(warnings), output, notes
-    )
+    return Scoring(kind, scores, answered, items, tuple(warnings), output, notes)
 
 
 def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
@@ -221,7 +274,7 @@ def store_system(
         raise ServiceError(f"{name} holds a NUL character: not a system file")
     gold = scoring_gold(compiled, rules, f"{dataset.name} gold")
     try:
-        scoring = score_text(name, text, gold)
+        scoring = score_text(name, text, gold, _swords_of(dataset, gold))
     except ValueError as error:
         raise ServiceError(str(error)) from error
     row = SystemRun(
@@ -259,7 +312,7 @@ def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
     for row in stored_systems(dataset):
         gold = golds.get(row.rules, golds["compat"])
         try:
-            scoring = score_text(row.file_name, row.content, gold)
+            scoring = score_text(row.file_name, row.content, gold, _swords_of(dataset, gold))
         except ValueError as error:
             problems.append(f"{row.file_name}: {error}")
             continue
@@ -279,7 +332,12 @@ def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
 
 
 def measures_of(kind: str) -> list[str]:
-    """The registered measures that apply to files of ``kind``."""
+    """The registered measures that apply to files of ``kind`` (a SWORDS result: the
+    ranking measures, then SWORDS' own figures)."""
+    if kind == "swords":
+        from scoring.benchmark.swords import METRICS
+
+        return measures_of("ranked") + [SWORDS_PREFIX + key for key in METRICS]
     return [name for name, measure in MEASURES.items() if kind in measure.kinds]
 
 
@@ -351,9 +409,13 @@ def significance(
     if not gold.gold.items:
         return None
     names = labels(chosen)
+    swords = (
+        swords_data(dataset, gold) if any(is_swords_result(row.content) for row in chosen) else None
+    )
     return leaderboard(
         gold.gold,
         [(names[row.id], row.content) for row in chosen],
         Settings(significance=True, seed=seed),
         gold.reading,
+        swords,
     ).to_json()

@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scoring.benchmark.wordnet import wordnet_available
 from tests.conftest import answer, login
 
 pytestmark = pytest.mark.database
@@ -235,3 +236,50 @@ def test_chart_legend_entries_never_overlap() -> None:
     svg = str(bar_chart("Systems", ["best.R"], {name: [Bar(0.5)] for name in names}))
     rows = 1 + max(row for _, row, _ in placed)
     assert rows > 1 and f'viewBox="0 0 640 {260 + (rows - 1) * 16}"' in svg
+
+
+@pytest.mark.skipif(
+    not wordnet_available(), reason="needs WordNet 3.0 (wordnet-base) for SWORDS' lemmatiser"
+)
+def test_a_swords_result_is_scored_on_the_page(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    """A SWORDS result (issue 13 item 5): scored as its ranked candidates, with SWORDS'
+    own figures against the dataset's gold as a SWORDS dataset; the same ranking figures
+    as RANKED, which ranks the same candidates the same way."""
+    import json
+
+    from annotate.extensions import db
+    from annotate.goldfiles import compile_dataset
+    from annotate.models import Dataset
+    from annotate.systems import scoring_gold, store_system, swords_data
+    from scoring.benchmark.swords import METRICS, evaluate_swords, parse_result
+
+    with answered.app_context():
+        data = db.get_or_404(Dataset, dataset)
+        compiled = compile_dataset(data)
+        swords = swords_data(data, scoring_gold(compiled, "compat", "g"))
+        ids = {target.legacy_id: target.id for target in swords.dataset.target_list}
+        result = {
+            "substitutes_lemmatized": True,
+            "substitutes": {
+                ids["1"]: [["clever", 0.9], ["smart", 0.1]],
+                ids["3"]: [["bear", 0.5]],
+            },
+        }
+        body = json.dumps(result).encode()
+        row = store_system(data, "s.json", body, "compat", "boss", compiled)
+        ranked = store_system(data, "r.ranked", RANKED, "compat", "boss", compiled)
+        assert row.kind == "swords" and (row.answered, row.gold_items) == (2, 2)
+        for measure in ("gap", "ap", "p_at_1", "r_at_10"):
+            assert row.scores[measure] == ranked.scores[measure], measure
+        expected = evaluate_swords(swords.dataset, parse_result(result)).metrics
+        assert tuple(expected) == METRICS
+        assert {m: row.scores[f"swords.{m}"] for m in METRICS} == pytest.approx(
+            {m: value / 100 for m, value in expected.items()}
+        )
+        assert row.scorer_output == "" and row.diagnosis == []
+    login(client, "boss")
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    assert ranked_names(page, "swords") == ["s.json"]
+    assert "swords files, ranked by swords.strict_a_f@10" in page

@@ -96,6 +96,13 @@ SETTINGS: tuple[tuple[str, bool, str], ...] = (
     ("strict_c", False, "c"),
 )
 """SWORDS' four settings: name, lenient (only the data's substitutes kept), gold level."""
+METRICS: tuple[str, ...] = (
+    *(f"{prefix}_{name}@{K}" for prefix, _, _ in SETTINGS for name in ("f", "fs", "p", "r", "rs")),
+    "strict_c_p@1",
+    "gap",
+    "gap_rat",
+)
+"""Every figure :func:`evaluate_swords` reports, in SWORDS' order."""
 
 Lemmatizer = Callable[[str, str | None], str]
 """``(word, SWORDS PoS name or None) -> lemma``."""
