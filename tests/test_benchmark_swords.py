@@ -256,8 +256,8 @@ def test_dataset_reader_checks_targets() -> None:
     with pytest.raises(FormatError) as caught:
         parse_swords(raw, "d", ALL_LABELS)
     assert caught.value.problems == (
-        "d: targets t:2: target 'coat' is not at offset 3 of context c:1",
-        "d: targets t:3: pos 'VB' is not null or one of UNKNOWN, ADJ, ADV, INTJ, NOUN, "
+        'd:$["targets"]["t:2"]["offset"]: the context has \' bri\' at 3, not the target \'coat\'',
+        'd:$["targets"]["t:3"]["pos"]: \'VB\' is not null or one of UNKNOWN, ADJ, ADV, INTJ, NOUN, '
         "PROPN, VERB, ADP, AUX, CCONJ, DET, NUM, PART, PRON, SCONJ, PUNCT, SYM, X",
     )
 

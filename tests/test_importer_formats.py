@@ -292,7 +292,10 @@ def test_swords_bad_target_is_refused_with_its_path(
 def test_swords_file_rules_come_from_the_agreement_reader() -> None:
     # scoring.agreement.swords.parse_swords is the one SWORDS reader: its messages.
     error = refused(encoded(swords(substitute_labels={"s:1": ["MAYBE"]})), "s.json")
-    assert str(error) == "s.json: substitutes s:1: label MAYBE is not one of FALSE, TRUE, UNSURE"
+    assert (
+        str(error)
+        == 's.json:$["substitute_labels"]["s:1"]: label MAYBE is not one of FALSE, TRUE, UNSURE'
+    )
     error = refused(encoded({"contexts": {}, "targets": {}}), "s.json")
     assert str(error) == (
         "s.json: substitutes, substitute_labels missing or not an object (a SWORDS file "

@@ -89,11 +89,12 @@ def broken(change: str) -> dict[str, Any]:
     [
         (
             "label",
-            "x: substitutes s:2: label TRUE_IMPLICIT, maybe is not one of FALSE, TRUE, UNSURE",
+            'x:$["substitute_labels"]["s:2"]: label TRUE_IMPLICIT, maybe is not one of FALSE, '
+            "TRUE, UNSURE",
         ),
-        ("unlabelled", "x: substitutes s:4: labels None is not a non-empty list"),
-        ("target", "x: substitutes s:1: target_id 't:9' is not a key of targets"),
-        ("orphan", "x: substitute_labels s:9: no such substitute"),
+        ("unlabelled", 'x:$["substitute_labels"]["s:4"]: None is not a non-empty list'),
+        ("target", 'x:$["substitutes"]["s:1"]["target_id"]: \'t:9\' is not a key of targets'),
+        ("orphan", 'x:$["substitute_labels"]["s:9"]: no such substitute'),
         ("keys", "x: targets missing or not an object (a SWORDS file has contexts, targets, "),
     ],
 )

@@ -40,18 +40,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from defusedxml import DefusedXmlException  # type: ignore[import-untyped, unused-ignore]
-from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-ignore]
-    DefusedXMLParser,
-    ParseError,
-)
-
 from annotate.sources.model import ImportResult, Repair, Row, SourceError, group_lexelts
+from annotate.sources.xml import feed_xml
 
 POS_FAMILIES = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
 """The first two letters of a Penn tag → the task's PoS."""
 NOT_A_TARGET = "XXX"
-_PARSER_POSITION = re.compile(r": line \d+, column \d+$")
 _CHILDREN = {
     "": ("document",),
     "document": ("sent",),
@@ -254,31 +248,7 @@ def parse_coinco(data: bytes, name: str = "<coinco>") -> ImportResult:
     sentence, a token without its attributes, with another tag, or not in its sentence,
     and the rules every format shares (:func:`annotate.sources.model.group_lexelts`)."""
     builder = _Builder(name)
-    parser = DefusedXMLParser(
-        target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True
-    )
-    builder.expat = parser.parser
-    try:
-        parser.feed(data)
-        parser.close()
-    except SourceError:
-        raise
-    except ParseError as error:
-        line, column = error.position
-        problem = _PARSER_POSITION.sub("", str(error))
-        raise SourceError(
-            name, line, f"not well-formed XML: {problem} (column {column + 1})"
-        ) from None
-    except DefusedXmlException as error:
-        raise SourceError(
-            name,
-            parser.parser.CurrentLineNumber,
-            f"forbidden XML construct: {error} (a CoInCo file has no DTD or entities)",
-        ) from None
-    except (LookupError, ValueError) as error:  # an encoding expat cannot read
-        raise SourceError(
-            name, parser.parser.CurrentLineNumber, f"cannot read the declared encoding: {error}"
-        ) from None
+    feed_xml(builder, data, name, False, " (a CoInCo file has no DTD or entities)")
     notes: tuple[str, ...] = ()
     if builder.skipped:
         notes = (

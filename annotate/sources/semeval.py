@@ -38,16 +38,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from defusedxml import (  # type: ignore[import-untyped, unused-ignore]
-    DefusedXmlException,
-    EntitiesForbidden,
-    ExternalReferenceForbidden,
-)
-from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-ignore]
-    DefusedXMLParser,
-    ParseError,
-)
-
 from annotate.sources.language import DEFAULT, declared_language
 from annotate.sources.model import (
     MAX_HEAD,
@@ -61,11 +51,11 @@ from annotate.sources.model import (
     check_item,
     nfc,
 )
+from annotate.sources.xml import feed_xml
 
 _SPLIT_CHARREF = re.compile(rb"&#(\d+|x[0-9A-Fa-f]+) +;")
 _ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
 _DECLARED_ENCODING = re.compile(rb"""\A(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
-_PARSER_POSITION = re.compile(r": line \d+, column \d+$")
 _CHILD = {
     "": "corpus",
     "corpus": "lexelt",
@@ -98,47 +88,7 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>", language: str | None = No
     """
     data, found = _repair(data)
     builder = _Builder(name, language)
-    parser = DefusedXMLParser(
-        target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True
-    )
-    builder.expat = parser.parser
-    try:
-        parser.feed(data)
-        parser.close()
-    except SourceError:
-        raise
-    except ParseError as error:
-        line, column = error.position
-        problem = _PARSER_POSITION.sub("", str(error))
-        raise SourceError(
-            name, line, f"not well-formed XML: {problem} (column {column + 1})"
-        ) from None
-    except EntitiesForbidden as error:
-        if error.sysid or error.pubid:
-            problem = (
-                f"external entity {error.name!r} ({error.sysid or error.pubid}) is "
-                "declared; external entities are forbidden"
-            )
-        else:
-            problem = (
-                f"entity declaration {error.name!r} is forbidden (no entity "
-                "expansion: it allows a 'billion laughs' attack)"
-            )
-        raise SourceError(name, parser.parser.CurrentLineNumber, problem) from None
-    except ExternalReferenceForbidden as error:
-        raise SourceError(
-            name,
-            parser.parser.CurrentLineNumber,
-            f"reference to the external resource {error.sysid!r} is forbidden",
-        ) from None
-    except DefusedXmlException as error:
-        raise SourceError(
-            name, parser.parser.CurrentLineNumber, f"forbidden XML construct: {error}"
-        ) from None
-    except (LookupError, ValueError) as error:  # an encoding expat cannot read
-        raise SourceError(
-            name, parser.parser.CurrentLineNumber, f"cannot read the declared encoding: {error}"
-        ) from None
+    feed_xml(builder, data, name, True)
     return ImportResult(tuple(builder.lexelts), builder.locate(found), language or builder.language)
 
 

@@ -10,8 +10,9 @@ file 762)::
      "substitutes": {…}, "substitute_labels": {…}}
 
 The file is first read by :func:`scoring.agreement.swords.parse_swords`, the project's one
-SWORDS reader (the four keys, every substitute and its labels), so a file that the
-agreement command refuses is refused here too, with the same message. Then one instance
+SWORDS reader (the four keys, every target at its offset, every substitute and its
+labels), so a file that the agreement and benchmark commands refuse is refused here too,
+with the same message. Then one instance
 per target, in file order, with the target's id: the context with the target as the head
 at its ``offset`` (the context's line breaks and tabs kept), the lexelt from the target's
 lemma (``extra.coinco_lemma`` when present, else the target as it stands) and its PoS
@@ -27,57 +28,39 @@ import json
 from typing import Any
 
 from annotate.sources.model import ImportResult, Row, SourceError, group_lexelts
-from scoring.agreement.swords import parse_swords
+from scoring.agreement.swords import SwordsTarget, json_path, parse_swords
 from scoring.io import FormatError
 
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 """Universal PoS tag → the task's PoS."""
 
 
-def _path(*keys: str) -> str:
-    return "$" + "".join(f"[{json.dumps(key, ensure_ascii=False)}]" for key in keys)
-
-
-class _Bad(ValueError):
-    """A target that breaks a rule: ``field`` is the key at fault (empty: the target)."""
-
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(problem)
-        self.field = field
-
-
-def _target(tid: str, target: Any, contexts: dict[str, Any]) -> Row:
-    """One target as a row; :class:`_Bad` naming the field and the rule otherwise."""
-    if not isinstance(target, dict):
-        raise _Bad("", f"{type(target).__name__} is not an object")
-    context_id, word = target.get("context_id"), target.get("target")
-    offset, tag = target.get("offset"), target.get("pos")
-    if not isinstance(context_id, str) or not isinstance(contexts.get(context_id), dict):
-        raise _Bad("context_id", f"{context_id!r} is not a key of contexts")
-    context = contexts[context_id].get("context")
-    if not isinstance(context, str):
-        raise _Bad("context_id", f"context {context_id!r} has no context string")
-    if not isinstance(word, str) or not word.strip():
-        raise _Bad("target", f"{word!r} is not a non-empty string")
-    if isinstance(offset, bool) or not isinstance(offset, int):
-        raise _Bad("offset", f"{offset!r} is not a whole number")
-    if context[offset : offset + len(word)] != word or offset < 0:
-        found = context[max(offset, 0) : max(offset, 0) + len(word)]
-        raise _Bad("offset", f"the context has {found!r} at {offset}, not the target {word!r}")
-    if tag not in UNIVERSAL_POS:
-        raise _Bad("pos", f"{tag!r} is not one of {', '.join(UNIVERSAL_POS)} (→ n, v, a, r)")
-    extra = target.get("extra")
+def _row(target: SwordsTarget, raw: dict[str, Any], name: str) -> Row:
+    """One target, read and checked by the SWORDS reader, as a row: the PoS must be one
+    of the task's four and ``extra.coinco_lemma``, when present, a non-empty string."""
+    if target.pos not in UNIVERSAL_POS:
+        raise SourceError(
+            name,
+            json_path("targets", target.id, "pos"),
+            f"{target.pos!r} is not one of {', '.join(UNIVERSAL_POS)} (\u2192 n, v, a, r)",
+        )
+    extra = raw.get("extra")
     lemma = extra.get("coinco_lemma") if isinstance(extra, dict) else None
     if lemma is not None and (not isinstance(lemma, str) or not lemma.strip()):
-        raise _Bad("extra.coinco_lemma", f"{lemma!r} is not a non-empty string")
-    end = offset + len(word)
+        raise SourceError(
+            name,
+            json_path("targets", target.id, "extra", "coinco_lemma"),
+            f"{lemma!r} is not a non-empty string",
+        )
+    start, end = target.offset, target.offset + len(target.target)
+    context = target.context
     return Row(
-        tid,
-        f"{lemma or word}.{UNIVERSAL_POS[tag]}",
-        context[:offset],
-        word,
+        target.id,
+        f"{lemma or target.target}.{UNIVERSAL_POS[target.pos]}",
+        context[:start],
+        context[start:end],
         context[end:],
-        _path("targets", tid),
+        json_path("targets", target.id),
         0,
     )
 
@@ -95,19 +78,14 @@ def parse_swords_dataset(data: bytes, name: str = "<swords>") -> ImportResult:
             name, error.lineno, f"not JSON: {error.msg} (column {error.colno})"
         ) from None
     try:
-        parse_swords(decoded, name)
+        dataset = parse_swords(decoded, name)
     except FormatError as error:
-        first = error.problems[0].removeprefix(f"{name}: ")
+        rest = error.problems[0].removeprefix(f"{name}:")
+        where, first = rest.partition(": ")[::2] if rest.startswith("$") else ("", rest.strip())
         more = len(error.problems) - 1
         raise SourceError(
-            name, "", first + (f" (and {more} more problems)" if more else "")
+            name, where.strip(), first + (f" (and {more} more problems)" if more else "")
         ) from None
-    contexts, targets = decoded["contexts"], decoded["targets"]
-    rows = []
-    for tid, target in targets.items():
-        try:
-            rows.append(_target(tid, target, contexts))
-        except _Bad as error:
-            where = _path("targets", tid, *filter(None, error.field.split(".")))
-            raise SourceError(name, where, str(error)) from None
+    targets = {target.id: target for target in dataset.target_list}
+    rows = [_row(targets[tid], raw, name) for tid, raw in decoded["targets"].items()]
     return ImportResult(group_lexelts(rows, name), (), "en")

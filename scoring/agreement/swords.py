@@ -106,24 +106,34 @@ class Swords:
     substitutes_lemmatized: bool = True
 
 
-def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | str:
-    """One target, or the problem with it."""
+def json_path(*keys: str) -> str:
+    """A JSON path as the messages name it: ``$["targets"]["t:a"]["offset"]``."""
+    return "$" + "".join(f"[{json.dumps(key, ensure_ascii=False)}]" for key in keys)
+
+
+Problem = tuple[str, str]
+"""What is wrong and where: (the key at fault, empty for the object itself; the problem)."""
+
+
+def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | Problem:
+    """One target, or the key at fault and the problem with it."""
     if not isinstance(obj, dict):
-        return f"is {type(obj).__name__}, not an object"
+        return "", f"{type(obj).__name__} is not an object"
     cid, word, offset, pos = (obj.get(key) for key in ("context_id", "target", "offset", "pos"))
     if not isinstance(cid, str) or cid not in contexts:
-        return f"context_id {cid!r} is not a key of contexts"
+        return "context_id", f"{cid!r} is not a key of contexts"
     context = contexts[cid].get("context") if isinstance(contexts[cid], dict) else None
     if not isinstance(context, str) or not context:
-        return f"context {cid} has no non-empty 'context' string"
-    if not isinstance(word, str) or not word:
-        return f"target {word!r} is not a non-empty string"
+        return "context_id", f"context {cid!r} has no non-empty 'context' string"
+    if not isinstance(word, str) or not word.strip():
+        return "target", f"{word!r} is not a non-empty string"
     if not isinstance(offset, int) or isinstance(offset, bool):
-        return f"offset {offset!r} is not an integer"
-    if context[offset : offset + len(word)].lower() != word.lower() or offset < 0:
-        return f"target {word!r} is not at offset {offset} of context {cid}"
+        return "offset", f"{offset!r} is not a whole number"
+    found = context[max(offset, 0) : max(offset, 0) + len(word)]
+    if found.lower() != word.lower() or offset < 0:
+        return "offset", f"the context has {found!r} at {offset}, not the target {word!r}"
     if pos is not None and pos not in POS_NAMES:
-        return f"pos {pos!r} is not null or one of {', '.join(POS_NAMES)}"
+        return "pos", f"{pos!r} is not null or one of {', '.join(POS_NAMES)}"
     given = obj.get("extra")
     extra: dict[str, Any] = given if isinstance(given, dict) else {}
     legacy, lexelt = extra.get("legacy_id"), extra.get("lexelt_item")
@@ -134,26 +144,28 @@ def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | str:
 
 def _substitute(
     sid: str, obj: Any, labels: Any, targets: Any, allowed: Sequence[str]
-) -> SwordsSubstitute | str:
-    """One substitute, or the problem with it."""
+) -> SwordsSubstitute | Problem:
+    """One substitute, or the key at fault and the problem with it (``labels``: the
+    problem is in ``substitute_labels``)."""
     if not isinstance(obj, dict):
-        return f"is {type(obj).__name__}, not an object"
+        return "", f"{type(obj).__name__} is not an object"
     target, text = obj.get("target_id"), obj.get("substitute")
     if not isinstance(target, str) or target not in targets:
-        return f"target_id {target!r} is not a key of targets"
+        return "target_id", f"{target!r} is not a key of targets"
     if not isinstance(text, str) or not text:
-        return f"substitute {text!r} is not a non-empty string"
+        return "substitute", f"{text!r} is not a non-empty string"
     if not isinstance(labels, list) or not labels:
-        return f"labels {labels!r} is not a non-empty list (every substitute is labelled)"
+        return "labels", f"{labels!r} is not a non-empty list (every substitute is labelled)"
     unknown = sorted({str(x) for x in labels if x not in allowed})
     if unknown:
-        return f"label {', '.join(unknown)} is not one of {', '.join(allowed)}"
+        return "labels", f"label {', '.join(unknown)} is not one of {', '.join(allowed)}"
     return SwordsSubstitute(sid, target, text, tuple(labels))
 
 
 def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABELS) -> Swords:
     """A :class:`Swords` from the decoded JSON object; every problem is reported as
-    ``NAME: where: problem (rule)`` in one :class:`scoring.io.FormatError`. ``labels``
+    ``NAME:PATH: problem (rule)``, PATH a JSON path (:func:`json_path`), in one
+    :class:`scoring.io.FormatError`. ``labels``
     are the labels accepted (:data:`LABELS` for agreement, :data:`ALL_LABELS` to score)."""
     if not isinstance(data, dict):
         raise FormatError([f"{name}: {type(data).__name__} is not an object"])
@@ -167,26 +179,35 @@ def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABE
         )
     substitutes, given = data["substitutes"], data["substitute_labels"]
     problems = [
-        f"{name}: substitute_labels {sid}: no such substitute"
+        f"{name}:{json_path('substitute_labels', sid)}: no such substitute"
         for sid in sorted(set(given) - set(substitutes))
     ]
     targets: list[SwordsTarget] = []
     for tid in sorted(data["targets"]):
         target = _target(tid, data["targets"][tid], data["contexts"])
-        if isinstance(target, str):
-            problems.append(f"{name}: targets {tid}: {target}")
+        if isinstance(target, tuple):
+            key, problem = target
+            problems.append(f"{name}:{json_path('targets', tid, *filter(None, [key]))}: {problem}")
         else:
             targets.append(target)
     parsed: list[SwordsSubstitute] = []
     for sid in sorted(substitutes):
         result = _substitute(sid, substitutes[sid], given.get(sid), data["targets"], labels)
-        if isinstance(result, str):
-            problems.append(f"{name}: substitutes {sid}: {result}")
+        if isinstance(result, tuple):
+            key, problem = result
+            path = (
+                json_path("substitute_labels", sid)
+                if key == "labels"
+                else json_path("substitutes", sid, *filter(None, [key]))
+            )
+            problems.append(f"{name}:{path}: {problem}")
         else:
             parsed.append(result)
     lemmatized = data.get("substitutes_lemmatized", True)
     if not isinstance(lemmatized, bool):
-        problems.append(f"{name}: substitutes_lemmatized {lemmatized!r} is not true or false")
+        problems.append(
+            f"{name}:{json_path('substitutes_lemmatized')}: {lemmatized!r} is not true or false"
+        )
     if problems:
         raise FormatError(problems)
     return Swords(
