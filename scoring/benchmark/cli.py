@@ -26,7 +26,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
-BENCHMARKS: dict[str, str] = {}
+BENCHMARKS: dict[str, str] = {
+    "semeval07": "scoring.benchmark.semeval07",
+    "coinco": "scoring.benchmark.coinco",
+}
 """Benchmark name → the module that scores it."""
 
 
