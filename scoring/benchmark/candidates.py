@@ -55,6 +55,8 @@ LEXSUBGEN_WORD = re.compile(r"^[A-Za-z]+$")
 """LexSubGen's ``WORD_PAT_RE``: the gold substitutes and candidates ``gap_normalized``
 keeps (one ASCII word: no space, hyphen, apostrophe or digit)."""
 
+_CORRECTED_POS = re.compile(r"(.+\.[nvar])\.[nvar]")
+
 
 @dataclass(frozen=True, slots=True)
 class BenchmarkItem:
@@ -69,9 +71,11 @@ class BenchmarkItem:
 
     @property
     def target(self) -> str:
-        """The target whose candidates are pooled: the lexelt's first two parts
-        (``bar.n.v`` → ``bar.n``), as Melamud's ``extract_lst_candidates.py`` has it."""
-        return ".".join(self.lexelt.split(".")[:2])
+        """The target whose candidates are pooled: the lexelt without a corrected PoS
+        (``bar.n.v`` → ``bar.n``), as Melamud's ``extract_lst_candidates.py`` has it
+        (without cutting a lemma that holds a dot)."""
+        corrected = _CORRECTED_POS.fullmatch(self.lexelt)
+        return corrected.group(1) if corrected else self.lexelt
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@ into gold items as Melamud's converter (``orenmel/lexsub``,
 the form LexSubGen's CoInCo files have: only tokens with ``problematic="no"``; the
 substitutes sorted by (freq, lemma) in decreasing order; a ``;`` inside a lemma written
 ``,``. A system line names the item ``LEMMA.POS ID`` with the target's lemma (spaces
-as ``_``), POS from the first letter of ``posMASC`` (N → n, V → v, J → a, R → r) and the
-token's ``id``.
+as ``_``; the word form where the lemma makes no lexelt), POS from the first letter of
+``posMASC`` (N → n, V → v, J → a, R → r) and the token's ``id``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
 from scoring.benchmark.cli import Report
 from scoring.coinco import CoincoTarget, read_coinco
+from scoring.types import LEXELT
 
 DESCRIPTION = (
     "CoInCo: GAP over the pooled candidates (Melamud's or LexSubGen's convention) or "
@@ -32,14 +33,23 @@ MASC_POS = {"N": "n", "V": "v", "J": "a", "R": "r"}
 
 
 def lexelt_of(target: CoincoTarget, name: str = "<coinco>") -> str:
-    """``LEMMA.POS`` of a target (spaces in the lemma as ``_``)."""
+    """``LEMMA.POS`` of a target (spaces in the lemma as ``_``); where that is not a
+    lexelt (one target, id 14925, has the lemma ``.``) the word form stands for the
+    lemma."""
     pos = MASC_POS.get(target.pos_masc[:1])
     if pos is None:
         raise ValueError(
             f"{name}: token {target.id}: posMASC {target.pos_masc!r} does not start with "
             f"one of {', '.join(MASC_POS)} (noun, verb, adjective, adverb)"
         )
-    return "_".join(target.lemma.split()) + "." + pos
+    for word in (target.lemma, target.token.wordform):
+        lexelt = "_".join(word.split()) + "." + pos
+        if LEXELT.fullmatch(lexelt):
+            return lexelt
+    raise ValueError(
+        f"{name}: token {target.id}: neither lemma {target.lemma!r} nor word form "
+        f"{target.token.wordform!r} makes a lexelt LEMMA.POS"
+    )
 
 
 def coinco_items(
