@@ -28,10 +28,10 @@ candidate is kept once, at its first place, as in :mod:`scoring.ranking`. Under
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -106,8 +106,8 @@ class GoldView:
     the ideal ranking's weights (None: the weights sorted, Kishida's), ``keys`` the
     gold list generation's recall divides by."""
 
-    weights: dict[str, Fraction]
-    ideal: tuple[Fraction, ...] | None
+    weights: dict[str, float]
+    ideal: tuple[float, ...] | None
     keys: tuple[str, ...]
 
 
@@ -143,13 +143,13 @@ def key_of(substitute: str, convention: Convention, matching: Matching) -> str:
 
 def gold_view(item: BenchmarkItem, convention: Convention, options: Options) -> GoldView:
     """The gold weights, ideal ranking and gold list of one item under ``convention``."""
-    pairs = [(key_of(s, convention, options.matching), Fraction(c)) for s, c in item.entries]
+    pairs = [(key_of(s, convention, options.matching), float(c)) for s, c in item.entries]
     if options.drop_multiword:
         pairs = [(key, count) for key, count in pairs if not is_multiword(key, convention)]
     if options.matching == "fixed":  # our rule: keys that coincide are summed
-        summed: dict[str, Fraction] = {}
+        summed: dict[str, float] = {}
         for key, count in pairs:
-            summed[key] = summed.get(key, Fraction(0)) + count
+            summed[key] = summed.get(key, 0.0) + count
         ideal = None if convention == "melamud" else tuple(summed.values())
         return GoldView(summed, ideal, tuple(summed))
     weights = dict(pairs)  # both codebases: a repeated key keeps its last count
@@ -171,28 +171,26 @@ def ranked(candidates: Sequence[Scored], matching: Matching) -> list[str]:
     return [candidates[i].candidate for i in order]
 
 
-def item_gap(
-    view: GoldView, order: Sequence[str], only_words: Convention | None
-) -> Fraction | None:
+def item_gap(view: GoldView, order: Sequence[str], only_words: Convention | None) -> float | None:
     """One item's GAP, None when its gold is empty (Melamud's -1, LexSubGen's None: left
     out of the mean); ``only_words`` drops that convention's multiword candidates."""
     if only_words is not None:
         order = [term for term in order if not is_multiword(term, only_words)]
     if not view.weights:
         return None
-    return Fraction(ordered_gap(view.weights, order, view.ideal).value)
+    return float(ordered_gap(view.weights, order, view.ideal).value)
 
 
-def item_generation(view: GoldView, order: Sequence[str]) -> dict[str, Fraction]:
+def item_generation(view: GoldView, order: Sequence[str]) -> dict[str, float]:
     """LexSubGen's P@k = |top k ∩ gold| / |top k| and R@k = |top k ∩ gold| / |gold list|
     (0 when there is nothing to divide by); a candidate given twice counts twice."""
     golds = set(view.keys)
-    values: dict[str, Fraction] = {}
+    values: dict[str, float] = {}
     for name, k in GENERATION_METRICS:
         top = order[:k]
         hits = sum(term in golds for term in top)
         divisor = len(view.keys) if name.startswith("rec") else len(top)
-        values[name] = Fraction(hits, divisor) if divisor else Fraction(0)
+        values[name] = hits / divisor if divisor else 0.0
     return values
 
 
@@ -253,9 +251,9 @@ def format_pools(pooled: Mapping[str, Sequence[str]]) -> str:
     return "".join(f"{target}::{';'.join(pooled[target])}\n" for target in sorted(pooled))
 
 
-def _mean(values: Sequence[Fraction | None]) -> float:
+def _mean(values: Sequence[float | None]) -> float:
     defined = [value for value in values if value is not None]
-    return float(sum(defined, Fraction(0)) / len(defined)) * 100 if defined else 0.0
+    return math.fsum(defined) / len(defined) * 100 if defined else 0.0
 
 
 def score(
@@ -264,7 +262,7 @@ def score(
     """Every figure of ``options.setting`` for ``system`` on ``items``: the mean over the
     items (percentages), GAP over the items whose gold is not empty, P and R over all.
     An item the system has no line for ranks nothing (GAP, P and R 0)."""
-    per_item: dict[str, dict[str, Fraction | None]] = {}
+    per_item: dict[str, dict[str, float | None]] = {}
     outside_pool = 0
     pooled = pools(items, options) if options.setting == "ranking" else {}
     for item in items:
@@ -291,15 +289,7 @@ def score(
             }
     names = list(next(iter(per_item.values()), {}))
     metrics = {name: _mean([values[name] for values in per_item.values()]) for name in names}
-    notes = _notes(items, system, options, outside_pool, per_item)
-    return Scores(
-        metrics,
-        {
-            item_id: {name: None if value is None else float(value) for name, value in row.items()}
-            for item_id, row in per_item.items()
-        },
-        notes,
-    )
+    return Scores(metrics, per_item, _notes(items, system, options, outside_pool, per_item))
 
 
 def _notes(
@@ -307,7 +297,7 @@ def _notes(
     system: Mapping[str, SystemItem],
     options: Options,
     outside_pool: int,
-    per_item: Mapping[str, Mapping[str, Fraction | None]],
+    per_item: Mapping[str, Mapping[str, float | None]],
 ) -> tuple[str, ...]:
     ids = {item.id for item in items}
     missing = len(ids - system.keys())
