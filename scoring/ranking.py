@@ -174,7 +174,27 @@ def gap(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRankin
     return _gap(*_read(gold, ranking))
 
 
-def _gap(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
+def ordered_gap(
+    weights: Weights, order: Sequence[str], ideal: Sequence[Number] | None = None
+) -> ItemRanking:
+    """GAP of candidates taken exactly as given (no normalising, no sorting, a repeated
+    candidate counted at each place, so GAP may pass 1) against ``weights`` (key → weight
+    > 0), with the ideal ranking's weights ``ideal`` (default: the weights sorted in
+    decreasing order, Kishida's definition). The same formula as :func:`gap`; the
+    benchmarks (:mod:`scoring.benchmark.candidates`) use it to reproduce the field's
+    codebases, which count a repeated candidate at each place (Melamud's
+    ``GeneralizedAveragePrecision.calc``, LexSubGen's ``compute_gap``) and, in LexSubGen,
+    take the ideal in the gold's file order.
+
+    >>> ordered_gap({"a": Fraction(2), "b": Fraction(1)}, ["b", "a", "a"]).value
+    Fraction(25, 21)
+    """
+    return _gap(weights, [Scored(candidate, 0.0) for candidate in order], ideal)
+
+
+def _gap(
+    weights: Weights, order: Sequence[Scored], ideal: Sequence[Number] | None = None
+) -> ItemRanking:
     if not weights:
         return ItemRanking(Fraction(0), False, bool(order))
     numerator: Number = 0
@@ -186,7 +206,7 @@ def _gap(weights: Weights, order: Sequence[Scored]) -> ItemRanking:
             numerator += running / i
     denominator: Number = 0
     running = 0
-    for j, y_j in enumerate(sorted(weights.values(), reverse=True), 1):
+    for j, y_j in enumerate(sorted(weights.values(), reverse=True) if ideal is None else ideal, 1):
         running += y_j
         denominator += running / j
     return ItemRanking(numerator / denominator, True, bool(order))

@@ -26,7 +26,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
-BENCHMARKS: dict[str, str] = {"swords": "scoring.benchmark.swords"}
+BENCHMARKS: dict[str, str] = {
+    "swords": "scoring.benchmark.swords",
+    "semeval07": "scoring.benchmark.semeval07",
+    "coinco": "scoring.benchmark.coinco",
+}
 """Benchmark name → the module that scores it."""
 
 
