@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from scoring.benchmark.cli import Report
-from scoring.gold import gold_key
+from scoring.gold import Count, gold_key
 from scoring.io import FormatError, read_lines, read_system
 from scoring.lines import read_text
 from scoring.measures import detect_kind
@@ -66,7 +66,8 @@ class BenchmarkItem:
 
     lexelt: str
     id: str
-    entries: tuple[tuple[str, int], ...]
+    entries: tuple[tuple[str, Count], ...]
+    """Counts of annotators, or decimal weights (SemDis 2014) as the fixed gold reads."""
     where: str = ""
 
     @property
