@@ -11,7 +11,8 @@ its case is folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
 1. **Lookup form.** German capitalises nouns: a noun target's substitutes are looked up
    with a capital first letter (``anlagen`` → ``Anlagen`` → *Anlage*, not the verb
    *anliegen*), a verb's and an adjective's with a small one (``Schönen`` → ``schönen`` →
-   *schön*, not the noun *Schöne*). Other languages look the word up as typed.
+   *schön*, not the noun *Schöne*). Other languages look the word up as typed. A word
+   typed all in capitals (``HÄUSER``) is first written small.
 2. **Elision.** A word with an apostrophe inside (``l'anno``, ``dell'anno``) keeps what
    stands up to the apostrophe and lemmatises the rest (simplemma drops the article).
 3. **A lemma must fit the part of speech**, else the word is kept: a German noun's lemma
@@ -19,11 +20,13 @@ its case is folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
    *-rn*, *-ln* or is *tun* or *sein* (``einen`` → *ein* is no verb); an Italian verb's
    ends in *-re* or *-rsi*
    (``porta`` → *porto* is no verb).
-4. **Adjectives lose their inflection** (``schönen`` → *schön*, ``belle`` → *bello*);
-   simplemma also takes comparatives and superlatives to the positive (German
-   ``größer`` → *groß*, ``besser`` → *gut*; Italian ``bellissima`` → *bello*; Italian's
-   own forms such as ``migliore`` are kept): the review lists them for the organiser to
-   reject where the degree matters. Adverbs are not lemmatised.
+4. **Adjectives lose their inflection** (``schönen`` → *schön*, ``belle`` → *bello*).
+   Comparatives and superlatives go to the positive too, as the lemmatisers' data has
+   them: German ``größer`` → *groß*, ``besser`` → *gut*, ``schönsten`` → *schön*; Italian
+   ``bellissima`` → *bello*, ``maggiore`` → *grande*, ``peggiore`` → *cattivo* (but
+   ``migliore`` stays); an analytic comparative keeps its degree word (``più belle`` →
+   *più bello*). The lemma review lists each such change for the organiser to reject
+   where the degree matters (*better* is not *good*). Adverbs are not lemmatised.
 5. **Phrases lemmatise one head word.** German: a noun phrase's head is the word before
    the first linking word (``Häuser der Stadt`` → *Haus der Stadt*), else its last word
    (``alte Häuser`` → *alte Haus*); a verb phrase's the last word if it is an inflected
@@ -220,6 +223,8 @@ def lemmatiser_for(language: str) -> Lemmatiser | None:
 
 
 def _lookup_form(word: str, pos: str, rules: LanguageRules) -> str:
+    if len(word) > 1 and word.isupper():
+        word = word.lower()
     if not rules.capitalised_nouns:
         return word
     first = word[0].upper() if pos == "n" else word[0].lower()
@@ -281,9 +286,9 @@ def head_candidates(words: list[str], pos: str, rules: LanguageRules) -> list[in
 
 def lemmatise_in(text: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRules) -> str:
     """The lemmatised form of a substitute or multiword, typed case kept, for a target of
-    PoS ``pos`` in the language of ``rules``: its head word lemmatised (rule 5). When no
-    candidate head changes but in case, the first one's case change is kept (a German
-    noun written small gets its capital).
+    PoS ``pos`` in the language of ``rules``: its head word lemmatised (rule 5). A change
+    of case alone is kept only where it gives a German noun its capital (``haus`` →
+    *Haus*, ``mädchen für alles`` → *Mädchen für alles*).
 
     >>> lemmatise_in("andava via", "v", Lemmatiser("x", "1", lambda w, p: ("andare",)), ITALIAN)
     'andare via'
@@ -295,16 +300,16 @@ def lemmatise_in(text: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRul
     if not places:
         return text
     candidates = head_candidates([tokens[index] for index in places], pos, rules)
-    first: tuple[int, str] | None = None
+    recased: tuple[int, str] | None = None
     for candidate in candidates:
         place = places[candidate]
         lemma = word_lemma(tokens[place], pos, lemmatiser, rules)
         if lemma.casefold() != tokens[place].casefold():
             tokens[place] = lemma
             return " ".join(tokens)
-        if first is None:
-            first = place, lemma
-    if first is None or first[1] == tokens[first[0]]:
+        if recased is None and pos == "n" and rules.capitalised_nouns and lemma != tokens[place]:
+            recased = place, lemma
+    if recased is None:
         return text
-    tokens[first[0]] = first[1]
+    tokens[recased[0]] = recased[1]
     return " ".join(tokens)
