@@ -47,18 +47,27 @@ def gold_forms(
     >>> mapping
     {('schön.a', 'Schön'): 'schön'}
     """
-    groups: dict[tuple[str, str], Counter[str]] = {}
+    counts: dict[tuple[str, str], int] = {}
     for lexelt, answer in answers:
-        forms = [*answer.substitutes, *([answer.multiword] if answer.multiword else [])]
-        for form in forms:
-            groups.setdefault((lexelt, form.casefold()), Counter())[form] += 1
+        for form in answer.substitutes:
+            key = lexelt, form
+            counts[key] = counts.get(key, 0) + 1
+        if answer.multiword:
+            key = lexelt, answer.multiword
+            counts[key] = counts.get(key, 0) + 1
+    groups: dict[tuple[str, str], Counter[str]] = {}
+    for (lexelt, form), count in counts.items():
+        found = groups.get((lexelt, form.casefold()))
+        if found is None:
+            found = groups[(lexelt, form.casefold())] = Counter()
+        found[form] = count
     mapping: dict[tuple[str, str], str] = {}
     changes: list[CaseFold] = []
-    for (lexelt, _), counts in groups.items():
-        if len(counts) < 2:
+    for (lexelt, _), forms in groups.items():
+        if len(forms) < 2:
             continue
-        gold = min(counts, key=lambda form: _preference(form, counts))
-        for form, count in counts.items():
+        gold = min(forms, key=lambda form: _preference(form, forms))
+        for form, count in forms.items():
             if form != gold:
                 mapping[(lexelt, form)] = gold
                 changes.append(CaseFold(lexelt, form, gold, count))
