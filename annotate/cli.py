@@ -240,8 +240,8 @@ def create_users_command(file: Path, name: str | None) -> None:
 def compile_command(
     name: str, out: Path, no_normalise: bool, no_lemmatise: bool, t_rule: str, only_t: bool
 ) -> None:
-    """Compile the dataset's responses, with the stored lemma decisions, into DIR:
-    gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
+    """Compile the dataset's responses, with the stored lemma decisions, in the dataset's
+    language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
     options = CompileOptions(
         normalise=not no_normalise,
         lemmatise=not no_lemmatise,
@@ -258,8 +258,12 @@ def compile_command(
     except ValueError as error:  # responses the compiler refuses: it names each
         raise click.ClickException(f"dataset {name!r} not compiled into {out}: {error}") from error
     in_t = sum(1 for item in gold.items if item.in_t)
+    language = ""
+    if gold.language != "en":  # English's line stays as it was
+        lemmatiser = " ".join(gold.lemmatiser[:2]) if gold.lemmatiser else "no lemmatiser"
+        language = f" (language {gold.language}, {lemmatiser})"
     click.echo(
-        f"compiled {gold.responses} responses of {len(gold.annotators)} annotators: "
+        f"compiled {gold.responses} responses of {len(gold.annotators)} annotators{language}: "
         f"{len(gold.items)} items, {in_t} in T; files in {out}"
     )
 

@@ -12,6 +12,9 @@ Options:
 ``--t-rule annotators|responses``  T: two annotators with substitutes (default) or two
                           responses in H_i
 ``--only-t``              write only the items in T to ``gold``
+``--language CODE``       the study's language, ISO 639-1 (default ``en``): English keeps
+                          LemmInflect and its rules; other languages simplemma and their
+                          own rules (annotate.gold.languages), case folded when counting
 
 Exit status: 0 done, 1 bad input (every problem is printed as ``FILE:LINE: …``), 2 usage.
 """
@@ -47,7 +50,25 @@ def parser() -> argparse.ArgumentParser:
         help="T: two annotators (default) or two responses",
     )
     result.add_argument("--only-t", action="store_true", help="write only items in T to gold")
+    result.add_argument(
+        "--language",
+        type=language_code,
+        default="en",
+        metavar="CODE",
+        help="the study's language, ISO 639-1 (default: en)",
+    )
     return result
+
+
+def language_code(value: str) -> str:
+    """An ISO 639-1 code (two letters, any case, given in lower case); else a usage error
+    stating the rule."""
+    code = value.strip().lower()
+    if len(code) != 2 or not code.isascii() or not code.isalpha():
+        raise argparse.ArgumentTypeError(
+            f"{value!r} is not an ISO 639-1 language code (two letters, such as en, de, it)"
+        )
+    return code
 
 
 def _decisions(path: str | None) -> Decisions:
@@ -71,6 +92,7 @@ def run(argv: Sequence[str]) -> int:
             decisions=decisions,
             t_rule=args.t_rule,
             only_t=args.only_t,
+            language=args.language,
         )
         gold = compile_responses(iter_responses(args.responses), options)
         write_outputs(gold, args.out)

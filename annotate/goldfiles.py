@@ -94,7 +94,7 @@ def compile_dataset(
     dataset: Dataset, options: CompileOptions | None = None, records: list[Response] | None = None
 ) -> CompiledGold:
     """Compile the dataset's current responses (or ``records`` read from them) with its
-    stored decisions."""
+    stored decisions, in its language (``Dataset.language``: the lemmatiser and rules)."""
     if records is None:
         records = dataset_records(dataset)
     base = options or CompileOptions()
@@ -107,6 +107,7 @@ def compile_dataset(
             decisions=decisions_of(dataset),
             t_rule=base.t_rule,
             only_t=base.only_t,
+            language=dataset.language or "en",
         ),
     )
 

@@ -17,17 +17,28 @@ once into a temporary folder (or ``--out DIR``; ``bench/out`` is git-ignored). E
 line of the real gold has an entry, so the output must have one gold line per instance:
 the benchmark checks it and fails (exit 1) otherwise, as it does when a target is missed.
 
+German (``--language de``)
+-------------------------
+The same responses with every substitute and multiword made German: each distinct
+(substitute, word) pair of the split gold is given, by a hash of the pair, one of the
+German forms we wrote and checked by hand (``tests/data/lemmas_de.tsv``, typed and gold
+forms of the word's part of speech, phrases for multiwords), written as it is, all small
+or all capitals, so that the lemmatiser (simplemma), the German rules and the case
+folding all have work; compiled with ``--language de``. Same targets.
+
 How to run (from the repository root)
 -------------------------------------
 ::
 
     .venv/bin/python -m bench.compile_bench
+    .venv/bin/python -m bench.compile_bench --language de
     .venv/bin/python -m bench.compile_bench --instances 20000 --repeat 1   # quick
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import platform
 import subprocess
@@ -40,6 +51,7 @@ from pathlib import Path
 
 from annotate.gold.records import Response, write_responses
 from annotate.gold.split import split_gold
+from bench.lemmatiser_compare import read_forms
 from scoring.io import read_lines
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,13 +61,54 @@ TARGET_SECONDS = 60.0
 TARGET_BYTES = 1 << 30
 
 
-def build(path: Path, instances: int) -> None:
+class German:
+    """Deterministic German forms for the split gold's substitutes (see the docstring)."""
+
+    def __init__(self) -> None:
+        words: dict[str, list[str]] = {}
+        phrases: list[str] = []
+        for form in read_forms("de"):
+            for text in (form.typed, form.gold):
+                if " " in text:
+                    phrases.append(text)
+                else:
+                    words.setdefault(form.pos, []).append(text)
+        words["r"] = words["a"]  # adverbs: adjectives' forms (adverbs are not lemmatised)
+        self.words = {pos: sorted(set(forms)) for pos, forms in words.items()}
+        self.phrases = sorted(set(phrases))
+
+    @staticmethod
+    def _number(*parts: str) -> int:
+        digest = hashlib.blake2b("\t".join(parts).encode(), digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def form(self, text: str, lexelt: str, phrase: bool = False) -> str:
+        number = self._number(text, lexelt)
+        pool = self.phrases if phrase else self.words[lexelt.rsplit(".", 1)[-1]]
+        chosen = pool[number % len(pool)]
+        variant = (number // len(pool)) % 4
+        return chosen.lower() if variant == 1 else chosen.upper() if variant == 2 else chosen
+
+    def response(self, response: Response) -> Response:
+        lexelt = response.lexelt
+        substitutes = tuple(dict.fromkeys(self.form(text, lexelt) for text in response.substitutes))
+        multiword = response.multiword
+        return replace(
+            response,
+            substitutes=substitutes,
+            multiword=None if multiword is None else self.form(multiword, lexelt, phrase=True),
+        )
+
+
+def build(path: Path, instances: int, language: str = "en") -> None:
     """Write ``instances`` instances (5 responses each) cycled over the split test gold,
-    ids 1..instances."""
+    ids 1..instances (``language`` de: made German)."""
     split = split_gold(read_lines(GOLD), str(GOLD))
     by_item: dict[str, list[Response]] = {}
+    german = German() if language == "de" else None
     for response in split.responses:
-        by_item.setdefault(response.instance, []).append(response)
+        made = german.response(response) if german else response
+        by_item.setdefault(response.instance, []).append(made)
     groups = list(by_item.values())
 
     def responses() -> Iterator[Response]:
@@ -88,6 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, help="folder for the input and outputs")
     parser.add_argument("--no-lemmatise", action="store_true")
+    parser.add_argument("--language", choices=("en", "de"), default="en")
     args = parser.parse_args(argv)
     if not GOLD.exists():
         print(f"needs {GOLD}", file=sys.stderr)
@@ -97,20 +151,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         responses = folder / "responses.jsonl"
         start = time.perf_counter()
-        build(responses, args.instances)
+        build(responses, args.instances, args.language)
         size = responses.stat().st_size
         print(
             f"input: {args.instances:,} instances x 5 = {args.instances * 5:,} responses, "
             f"{size / 1e6:.1f} MB, built in {time.perf_counter() - start:.1f} s"
         )
         extra = ["--no-lemmatise"] if args.no_lemmatise else []
+        if args.language != "en":
+            extra += ["--language", args.language]
         runs = [run_once(responses, folder / "compiled", extra) for _ in range(args.repeat)]
         wall = min(run[0] for run in runs)
         peak = max(run[1] for run in runs)
         lines = sum(1 for _ in (folder / "compiled" / "gold").open(encoding="utf-8"))
     print(
         f"python {platform.python_version()} on {platform.machine()}, "
-        f"{os.cpu_count()} CPUs; {runs[0][2]}"
+        f"{os.cpu_count()} CPUs; language {args.language}; {runs[0][2]}"
     )
     print(
         f"gold lines written: {lines:,} ({'OK' if lines == args.instances else 'WRONG'}: "

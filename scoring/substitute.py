@@ -53,6 +53,13 @@ WARNINGS = (NAME_OR_NIL, ONE_CHARACTER, TARGET, MANY_WORDS)
 # What cleaning removes (reported like the compiler's other normalisations).
 INVISIBLE = "invisible"
 SPACE = "white space"
+APOSTROPHE = "apostrophe"
+"""The reason reported when :func:`fold_apostrophes` changed a form."""
+APOSTROPHES = {"\u2019": "'"}
+"""Characters matched as the straight apostrophe: the right single quotation mark U+2019
+that keyboards and word processors type for it (Italian and French elision:
+``dell\u2019anno`` is ``dell'anno``)."""
+_APOSTROPHE_TABLE = str.maketrans(APOSTROPHES)
 
 LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
 RESERVED_ENTRIES = frozenset({"pn"})
@@ -111,6 +118,16 @@ def clean(text: str) -> tuple[str, tuple[str, ...]]:
     if spaced != visible:
         removed.append(SPACE)
     return spaced, tuple(removed)
+
+
+def fold_apostrophes(text: str) -> str:
+    """``text`` with every character of :data:`APOSTROPHES` as the straight apostrophe:
+    the two are one character for matching.
+
+    >>> fold_apostrophes("dell\u2019anno")
+    "dell'anno"
+    """
+    return text if text.isascii() else text.translate(_APOSTROPHE_TABLE)
 
 
 def strip_stray(text: str) -> str:
@@ -173,8 +190,9 @@ def _is_list(text: str) -> bool:
 
 
 def comparable(text: str) -> str:
-    """The form rules compare: stray punctuation stripped, case folded."""
-    return strip_stray(text).casefold()
+    """The form rules compare: stray punctuation stripped, apostrophes folded
+    (:func:`fold_apostrophes`), case folded."""
+    return fold_apostrophes(strip_stray(text)).casefold()
 
 
 def check_substitute(raw: str, targets: Iterable[str] = ()) -> Checked:

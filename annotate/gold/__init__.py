@@ -5,10 +5,13 @@ No Flask and no SQLAlchemy here: the app exports responses (or passes
 the command line ``python -m annotate.compile`` does the same on a JSON Lines file.
 
 Pipeline: :func:`normalise` (C2) → :func:`lemmatise` with :class:`Decisions` (C3) →
-:func:`aggregate_item` (C4) → :func:`write_outputs` (C5).
+:func:`aggregate_item` (C4) → :func:`write_outputs` (C5). Languages other than English
+(:attr:`CompileOptions.language`): :func:`lemmatiser_for` and :func:`rules_for`
+(:mod:`annotate.gold.languages`), case folded when counting (:mod:`annotate.gold.casefold`).
 """
 
 from annotate.gold.aggregate import Answer, CompiledItem, TRule, aggregate_item
+from annotate.gold.casefold import CaseFold
 from annotate.gold.compiler import (
     CompiledGold,
     CompileOptions,
@@ -25,6 +28,7 @@ from annotate.gold.decisions import (
     read_decisions,
     write_decisions,
 )
+from annotate.gold.languages import LanguageRules, lemmatiser_for, rules_for
 from annotate.gold.lemmatisation import (
     IDENTITY,
     Lemmatiser,
@@ -45,12 +49,14 @@ from annotate.gold.write import summary, write_outputs
 __all__ = [
     "IDENTITY",
     "Answer",
+    "CaseFold",
     "CompileOptions",
     "CompiledGold",
     "CompiledItem",
     "Decision",
     "DecisionError",
     "Decisions",
+    "LanguageRules",
     "LemmaChange",
     "Lemmatiser",
     "NormalisationChange",
@@ -64,11 +70,13 @@ __all__ = [
     "item_order",
     "iter_responses",
     "lemmatise",
+    "lemmatiser_for",
     "lemminflect_lemmatiser",
     "normalise",
     "pending_changes",
     "read_decisions",
     "read_responses",
+    "rules_for",
     "summary",
     "write_decisions",
     "write_outputs",

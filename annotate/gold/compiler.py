@@ -22,7 +22,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from annotate.gold.aggregate import Answer, CompiledItem, TRule, aggregate_item
+from annotate.gold.casefold import CaseFold, fold_answer, gold_forms
 from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
+from annotate.gold.languages import LanguageRules, lemmatise_in, lemmatiser_for, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.normalisation import Normalised, normalise_with_reasons
 from annotate.gold.records import Response, ResponseError
@@ -47,12 +49,17 @@ class CompileOptions:
     normalise: bool = True
     lemmatise: bool = True
     lemmatiser: Lemmatiser | None = None
-    """Used when ``lemmatise``; None: LemmInflect, dictionary only
-    (:func:`~annotate.gold.lemmatisation.lemminflect_lemmatiser`)."""
+    """Used when ``lemmatise``; None: the language's (English: LemmInflect, dictionary
+    only, :func:`~annotate.gold.lemmatisation.lemminflect_lemmatiser`; others: simplemma,
+    :func:`~annotate.gold.languages.lemmatiser_for`)."""
     decisions: Decisions = NO_DECISIONS
     t_rule: TRule = "annotators"
     only_t: bool = False
     """Write only the items in T to ``gold``."""
+    language: str = "en"
+    """The dataset's language (ISO 639-1): English keeps its rules byte for byte; any
+    other is lemmatised before case is folded (:mod:`annotate.gold.languages`) and
+    counted with case folded (:mod:`annotate.gold.casefold`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,14 +118,17 @@ class Signature:
     t_rule: TRule
     only_t: bool
     version: str = VERSION
+    language: str = "en"
+    """Written only when it is not English (so that English signatures stay as they were)."""
 
     @property
     def text(self) -> str:
         yes = {True: "yes", False: "no"}
+        language = "" if self.language == "en" else f"|language:{self.language}"
         return (
             f"lexsub-compile:{self.version}|normalise:{yes[self.normalise]}"
             f"|lemmatiser:{self.lemmatiser}|rules:{self.rules}|decisions:{self.decisions}"
-            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}"
+            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}{language}"
         )
 
 
@@ -139,6 +149,14 @@ class CompiledGold:
     """Responses left out because a value breaks a rule (one entry per response)."""
     flagged: tuple[AnswerProblem, ...] = ()
     """Values kept that a rule flags (one entry per value)."""
+    language: str = "en"
+    lemmatiser: tuple[str, str, str] | None = None
+    """The lemmatiser used: (name, version, language); None when nothing was lemmatised."""
+    case_folds: tuple[CaseFold, ...] = ()
+    """Forms counted as another that differs only in case (languages other than English)."""
+    recased: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
+    """(form, lexelt) → lemma for the forms whose lemma differs from them only in case (a
+    German noun written small: not a change to review, but the gold's form)."""
 
     @property
     def in_t(self) -> tuple[CompiledItem, ...]:
@@ -176,9 +194,9 @@ class _Compiler:
 
     def __init__(self, options: CompileOptions) -> None:
         self.options = options
-        self.lemmatiser = (
-            options.lemmatiser or lemminflect_lemmatiser() if options.lemmatise else None
-        )
+        self.english = options.language == "en"
+        self.rules: LanguageRules | None = None if self.english else rules_for(options.language)
+        self.lemmatiser = self._lemmatiser(options)
         self.items: dict[str, tuple[str, dict[str, Answer]]] = {}
         self.strings: dict[str, str] = {}
         self.normalised: dict[str, Normalised] = {}
@@ -195,6 +213,17 @@ class _Compiler:
         self.forms_checked: dict[str, InvalidSubstitute | None] = {}
         self.left_out: list[AnswerProblem] = []
         self.flagged: list[AnswerProblem] = []
+        self.recased: dict[tuple[str, str], str] = {}
+
+    @staticmethod
+    def _lemmatiser(options: CompileOptions) -> Lemmatiser | None:
+        if not options.lemmatise:
+            return None
+        if options.lemmatiser is not None:
+            return options.lemmatiser
+        if options.language == "en":
+            return lemminflect_lemmatiser()
+        return lemmatiser_for(options.language)
 
     def verdict(self, raw: str, lexelt: str) -> Checked | InvalidSubstitute:
         """What :func:`~scoring.substitute.check_substitute` says of ``raw`` (cached)."""
@@ -239,7 +268,7 @@ class _Compiler:
         if self.options.normalise:
             found = self.normalised.get(raw)
             if found is None:
-                found = self.normalised[raw] = normalise_with_reasons(raw)
+                found = self.normalised[raw] = normalise_with_reasons(raw, self.english)
             if found.reasons:
                 (self.empty_tally if not found.text else self.normal_tally).setdefault(
                     raw, _Tally()
@@ -251,18 +280,32 @@ class _Compiler:
             lemma = self.lemmas.get(key)
             if lemma is None:
                 lemma = self.lemmas[key] = self._lemma(text, lexelt)
-            if lemma[0] != text or lemma[1] != text:
+            if self._changes(text, lemma[0]) or self._changes(text, lemma[1]):
                 self.lemma_tally.setdefault(key, _Tally()).add(instance)
                 tallied = True
+            elif lemma[1] != text:
+                self.recased[key] = lemma[1]
             text = lemma[1]
         if not tallied and plain:
             self.plain.setdefault(lexelt, {})[raw] = text
         return text
 
+    def _changes(self, text: str, lemma: str) -> bool:
+        """Whether ``lemma`` is a change of ``text`` to review: any difference in English;
+        in other languages, whose case is folded when counting, more than one of case."""
+        if self.english:
+            return lemma != text
+        return lemma != text and lemma.casefold() != text.casefold()
+
     def _lemma(self, text: str, lexelt: str) -> tuple[str, str, Action | None]:
         assert self.lemmatiser is not None
-        proposed = lemmatise(text, lexelt.rsplit(".", 1)[-1], self.lemmatiser)
-        decision = self.options.decisions.find(text, lexelt)
+        pos = lexelt.rsplit(".", 1)[-1]
+        if self.rules is None:
+            proposed = lemmatise(text, pos, self.lemmatiser)
+            decision = self.options.decisions.find(text, lexelt)
+        else:
+            proposed = lemmatise_in(text, pos, self.lemmatiser, self.rules)
+            decision = self.options.decisions.find(text, lexelt, fold=True)
         if decision is None:
             return proposed, proposed, None
         return proposed, decision.result(text, proposed), decision.action
@@ -345,6 +388,9 @@ class _Compiler:
         if self.problems:
             raise ResponseError(self.problems)
         options = self.options
+        case_folds: tuple[CaseFold, ...] = ()
+        if not self.english and options.normalise:
+            case_folds = self._fold_case()
         items = tuple(
             aggregate_item(
                 self.items[instance][0], instance, self.items[instance][1].values(), options.t_rule
@@ -353,13 +399,16 @@ class _Compiler:
         )
         position = {item.instance: number for number, item in enumerate(items)}
         annotators = sorted({name for _, answers in self.items.values() for name in answers})
+        lemmatiser = self.lemmatiser
+        rules = RULES if self.rules is None else self.rules.text
         signature = Signature(
             options.normalise,
-            self.lemmatiser.label if self.lemmatiser else "none",
-            RULES if self.lemmatiser else "none",
+            lemmatiser.label if lemmatiser else "none",
+            rules if lemmatiser else "none",
             f"{options.decisions.digest()} ({len(options.decisions)})",
             options.t_rule,
             options.only_t,
+            language=options.language,
         )
         return CompiledGold(
             items,
@@ -372,7 +421,27 @@ class _Compiler:
             options.only_t,
             self._in_order(self.left_out, position),
             self._in_order(self.flagged, position),
+            options.language,
+            (lemmatiser.name, lemmatiser.version, lemmatiser.language) if lemmatiser else None,
+            case_folds,
+            self.recased,
         )
+
+    def _fold_case(self) -> tuple[CaseFold, ...]:
+        """Make the forms of one word that differ only in case one (languages other than
+        English, :mod:`annotate.gold.casefold`); returns what changed."""
+        mapping, changes = gold_forms(
+            (lexelt, answer)
+            for lexelt, answers in self.items.values()
+            for answer in answers.values()
+        )
+        if mapping:
+            folded = {lexelt for lexelt, _ in mapping}
+            for lexelt, answers in self.items.values():
+                if lexelt in folded:
+                    for annotator, answer in answers.items():
+                        answers[annotator] = fold_answer(answer, lexelt, mapping)
+        return changes
 
     @staticmethod
     def _in_order(

@@ -77,6 +77,7 @@ class Decisions:
 
     entries: tuple[Decision, ...] = ()
     _index: dict[tuple[str, str], Decision] = field(init=False, repr=False, compare=False)
+    _folded: dict[tuple[str, str], Decision] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index: dict[tuple[str, str], Decision] = {}
@@ -89,15 +90,27 @@ class Decisions:
                     "(one surface, one decision per lexelt or globally)"
                 )
             index[key] = decision
-        object.__setattr__(self, "entries", tuple(sorted(index.values(), key=_key)))
+        entries = tuple(sorted(index.values(), key=_key))
+        folded: dict[tuple[str, str], Decision] = {}
+        for decision in entries:
+            folded.setdefault((decision.surface.casefold(), decision.lexelt or ""), decision)
+        object.__setattr__(self, "entries", entries)
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_folded", folded)
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def find(self, surface: str, lexelt: str) -> Decision | None:
-        """The decision for ``surface`` in ``lexelt``: the lexelt's own, else the global."""
-        return self._index.get((surface, lexelt)) or self._index.get((surface, ""))
+    def find(self, surface: str, lexelt: str, fold: bool = False) -> Decision | None:
+        """The decision for ``surface`` in ``lexelt``: the lexelt's own, else the global.
+        ``fold`` (languages other than English, whose forms keep their case): a decision
+        on a form that differs from ``surface`` only in case holds too, when there is
+        none on ``surface`` itself (the first such in the decisions' order)."""
+        found = self._index.get((surface, lexelt)) or self._index.get((surface, ""))
+        if found is not None or not fold:
+            return found
+        key = surface.casefold()
+        return self._folded.get((key, lexelt)) or self._folded.get((key, ""))
 
     def as_json(self) -> dict[str, list[dict[str, str]]]:
         return {"decisions": [decision.as_json() for decision in self.entries]}

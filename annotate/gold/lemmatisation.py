@@ -36,11 +36,12 @@ RULES = "keep-if-candidate;a,r-unchanged;head:v=first,of=before-of,else=last"
 @dataclass(frozen=True)
 class Lemmatiser:
     """A lemmatiser: ``candidates(word, upos)`` gives the word's lemmas, preferred first
-    (empty when it knows none)."""
+    (empty when it knows none); ``language`` the ISO 639-1 code of its data."""
 
     name: str
     version: str
     candidates: Callable[[str, str], tuple[str, ...]]
+    language: str = "en"
 
     @property
     def label(self) -> str:

@@ -2,7 +2,10 @@
 
 Steps, in order: Unicode NFC; invisible characters removed (zero-width characters, bidi
 controls, a byte-order mark) and white space trimmed and runs of it collapsed to one space
-(:func:`scoring.substitute.clean`, the cleaning every checked answer gets); lower case;
+(:func:`scoring.substitute.clean`, the cleaning every checked answer gets); the curly
+apostrophe U+2019 as the straight one (:func:`scoring.substitute.fold_apostrophes`);
+lower case (English only: other languages lemmatise the typed form first and fold case
+when answers are counted, :mod:`annotate.gold.casefold`);
 punctuation at either end stripped ("stray" punctuation: any Unicode punctuation character
 except the hyphen, repeated until none is left, white space trimmed again). Inner
 punctuation (``11.27 kilograms``, ``people's``) and every hyphen are kept: the scorer
@@ -14,12 +17,12 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from scoring.substitute import INVISIBLE, SPACE, clean, strip_stray
+from scoring.substitute import APOSTROPHE, INVISIBLE, SPACE, clean, fold_apostrophes, strip_stray
 
 UNICODE = "unicode"
 CASE = "case"
 PUNCTUATION = "punctuation"
-REASONS = (UNICODE, INVISIBLE, SPACE, CASE, PUNCTUATION)
+REASONS = (UNICODE, INVISIBLE, SPACE, APOSTROPHE, CASE, PUNCTUATION)
 """The reasons a form can change, in the order the steps run."""
 
 
@@ -31,16 +34,20 @@ class Normalised:
     reasons: tuple[str, ...]
 
 
-def normalise_with_reasons(text: str) -> Normalised:
-    """Normalise ``text`` (C2) and say which steps changed it."""
+def normalise_with_reasons(text: str, lower: bool = True) -> Normalised:
+    """Normalise ``text`` (C2) and say which steps changed it; ``lower``: lower-case it
+    (English), else keep its case for the lemmatiser."""
     reasons: list[str] = []
     composed = unicodedata.normalize("NFC", text)
     if composed != text:
         reasons.append(UNICODE)
     spaced, removed = clean(composed)
     reasons.extend(removed)
-    lowered = spaced.lower()
-    if lowered != spaced:
+    straight = fold_apostrophes(spaced)
+    if straight != spaced:
+        reasons.append(APOSTROPHE)
+    lowered = straight.lower() if lower else straight
+    if lowered != straight:
         reasons.append(CASE)
     stripped = strip_stray(lowered)
     if stripped != lowered:
@@ -48,7 +55,7 @@ def normalise_with_reasons(text: str) -> Normalised:
     return Normalised(stripped, tuple(reasons))
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, lower: bool = True) -> str:
     """The normalised form of a substitute or multiword (C2); may be empty.
 
     >>> normalise("  The  Eucharist. ")
@@ -58,4 +65,4 @@ def normalise(text: str) -> str:
     >>> normalise("bile-producing")
     'bile-producing'
     """
-    return normalise_with_reasons(text).text
+    return normalise_with_reasons(text, lower).text

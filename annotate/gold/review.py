@@ -77,18 +77,23 @@ class FormUse:
     gold: str
 
 
+def _gold_form(form: str, lexelt: str, folds: dict[tuple[str, str], str]) -> str:
+    return folds.get((lexelt, form), form)
+
+
 def form_uses(
     records: Iterable[Response], gold: CompiledGold, normalised: bool = True
 ) -> tuple[FormUse, ...]:
     """Every substitute and multiword form of ``records`` per word, sorted by form then
     word, with the gold form ``gold`` (compiled from the same records) gives it. Forms are
-    normalised as the compiler does when ``normalised``; a form normalisation empties is
-    not listed."""
+    normalised as the compiler does when ``normalised`` (in ``gold``'s language: case
+    kept but in English); a form normalisation empties is not listed."""
     found: dict[tuple[str, str], list[str]] = {}
+    lower = gold.language == "en"
     for record in records:
         values = [*record.substitutes, *([record.multiword] if record.multiword else [])]
         for value in values:
-            form = normalise(value) if normalised else value
+            form = normalise(value, lower) if normalised else value
             if form:
                 found.setdefault((form, record.lexelt), []).append(record.instance)
     results = {
@@ -96,13 +101,16 @@ def form_uses(
         for change in gold.lemma_changes
         for lexelt in change.lexelts
     }
+    folds = {(fold.lexelt, fold.form): fold.gold for fold in gold.case_folds}
     return tuple(
         FormUse(
             form,
             lexelt,
             len(items),
             tuple(item_order(set(items))),
-            results.get((form, lexelt), form),
+            _gold_form(
+                results.get((form, lexelt)) or gold.recased.get((form, lexelt), form), lexelt, folds
+            ),
         )
         for (form, lexelt), items in sorted(found.items())
     )

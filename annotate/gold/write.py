@@ -9,7 +9,8 @@
               kind, substitutes (the set, sorted), multiword; items in item order,
               annotators by name. The input of the agreement measures.
 ``summary.json``  counts, the items out of T and why, the modes, the multiword notes,
-              every normalisation and lemma change, and the signature.
+              every normalisation and lemma change, and the signature; for a language
+              other than English also ``language``, ``lemmatiser`` and ``case_folded``.
 
 Lines end in ``\\n``; files are UTF-8; the same compiled gold gives the same bytes.
 """
@@ -136,6 +137,7 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
     with_mode = [item for item in in_t if item.mode is not None]
     return {
         "signature": gold.signature.text,
+        **_language(gold),
         "responses": gold.responses,
         "annotators": list(gold.annotators),
         "annotator_sets": annotator_sets(
@@ -173,6 +175,28 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "left_out": [_problem(problem) for problem in gold.left_out],
         "flagged": [_problem(problem) for problem in gold.flagged],
         "scorer": scorer_view(gold),
+    }
+
+
+def _language(gold: CompiledGold) -> dict[str, Any]:
+    """For a language other than English: the language, the lemmatiser (name, version,
+    language; null when nothing was lemmatised) and the forms counted as one because they
+    differ only in case. English summaries have none of these keys (they stay as they
+    were; their lemmatiser is in the signature)."""
+    if gold.language == "en":
+        return {}
+    lemmatiser = (
+        dict(zip(("name", "version", "language"), gold.lemmatiser, strict=True))
+        if gold.lemmatiser
+        else None
+    )
+    return {
+        "language": gold.language,
+        "lemmatiser": lemmatiser,
+        "case_folded": [
+            {"lexelt": fold.lexelt, "form": fold.form, "gold": fold.gold, "count": fold.count}
+            for fold in gold.case_folds
+        ],
     }
 
 

@@ -1,0 +1,314 @@
+"""C3 for languages other than English: a lemmatiser per language under its own rules.
+
+English keeps LemmInflect and its rules (:mod:`annotate.gold.lemmatisation`) unchanged.
+The others were measured on forms we wrote and checked by hand
+(``python -m bench.lemmatiser_compare``, README "Studies in other languages"): Italian is
+lemmatised with spaCy's lookup tables by part of speech (spacy-lookups-data, 53 of 53
+forms right, simplemma 49), German and every other language simplemma covers (54) with
+simplemma (German: 55 of 55, spaCy's one table 53). The typed form is lemmatised before
+its case is folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
+
+1. **Lookup form.** German capitalises nouns: a noun target's substitutes are looked up
+   with a capital first letter (``anlagen`` → ``Anlagen`` → *Anlage*, not the verb
+   *anliegen*), a verb's and an adjective's with a small one (``Schönen`` → ``schönen`` →
+   *schön*, not the noun *Schöne*). Other languages look the word up as typed. A word
+   typed all in capitals (``HÄUSER``) is first written small.
+2. **Elision.** A word with an apostrophe inside (``l'anno``, ``dell'anno``) keeps what
+   stands up to the apostrophe and lemmatises the rest (simplemma drops the article).
+3. **A lemma must fit the part of speech**, else the word is kept: a German noun's lemma
+   starts with a capital, an adjective's with a small letter, a verb's ends in *-en*,
+   *-rn*, *-ln* or is *tun* or *sein* (``einen`` → *ein* is no verb); an Italian verb's
+   ends in *-re* or *-rsi* (simplemma's ``porta`` → *porto* is no verb).
+4. **Adjectives lose their inflection** (``schönen`` → *schön*, ``belle`` → *bello*).
+   Comparatives and superlatives go to the positive too, as the lemmatisers' data has
+   them: German ``größer`` → *groß*, ``besser`` → *gut*, ``schönsten`` → *schön*; Italian
+   ``bellissima`` → *bello*, ``maggiore`` → *grande*, ``peggiore`` → *cattivo* (but
+   ``migliore`` stays); an analytic comparative keeps its degree word (``più belle`` →
+   *più bello*). The lemma review lists each such change for the organiser to reject
+   where the degree matters (*better* is not *good*). Adverbs are not lemmatised.
+5. **Phrases lemmatise one head word.** German: a noun phrase's head is the word before
+   the first linking word (``Häuser der Stadt`` → *Haus der Stadt*), else its last word
+   (``alte Häuser`` → *alte Haus*); a verb phrase's the last word if it is an inflected
+   verb (``nach Hause ging`` → *nach Hause gehen*), else the first (``machte sich auf den
+   Weg`` → *machen sich auf den Weg*); an adjective phrase's its last word. Italian: a
+   noun or adjective phrase's head is the word before the first preposition (``case di
+   campagna`` → *casa di campagna*), else a noun phrase's first word and an adjective
+   phrase's last (``molto belle`` → *molto bello*); a verb phrase's its first word
+   (``andava via`` → *andare via*). Other languages leave phrases as typed.
+
+Case is folded afterwards, when answers are counted (:mod:`annotate.gold.casefold`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from importlib import import_module, resources
+from importlib.metadata import version
+from typing import Literal
+
+from annotate.gold.lemmatisation import UPOS, Lemmatiser
+
+HeadRule = Literal[
+    "last", "first", "before-link-else-last", "before-link-else-first", "last-then-first", "none"
+]
+"""How a phrase's head is found: ``last-then-first`` tries the last word, then the first
+(the first that the lemmatiser changes wins)."""
+
+APOSTROPHE = "'"
+
+
+@dataclass(frozen=True)
+class LanguageRules:
+    """The rules of one language (see the module's docstring); ``text`` is what the
+    compiled gold's signature says of them."""
+
+    code: str
+    capitalised_nouns: bool = False
+    verb_endings: tuple[str, ...] = ()
+    links: frozenset[str] = frozenset()
+    elided_links: tuple[str, ...] = ()
+    heads: tuple[tuple[str, HeadRule], ...] = (("n", "none"), ("v", "none"), ("a", "none"))
+    unchanged_pos: frozenset[str] = frozenset({"r"})
+
+    def head_rule(self, pos: str) -> HeadRule:
+        return dict(self.heads).get(pos, "none")
+
+    @property
+    def text(self) -> str:
+        parts: list[str] = []
+        if self.capitalised_nouns:
+            parts.append("lookup:n=capital,else=small")
+            parts.append("fit:n=capital,a=small")
+        if self.verb_endings:
+            parts.append("fit:v=" + ",".join("-" + ending for ending in self.verb_endings))
+        parts.append("elision")
+        parts.append(",".join(sorted(self.unchanged_pos)) + "-unchanged")
+        parts.append("head:" + ",".join(f"{pos}={rule}" for pos, rule in self.heads))
+        parts.append("fold:casefold")
+        return ";".join(parts)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+GERMAN = LanguageRules(
+    "de",
+    capitalised_nouns=True,
+    verb_endings=("en", "rn", "ln", "tun", "sein"),
+    links=_words(
+        "von vom des der den dem für mit aus zu zum zur in im am an auf bei beim "
+        "nach über unter ohne gegen und oder"
+    ),
+    heads=(("n", "before-link-else-last"), ("v", "last-then-first"), ("a", "last")),
+)
+ITALIAN = LanguageRules(
+    "it",
+    verb_endings=("re", "rsi"),
+    links=_words(
+        "di a da in con su per tra fra del dello della dei degli delle al allo alla ai "
+        "agli alle dal dallo dalla dai dagli dalle nel nello nella nei negli nelle sul "
+        "sullo sulla sui sugli sulle col coi"
+    ),
+    elided_links=("d'", "dell'", "all'", "dall'", "nell'", "sull'"),
+    heads=(("n", "before-link-else-first"), ("v", "first"), ("a", "before-link-else-last")),
+)
+RULES: dict[str, LanguageRules] = {"de": GERMAN, "it": ITALIAN}
+
+
+def rules_for(language: str) -> LanguageRules:
+    """The rules of ``language`` (an ISO 639-1 code other than ``en``): German's and
+    Italian's own, or the general ones (single words only, phrases as typed)."""
+    return RULES.get(language, LanguageRules(language))
+
+
+def simplemma_languages() -> frozenset[str]:
+    """The ISO 639-1 codes simplemma covers (its data ships with the package)."""
+    module = import_module("simplemma.strategies.dictionaries.dictionary_factory")
+    return frozenset(code for code in module.SUPPORTED_LANGUAGES if len(code) == 2)
+
+
+def simplemma_lemmatiser(language: str) -> Lemmatiser:
+    """simplemma's lemma for ``language`` (no part of speech; not greedy). ValueError
+    when simplemma does not cover the language."""
+    if language not in simplemma_languages():
+        raise ValueError(f"simplemma does not cover language {language!r}")
+    lemmatize: Callable[..., str] = import_module("simplemma").lemmatize
+    cache: dict[str, tuple[str, ...]] = {}
+
+    def candidates(word: str, upos: str) -> tuple[str, ...]:
+        found = cache.get(word)
+        if found is None:
+            found = cache[word] = (lemmatize(word, lang=language),)
+        return found
+
+    return Lemmatiser("simplemma", version("simplemma"), candidates, language)
+
+
+LookupTable = dict[str, str]
+
+
+@cache
+def _spacy_table(language: str, name: str) -> LookupTable:
+    """One of spacy-lookups-data's tables (empty when it has none of that name); lists
+    of lemmas are read as their first. Read once per process (tables do not change)."""
+    path = resources.files("spacy_lookups_data").joinpath("data", f"{language}_{name}.json.gz")
+    if not path.is_file():
+        return {}
+    with gzip.open(str(path), "rt", encoding="utf-8") as handle:
+        data: dict[str, str | list[str]] = json.load(handle)
+    return {
+        form: lemma if isinstance(lemma, str) else lemma[0] for form, lemma in data.items() if lemma
+    }
+
+
+def spacy_lookups_lemmatiser(language: str) -> Lemmatiser:
+    """spaCy's lookup tables (spacy-lookups-data) for ``language``, read as spaCy reads
+    them: Italian by part of speech (``ItalianLemmatizer.pos_lookup_lemmatize``, spaCy
+    3.x: the table of the word's PoS, then ``other``, then the PoS-blind ``lemma_lookup``,
+    else the word in small letters; a noun with capitals is looked up in small letters
+    first), other languages in their one ``lemma_lookup`` table (``Lemmatizer.
+    lookup_lemmatize``: the word as typed, else itself). ValueError when the package has
+    no table for the language."""
+    try:
+        legacy = _spacy_table(language, "lemma_lookup")
+    except ModuleNotFoundError:
+        raise ValueError("spacy-lookups-data is not installed") from None
+    if not legacy:
+        raise ValueError(f"spacy-lookups-data has no lemma table for language {language!r}")
+    if language != "it":
+
+        def plain(word: str, upos: str) -> tuple[str, ...]:
+            return (legacy.get(word, word),)
+
+        candidates: Callable[[str, str], tuple[str, ...]] = plain
+    else:
+        tables = {
+            upos: _spacy_table(language, f"lemma_lookup_{upos.lower()}") for upos in UPOS.values()
+        }
+        other = _spacy_table(language, "lemma_lookup_other")
+
+        def by_pos(word: str, upos: str) -> tuple[str, ...]:
+            own = tables[upos]
+            if upos == "NOUN" and word != word.lower():
+                return (own.get(word.lower()) or own.get(word) or word.lower(),)
+            string = word if upos == "NOUN" else word.lower()
+            return (own.get(string) or other.get(string) or legacy.get(string, string.lower()),)
+
+        candidates = by_pos
+    return Lemmatiser("spacy-lookups-data", version("spacy-lookups-data"), candidates, language)
+
+
+CHOSEN: dict[str, Callable[[str], Lemmatiser]] = {"it": spacy_lookups_lemmatiser}
+"""Languages whose lemmatiser is not simplemma, chosen by measured accuracy on forms
+checked by hand (``python -m bench.lemmatiser_compare``): Italian, where spaCy's tables
+by part of speech get 53 of 53 forms right and simplemma 49."""
+
+
+def lemmatiser_for(language: str) -> Lemmatiser | None:
+    """The lemmatiser of a language other than English: :data:`CHOSEN`'s (ValueError
+    when its package is missing), else simplemma where it covers the language, else None
+    (substitutes are then only normalised and case-folded)."""
+    chosen = CHOSEN.get(language)
+    if chosen is not None:
+        return chosen(language)  # a dependency: missing, it is an error, not a fallback
+    if language in simplemma_languages():
+        return simplemma_lemmatiser(language)
+    return None
+
+
+def _lookup_form(word: str, pos: str, rules: LanguageRules) -> str:
+    if len(word) > 1 and word.isupper():
+        word = word.lower()
+    if not rules.capitalised_nouns:
+        return word
+    first = word[0].upper() if pos == "n" else word[0].lower()
+    return first + word[1:]
+
+
+def _fits(lemma: str, pos: str, rules: LanguageRules) -> bool:
+    """Rule 3: whether ``lemma`` can be a lemma of a word of PoS ``pos``."""
+    if not lemma:
+        return False
+    if rules.capitalised_nouns and pos == "n" and not lemma[0].isupper():
+        return False
+    if rules.capitalised_nouns and pos == "a" and lemma[0].isupper():
+        return False
+    return not (pos == "v" and rules.verb_endings and not lemma.endswith(rules.verb_endings))
+
+
+def word_lemma(word: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRules) -> str:
+    """One word's lemma under rules 1-3 (the word itself, or its lookup form, when the
+    lemmatiser knows none that fits).
+
+    >>> word_lemma("l'anno", "n", Lemmatiser("upper", "1", lambda w, p: (w.upper(),)), ITALIAN)
+    "l'ANNO"
+    """
+    cut = word.rfind(APOSTROPHE, 0, len(word) - 1) + 1
+    prefix, stem = word[:cut], word[cut:]
+    if not stem or not stem[0].isalpha():
+        return word
+    lookup = _lookup_form(stem, pos, rules)
+    found = lemmatiser.candidates(lookup, UPOS[pos])
+    lemma = found[0] if found else lookup
+    return prefix + (lemma if _fits(lemma, pos, rules) else lookup)
+
+
+def _is_link(word: str, rules: LanguageRules) -> bool:
+    folded = word.casefold()
+    return folded in rules.links or folded.startswith(rules.elided_links)
+
+
+def head_candidates(words: list[str], pos: str, rules: LanguageRules) -> list[int]:
+    """Rule 5: the indices of the words that may be a phrase's head, in the order they
+    are tried (the first the lemmatiser changes is the head; none: the phrase stays)."""
+    if len(words) == 1:
+        return [0]
+    rule = rules.head_rule(pos)
+    if rule == "none":
+        return []
+    if rule.startswith("before-link"):
+        for index in range(1, len(words)):
+            if _is_link(words[index], rules):
+                return [index - 1]
+        rule = "last" if rule.endswith("last") else "first"
+    if rule == "first":
+        return [0]
+    if rule == "last":
+        return [len(words) - 1]
+    return [len(words) - 1, 0]
+
+
+def lemmatise_in(text: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRules) -> str:
+    """The lemmatised form of a substitute or multiword, typed case kept, for a target of
+    PoS ``pos`` in the language of ``rules``: its head word lemmatised (rule 5). A change
+    of case alone is kept only where it gives a German noun its capital (``haus`` →
+    *Haus*, ``mädchen für alles`` → *Mädchen für alles*).
+
+    >>> lemmatise_in("andava via", "v", Lemmatiser("x", "1", lambda w, p: ("andare",)), ITALIAN)
+    'andare via'
+    """
+    if pos in rules.unchanged_pos:
+        return text
+    tokens = text.split(" ")
+    places = [index for index, token in enumerate(tokens) if token]
+    if not places:
+        return text
+    candidates = head_candidates([tokens[index] for index in places], pos, rules)
+    recased: tuple[int, str] | None = None
+    for candidate in candidates:
+        place = places[candidate]
+        lemma = word_lemma(tokens[place], pos, lemmatiser, rules)
+        if lemma.casefold() != tokens[place].casefold():
+            tokens[place] = lemma
+            return " ".join(tokens)
+        if recased is None and pos == "n" and rules.capitalised_nouns and lemma != tokens[place]:
+            recased = place, lemma
+    if recased is None:
+        return text
+    tokens[recased[0]] = recased[1]
+    return " ".join(tokens)
