@@ -23,6 +23,7 @@ from typing import TypeVar
 from scoring.io import FormatError, parse_gold_lines, split_lines
 from scoring.lines import as_text, iter_chunks, perl_split
 from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
+from scoring.substitute import APOSTROPHES
 from scoring.types import GoldRules, Rules
 
 Count = int | float
@@ -148,9 +149,9 @@ def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
     return top[0] if top else None
 
 
-APOSTROPHES = "'\u2019"
-"""The straight and the curly apostrophe (U+2019), one character for matching."""
-_NO_APOSTROPHES = str.maketrans("", "", APOSTROPHES)
+_NO_APOSTROPHES = str.maketrans("", "", "'" + "".join(APOSTROPHES))
+"""The straight apostrophe and every character matched as it
+(:data:`scoring.substitute.APOSTROPHES`: the curly U+2019), removed."""
 
 
 def normalise(term: str) -> str:
