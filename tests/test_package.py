@@ -145,6 +145,10 @@ def test_the_wheel_holds_the_two_packages_their_data_and_the_scripts(wheel: Path
         "annotate/migrations/alembic.ini",
         "annotate/migrations/script.py.mako",
         "annotate/demo/demo.xml",
+        "annotate/static/lexsub.css",
+        "annotate/static/limits.js",
+        "annotate/translations/de/LC_MESSAGES/messages.mo",
+        "annotate/translations/it/LC_MESSAGES/messages.mo",
         "scoring/py.typed",
     ):
         assert data in names, data

@@ -1,0 +1,35 @@
+// A box with a length limit (data-limit) says so when it reaches it, instead of cutting
+// silently as maxlength does (a pasted text is kept whole, and the server names the rule
+// if it is still too long when saved). The note is the element "limit-" + the box's id,
+// a polite live region the box's aria-describedby names; its texts come from the page
+// (data-reached, data-over, with {count} and {limit}) in the page's language.
+(function () {
+  "use strict";
+  function update(box) {
+    var note = document.getElementById("limit-" + box.id);
+    var limit = parseInt(box.getAttribute("data-limit"), 10);
+    if (!note || !limit) {
+      return;
+    }
+    var count = Array.from(box.value).length;
+    var text = "";
+    if (count > limit) {
+      text = note.getAttribute("data-over");
+    } else if (count === limit) {
+      text = note.getAttribute("data-reached");
+    }
+    text = (text || "").replace("{count}", String(count)).replace("{limit}", String(limit));
+    if (note.textContent !== text) {
+      note.textContent = text;
+    }
+  }
+  document.addEventListener("input", function (event) {
+    var box = event.target;
+    if (box && box.hasAttribute && box.hasAttribute("data-limit")) {
+      update(box);
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-limit]").forEach(update);
+  });
+}());
