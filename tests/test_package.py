@@ -146,7 +146,7 @@ def test_the_wheel_holds_the_two_packages_their_data_and_the_scripts(wheel: Path
         "annotate/migrations/script.py.mako",
         "annotate/demo/demo.xml",
         "annotate/static/lexsub.css",
-        "annotate/static/limits.js",
+        "annotate/static/lexsub.js",
         "annotate/translations/de/LC_MESSAGES/messages.mo",
         "annotate/translations/it/LC_MESSAGES/messages.mo",
         "scoring/py.typed",

@@ -376,11 +376,11 @@ def test_organiser_imports_watches_progress_and_exports(
     # the organiser sees the progress per annotator and per word
     org.get_by_role("link", name="Organiser").click()
     section = org.locator("h2:text-is('small') + p")
-    table = org.locator("h2:text-is('small') + p + table")
+    table = org.locator("h2:text-is('small') + p + .table-scroll table")
     expect(table.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
         ["ann", "2 / 3", "67%"]
     )
-    demo = org.locator("h2:text-is('demo') + p + table")
+    demo = org.locator("h2:text-is('demo') + p + .table-scroll table")
     expect(demo.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
         ["ann", f"0 / {TOTAL}", "0%", "never"]
     )
