@@ -558,3 +558,18 @@ def test_a_box_at_its_limit_says_so_and_keeps_what_was_typed(
     multiword = page.get_by_label("Multiword", exact=True)
     multiword.fill("m" * 60)
     expect(page.locator("#limit-multiword")).to_have_text("60 characters: the limit of this box.")
+
+
+def test_the_organiser_boxes_say_their_limit_too(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    log_in(page, study, "boss")
+    _open(page, study.url(f"/organiser/datasets/{study.demo}/members"))
+    code = page.get_by_label(re.compile("^Completion code"))
+    code.fill("c" * 65)
+    expect(code).to_have_value("c" * 65)  # kept whole, not cut at 64
+    expect(page.locator("#limit-completion_code")).to_have_text(
+        "65 characters: at most 64, please shorten it."
+    )
+    expect(code).to_have_accessible_description(re.compile("at most 64"))
