@@ -39,6 +39,8 @@ WEB = {
     "psycopg",
     "defusedxml",
     "werkzeug",
+    "flask-babel",
+    "babel",
 }
 
 pytestmark = pytest.mark.slow
@@ -270,3 +272,22 @@ def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(
         }
     assert {"users", "datasets", "instances", "responses", "alembic_version"} <= tables
     assert (venv.work / "instance" / "secret_key").exists()
+    # the installed app has its catalogues (a German page) and its static files
+    shown = venv.run(
+        [
+            venv.bin("python"),
+            "-c",
+            "from annotate import create_app\n"
+            "from annotate.i18n import use_language\n"
+            "from flask_babel import gettext\n"
+            "app = create_app()\n"
+            "with app.test_request_context('/'):\n"
+            "    use_language('de')\n"
+            "    print(gettext('Save and next'))\n"
+            "client = app.test_client()\n"
+            "print(client.get('/static/lexsub.js').status_code, "
+            "client.get('/static/lexsub.css').status_code)\n",
+        ],
+        env=env,
+    )
+    assert shown.stdout.decode().splitlines() == ["Speichern und weiter", "200 200"]
