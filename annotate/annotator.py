@@ -4,12 +4,14 @@ in the datasets assigned to the annotator only (A10: any other sentence is a 404
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response
 
-from annotate.answers import FIELDS, FormCheck, validate_answer
+from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer
 from annotate.extensions import db, limiter, login_manager
+from annotate.i18n import common_language, use_language
 from annotate.models import Dataset, Instance, Lexelt, User
 from annotate.models import Response as Answered
 from annotate.services import ServiceError, answered_ids, resume, save_answer, used_dictionary
@@ -29,7 +31,9 @@ bp = Blueprint("annotator", __name__)
 def home() -> str | Response:
     if not current_user.is_authenticated:
         return render_template("home.html")
-    return render_template("annotate/home.html", rows=standings(current_user))
+    rows = standings(current_user)
+    use_language(common_language(row.dataset.language for row in rows))
+    return render_template("annotate/home.html", rows=rows)
 
 
 @bp.get("/instructions")
@@ -37,8 +41,11 @@ def instructions() -> str:
     """How to annotate, the keyboard shortcuts, and the guidelines of the datasets the
     annotator may open."""
     datasets = visible_datasets(current_user) if current_user.is_authenticated else []
+    use_language(common_language(d.language for d in datasets))
     return render_template(
-        "annotate/instructions.html", guided=[d for d in datasets if d.guidelines.strip()]
+        "annotate/instructions.html",
+        guided=[d for d in datasets if d.guidelines.strip()],
+        limit=MAX_LENGTH,
     )
 
 
@@ -64,9 +71,9 @@ def start() -> str | Response:
         instance = resume(current_user, standing.dataset)
         if instance is not None:
             return redirect(url_for("annotator.item", instance_id=instance.id))
-    return render_template(
-        "annotate/done.html", dataset=None, left=[], unassigned=not standings(current_user)
-    )
+    rows = standings(current_user)
+    use_language(common_language(row.dataset.language for row in rows))
+    return render_template("annotate/done.html", dataset=None, left=[], unassigned=not rows)
 
 
 def _visible(dataset_id: int) -> Dataset:
@@ -93,11 +100,16 @@ def finished(dataset_id: int) -> str | Response:
     """A finished dataset: says so, what is left in the others, and to a crowd
     participant the completion code. Not finished yet: its first unanswered sentence."""
     dataset = _visible(dataset_id)
+    use_language(dataset.language)
     instance = resume(current_user, dataset)
     if instance is not None:
         flash(
-            f"Not finished yet: {len(_unanswered(dataset))} of your sentences of "
-            f"{dataset.name} have no answer. This is the first.",
+            gettext(
+                "Not finished yet: %(count)s of your sentences of %(dataset)s have no "
+                "answer. This is the first.",
+                count=len(_unanswered(dataset)),
+                dataset=dataset.name,
+            ),
             "info",
         )
         return redirect(url_for("annotator.item", instance_id=instance.id))
@@ -132,6 +144,7 @@ def study(token: str) -> str | Response | tuple[str, int]:
     dataset = study_dataset(token)
     if dataset is None:
         abort(404)
+    use_language(dataset.language)
     given = next(
         (request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)), ""
     ).strip()
@@ -163,24 +176,27 @@ def item(instance_id: int) -> str | Response:
     instance = db.get_or_404(Instance, instance_id)
     if not can_open(current_user, instance):
         abort(404)  # another dataset's sentence, or not one of the annotator's
+    dataset = db.session.get(Dataset, instance.dataset_id)
+    assert dataset is not None
+    use_language(dataset.language)
     check = FormCheck(None)
     if request.method == "POST":
         form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
         check = validate_answer(form, (instance.lexelt.lemma, instance.head))
         if check.answer is not None:
-            dataset = db.session.get(Dataset, instance.dataset_id)
-            assert dataset is not None
             new = instance.id not in answered_ids(current_user, dataset)
             save_answer(current_user, instance, check.answer)
             following = _neighbour(instance, +1)
             if following is None or (new and resume(current_user, dataset) is None):
-                flash("Saved.", "info")  # the dataset's finished page, or what is left
+                flash(gettext("Saved."), "info")  # the dataset's finished page, or what is left
                 return redirect(url_for("annotator.finished", dataset_id=dataset.id))
-            flash("Saved.", "info")
+            flash(gettext("Saved."), "info")
             return redirect(url_for("annotator.item", instance_id=following.id))
     else:
         form = _pending_form(instance) or _form_of(instance)
-    return render_template("annotate/item.html", **_page(instance), form=form, check=check)
+    return render_template(
+        "annotate/item.html", **_page(instance), form=form, check=check, limit=MAX_LENGTH
+    )
 
 
 def keep_and_log_in(instance_id: int) -> Response:
@@ -205,7 +221,7 @@ def _pending_form(instance: Instance) -> dict[str, str] | None:
     if not isinstance(pending, dict) or pending.get("instance") != instance.id:
         return None
     session.pop(PENDING)
-    flash("This answer is not saved yet: check it and press Save and next.", "info")
+    flash(gettext("This answer is not saved yet: check it and press Save and next."), "info")
     return {key: str(value) for key, value in pending.get("form", {}).items() if key in FIELDS}
 
 

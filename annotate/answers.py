@@ -46,12 +46,30 @@ class Answer:
     used_dictionary: bool
 
 
+def N_(text: str) -> str:
+    """Marks ``text`` as a msgid for the catalogues (``pybabel extract -k N_``)."""
+    return text
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A problem with the form: the field it concerns ("" for the whole form) and text."""
+    """A problem with the form: the fields it concerns (each gets ``aria-invalid`` and
+    points at the message) and the message, an English ``template`` (a msgid of the
+    annotator's catalogues, see annotate/i18n.py) with its ``params``; a ``problem``
+    parameter is a message of :mod:`scoring.substitute`."""
 
-    field: str
-    text: str
+    fields: tuple[str, ...]
+    template: str
+    params: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The message in English."""
+        return self.template % dict(self.params) if self.params else self.template
+
+    @property
+    def values(self) -> dict[str, str]:
+        return dict(self.params)
 
 
 @dataclass(frozen=True)
@@ -67,11 +85,20 @@ class FormCheck:
     @property
     def fields(self) -> frozenset[str]:
         """The fields an error or caution names (for aria-invalid)."""
-        return frozenset(m.field for m in (*self.errors, *self.cautions) if m.field)
+        return frozenset(f for m in (*self.errors, *self.cautions) for f in m.fields)
 
+    def messages_of(self, field: str) -> tuple[int, ...]:
+        """The 1-based numbers of the messages shown (errors, else cautions) that concern
+        ``field``: the page's ``message-N`` ids its ``aria-describedby`` names."""
+        shown = self.errors or self.cautions
+        return tuple(n for n, m in enumerate(shown, 1) if field in m.fields)
 
-def _label(field: str) -> str:
-    return "Multiword" if field == "multiword" else f"Substitute {field[-1]}"
+    @property
+    def first_field(self) -> str | None:
+        """The first field (in the form's order) a shown message concerns: it gets the
+        focus when the page comes back."""
+        marked = {f for m in (self.errors or self.cautions) for f in m.fields}
+        return next((f for f in FIELDS if f in marked), None)
 
 
 def validate_answer(form: Mapping[str, str], targets: Iterable[str] = ()) -> FormCheck:
@@ -91,31 +118,46 @@ def validate_answer(form: Mapping[str, str], targets: Iterable[str] = ()) -> For
         try:
             checked = check_substitute(typed, targets)
         except InvalidSubstitute as error:
-            errors.append(Message(field, f"{_label(field)} ('{typed}'): {error.message}."))
+            errors.append(
+                Message(
+                    (field,),
+                    N_("Substitute %(number)s ('%(value)s'): %(problem)s."),
+                    (("number", str(number)), ("value", typed), ("problem", error.message)),
+                )
+            )
             continue
         if checked.text.casefold() in seen:
-            errors.append(Message(field, f"'{checked.text}' is given twice."))
+            errors.append(
+                Message((field,), N_("'%(value)s' is given twice."), (("value", checked.text),))
+            )
         seen.add(checked.text.casefold())
         cautions.extend(
-            Message(field, f"{_label(field)} ('{checked.text}') {caution.message}")
+            Message(
+                (field,),
+                N_("Substitute %(number)s ('%(value)s') %(problem)s"),
+                (("number", str(number)), ("value", checked.text), ("problem", caution.message)),
+            )
             for caution in checked.warnings
         )
         substitutes.append((field, checked.text))
     name, nil = bool(form.get("name")), bool(form.get("nil"))
+    ticks = tuple(field for field, ticked in (("name", name), ("nil", nil)) if ticked)
     if name and nil:
         errors.append(
-            Message("", "Choose either 'Proper name' or 'No substitute (nil)', not both.")
+            Message(ticks, N_("Choose either 'Proper name' or 'No substitute (nil)', not both."))
         )
     if (name or nil) and substitutes:
         errors.append(
             Message(
-                "", "Give substitutes, or tick 'Proper name' or 'No substitute (nil)', not both."
+                (*(field for field, _ in substitutes), *ticks),
+                N_("Give substitutes, or tick 'Proper name' or 'No substitute (nil)', not both."),
             )
         )
     if not (name or nil or substitutes or errors):
         errors.append(
             Message(
-                "", "Give at least one substitute, or tick 'Proper name' or 'No substitute (nil)'."
+                ("sub1",),
+                N_("Give at least one substitute, or tick 'Proper name' or 'No substitute (nil)'."),
             )
         )
     multiword = ""
@@ -125,16 +167,23 @@ def validate_answer(form: Mapping[str, str], targets: Iterable[str] = ()) -> For
             multiword = check_multiword(typed_multiword).text
         except InvalidSubstitute as error:
             errors.append(
-                Message("multiword", f"Multiword ('{typed_multiword}'): {error.message}.")
+                Message(
+                    ("multiword",),
+                    N_("Multiword ('%(value)s'): %(problem)s."),
+                    (("value", typed_multiword), ("problem", error.message)),
+                )
             )
             multiword = typed_multiword.strip()
     ticked = bool(form.get("mw"))
     if ticked and not multiword:
-        errors.append(Message("multiword", "You ticked 'Part of a multiword': type the multiword."))
+        errors.append(
+            Message(("multiword",), N_("You ticked 'Part of a multiword': type the multiword."))
+        )
     if multiword and not ticked:
         errors.append(
             Message(
-                "multiword", "Tick 'Part of a multiword' for the multiword you typed, or clear it."
+                ("mw", "multiword"),
+                N_("Tick 'Part of a multiword' for the multiword you typed, or clear it."),
             )
         )
     if errors:
@@ -160,5 +209,5 @@ def _token(cautions: list[Message]) -> str:
     """Names exactly the cautions confirmed: other values need a confirmation of their own."""
     if not cautions:
         return ""
-    text = "\x1f".join(f"{m.field}\x1e{m.text}" for m in cautions)
+    text = "\x1f".join(f"{' '.join(m.fields)}\x1e{m.text}" for m in cautions)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -67,23 +68,25 @@ def safe_next(target: str | None) -> str | None:
 def login() -> str | Response:
     if current_user.is_authenticated:
         return redirect(url_for("annotator.home"))
-    username = ""
+    username, error = "", None
     if request.method == "POST":
         username = request.form.get("username", "").strip()
         password = request.form.get("password", "")
         user = _find_user(username)
         if user is None:
             check_no_password(password)  # the time a known username takes
-            flash("Wrong username or password.", "error")
+            error = gettext("Wrong username or password.")
         elif not user.check_password(password):
-            flash("Wrong username or password.", "error")
+            error = gettext("Wrong username or password.")
         elif not user.active:
-            flash("This account is deactivated; ask an organiser.", "error")
+            error = gettext("This account is deactivated; ask an organiser.")
         else:
             login_user(user)
             target = safe_next(request.args.get("next"))
             return redirect(target or landing(user))
-    return render_template("auth/login.html", username=username)
+    # the message is on the form (role=alert, both fields aria-invalid and described by
+    # it) and in the title, not a flash
+    return render_template("auth/login.html", username=username, error=error)
 
 
 @bp.post("/logout")
@@ -92,5 +95,5 @@ def logout() -> Response:
     current_user.end_sessions()  # every session of the account, not only this one
     db.session.commit()
     logout_user()
-    flash("You are logged out.", "info")
+    flash(gettext("You are logged out."), "info")
     return redirect(url_for("auth.login"))

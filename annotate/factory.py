@@ -75,7 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if url.startswith("sqlite"):
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
 
-    from annotate import annotator, auth, cli, judge, members, organiser, reports
+    from annotate import annotator, auth, cli, i18n, judge, members, organiser, reports
     from annotate.extensions import csrf, db, limiter, login_manager, migrate
 
     db.init_app(app)
@@ -83,6 +83,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     login_manager.init_app(app)
     csrf.init_app(app)
     limiter.init_app(app)
+    i18n.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)
     app.register_blueprint(organiser.bp)

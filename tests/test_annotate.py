@@ -72,7 +72,7 @@ def test_first_page_shows_one_sentence_target_bold_no_pos(
     response = annotator.get("/annotate")
     assert response.headers["Location"] == f"/annotate/{first}"
     page = annotator.get(f"/annotate/{first}").get_data(as_text=True)
-    assert "The <b>bright</b> pupil &amp; her friend." in page
+    assert 'The <mark class="target"><b>bright</b></mark> pupil &amp; her friend.' in page
     assert "bright.a" not in page and ".a<" not in page
     for label in LABELS[:-2]:
         assert label in page
@@ -82,7 +82,7 @@ def test_first_page_shows_one_sentence_target_bold_no_pos(
 
 def test_markup_in_context_is_text(app: Flask, annotator: FlaskClient) -> None:
     page = annotator.get(f"/annotate/{_ids(app)[1]}").get_data(as_text=True)
-    assert "A <b>bright</b> light &lt;here&gt;." in page
+    assert 'A <mark class="target"><b>bright</b></mark> light &lt;here&gt;.' in page
 
 
 def test_save_and_next_stores_answer_and_history(app: Flask, annotator: FlaskClient) -> None:

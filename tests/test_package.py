@@ -46,6 +46,8 @@ WEB = {
     "psycopg",
     "defusedxml",
     "werkzeug",
+    "flask-babel",
+    "babel",
 }
 
 pytestmark = pytest.mark.slow
@@ -155,6 +157,9 @@ def test_the_wheel_holds_the_two_packages_their_data_and_the_scripts(wheel: Path
         "annotate/static/lexsub.css",
         "annotate/static/annotate.js",
         "annotate/static/judge.js",
+        "annotate/static/lexsub.js",
+        "annotate/translations/de/LC_MESSAGES/messages.mo",
+        "annotate/translations/it/LC_MESSAGES/messages.mo",
         "scoring/py.typed",
     ):
         assert data in names, data
@@ -285,3 +290,22 @@ def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(
         }
     assert {"users", "datasets", "instances", "responses", "alembic_version"} <= tables
     assert (venv.work / "instance" / "secret_key").exists()
+    # the installed app has its catalogues (a German page) and its static files
+    shown = venv.run(
+        [
+            venv.bin("python"),
+            "-c",
+            "from annotate import create_app\n"
+            "from annotate.i18n import use_language\n"
+            "from flask_babel import gettext\n"
+            "app = create_app()\n"
+            "with app.test_request_context('/'):\n"
+            "    use_language('de')\n"
+            "    print(gettext('Save and next'))\n"
+            "client = app.test_client()\n"
+            "print(client.get('/static/lexsub.js').status_code, "
+            "client.get('/static/lexsub.css').status_code)\n",
+        ],
+        env=env,
+    )
+    assert shown.stdout.decode().splitlines() == ["Speichern und weiter", "200 200"]

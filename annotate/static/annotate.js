@@ -27,11 +27,12 @@
       }
     }
   });
-  // "Saved." fades away after a few seconds (it stays readable for screen readers
+  // "Saved." (in the page's language: the form's data-saved) fades away after a few seconds (it stays readable for screen readers
   // until then, in its role="status" paragraph).
+  var saved = form.getAttribute("data-saved") || "Saved.";
   var flashes = document.querySelectorAll("p.flash.info");
   flashes.forEach(function (flash) {
-    if (flash.textContent.trim() === "Saved.") {
+    if (flash.textContent.trim() === saved) {
       flash.classList.add("saved");
       window.setTimeout(function () { flash.classList.add("gone"); }, 2500);
     }

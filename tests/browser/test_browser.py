@@ -175,15 +175,15 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
     expect(box(page, "Multiword")).to_have_value("main spring")
     expect(
         page.get_by_role("navigation", name="Sentences of this word").get_by_role("link")
-    ).to_have_text(["1✓", "2✓", "3✓", "4✓", "5✓"])
+    ).to_have_text([f"{n}✓ (answered)" for n in range(1, 6)])  # ✓ and, in text, answered
     # earlier answers of the word are shown too
     page.get_by_role("navigation", name="Sentences of this word").get_by_role(
-        "link", name="2✓"
+        "link", name="2 (answered)"
     ).click()
     expect_at(page, live, ids, "d2", progress(1, 2, 5))
     expect(box(page, "Proper name")).to_be_checked()
     page.get_by_role("navigation", name="Sentences of this word").get_by_role(
-        "link", name="4✓"
+        "link", name="4 (answered)"
     ).click()
     expect(box(page, "No substitute (nil)")).to_be_checked()
 
@@ -376,11 +376,11 @@ def test_organiser_imports_watches_progress_and_exports(
     # the organiser sees the progress per annotator and per word
     org.get_by_role("link", name="Organiser").click()
     section = org.locator("h2:text-is('small') + p")
-    table = org.locator("h2:text-is('small') + p + table")
+    table = org.locator("h2:text-is('small') + p + .table-scroll table")
     expect(table.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
         ["ann", "2 / 3", "67%"]
     )
-    demo = org.locator("h2:text-is('demo') + p + table")
+    demo = org.locator("h2:text-is('demo') + p + .table-scroll table")
     expect(demo.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
         ["ann", f"0 / {TOTAL}", "0%", "never"]
     )

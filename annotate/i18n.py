@@ -1,0 +1,148 @@
+"""Annotator pages in the study's language (issue 17, SPEC A9): Flask-Babel set up here.
+
+A dataset has a language (``Dataset.language``, an ISO 639-1 code). The annotator's pages
+of a dataset use its catalogue when we ship one (:data:`CATALOGUES`: German, Italian) and
+English otherwise; pages of no one dataset (the annotator's home, the instructions, "all
+done") use the language all the annotator's datasets share, else English. Organiser pages
+and the log-in page stay English. The English texts are the msgids themselves, so English
+pages are exactly what they were before translation.
+
+Two languages are told apart: the *interface* language (the catalogue, :func:`ui_language`)
+and the *page* language (the study's, :func:`page_language`), which ``<html lang>`` carries
+on a dataset's annotator pages; the body says ``lang="en"`` when the interface falls back
+to English, so a screen reader reads every part in its own language.
+
+The catalogues are ``annotate/translations/LANG/LC_MESSAGES/messages.po``; the compiled
+``messages.mo`` beside each is committed (a few kilobytes) so that a checkout and an
+installed wheel work without a build step, and ``tests/test_i18n.py`` fails when a
+``.mo`` differs from what its ``.po`` compiles to (``bash scripts/translations.sh``
+extracts, updates and compiles them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from flask import Flask, g
+from flask_babel import Babel, gettext, refresh
+
+ENGLISH = "en"
+
+
+def N_(text: str) -> str:
+    """Marks ``text`` as a msgid for extraction (``pybabel extract -k N_``); no change."""
+    return text
+
+
+CATALOGUES = frozenset({"de", "it"})
+"""The languages we ship a catalogue for (besides English, which the msgids are)."""
+
+babel = Babel()
+
+
+def ui_language() -> str:
+    """The catalogue of this request: the study's language when we ship it, else English
+    (Flask-Babel's locale selector)."""
+    language = page_language()
+    return language if language in CATALOGUES else ENGLISH
+
+
+def page_language() -> str:
+    """The language of this request's page: the study's (set by :func:`use_language`)."""
+    return str(g.get("study_language") or ENGLISH)
+
+
+def use_language(language: str | None) -> None:
+    """Show this request's page in ``language`` (a dataset's); None or '' for English."""
+    g.study_language = (language or ENGLISH).strip().lower() or ENGLISH
+    refresh()  # Flask-Babel caches the locale per request
+
+
+def common_language(languages: Iterable[str]) -> str | None:
+    """The one language all of ``languages`` share, or None (none, or several).
+
+    >>> common_language(["de", "de"]), common_language(["de", "it"]), common_language([])
+    ('de', None, None)
+    """
+    found = {language for language in languages}
+    return found.pop() if len(found) == 1 else None
+
+
+def _languages() -> dict[str, str]:
+    return {"page_lang": page_language(), "ui_lang": ui_language()}
+
+
+def init_app(app: Flask) -> None:
+    """Bind Flask-Babel (catalogues in ``annotate/translations``) and give every template
+    ``page_lang``, ``ui_lang`` and :func:`translate` (a form message in the interface
+    language)."""
+    babel.init_app(app, locale_selector=ui_language)
+    app.context_processor(_languages)
+    app.jinja_env.globals["translate"] = translate
+    app.jinja_env.globals["translate_message"] = translate_message
+
+
+# --- messages made elsewhere in English: the rule of a valid substitute, a study link ------
+
+RULE_MESSAGES = (
+    N_("contains a line break (one line per gold item)"),
+    N_("is not valid Unicode (a lone surrogate)"),
+    N_("contains the control character U+%(code)s"),
+    N_("is empty"),
+    N_("contains '::' (the gold format puts '::' between the item and its substitutes)"),
+    N_("is too long: %(length)s characters (at most %(limit)s)"),
+    N_("has no letter or digit"),
+    N_("one substitute per box (a list was typed: give each substitute in a box of its own)"),
+    N_("contains ';' (the gold format separates substitutes with ';')"),
+    N_("contains ';' (the gold format separates entries with ';')"),
+    N_(
+        "'%(entry)s' is reserved: the gold format uses it for proper-name answers "
+        "(tick 'Proper name' instead)"
+    ),
+    N_("is typed as a substitute: did you mean to tick 'Proper name'?"),
+    N_("is typed as a substitute: did you mean to tick 'No substitute (nil)'?"),
+    N_("is one character long (the official scorer drops one-character gold entries)"),
+    N_("is the target word itself"),
+    N_("has more than %(words)s words (a substitute is a word or a short phrase)"),
+    # annotate.study: what a crowd participant's study link may answer
+    N_("participant id %(value)s must be 1-64 letters, digits, '.', '_' or '-'"),
+    N_("every sentence of %(dataset)s has %(count)s annotators already"),
+    N_("user %(user)s exists already"),
+)
+"""The English messages :mod:`scoring.substitute` (and :func:`annotate.study.participant`)
+give: the rules stay there, in one place; each message is a msgid here, its ``%(name)s``
+parts the values a message carries. ``tests/test_i18n.py`` checks that every rule's
+message matches one of these."""
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"%\((\w+)\)s", template)
+    regex = "".join(
+        re.escape(part) if index % 2 == 0 else f"(?P<{part}>.+?)"
+        for index, part in enumerate(parts)
+    )
+    return re.compile(regex + r"\Z")
+
+
+_RULE_PATTERNS = tuple((template, _pattern(template)) for template in RULE_MESSAGES)
+
+
+def translate_message(message: str) -> str:
+    """A message of :data:`RULE_MESSAGES` in the interface language (unchanged in
+    English, and when no template matches it)."""
+    for template, pattern in _RULE_PATTERNS:
+        found = pattern.match(message)
+        if found is not None:
+            return str(gettext(template, **found.groupdict()))
+    return message
+
+
+def translate(template: str, params: Mapping[str, str] | None = None) -> str:
+    """``template`` (a msgid) in the interface language with ``params`` filled in; a
+    ``problem`` parameter is a rule's message (:func:`translate_message`)."""
+    values = {
+        key: translate_message(value) if key == "problem" else value
+        for key, value in (params or {}).items()
+    }
+    return str(gettext(template, **values))

@@ -1,0 +1,575 @@
+"""WCAG 2.2 AA in a real browser (issue 17, item 7; SPEC A9): axe-core over every page of
+``app.url_map`` an annotator or an organiser can open, at 1280 px and 375 px, with no
+violation; the target word named to assistive technology; invalid fields marked and tied
+to their messages; sentence links big enough and saying which is current and answered;
+a box that says when it reaches its limit; no page wider than a 375 px phone.
+
+axe-core is the copy bundled with axe-playwright-python (axe 4.12), run with the WCAG 2.0,
+2.1 and 2.2 A and AA tags.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip(
+    "playwright.sync_api",
+    reason="browser tests need the playwright package (pip install -r requirements-dev.txt)",
+)
+
+from playwright.sync_api import Page, expect
+from sqlalchemy import select
+
+from tests.browser.conftest import PASSWORD, Live
+
+axe_playwright = pytest.importorskip(
+    "axe_playwright_python.sync_playwright",
+    reason="the accessibility tests need axe-playwright-python (pip install -r "
+    "requirements-dev.txt)",
+)
+
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+AXE_OPTIONS = {"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
+WIDE = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 812}
+
+NOT_PAGES = {
+    "static": "style sheet and scripts",
+    "organiser.export": "a JSON Lines download",
+    "organiser.gold": "a zip or gold-file download",
+}
+"""GET routes that answer with a file, not a page."""
+
+GERMAN = b"""<?xml version="1.0" encoding="utf-8"?>
+<corpus lang="german">
+  <lexelt item="Haus.n">
+    <instance id="h1"><context>Die alten <head>H\xc3\xa4user</head> am Fluss werden
+      bald renoviert.</context></instance>
+  </lexelt>
+</corpus>
+"""
+"""A German study we wrote: its pages are German (html lang="de")."""
+
+LONG = "x" * 58 + "-y"  # a long value with no space: tables must scroll, not the page
+
+
+@dataclass
+class Study:
+    """The live server with a study in every state a page can show."""
+
+    live: Live
+    demo: int
+    german: int
+    token: str
+    first: int  # ids of demo sentences d1, d2
+    second: int
+    german_first: int
+
+    def url(self, path: str) -> str:
+        return self.live.url + path
+
+
+def _study(live: Live, tmp: Path) -> Study:
+    from annotate.answers import Answer
+    from annotate.extensions import db
+    from annotate.importer import parse_lexsub_xml
+    from annotate.models import Dataset, Instance, User
+    from annotate.services import import_dataset, save_answer
+    from annotate.study import open_study
+
+    live.user("boss", "organiser")
+    live.user("ann", datasets=("demo",))
+    live.user("bob", datasets=("demo",))
+    with live.app.app_context():
+        german = import_dataset(
+            parse_lexsub_xml(GERMAN, "haus.xml"), "haus", "haus.xml", GERMAN
+        ).dataset
+        german.language = "de"
+        db.session.commit()
+        german_id = german.id
+    with live.app.app_context():
+        from annotate.study import assign
+
+        assign(db.session.scalars(select(User).where(User.username == "ann")).one(), german)
+        demo = db.session.scalars(select(Dataset).where(Dataset.name == "demo")).one()
+        token = open_study(demo, "DONE-42")
+        instances = list(
+            db.session.scalars(
+                select(Instance).where(Instance.dataset_id == demo.id).order_by(Instance.position)
+            )
+        )
+        given = {
+            "ann": [("seasons",), ("source", "well"), ("coil",), (LONG,)],
+            "bob": [("seasons", "springtime"), ("well",), ("happy; glad",)],
+        }
+        for name, answers in given.items():
+            user = db.session.scalars(select(User).where(User.username == name)).one()
+            for instance, substitutes in zip(instances[1:], answers, strict=False):
+                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
+        german_first = db.session.scalars(
+            select(Instance).where(Instance.dataset_id == german_id)
+        ).one()
+        ann = db.session.scalars(select(User).where(User.username == "ann")).one()
+        save_answer(ann, german_first, Answer("substitutes", ("Gebäude",), None, False))
+        study = Study(
+            live, demo.id, german_id, token, instances[0].id, instances[1].id, german_first.id
+        )
+    system = tmp / "mine.best"
+    system.write_text("spring.n d2 :: season\nspring.n d3 :: source\n", encoding="utf-8")
+    return study
+
+
+@pytest.fixture
+def study(live: Live, tmp_path: Path) -> Study:
+    return _study(live, tmp_path)
+
+
+def log_in(page: Page, study: Study, username: str) -> None:
+    page.goto(study.url("/login"))
+    page.get_by_label("Username", exact=True).fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def axe_violations(page: Page) -> list[str]:
+    """Every axe violation on the page, one line each: rule, impact, the elements."""
+    results: Any = axe_playwright.Axe().run(page, options=AXE_OPTIONS)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} at "
+        + ", ".join(str(node["target"]) for node in v["nodes"])
+        for v in results.response["violations"]
+    ]
+
+
+def page_width(page: Page) -> tuple[int, int]:
+    scroll, inner = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    return int(scroll), int(inner)
+
+
+# --- the pages: every GET route, in each state it can show --------------------------------
+
+
+Visit = Callable[[Page], None]
+
+
+def _open(page: Page, url: str, status: int = 200) -> None:
+    response = page.goto(url)
+    assert response is not None and response.status == status, (url, response and response.status)
+
+
+def _post_item(values: dict[str, str]) -> Callable[[Study], Visit]:
+    """The annotation page after a save that comes back (an error, a question)."""
+
+    def visit(study: Study) -> Visit:
+        def run(page: Page) -> None:
+            _open(page, study.url(f"/annotate/{study.first}"))
+            for label, value in values.items():
+                box = page.get_by_label(label, exact=True)
+                if value == "tick":
+                    box.check()
+                else:
+                    box.fill(value)
+            page.get_by_role("button", name="Save and next").click()
+            expect(page.get_by_role("alert")).to_be_visible()
+
+        return run
+
+    return visit
+
+
+def _failed_login(study: Study) -> Visit:
+    def run(page: Page) -> None:
+        _open(page, study.url("/login"))
+        page.get_by_label("Username", exact=True).fill("nobody")
+        page.get_by_label("Password", exact=True).fill("wrong-password")
+        page.get_by_role("button", name="Log in", exact=True).click()
+        expect(page.get_by_role("alert")).to_be_visible()
+
+    return run
+
+
+def _path(make: Callable[[Study], str]) -> Callable[[Study], Visit]:
+    return lambda study: lambda page: _open(page, study.url(make(study)))
+
+
+# endpoint -> (who, name of the state, how to get there, the dataset the page is about)
+PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
+    ("auth.login", "visitor", "log in", _path(lambda s: "/login"), None),
+    ("auth.login", "visitor", "failed log-in", _failed_login, None),
+    ("annotator.home", "visitor", "welcome", _path(lambda s: "/"), None),
+    ("annotator.instructions", "visitor", "instructions", _path(lambda s: "/instructions"), None),
+    ("annotator.study", "visitor", "study link", _path(lambda s: f"/study/{s.token}"), "demo"),
+    (
+        "annotator.study",
+        "visitor",
+        "study link, bad id",
+        lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=a%20b"), 400),
+        "demo",
+    ),
+    ("annotator.home", "ann", "your work", _path(lambda s: "/"), None),
+    ("annotator.instructions", "ann", "instructions", _path(lambda s: "/instructions"), None),
+    ("annotator.start", "ann", "first unanswered", _path(lambda s: "/annotate"), "demo"),
+    (
+        "annotator.dataset_start",
+        "ann",
+        "dataset start",
+        _path(lambda s: f"/annotate/dataset/{s.demo}"),
+        "demo",
+    ),
+    ("annotator.item", "ann", "sentence", _path(lambda s: f"/annotate/{s.second}"), "demo"),
+    (
+        "annotator.item",
+        "ann",
+        "errors",
+        _post_item({"Substitute 1": "happy; glad", "Part of a multiword": "tick"}),
+        "demo",
+    ),
+    ("annotator.item", "ann", "question", _post_item({"Substitute 1": "nil"}), "demo"),
+    (
+        "annotator.item",
+        "ann",
+        "German sentence",
+        _path(lambda s: f"/annotate/{s.german_first}"),
+        "haus",
+    ),
+    (
+        "annotator.finished",
+        "ann",
+        "finished",
+        _path(lambda s: f"/annotate/dataset/{s.german}/done"),
+        "haus",
+    ),
+    ("organiser.dashboard", "boss", "dashboard", _path(lambda s: "/organiser/"), None),
+    ("organiser.datasets", "boss", "datasets", _path(lambda s: "/organiser/datasets"), None),
+    ("organiser.users", "boss", "accounts", _path(lambda s: "/organiser/users"), None),
+    ("members.bulk_users", "boss", "bulk", _path(lambda s: "/organiser/users/bulk"), None),
+    (
+        "members.dataset_members",
+        "boss",
+        "members",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/members"),
+        "demo",
+    ),
+    (
+        "organiser.progress",
+        "boss",
+        "progress",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/progress"),
+        "demo",
+    ),
+    (
+        "organiser.lemmas",
+        "boss",
+        "lemma review",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/lemmas"),
+        "demo",
+    ),
+    (
+        "organiser.compile_gold",
+        "boss",
+        "compile",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/compile"),
+        "demo",
+    ),
+    (
+        "reports.answers",
+        "boss",
+        "answers",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/answers"),
+        "demo",
+    ),
+    (
+        "reports.annotator",
+        "boss",
+        "one annotator's answers",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/annotators/ann"),
+        "demo",
+    ),
+    (
+        "reports.item",
+        "boss",
+        "item",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/items/d4?revisions=on"),
+        "demo",
+    ),
+    (
+        "reports.problems",
+        "boss",
+        "problems",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/problems"),
+        "demo",
+    ),
+    (
+        "reports.agreement",
+        "boss",
+        "agreement",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/agreement"),
+        "demo",
+    ),
+    (
+        "reports.scores",
+        "boss",
+        "scores with a system and significance",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/scores?significance=on&rules=compat"),
+        "demo",
+    ),
+]
+
+
+def test_every_page_route_is_checked(live: Live) -> None:
+    """Every GET route of the app is a page below (or a download): a new page is checked
+    by axe as soon as it is added here, and cannot be forgotten."""
+    routes = {
+        rule.endpoint for rule in live.app.url_map.iter_rules() if "GET" in (rule.methods or ())
+    }
+    checked = {endpoint for endpoint, *_ in PAGES}
+    assert routes - set(NOT_PAGES) - checked == set(), "add these pages to PAGES"
+    assert checked <= routes
+
+
+def _upload_system(page: Page, study: Study, tmp: Path) -> None:
+    _open(page, study.url(f"/organiser/datasets/{study.demo}/scores"))
+    system = tmp / "mine.best"
+    page.get_by_label("System files").set_input_files(system)
+    page.get_by_role("button", name="Score").click()
+    expect(page.get_by_role("heading", name="mine.best")).to_be_visible()
+
+
+@pytest.fixture
+def role_pages(
+    study: Study, new_page: Callable[..., Page]
+) -> Iterator[Callable[[dict[str, int]], dict[str, Page]]]:
+    def make(viewport: dict[str, int]) -> dict[str, Page]:
+        pages = {who: new_page(viewport=viewport) for who in ("visitor", "ann", "boss")}
+        log_in(pages["ann"], study, "ann")
+        log_in(pages["boss"], study, "boss")
+        return pages
+
+    yield make
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280px", "375px"])
+def test_every_page_has_no_wcag_violation_and_fits_the_screen(
+    study: Study,
+    role_pages: Callable[[dict[str, int]], dict[str, Page]],
+    tmp_path: Path,
+    viewport: dict[str, int],
+) -> None:
+    pages = role_pages(viewport)
+    _upload_system(pages["boss"], study, tmp_path)
+    found: dict[str, list[str]] = {}
+    scrolled: dict[str, int] = {}
+    for endpoint, who, state, visit, dataset in PAGES:
+        page = pages[who]
+        visit(study)(page)
+        name = f"{endpoint} ({who}, {state}) {page.url}"
+        problems = axe_violations(page)
+        title = page.title()
+        if dataset is not None and dataset not in title:
+            problems.append(f"title {title!r} does not name the dataset {dataset!r}")
+        if not re.search(r"\S+ · .*lexsub$", title):
+            problems.append(f"title {title!r} does not name the page")
+        if page.locator("h1").count() != 1:
+            problems.append(f"{page.locator('h1').count()} h1 headings, not one")
+        width, inner = page_width(page)
+        if width > inner:
+            problems.append(f"the page is {width}px wide on a {inner}px screen")
+        scrolled[name] = _scrolling_tables(page)
+        if problems:
+            found[name] = problems
+    assert found == {}, "\n".join(f"{name}:\n  " + "\n  ".join(p) for name, p in found.items())
+    # on a phone the wide tables scroll inside their own container (which takes the focus)
+    wide = {name.split(" (")[0] for name, count in scrolled.items() if count}
+    if viewport is PHONE:
+        assert {"organiser.lemmas", "reports.answers", "reports.scores"} <= wide, wide
+
+
+def _scrolling_tables(page: Page) -> int:
+    """How many tables scroll sideways inside their container; each must be a
+    .table-scroll that the keyboard can reach (tabindex 0)."""
+    rows = page.evaluate(
+        """Array.from(document.querySelectorAll('table')).map(t => {
+             const box = t.closest('.table-scroll');
+             return [box !== null, box ? box.scrollWidth > box.clientWidth : false,
+                     box ? box.getAttribute('tabindex') : null];
+           })"""
+    )
+    assert all(inside for inside, _, _ in rows), f"a table outside .table-scroll on {page.url}"
+    scrolling = [focus for _, scrolls, focus in rows if scrolls]
+    assert all(focus == "0" for focus in scrolling), page.url
+    return len(scrolling)
+
+
+# --- the annotation page, as a screen reader and a phone meet it ----------------------------
+
+
+def _annotator(study: Study, new_page: Callable[..., Page], **options: Any) -> Page:
+    page = new_page(**options)
+    log_in(page, study, "ann")
+    return page
+
+
+def test_the_target_word_is_in_every_box_and_tick_description(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = _annotator(study, new_page)
+    _open(page, study.url(f"/annotate/{study.first}"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Sentence 1 of word 1: spring")
+    target = page.locator("#sentence mark")
+    expect(target).to_have_text("spring")
+    for label in (
+        "Substitute 1",
+        "Substitute 2",
+        "Substitute 3",
+        "Multiword",
+        "Proper name",
+        "No substitute (nil)",
+        "Part of a multiword",
+        "Used a dictionary or thesaurus for this word",
+    ):
+        control = page.get_by_label(label, exact=True)
+        expect(control).to_have_accessible_name(label)  # the labels stay as they are
+        expect(control).to_have_accessible_description(re.compile(r"Target word: spring\b"))
+    # the German study: the word as it stands in its sentence, in German
+    _open(page, study.url(f"/annotate/{study.german_first}"))
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    expect(page.locator("#sentence")).to_have_attribute("lang", "de")
+    expect(page.get_by_label("Ersatzwort 1", exact=True)).to_have_accessible_description(
+        "Zielwort: Häuser"
+    )
+
+
+def test_an_invalid_save_marks_each_field_and_announces_the_message(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = _annotator(study, new_page)
+    _open(page, study.url(f"/annotate/{study.first}"))
+    page.get_by_label("Substitute 1", exact=True).fill("happy; glad")
+    page.get_by_label("Substitute 2", exact=True).fill("season")
+    page.get_by_label("Part of a multiword", exact=True).check()
+    page.get_by_role("button", name="Save and next").click()
+
+    expect(page).to_have_title("Error: Sentence 1 of word 1 · demo · lexsub")
+    first = "Substitute 1 ('happy; glad'): one substitute per box"
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text(first)
+    expect(alert).to_contain_text("You ticked 'Part of a multiword': type the multiword.")
+    sub1 = page.get_by_label("Substitute 1", exact=True)
+    expect(sub1).to_have_attribute("aria-invalid", "true")
+    expect(sub1).to_have_accessible_description(re.compile(re.escape(first)))
+    expect(sub1).to_be_focused()  # the first offending field: its message is read out
+    multiword = page.get_by_label("Multiword", exact=True)
+    expect(multiword).to_have_attribute("aria-invalid", "true")
+    expect(multiword).to_have_accessible_description(re.compile("type the multiword"))
+    for fine in ("Substitute 2", "Substitute 3", "Proper name"):
+        expect(page.get_by_label(fine, exact=True)).not_to_have_attribute("aria-invalid", "true")
+
+    # nothing given at all: Substitute 1 is the field to fill
+    page.get_by_label("Substitute 1", exact=True).fill("")
+    page.get_by_label("Substitute 2", exact=True).fill("")
+    page.get_by_label("Part of a multiword", exact=True).uncheck()
+    page.get_by_role("button", name="Save and next").click()
+    expect(sub1).to_have_attribute("aria-invalid", "true")
+    expect(sub1).to_have_accessible_description(re.compile("Give at least one substitute"))
+
+
+def test_the_login_form_marks_its_fields_after_a_failed_log_in(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    _open(page, study.url("/login"))
+    expect(page).to_have_title("Log in · lexsub")
+    page.get_by_label("Username", exact=True).fill("ann")
+    page.get_by_label("Password", exact=True).fill("not-her-password")
+    page.get_by_role("button", name="Log in", exact=True).click()
+    expect(page).to_have_title("Error: Log in · lexsub")
+    expect(page.get_by_role("alert")).to_have_text("Wrong username or password.")
+    for label in ("Username", "Password"):
+        field = page.get_by_label(label, exact=True)
+        expect(field).to_have_attribute("aria-invalid", "true")
+        expect(field).to_have_accessible_description("Wrong username or password.")
+    expect(page.get_by_label("Username", exact=True)).to_have_value("ann")
+
+
+def test_sentence_links_are_big_current_and_say_answered(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = _annotator(study, new_page, viewport=PHONE, is_mobile=True, has_touch=True)
+    _open(page, study.url(f"/annotate/{study.first}"))
+    page.get_by_label("Substitute 1", exact=True).fill("season")
+    page.get_by_role("button", name="Save and next").click()
+    expect(page).to_have_url(study.url(f"/annotate/{study.second}"))
+    links = page.get_by_role("navigation", name="Sentences of this word").get_by_role("link")
+    expect(links).to_have_count(5)
+    # ann answered d1 here and d2-d5 through the service: every link says so in text
+    expect(links.nth(0)).to_have_accessible_name("1 (answered)")
+    expect(links.nth(1)).to_have_accessible_name("2 (answered)")
+    expect(links.nth(1)).to_have_attribute("aria-current", "page")
+    for index in (0, 2, 3, 4):
+        expect(links.nth(index)).not_to_have_attribute("aria-current", re.compile(".*"))
+    for index in range(5):
+        where = links.nth(index).bounding_box()
+        assert where is not None and where["width"] >= 24 and where["height"] >= 24, where
+    ids = page.evaluate(
+        "Array.from(document.querySelectorAll('nav.sentences a')).map(a => a.textContent)"
+    )
+    assert ids == [
+        "1✓ (answered)",
+        "2✓ (answered)",
+        "3✓ (answered)",
+        "4✓ (answered)",
+        "5✓ (answered)",
+    ]
+
+
+def test_a_box_at_its_limit_says_so_and_keeps_what_was_typed(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = _annotator(study, new_page)
+    _open(page, study.url(f"/annotate/{study.first}"))
+    box = page.get_by_label("Substitute 1", exact=True)
+    note = page.locator("#limit-sub1")
+    box.fill("a" * 59)
+    expect(note).to_have_text("")
+    box.press("b")  # typed to the limit: said, not cut
+    expect(box).to_have_value("a" * 59 + "b")
+    expect(note).to_have_text("60 characters: the limit of this box.")
+    expect(note).to_have_attribute("aria-live", "polite")
+    expect(box).to_have_accessible_description(re.compile("the limit of this box"))
+    box.press("c")  # one more is kept, and the note says what to do
+    expect(box).to_have_value("a" * 59 + "bc")
+    expect(note).to_have_text("61 characters: at most 60, please shorten it.")
+    pasted = "b" * 70
+    box.fill(pasted)
+    expect(box).to_have_value(pasted)
+    expect(note).to_have_text("70 characters: at most 60, please shorten it.")
+    page.get_by_role("button", name="Save and next").click()
+    expect(page.get_by_role("alert")).to_contain_text("is too long: 70 characters (at most 60)")
+    expect(box).to_have_value(pasted)
+    expect(box).to_have_attribute("aria-invalid", "true")
+    # the Multiword box too
+    multiword = page.get_by_label("Multiword", exact=True)
+    multiword.fill("m" * 60)
+    expect(page.locator("#limit-multiword")).to_have_text("60 characters: the limit of this box.")
+
+
+def test_the_organiser_boxes_say_their_limit_too(
+    study: Study, new_page: Callable[..., Page]
+) -> None:
+    page = new_page()
+    log_in(page, study, "boss")
+    _open(page, study.url(f"/organiser/datasets/{study.demo}/members"))
+    code = page.get_by_label(re.compile("^Completion code"))
+    code.fill("c" * 65)
+    expect(code).to_have_value("c" * 65)  # kept whole, not cut at 64
+    expect(page.locator("#limit-completion_code")).to_have_text(
+        "65 characters: at most 64, please shorten it."
+    )
+    expect(code).to_have_accessible_description(re.compile("at most 64"))

@@ -1,0 +1,386 @@
+"""Annotator pages in the study's language (issue 17, item 6): the dataset's language picks
+the catalogue (German, Italian; English otherwise), the English texts stay exactly as they
+were, ``lang`` is on the sentence and ``<html>``, and the committed catalogues are whole
+and compiled."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from annotate.i18n import CATALOGUES, RULE_MESSAGES, translate_message, use_language
+from scoring.substitute import InvalidSubstitute, check_multiword, check_substitute
+from tests.conftest import assign, login, make_user
+
+pytestmark = pytest.mark.database
+
+TRANSLATIONS = Path(__file__).resolve().parents[1] / "annotate" / "translations"
+
+# sentences we wrote: one German, one Italian, one French study
+STUDIES = {
+    "de": """<corpus lang="german">
+  <lexelt item="Haus.n">
+    <instance id="de1"><context>Die <head>Häuser</head> am Fluss sind alt.</context></instance>
+    <instance id="de2"><context>Das <head>Haus</head> steht seit Jahren leer.</context></instance>
+  </lexelt>
+</corpus>""",
+    "it": """<corpus lang="italian">
+  <lexelt item="casa.n">
+    <instance id="it1"><context>Le <head>case</head> sul fiume sono vecchie.</context></instance>
+  </lexelt>
+</corpus>""",
+    "fr": """<corpus lang="french">
+  <lexelt item="maison.n">
+    <instance id="fr1"><context>Les <head>maisons</head> sont vieilles.</context></instance>
+  </lexelt>
+</corpus>""",
+}
+HEADER = '<?xml version="1.0" encoding="utf-8"?>\n'
+
+
+def _study(app: Flask, language: str, username: str = "ann") -> list[int]:
+    """Import the study of ``language`` (its dataset's language set), make ``username``
+    a member; the ids of its sentences in order."""
+    from annotate.extensions import db
+    from annotate.importer import parse_lexsub_xml
+    from annotate.models import Dataset, Instance
+    from annotate.services import import_dataset
+
+    data = (HEADER + STUDIES[language]).encode("utf-8")
+    with app.app_context():
+        dataset = import_dataset(
+            parse_lexsub_xml(data, f"{language}.xml"), f"study-{language}", "x.xml", data
+        ).dataset
+        db.session.get(Dataset, dataset.id).language = language  # type: ignore[union-attr]
+        db.session.commit()
+        ids = list(
+            db.session.scalars(
+                select(Instance.id)
+                .where(Instance.dataset_id == dataset.id)
+                .order_by(Instance.position)
+            )
+        )
+        dataset_id = dataset.id
+    assign(app, username, dataset_id)
+    return ids
+
+
+@pytest.fixture
+def ann(app: Flask, client: FlaskClient) -> FlaskClient:
+    make_user(app, "ann")
+    login(client, "ann")
+    return client
+
+
+def _title(page: str) -> str:
+    found = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def test_a_german_study_is_annotated_in_german(app: Flask, ann: FlaskClient) -> None:
+    first, _ = _study(app, "de")
+    page = ann.get(f"/annotate/{first}").get_data(as_text=True)
+    assert '<html lang="de">' in page and "<body>" in page  # the interface is German too
+    assert (
+        '<p class="sentence" id="sentence" lang="de">Die <mark class="target"><b>Häuser</b>'
+        "</mark> am Fluss sind alt.</p>"
+    ) in page
+    for label in (
+        '<label for="sub1">Ersatzwort 1</label>',
+        '<label for="multiword">Mehrwortausdruck</label>',
+        "> Eigenname</label>",
+        "> Kein Ersatzwort (nil)</label>",
+        "> Teil eines Mehrwortausdrucks</label>",
+        "> Für dieses Wort ein Wörterbuch oder einen Thesaurus benutzt</label>",
+        '<button type="submit">Speichern und weiter</button>',
+        '<button type="submit">Abmelden</button>',
+        ">Anleitung</a>",
+        "Wort 1 von 1 · Satz 1 von 2 · 0 / 2 erledigt",
+        'aria-label="Sätze dieses Wortes"',
+        '<p class="visually-hidden" id="target-word">Zielwort: <span lang="de">Häuser</span></p>',
+    ):
+        assert label in page, label
+    assert _title(page) == "Satz 1 von Wort 1 · study-de · lexsub"
+    assert "Substitute 1" not in page and "Save and next" not in page
+
+    # an invalid save: the message, the rule's message and the title in German
+    page = ann.post(f"/annotate/{first}", data={"sub1": "Bau; Gebäude"}).get_data(as_text=True)
+    assert _title(page) == "Fehler: Satz 1 von Wort 1 · study-de · lexsub"
+    assert (
+        '<li id="message-1">Ersatzwort 1 („Bau; Gebäude“): ein Ersatzwort pro Feld (eine '
+        "Liste wurde eingetippt: Geben Sie jedes Ersatzwort in einem eigenen Feld an).</li>"
+    ) in page
+    assert re.search(r'id="sub1" [^>]*aria-invalid="true" aria-describedby="message-1 ', page)
+
+    # saved: the flash and the next sentence, in German
+    response = ann.post(f"/annotate/{first}", data={"sub1": "Gebäude"}, follow_redirects=True)
+    page = response.get_data(as_text=True)
+    assert '<p class="flash info" role="status">Gespeichert.</p>' in page
+    assert "Satz 2 von 2" in page and 'data-saved="Gespeichert."' in page
+
+
+def test_an_italian_study_is_annotated_in_italian(app: Flask, ann: FlaskClient) -> None:
+    (first,) = _study(app, "it")
+    page = ann.get(f"/annotate/{first}").get_data(as_text=True)
+    assert '<html lang="it">' in page
+    for label in (
+        '<label for="sub2">Sostituto 2</label>',
+        "> Nome proprio</label>",
+        "> Nessun sostituto (nil)</label>",
+        '<button type="submit">Salva e continua</button>',
+        "Parola 1 di 1 · frase 1 di 1 · 0 / 1 fatte",
+    ):
+        assert label in page, label
+    page = ann.post(f"/annotate/{first}", data={"name": "on", "nil": "on"}).get_data(as_text=True)
+    assert "Scegli «Nome proprio» oppure «Nessun sostituto (nil)», non entrambi." in page
+    # both ticks are the offending fields
+    assert re.search(r'name="name" [^>]*aria-invalid="true" aria-describedby="message-1 ', page)
+    assert re.search(r'name="nil" [^>]*aria-invalid="true" aria-describedby="message-1 ', page)
+    # finished: the dataset's page in Italian
+    ann.post(f"/annotate/{first}", data={"sub1": "abitazioni"})
+    page = ann.get(f"/annotate/dataset/{_dataset_id(app, 'study-it')}/done").get_data(as_text=True)
+    assert "<h1>study-it: completato</h1>" in page and "Hai risposto a tutte le frasi" in page
+
+
+def _dataset_id(app: Flask, name: str) -> int:
+    from annotate.extensions import db
+    from annotate.models import Dataset
+
+    with app.app_context():
+        found = db.session.scalar(select(Dataset.id).where(Dataset.name == name))
+        assert found is not None
+        return found
+
+
+def test_a_language_without_a_catalogue_keeps_english_and_says_so(
+    app: Flask, ann: FlaskClient
+) -> None:
+    (first,) = _study(app, "fr")
+    page = ann.get(f"/annotate/{first}").get_data(as_text=True)
+    # the study's language on <html> and the sentence, the English interface marked English
+    assert '<html lang="fr">' in page and '<body lang="en">' in page
+    assert 'id="sentence" lang="fr">Les <mark class="target"><b>maisons</b></mark>' in page
+    assert '<label for="sub1">Substitute 1</label>' in page
+
+
+def test_english_pages_keep_their_texts(app: Flask, ann: FlaskClient, dataset: int) -> None:
+    """The English labels are contracts: the msgids are the English texts."""
+    assign(app, "ann", dataset)
+    first = _first_of(app, dataset)
+    page = ann.get(f"/annotate/{first}").get_data(as_text=True)
+    assert '<html lang="en">' in page and "<body>" in page
+    for label in (
+        '<label for="sub1">Substitute 1</label>',
+        '<label for="multiword">Multiword</label>',
+        "> Proper name</label>",
+        "> No substitute (nil)</label>",
+        "> Part of a multiword</label>",
+        "> Used a dictionary or thesaurus for this word</label>",
+        '<button type="submit">Save and next</button>',
+        "Word 1 of 2 · sentence 1 of 2 · 0 / 3 done",
+    ):
+        assert label in page, label
+    assert _title(page) == "Sentence 1 of word 1 · small · lexsub"
+    page = ann.post(f"/annotate/{first}", data={}).get_data(as_text=True)
+    assert _title(page) == "Error: Sentence 1 of word 1 · small · lexsub"
+    assert (
+        "Give at least one substitute, or tick &#39;Proper name&#39; or &#39;No substitute "
+        "(nil)&#39;." in page
+    )
+
+
+def _first_of(app: Flask, dataset_id: int) -> int:
+    from annotate.extensions import db
+    from annotate.models import Instance
+
+    with app.app_context():
+        found = db.session.scalar(
+            select(Instance.id)
+            .where(Instance.dataset_id == dataset_id)
+            .order_by(Instance.position)
+            .limit(1)
+        )
+        assert found is not None
+        return found
+
+
+def test_pages_of_no_one_dataset_use_the_language_the_datasets_share(
+    app: Flask, ann: FlaskClient
+) -> None:
+    _study(app, "de")
+    page = ann.get("/").get_data(as_text=True)
+    assert '<html lang="de">' in page and "<h1>Ihre Arbeit</h1>" in page
+    assert "1 / 2 erledigt" not in page and "0 / 2 erledigt" in page
+    page = ann.get("/instructions").get_data(as_text=True)
+    assert "<h1>Anleitung</h1>" in page and "Tastenkürzel" in page
+    assert "Ein Feld fasst höchstens 60 Zeichen" in page
+    _study(app, "it")  # two languages: English
+    page = ann.get("/").get_data(as_text=True)
+    assert '<html lang="en">' in page and "<h1>Your work</h1>" in page
+
+
+def test_a_study_link_in_german(app: Flask, client: FlaskClient) -> None:
+    from annotate.extensions import db
+    from annotate.models import Dataset
+    from annotate.study import open_study
+
+    make_user(app, "boss", "organiser")
+    data = (HEADER + STUDIES["de"]).encode("utf-8")
+    from annotate.importer import parse_lexsub_xml
+    from annotate.services import import_dataset
+
+    with app.app_context():
+        dataset = import_dataset(parse_lexsub_xml(data, "de.xml"), "studie", "de.xml", data).dataset
+        dataset.language = "de"
+        db.session.commit()
+        token = open_study(db.get_or_404(Dataset, dataset.id), "CODE-1")
+    page = client.get(f"/study/{token}").get_data(as_text=True)
+    assert "<h1>Studie: studie</h1>" in page and "Ihre Teilnehmer-ID" in page
+    response = client.get(f"/study/{token}?participant=bad%20id")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert _title(page) == "Fehler: Studie · studie · lexsub"
+    assert "die Teilnehmer-ID &#39;bad id&#39; muss aus 1-64 Buchstaben" in page
+    assert re.search(r'id="participant" [^>]*aria-describedby="participant-error ', page)
+
+
+def test_the_login_form_marks_both_fields_after_a_failed_login(
+    app: Flask, client: FlaskClient
+) -> None:
+    make_user(app, "ann")
+    page = client.get("/login").get_data(as_text=True)
+    assert _title(page) == "Log in · lexsub" and "aria-invalid" not in page
+    page = client.post("/login", data={"username": "ann", "password": "nope"}).get_data(
+        as_text=True
+    )
+    assert _title(page) == "Error: Log in · lexsub"
+    assert '<div class="errors" role="alert" id="errors"><p id="login-error">Wrong username' in page
+    for field in ("username", "password"):
+        assert re.search(
+            rf'id="{field}" [^>]*aria-invalid="true" aria-describedby="login-error"', page
+        ), field
+
+
+# --- the catalogues ------------------------------------------------------------------------
+
+
+def _catalogue(language: str) -> Path:
+    return TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+
+
+@pytest.mark.parametrize("language", sorted(CATALOGUES))
+def test_the_committed_mo_holds_what_the_po_says(language: str) -> None:
+    """The app reads the committed .mo: it must hold every translation of its .po (the
+    bytes also carry Babel's version, so the messages are compared)."""
+    po = _catalogue(language)
+    with po.open("rb") as handle:
+        source = {m.id: m.string for m in read_po(handle, locale=language) if m.id}
+    with po.with_suffix(".mo").open("rb") as handle:
+        compiled = {m.id: m.string for m in read_mo(handle) if m.id}
+    assert compiled == source, f"{po.with_suffix('.mo')} is stale: bash scripts/translations.sh"
+
+
+@pytest.mark.parametrize("language", sorted(CATALOGUES))
+def test_every_msgid_is_translated_with_the_same_placeholders(language: str) -> None:
+    with (TRANSLATIONS / "messages.pot").open("rb") as handle:
+        template = {m.id for m in read_po(handle) if m.id}
+    with _catalogue(language).open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    messages = {m.id: m for m in catalog if m.id}
+    assert set(messages) == template, "run bash scripts/translations.sh and translate"
+    placeholder = re.compile(r"%\(\w+\)s|\{\w+\}|<[^>]+>")
+    for msgid, message in messages.items():
+        assert isinstance(msgid, str) and isinstance(message.string, str)
+        assert message.string and "fuzzy" not in message.flags, msgid
+        assert set(placeholder.findall(msgid)) == set(placeholder.findall(message.string)), (
+            msgid,
+            message.string,
+        )
+    assert len(messages) >= 90
+
+
+RULE_EXAMPLES = [
+    "happy; glad",
+    "a\nb",
+    "gl\x00ad",
+    "\ud800x",
+    "quick :: rapid",
+    "x" * 61,
+    "!!!",
+    "a;b",
+    "pn",
+    "",
+]
+CAUTION_EXAMPLES = ["name", "nil", "x", "bright", "one two three four five six"]
+
+
+def test_every_message_of_the_substitute_rule_has_a_translation(app: Flask) -> None:
+    """Each message :mod:`scoring.substitute` gives (every refusal and every caution)
+    matches a template of :data:`RULE_MESSAGES`, so German and Italian pages never fall
+    back to English; it fails when the rule's wording changes."""
+    messages: set[str] = set()
+    for value in RULE_EXAMPLES:
+        with pytest.raises(InvalidSubstitute) as raised:
+            check_substitute(value)
+        messages.add(raised.value.message)
+    with pytest.raises(InvalidSubstitute) as raised:
+        check_multiword("take; place")
+    messages.add(raised.value.message)
+    for value in CAUTION_EXAMPLES:
+        messages.update(c.message for c in check_substitute(value, ["bright"]).warnings)
+    assert len(messages) == 15
+    with app.test_request_context("/"):
+        for language in sorted(CATALOGUES):
+            use_language(language)
+            for message in messages:
+                translated = translate_message(message)
+                assert translated != message, (language, message)
+        use_language("en")
+        assert {translate_message(message) for message in messages} == messages
+    assert len(RULE_MESSAGES) == 19
+    with app.test_request_context("/"):
+        use_language("de")
+        assert translate_message("is too long: 61 characters (at most 60)") == (
+            "ist zu lang: 61 Zeichen (höchstens 60)"
+        )
+        assert translate_message("a message no template knows") == "a message no template knows"
+
+
+def test_the_template_holds_every_msgid_of_the_code(tmp_path: Path) -> None:
+    """messages.pot is what extraction from the annotator's pages gives now: a text added
+    to a page without a translation fails here (run bash scripts/translations.sh)."""
+    out = tmp_path / "messages.pot"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "babel.messages.frontend",
+            "extract",
+            "--no-location",
+            "--omit-header",
+            "-F",
+            str(TRANSLATIONS / "babel.cfg"),
+            "-k",
+            "N_",
+            "-o",
+            str(out),
+            str(TRANSLATIONS.parent),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    with out.open("rb") as handle:
+        extracted = {m.id for m in read_po(handle) if m.id}
+    with (TRANSLATIONS / "messages.pot").open("rb") as handle:
+        committed = {m.id for m in read_po(handle) if m.id}
+    assert extracted == committed
