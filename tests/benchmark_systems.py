@@ -1,5 +1,5 @@
 """Systems built from a benchmark's own gold, for the benchmark tests and for the
-reference runs whose figures those tests assert (docs/benchmarks-candidates.md,
+reference runs whose figures those tests assert (docs/benchmarks.md,
 "Reference runs"). Deterministic: a fixed seed, items in data order."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """CoInCo: the XML reader (:mod:`scoring.coinco`) and ``python -m scoring.benchmark
 coinco`` (issue 13, item 3). The real file's items equal what Melamud's converter writes;
-the figures equal the reference runs' (docs/benchmarks-candidates.md)."""
+the figures equal the reference runs' (docs/benchmarks.md)."""
 
 from __future__ import annotations
 
@@ -203,7 +203,7 @@ def test_real_file_equals_melamuds_converter() -> None:
 
 
 # Melamud's lst_gap.py (keep, no-mwe) and LexSubGen's gap, gap_normalized on the
-# converter's gold (LexSubGen's reader), percent; docs/benchmarks-candidates.md.
+# converter's gold (LexSubGen's reader), percent; docs/benchmarks.md.
 REFERENCE = {
     "gold-order": (100.0, 100.0, 100.0, 100.0),
     "pool-shuffled": (32.8575564183198, 34.114875861258355, 32.85755641831973, 34.10251345852933),

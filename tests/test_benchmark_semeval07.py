@@ -3,7 +3,7 @@ LexSubGen's conventions) and LexSubGen's P@1, P@3, R@10 (issue 13, item 3).
 
 Hand-made items are checked against Melamud's formula worked by hand; the real golds
 against the figures Melamud's ``lst_gap.py`` and LexSubGen's metrics printed on the same
-systems (docs/benchmarks-candidates.md, "Reference runs"); and one file gives the same
+systems (docs/benchmarks.md, "Reference runs"); and one file gives the same
 GAP through ``scoring.compare``, the library and the benchmark."""
 
 from __future__ import annotations
@@ -320,7 +320,7 @@ def test_context2vec_same_gap_by_every_route(tmp_path: Path) -> None:
 
 # Melamud's lst_gap.py (with and without no-mwe) and LexSubGen's gap_score and
 # compute_precision_recall_f1_topk, fed by LexSubGen's own dataset reader, on the systems
-# of tests/benchmark_systems.py (run of 2026-11, docs/benchmarks-candidates.md); the means
+# of tests/benchmark_systems.py (run of 2026-11, docs/benchmarks.md); the means
 # in percent. None: LexSubGen refuses the system (an item with fewer than 10 candidates).
 REFERENCE = {
     ("trial", "gold-order"): (99.85714285714286, 100.0, 99.85714285714286, 100.0, None),

@@ -12,7 +12,7 @@ benchmarks (issue 13, item 3), scored as the field's code scores them.
   P@1, P@3 and R@10 of the system's top substitutes against the gold list.
 
 What the two codebases do with each kind of gold entry, and what we do, is in
-docs/benchmarks-candidates.md; each choice is tested in
+docs/benchmarks.md; each choice is tested in
 ``tests/test_benchmark_semeval07.py``. In short: every gold line is an item (items
 outside T too), ``pn`` is a gold substitute like any other, a gold substitute written
 twice keeps its last count (Melamud also counts both entries in the ideal ranking), a
