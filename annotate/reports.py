@@ -11,7 +11,6 @@ refuse annotators (``tests/test_organiser.py``).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -39,7 +38,7 @@ from annotate.models import Dataset, SystemRun, User
 from annotate.organiser import organiser_required
 from annotate.services import MAX_USERNAME, ServiceError
 from scoring.agreement import parse_annotators
-from scoring.agreement.report import KEYS, report
+from scoring.agreement.report import KEYS, AgreementReport, PosReport, report
 from scoring.measures import MEASURES
 from scoring.official import ScorerDied
 
@@ -59,13 +58,13 @@ def agreement(dataset_id: int) -> str:
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     seed = request.args.get("seed", 12345, type=int)
-    body = report(items, leave_out=True, with_intervals=True, seed=seed).to_json()
+    found = report(items, leave_out=True, with_intervals=True, seed=seed)
     return render_template(
         "reports/agreement.html",
         dataset=dataset,
-        body=body,
+        report=found,
         keys=KEYS,
-        charts=_agreement_charts(body),
+        charts=_agreement_charts(found),
         compiled=compiled,
     )
 
@@ -153,28 +152,28 @@ def _answers_page(dataset: Dataset, user: User | None) -> str:
     )
 
 
-def _agreement_charts(body: dict[str, Any]) -> list[Markup]:
-    def bar(row: dict[str, Any], key: str) -> Bar:
-        interval = row.get("intervals", {}).get(key)
-        return Bar(row[key], *(interval or (None, None)))
+def _agreement_charts(found: AgreementReport) -> list[Markup]:
+    def bar(pos: PosReport, key: str) -> Bar:
+        interval = (pos.intervals or {}).get(key)
+        return Bar(getattr(pos.row, key), *(interval or (None, None)))
 
-    shown = [key for key in KEYS if body[key]["T"]]
+    shown = [key for key in KEYS if found.pos[key].row.T]
     charts = [
         bar_chart(
             "Agreement by PoS (%), with 95% intervals over lemmas",
             shown,
-            {name: [bar(body[key], name) for key in shown] for name in ("PA", "PAm")},
+            {name: [bar(found.pos[key], name) for key in shown] for name in ("PA", "PAm")},
         )
     ]
-    annotators = body["annotators"]
+    annotators = found.annotators
     if annotators:
         charts.append(
             bar_chart(
                 "Agreement per annotator (%)",
                 list(annotators),
                 {
-                    "with others": [Bar(v["with_others"]) for v in annotators.values()],
-                    "with mode": [Bar(v["with_mode"]) for v in annotators.values()],
+                    "with others": [Bar(v.with_others) for v in annotators.values()],
+                    "with mode": [Bar(v.with_mode) for v in annotators.values()],
                 },
             )
         )
