@@ -16,7 +16,6 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
 
 from sqlalchemy import select
 
@@ -29,7 +28,13 @@ from annotate.sources.model import Instance as SourceInstance
 from scoring.agreement.swords import ALL_LABELS, parse_swords
 from scoring.gold import Gold, read_gold_as_written, read_readings
 from scoring.io import FormatError, parse_gold_line
-from scoring.leaderboard import Settings, SwordsData, is_swords_result, leaderboard
+from scoring.leaderboard import (
+    Leaderboard,
+    Settings,
+    SwordsData,
+    is_swords_result,
+    leaderboard,
+)
 from scoring.measures import MEASURES, detect_kind, first_answers
 from scoring.official import ScorerDied
 from scoring.ranking import format_ranking_line, parse_ranking, rankings_of
@@ -398,7 +403,7 @@ def labels(systems: Sequence[SystemRun]) -> dict[int, str]:
 
 def significance(
     dataset: Dataset, compiled: CompiledGold, rules: str, seed: int
-) -> dict[str, Any] | None:
+) -> Leaderboard | None:
     """Intervals and paired significance (bootstrap and approximate randomisation over
     lemmas) of the stored systems scored under ``rules``, against the gold as compiled
     now: :func:`scoring.leaderboard.leaderboard`'s result, or None with no system."""
@@ -418,4 +423,4 @@ def significance(
         Settings(significance=True, seed=seed),
         gold.reading,
         swords,
-    ).to_json()
+    )
