@@ -392,12 +392,15 @@ class _Reader:
         self.total_modes = 0
         self._rests: dict[str, _Rest] = {}
         self._shared: dict[tuple[str, str], ItemGold | None] = {}
+        self.lines: dict[tuple[str, str], int] = {}
+        """The line where each (lexelt, rest) was first read (what messages name)."""
 
     def item_for(self, number: int, lexelt: str, rest: str) -> ItemGold | None:
         """The shared item of this (lexelt, rest), or None when it is not in T."""
         key = (lexelt, rest)
         if key in self._shared:
             return self._shared[key]
+        self.lines[key] = number
         parsed = self._parse(number, rest)
         item = (
             _item_gold(
@@ -460,8 +463,13 @@ class _Reader:
         rows = found if "" not in map(_lexelt_of, found) else [row for row in found if row[0]]
         keys = list(zip(map(_lexelt_of, rows), map(_rest_of, rows), strict=True))
         shared = self._shared
-        for lexelt, rest in set(keys) - shared.keys():
-            self.item_for(first, lexelt, rest)
+        new = set(keys) - shared.keys()
+        if new:  # each new (lexelt, rest) parsed at its own line, for the messages
+            for number, row in enumerate(found, first):
+                key = (row[0], row[2])
+                if row[0] and key in new:
+                    new.discard(key)
+                    self.item_for(number, *key)
         values = list(map(shared.__getitem__, keys))
         in_t = [
             (row[1], value) for row, value in zip(rows, values, strict=True) if value is not None
@@ -577,8 +585,9 @@ def read_gold_pair(
         every_id |= unique
         for key in compat.keys_seen.keys() - checked:
             checked.add(key)
+            line = compat.lines[key]
             if not _plain(key[1]) and not same_scoring(
-                compat.item_for(0, *key), probe.item_for(0, *key)
+                compat.item_for(line, *key), probe.item_for(line, *key)
             ):
                 unlike.add(key)
         if unlike:

@@ -208,3 +208,15 @@ def test_a_german_gold_scored_fixed_gives_exact_answers_full_credit(tmp_path: Pa
     assert "diagnosis: 2 gold items have lexelts or entries with non-ASCII letters" in notes
     assert "(non-ASCII); --fixed reads them whole" in notes
     assert "precision 63.33, recall 63.33" in notes
+
+
+def test_gold_errors_name_the_real_line() -> None:
+    """Issue 17 item 4: never line 0, nor the first line of the chunk."""
+    from scoring.gold import read_gold_pair
+    from scoring.io import FormatError
+
+    text = "a.n 1 :: x 1;y 1;\nb.n 2 :: glad 2;\nc.n 3 :: bad entry;\n"
+    for read in (lambda: read_gold(text, "fixed", "g"), lambda: read_gold_pair(text, "g")):
+        with pytest.raises(FormatError) as caught:
+            read()
+        assert caught.value.problems[0].startswith("g:3: gold entry \"'bad entry'\"")
