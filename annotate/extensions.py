@@ -29,4 +29,8 @@ db = SQLAlchemy(model_class=Base)
 login_manager = LoginManager()
 csrf = CSRFProtect()
 migrate = Migrate()
-limiter = Limiter(key_func=get_remote_address, default_limits=[], storage_uri="memory://")
+limiter = Limiter(key_func=get_remote_address, default_limits=[])
+"""The log-in limit. Its storage is the app's ``RATELIMIT_STORAGE_URI`` (set in
+:func:`annotate.create_app`: ``memory://`` unless ``LEXSUB_LIMITER_STORAGE`` names a
+shared one such as Redis), never fixed here: a storage given to the constructor would win
+over every app's configuration. One limiter serves the one app of a server process."""

@@ -22,6 +22,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from annotate import database_url
@@ -38,9 +39,45 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _proxy_count(value: str) -> int:
+    """``LEXSUB_PROXIES``: how many reverse proxies (or load balancers) stand in front."""
+    if not value.strip().isdigit():
+        raise ValueError(
+            f"LEXSUB_PROXIES={value!r}: must be the number of reverse proxies in front of "
+            "the app (0, 1, 2, ...)"
+        )
+    return int(value)
+
+
+def _trust_proxies(app: Flask, count: int) -> None:
+    """Take the client's address (the log-in limit's key) and scheme from the last
+    ``count`` proxies' ``X-Forwarded-For`` / ``X-Forwarded-Proto``; without it every
+    client behind a load balancer would share the balancer's address and its limit."""
+    app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
+
+
+def _bind_limiter(app: Flask) -> None:
+    """Bind the module's limiter to ``app`` with ``app``'s settings (its storage, key
+    prefix). The limiter would keep the first app's key prefix and whether a storage was
+    ever unreachable; a server process makes one app, but the tests make many, so both
+    start afresh with each app's new storage."""
+    from annotate.extensions import limiter
+
+    limiter._key_prefix = ""
+    limiter.init_app(app)
+    limiter._storage_dead = False
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then ``instance/config.py``, the environment
-    (``SECRET_KEY``, ``DATABASE_URL``) and ``test_config``, in that order."""
+    (``SECRET_KEY``, ``DATABASE_URL``, ``LEXSUB_LIMITER_STORAGE``,
+    ``LEXSUB_LIMITER_PREFIX``, ``LEXSUB_PROXIES``, ``LEXSUB_SECURE_COOKIES``) and
+    ``test_config``, in that order.
+
+    Nothing a request depends on is kept in the process: the session is the signed cookie
+    (``SECRET_KEY``), the account's session token is in the database, and the log-in limit
+    counts in ``RATELIMIT_STORAGE_URI`` (Redis when several hosts serve one database; see
+    docs/deploy.md)."""
     chosen = os.environ.get("LEXSUB_INSTANCE")
     app = Flask(
         "annotate",
@@ -57,13 +94,26 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         REMEMBER_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,
         LOGIN_LIMIT="20 per minute",
+        # The limit's counters: this process's memory unless LEXSUB_LIMITER_STORAGE names a
+        # storage every host shares (redis://HOST:6379/0). While that storage is
+        # unreachable, each process counts in its own memory (logged) instead of
+        # refusing every log-in.
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
         WTF_CSRF_TIME_LIMIT=None,  # a form's token lasts as long as its session
+        TRUSTED_PROXIES=0,  # reverse proxies in front whose X-Forwarded-For is believed
     )
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    if os.environ.get("LEXSUB_LIMITER_STORAGE"):
+        app.config["RATELIMIT_STORAGE_URI"] = os.environ["LEXSUB_LIMITER_STORAGE"]
+    if os.environ.get("LEXSUB_LIMITER_PREFIX"):
+        app.config["RATELIMIT_KEY_PREFIX"] = os.environ["LEXSUB_LIMITER_PREFIX"]
+    if os.environ.get("LEXSUB_PROXIES"):
+        app.config["TRUSTED_PROXIES"] = _proxy_count(os.environ["LEXSUB_PROXIES"])
     if os.environ.get("LEXSUB_SECURE_COOKIES"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
     if test_config:
@@ -76,13 +126,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
 
     from annotate import annotator, auth, cli, i18n, judge, members, organiser, reports
-    from annotate.extensions import csrf, db, limiter, login_manager, migrate
+    from annotate.extensions import csrf, db, login_manager, migrate
 
+    if app.config["TRUSTED_PROXIES"]:
+        _trust_proxies(app, int(app.config["TRUSTED_PROXIES"]))
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"), render_as_batch=True)
     login_manager.init_app(app)
     csrf.init_app(app)
-    limiter.init_app(app)
+    _bind_limiter(app)
     i18n.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)

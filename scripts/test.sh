@@ -28,6 +28,31 @@ python -m pytest "$@"
 if [ "$#" -gt 0 ]; then
   exit 0
 fi
+# Redis for tests/test_hosts.py (two app hosts sharing the log-in limit): the server at
+# 127.0.0.1:6379 when one answers, otherwise Debian's redis-server installed and started
+# (no persistence: nothing on disk).
+redis_up() {
+  python -c "import redis; redis.Redis(host='127.0.0.1', port=6379, socket_connect_timeout=2).ping()" \
+    >/dev/null 2>&1
+}
+if ! redis_up; then
+  if ! command -v redis-server >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 \
+    && [ "$(id -u)" = 0 ]; then
+    echo "== installing Debian's redis-server for tests/test_hosts.py" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends redis-server >&2
+  fi
+  if command -v redis-server >/dev/null 2>&1; then
+    echo "== starting redis-server at 127.0.0.1:6379 (nothing on disk)" >&2
+    redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no --daemonize yes >&2 || true
+    for _ in $(seq 1 20); do redis_up && break; sleep 0.5; done
+  fi
+fi
+if ! redis_up && in_ci; then
+  echo "CI: Redis is required (tests/test_hosts.py) and none could be had" >&2
+  exit 1
+fi
+
 echo "== pytest (PostgreSQL): the database tests" >&2
 if url=$(bash scripts/postgres.sh); then
   LEXSUB_TEST_DATABASE_URL="$url" python -m pytest -m database -q
