@@ -125,6 +125,30 @@ def assign(app: Flask, username: str, dataset_id: int) -> None:
         assign_dataset(user, db.get_or_404(Dataset, dataset_id))
 
 
+def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int:
+    """A lexical-reference judgement round of two candidates (a rows file we write), with
+    ``judge`` assigned when given; its id."""
+    from annotate.extensions import db
+    from annotate.judge_build import parse_rows
+    from annotate.models import User
+    from annotate.rounds import assign_judge, create_round
+
+    spec = parse_rows(
+        [
+            "sentence\ttarget\tcandidate\torigin",
+            "The <head>bright</head> boy .\tbright\tclever\thuman",
+            "The <head>bright</head> boy .\tbright\tshiny\tsysA",
+        ],
+        "rows.tsv",
+    )
+    with app.app_context():
+        found = create_round(spec, name, "rows", "lexical-reference")
+        if judge is not None:
+            user = db.session.query(User).filter_by(username=judge).one()
+            assign_judge(user, found)
+        return found.id
+
+
 def login(client: FlaskClient, username: str, password: str = "password1") -> None:
     response = client.post("/login", data={"username": username, "password": password})
     assert response.status_code == 302, response.data

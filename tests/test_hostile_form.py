@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from tests.conftest import assign, login, make_user
+from tests.conftest import assign, login, make_round, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -219,6 +219,8 @@ def test_every_route_sends_the_security_headers(
         "xml_id": "1",
         "token": "no-such-study",
         "username": "boss",
+        "round_id": make_round(app, judge="boss"),
+        "index": 0,
     }
     seen = 0
     for rule in app.url_map.iter_rules():
@@ -307,7 +309,13 @@ def test_no_post_route_answers_500_to_hostile_values(
     login(client, "boss")
     with app.app_context():
         user_id = db.session.scalar(select(User.id).where(User.username == "ann"))
-    values = {"dataset_id": dataset, "instance_id": _first(app), "user_id": user_id}
+    values = {
+        "dataset_id": dataset,
+        "instance_id": _first(app),
+        "user_id": user_id,
+        "round_id": make_round(app, judge="ann"),
+        "index": 0,
+    }
     for rule in app.url_map.iter_rules():
         if "POST" not in (rule.methods or ()) or rule.endpoint == "auth.logout":
             continue
