@@ -35,6 +35,7 @@ SCRIPTS = (
     "lexsub-benchmark",
     "lexsub-judgements",
 )
+# (defusedxml is not here: NLTK, a base dependency for SWORDS' lemmatiser, needs it too)
 WEB = {
     "flask",
     "flask-login",
@@ -44,7 +45,6 @@ WEB = {
     "flask-limiter",
     "sqlalchemy",
     "psycopg",
-    "defusedxml",
     "werkzeug",
     "flask-babel",
     "babel",
