@@ -14,6 +14,7 @@ from annotate.extensions import db, limiter, login_manager
 from annotate.i18n import common_language, use_language
 from annotate.models import Dataset, Instance, Lexelt, User
 from annotate.models import Response as Answered
+from annotate.rounds import rounds_of
 from annotate.services import ServiceError, answered_ids, resume, save_answer, used_dictionary
 from annotate.study import (
     can_open,
@@ -51,8 +52,9 @@ def instructions() -> str:
 
 def landing(user: User) -> str:
     """Where ``user`` goes after logging in: an organiser to the organiser dashboard; an
-    annotator to the first unanswered sentence of their first unfinished dataset, or to
-    their home page (every dataset finished, or none assigned)."""
+    annotator to the first unanswered sentence of their first unfinished dataset, else
+    (every dataset finished, or none assigned) a judge of a round to their rounds
+    (/judge), anyone else to their home page."""
     if user.is_organiser:
         return url_for("organiser.dashboard")
     for standing in standings(user):
@@ -60,6 +62,8 @@ def landing(user: User) -> str:
             instance = resume(user, standing.dataset)
             if instance is not None:
                 return url_for("annotator.item", instance_id=instance.id)
+    if rounds_of(user):
+        return url_for("judge.home")
     return url_for("annotator.home")
 
 

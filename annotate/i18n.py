@@ -1,5 +1,10 @@
 """Annotator pages in the study's language (issue 17, SPEC A9): Flask-Babel set up here.
 
+A judge of a judgement round is an annotator too: the judging pages (/judge, a round's
+screens and its finished page) are in the language of the round's dataset, English for a
+round of no dataset (one made from a rows file); the judge's list of rounds uses the
+language all their rounds share.
+
 A dataset has a language (``Dataset.language``, an ISO 639-1 code). The annotator's pages
 of a dataset use its catalogue when we ship one (:data:`CATALOGUES`: German, Italian) and
 English otherwise; pages of no one dataset (the annotator's home, the instructions, "all
@@ -114,6 +119,23 @@ RULE_MESSAGES = (
 give: the rules stay there, in one place; each message is a msgid here, its ``%(name)s``
 parts the values a message carries. ``tests/test_i18n.py`` checks that every rule's
 message matches one of these."""
+
+
+LABEL_TITLES = (
+    # scoring.judgements.labels: what a judge sees of each label (the labels are data)
+    N_("Good"),
+    N_("Reasonable"),
+    N_("Bad"),
+    N_("True: a word"),
+    N_("True: a phrase"),
+    N_("True: the context"),
+    N_("False"),
+    N_("True"),
+    N_("Unsure"),
+)
+"""The titles of the label sets' labels (:data:`scoring.judgements.labels.LABEL_SETS`),
+msgids for the judging screen, which shows ``_(title)``; ``tests/test_i18n.py`` checks
+that every title of every label set is one of these."""
 
 
 def _pattern(template: str) -> re.Pattern[str]:

@@ -28,6 +28,7 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import gettext
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError, validate_csrf
 from markupsafe import Markup
@@ -36,6 +37,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.charts import Bar, bar_chart
 from annotate.extensions import csrf, db, login_manager
+from annotate.i18n import common_language, use_language
 from annotate.judge_build import gold_items_from_file, parse_rows
 from annotate.models import Dataset, JudgementRound, SystemRun, User
 from annotate.organiser import organiser_required
@@ -58,7 +60,7 @@ from annotate.rounds import (
     screens,
     unassign_judge,
 )
-from annotate.services import ServiceError
+from annotate.services import MAX_DATASET_NAME, ServiceError
 from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
@@ -69,6 +71,25 @@ bp = Blueprint("judge", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
 PENDING = "pending_labels"
 MAX_SAMPLE = 100000
+
+
+@bp.app_context_processor
+def _judging() -> dict[str, bool]:
+    """``judging`` for every page: the user is a judge of a round (the header's
+    *Judging* link)."""
+    judging = bool(
+        current_user.is_authenticated and not current_user.is_organiser and rounds_of(current_user)
+    )
+    return {"judging": judging}
+
+
+def round_language(round_: JudgementRound) -> str | None:
+    """The language of a round's sentences and of its judges' pages: its dataset's
+    (English for a round of no dataset, such as one from a rows file)."""
+    if round_.dataset_id is None:
+        return None
+    dataset = db.session.get(Dataset, round_.dataset_id)
+    return dataset.language if dataset is not None else None
 
 
 def judge_required(view: F) -> F:
@@ -128,6 +149,7 @@ def rounds() -> str | BaseResponse:
         label_sets=LABEL_SETS,
         layouts=LAYOUTS,
         form=request.form,
+        max_name=MAX_DATASET_NAME,  # create_round's limit of a name
     )
 
 
@@ -320,16 +342,20 @@ def _fraction(percent: float | None) -> float | None:
 def home() -> str:
     """The rounds this judge is assigned to, with their progress."""
     rows = []
-    for round_ in rounds_of(current_user):
+    assigned = rounds_of(current_user)
+    for round_ in assigned:
         done = len(labels_of(current_user, round_))
         rows.append((round_, done, candidate_count(round_)))
+    use_language(common_language(round_language(r) or "en" for r in assigned))
     return render_template("judge/home.html", rows=rows)
 
 
 def _round(round_id: int) -> JudgementRound:
+    """The round, if the current user judges it (else 404); its pages in its language."""
     round_ = db.get_or_404(JudgementRound, round_id)
     if not is_judge(current_user, round_):
         abort(404)
+    use_language(round_language(round_))
     return round_
 
 
@@ -389,7 +415,7 @@ def screen(round_id: int, index: int) -> str | BaseResponse | tuple[str, int]:
         chosen.update(given)
         missing = [c.id for c in shown.candidates if c.id not in chosen]
         if not missing:
-            flash("Saved.", "info")
+            flash(gettext("Saved."), "info")
             following = _next_open(all_screens, index, labels_of(current_user, round_))
             if following is None:
                 return redirect(url_for("judge.finished", round_id=round_.id))
@@ -412,6 +438,7 @@ def screen(round_id: int, index: int) -> str | BaseResponse | tuple[str, int]:
         missing=missing,
         done=done,
         total=candidate_count(round_),
+        sentence_lang=round_language(round_),
     )
     return (page, 200)
 
@@ -449,6 +476,6 @@ def _pending(round_id: int, index: int) -> dict[str, str]:
     ):
         return {}
     session.pop(PENDING)
-    flash("These labels are not saved yet: check them and press Save and next.", "info")
+    flash(gettext("These labels are not saved yet: check them and press Save and next."), "info")
     labels = pending.get("labels", {})
     return {str(k): str(v) for k, v in labels.items()} if isinstance(labels, dict) else {}

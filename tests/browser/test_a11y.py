@@ -43,6 +43,7 @@ NOT_PAGES = {
     "static": "style sheet and scripts",
     "organiser.export": "a JSON Lines download",
     "organiser.gold": "a zip or gold-file download",
+    "judge.export": "a JSON Lines download (the round's labels)",
 }
 """GET routes that answer with a file, not a page."""
 
@@ -58,6 +59,20 @@ GERMAN = b"""<?xml version="1.0" encoding="utf-8"?>
 
 LONG = "x" * 58 + "-y"  # a long value with no space: tables must scroll, not the page
 
+POSTHOC_GOLD = (
+    "spring.n d1 :: season 3;springtime 2;summer 1;\n"
+    "spring.n d2 :: source 2;well 1;fountain 1;origin 1;\n"
+)
+POSTHOC_SYSTEM = "spring.n d1 :: season;autumn\nspring.n d2 :: geyser;well\n"
+"""A post hoc round of the demo's first two sentences we wrote: 9 candidates."""
+
+REFERENZ_ROWS = (
+    "sentence\ttarget\tcandidate\titem\n"
+    "Die alten <head>H\u00e4user</head> am Fluss werden bald renoviert.\tHaus\tGeb\u00e4ude\th1\n"
+    "Die alten <head>H\u00e4user</head> am Fluss werden bald renoviert.\tHaus\tWohnungen\th1\n"
+)
+"""A lexical-reference round of the German study, one candidate a screen."""
+
 
 @dataclass
 class Study:
@@ -70,6 +85,10 @@ class Study:
     first: int  # ids of demo sentences d1, d2
     second: int
     german_first: int
+    posthoc: int  # judgement rounds: the demo's post hoc round, the German one
+    referenz: int
+    scores: Path  # a model's scores of the post hoc round's candidates
+    bad_scores: Path
 
     def url(self, path: str) -> str:
         return self.live.url + path
@@ -86,6 +105,8 @@ def _study(live: Live, tmp: Path) -> Study:
     live.user("boss", "organiser")
     live.user("ann", datasets=("demo",))
     live.user("bob", datasets=("demo",))
+    live.user("jo")  # a judge only: no dataset
+    live.user("kim")
     with live.app.app_context():
         german = import_dataset(
             parse_lexsub_xml(GERMAN, "haus.xml"), "haus", "haus.xml", GERMAN
@@ -117,12 +138,75 @@ def _study(live: Live, tmp: Path) -> Study:
         ).one()
         ann = db.session.scalars(select(User).where(User.username == "ann")).one()
         save_answer(ann, german_first, Answer("substitutes", ("Gebäude",), None, False))
+        posthoc, referenz, scores = _rounds(demo, db.session.get(Dataset, german_id))
         study = Study(
-            live, demo.id, german_id, token, instances[0].id, instances[1].id, german_first.id
+            live,
+            demo.id,
+            german_id,
+            token,
+            instances[0].id,
+            instances[1].id,
+            german_first.id,
+            posthoc,
+            referenz,
+            tmp / "model.jsonl",
+            tmp / "broken.jsonl",
         )
     system = tmp / "mine.best"
     system.write_text("spring.n d2 :: season\nspring.n d3 :: source\n", encoding="utf-8")
+    study.scores.write_text(scores, encoding="utf-8")
+    study.bad_scores.write_text('{"item": "d1", "score": 1}\n', encoding="utf-8")
     return study
+
+
+def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
+    """Two judgement rounds built through the rounds service, as the organiser's page
+    builds them: a post hoc round of the demo (judges ann, mid-way; jo and kim, done) and
+    a lexical-reference round of the German study (judge jo, nothing labelled); and a
+    model's scores of the post hoc candidates (JSON Lines)."""
+    import json
+
+    from annotate.extensions import db
+    from annotate.judge_build import gold_items_from_file, parse_rows
+    from annotate.models import User
+    from annotate.rounds import assign_judge, create_round, posthoc_spec, save_labels, screens
+
+    gold = gold_items_from_file(POSTHOC_GOLD.splitlines(), "gold.txt")
+    spec = posthoc_spec(demo, {"sys.best": POSTHOC_SYSTEM}, 2, 7, gold)
+    posthoc = create_round(spec, "demo post hoc", "posthoc", "posthoc", "sentence", demo, "boss")
+    referenz = create_round(
+        parse_rows(REFERENZ_ROWS.splitlines(), "haus.tsv"),
+        "Haus Referenz",
+        "rows",
+        "lexical-reference",
+        "candidate",
+        german,
+        "boss",
+        "haus.tsv",
+    )
+    users = {u.username: u for u in db.session.scalars(select(User))}
+    for name in ("ann", "jo", "kim"):
+        assign_judge(users[name], posthoc)
+    assign_judge(users["jo"], referenz)
+    candidates = [c for screen in screens(posthoc) for c in screen.candidates]
+    assert len(candidates) == 9, [c.text for c in candidates]
+    labels = ("good", "reasonable", "bad")
+    save_labels(users["ann"], posthoc, {candidates[0].id: "good"})  # mid-way
+    for shift, name in enumerate(("jo", "kim")):
+        save_labels(
+            users[name],
+            posthoc,
+            {c.id: labels[(i + shift * (i % 2)) % 3] for i, c in enumerate(candidates)},
+        )
+    items = {
+        c.round_item_id: screen.item.item for screen in screens(posthoc) for c in screen.candidates
+    }
+    scores = "".join(
+        json.dumps({"item": items[c.round_item_id], "candidate": c.text, "score": 1 - i / 10})
+        + "\n"
+        for i, c in enumerate(candidates)
+    )
+    return posthoc.id, referenz.id, scores
 
 
 @pytest.fixture
@@ -197,6 +281,33 @@ def _failed_login(study: Study) -> Visit:
 
 def _path(make: Callable[[Study], str]) -> Callable[[Study], Visit]:
     return lambda study: lambda page: _open(page, study.url(make(study)))
+
+
+def _labels_missing(study: Study) -> Visit:
+    """The judging screen sent with a candidate left without a label."""
+
+    def run(page: Page) -> None:
+        _open(page, study.url(f"/judge/{study.posthoc}/1"))
+        page.get_by_role("button", name="Save and next").click()
+        expect(page.get_by_role("alert")).to_contain_text("Label every candidate")
+
+    return run
+
+
+def _ranked(file: Callable[[Study], Path], shown: str) -> Callable[[Study], Visit]:
+    """The round's report after a scores file is sent: the models and their curves, or
+    the file's problem."""
+
+    def visit(study: Study) -> Visit:
+        def run(page: Page) -> None:
+            _open(page, study.url(f"/organiser/rounds/{study.posthoc}/report"))
+            page.get_by_label("Scores files").set_input_files(file(study))
+            page.get_by_role("button", name="Rank the models").click()
+            expect(page.locator(shown)).to_be_visible()
+
+        return run
+
+    return visit
 
 
 # endpoint -> (who, name of the state, how to get there, the dataset the page is about)
@@ -320,7 +431,119 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         _path(lambda s: f"/organiser/datasets/{s.demo}/scores?significance=on&rules=compat"),
         "demo",
     ),
+    (
+        "organiser.dataset",
+        "boss",
+        "dataset",
+        _path(lambda s: f"/organiser/datasets/{s.demo}"),
+        "demo",
+    ),
+    (
+        "organiser.dataset",
+        "boss",
+        "German dataset",
+        _path(lambda s: f"/organiser/datasets/{s.german}"),
+        "haus",
+    ),
+    # judgement rounds: the organiser's pages
+    ("judge.rounds", "boss", "rounds and forms", _path(lambda s: "/organiser/rounds"), None),
+    (
+        "judge.round_page",
+        "boss",
+        "judges and progress",
+        _path(lambda s: f"/organiser/rounds/{s.posthoc}"),
+        "demo post hoc",
+    ),
+    (
+        "judge.round_page",
+        "boss",
+        "German round, nothing labelled",
+        _path(lambda s: f"/organiser/rounds/{s.referenz}"),
+        "Haus Referenz",
+    ),
+    (
+        "judge.report_page",
+        "boss",
+        "Tables 11 and 12, agreement",
+        _path(lambda s: f"/organiser/rounds/{s.posthoc}/report"),
+        "demo post hoc",
+    ),
+    (
+        "judge.report_page",
+        "boss",
+        "a model ranked, its curves",
+        _ranked(lambda s: s.scores, "#models"),
+        "demo post hoc",
+    ),
+    (
+        "judge.report_page",
+        "boss",
+        "a scores file refused",
+        _ranked(lambda s: s.bad_scores, "#errors"),
+        "demo post hoc",
+    ),
+    (
+        "judge.report_page",
+        "boss",
+        "no label yet",
+        _path(lambda s: f"/organiser/rounds/{s.referenz}/report"),
+        "Haus Referenz",
+    ),
+    # judgement rounds: the judges' pages
+    ("judge.home", "ann", "a round", _path(lambda s: "/judge"), None),
+    ("judge.home", "bob", "no round", _path(lambda s: "/judge"), None),
+    ("judge.home", "jo", "rounds in two languages", _path(lambda s: "/judge"), None),
+    ("judge.start", "ann", "resume", _path(lambda s: f"/judge/{s.posthoc}"), "demo post hoc"),
+    (
+        "judge.screen",
+        "ann",
+        "mid-way",
+        _path(lambda s: f"/judge/{s.posthoc}/1"),
+        "demo post hoc",
+    ),
+    ("judge.screen", "ann", "labels missing", _labels_missing, "demo post hoc"),
+    (
+        "judge.screen",
+        "ann",
+        "last screen",
+        _path(lambda s: f"/judge/{s.posthoc}/2"),
+        "demo post hoc",
+    ),
+    (
+        "judge.finished",
+        "ann",
+        "not finished",
+        _path(lambda s: f"/judge/{s.posthoc}/done"),
+        "demo post hoc",
+    ),
+    ("judge.start", "jo", "all labelled", _path(lambda s: f"/judge/{s.posthoc}"), "demo post hoc"),
+    (
+        "judge.finished",
+        "jo",
+        "finished",
+        _path(lambda s: f"/judge/{s.posthoc}/done"),
+        "demo post hoc",
+    ),
+    (
+        "judge.screen",
+        "jo",
+        "German, one candidate a screen",
+        _path(lambda s: f"/judge/{s.referenz}/1"),
+        "Haus Referenz",
+    ),
+    (
+        "judge.finished",
+        "jo",
+        "German, not finished",
+        _path(lambda s: f"/judge/{s.referenz}/done"),
+        "Haus Referenz",
+    ),
 ]
+
+
+USERS = ("visitor", "ann", "bob", "jo", "boss")
+"""Who opens the pages: no one; annotators (ann also judges a round, bob only annotates,
+jo only judges); the organiser."""
 
 
 def test_every_page_route_is_checked(live: Live) -> None:
@@ -347,9 +570,9 @@ def role_pages(
     study: Study, new_page: Callable[..., Page]
 ) -> Iterator[Callable[[dict[str, int]], dict[str, Page]]]:
     def make(viewport: dict[str, int]) -> dict[str, Page]:
-        pages = {who: new_page(viewport=viewport) for who in ("visitor", "ann", "boss")}
-        log_in(pages["ann"], study, "ann")
-        log_in(pages["boss"], study, "boss")
+        pages = {who: new_page(viewport=viewport) for who in USERS}
+        for who in USERS[1:]:
+            log_in(pages[who], study, who)
         return pages
 
     yield make
@@ -381,7 +604,7 @@ def test_every_page_has_no_wcag_violation_and_fits_the_screen(
         width, inner = page_width(page)
         if width > inner:
             problems.append(f"the page is {width}px wide on a {inner}px screen")
-        scrolled[name] = _scrolling_tables(page)
+        scrolled[name] = _scrolling_tables(page, problems)
         if problems:
             found[name] = problems
     assert found == {}, "\n".join(f"{name}:\n  " + "\n  ".join(p) for name, p in found.items())
@@ -391,20 +614,26 @@ def test_every_page_has_no_wcag_violation_and_fits_the_screen(
         assert {"organiser.lemmas", "reports.answers", "reports.scores"} <= wide, wide
 
 
-def _scrolling_tables(page: Page) -> int:
+def _scrolling_tables(page: Page, problems: list[str]) -> int:
     """How many tables scroll sideways inside their container; each must be a
-    .table-scroll that the keyboard can reach (tabindex 0)."""
+    .table-scroll that the keyboard can reach (tabindex 0), else a line in ``problems``."""
     rows = page.evaluate(
         """Array.from(document.querySelectorAll('table')).map(t => {
              const box = t.closest('.table-scroll');
-             return [box !== null, box ? box.scrollWidth > box.clientWidth : false,
+             return [t.id || t.className || 'a table', box !== null,
+                     box ? box.scrollWidth > box.clientWidth : false,
                      box ? box.getAttribute('tabindex') : null];
            })"""
     )
-    assert all(inside for inside, _, _ in rows), f"a table outside .table-scroll on {page.url}"
-    scrolling = [focus for _, scrolls, focus in rows if scrolls]
-    assert all(focus == "0" for focus in scrolling), page.url
-    return len(scrolling)
+    problems.extend(
+        f"table {name} outside .table-scroll" for name, inside, _, _ in rows if not inside
+    )
+    problems.extend(
+        f"table {name} scrolls but its container is not focusable"
+        for name, _, scrolls, focus in rows
+        if scrolls and focus != "0"
+    )
+    return sum(1 for _, _, scrolls, _ in rows if scrolls)
 
 
 # --- the annotation page, as a screen reader and a phone meet it ----------------------------
