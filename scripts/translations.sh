@@ -16,7 +16,7 @@ if [ "${1:-}" != compile ]; then
     -o "$dir/messages.pot" annotate
   for lang in de it; do
     if [ -f "$dir/$lang/LC_MESSAGES/messages.po" ]; then
-      "$pybabel" update --no-fuzzy-matching --no-location --width 100 -i "$dir/messages.pot" -d "$dir" -l "$lang"
+      "$pybabel" update --no-fuzzy-matching --width 100 -i "$dir/messages.pot" -d "$dir" -l "$lang"
     else
       "$pybabel" init -i "$dir/messages.pot" -d "$dir" -l "$lang"
     fi
