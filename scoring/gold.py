@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import attrgetter, itemgetter
@@ -24,7 +24,7 @@ from scoring.io import FormatError, parse_gold_lines, split_lines
 from scoring.lines import as_text, iter_chunks, perl_split
 from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.substitute import APOSTROPHES
-from scoring.types import GoldRules, Rules
+from scoring.types import LEXELT, GoldRules, Rules
 
 Count = int | float
 """A gold count: Perl keeps counts past 2**64 - 1 as doubles, and so does compat."""
@@ -288,47 +288,89 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
 
 @dataclass(frozen=True, slots=True)
 class GoldLineAsWritten:
-    """One line of a gold (or mwgold) file, entries as written (``pn`` apart: ``names``
-    is its count)."""
+    """One line of a gold (or mwgold) file, entries as written: ``entries`` holds the
+    responses (every entry but ``pn``, whole counts), ``names`` the count of ``pn``, and
+    ``written`` every entry in file order, ``pn`` in its place (what the candidate-ranking
+    benchmarks read: LexSubGen's ideal ranking follows the file's order)."""
 
     lexelt: str
     instance: str
     entries: tuple[tuple[str, int], ...]
     names: int
     line: int
+    written: tuple[tuple[str, Count], ...] = ()
 
 
-def read_gold_as_written(lines: Sequence[str], name: str = "<gold>") -> list[GoldLineAsWritten]:
+AS_WRITTEN = re.compile(r"(\S+) (\S+) ::(?: (.*))?")
+"""A gold line ``LEXELT ID :: ENTRIES`` (single spaces; nothing after ``::`` allowed)."""
+
+
+def read_gold_as_written(
+    lines: Sequence[str],
+    name: str = "<gold>",
+    *,
+    weights: bool = False,
+    check: Callable[[GoldLineAsWritten], str | None] | None = None,
+) -> list[GoldLineAsWritten]:
     """Gold lines ``LEXELT ID :: sub count;…`` with substitutes exactly as written (a
     double space before the count leaves a trailing space on the substitute): what the
-    splitter rebuilds responses from. Each entry is read by :func:`gold_entry`."""
+    splitter rebuilds responses from and the benchmarks rank against. Each entry is read
+    by :func:`gold_entry`; a decimal weight is refused unless ``weights`` (then it stands
+    in ``written`` only: a weight is no count of responses). ``check`` is the caller's
+    further rule: the problem with a line (then left out), or None.
+
+    :class:`FormatError` names every ``FILE:LINE``, the value and the rule broken: a line
+    that is not ``LEXELT ID :: ENTRIES`` (a lexelt ``lemma.pos``), an entry that is not
+    ``SUBSTITUTE COUNT``, a weight, a line ``check`` refuses.
+
+    >>> [line.written for line in read_gold_as_written(["a.n 1 :: b 2;pn 1;c  1;"])]
+    [(('b', 2), ('pn', 1), ('c ', 1))]
+    """
     items = []
+    problems: list[str] = []
     for number, text in enumerate(lines, 1):
         text = text.rstrip("\r")
         if not text.strip():
             continue
-        head, separator, rest = text.partition(" :: ")
-        parts = head.split(" ")
-        if not separator or len(parts) != 2:
-            raise FormatError([f"{name}:{number}: expected 'LEXELT ID :: ENTRIES'"])
-        entries: list[tuple[str, int]] = []
-        names = 0
-        for field in rest.split(";"):
-            if not field:
-                continue
-            substitute, count = gold_entry(field, f"{name}:{number}")
-            if not isinstance(count, int):
-                raise FormatError(
-                    [
-                        f"{name}:{number}: gold entry {field!r} has a decimal weight; "
-                        "only whole counts of annotators can be read as responses"
-                    ]
-                )
-            if substitute == "pn":
-                names += count
-            else:
-                entries.append((substitute, count))
-        items.append(GoldLineAsWritten(parts[0], parts[1], tuple(entries), names, number))
+        where = f"{name}:{number}"
+        found = AS_WRITTEN.fullmatch(text)
+        if found is None or not LEXELT.fullmatch(found.group(1)):
+            problems.append(
+                f"{where}: {text[:60]!r} is not 'LEXELT ID :: SUBSTITUTE COUNT;…' "
+                "(lexelt lemma.pos, single spaces)"
+            )
+            continue
+        fields = [field for field in (found.group(3) or "").split(";") if field]
+        try:
+            written = tuple(gold_entry(field, where) for field in fields)
+        except FormatError as error:
+            problems.extend(error.problems)
+            continue
+        weighted = [
+            f for f, (_, count) in zip(fields, written, strict=True) if not isinstance(count, int)
+        ]
+        if weighted and not weights:
+            problems.append(
+                f"{where}: gold entry {weighted[0]!r} has a decimal weight; "
+                "only whole counts of annotators can be read as responses"
+            )
+            continue
+        whole = [(key, count) for key, count in written if isinstance(count, int)]
+        item = GoldLineAsWritten(
+            found.group(1),
+            found.group(2),
+            tuple(entry for entry in whole if entry[0] != "pn"),
+            sum(count for key, count in whole if key == "pn"),
+            number,
+            written,
+        )
+        problem = check(item) if check is not None else None
+        if problem:
+            problems.append(f"{where}: {problem}")
+            continue
+        items.append(item)
+    if problems:
+        raise FormatError(problems)
     return items
 
 

@@ -103,6 +103,30 @@ def test_reader(small: Path, tmp_path: Path) -> None:
     plain = tmp_path / "coinco.xml"
     plain.write_text(SMALL)
     assert read_coinco(plain) == targets  # gzipped or not
+    assert read_coinco(SMALL.encode(), str(small)) == targets  # or the XML's bytes
+    # where each sentence and token starts; the context as written, for the importer
+    assert [s.line for s in sentences] == [3, 30]
+    assert [t.line for t in first.tokens] == [14, 15, 23]
+    assert first.written == ("Before.", "A bright  idea", "After.")
+
+
+def test_the_importers_reading_needs_no_gold() -> None:
+    # contexts only (gold=False): posTT, problematic and <substitutions> may be missing
+    bare = SMALL.replace(' posTT="DT"', "").replace(' problematic="yes"', "")
+    start, end = bare.index("<substitutions>"), bare.index("</substitutions>")
+    bare = bare[:start] + bare[end + len("</substitutions>") :]
+    token = read_coinco(bare.encode(), "b.xml", gold=False)[0].token
+    assert (token.id, token.pos_tt, token.problematic, token.substitutes) == ("7", "JJ", False, ())
+    assert read_coinco_sentences(bare.encode(), gold=False)[0].tokens[0].pos_tt == ""
+    with pytest.raises(ValueError) as error:
+        read_coinco(bare.encode(), "b.xml")
+    assert str(error.value) == "b.xml:14: sentence 1 (a.txt s-r0): <token> has no posTT attribute"
+    with pytest.raises(ValueError) as error:
+        read_coinco(bare.replace('<token id="XXX"', '<token posTT="DT" id="XXX"').encode(), "b.xml")
+    assert str(error.value) == (
+        "b.xml:15: sentence 1 (a.txt s-r0), token 7: a target token has no <substitutions> "
+        "(required)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -118,7 +142,8 @@ def test_reader(small: Path, tmp_path: Path) -> None:
             'problematic="maybe"',
             "token 8: problematic='maybe' must be 'yes' or 'no'",
         ),
-        (' posTT="DT"', "", "sentence 1 (a.txt s-r0): <token> has no 'posTT' attribute (required)"),
+        (' posTT="DT"', "", ":14: sentence 1 (a.txt s-r0): <token> has no posTT attribute"),
+        ('freq="1"', 'freq="\u00b2"', ":19: sentence 1 (a.txt s-r0), token 7: <subst lemma="),
         (
             'id="9"',
             'id="7"',
@@ -127,7 +152,14 @@ def test_reader(small: Path, tmp_path: Path) -> None:
         (
             "<postcontext></postcontext>",
             "<postcontext>",
-            ":47:4: not well-formed XML (mismatched tag",
+            ":34: unexpected element <tokens> in <postcontext>; expected no element",
+        ),
+        ("</document>", "</corpus>", ":48: not well-formed XML: mismatched tag (column 3)"),
+        (
+            "<document>",
+            '<!DOCTYPE document [<!ENTITY a "b">]>\n<document>',
+            ":2: forbidden XML construct: DTDForbidden(name='document', system_id=None, "
+            "public_id=None) (a CoInCo file has no DTD or entities)",
         ),
     ],
 )

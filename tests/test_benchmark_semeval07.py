@@ -28,7 +28,7 @@ from scoring.benchmark.candidates import (
 )
 from scoring.benchmark.cli import main
 from scoring.benchmark.semeval07 import read_task_gold
-from scoring.gold import read_gold
+from scoring.gold import read_gold, read_gold_as_written
 from scoring.io import FormatError, read_lines
 from scoring.lines import read_text
 from scoring.ranking import gap, parse_ranking_line, read_system_ranking
@@ -175,6 +175,27 @@ def test_gold_errors_name_file_line_value_and_rule() -> None:
         "g:2: id 1 already on line 1 (one line per item)",
         "g:3: 'c' has count 0 (benchmark gold counts must be >= 1)",
         "g:4: 'x' is not 'LEXELT ID :: SUBSTITUTE COUNT;…' (lexelt lemma.pos, single spaces)",
+    )
+
+
+def test_the_benchmark_reads_gold_as_the_splitter_does() -> None:
+    # one reader (scoring.gold.read_gold_as_written): the benchmark keeps pn in its place
+    # and decimal weights; the splitter's responses leave pn apart and refuse a weight
+    rest = "a 1;pn 2;b  1;toutou 2.5;"
+    assert item(rest).entries == (("a", 1), ("pn", 2), ("b ", 1), ("toutou", 2.5))
+    line = read_gold_as_written(["gall.n 211 :: a 1;pn 2;b  1;"], "g")[0]
+    assert (line.entries, line.names, line.written) == (
+        (("a", 1), ("b ", 1)),
+        2,
+        (("a", 1), ("pn", 2), ("b ", 1)),
+    )
+    with pytest.raises(FormatError) as error:
+        read_gold_as_written(["gall.n 211 :: " + rest, "gall.n 212 ::", "gall.x 3 :: a 1;"], "g")
+    assert error.value.problems == (
+        "g:1: gold entry 'toutou 2.5' has a decimal weight; only whole counts of annotators "
+        "can be read as responses",
+        "g:3: 'gall.x 3 :: a 1;' is not 'LEXELT ID :: SUBSTITUTE COUNT;…' (lexelt lemma.pos, "
+        "single spaces)",
     )
 
 

@@ -173,8 +173,10 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     plain = {_name(r) for r in requires if "extra ==" not in r}
     web = {_name(r) for r in requires if 'extra == "web"' in r}
     # simplemma and spacy-lookups-data: the gold compiler's lemmatisers for other languages;
-    # nltk: SWORDS' lemmatiser (scoring.benchmark)
+    # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
+    # (scoring.safexml) CoInCo's reader uses
     assert plain == {
+        "defusedxml",
         "numpy",
         "krippendorff",
         "lemminflect",

@@ -22,43 +22,32 @@ the following one after it, each on its own line. Tokens marked ``problematic="y
 out and counted in a note, so the release gives the 15,415 targets the corpus is known by.
 The lexelt is the token's ``lemma`` (its wordform, reported as a repair, where the lemma
 is no word: one token of the release has the lemma ``.``) and the family of its
-``posMASC`` (Penn tags): NN*
-→ n, VB* → v, JJ* → a, RB* → r. An annotated token with any other tag is refused (CoInCo
+``posMASC`` (Penn tags):
+NN* → n, VB* → v, JJ* → a, RB* → r. An annotated token with any other tag is refused (CoInCo
 annotated content words only; the release has none). The substitutes are not imported:
 they are CoInCo's gold, not a study's input.
 
 The token's place in the sentence is found by :func:`locate_tokens`: the tokens are the
 sentence's words in order, but some are split (``hadn`` ``n\u2019t`` for ``hadn\u2019t``), some
 overlap (``com/syndicate`` ``syndicate``) and a few words have no token.
-Parsing is as safe as the task's XML (defusedxml: no entity expansion, no external
-entities); every problem is ``FILE:LINE: problem``.
+The file is read by :func:`scoring.coinco.read_coinco_sentences`, the project's one
+CoInCo reader, in its contexts-only reading (``gold=False``: ``posTT``, ``problematic``
+and the substitutions may be missing), so the benchmark and the importer refuse a
+malformed file alike; parsing is as safe as the task's XML (defusedxml: no DTD, no entity
+expansion, no external entities). Only the PoS family, the lemma repair and the token's
+place are this module's; every problem is ``FILE:LINE: problem``.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from annotate.sources.model import ImportResult, Repair, Row, SourceError, group_lexelts
-from annotate.sources.xml import feed_xml
+from scoring.coinco import CoincoToken, read_coinco_sentences
+from scoring.safexml import XmlError
 
 POS_FAMILIES = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
 """The first two letters of a Penn tag → the task's PoS."""
-NOT_A_TARGET = "XXX"
-_CHILDREN = {
-    "": ("document",),
-    "document": ("sent",),
-    "sent": ("precontext", "targetsentence", "postcontext", "tokens"),
-    "tokens": ("token",),
-    "token": ("substitutions",),
-    "substitutions": ("subst",),
-    "subst": (),
-    "precontext": (),
-    "targetsentence": (),
-    "postcontext": (),
-}
-_TEXT = ("precontext", "targetsentence", "postcontext")
 
 
 def pos_of(tag: str) -> str:
@@ -112,146 +101,79 @@ def locate_tokens(text: str, words: list[str]) -> list[tuple[int, int] | None]:
     return spans
 
 
-@dataclass
-class _Token:
-    id: str
-    wordform: str
-    lemma: str
-    pos: str
-    problematic: bool
-    line: int
+def is_word(lemma: str) -> bool:
+    """Whether a lemma can name a lexelt: not ``<unknown>`` and not punctuation (a letter
+    or digit in it).
+
+    >>> is_word("feel"), is_word("."), is_word("<unknown>")
+    (True, False, False)
+    """
+    return lemma != "<unknown>" and any(char.isalnum() for char in lemma)
 
 
-@dataclass
-class _Sentence:
-    line: int
-    text: dict[str, list[str]] = field(default_factory=dict)
-    tokens: list[_Token] = field(default_factory=list)
-
-
-class _Builder:
-    """Parser target: checks the structure as elements arrive and collects the rows."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.expat: Any = None
-        self.stack: list[str] = []
-        self.sentence = _Sentence(0)
-        self.rows: list[Row] = []
-        self.repairs: list[Repair] = []
-        self.skipped = 0
-
-    def fail(self, problem: str, line: int | None = None) -> SourceError:
-        return SourceError(self.name, line or self.expat.CurrentLineNumber, problem)
-
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
-        parent = self.stack[-1] if self.stack else ""
-        expected = _CHILDREN[parent]
-        if tag not in expected:
-            if not parent:
-                raise self.fail(f"the root element must be <document> (CoInCo), not <{tag}>")
-            wanted = ", ".join(f"<{child}>" for child in expected) or "no element"
-            raise self.fail(f"unexpected element <{tag}> in <{parent}>; expected {wanted}")
-        self.stack.append(tag)
-        line = self.expat.CurrentLineNumber
-        if tag == "sent":
-            self.sentence = _Sentence(line)
-        elif tag in _TEXT:
-            if tag in self.sentence.text:
-                raise self.fail(f"the <sent> at line {self.sentence.line} has two <{tag}>")
-            self.sentence.text[tag] = []
-        elif tag == "token":
-            self.sentence.tokens.append(self.token(attrib, line))
-
-    def token(self, attrib: dict[str, str], line: int) -> _Token:
-        missing = [key for key in ("id", "wordform", "lemma", "posMASC") if key not in attrib]
-        if missing:
-            raise self.fail(f"<token> has no {', '.join(missing)} attribute")
-        id_ = attrib["id"]
-        problematic = attrib.get("problematic", "no") == "yes"
-        pos = ""
-        if id_ != NOT_A_TARGET and not problematic:
-            try:
-                pos = pos_of(attrib["posMASC"])
-            except ValueError as error:
-                raise self.fail(f"token {id_!r}: {error}") from None
-        return _Token(id_, attrib["wordform"], attrib["lemma"], pos, problematic, line)
-
-    def end(self, tag: str) -> None:
-        self.stack.pop()
-        if tag == "sent":
-            self.end_sentence()
-        elif tag == "document" and not self.rows and not self.skipped:
-            raise self.fail("the document has no annotated token (a <token> whose id is not XXX)")
-
-    def end_sentence(self) -> None:
-        sentence = self.sentence
-        if "targetsentence" not in sentence.text:
-            raise self.fail("<sent> has no <targetsentence>", sentence.line)
-        text = "".join(sentence.text["targetsentence"]).strip()
-        before = "".join(sentence.text.get("precontext", [])).strip()
-        after = "".join(sentence.text.get("postcontext", [])).strip()
-        spans = locate_tokens(text, [token.wordform for token in sentence.tokens])
-        for token, span in zip(sentence.tokens, spans, strict=True):
-            if token.id == NOT_A_TARGET:
-                continue
-            if token.problematic:
-                self.skipped += 1
-                continue
-            if span is None:
-                raise self.fail(
-                    f"token {token.id!r} {token.wordform!r} is not found in its "
-                    "<targetsentence> (the tokens are the sentence's words, in order)",
-                    token.line,
-                )
-            start, end = span
-            lemma = token.lemma
-            if lemma == "<unknown>" or not any(char.isalnum() for char in lemma):
-                lemma = token.wordform
-                self.repairs.append(
-                    Repair(
-                        token.id,
-                        token.line,
-                        f"lemma {token.lemma!r} is not a word; the lexelt takes the "
-                        f"wordform {lemma!r}",
-                    )
-                )
-            self.rows.append(
-                Row(
-                    token.id,
-                    f"{lemma}.{token.pos}",
-                    (before + "\n" if before else "") + text[:start],
-                    text[start:end],
-                    text[end:] + ("\n" + after if after else ""),
-                    token.line,
-                    token.line,
-                )
-            )
-
-    def data(self, text: str) -> None:
-        where = self.stack[-1] if self.stack else ""
-        if where in _TEXT:
-            self.sentence.text[where].append(text)
-        elif text.strip():
-            raise self.fail(
-                f"text {text.strip()[:40]!r} in <{where}>: only <precontext>, "
-                "<targetsentence> and <postcontext> hold text"
-            )
-
-    def close(self) -> None:
-        return None
+def _row(
+    token_id: str,
+    token: CoincoToken,
+    lemma: str,
+    span: tuple[int, int] | None,
+    written: tuple[str, str, str],
+) -> Row:
+    """One annotated token as a row: ValueError for a tag outside the four families or a
+    token not found in its target sentence."""
+    try:
+        pos = pos_of(token.pos_masc)
+    except ValueError as error:
+        raise ValueError(f"token {token_id!r}: {error}") from None
+    if span is None:
+        raise ValueError(
+            f"token {token_id!r} {token.wordform!r} is not found in its <targetsentence> "
+            "(the tokens are the sentence's words, in order)"
+        )
+    before, text, after = written
+    start, end = span
+    return Row(
+        token_id,
+        f"{lemma}.{pos}",
+        (before + "\n" if before else "") + text[:start],
+        text[start:end],
+        text[end:] + ("\n" + after if after else ""),
+        token.line,
+        token.line,
+    )
 
 
 def parse_coinco(data: bytes, name: str = "<coinco>") -> ImportResult:
-    """The instances of a CoInCo XML file (module docstring); SourceError naming the line
-    and the rule for malformed XML, an element out of place, a sentence without a target
-    sentence, a token without its attributes, with another tag, or not in its sentence,
-    and the rules every format shares (:func:`annotate.sources.model.group_lexelts`)."""
-    builder = _Builder(name)
-    feed_xml(builder, data, name, False, " (a CoInCo file has no DTD or entities)")
+    """The instances of a CoInCo XML file (module docstring), read by
+    :func:`scoring.coinco.read_coinco_sentences` (contexts only: ``gold=False``);
+    SourceError naming the line and the rule for what that reader refuses, an annotated
+    token with another tag or not in its sentence, and the rules every format shares
+    (:func:`annotate.sources.model.group_lexelts`)."""
+    try:
+        sentences = read_coinco_sentences(data, name, gold=False)
+    except XmlError as error:
+        raise SourceError(error.file, error.line, error.problem) from None
+    rows: list[Row] = []
+    repairs: list[Repair] = []
+    skipped = 0
+    for sentence in sentences:
+        spans = locate_tokens(sentence.written[1], [token.wordform for token in sentence.tokens])
+        for token, span in zip(sentence.tokens, spans, strict=True):
+            if token.id is None:
+                continue
+            if token.problematic:
+                skipped += 1
+                continue
+            lemma = token.lemma if is_word(token.lemma) else token.wordform
+            try:
+                rows.append(_row(token.id, token, lemma, span, sentence.written))
+            except ValueError as error:
+                raise SourceError(name, token.line, str(error)) from None
+            if lemma != token.lemma:
+                what = (
+                    f"lemma {token.lemma!r} is not a word; the lexelt takes the wordform {lemma!r}"
+                )
+                repairs.append(Repair(token.id, token.line, what))
     notes: tuple[str, ...] = ()
-    if builder.skipped:
-        notes = (
-            f'left out {builder.skipped} tokens that CoInCo\'s annotators marked problematic="yes"',
-        )
-    return ImportResult(group_lexelts(builder.rows, name), tuple(builder.repairs), "en", notes)
+    if skipped:
+        notes = (f'left out {skipped} tokens that CoInCo\'s annotators marked problematic="yes"',)
+    return ImportResult(group_lexelts(rows, name), tuple(repairs), "en", notes)

@@ -8,71 +8,51 @@ LexSubGen calls ``semeval_all``). The field's codebases read it differently from
 (:func:`scoring.gold.read_gold`), so :func:`read_task_gold` keeps what they keep: every
 line is an item (items outside T too), entries stay as written and in file order
 (``pn`` and its place included, a double space before the count left on the substitute),
-each entry read by :func:`scoring.gold.gold_entry`.
+as :func:`scoring.gold.read_gold_as_written` reads them (decimal weights allowed).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
 from scoring.benchmark.cli import Report
-from scoring.gold import gold_entry
-from scoring.io import FormatError, read_lines
-from scoring.types import LEXELT
+from scoring.gold import GoldLineAsWritten, read_gold_as_written
+from scoring.io import read_lines
 
 DESCRIPTION = (
     "SemEval-2007 lexical substitution: GAP over the pooled candidates (Melamud's or "
     "LexSubGen's convention) or P@1, P@3, R@10 of generated substitutes (LexSubGen's)"
 )
 
-_LINE = re.compile(r"(\S+) (\S+) ::(?: (.*))?")
+
+def _benchmark_rules() -> Callable[[GoldLineAsWritten], str | None]:
+    """The benchmark's rules beyond the reader's: no count of 0 (the codebases disagree
+    on what it means) and one line per id (LexSubGen refuses a repeated id; Melamud's
+    code keeps the last)."""
+    seen: dict[str, int] = {}
+
+    def check(line: GoldLineAsWritten) -> str | None:
+        zero = [substitute for substitute, count in line.written if count == 0]
+        if zero:
+            return f"{zero[0]!r} has count 0 (benchmark gold counts must be >= 1)"
+        if line.instance in seen:
+            return f"id {line.instance} already on line {seen[line.instance]} (one line per item)"
+        seen[line.instance] = line.line
+        return None
+
+    return check
 
 
 def read_task_gold(lines: Sequence[str], name: str = "<gold>") -> tuple[BenchmarkItem, ...]:
     """Every line ``LEXELT ID :: SUBSTITUTE COUNT;…`` as a :class:`BenchmarkItem`, entries
     as written. Raises :class:`scoring.io.FormatError` naming ``FILE:LINE``, the value and
-    the rule for a malformed line, a count of 0 (the codebases disagree on what it means)
-    or a repeated id (LexSubGen refuses one; Melamud's code keeps the last)."""
-    items: list[BenchmarkItem] = []
-    problems: list[str] = []
-    seen: dict[str, int] = {}
-    for number, text in enumerate(lines, 1):
-        text = text.removesuffix("\r")
-        if not text.strip():
-            continue
-        where = f"{name}:{number}"
-        found = _LINE.fullmatch(text)
-        if found is None or not LEXELT.fullmatch(found.group(1)):
-            problems.append(
-                f"{where}: {text[:60]!r} is not 'LEXELT ID :: SUBSTITUTE COUNT;…' "
-                "(lexelt lemma.pos, single spaces)"
-            )
-            continue
-        lexelt, item_id, rest = found.group(1), found.group(2), found.group(3) or ""
-        try:
-            entries = tuple(gold_entry(field, where) for field in rest.split(";") if field)
-        except FormatError as error:
-            problems.extend(error.problems)
-            continue
-        zero = [substitute for substitute, count in entries if count == 0]
-        if zero:
-            problems.append(
-                f"{where}: {zero[0]!r} has count 0 (benchmark gold counts must be >= 1)"
-            )
-            continue
-        if item_id in seen:
-            problems.append(
-                f"{where}: id {item_id} already on line {seen[item_id]} (one line per item)"
-            )
-            continue
-        seen[item_id] = number
-        items.append(BenchmarkItem(lexelt, item_id, entries, where))
-    if problems:
-        raise FormatError(problems)
-    return tuple(items)
+    the rule for a malformed line, a count of 0 or a repeated id."""
+    return tuple(
+        BenchmarkItem(line.lexelt, line.instance, line.written, f"{name}:{line.line}")
+        for line in read_gold_as_written(lines, name, weights=True, check=_benchmark_rules())
+    )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
