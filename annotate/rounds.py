@@ -11,13 +11,11 @@ label and appends a revision in one transaction, retried on a concurrent save).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError, OperationalError
 
 from annotate.extensions import db
 from annotate.gold import CompiledGold
@@ -35,7 +33,7 @@ from annotate.models import (
     User,
     now,
 )
-from annotate.services import MAX_DATASET_NAME, ServiceError, check_text, shown
+from annotate.services import MAX_DATASET_NAME, ServiceError, check_text, retried, shown
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.records import Judgement
 from scoring.measures import detect_kind, first_answers
@@ -311,15 +309,7 @@ def save_labels(
     )
     if own != set(chosen):
         raise ServiceError("a candidate is not of this round")
-    for attempt in range(attempts):
-        try:
-            return _save_once(user, chosen)
-        except (IntegrityError, OperationalError):
-            db.session.rollback()
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.01 * (attempt + 1))
-    raise AssertionError("unreachable")  # pragma: no cover
+    return retried(lambda: _save_once(user, chosen), attempts)
 
 
 def _save_once(user: User, chosen: Mapping[int, str]) -> int:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -177,18 +177,27 @@ def resume(user: User, dataset: Dataset) -> Instance | None:
     )
 
 
-def save_answer(user: User, instance: Instance, answer: Answer, attempts: int = 20) -> Response:
-    """Update the current response and append a revision, in one transaction; a
-    concurrent save of the same sentence (two tabs) is retried, never lost."""
+_T = TypeVar("_T")
+
+
+def retried(save: Callable[[], _T], attempts: int = 20) -> _T:
+    """Run ``save`` (one transaction), again after a rollback when a concurrent save of
+    the same rows (two tabs, two workers) makes it fail, so that no save is lost."""
     for attempt in range(attempts):
         try:
-            return _save_once(user, instance, answer)
+            return save()
         except (IntegrityError, OperationalError):
             db.session.rollback()
             if attempt == attempts - 1:
                 raise
             time.sleep(0.01 * (attempt + 1))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def save_answer(user: User, instance: Instance, answer: Answer, attempts: int = 20) -> Response:
+    """Update the current response and append a revision, in one transaction; a
+    concurrent save of the same sentence (two tabs) is retried, never lost."""
+    return retried(lambda: _save_once(user, instance, answer), attempts)
 
 
 def _save_once(user: User, instance: Instance, answer: Answer) -> Response:

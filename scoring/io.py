@@ -39,6 +39,25 @@ class FormatError(ValueError):
         super().__init__(shown + (f"\n… and {more} more problems" if more > 0 else ""))
 
 
+def json_object_problem(obj: object, keys: Sequence[str]) -> str | None:
+    """What is wrong with one decoded JSON Lines object that must have exactly ``keys``,
+    the first keys of them non-empty strings where the caller checks so; None when its
+    keys are right. The one rule of the JSON Lines files (annotators, judgements).
+
+    >>> json_object_problem({"a": 1}, ("a", "b"))
+    'missing b (every line has a, b)'
+    """
+    if not isinstance(obj, dict):
+        return f"{type(obj).__name__} is not an object (each line is one JSON object)"
+    missing = [key for key in keys if key not in obj]
+    if missing:
+        return f"missing {', '.join(missing)} (every line has {', '.join(keys)})"
+    extra = sorted(set(obj) - set(keys))
+    if extra:
+        return f"unknown key {', '.join(extra)} (keys are {', '.join(keys)})"
+    return None
+
+
 def read_lines(path: str | Path) -> list[str]:
     """The lines of a file as Perl's ``<FH>`` sees them, without their ``\\n``.
 

@@ -38,7 +38,7 @@ from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
 from scoring.agreement.multiword import annotator_multiword as annotator_multiword
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
 from scoring.gold import mode
-from scoring.io import FormatError, pos_of, read_lines
+from scoring.io import FormatError, json_object_problem, pos_of, read_lines
 from scoring.substitute import InvalidSubstitute, check_substitute
 from scoring.types import ANSWER_KINDS, AnswerKind
 
@@ -110,14 +110,9 @@ def _substitute_problem(text: str, seen: dict[str, str | None]) -> str | None:
 
 def _response(obj: Any, seen: dict[str, str | None]) -> tuple[str, str, Response] | str:
     """The (lexelt, instance, response) of one decoded line, or the problem with it."""
-    if not isinstance(obj, dict):
-        return f"{type(obj).__name__} is not an object (each line is one JSON object)"
-    missing = [key for key in FIELDS if key not in obj]
-    if missing:
-        return f"missing {', '.join(missing)} (every line has {', '.join(FIELDS)})"
-    extra = sorted(set(obj) - set(FIELDS))
-    if extra:
-        return f"unknown key {', '.join(extra)} (keys are {', '.join(FIELDS)})"
+    problem = json_object_problem(obj, FIELDS)
+    if problem is not None:
+        return problem
     for key in ("annotator", "lexelt", "instance"):
         if not isinstance(obj[key], str) or not obj[key]:
             return f"{key} {obj[key]!r} is not a non-empty string"

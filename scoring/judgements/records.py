@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.io import FormatError, read_lines
+from scoring.io import FormatError, json_object_problem, read_lines
 
 KEYS = ("item", "candidate", "judge", "label", "origin")
 HUMAN = "human"
@@ -70,14 +70,9 @@ def judgement_line(judgement: Judgement) -> str:
 
 
 def _problem(obj: Any) -> str | Judgement:
-    if not isinstance(obj, dict):
-        return f"{type(obj).__name__} is not an object (each line is one JSON object)"
-    missing = [key for key in KEYS if key not in obj]
-    if missing:
-        return f"missing {', '.join(missing)} (every line has {', '.join(KEYS)})"
-    extra = sorted(set(obj) - set(KEYS))
-    if extra:
-        return f"unknown key {', '.join(extra)} (keys are {', '.join(KEYS)})"
+    problem = json_object_problem(obj, KEYS)
+    if problem is not None:
+        return problem
     for key in KEYS[:4]:
         if not isinstance(obj[key], str) or not obj[key].strip():
             return f"{key} {obj[key]!r} is not a non-empty string"
