@@ -16,9 +16,10 @@ import krippendorff
 import numpy as np
 import pytest
 
+from scoring.agreement.alpha import ordinal_alpha
 from scoring.io import FormatError
 from scoring.judgements import cli
-from scoring.judgements.agreement import ordinal_alpha, value_counts, view_agreement
+from scoring.judgements.agreement import value_counts, view_agreement
 from scoring.judgements.labels import LEXICAL_REFERENCE, POSTHOC, SWORDS, guess_label_set
 from scoring.judgements.models import (
     auc,

@@ -9,8 +9,9 @@ binary view (SWORDS' UNSURE) is no value there. Measures reused from
 :func:`~scoring.agreement.fleiss_kappa` (one number of judges per candidate),
 :func:`~scoring.agreement.swords.generalised_fleiss_kappa` (numbers that differ; equal to
 Fleiss 1971 when they do not) and :func:`~scoring.agreement.alpha.alpha_from_counts`
-(nominal alpha). :func:`ordinal_alpha` is Krippendorff's ordinal alpha from the same
-value counts. A figure that is undefined (one category only, no pairable unit) is None.
+(nominal alpha) and :func:`~scoring.agreement.alpha.ordinal_alpha` (Krippendorff's
+ordinal alpha from the same value counts). A figure that is undefined (one category
+only, no pairable unit) is None.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.agreement import cohen_kappa, fleiss_kappa
-from scoring.agreement.alpha import alpha_from_counts
+from scoring.agreement.alpha import alpha_from_counts, ordinal_alpha
 from scoring.agreement.swords import generalised_fleiss_kappa
 from scoring.judgements.labels import BINARY, LabelSet
 from scoring.judgements.records import Candidate
@@ -33,42 +34,6 @@ from scoring.judgements.verdicts import binary_verdict, verdict
 
 View = Literal["full", "binary"]
 VIEWS: tuple[View, ...] = ("full", "binary")
-
-
-def ordinal_alpha(value_counts: npt.ArrayLike) -> float:
-    """Krippendorff's alpha for ordinal data from a units x values table (columns in
-    the values' order), after Krippendorff, "Computing Krippendorff's alpha-reliability"
-    (2011), section C: the coincidences o_ck = Σ_u n_uc (n_uk - [c = k]) / (m_u - 1)
-    over the units with m_u ≥ 2 values, n_c = Σ_k o_ck, n = Σ_c n_c, the ordinal metric
-    δ²_ck = (Σ_{g=c..k} n_g - (n_c + n_k) / 2)², and
-    alpha = 1 - (n - 1) Σ o_ck δ²_ck / Σ n_c n_k δ²_ck. ``krippendorff.alpha(value_counts=…,
-    level_of_measurement="ordinal")`` gives the same number (the tests compare them).
-    ValueError when no unit is pairable or every value is the same."""
-    counts = np.asarray(value_counts, dtype=np.int64)
-    if counts.ndim != 2 or counts.shape[1] < 1:
-        raise ValueError(
-            f"value counts of shape {counts.shape} (one row per unit, one column per value)"
-        )
-    if (counts < 0).any():
-        raise ValueError("a negative value count (counts are of judges)")
-    pairable = counts[counts.sum(axis=1) >= 2]
-    if not len(pairable):
-        raise ValueError("no unit has two values (alpha needs pairable values)")
-    m = pairable.sum(axis=1).astype(np.float64)
-    weighted = pairable / (m - 1)[:, np.newaxis]
-    coincidences = weighted.T @ pairable - np.diag(weighted.sum(axis=0))
-    totals = coincidences.sum(axis=1)
-    n = totals.sum()
-    if (totals > 0).sum() < 2:
-        raise ValueError("every value is the same (expected disagreement 0, alpha is undefined)")
-    cumulative = np.concatenate(([0.0], np.cumsum(totals)))
-    size = len(totals)
-    c, k = np.meshgrid(np.arange(size), np.arange(size), indexing="ij")
-    low, high = np.minimum(c, k), np.maximum(c, k)
-    delta = (cumulative[high + 1] - cumulative[low] - (totals[c] + totals[k]) / 2) ** 2
-    observed = math.fsum((coincidences * delta).ravel().tolist())
-    expected = math.fsum((np.outer(totals, totals) * delta).ravel().tolist())
-    return float(1 - (n - 1) * observed / expected)
 
 
 def categories(label_set: LabelSet, view: View) -> tuple[str, ...]:
