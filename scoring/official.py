@@ -215,7 +215,30 @@ def score_system(
     its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
     scored line's outcome compactly (:class:`Trace`). ``numbers``, when ``system`` is a
     selection of a file's lines, gives their line numbers in the file (default 1, 2, …);
-    the figures are then those of the selection alone."""
+    the figures are then those of the selection alone.
+
+    A whole file is scanned a chunk of lines at a time, column by column in C
+    (:mod:`scoring.scan`); a selection, or a scan with ``verbose``, line by line
+    (:func:`score_lines`). Both give the same figures, bit for bit."""
+    if verbose or numbers is not None:
+        return score_lines(measure, gold, system, name, verbose, keep_items, trace, numbers)
+    from scoring.scan import score_chunks
+
+    return score_chunks(measure, gold, as_text(system), name, keep_items, trace)
+
+
+def score_lines(
+    measure: Task,
+    gold: Gold,
+    system: str | Sequence[str],
+    name: str,
+    verbose: bool = False,
+    keep_items: bool = True,
+    trace: bool = False,
+    numbers: Sequence[int] | None = None,
+) -> OfficialScores:
+    """:func:`score_system` one line at a time, as score.pl reads them (the reference the
+    chunked scan is tested against)."""
     rules = gold.rules
     traced = Trace() if trace else None
     fixed = rules == "fixed"
