@@ -16,15 +16,15 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from itertools import compress, repeat
-from operator import add, and_
+from operator import add, and_, methodcaller
 from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
-from scoring.lines import as_text, has_content, iter_chunks, perl_split
+from scoring.lines import CHUNK, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import OfficialScores, Trace, guesses_compat, score_system
 from scoring.perl import perl_round
@@ -87,8 +87,10 @@ def _guess_causes(
     for guess, compat_form in zip(
         raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
     ):
+        if _credit(compat, compat_form):
+            continue
         fixed_form = normalise(guess)
-        if not fixed_form or _credit(compat, compat_form) or not _credit(fixed, fixed_form):
+        if not fixed_form or not _credit(fixed, fixed_form):
             continue
         if not guess.isascii():
             found.non_ascii.add(number)
@@ -312,16 +314,17 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     pairs of spaces and semicolons at once (``;`` read as a space) when it is ASCII."""
     ascii_text = text.encode("ascii") if text.isascii() else None
     found = set(_odd_lines(ascii_text, split))
-    if text != text.lower():  # the fixed rules fold case
-        found.update(number for number, line in enumerate(split, 1) if line != line.lower())
     positions: list[int] = []
     if ascii_text is not None:  # positions in the bytes are positions in the text
         for pattern in _SUSPECT[:4]:
             positions += _find_all(ascii_text, pattern.encode("ascii"), b"\n")
         positions += _find_all(ascii_text.translate(_SEMICOLON_AS_SPACE), b"  ", b"\n")
+        # the fixed rules fold case: a line with a capital, found once a line
+        positions += map(_start, _UPPER_LINE.finditer(ascii_text))
     else:
         for pattern in _SUSPECT:
             positions += _find_all(text, pattern, "\n")
+        found.update(number for number, line in enumerate(split, 1) if line != line.lower())
     if text.endswith(" "):
         positions.append(len(text) - 1)
     positions.sort()
@@ -331,6 +334,10 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
         last = at
         found.add(number)
     return found
+
+
+_UPPER_LINE = re.compile(rb"[A-Z][^\n]*")
+_start = methodcaller("start")
 
 
 def dirty_lines(
@@ -350,7 +357,7 @@ def dirty_lines(
     each id of ``differ`` that the compat scan did not score (the fixed reading may put
     it in T)."""
     scored = range(len(compat.lines))
-    dirty = set(compress(scored, map(suspect.__contains__, compat.lines)))
+    dirty = set(compress(scored, map(suspect.__contains__, compat.lines))) if suspect else set()
     if measure == "oot":
         dirty.update(compress(scored, map(and_, compat.outcomes, repeat(_REPEATS))))
     if differ:
@@ -377,10 +384,39 @@ class Selection:
 def select_dirty(
     measure: Task, system: str, compat: OfficialScores, differ: Collection[str]
 ) -> Selection:
-    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan."""
-    split = system.split("\n")
-    numbers = dirty_lines(measure, _trace(compat), differ, suspect_lines(system, split))
-    return Selection(numbers, [split[number - 1] for number in numbers])
+    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan, read a
+    chunk of lines at a time (the text is never split whole)."""
+    trace = _trace(compat)
+    scored = trace.lines
+    others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
+    numbers: list[int] = []
+    lines: list[str] = []
+    for first, split, chunk in _line_chunks(system):
+        end = first + len(split)
+        here = scored[bisect_left(scored, first) : bisect_left(scored, end)]
+        suspect = {number + first - 1 for number in suspect_lines(chunk, split)}
+        chosen = set(compress(here, map(suspect.__contains__, here)))
+        chosen.update(others[bisect_left(others, first) : bisect_left(others, end)])
+        for number in sorted(chosen):
+            numbers.append(number)
+            lines.append(split[number - first])
+    return Selection(numbers, lines)
+
+
+def _line_chunks(text: str) -> Iterator[tuple[int, list[str], str]]:
+    """The lines of ``text`` a chunk at a time (as :func:`scoring.lines.iter_chunks`
+    numbers them): the number of the chunk's first line, its lines, its text."""
+    number, start, size = 1, 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK)
+        end = size if end < 0 else end + 1
+        chunk = text[start:end]
+        split = chunk.split("\n")
+        if chunk.endswith("\n"):
+            split.pop()
+        yield number, split, chunk
+        number += len(split)
+        start = end
 
 
 def fixed_scan(

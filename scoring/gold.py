@@ -154,6 +154,7 @@ def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
 APOSTROPHES = "'\u2019"
 """The straight and the curly apostrophe (U+2019), one character for matching."""
 _NO_APOSTROPHES = str.maketrans("", "", APOSTROPHES)
+_NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 
 
 def normalise(term: str) -> str:
@@ -168,6 +169,8 @@ def normalise(term: str) -> str:
     >>> normalise(normalise("Rock 'n' Roll")) == normalise("Rock 'n' Roll") == "rock n roll"
     True
     """
+    if _NORMAL.fullmatch(term):  # already normal: lower-case words, single spaces
+        return term
     if term.isascii():
         if not term.islower():
             term = term.lower()

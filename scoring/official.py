@@ -217,14 +217,14 @@ def score_system(
     selection of a file's lines, gives their line numbers in the file (default 1, 2, …);
     the figures are then those of the selection alone.
 
-    A whole file is scanned a chunk of lines at a time, column by column in C
-    (:mod:`scoring.scan`); a selection, or a scan with ``verbose``, line by line
-    (:func:`score_lines`). Both give the same figures, bit for bit."""
-    if verbose or numbers is not None:
+    The scan is :mod:`scoring.scan`'s tight loop; with ``verbose`` it is
+    :func:`score_lines`, which follows score.pl line for line. Both give the same
+    figures, bit for bit."""
+    if verbose:
         return score_lines(measure, gold, system, name, verbose, keep_items, trace, numbers)
     from scoring.scan import score_chunks
 
-    return score_chunks(measure, gold, as_text(system), name, keep_items, trace)
+    return score_chunks(measure, gold, as_text(system), name, keep_items, trace, numbers)
 
 
 def score_lines(

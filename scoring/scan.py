@@ -15,6 +15,7 @@ may round differently). tests/test_scorer_speed_scan.py compares the two scans.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterable, Sequence
 
 from scoring.gold import Gold, ItemGold
 from scoring.lines import NONSPACE, iter_chunks
@@ -31,12 +32,22 @@ from scoring.types import Task
 
 
 def score_chunks(
-    measure: Task, gold: Gold, text: str, name: str, keep_items: bool, trace: bool
+    measure: Task,
+    gold: Gold,
+    text: str,
+    name: str,
+    keep_items: bool,
+    trace: bool,
+    numbers: Sequence[int] | None = None,
 ) -> OfficialScores:
-    """:func:`scoring.official.score_system` of a whole text, without ``-v`` lines."""
+    """:func:`scoring.official.score_system` without ``-v`` lines (``numbers``: the line
+    numbers of a selection of a file's lines)."""
     scan = _Scan(measure, gold, name, keep_items, trace)
     for first, found in iter_chunks(text, measure, unicode=gold.rules == "fixed"):
-        scan.chunk(first, found)
+        if numbers is None:
+            scan.chunk(enumerate(found, first))
+        else:
+            scan.chunk(zip(numbers[first - 1 : first - 1 + len(found)], found, strict=True))
     return scan.result()
 
 
@@ -78,7 +89,7 @@ class _Scan:
             self.trace,
         )
 
-    def chunk(self, first: int, found: list[tuple[str, str, str, str]]) -> None:
+    def chunk(self, found: Iterable[tuple[int, tuple[str, str, str, str]]]) -> None:
         """Score a chunk of rows (:func:`scoring.lines.iter_chunks`): one tight loop, the
         gold item found and the id marked done by one lookup, the outcomes kept in lists
         (arrays at the end of the chunk)."""
@@ -97,7 +108,7 @@ class _Scan:
         held = self.guesses  # score.pl's @res
         total = self.total
         attempted = mode_attempted = mode_correct = duplicate_lines = 0
-        for number, (lexelt, item_id, answer, other) in enumerate(found, first):
+        for number, (lexelt, item_id, answer, other) in found:
             if not lexelt:
                 if other:
                     self.log.append(f"Error in {self.name} on line {number}")

@@ -56,9 +56,11 @@ def _oot(text: str) -> str:
     return text.replace(" :: ", " ::: ")
 
 
-def _run(scan: object, measure: Task, gold: Gold, text: str) -> OfficialScores | str:
+def _run(
+    scan: object, measure: Task, gold: Gold, text: str | list[str], numbers: list[int] | None = None
+) -> OfficialScores | str:
     try:
-        return scan(measure, gold, text, "sys", keep_items=True, trace=True)  # type: ignore[operator,no-any-return]
+        return scan(measure, gold, text, "sys", keep_items=True, trace=True, numbers=numbers)  # type: ignore[operator,no-any-return]
     except ScorerDied as died:
         return f"died: {died.stdout!r} {died.reason}"
 
@@ -75,6 +77,12 @@ def test_the_chunked_scan_is_the_line_by_line_scan(
     fast = _run(score_system, measure, gold, system)
     slow = _run(score_lines, measure, gold, system)
     assert fast == slow  # every figure, row, log line and trace entry (floats to the bit)
+    lines = system.split("\n")  # a selection of lines, numbered as in the file (the diagnosis)
+    numbers = list(range(1, len(lines) + 1, 2))
+    chosen = [lines[number - 1] for number in numbers]
+    assert _run(score_system, measure, gold, chosen, numbers) == _run(
+        score_lines, measure, gold, chosen, numbers
+    )
 
 
 def test_the_chunked_scan_on_a_known_case() -> None:
