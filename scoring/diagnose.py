@@ -28,6 +28,7 @@ from scoring.lines import CHUNK, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import OfficialScores, Trace, guesses_compat, score_system
 from scoring.perl import perl_round
+from scoring.scan import score_rows
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
@@ -222,9 +223,9 @@ def diagnose(
             found.duplicates.add(line)
     if only is None:
         lines = differing(compat, fixed)
-    else:  # every line outside ``only`` has the same outcome in both scans
-        numbers = set(only.numbers)
-        lines = _differing(_restrict(_trace(compat), numbers), _restrict(_trace(fixed), numbers))
+    else:  # every line outside ``only`` has the same outcome in both scans; the fixed
+        # trace holds ``only``'s lines
+        lines = _differing(_pick(_trace(compat), _taken(only, _trace(compat))), _trace(fixed))
     if lines or differ:
         done: set[str] = set()
         if only is None:
@@ -234,11 +235,7 @@ def diagnose(
                 for number, row in enumerate(chunk, first)
             )
         else:
-            rows = zip(
-                only.numbers,
-                (row for _, chunk in iter_chunks(as_text(only.lines), measure) for row in chunk),
-                strict=True,
-            )
+            rows = zip(only.numbers, only.matched(measure), strict=True)
         for number, (lexelt, item_id, answer, _other) in rows:
             if number in lines:
                 compat_outcome, fixed_outcome = lines[number]
@@ -375,18 +372,37 @@ def dirty_lines(
 
 @dataclass(frozen=True)
 class Selection:
-    """Some lines of a system file: their numbers in the file, in order, and their text."""
+    """Some lines of a system file: their numbers in the file, in order, and their text;
+    or, for an ASCII file, the rows the scan matched them as (``rows``, ``lines`` then
+    empty) and their indices in the compat scan's trace (``positions``: where each line
+    is, or would be, in :attr:`scoring.official.Trace.lines`)."""
 
     numbers: list[int]
     lines: list[str]
+    rows: list[tuple[str, str, str, str]] | None = None
+    positions: list[int] | None = None
+
+    def matched(self, measure: Task) -> Iterable[tuple[str, str, str, str]]:
+        """The lines as score.pl's pattern matches them."""
+        if self.rows is not None:
+            return self.rows
+        return (row for _, chunk in iter_chunks(as_text(self.lines), measure) for row in chunk)
 
 
 def select_dirty(
     measure: Task, system: str, compat: OfficialScores, differ: Collection[str]
 ) -> Selection:
-    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan, read a
+    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan: those
+    the scan listed as it went (:attr:`scoring.official.Trace.dirty`), or else read a
     chunk of lines at a time (the text is never split whole)."""
     trace = _trace(compat)
+    if trace.dirty is not None:
+        return Selection(
+            [number for number, _, _ in trace.dirty],
+            [],
+            [row for _, row, _ in trace.dirty],
+            [position for _, _, position in trace.dirty],
+        )
     scored = trace.lines
     others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
     numbers: list[int] = []
@@ -429,22 +445,24 @@ def fixed_scan(
     floating-point numbers. The result has no log and no items, and its trace holds the
     dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
-    part = score_system(
-        measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
-    )
+    if selection.rows is not None:
+        part = score_rows(measure, fixed_gold, selection.numbers, selection.rows, name)
+    else:
+        part = score_system(
+            measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
+        )
     after = _trace(part)
-    dirty = set(selection.numbers)
-    drop = bytearray(map(dirty.__contains__, before.lines))
-    keep = drop.translate(_NOT)
-    clean_lines = array("q", compress(before.lines, keep))
-    clean_scores = array("d", compress(before.scores, keep))
+    scores = before.scores
+    fixed_scores = dict(zip(after.lines, after.scores, strict=True))
+    taken = _taken(selection, before)  # the dirty lines' indices in the compat trace
     total, start = 0.0, 0
-    for line, score in zip(after.lines, after.scores, strict=True):
-        end = bisect_left(clean_lines, line, start)
-        total = reduce(add, clean_scores[start:end], total) + score
-        start = end
-    total = reduce(add, clean_scores[start:], total)
-    dropped = list(compress(before.outcomes, drop))
+    for number, index in zip(selection.numbers, _positions(selection, before), strict=True):
+        total = reduce(add, scores[start:index], total)  # the clean lines before it
+        if number in fixed_scores:
+            total += fixed_scores[number]
+        start = max(start, index + 1 if index in taken else index)
+    total = reduce(add, scores[start:], total)
+    dropped = [before.outcomes[index] for index in sorted(taken)]
 
     def count(bit: int) -> int:
         return sum(map(bool, map(and_, dropped, repeat(bit))))
@@ -465,20 +483,35 @@ def fixed_scan(
     )
 
 
-def _restrict(trace: Trace, numbers: Collection[int]) -> Trace:
-    """The entries of ``trace`` for the lines ``numbers`` (``ids`` and ``unscored``
-    left out)."""
-    keep = bytearray(map(numbers.__contains__, trace.lines))
+def _positions(selection: Selection, trace: Trace) -> list[int]:
+    """Where each selected line is, or would be, in ``trace.lines``."""
+    if selection.positions is not None:
+        return selection.positions
+    return [bisect_left(trace.lines, number) for number in selection.numbers]
+
+
+def _taken(selection: Selection, trace: Trace) -> set[int]:
+    """The indices in ``trace`` of the selected lines the scan scored."""
+    lines = trace.lines
+    size = len(lines)
+    return {
+        index
+        for number, index in zip(selection.numbers, _positions(selection, trace), strict=True)
+        if index < size and lines[index] == number
+    }
+
+
+def _pick(trace: Trace, indices: Iterable[int]) -> Trace:
+    """The entries of ``trace`` at ``indices``, in order (``ids`` and ``unscored`` left
+    out)."""
+    chosen = sorted(indices)
     return Trace(
-        array("q", compress(trace.lines, keep)),
-        array("d", compress(trace.scores, keep)),
-        array("q", compress(trace.outcomes, keep)),
-        array("q", compress(trace.readings, keep)),
-        bytearray(compress(trace.stale, keep)),
+        array("q", map(trace.lines.__getitem__, chosen)),
+        array("d", map(trace.scores.__getitem__, chosen)),
+        array("q", map(trace.outcomes.__getitem__, chosen)),
+        array("q", map(trace.readings.__getitem__, chosen)),
+        bytearray(map(trace.stale.__getitem__, chosen)),
     )
-
-
-_NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
 def non_ascii_items(fixed_gold: Gold, ids: Collection[str]) -> int:

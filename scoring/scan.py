@@ -14,8 +14,9 @@ may round differently). tests/test_scorer_speed_scan.py compares the two scans.
 
 from __future__ import annotations
 
+import re
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from scoring.gold import Gold, ItemGold
 from scoring.lines import NONSPACE, iter_chunks
@@ -30,6 +31,12 @@ from scoring.official import (
 )
 from scoring.types import Task
 
+_WORD = r"[!-:<-@\[-~]+"  # printable ASCII but space, ';' and capitals
+_ALIKE = re.compile(rf"{_WORD}(?: {_WORD})*(?:;{_WORD}(?: {_WORD})*)*;?").fullmatch
+"""An answer with no hyphen, apostrophe or ``non`` that both rule sets read alike
+(:func:`scoring.official.reads_alike`): lower-case printable ASCII, single spaces inside
+guesses, none around ``;``, no empty guess but a last one."""
+
 
 def score_chunks(
     measure: Task,
@@ -39,10 +46,18 @@ def score_chunks(
     keep_items: bool,
     trace: bool,
     numbers: Sequence[int] | None = None,
+    differ: Collection[str] | None = None,
 ) -> OfficialScores:
     """:func:`scoring.official.score_system` without ``-v`` lines (``numbers``: the line
-    numbers of a selection of a file's lines)."""
-    scan = _Scan(measure, gold, name, keep_items, trace)
+    numbers of a selection of a file's lines; ``differ``: list the dirty lines)."""
+    collect = (
+        differ is not None
+        and trace
+        and gold.rules == "compat"
+        and numbers is None
+        and text.isascii()  # both rule sets match its lines alike
+    )
+    scan = _Scan(measure, gold, name, keep_items, trace, differ if collect else None)
     for first, found in iter_chunks(text, measure, unicode=gold.rules == "fixed"):
         if numbers is None:
             scan.chunk(enumerate(found, first))
@@ -51,10 +66,33 @@ def score_chunks(
     return scan.result()
 
 
+def score_rows(
+    measure: Task,
+    gold: Gold,
+    numbers: Sequence[int],
+    rows: Sequence[tuple[str, str, str, str]],
+    name: str,
+) -> OfficialScores:
+    """:func:`score_chunks` of lines already matched (``rows``, as
+    :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
+    trace: the diagnosis' fixed scan of the dirty lines of an ASCII file."""
+    scan = _Scan(measure, gold, name, False, True)
+    scan.chunk(zip(numbers, rows, strict=True))
+    return scan.result()
+
+
 class _Scan:
     """The state score.pl keeps from line to line, and the sums so far."""
 
-    def __init__(self, measure: Task, gold: Gold, name: str, keep_items: bool, trace: bool):
+    def __init__(
+        self,
+        measure: Task,
+        gold: Gold,
+        name: str,
+        keep_items: bool,
+        trace: bool,
+        differ: Collection[str] | None = None,
+    ):
         self.measure = measure
         self.gold = gold
         self.name = name
@@ -66,8 +104,14 @@ class _Scan:
         self.keep_items = keep_items
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
-        self.trace = Trace() if trace else None
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
+        self.differ: Collection[str] = () if differ is None else differ
+        self.dirty: list[tuple[int, tuple[str, str, str, str], int]] | None = (
+            None if differ is None else []
+        )
+        self.trace = Trace(dirty=self.dirty) if trace else None
+        self.firsts: set[str] = set()  # the differ ids whose first unscored line is dirty
+        self.scored = 0  # lines scored in the chunks before this one
         self.attempted = self.mode_attempted = self.mode_correct = 0
         self.duplicate_lines = 0
         self.total = 0.0
@@ -108,14 +152,25 @@ class _Scan:
         held = self.guesses  # score.pl's @res
         total = self.total
         attempted = mode_attempted = mode_correct = duplicate_lines = 0
-        for number, (lexelt, item_id, answer, other) in found:
+        dirty = self.dirty
+        differ = self.differ
+        alike = True
+        for number, row in found:
+            lexelt, item_id, answer, other = row
             if not lexelt:
                 if other:
                     self.log.append(f"Error in {self.name} on line {number}")
                 continue
             item = pop(item_id, None)
             if item is None or not item.total:
-                self._unscored(number, item_id, item)
+                if (
+                    self._unscored(number, item_id, item)
+                    and dirty is not None
+                    and item_id in differ
+                    and item_id not in self.firsts
+                ):  # the fixed reading may put it in T: its first line is dirty
+                    self.firsts.add(item_id)
+                    dirty.append((number, row, self.scored + len(lines)))
                 continue
             stale = False
             duplicates = 0
@@ -126,6 +181,9 @@ class _Scan:
                     guesses = answer.split(";")
                     if not guesses[-1] or "-" in answer or "'" in answer or "non" in answer:
                         guesses = guesses_compat(answer)
+                        alike = False
+                    elif dirty is not None:
+                        alike = _ALIKE(answer) is not None
                 count = len(guesses)
                 if count:
                     attempted += 1
@@ -144,6 +202,10 @@ class _Scan:
                 guesses = held
                 count = len(guesses)
                 stale = count > 0
+                alike = False
+            if dirty is not None and (not alike or duplicates or item_id in differ):
+                dirty.append((number, row, self.scored + len(lines)))
+                alike = True
             norms = item.norms
             credit = 0.0
             for guess in dict.fromkeys(guesses) if distinct else guesses:
@@ -188,6 +250,7 @@ class _Scan:
         self.mode_attempted += mode_attempted
         self.mode_correct += mode_correct
         self.duplicate_lines += duplicate_lines
+        self.scored += len(lines)
         traced = self.trace
         if traced is not None:
             traced.lines.extend(array("q", lines))
@@ -197,14 +260,14 @@ class _Scan:
             traced.stale.extend(stales)
             traced.ids.extend(ids)
 
-    def _unscored(self, number: int, item_id: str, item: ItemGold | None) -> None:
-        """A line that is not scored: an id not in T (or whose item has no count left),
-        or a later line of a scored id (score.pl's ``%done``); score.pl dies on an item
-        whose counts add up to 0."""
+    def _unscored(self, number: int, item_id: str, item: ItemGold | None) -> bool:
+        """A line that is not scored: an id not in T (or whose item has no count left;
+        True), or a later line of a scored id (score.pl's ``%done``; False); score.pl dies
+        on an item whose counts add up to 0."""
         if item is None:
             item = self.gold.items.get(item_id)
             if item is not None and item.total:
-                return  # a later line of a scored id
+                return False  # a later line of a scored id
         elif item.counts:  # every count is 0: score.pl's normalisevalues divides by zero
             raise ScorerDied(
                 "".join(line + "\n" for line in self.log),
@@ -214,3 +277,4 @@ class _Scan:
             self.remaining[item_id] = item  # never done: its later lines alike
         if self.trace is not None:
             self.trace.unscored.append((number, item_id))
+        return True

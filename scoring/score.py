@@ -273,6 +273,7 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
         options.verbose and in_compat,
         keep_items=options.by_pos and in_compat,
         trace=True,
+        differ=differ,  # the scan lists the dirty lines as it goes
     )
     dirty = select_dirty(measure, system_text, compat_scores, differ)
     if in_compat:  # the fixed scan of the lines where the rules may differ, the rest as is

@@ -17,7 +17,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.gold import Gold, _Reader, read_gold
+from scoring.diagnose import diagnose, fixed_scan, select_dirty
+from scoring.gold import Gold, _Reader, read_gold, read_gold_pair
+from scoring.io import FormatError
 from scoring.official import OfficialScores, ScorerDied, score_lines, score_system
 from scoring.types import Task
 
@@ -136,3 +138,71 @@ def test_the_chunked_gold_reader_is_the_line_by_line_reader(
     slow = _read_line_by_line(gold_text, rules)
     assert fast == slow
     assert list(fast.items) == list(slow.items)  # the same order of ids
+
+
+def _figures(scores: OfficialScores) -> tuple[object, ...]:
+    return (
+        scores.total_items,
+        scores.attempted,
+        scores.score_sum,
+        scores.total_modes,
+        scores.mode_attempted,
+        scores.mode_correct,
+        scores.duplicate_lines,
+    )
+
+
+_ASCII_GUESSES = st.sampled_from(
+    ["glad", "merry", "brand new", "brand-new", "Glad", " glad", "glad ", "glad\r", "\tglad",
+     "", " ", "non-stop", "non stop", "nonstop", "o'clock", "oclock", "x", "up north",
+     "up  north", "11.27", "very  glad", "pn"]
+)  # fmt: skip
+
+
+@st.composite
+def ascii_files(draw: st.DrawFn) -> tuple[str, str]:
+    """Mostly clean gold lines (so that most ids read alike under both rule sets) and
+    answers of one to three guesses, quirky or not."""
+    gold_text, _ = draw(hostile_files())
+    clean = [f"w.n {item} :: glad 3;merry 1;" for item in range(1, 9)]
+    gold_text = draw(
+        st.sampled_from(["\n".join(clean), gold_text.encode("ascii", "replace").decode()])
+    )
+    system = []
+    for _ in range(draw(st.integers(0, 16))):
+        item = draw(st.integers(1, 9))
+        answer = ";".join(draw(st.lists(_ASCII_GUESSES, min_size=1, max_size=3)))
+        answer = draw(st.sampled_from([answer, answer, answer, "", "  ", ";;", answer + ";"]))
+        line = f"w.n {item} :: {answer}"
+        system.append(draw(st.sampled_from([line, line, line, line, "not a line", ""])))
+    return gold_text, "\n".join(system) + draw(st.sampled_from(["\n", ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(ascii_files(), st.sampled_from(["best", "oot"]))
+def test_the_dirty_lines_the_scan_lists_explain_every_difference(
+    files: tuple[str, str], measure: Task
+) -> None:
+    """On an ASCII file the compat scan lists the dirty lines itself (Trace.dirty); the
+    diagnosis from them is the diagnosis of two full scans, to the bit."""
+    gold_text, system = files
+    if measure == "oot":
+        system = _oot(system)
+    try:
+        compat_gold, fixed_gold, differ = read_gold_pair(gold_text)
+    except FormatError:
+        return
+    try:
+        compat = score_system(measure, compat_gold, system, "s", trace=True, differ=differ)
+    except ScorerDied:
+        return
+    assert compat.trace is not None and compat.trace.dirty is not None
+    full = score_system(measure, fixed_gold, system, "s", trace=True)
+    dirty = select_dirty(measure, system, compat, differ)
+    assert dirty.rows is not None  # listed by the scan, not read again from the text
+    part = fixed_scan(measure, dirty, compat, fixed_gold, "s")
+    assert _figures(part) == _figures(full)
+    plain = score_system(measure, compat_gold, system, "s", trace=True)  # nothing listed
+    assert diagnose(
+        measure, system, compat, part, compat_gold, fixed_gold, differ, dirty
+    ) == diagnose(measure, system, plain, full, compat_gold, fixed_gold, differ)
