@@ -69,7 +69,7 @@ def score_rows(
     """:func:`score_chunks` of lines already matched (``rows``, as
     :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
     trace: the diagnosis' fixed scan of the dirty lines of an ASCII file."""
-    scan = _Scan(measure, gold, name, False, True)
+    scan = _Scan(measure, gold, name, False, True, ids={row[1] for row in rows})
     scan.chunk(zip(numbers, rows, strict=True))
     return scan.result()
 
@@ -85,6 +85,7 @@ class _Scan:
         keep_items: bool,
         trace: bool,
         differ: Collection[str] | None = None,
+        ids: Collection[str] | None = None,
     ):
         self.measure = measure
         self.gold = gold
@@ -92,8 +93,11 @@ class _Scan:
         self.oot = measure == "oot"
         self.fixed = gold.rules == "fixed"
         # each id's item, taken out at its first line: one lookup a line finds the item
-        # and tells a repeated id (score.pl's %done)
-        self.remaining = gold.items.copy()
+        # and tells a repeated id (score.pl's %done); ``ids``: the only ids to be read
+        items = gold.items
+        self.remaining = (
+            items.copy() if ids is None else {key: items[key] for key in ids if key in items}
+        )
         self.keep_items = keep_items
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
