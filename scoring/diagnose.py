@@ -225,7 +225,7 @@ def diagnose(
         lines = differing(compat, fixed)
     else:  # every line outside ``only`` has the same outcome in both scans; the fixed
         # trace holds ``only``'s lines
-        lines = _differing(_pick(_trace(compat), _taken(only, _trace(compat))), _trace(fixed))
+        lines = _differing(_pick(_trace(compat), only), _trace(fixed))
     if lines or differ:
         done: set[str] = set()
         if only is None:
@@ -374,13 +374,15 @@ def dirty_lines(
 class Selection:
     """Some lines of a system file: their numbers in the file, in order, and their text;
     or, for an ASCII file, the rows the scan matched them as (``rows``, ``lines`` then
-    empty) and their indices in the compat scan's trace (``positions``: where each line
-    is, or would be, in :attr:`scoring.official.Trace.lines`)."""
+    empty), their indices in the compat scan's trace (``positions``: where each line is,
+    or would be, in :attr:`scoring.official.Trace.lines`) and the hashes of the guesses
+    the compat scan read (``readings``; its trace keeps none)."""
 
     numbers: list[int]
     lines: list[str]
     rows: list[tuple[str, str, str, str]] | None = None
     positions: list[int] | None = None
+    readings: list[int] | None = None
 
     def matched(self, measure: Task) -> Iterable[tuple[str, str, str, str]]:
         """The lines as score.pl's pattern matches them."""
@@ -397,11 +399,13 @@ def select_dirty(
     chunk of lines at a time (the text is never split whole)."""
     trace = _trace(compat)
     if trace.dirty is not None:
+        listed = trace.dirty
         return Selection(
-            [number for number, _, _ in trace.dirty],
+            [entry[0] for entry in listed],
             [],
-            [row for _, row, _ in trace.dirty],
-            [position for _, _, position in trace.dirty],
+            [entry[1] for entry in listed],
+            [entry[2] for entry in listed],
+            [entry[3] for entry in listed],
         )
     scored = trace.lines
     others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
@@ -501,15 +505,28 @@ def _taken(selection: Selection, trace: Trace) -> set[int]:
     }
 
 
-def _pick(trace: Trace, indices: Iterable[int]) -> Trace:
-    """The entries of ``trace`` at ``indices``, in order (``ids`` and ``unscored`` left
-    out)."""
-    chosen = sorted(indices)
+def _pick(trace: Trace, selection: Selection) -> Trace:
+    """The entries of ``trace`` for the selected lines it holds, in order (``ids`` and
+    ``unscored`` left out; the readings from ``selection`` when the trace keeps none)."""
+    size = len(trace.lines)
+    chosen, readings = [], []
+    for number, index, reading in zip(
+        selection.numbers,
+        _positions(selection, trace),
+        repeat(0) if selection.readings is None else selection.readings,
+        strict=selection.readings is not None,
+    ):
+        if index < size and trace.lines[index] == number:
+            chosen.append(index)
+            readings.append(reading)
     return Trace(
         array("q", map(trace.lines.__getitem__, chosen)),
         array("d", map(trace.scores.__getitem__, chosen)),
         array("q", map(trace.outcomes.__getitem__, chosen)),
-        array("q", map(trace.readings.__getitem__, chosen)),
+        array(
+            "q",
+            map(trace.readings.__getitem__, chosen) if selection.readings is None else readings,
+        ),
         bytearray(map(trace.stale.__getitem__, chosen)),
     )
 

@@ -132,9 +132,11 @@ class Trace:
 
     ``dirty``, when the compat scan was given the ids whose gold readings differ (the
     diagnosis, :func:`scoring.diagnose.dirty_lines`), lists the lines the fixed rules may
-    score or read otherwise, found as they were scanned: (line, row, j) with the row as
-    :func:`scoring.lines.iter_chunks` matched it and j the line's index in ``lines`` (or
-    where it would be); None when they were not looked for."""
+    score or read otherwise, found as they were scanned: (line, row, j, reading) with the
+    row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in ``lines``
+    (or where it would be) and the hash of its guesses; ``readings`` and ``ids`` are then
+    left empty (only the dirty lines' are ever compared). None when they were not looked
+    for."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
     scores: array[float] = field(default_factory=lambda: array("d"))
@@ -143,7 +145,7 @@ class Trace:
     stale: bytearray = field(default_factory=bytearray)
     ids: list[str] = field(default_factory=list)
     unscored: list[tuple[int, str]] = field(default_factory=list)
-    dirty: list[tuple[int, tuple[str, str, str, str], int]] | None = None
+    dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = None
 
 
 @dataclass(frozen=True)

@@ -103,7 +103,7 @@ class _Scan:
         self.log: list[str] = []
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
         self.differ: Collection[str] = () if differ is None else differ
-        self.dirty: list[tuple[int, tuple[str, str, str, str], int]] | None = (
+        self.dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = (
             None if differ is None else []
         )
         self.trace = Trace(dirty=self.dirty) if trace else None
@@ -167,7 +167,7 @@ class _Scan:
                     and item_id not in self.firsts
                 ):  # the fixed reading may put it in T: its first line is dirty
                     self.firsts.add(item_id)
-                    dirty.append((number, row, self.scored + len(lines)))
+                    dirty.append((number, row, self.scored + len(lines), 0))
                 continue
             stale = False
             duplicates = 0
@@ -211,7 +211,7 @@ class _Scan:
                 stale = count > 0
                 alike = False
             if dirty is not None and (not alike or duplicates or item_id in differ):
-                dirty.append((number, row, self.scored + len(lines)))
+                dirty.append((number, row, self.scored + len(lines), hash(tuple(guesses))))
                 alike = True
             norms = item.norms
             credit = 0.0
@@ -231,9 +231,10 @@ class _Scan:
             lines.append(number)
             scores.append(score)
             outcomes.append(answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4)
-            readings.append(hash(tuple(guesses)))
+            if dirty is None:  # else the dirty lines carry them
+                readings.append(hash(tuple(guesses)))
+                ids.append(item_id)
             stales.append(stale)
-            ids.append(item_id)
             if keep:
                 self.rows.append(
                     ItemScore(
