@@ -85,6 +85,8 @@ def _guess_causes(
     raw = perl_split(answer)
     if measure == "best" and any(not guess for guess in raw):
         found.empty.add(number)
+    if fixed is None:  # the fixed rules credit no guess of this line
+        return
     for guess, compat_form in zip(
         raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
     ):

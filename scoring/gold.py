@@ -582,6 +582,7 @@ def read_gold_pair(
     compat = _Reader("compat", name)
     probe = _Reader("fixed", name)
     unlike: set[tuple[str, str]] = set()
+    unlike_rests: set[str] = set()
     replay: list[tuple[int, tuple[str, str, str, str]]] = []
     for first, found in iter_chunks(text, "gold"):
         compat.add_chunk(first, found)
@@ -590,9 +591,14 @@ def read_gold_pair(
                 compat.item_for(0, *key), probe.item_for(0, *key)
             ):
                 unlike.add(key)
-        if unlike:
-            keys = zip(map(_lexelt_of, found), map(_rest_of, found), strict=True)
-            replay += compress(enumerate(found, first), map(unlike.__contains__, keys))
+                unlike_rests.add(key[1])
+        if unlike:  # by the rest first: its hash is known, no key is built
+            candidates = map(unlike_rests.__contains__, map(_rest_of, found))
+            replay += [
+                (number, row)
+                for number, row in compress(enumerate(found, first), candidates)
+                if (row[0], row[2]) in unlike
+            ]
     # an id on two lines, in T or not: the readings may merge it differently
     if compat.finish():  # no id on two lines in T: look at the lines out of T only
         outside = compat.outside
