@@ -3,15 +3,25 @@
 Pure logic: nothing here imports Flask or SQLAlchemy.
 
 ``__version__`` is the installed distribution's version (``pyproject.toml`` is the one
-place it is written); every signature carries it.
+place it is written); every signature carries it. It is read when first asked for
+(PEP 562), so that a command that prints no signature, such as ``python -m
+scoring.score``, does not pay for ``importlib.metadata`` at start-up.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("lexsub")
-except PackageNotFoundError as error:  # pragma: no cover - a checkout used without install
-    raise ImportError(
-        "lexsub is not installed: run `pip install -e .` in the checkout (or "
-        "`pip install lexsub`) so that its version can be read"
-    ) from error
+
+def __getattr__(name: str) -> str:
+    if name != "__version__":
+        raise AttributeError(f"module 'scoring' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("lexsub")
+    except PackageNotFoundError as error:  # pragma: no cover - a checkout used without install
+        raise ImportError(
+            "lexsub is not installed: run `pip install -e .` in the checkout (or "
+            "`pip install lexsub`) so that its version can be read"
+        ) from error
+    globals()["__version__"] = found
+    return found

@@ -16,18 +16,19 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from itertools import compress, repeat
-from operator import add, and_
+from operator import add, and_, methodcaller
 from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
-from scoring.lines import as_text, has_content, iter_chunks, perl_split
+from scoring.lines import CHUNK, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import OfficialScores, Trace, guesses_compat, score_system
 from scoring.perl import perl_round
+from scoring.scan import score_rows
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
@@ -84,11 +85,15 @@ def _guess_causes(
     raw = perl_split(answer)
     if measure == "best" and any(not guess for guess in raw):
         found.empty.add(number)
+    if fixed is None:  # the fixed rules credit no guess of this line
+        return
     for guess, compat_form in zip(
         raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
     ):
+        if _credit(compat, compat_form):
+            continue
         fixed_form = normalise(guess)
-        if not fixed_form or _credit(compat, compat_form) or not _credit(fixed, fixed_form):
+        if not fixed_form or not _credit(fixed, fixed_form):
             continue
         if not guess.isascii():
             found.non_ascii.add(number)
@@ -220,9 +225,9 @@ def diagnose(
             found.duplicates.add(line)
     if only is None:
         lines = differing(compat, fixed)
-    else:  # every line outside ``only`` has the same outcome in both scans
-        numbers = set(only.numbers)
-        lines = _differing(_restrict(_trace(compat), numbers), _restrict(_trace(fixed), numbers))
+    else:  # every line outside ``only`` has the same outcome in both scans; the fixed
+        # trace holds ``only``'s lines
+        lines = _differing(_pick(_trace(compat), only), _trace(fixed))
     if lines or differ:
         done: set[str] = set()
         if only is None:
@@ -232,11 +237,7 @@ def diagnose(
                 for number, row in enumerate(chunk, first)
             )
         else:
-            rows = zip(
-                only.numbers,
-                (row for _, chunk in iter_chunks(as_text(only.lines), measure) for row in chunk),
-                strict=True,
-            )
+            rows = zip(only.numbers, only.matched(measure), strict=True)
         for number, (lexelt, item_id, answer, _other) in rows:
             if number in lines:
                 compat_outcome, fixed_outcome = lines[number]
@@ -312,16 +313,17 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     pairs of spaces and semicolons at once (``;`` read as a space) when it is ASCII."""
     ascii_text = text.encode("ascii") if text.isascii() else None
     found = set(_odd_lines(ascii_text, split))
-    if text != text.lower():  # the fixed rules fold case
-        found.update(number for number, line in enumerate(split, 1) if line != line.lower())
     positions: list[int] = []
     if ascii_text is not None:  # positions in the bytes are positions in the text
         for pattern in _SUSPECT[:4]:
             positions += _find_all(ascii_text, pattern.encode("ascii"), b"\n")
         positions += _find_all(ascii_text.translate(_SEMICOLON_AS_SPACE), b"  ", b"\n")
+        # the fixed rules fold case: a line with a capital, found once a line
+        positions += map(_start, _UPPER_LINE.finditer(ascii_text))
     else:
         for pattern in _SUSPECT:
             positions += _find_all(text, pattern, "\n")
+        found.update(number for number, line in enumerate(split, 1) if line != line.lower())
     if text.endswith(" "):
         positions.append(len(text) - 1)
     positions.sort()
@@ -331,6 +333,10 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
         last = at
         found.add(number)
     return found
+
+
+_UPPER_LINE = re.compile(rb"[A-Z][^\n]*")
+_start = methodcaller("start")
 
 
 def dirty_lines(
@@ -350,7 +356,7 @@ def dirty_lines(
     each id of ``differ`` that the compat scan did not score (the fixed reading may put
     it in T)."""
     scored = range(len(compat.lines))
-    dirty = set(compress(scored, map(suspect.__contains__, compat.lines)))
+    dirty = set(compress(scored, map(suspect.__contains__, compat.lines))) if suspect else set()
     if measure == "oot":
         dirty.update(compress(scored, map(and_, compat.outcomes, repeat(_REPEATS))))
     if differ:
@@ -368,19 +374,71 @@ def dirty_lines(
 
 @dataclass(frozen=True)
 class Selection:
-    """Some lines of a system file: their numbers in the file, in order, and their text."""
+    """Some lines of a system file: their numbers in the file, in order, and their text;
+    or, for an ASCII file, the rows the scan matched them as (``rows``, ``lines`` then
+    empty), their indices in the compat scan's trace (``positions``: where each line is,
+    or would be, in :attr:`scoring.official.Trace.lines`) and the hashes of the guesses
+    the compat scan read (``readings``; its trace keeps none)."""
 
     numbers: list[int]
     lines: list[str]
+    rows: list[tuple[str, str, str, str]] | None = None
+    positions: list[int] | None = None
+    readings: list[int] | None = None
+
+    def matched(self, measure: Task) -> Iterable[tuple[str, str, str, str]]:
+        """The lines as score.pl's pattern matches them."""
+        if self.rows is not None:
+            return self.rows
+        return (row for _, chunk in iter_chunks(as_text(self.lines), measure) for row in chunk)
 
 
 def select_dirty(
     measure: Task, system: str, compat: OfficialScores, differ: Collection[str]
 ) -> Selection:
-    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan."""
-    split = system.split("\n")
-    numbers = dirty_lines(measure, _trace(compat), differ, suspect_lines(system, split))
-    return Selection(numbers, [split[number - 1] for number in numbers])
+    """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan: those
+    the scan listed as it went (:attr:`scoring.official.Trace.dirty`), or else read a
+    chunk of lines at a time (the text is never split whole)."""
+    trace = _trace(compat)
+    if trace.dirty is not None:
+        listed = trace.dirty
+        return Selection(
+            [entry[0] for entry in listed],
+            [],
+            [entry[1] for entry in listed],
+            [entry[2] for entry in listed],
+            [entry[3] for entry in listed],
+        )
+    scored = trace.lines
+    others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
+    numbers: list[int] = []
+    lines: list[str] = []
+    for first, split, chunk in _line_chunks(system):
+        end = first + len(split)
+        here = scored[bisect_left(scored, first) : bisect_left(scored, end)]
+        suspect = {number + first - 1 for number in suspect_lines(chunk, split)}
+        chosen = set(compress(here, map(suspect.__contains__, here)))
+        chosen.update(others[bisect_left(others, first) : bisect_left(others, end)])
+        for number in sorted(chosen):
+            numbers.append(number)
+            lines.append(split[number - first])
+    return Selection(numbers, lines)
+
+
+def _line_chunks(text: str) -> Iterator[tuple[int, list[str], str]]:
+    """The lines of ``text`` a chunk at a time (as :func:`scoring.lines.iter_chunks`
+    numbers them): the number of the chunk's first line, its lines, its text."""
+    number, start, size = 1, 0, len(text)
+    while start < size:
+        end = text.find("\n", start + CHUNK)
+        end = size if end < 0 else end + 1
+        chunk = text[start:end]
+        split = chunk.split("\n")
+        if chunk.endswith("\n"):
+            split.pop()
+        yield number, split, chunk
+        number += len(split)
+        start = end
 
 
 def fixed_scan(
@@ -393,22 +451,24 @@ def fixed_scan(
     floating-point numbers. The result has no log and no items, and its trace holds the
     dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
-    part = score_system(
-        measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
-    )
+    if selection.rows is not None:
+        part = score_rows(measure, fixed_gold, selection.numbers, selection.rows, name)
+    else:
+        part = score_system(
+            measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
+        )
     after = _trace(part)
-    dirty = set(selection.numbers)
-    drop = bytearray(map(dirty.__contains__, before.lines))
-    keep = drop.translate(_NOT)
-    clean_lines = array("q", compress(before.lines, keep))
-    clean_scores = array("d", compress(before.scores, keep))
+    scores = before.scores
+    fixed_scores = dict(zip(after.lines, after.scores, strict=True))
+    taken = _taken(selection, before)  # the dirty lines' indices in the compat trace
     total, start = 0.0, 0
-    for line, score in zip(after.lines, after.scores, strict=True):
-        end = bisect_left(clean_lines, line, start)
-        total = reduce(add, clean_scores[start:end], total) + score
-        start = end
-    total = reduce(add, clean_scores[start:], total)
-    dropped = list(compress(before.outcomes, drop))
+    for number, index in zip(selection.numbers, _positions(selection, before), strict=True):
+        total = reduce(add, scores[start:index], total)  # the clean lines before it
+        if number in fixed_scores:
+            total += fixed_scores[number]
+        start = max(start, index + 1 if index in taken else index)
+    total = reduce(add, scores[start:], total)
+    dropped = [before.outcomes[index] for index in sorted(taken)]
 
     def count(bit: int) -> int:
         return sum(map(bool, map(and_, dropped, repeat(bit))))
@@ -429,20 +489,48 @@ def fixed_scan(
     )
 
 
-def _restrict(trace: Trace, numbers: Collection[int]) -> Trace:
-    """The entries of ``trace`` for the lines ``numbers`` (``ids`` and ``unscored``
-    left out)."""
-    keep = bytearray(map(numbers.__contains__, trace.lines))
+def _positions(selection: Selection, trace: Trace) -> list[int]:
+    """Where each selected line is, or would be, in ``trace.lines``."""
+    if selection.positions is not None:
+        return selection.positions
+    return [bisect_left(trace.lines, number) for number in selection.numbers]
+
+
+def _taken(selection: Selection, trace: Trace) -> set[int]:
+    """The indices in ``trace`` of the selected lines the scan scored."""
+    lines = trace.lines
+    size = len(lines)
+    return {
+        index
+        for number, index in zip(selection.numbers, _positions(selection, trace), strict=True)
+        if index < size and lines[index] == number
+    }
+
+
+def _pick(trace: Trace, selection: Selection) -> Trace:
+    """The entries of ``trace`` for the selected lines it holds, in order (``ids`` and
+    ``unscored`` left out; the readings from ``selection`` when the trace keeps none)."""
+    size = len(trace.lines)
+    chosen, readings = [], []
+    for number, index, reading in zip(
+        selection.numbers,
+        _positions(selection, trace),
+        repeat(0) if selection.readings is None else selection.readings,
+        strict=selection.readings is not None,
+    ):
+        if index < size and trace.lines[index] == number:
+            chosen.append(index)
+            readings.append(reading)
     return Trace(
-        array("q", compress(trace.lines, keep)),
-        array("d", compress(trace.scores, keep)),
-        array("q", compress(trace.outcomes, keep)),
-        array("q", compress(trace.readings, keep)),
-        bytearray(compress(trace.stale, keep)),
+        array("q", map(trace.lines.__getitem__, chosen)),
+        array("d", map(trace.scores.__getitem__, chosen)),
+        array("q", map(trace.outcomes.__getitem__, chosen)),
+        array(
+            "q",
+            map(trace.readings.__getitem__, chosen) if selection.readings is None else readings,
+        ),
+        bytearray(map(trace.stale.__getitem__, chosen)),
     )
-
-
-_NOT = bytes.maketrans(b"\x00\x01", b"\x01\x00")
 
 
 def non_ascii_items(fixed_gold: Gold, ids: Collection[str]) -> int:

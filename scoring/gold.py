@@ -16,9 +16,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import compress
-from operator import attrgetter, itemgetter
-from typing import TypeVar
+from functools import partial
+from itertools import compress, filterfalse
+from operator import attrgetter, is_, itemgetter
+from typing import TypeVar, cast
 
 from scoring.io import FormatError, parse_gold_lines, split_lines
 from scoring.lines import as_text, iter_chunks, perl_split
@@ -33,6 +34,8 @@ _lexelt_of = itemgetter(0)
 _id_of = itemgetter(1)
 _rest_of = itemgetter(2)
 _mode_of = attrgetter("mode")
+_mode_delta_of = attrgetter("mode_delta")
+_is_none = partial(is_, None)
 # score.pl's gold-entry patterns (shared with the multiword gold reader)
 FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
 ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
@@ -152,6 +155,7 @@ def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
 _NO_APOSTROPHES = str.maketrans("", "", "'" + "".join(APOSTROPHES))
 """The straight apostrophe and every character matched as it
 (:data:`scoring.substitute.APOSTROPHES`: the curly U+2019), removed."""
+_NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 
 
 def normalise(term: str) -> str:
@@ -166,6 +170,8 @@ def normalise(term: str) -> str:
     >>> normalise(normalise("Rock 'n' Roll")) == normalise("Rock 'n' Roll") == "rock n roll"
     True
     """
+    if _NORMAL.fullmatch(term):  # already normal: lower-case words, single spaces
+        return term
     if term.isascii():
         if not term.islower():
             term = term.lower()
@@ -424,7 +430,8 @@ def same_scoring(compat: ItemGold | None, fixed: ItemGold | None) -> bool:
 
 
 class _Reader:
-    """One set of rules' parse of a gold file, fed line by line."""
+    """One set of rules' parse of a gold file, fed line by line (:meth:`add`) or chunk by
+    chunk (:meth:`add_chunk`, then :meth:`finish`)."""
 
     def __init__(self, rules: Rules, name: str) -> None:
         self.rules = rules
@@ -434,15 +441,16 @@ class _Reader:
         self.total_modes = 0
         self._rests: dict[str, _Rest] = {}
         self._shared: dict[tuple[str, str], ItemGold | None] = {}
-        self.lines: dict[tuple[str, str], int] = {}
-        """The line where each (lexelt, rest) was first read (what messages name)."""
+        self.new_keys: list[tuple[str, str]] = []
+        self.outside: list[str] = []
+        self._ids: list[str] = []
+        self._values: list[ItemGold] = []
 
     def item_for(self, number: int, lexelt: str, rest: str) -> ItemGold | None:
         """The shared item of this (lexelt, rest), or None when it is not in T."""
         key = (lexelt, rest)
         if key in self._shared:
             return self._shared[key]
-        self.lines[key] = number
         parsed = self._parse(number, rest)
         item = (
             _item_gold(
@@ -495,43 +503,58 @@ class _Reader:
             kept = None
         return _item_gold(lexelt, previous.counts + parsed.entries, kept, delta, "compat")
 
-    @property
-    def keys_seen(self) -> dict[tuple[str, str], ItemGold | None]:
-        return self._shared
+    def item_at(
+        self, found: list[tuple[str, str, str, str]], first: int, key: tuple[str, str]
+    ) -> ItemGold | None:
+        """:meth:`item_for` of a (lexelt, rest) of the chunk ``found`` (whose first line is
+        ``first``); a line that breaks the rules is named by its own number (looked for
+        only then: the usual chunk parses at C speed)."""
+        try:
+            return self.item_for(first, *key)
+        except FormatError:
+            for number, row in enumerate(found, first):
+                if (row[0], row[2]) == key:
+                    return self.item_for(number, *key)  # raises, naming the line
+            raise
 
-    def add_chunk(self, first: int, found: list[tuple[str, str, str, str]]) -> set[str]:
-        """Add a chunk of rows (see :func:`scoring.lines.iter_chunks`); returns the ids
-        that were already there (repeated ids, merged one line at a time)."""
-        rows = found if "" not in map(_lexelt_of, found) else [row for row in found if row[0]]
+    def add_chunk(self, first: int, found: list[tuple[str, str, str, str]]) -> None:
+        """Add a chunk of rows (see :func:`scoring.lines.iter_chunks`), C-level: the items
+        are collected and put in :attr:`items` by :meth:`finish`. The (lexelt, rest) keys
+        this chunk saw first are left in :attr:`new_keys`; the ids of lines out of T are
+        added to :attr:`outside`."""
+        lexelts = list(map(_lexelt_of, found))
+        rows = found if "" not in lexelts else list(compress(found, lexelts))
         keys = list(zip(map(_lexelt_of, rows), map(_rest_of, rows), strict=True))
         shared = self._shared
-        new = set(keys) - shared.keys()
-        if new:  # each new (lexelt, rest) parsed at its own line, for the messages
-            for number, row in enumerate(found, first):
-                key = (row[0], row[2])
-                if row[0] and key in new:
-                    new.discard(key)
-                    self.item_for(number, *key)
+        self.new_keys = list(dict.fromkeys(filterfalse(shared.__contains__, keys)))
+        for key in self.new_keys:
+            self.item_at(found, first, key)
         values = list(map(shared.__getitem__, keys))
-        in_t = [
-            (row[1], value) for row, value in zip(rows, values, strict=True) if value is not None
-        ]
-        ids = {item_id for item_id, _ in in_t}
-        repeated = ids & self.items.keys()
-        if len(ids) == len(in_t) and not repeated:  # the usual case: C-level updates
-            self.items.update(in_t)
-            self.total_items += len(in_t)
-            self.total_modes += sum(value.mode_delta for _, value in in_t)
-            return set()
-        # a repeated id: line by line, in order, as score.pl merges them
-        numbers = {id(row): number for number, row in enumerate(found, first)}
-        seen: set[str] = set()
-        for row in rows:
-            if row[1] in seen or row[1] in self.items:
-                repeated.add(row[1])
-            seen.add(row[1])
-            self.add(numbers[id(row)], row[0], row[1], row[2])
-        return repeated
+        ids = list(map(_id_of, rows))
+        if not all(values):  # None: out of T (an ItemGold is always true)
+            self.outside += compress(ids, map(_is_none, values))
+            ids = list(compress(ids, values))
+            values = list(compress(values, values))
+        self._ids += ids
+        self._values += cast(list[ItemGold], values)
+        self.total_items += len(values)
+        self.total_modes += sum(map(_mode_delta_of, values))
+
+    def finish(self) -> bool:
+        """Put the items collected by :meth:`add_chunk` in :attr:`items`; False when an
+        id has two lines in T (they must be merged line by line: read again with
+        :meth:`add`)."""
+        self.items.update(zip(self._ids, self._values, strict=True))
+        merged = len(self.items) == len(self._ids)
+        self._ids, self._values = [], []
+        return merged
+
+    def add_lines(self, text: str) -> None:
+        """Add every line of ``text`` one at a time, in order (repeated ids merged)."""
+        for first, found in iter_chunks(text, "gold", unicode=self.rules == "fixed"):
+            for number, row in enumerate(found, first):
+                if row[0]:
+                    self.add(number, row[0], row[1], row[2])
 
     def gold(self) -> Gold:
         if self.rules == "fixed":  # a repeated id is one item
@@ -573,9 +596,13 @@ def read_gold(
     if rules == "strict":
         parse_gold_lines(source if not isinstance(source, str) else split_lines(source), name)
         rules = "fixed"
+    text = as_text(source)
     reader = _Reader(rules, name)
-    for first, found in iter_chunks(as_text(source), "gold", unicode=rules == "fixed"):
+    for first, found in iter_chunks(text, "gold", unicode=rules == "fixed"):
         reader.add_chunk(first, found)
+    if not reader.finish():  # an id on two lines in T: merged line by line
+        reader = _Reader(rules, name)
+        reader.add_lines(text)
     return reader.gold()
 
 
@@ -612,29 +639,35 @@ def read_gold_pair(
     compat = _Reader("compat", name)
     probe = _Reader("fixed", name)
     unlike: set[tuple[str, str]] = set()
-    checked: set[tuple[str, str]] = set()
-    repeated: set[str] = set()
+    unlike_rests: set[str] = set()
     replay: list[tuple[int, tuple[str, str, str, str]]] = []
-    every_id: set[str] = set()
     for first, found in iter_chunks(text, "gold"):
         compat.add_chunk(first, found)
-        ids = list(compress(map(_id_of, found), map(_lexelt_of, found)))
-        unique = set(ids)
-        if len(unique) != len(ids) or not every_id.isdisjoint(unique):
-            # an id on two lines, in T or not: the readings may merge it differently
-            repeated |= {item_id for item_id, n in Counter(ids).items() if n > 1}
-            repeated |= unique & every_id
-        every_id |= unique
-        for key in compat.keys_seen.keys() - checked:
-            checked.add(key)
-            line = compat.lines[key]
+        for key in compat.new_keys:
             if not _plain(key[1]) and not same_scoring(
-                compat.item_for(line, *key), probe.item_for(line, *key)
+                compat.item_for(first, *key), probe.item_at(found, first, key)
             ):
                 unlike.add(key)
-        if unlike:
-            keys = zip(map(_lexelt_of, found), map(_rest_of, found), strict=True)
-            replay += compress(enumerate(found, first), map(unlike.__contains__, keys))
+                unlike_rests.add(key[1])
+        if unlike:  # by the rest first: its hash is known, no key is built
+            candidates = map(unlike_rests.__contains__, map(_rest_of, found))
+            replay += [
+                (number, row)
+                for number, row in compress(enumerate(found, first), candidates)
+                if (row[0], row[2]) in unlike
+            ]
+    # an id on two lines, in T or not: the readings may merge it differently
+    if compat.finish():  # no id on two lines in T: look at the lines out of T only
+        outside = compat.outside
+        repeated = {item_id for item_id, n in Counter(outside).items() if n > 1}
+        repeated.update(filter(compat.items.__contains__, outside))
+    else:
+        lines = Counter(
+            row[1] for _first, found in iter_chunks(text, "gold") for row in found if row[0]
+        )
+        repeated = {item_id for item_id, n in lines.items() if n > 1}
+        compat = _Reader("compat", name)
+        compat.add_lines(text)
     if repeated:  # every line of a repeated id, in file order
         replay = [
             (number, row)

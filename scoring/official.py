@@ -17,7 +17,7 @@ every measure. The differences between compat and fixed are listed in docs/scori
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -128,7 +128,15 @@ class Trace:
     read (the same for an answer both rule sets read alike, :func:`reads_alike`);
     ``stale[j]`` is 1 for a line scored with the previous line's guesses (compat);
     ``ids[j]`` is its item id. ``unscored`` lists the lines with an id that the scan
-    skipped because the gold has no item in T for it, as (line, id)."""
+    skipped because the gold has no item in T for it, as (line, id).
+
+    ``dirty``, when the compat scan was given the ids whose gold readings differ (the
+    diagnosis, :func:`scoring.diagnose.dirty_lines`), lists the lines the fixed rules may
+    score or read otherwise, found as they were scanned: (line, row, j, reading) with the
+    row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in ``lines``
+    (or where it would be) and the hash of its guesses; ``readings`` and ``ids`` are then
+    left empty (only the dirty lines' are ever compared). None when they were not looked
+    for."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
     scores: array[float] = field(default_factory=lambda: array("d"))
@@ -137,6 +145,7 @@ class Trace:
     stale: bytearray = field(default_factory=bytearray)
     ids: list[str] = field(default_factory=list)
     unscored: list[tuple[int, str]] = field(default_factory=list)
+    dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -209,13 +218,41 @@ def score_system(
     keep_items: bool = True,
     trace: bool = False,
     numbers: Sequence[int] | None = None,
+    differ: Collection[str] | None = None,
 ) -> OfficialScores:
     """Score a best or oot system file (its text, or its lines) against ``gold`` under
     ``gold.rules``. ``name`` is echoed in ``Error in NAME on line N`` as score.pl echoes
     its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
     scored line's outcome compactly (:class:`Trace`). ``numbers``, when ``system`` is a
     selection of a file's lines, gives their line numbers in the file (default 1, 2, …);
-    the figures are then those of the selection alone."""
+    the figures are then those of the selection alone.
+
+    ``differ`` (a compat scan of a whole ASCII file, with ``trace``): the ids whose two
+    gold readings differ; the scan then also lists the diagnosis' dirty lines
+    (:attr:`Trace.dirty`).
+
+    The scan is :mod:`scoring.scan`'s tight loop; with ``verbose`` it is
+    :func:`score_lines`, which follows score.pl line for line. Both give the same
+    figures, bit for bit."""
+    if verbose:
+        return score_lines(measure, gold, system, name, verbose, keep_items, trace, numbers)
+    from scoring.scan import score_chunks
+
+    return score_chunks(measure, gold, as_text(system), name, keep_items, trace, numbers, differ)
+
+
+def score_lines(
+    measure: Task,
+    gold: Gold,
+    system: str | Sequence[str],
+    name: str,
+    verbose: bool = False,
+    keep_items: bool = True,
+    trace: bool = False,
+    numbers: Sequence[int] | None = None,
+) -> OfficialScores:
+    """:func:`score_system` one line at a time, as score.pl reads them (the reference the
+    chunked scan is tested against)."""
     rules = gold.rules
     traced = Trace() if trace else None
     fixed = rules == "fixed"

@@ -247,22 +247,19 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
     measure: Literal["best", "oot"] = "oot" if options.measure == "oot" else "best"
     system_text = _read(options.system, options, err)
     gold_text = _read(options.gold, options, err)
-
-    def plain(rules: Rules) -> str:
-        gold = read_gold(gold_text, rules, options.gold)
-        scores = score_system(
-            measure, gold, system_text, name, options.verbose, keep_items=options.by_pos
-        )
-        return _render(options, measure, scores, gold)
-
     if not options.diagnosis:
-        return plain(options.rules), []
+        gold = read_gold(gold_text, options.rules, options.gold)
+        del gold_text  # its memory is free for the scan
+        return _plain(options, measure, gold, system_text), []
     try:
         compat, fixed, differ = read_gold_pair(gold_text, options.gold)
     except FormatError as error:
         if options.rules == "fixed":
             raise
-        return plain("compat"), [f"diagnosis: the fixed rules cannot read the gold: {error}"]
+        gold = read_gold(gold_text, "compat", options.gold)
+        note = f"diagnosis: the fixed rules cannot read the gold: {error}"
+        return _plain(options, measure, gold, system_text), [note]
+    del gold_text
     in_compat = options.rules == "compat"
     # the diagnosis: two plain scans, one under each set of rules, and their difference
     compat_scores = score_system(
@@ -273,6 +270,7 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
         options.verbose and in_compat,
         keep_items=options.by_pos and in_compat,
         trace=True,
+        differ=differ,  # the scan lists the dirty lines as it goes
     )
     dirty = select_dirty(measure, system_text, compat_scores, differ)
     if in_compat:  # the fixed scan of the lines where the rules may differ, the rest as is
@@ -293,6 +291,14 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
     if in_compat:
         return _render(options, measure, compat_scores, compat), notes
     return _render(options, measure, fixed_scores, fixed), notes
+
+
+def _plain(options: Options, measure: Literal["best", "oot"], gold: Gold, system_text: str) -> str:
+    """One plain scan, without the diagnosis."""
+    scores = score_system(
+        measure, gold, system_text, options.system, options.verbose, keep_items=options.by_pos
+    )
+    return _render(options, measure, scores, gold)
 
 
 def _render(

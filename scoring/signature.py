@@ -8,7 +8,7 @@ setting that fixes it; the version is the installed package's (:data:`scoring.__
 
 from __future__ import annotations
 
-from scoring import __version__
+import scoring
 
 T_RULE = "two+responses"
 """How the scorer's T is chosen (seed 002, 2.2.1): items with at least two non-pn
@@ -20,7 +20,7 @@ def signature(metric: str, *settings: tuple[str, object]) -> str:
     parts = [
         f"metric:{metric}",
         *(f"{key}:{value}" for key, value in settings),
-        f"version:{__version__}",
+        f"version:{scoring.__version__}",  # read when first needed (scoring/__init__.py)
     ]
     return "|".join(parts)
 

@@ -1,0 +1,288 @@
+"""The official scan (:func:`scoring.official.score_system`) of a whole system file, in
+one tight loop a chunk of lines at a time.
+
+score.pl reads a system file line by line; so does :func:`scoring.official.score_lines`,
+the reference, which also writes score.pl's ``-v`` lines. This scan gives the same figures
+bit for bit with less work a line: each id's gold item is taken out of a copy of the gold
+(``dict.pop``), so one lookup finds the item and marks the id done (score.pl's ``%done``);
+the usual answer is split with ``str.split`` and rewritten only when it has a hyphen, an
+apostrophe, ``non`` or an empty last guess (:func:`scoring.official.guesses_compat`); the
+outcomes go to lists, made arrays once a chunk. An item's credit is still added guess by
+guess in order and the total line by line, as score.pl adds them (never ``sum``, which
+may round differently). tests/test_scorer_speed_scan.py compares the two scans.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Collection, Iterable, Sequence
+
+from scoring.gold import Gold, ItemGold
+from scoring.lines import NONSPACE, iter_chunks
+from scoring.official import (
+    OOT_GUESSES,
+    ItemScore,
+    OfficialScores,
+    ScorerDied,
+    Trace,
+    guesses_compat,
+    guesses_fixed,
+)
+from scoring.types import Task
+
+
+def score_chunks(
+    measure: Task,
+    gold: Gold,
+    text: str,
+    name: str,
+    keep_items: bool,
+    trace: bool,
+    numbers: Sequence[int] | None = None,
+    differ: Collection[str] | None = None,
+) -> OfficialScores:
+    """:func:`scoring.official.score_system` without ``-v`` lines (``numbers``: the line
+    numbers of a selection of a file's lines; ``differ``: list the dirty lines)."""
+    collect = (
+        differ is not None
+        and trace
+        and gold.rules == "compat"
+        and numbers is None
+        and text.isascii()  # both rule sets match its lines alike
+    )
+    scan = _Scan(measure, gold, name, keep_items, trace, differ if collect else None)
+    for first, found in iter_chunks(text, measure, unicode=gold.rules == "fixed"):
+        if numbers is None:
+            scan.chunk(enumerate(found, first))
+        else:
+            scan.chunk(zip(numbers[first - 1 : first - 1 + len(found)], found, strict=True))
+    return scan.result()
+
+
+def score_rows(
+    measure: Task,
+    gold: Gold,
+    numbers: Sequence[int],
+    rows: Sequence[tuple[str, str, str, str]],
+    name: str,
+) -> OfficialScores:
+    """:func:`score_chunks` of lines already matched (``rows``, as
+    :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
+    trace: the diagnosis' fixed scan of the dirty lines of an ASCII file."""
+    scan = _Scan(measure, gold, name, False, True, ids={row[1] for row in rows})
+    scan.chunk(zip(numbers, rows, strict=True))
+    return scan.result()
+
+
+class _Scan:
+    """The state score.pl keeps from line to line, and the sums so far."""
+
+    def __init__(
+        self,
+        measure: Task,
+        gold: Gold,
+        name: str,
+        keep_items: bool,
+        trace: bool,
+        differ: Collection[str] | None = None,
+        ids: Collection[str] | None = None,
+    ):
+        self.measure = measure
+        self.gold = gold
+        self.name = name
+        self.oot = measure == "oot"
+        self.fixed = gold.rules == "fixed"
+        # each id's item, taken out at its first line: one lookup a line finds the item
+        # and tells a repeated id (score.pl's %done); ``ids``: the only ids to be read
+        items = gold.items
+        self.remaining = (
+            items.copy() if ids is None else {key: items[key] for key in ids if key in items}
+        )
+        self.keep_items = keep_items
+        self.rows: list[ItemScore] = []
+        self.log: list[str] = []
+        self.guesses: list[str] = []  # score.pl's @res: kept from line to line
+        self.differ: Collection[str] = () if differ is None else differ
+        self.dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = (
+            None if differ is None else []
+        )
+        self.trace = Trace(dirty=self.dirty) if trace else None
+        self.firsts: set[str] = set()  # the differ ids whose first unscored line is dirty
+        self.scored = 0  # lines scored in the chunks before this one
+        self.attempted = self.mode_attempted = self.mode_correct = 0
+        self.duplicate_lines = 0
+        self.total = 0.0
+
+    def result(self) -> OfficialScores:
+        gold = self.gold
+        return OfficialScores(
+            self.measure,
+            gold.rules,
+            gold.total_items,
+            self.attempted,
+            self.total,
+            gold.total_modes,
+            self.mode_attempted,
+            self.mode_correct,
+            self.duplicate_lines,
+            tuple(self.rows),
+            tuple(self.log),
+            self.trace,
+        )
+
+    def chunk(self, found: Iterable[tuple[int, tuple[str, str, str, str]]]) -> None:
+        """Score a chunk of rows (:func:`scoring.lines.iter_chunks`): one tight loop, the
+        gold item found and the id marked done by one lookup, the outcomes kept in lists
+        (arrays at the end of the chunk)."""
+        oot = self.oot
+        fixed = self.fixed
+        distinct = oot and fixed  # fixed oot credits each distinct guess once
+        keep = self.keep_items
+        pop = self.remaining.pop
+        search = NONSPACE.search
+        lines: list[int] = []
+        scores: list[float] = []
+        outcomes: list[int] = []
+        readings: list[int] = []
+        stales = bytearray()
+        ids: list[str] = []
+        held = self.guesses  # score.pl's @res
+        total = self.total
+        attempted = mode_attempted = mode_correct = duplicate_lines = 0
+        dirty = self.dirty
+        differ = self.differ
+        alike = True
+        for number, row in found:
+            lexelt, item_id, answer, other = row
+            if not lexelt:
+                if other:
+                    self.log.append(f"Error in {self.name} on line {number}")
+                continue
+            item = pop(item_id, None)
+            if item is None or not item.total:
+                if (
+                    self._unscored(number, item_id, item)
+                    and dirty is not None
+                    and item_id in differ
+                    and item_id not in self.firsts
+                ):  # the fixed reading may put it in T: its first line is dirty
+                    self.firsts.add(item_id)
+                    dirty.append((number, row, self.scored + len(lines), 0))
+                continue
+            stale = False
+            duplicates = 0
+            if answer and (not answer[0].isspace() or search(answer)):
+                if fixed:
+                    guesses = guesses_fixed(answer)
+                else:
+                    guesses = answer.split(";")
+                    if not guesses[-1] or "-" in answer or "'" in answer or "non" in answer:
+                        guesses = guesses_compat(answer)
+                        alike = False
+                    elif dirty is not None:  # reads_alike, the rest of it (ASCII
+                        # text; an answer without letters is dirty too)
+                        alike = (
+                            answer.islower()
+                            and answer.isprintable()
+                            and "  " not in answer
+                            and " ;" not in answer
+                            and "; " not in answer
+                            and ";;" not in answer
+                            and answer[0] not in " ;"
+                            and answer[-1] != " "
+                        )
+                count = len(guesses)
+                if count:
+                    attempted += 1
+                if oot:
+                    duplicates = count - len(set(guesses))
+                    if duplicates:
+                        duplicate_lines += 1
+                    if count > OOT_GUESSES:
+                        guesses = guesses[:OOT_GUESSES]
+                        count = OOT_GUESSES
+                held = guesses
+            elif fixed:
+                guesses = held = []
+                count = 0
+            else:
+                guesses = held
+                count = len(guesses)
+                stale = count > 0
+                alike = False
+            if dirty is not None and (not alike or duplicates or item_id in differ):
+                dirty.append((number, row, self.scored + len(lines), hash(tuple(guesses))))
+                alike = True
+            norms = item.norms
+            credit = 0.0
+            for guess in dict.fromkeys(guesses) if distinct else guesses:
+                if guess in norms:
+                    credit += norms[guess]
+            score = credit if oot or not credit else credit / count
+            total += score
+            mode = item.mode
+            tried = right = False
+            if count and mode and mode != "0":  # Perl's truth of the mode
+                tried = True
+                right = mode in guesses if oot else mode == guesses[0]
+                mode_attempted += 1
+                mode_correct += right
+            answered = count > 0 and not stale
+            lines.append(number)
+            scores.append(score)
+            outcomes.append(answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4)
+            if dirty is None:  # else the dirty lines carry them
+                readings.append(hash(tuple(guesses)))
+                ids.append(item_id)
+            stales.append(stale)
+            if keep:
+                self.rows.append(
+                    ItemScore(
+                        number,
+                        item_id,
+                        item.lexelt,
+                        count,
+                        credit,
+                        score,
+                        answered,
+                        tried,
+                        right,
+                        stale,
+                        duplicates,
+                        tuple(guesses),
+                    )
+                )
+        self.guesses = held
+        self.total = total
+        self.attempted += attempted
+        self.mode_attempted += mode_attempted
+        self.mode_correct += mode_correct
+        self.duplicate_lines += duplicate_lines
+        self.scored += len(lines)
+        traced = self.trace
+        if traced is not None:
+            traced.lines.extend(array("q", lines))
+            traced.scores.extend(array("d", scores))
+            traced.outcomes.extend(array("q", outcomes))
+            traced.readings.extend(array("q", readings))
+            traced.stale.extend(stales)
+            traced.ids.extend(ids)
+
+    def _unscored(self, number: int, item_id: str, item: ItemGold | None) -> bool:
+        """A line that is not scored: an id not in T (or whose item has no count left;
+        True), or a later line of a scored id (score.pl's ``%done``; False); score.pl dies
+        on an item whose counts add up to 0."""
+        if item is None:
+            item = self.gold.items.get(item_id)
+            if item is not None and item.total:
+                return False  # a later line of a scored id
+        elif item.counts:  # every count is 0: score.pl's normalisevalues divides by zero
+            raise ScorerDied(
+                "".join(line + "\n" for line in self.log),
+                f"item {item_id}'s gold counts add up to 0",
+            )
+        else:
+            self.remaining[item_id] = item  # never done: its later lines alike
+        if self.trace is not None:
+            self.trace.unscored.append((number, item_id))
+        return True

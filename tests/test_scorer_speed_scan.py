@@ -1,0 +1,208 @@
+"""The fast paths of the scorer give what the reference paths give, bit for bit.
+
+- the chunked scan (:mod:`scoring.scan`, what :func:`scoring.official.score_system` runs on
+  a whole file) against the line-by-line scan (:func:`scoring.official.score_lines`, which
+  follows score.pl line for line): every figure, every per-item row, the trace, the log;
+- the chunked gold reader (:meth:`scoring.gold._Reader.add_chunk`) against reading the
+  lines one at a time (:meth:`scoring.gold._Reader.add`).
+
+The inputs are hostile on purpose: repeated and unknown ids, empty answers (score.pl
+scores them with the previous line's guesses), empty guesses, hyphens, apostrophes,
+``non-``, CR, tabs, case, non-ASCII letters and spaces, more than ten guesses, malformed
+lines, gold items out of T or whose counts add up to 0.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring.diagnose import diagnose, fixed_scan, select_dirty
+from scoring.gold import Gold, _Reader, read_gold, read_gold_pair
+from scoring.io import FormatError
+from scoring.official import OfficialScores, ScorerDied, score_lines, score_system
+from scoring.types import Task
+
+_GOLD_SUBS = st.sampled_from(
+    ["glad", "merry", "brand-new", "brand new", "x", "o'clock", "Glad", "café", "up north",
+     "11.27", "pn", "very  glad", "non-stop"]
+)  # fmt: skip
+_GUESSES = st.sampled_from(
+    ["glad", "merry", "brand new", "brand-new", "Glad", " glad", "glad ", "glad\r", "\tglad",
+     "", " ", "non-stop", "non stop", "o'clock", "oclock", "café", "cafe\u0301", "x",
+     "up north", "up  north", "glad\u00a0", "\u2019glad", "merry;"]
+)  # fmt: skip
+
+
+@st.composite
+def hostile_files(draw: st.DrawFn) -> tuple[str, str]:
+    """A gold text and a best system text (``::``); oot tests put ``:::`` in."""
+    gold = []
+    for _ in range(draw(st.integers(0, 12))):
+        item = draw(st.integers(1, 8))
+        entries = draw(st.lists(st.tuples(_GOLD_SUBS, st.integers(0, 4)), max_size=5))
+        line = f"w.n {item} :: " + "".join(f"{sub} {count};" for sub, count in entries)
+        gold.append(draw(st.sampled_from([line, line, line, line + "\r", "garbage", ""])))
+    system = []
+    for _ in range(draw(st.integers(0, 16))):
+        item = draw(st.integers(1, 9))
+        answer = ";".join(draw(st.lists(_GUESSES, max_size=13)))
+        answer = draw(st.sampled_from([answer, answer, answer, "", "  ", ";;", answer + ";"]))
+        line = f"w.n {item} :: {answer}"
+        system.append(draw(st.sampled_from([line, line, line, line, "not a line", "", " x"])))
+    end = draw(st.sampled_from(["\n", ""]))
+    return "\n".join(gold) + end, "\n".join(system) + end
+
+
+def _oot(text: str) -> str:
+    return text.replace(" :: ", " ::: ")
+
+
+def _run(
+    scan: object, measure: Task, gold: Gold, text: str | list[str], numbers: list[int] | None = None
+) -> OfficialScores | str:
+    try:
+        return scan(measure, gold, text, "sys", keep_items=True, trace=True, numbers=numbers)  # type: ignore[operator,no-any-return]
+    except ScorerDied as died:
+        return f"died: {died.stdout!r} {died.reason}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile_files(), st.sampled_from(["best", "oot"]), st.sampled_from(["compat", "fixed"]))
+def test_the_chunked_scan_is_the_line_by_line_scan(
+    files: tuple[str, str], measure: Task, rules: str
+) -> None:
+    gold_text, system = files
+    if measure == "oot":
+        system = _oot(system)
+    gold = read_gold(gold_text, rules)  # type: ignore[arg-type]
+    fast = _run(score_system, measure, gold, system)
+    slow = _run(score_lines, measure, gold, system)
+    assert fast == slow  # every figure, row, log line and trace entry (floats to the bit)
+    lines = system.split("\n")  # a selection of lines, numbered as in the file (the diagnosis)
+    numbers = list(range(1, len(lines) + 1, 2))
+    chosen = [lines[number - 1] for number in numbers]
+    assert _run(score_system, measure, gold, chosen, numbers) == _run(
+        score_lines, measure, gold, chosen, numbers
+    )
+
+
+def test_the_chunked_scan_on_a_known_case() -> None:
+    """Hand-computed: line 2 repeats id 1, line 3 is malformed, line 4's empty answer is
+    scored with line 1's guesses (score.pl's stale @res), id 9 is not in the gold."""
+    gold = read_gold(["w.n 1 :: glad 3;merry 1;", "w.n 2 :: glad 2;sunny 2;"], "compat")
+    text = "w.n 1 :: glad;merry\nw.n 1 :: sunny\nnonsense\nw.n 2 :: \nw.n 9 :: glad\n"
+    scores = score_system("best", gold, text, "sys", keep_items=True, trace=True)
+    assert scores.log == ("Error in sys on line 3",)
+    assert [row.line for row in scores.items] == [1, 4]
+    # line 1: (3/4 + 1/4) / 2 guesses; line 4 (stale glad;merry against id 2): (2/4) / 2
+    assert [row.score for row in scores.items] == [0.5, 0.25]
+    assert [row.stale for row in scores.items] == [False, True]
+    assert (scores.attempted, scores.mode_attempted, scores.mode_correct) == (1, 1, 1)
+    assert scores.trace is not None and scores.trace.unscored == [(5, "9")]
+
+
+def test_the_chunked_scan_dies_where_score_pl_dies() -> None:
+    gold = read_gold(["w.n 1 :: glad 0;merry 0;"], "compat")
+    text = "bad line\nw.n 1 :: glad\nworse line\n"
+    for scan in (score_system, score_lines):
+        try:
+            scan("best", gold, text, "sys")
+        except ScorerDied as died:
+            assert died.stdout == "Error in sys on line 1\n"
+        else:  # pragma: no cover - the test fails
+            raise AssertionError("score.pl dies dividing by zero here")
+
+
+def _read_line_by_line(text: str, rules: str) -> Gold:
+    reader = _Reader(rules, "<gold>")  # type: ignore[arg-type]
+    reader.add_lines(text)
+    return reader.gold()
+
+
+@settings(max_examples=200, deadline=None)
+@given(hostile_files(), st.sampled_from(["compat", "fixed"]))
+def test_the_chunked_gold_reader_is_the_line_by_line_reader(
+    files: tuple[str, str], rules: str
+) -> None:
+    gold_text = files[0]
+    try:
+        fast = read_gold(gold_text, rules)  # type: ignore[arg-type]
+    except Exception as error:  # the fixed rules refuse some lines: alike both ways
+        fast_error = repr(error)
+        try:
+            _read_line_by_line(gold_text, rules)
+        except Exception as second:
+            assert repr(second) == fast_error
+        return
+    slow = _read_line_by_line(gold_text, rules)
+    assert fast == slow
+    assert list(fast.items) == list(slow.items)  # the same order of ids
+
+
+def _figures(scores: OfficialScores) -> tuple[object, ...]:
+    return (
+        scores.total_items,
+        scores.attempted,
+        scores.score_sum,
+        scores.total_modes,
+        scores.mode_attempted,
+        scores.mode_correct,
+        scores.duplicate_lines,
+    )
+
+
+_ASCII_GUESSES = st.sampled_from(
+    ["glad", "merry", "brand new", "brand-new", "Glad", " glad", "glad ", "glad\r", "\tglad",
+     "", " ", "non-stop", "non stop", "nonstop", "o'clock", "oclock", "x", "up north",
+     "up  north", "11.27", "very  glad", "pn"]
+)  # fmt: skip
+
+
+@st.composite
+def ascii_files(draw: st.DrawFn) -> tuple[str, str]:
+    """Mostly clean gold lines (so that most ids read alike under both rule sets) and
+    answers of one to three guesses, quirky or not."""
+    gold_text, _ = draw(hostile_files())
+    clean = [f"w.n {item} :: glad 3;merry 1;" for item in range(1, 9)]
+    gold_text = draw(
+        st.sampled_from(["\n".join(clean), gold_text.encode("ascii", "replace").decode()])
+    )
+    system = []
+    for _ in range(draw(st.integers(0, 16))):
+        item = draw(st.integers(1, 9))
+        answer = ";".join(draw(st.lists(_ASCII_GUESSES, min_size=1, max_size=3)))
+        answer = draw(st.sampled_from([answer, answer, answer, "", "  ", ";;", answer + ";"]))
+        line = f"w.n {item} :: {answer}"
+        system.append(draw(st.sampled_from([line, line, line, line, "not a line", ""])))
+    return gold_text, "\n".join(system) + draw(st.sampled_from(["\n", ""]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(ascii_files(), st.sampled_from(["best", "oot"]))
+def test_the_dirty_lines_the_scan_lists_explain_every_difference(
+    files: tuple[str, str], measure: Task
+) -> None:
+    """On an ASCII file the compat scan lists the dirty lines itself (Trace.dirty); the
+    diagnosis from them is the diagnosis of two full scans, to the bit."""
+    gold_text, system = files
+    if measure == "oot":
+        system = _oot(system)
+    try:
+        compat_gold, fixed_gold, differ = read_gold_pair(gold_text)
+    except FormatError:
+        return
+    try:
+        compat = score_system(measure, compat_gold, system, "s", trace=True, differ=differ)
+    except ScorerDied:
+        return
+    assert compat.trace is not None and compat.trace.dirty is not None
+    full = score_system(measure, fixed_gold, system, "s", trace=True)
+    dirty = select_dirty(measure, system, compat, differ)
+    assert dirty.rows is not None  # listed by the scan, not read again from the text
+    part = fixed_scan(measure, dirty, compat, fixed_gold, "s")
+    assert _figures(part) == _figures(full)
+    plain = score_system(measure, compat_gold, system, "s", trace=True)  # nothing listed
+    assert diagnose(
+        measure, system, compat, part, compat_gold, fixed_gold, differ, dirty
+    ) == diagnose(measure, system, plain, full, compat_gold, fixed_gold, differ)
