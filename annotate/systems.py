@@ -34,10 +34,11 @@ from scoring.leaderboard import (
     SwordsData,
     is_swords_result,
     leaderboard,
+    swords_as_ranked,
 )
 from scoring.measures import MEASURES, detect_kind, first_answers
 from scoring.official import ScorerDied
-from scoring.ranking import format_ranking_line, parse_ranking, rankings_of
+from scoring.ranking import parse_ranking, rankings_of
 from scoring.score import run as score_command
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
@@ -215,29 +216,20 @@ def score_text(
     own figures as ``swords.METRIC``). ValueError (naming the file) when it cannot be."""
     if not gold.gold.items:
         raise ValueError("the dataset's gold has no item in T yet: nothing to score against")
-    data = None
+    figures: dict[str, float] = {}
     if is_swords_result(text):
         if swords is None:
             raise ValueError(f"{file_name}: a SWORDS result, and no SWORDS dataset to score it")
-        kind, data = "swords", swords()
+        kind = "swords"
+        text, figures = swords_as_ranked(file_name, text, swords())  # scored as ranked
     else:
         kind = detect_kind(text, file_name)
     try:
-        board = leaderboard(gold.gold, [(file_name, text)], Settings(), gold.reading, data)
+        board = leaderboard(gold.gold, [(file_name, text)], Settings(), gold.reading)
     except ScorerDied as died:
         raise ValueError(f"{file_name}: {died.reason}") from died
-    result = board.to_json()
-    scores = dict(result["systems"][file_name])
-    if board.swords:
-        scores.update(
-            (SWORDS_PREFIX + key, value / 100) for key, value in board.swords[file_name].items()
-        )
-        from scoring.benchmark.convert import ranking_lines
-        from scoring.benchmark.swords import read_result
-
-        assert data is not None
-        lines = ranking_lines(read_result(text, file_name), data.dataset)
-        text = "".join(format_ranking_line(line) + "\n" for line in lines)
+    scores = dict(board.to_json()["systems"][file_name])
+    scores.update((SWORDS_PREFIX + key, value / 100) for key, value in figures.items())
     answered = answered_items(text, "ranked" if kind == "swords" else kind, file_name, gold.gold)
     items = len(gold.gold.items)
     warnings = kind_warnings(file_name, text, kind)

@@ -279,15 +279,9 @@ def oot_table(
 
 
 def substitute_type(form: str) -> str:
-    """A system's guess as the analyses compare it: the fixed rules' form
-    (:func:`~scoring.gold.normalise`)."""
+    """A system's guess or a gold key as the analyses compare them: the fixed rules' form
+    (:func:`~scoring.gold.normalise`, idempotent on a key the fixed reader gave)."""
     return normalise(form)
-
-
-def gold_type(key: str) -> str:
-    """A gold key compared as a guess (:func:`~scoring.gold.normalise`, idempotent on a
-    key the fixed reader gave)."""
-    return normalise(key)
 
 
 def is_single_word(form: str) -> bool:
@@ -391,7 +385,7 @@ def gold_types(gold: Gold, exclude: Collection[str] = ()) -> dict[str, set[str]]
     """GU_wp (4.2): the single-word substitute types of H_i over the items of each lexelt."""
     return {
         lexelt: {
-            gold_type(key)
+            substitute_type(key)
             for item_id in ids
             for key, _count in gold.items[item_id].counts
             if is_single_word(key)
@@ -474,7 +468,7 @@ def disambiguation_precision(
     systems (name → lines), over the items of T_m (``exclude`` left out)."""
     guesses, su = _system_types(gold, systems, exclude)
     modes = {
-        item_id: gold_type(mode)
+        item_id: substitute_type(mode)
         for item_id, mode in sorted(gold.modes.items())
         if item_id not in exclude
     }

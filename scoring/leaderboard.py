@@ -44,6 +44,7 @@ __all__ = [
     "SwordsData",
     "is_swords_result",
     "leaderboard",
+    "swords_as_ranked",
     "system_names",
 ]
 
@@ -153,12 +154,24 @@ class SwordsData:
     name: str
 
 
+def swords_as_ranked(name: str, text: str, swords: SwordsData) -> tuple[str, dict[str, float]]:
+    """A SWORDS result as a ranked-candidates file (its targets' ``LEXELT ID`` from the
+    dataset, :func:`scoring.benchmark.convert.ranking_lines`) and its SWORDS figures
+    (:func:`scoring.benchmark.swords.evaluate_swords`), the result read once."""
+    from scoring.benchmark.convert import ranking_lines
+    from scoring.benchmark.swords import evaluate_swords, read_result
+
+    answers = read_result(text, name)
+    figures = dict(evaluate_swords(swords.dataset, answers).metrics)
+    lines = ranking_lines(answers, swords.dataset)
+    return "".join(format_ranking_line(line) + "\n" for line in lines), figures
+
+
 def _swords_results(
     systems: Sequence[tuple[str, str]], swords: SwordsData | None
 ) -> tuple[list[tuple[str, str]], dict[str, dict[str, float]]]:
-    """Each SWORDS result among ``systems`` as a ranked-candidates file (its targets'
-    ``LEXELT ID`` from the dataset, :func:`scoring.benchmark.convert.ranking_lines`) and
-    its SWORDS figures (:func:`scoring.benchmark.swords.evaluate_swords`)."""
+    """Each SWORDS result among ``systems`` as ranked candidates, with its SWORDS figures
+    (:func:`swords_as_ranked`)."""
     result: list[tuple[str, str]] = []
     figures: dict[str, dict[str, float]] = {}
     for name, text in systems:
@@ -171,13 +184,8 @@ def _swords_results(
                 "(compare --swords-data DATASET; for a gold file, make one with "
                 "python -m scoring.benchmark.convert gold-to-swords)"
             )
-        from scoring.benchmark.convert import ranking_lines
-        from scoring.benchmark.swords import evaluate_swords, read_result
-
-        answers = read_result(text, name)
-        figures[name] = dict(evaluate_swords(swords.dataset, answers).metrics)
-        lines = ranking_lines(answers, swords.dataset)
-        result.append((name, "".join(format_ranking_line(line) + "\n" for line in lines)))
+        ranked, figures[name] = swords_as_ranked(name, text, swords)
+        result.append((name, ranked))
     return result, figures
 
 
