@@ -13,13 +13,15 @@ command lines (:mod:`scoring.compare`; :mod:`scoring.score` for its signatures),
 leaderboard (:mod:`scoring.leaderboard`) and the organiser's scores page all read the
 registry.
 
-The columns come from a few families, each one pass over an item's answers
-(:data:`FAMILIES`): the official measures (:func:`scoring.official.score_item`, under the
-gold's rules), the revised best and oot measures (:mod:`scoring.revised`) and the ranking
-measures (:mod:`scoring.ranking`). The official family reads the guesses the official scan
-scored (:func:`scoring.official.score_system`: score.pl's rules, stale answers included);
-the others read each item's first answer line split by the fixed rules (trimmed, hyphens
-as spaces). Which measures apply to a system file, told apart by its first answer line
+The columns come from a few families, each computed for every gold item at once
+(:data:`FAMILIES`; numpy over the flat list of every item's terms, the sums added in the
+exact functions' order, so bit for bit the same floats): the official measures
+(:func:`scoring.official.score_item`, under the gold's rules), the revised best and oot
+measures (:mod:`scoring.revised`) and the ranking measures (:mod:`scoring.ranking`). The
+official family reads the guesses the official scan scored
+(:func:`scoring.official.score_system`: score.pl's rules, stale answers included); the
+others read each item's first answer line split by the fixed rules (trimmed, hyphens as
+spaces). Which measures apply to a system file, told apart by its first answer line
 (:func:`detect_kind`):
 
 ============  ==========================================================================
@@ -144,8 +146,9 @@ class Answers:
     10 for oot; under compat an empty answer scores the previous line's guesses, and
     ``fresh`` is then False: the item is not attempted). ``guesses``: the item's first
     answer line split and normalised by the measures' reading (:func:`split_answer`).
-    ``ranking``: the ranked candidates normalised the same way (a ranked file, or an oot
-    file's guesses in file order).
+    ``ranking``: a ranked file's candidates, normalised the same way; without them the
+    ranking measures read ``guesses`` in file order (an oot file's ranking,
+    :func:`scoring.ranking.as_ranking`).
     """
 
     official: tuple[str, ...] = ()
@@ -158,87 +161,306 @@ NO_ANSWER = Answers()
 
 
 @dataclass(frozen=True)
+class GoldTable:
+    """The gold side of the bulk rows, one entry per gold item (in ``items``' order),
+    computed once per gold and shared by every system scored against it
+    (:func:`gold_table`): what the official measures read (whether the item is in T,
+    whether it has a mode) and what the revised and ranking measures read (freq_i, |H_i|^i,
+    maxfreq_i, rank's cum_H(1..10), the relevant substitutes R and GAP's normaliser; 0
+    where the item has no frequencies)."""
+
+    items: tuple[GoldItem, ...]
+    counts: tuple[dict[str, revised.Number] | None, ...] = field(repr=False)
+    in_t: Array = field(repr=False)
+    has_mode: Array = field(repr=False)
+    measured: Array = field(repr=False)
+    total: Array = field(repr=False)
+    maxfreq: Array = field(repr=False)
+    ideal_cumulative: Array = field(repr=False)  # (items, RANK_POSITIONS)
+    relevant: Array = field(repr=False)
+    gap_normaliser: Array = field(repr=False)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def gold_table(items: Sequence[GoldItem]) -> GoldTable:
+    """The :class:`GoldTable` of ``items`` (each item's ideal figures by the exact
+    functions' own helpers, :func:`scoring.revised.ideal_cumulative` and
+    :func:`scoring.ranking.gap_normaliser`, so the bulk rows divide by the same floats)."""
+    size = len(items)
+    total, maxfreq = np.zeros(size), np.zeros(size)
+    relevant, normaliser = np.zeros(size), np.zeros(size)
+    cumulative = np.zeros((size, revised.RANK_POSITIONS))
+    for j, gold_item in enumerate(items):
+        freqs = gold_item.frequencies
+        if freqs is None:
+            continue
+        total[j], maxfreq[j] = freqs.total, freqs.maxfreq
+        cumulative[j] = revised.ideal_cumulative(freqs)
+        positive = sorted((value for value in freqs.counts.values() if value > 0), reverse=True)
+        relevant[j], normaliser[j] = len(positive), ranking.gap_normaliser(positive)
+    in_t = np.array([gold_item.item is not None for gold_item in items], dtype=np.float64)
+    return GoldTable(
+        tuple(items),
+        tuple(None if item.frequencies is None else item.frequencies.counts for item in items),
+        in_t,
+        in_t * np.array([gold_item.has_mode for gold_item in items], dtype=np.float64),
+        np.array([gold_item.measured for gold_item in items], dtype=np.float64),
+        total,
+        maxfreq,
+        cumulative,
+        relevant,
+        normaliser,
+    )
+
+
+Rows = Callable[[GoldTable, Sequence[Answers], float], Array]
+
+
+@dataclass(frozen=True)
 class Family:
-    """Columns one pass over an item's answers gives: ``row(gold_item, answers, k)`` is a
-    tuple of floats, one per column."""
+    """Columns computed together for every gold item at once: ``rows(table, answers, k)``
+    is the (items, columns) array of the items of ``table`` given ``answers[j]`` for item
+    j; :meth:`row` is the same computation on one item."""
 
     name: str
     columns: tuple[str, ...]
-    row: Callable[[GoldItem, Answers, float], Row]
+    rows: Rows
+
+    def row(self, gold_item: GoldItem, answers: Answers, k: float) -> Row:
+        """One item's columns: :attr:`rows` on that item alone."""
+        return tuple(self.rows(gold_table((gold_item,)), (answers,), k)[0].tolist())
 
 
-def _official(task: Task) -> Callable[[GoldItem, Answers, float], Row]:
-    def row(gold_item: GoldItem, answers: Answers, k: float) -> Row:
-        """best or oot (seed 002, eq. 1-8) by :func:`scoring.official.score_item`."""
-        has_mode = float(gold_item.has_mode)
-        guesses = answers.official
-        item = gold_item.item
-        if item is None:  # only the measures' reading has it in T
-            return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-        if not item.total:  # score.pl skips an item no answer can earn credit on
-            return 1.0, 0.0, 0.0, 0.0, 0.0, has_mode
-        _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
-        return (
-            1.0,
-            score,
-            float(bool(guesses) and answers.fresh),
-            float(tried),
-            float(right),
-            has_mode,
+# --- the families, in bulk -----------------------------------------------------------------
+#
+# Each family lists, for the items it can credit, the terms it reads (the guesses, A_i, the
+# ranked candidates best first) as one flat array of their freq_i (:func:`_terms`), item
+# after item; numerators are then sums over each item's terms. Every sum is added term by
+# term from the first, as the exact functions of scoring.revised and scoring.ranking add
+# them (:func:`_running`), so each float equals what those functions give on float
+# frequencies, bit for bit (tests/test_measures.py checks it).
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """Flat terms: ``rows[s]`` is the gold item of segment s, ``lengths[s]`` its number of
+    terms (at least 1), ``weights`` each term's freq_i (0 outside H_i), segment after
+    segment; ``starts``/``ends`` where each segment begins and ends (exclusive) and
+    ``place`` each term's 0-based place in its segment."""
+
+    rows: IntArray
+    lengths: IntArray
+    weights: Array
+
+    @property
+    def starts(self) -> IntArray:
+        return np.cumsum(self.lengths) - self.lengths
+
+    @property
+    def ends(self) -> IntArray:
+        return np.cumsum(self.lengths)
+
+    @property
+    def place(self) -> IntArray:
+        return np.arange(len(self.weights)) - np.repeat(self.starts, self.lengths)
+
+    def count(self, flags: npt.NDArray[np.bool_]) -> IntArray:
+        """How many terms of each segment have ``flags``."""
+        return np.bincount(
+            np.repeat(np.arange(len(self.rows)), self.lengths)[flags], minlength=len(self.rows)
         )
 
-    return row
 
-
-def _revised_best(gold_item: GoldItem, answers: Answers, k: float) -> Row:
-    """new best and best-1 (seed 000) of the first answer line."""
-    guesses = answers.guesses
-    freqs = gold_item.frequencies
-    measured = float(gold_item.measured)
-    if not guesses or freqs is None:
-        return 0.0, 0.0, 0.0, measured
-    return (
-        float(revised.new_best(freqs, guesses).score),
-        float(revised.best_1(freqs, guesses).score),
-        1.0,
-        measured,
+def _terms(table: GoldTable, terms: Sequence[Sequence[str]]) -> _Terms:
+    """The items with frequencies and at least one term, and the freq_i of their terms."""
+    rows: list[int] = []
+    lengths: list[int] = []
+    weights: list[revised.Number] = []
+    for j, (found, counts) in enumerate(zip(terms, table.counts, strict=True)):
+        if found and counts is not None:
+            rows.append(j)
+            lengths.append(len(found))
+            get = counts.get
+            weights += [get(term, 0.0) for term in found]
+    return _Terms(
+        np.array(rows, dtype=np.int64),
+        np.array(lengths, dtype=np.int64),
+        np.array(weights, dtype=np.float64),
     )
 
 
-def _revised_oot(gold_item: GoldItem, answers: Answers, k: float) -> Row:
+def _running(values: Array, lengths: IntArray) -> Array:
+    """Running sums within consecutive segments of ``values`` (of ``lengths``, each at
+    least 1): the i-th of a segment is its first i values added left to right, as a Python
+    loop adds them (numpy's sum adds pairwise, which can differ in the last bit). One step
+    per place, over the segments that long."""
+    out = values.copy()
+    if not len(lengths):
+        return out
+    order = np.argsort(-lengths, kind="stable")
+    starts = (np.cumsum(lengths) - lengths)[order]
+    longest_first = -lengths[order]  # ascending
+    for place in range(1, int(-longest_first[0])):
+        active = starts[: np.searchsorted(longest_first, -place, side="left")] + place
+        out[active] = out[active - 1] + values[active]
+    return out
+
+
+def _segment_sums(values: Array, terms: _Terms) -> Array:
+    """Each segment's values added left to right (:func:`_running`)."""
+    return _running(values, terms.lengths)[terms.ends - 1]
+
+
+def _official(task: Task) -> Rows:
+    def rows(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+        """best or oot (seed 002, eq. 1-8) by :func:`scoring.official.score_item` for each
+        answered item in T: item, score, attempted, mode_attempted, mode_correct,
+        has_mode. score.pl skips an item no answer can earn credit on (it scores 0)."""
+        out = np.zeros((len(table), len(OFFICIAL_COLUMNS)))
+        out[:, 0] = table.in_t
+        out[:, 5] = table.has_mode
+        found: list[tuple[int, float, bool, bool, bool]] = []
+        for j, (gold_item, given) in enumerate(zip(table.items, answers, strict=True)):
+            guesses = given.official
+            item = gold_item.item
+            if guesses and item is not None and item.total:
+                _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
+                found.append((j, score, given.fresh, tried, right))
+        if found:
+            values = np.array(found, dtype=np.float64)
+            out[values[:, 0].astype(np.int64), 1:5] = values[:, 1:]
+        return out
+
+    return rows
+
+
+def _revised_best(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+    """new best and best-1 (seed 000) of the first answer line, as
+    :func:`scoring.revised.new_best` and :func:`scoring.revised.best_1` (a repeated guess
+    counted again); answered; measured."""
+    terms = _terms(table, [given.guesses for given in answers])
+    out = np.zeros((len(table), 4))
+    maxfreq = table.maxfreq[terms.rows]
+    credit = _segment_sums(terms.weights, terms)
+    out[terms.rows, 0] = credit / (maxfreq * terms.lengths)
+    out[terms.rows, 1] = terms.weights[terms.starts] / maxfreq
+    out[terms.rows, 2] = 1.0
+    out[:, 3] = table.measured
+    return out
+
+
+def _revised_oot(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
     """weighted recall, weighted precision (penalty k) and rank (seed 000) of A_i, the
-    first answer line's distinct guesses cut to ten, as oot cuts them."""
-    guesses = revised.answer_set(answers.guesses)[:OOT_GUESSES]
-    freqs = gold_item.frequencies
-    measured = float(gold_item.measured)
-    if not guesses or freqs is None:
-        return 0.0, 0.0, 0.0, 0.0, measured
-    return (
-        float(revised.weighted_recall(freqs, guesses).score),
-        float(revised.weighted_precision(freqs, guesses, k).score),
-        float(revised.rank(freqs, guesses).score),
-        1.0,
-        measured,
-    )
+    first answer line's distinct guesses cut to ten, as oot cuts them
+    (:func:`scoring.revised.weighted_recall`, :func:`~scoring.revised.weighted_precision`,
+    :func:`~scoring.revised.rank`); answered; measured."""
+    if k <= 0:
+        raise ValueError(f"penalty k = {k}; k must be > 0")
+    terms = _terms(table, [revised.answer_set(given.guesses)[:OOT_GUESSES] for given in answers])
+    out = np.zeros((len(table), 5))
+    running = _running(terms.weights, terms.lengths)
+    credit = running[terms.ends - 1]
+    wrong = terms.count(terms.weights == 0)
+    out[terms.rows, 0] = credit / table.total[terms.rows]
+    out[terms.rows, 1] = credit / (credit + k * wrong)
+    # rank: cum_A(j) / cum_H(j) over j = 1..10, cum_A constant past the last guess
+    positions = np.arange(revised.RANK_POSITIONS)
+    last = np.minimum(positions[None, :], terms.lengths[:, None] - 1)
+    cum_a = running[terms.starts[:, None] + last]
+    cum_h = table.ideal_cumulative[terms.rows]
+    ratios = np.zeros(len(terms.rows))
+    for j in positions:
+        ratios += cum_a[:, j] / cum_h[:, j]
+    out[terms.rows, 2] = ratios / revised.RANK_POSITIONS
+    out[terms.rows, 3] = 1.0
+    out[:, 4] = table.measured
+    return out
 
 
-def _ranking(gold_item: GoldItem, answers: Answers, k: float) -> Row:
-    """GAP, AP, P@1, P@10, R@10, whether they are defined, AUC and whether it is."""
-    freqs = gold_item.frequencies
-    found = ranking.ranking_measures({} if freqs is None else freqs, answers.ranking)
-    return (
-        float(found["gap"].value),
-        float(found["ap"].value),
-        float(found["p_at_1"].value),
-        float(found["p_at_10"].value),
-        float(found["r_at_10"].value),
-        float(found["gap"].defined),
-        float(found["auc"].value),
-        float(found["auc"].defined),
+def _ranking_rows(table: GoldTable, terms: _Terms, scores: Array | None) -> Array:
+    """The ranking measures of candidates given best first, each once (``terms``), as
+    :func:`scoring.ranking.ranking_measures` gives them: GAP, AP, P@1, P@10, R@10, whether
+    they are defined (a gold weight), AUC and whether it is defined. ``scores``: the
+    candidates' scores, equal scores sharing their mid-rank in AUC; None when the
+    candidates are strictly ordered."""
+    out = np.zeros((len(table), len(RANKING_COLUMNS)))
+    out[:, 5] = table.relevant > 0
+    rows, lengths, x = terms.rows, terms.lengths, terms.weights
+    hit = x > 0  # a candidate with a gold weight (count > 0)
+    place = terms.place
+    i = place + 1
+    relevant = table.relevant[rows]
+    # GAP = Σ_i I(x_i) p_i / Σ_j ȳ_j, p_i the running weight over i
+    running = _running(x, lengths)
+    gap = _segment_sums(np.where(hit, running / i, 0.0), terms)
+    out[rows, 0] = gap / table.gap_normaliser[rows]
+    # AP = (1/R) Σ_{relevant c_i} P@i
+    found = _running(hit.astype(np.float64), lengths)
+    out[rows, 1] = _segment_sums(np.where(hit, found / i, 0.0), terms) / relevant
+    out[rows, 2] = hit[terms.starts]
+    top = terms.count(hit & (place < 10))
+    out[rows, 3] = top / 10
+    out[rows, 4] = top / relevant
+    # AUC from mid-ranks (1 = lowest score): a tie group at places [a, b) of m holds the
+    # ascending ranks m - b + 1 .. m - a
+    positives = terms.count(hit)
+    negatives = lengths - positives
+    if scores is not None:
+        tied = np.zeros(len(x), dtype=bool)
+        tied[1:] = (scores[1:] == scores[:-1]) & (place[1:] > 0)
+        group = np.cumsum(~tied) - 1
+        first = place[~tied]
+        size = np.bincount(group)
+        a, b = first[group], (first + size)[group]
+    else:
+        a, b = place, place + 1
+    m = np.repeat(lengths, lengths)
+    midrank = (2 * m - a - b + 1) / 2
+    rank_sum = np.bincount(
+        np.repeat(np.arange(len(rows)), lengths),
+        weights=np.where(hit, midrank, 0.0),
+        minlength=len(rows),
     )
+    both = (positives > 0) & (negatives > 0)
+    u_statistic = rank_sum - positives * (positives + 1) / 2
+    auc = u_statistic[both] / (positives * negatives)[both]
+    out[rows[both], 6] = auc
+    out[rows[both], 7] = 1.0
+    return out
+
+
+def _ranking(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+    """The ranking measures of each item's ranked candidates, best first by
+    :func:`scoring.ranking.rank_order` (score descending, ties in the order given, each
+    candidate once), or, with none, of its guesses in file order (an oot file's ranking,
+    :func:`scoring.ranking.as_ranking`: the i-th of n scores n - i + 1, so the order is
+    A_i's, uncut)."""
+    candidates: list[Sequence[str]] = []
+    scored: dict[int, tuple[ranking.Scored, ...]] = {}
+    for j, given in enumerate(answers):
+        if given.ranking:
+            scored[j] = ranking.rank_order(given.ranking)
+            candidates.append([item.candidate for item in scored[j]])
+        else:
+            candidates.append(revised.answer_set(given.guesses))
+    terms = _terms(table, candidates)
+    if not scored:
+        return _ranking_rows(table, terms, None)
+    scores: list[float] = []
+    for j, length in zip(terms.rows.tolist(), terms.lengths.tolist(), strict=True):
+        if j in scored:
+            scores += [item.score for item in scored[j]]
+        else:  # strictly decreasing: guesses in file order have no ties
+            scores += range(0, -length, -1)
+    return _ranking_rows(table, terms, np.array(scores, dtype=np.float64))
 
 
 OFFICIAL_COLUMNS = ("item", "score", "attempted", "mode_attempted", "mode_correct", "has_mode")
+RANKING_COLUMNS = ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "relevant", "auc", "auc_defined")
 FAMILIES: dict[SystemKind, tuple[Family, ...]] = {
     "best": (
         Family("official best", OFFICIAL_COLUMNS, _official("best")),
@@ -251,11 +473,7 @@ FAMILIES: dict[SystemKind, tuple[Family, ...]] = {
             ("weighted_recall", "weighted_precision", "rank", "answered", "measured"),
             _revised_oot,
         ),
-        Family(
-            "ranking",
-            ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "relevant", "auc", "auc_defined"),
-            _ranking,
-        ),
+        Family("ranking", RANKING_COLUMNS, _ranking),
     ),
 }
 FAMILIES["ranked"] = FAMILIES["oot"][2:]
@@ -613,7 +831,6 @@ def read_answers(
             row.answers if row else (),
             not row or not row.stale,
             tuple(guesses),
-            ranking.as_ranking(guesses) if kind == "oot" else (),
         )
     for item_id, row in scan.items():  # a stale compat line has no first answer of its own
         result.setdefault(item_id, Answers(row.answers, not row.stale))
@@ -621,27 +838,28 @@ def read_answers(
 
 
 def system_rows(
-    items: Sequence[GoldItem],
+    items: Sequence[GoldItem] | GoldTable,
     answers: dict[str, Answers],
     name: str,
     kind: SystemKind,
     k: float = 1.0,
 ) -> SystemRows:
-    """Every column of ``kind``'s families for each gold item: the rows of one system."""
+    """Every column of ``kind``'s families for each gold item: the rows of one system.
+    ``items`` may be given as their :func:`gold_table`, computed once for many systems."""
+    table = items if isinstance(items, GoldTable) else gold_table(items)
+    given = [answers.get(gold_item.id, NO_ANSWER) for gold_item in table.items]
     columns: dict[str, Array] = {}
     for family in FAMILIES[kind]:
-        table = np.zeros((len(items), len(family.columns)))
-        for index, gold_item in enumerate(items):
-            try:
-                table[index] = family.row(gold_item, answers.get(gold_item.id, NO_ANSWER), k)
-            except ValueError as error:
-                raise ValueError(f"{name}: item {gold_item.id}: {error}") from error
-        columns.update({column: table[:, c] for c, column in enumerate(family.columns)})
+        try:
+            found = family.rows(table, given, k)
+        except ValueError as error:
+            raise ValueError(f"{name}: {error}") from error
+        columns.update({column: found[:, c] for c, column in enumerate(family.columns)})
     return SystemRows(
         name,
         kind,
-        tuple(item.id for item in items),
-        tuple(item.lexelt for item in items),
+        tuple(item.id for item in table.items),
+        tuple(item.lexelt for item in table.items),
         columns,
     )
 
@@ -650,7 +868,7 @@ def system_rows(
 class _Shared:
     gold: Gold
     reading: Gold
-    items: tuple[GoldItem, ...]
+    table: GoldTable
 
 
 _SHARED: _Shared | None = None
@@ -662,7 +880,7 @@ def _score_one(job: tuple[str, str, float]) -> SystemRows:
     assert _SHARED is not None
     kind = detect_kind(text, name)
     answers = read_answers(_SHARED.gold, text, name, kind, _SHARED.reading)
-    return system_rows(_SHARED.items, answers, name, kind, k)
+    return system_rows(_SHARED.table, answers, name, kind, k)
 
 
 def score_files(
@@ -678,7 +896,7 @@ def score_files(
     processes, which inherit the gold's items; the rows are the same either way."""
     global _SHARED
     reading = gold if reading is None else reading
-    _SHARED = _Shared(gold, reading, gold_items(gold, reading))
+    _SHARED = _Shared(gold, reading, gold_table(gold_items(gold, reading)))
     jobs = [(name, text, k) for name, text in systems]
     try:
         if workers > 1 and len(jobs) > 1 and "fork" in mp.get_all_start_methods():

@@ -204,12 +204,23 @@ def _gap(
         running += x_i
         if x_i > 0:
             numerator += running / i
+    denominator = gap_normaliser(sorted(weights.values(), reverse=True) if ideal is None else ideal)
+    return ItemRanking(numerator / denominator, True, bool(order))
+
+
+def gap_normaliser(ideal: Iterable[Number]) -> Number:
+    """GAP's denominator Σ_{j<=R} ȳ_j for the ideal ranking's weights ``ideal`` (best
+    first), added in that order (the bulk rows of :mod:`scoring.measures` divide by it).
+
+    >>> gap_normaliser([2.0, 1.0])
+    3.5
+    """
     denominator: Number = 0
-    running = 0
-    for j, y_j in enumerate(sorted(weights.values(), reverse=True) if ideal is None else ideal, 1):
+    running: Number = 0
+    for j, y_j in enumerate(ideal, 1):
         running += y_j
         denominator += running / j
-    return ItemRanking(numerator / denominator, True, bool(order))
+    return denominator
 
 
 def average_precision(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:

@@ -199,14 +199,28 @@ def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
     """
     freqs, guesses = read_item(gold, guesses)
     guesses = answer_set(guesses)[:RANK_POSITIONS]
-    ideal = sorted(freqs.counts.values(), reverse=True)
     ratios: Number = 0
     cum_a: Number = 0
-    cum_h: Number = 0
-    for j in range(RANK_POSITIONS):
+    for j, cum_h in enumerate(ideal_cumulative(freqs)):
         if j < len(guesses):
             cum_a += freqs.freq(guesses[j])
-        if j < len(ideal):
-            cum_h += ideal[j]
         ratios += cum_a / cum_h
     return ItemStats(ratios, RANK_POSITIONS, bool(guesses))
+
+
+def ideal_cumulative(freqs: Frequencies) -> list[Number]:
+    """cum_H(j) for j = 1..10 (:func:`rank`): the summed counts of the j most frequent
+    terms of H_i, the total once H_i is exhausted (added in that order, so the bulk rows
+    of :mod:`scoring.measures` divide by the same numbers).
+
+    >>> ideal_cumulative(frequencies({"a": 1, "b": 3}, exact=False))[:3]
+    [3.0, 4.0, 4.0]
+    """
+    ideal = sorted(freqs.counts.values(), reverse=True)
+    result: list[Number] = []
+    cum_h: Number = 0
+    for j in range(RANK_POSITIONS):
+        if j < len(ideal):
+            cum_h += ideal[j]
+        result.append(cum_h)
+    return result

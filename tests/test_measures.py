@@ -1,14 +1,20 @@
 """The registry of measures (scoring.measures): every registered measure's float route
 against an exact route in Fractions (the item functions of scoring.revised and
 scoring.ranking on exact frequencies, the official credit from the gold's counts), on
-hand-made and real data; one route for an item and for the bulk rows; the signatures."""
+hand-made and real data; the bulk rows against the same item functions on the float
+frequencies, bit for bit (the rows were computed item by item so before they were
+computed in bulk), with hand-computed edge cases of the bulk route; one route for an item
+and for the bulk rows; the signatures."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring import __version__, ranking, revised
 from scoring.gold import Gold, fold, read_gold
@@ -19,6 +25,7 @@ from scoring.measures import (
     MEASURES,
     Answers,
     GoldItem,
+    SystemRows,
     detect_kind,
     gold_items,
     read_answers,
@@ -28,6 +35,9 @@ from scoring.measures import (
 from scoring.official import OOT_GUESSES, score_item
 from scoring.types import Rules, SystemKind
 from tests.conftest import shared_path
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 GOLD = [
     "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
@@ -112,7 +122,9 @@ def exact_row(
         ):
             row[name] = Fraction(stats.score) if chosen else Fraction(0)
     if kind in ("oot", "ranked"):
-        found = ranking.ranking_measures(item, answers.ranking)
+        # an oot file's ranking is its first answer line in file order
+        ranked = ranking.as_ranking(first) if kind == "oot" else answers.ranking
+        found = ranking.ranking_measures(item, ranked)
         for name in ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "auc"):
             row[name] = Fraction(found[name].value)
         row["relevant"] = Fraction(found["gap"].defined)
@@ -120,16 +132,74 @@ def exact_row(
     return row
 
 
+def item_route(
+    kind: SystemKind, gold_item: GoldItem, answers: Answers, k: float
+) -> dict[str, float]:
+    """Every column of one item by the item functions on the float frequencies the
+    registry reads (:func:`scoring.official.score_item`, :mod:`scoring.revised`,
+    :func:`scoring.ranking.ranking_measures`): the bulk rows must give these floats."""
+    row: dict[str, float] = {}
+    item = gold_item.item
+    freqs = gold_item.frequencies
+    if kind in ("best", "oot"):
+        official = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        if item is not None and not item.total:
+            official = (1.0, 0.0, 0.0, 0.0, 0.0, float(gold_item.has_mode))
+        elif item is not None:
+            guesses = answers.official
+            _credit, score, tried, right = score_item(kind, gold_item.rules, item, guesses)
+            attempted = bool(guesses) and answers.fresh
+            official = (1.0, score, attempted, tried, right, float(gold_item.has_mode))
+        names = ("item", "score", "attempted", "mode_attempted", "mode_correct", "has_mode")
+        row.update(zip(names, map(float, official), strict=True))
+        row["measured"] = float(gold_item.measured)
+        row["answered"] = 0.0
+    if kind == "best":
+        row["new_best"] = row["best_1"] = 0.0
+        if answers.guesses and freqs is not None:
+            row["answered"] = 1.0
+            row["new_best"] = float(revised.new_best(freqs, answers.guesses).score)
+            row["best_1"] = float(revised.best_1(freqs, answers.guesses).score)
+    if kind == "oot":
+        row["weighted_recall"] = row["weighted_precision"] = row["rank"] = 0.0
+        chosen = revised.answer_set(answers.guesses)[:OOT_GUESSES]
+        if chosen and freqs is not None:
+            row["answered"] = 1.0
+            row["weighted_recall"] = float(revised.weighted_recall(freqs, chosen).score)
+            row["weighted_precision"] = float(revised.weighted_precision(freqs, chosen, k).score)
+            row["rank"] = float(revised.rank(freqs, chosen).score)
+    if kind in ("oot", "ranked"):
+        ranked = answers.ranking or ranking.as_ranking(answers.guesses)
+        found = ranking.ranking_measures({} if freqs is None else freqs, ranked)
+        for name in ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "auc"):
+            row[name] = float(found[name].value)
+        row["relevant"] = float(found["gap"].defined)
+        row["auc_defined"] = float(found["auc"].defined)
+    return row
+
+
+def check_item_route(
+    rows: SystemRows, items: Sequence[GoldItem], given: Sequence[Answers], k: float
+) -> None:
+    """The bulk rows equal :func:`item_route`, bit for bit."""
+    for index, (gold_item, answers) in enumerate(zip(items, given, strict=True)):
+        expected = item_route(rows.kind, gold_item, answers, k)
+        found = {column: float(values[index]) for column, values in rows.columns.items()}
+        assert found == expected, (rows.name, gold_item.id)
+
+
 def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction(1)) -> int:
-    """The registry's figures of one system equal the exact ones; returns the measures
-    checked."""
+    """The registry's figures of one system equal the exact ones, and so do its rows item
+    by item; returns the measures checked."""
     kind = detect_kind(text, name)
     items = gold_items(gold)
     answers = read_answers(gold, text, name, kind)
+    given = [answers.get(gold_item.id, Answers()) for gold_item in items]
     rows = system_rows(items, answers, name, kind, float(k))
     assert rows.columns.keys() == {c for family in FAMILIES[kind] for c in family.columns}
+    check_item_route(rows, items, given, float(k))
     exact = [
-        exact_row(kind, gold_item, answers.get(gold_item.id, Answers()), k) for gold_item in items
+        exact_row(kind, gold_item, one, k) for gold_item, one in zip(items, given, strict=True)
     ]
     checked = 0
     for measure_name in rows.measures():
@@ -145,12 +215,15 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
                 name,
                 measure_name,
             )
-        # one route: an item's statistics are its columns of the bulk rows
         stats = rows.stats(measure_name)
         for index, gold_item in enumerate(items):
-            one = measure.item_stats(gold_item, answers.get(gold_item.id, Answers()), float(k))
+            assert stats[index, 0] == pytest.approx(float(exact[index][numerator]), abs=1e-12)
+            assert stats[index, 1] == exact[index][denominator], (measure_name, gold_item.id)
+        # one route: an item's statistics are its columns of the bulk rows (item_stats
+        # computes one item alone; on a large gold, the first 100 items)
+        for index, gold_item in enumerate(items[:100] if len(items) > 300 else items):
+            one = measure.item_stats(gold_item, given[index], float(k))
             assert one == tuple(stats[index]), (measure_name, gold_item.id)
-            assert one[0] == pytest.approx(float(exact[index][numerator]), abs=1e-12)
         checked += 1
     return checked
 
@@ -283,3 +356,153 @@ def test_an_item_score_pl_keeps_in_t_without_a_usable_entry_scores_zero() -> Non
         board = leaderboard(read_gold(gold, rules), systems, Settings()).to_json()["systems"]
         found = {**board["s.best"], **board["s.ranked"]}
         assert {name: found[name] for name in figures} == pytest.approx(figures), rules
+
+
+# --- the bulk route: edge cases by hand, and every shape against the item functions -----
+
+EDGE_GOLD = [
+    "w.n 1 :: glad 3;merry 2;cheerful 1;",
+    "w.n 2 :: x 1;y 1;",  # score.pl's rules drop one-character entries: no gold weight
+    "w.n 3 :: aa 2;bb 1;",
+    "w.n 4 :: sun 1;moon 1;",  # no system answers it
+]
+NOISE = ";".join(f"x{n}" for n in range(1, 9))
+EDGE_SYSTEMS = {
+    "e.best": "w.n 1 :: glad;glad;merry\nw.n 2 :: x\nw.n 3 :: \n",
+    # 12 guesses, merry twice: A_i = merry, glad, x1..x8 (cut at ten), cheerful 11th
+    "e.oot": f"w.n 1 ::: merry;glad;merry;{NOISE};cheerful\nw.n 2 ::: x;y\nw.n 3 ::: \n",
+    # glad twice (its higher score counts), ties at 0.9 and 0.2, 13 candidates
+    "e.ranked": (
+        "w.n 1 :::: 0.5 glad;0.9 x1;0.5 merry;0.1 cheerful;0.9 glad;"
+        + ";".join(f"0.2 x{n}" for n in range(2, 9))
+        + ";0.05 x9\nw.n 2 :::: 1 x;0.5 y\nw.n 3 :::: 1 bb;2 aa;0.5 bb\nw.n 4 ::::\n"
+    ),
+}
+F = Fraction
+NOT_ANSWERED = {"answered": F(0), "measured": F(1)}
+UNRANKED = {"gap": F(0), "ap": F(0), "p_at_1": F(0), "p_at_10": F(0), "r_at_10": F(0)}
+UNRANKED |= {"auc": F(0), "auc_defined": F(0)}
+NO_WEIGHT = UNRANKED | {"relevant": F(0)}
+EDGE_ROWS: dict[str, list[dict[str, Fraction]]] = {
+    "e.best": [
+        # new best (3 + 3 + 2) / (3 * 3 guesses): a repeated guess counts again; best-1 3/3
+        {"new_best": F(8, 9), "best_1": F(1), "answered": F(1), "measured": F(1)},
+        {"new_best": F(0), "best_1": F(0), **NOT_ANSWERED},  # no gold weight
+        {"new_best": F(0), "best_1": F(0), **NOT_ANSWERED},  # empty answer
+        {"new_best": F(0), "best_1": F(0), **NOT_ANSWERED},  # not in the file
+    ],
+    "e.oot": [
+        {
+            # A_i = merry, glad, x1..x8: recall 5/6, precision 5 / (5 + 0.5 * 8) with k = 1/2
+            "weighted_recall": F(5, 6),
+            "weighted_precision": F(5, 9),
+            # cum_A 2, 5, 5 ... over cum_H 3, 5, 6, 6 ...: (2/3 + 1 + 8 * 5/6) / 10
+            "rank": F(5, 6),
+            "answered": F(1),
+            "measured": F(1),
+            # ranked uncut: merry (2), glad (3), x1..x8, cheerful (1) 11th
+            # GAP (2/1 + 5/2 + 6/11) / (3/1 + 5/2 + 6/3)
+            "gap": F(37, 55),
+            "ap": (F(1) + F(2, 2) + F(3, 11)) / 3,
+            "p_at_1": F(1),
+            "p_at_10": F(2, 10),
+            "r_at_10": F(2, 3),
+            "relevant": F(1),
+            "auc": F(16, 24),  # merry and glad above the 8 negatives, cheerful below
+            "auc_defined": F(1),
+        },
+        {"weighted_recall": F(0), "weighted_precision": F(0), "rank": F(0)}
+        | NOT_ANSWERED
+        | NO_WEIGHT,
+        {"weighted_recall": F(0), "weighted_precision": F(0), "rank": F(0)}
+        | NOT_ANSWERED
+        | UNRANKED
+        | {"relevant": F(1)},
+        {"weighted_recall": F(0), "weighted_precision": F(0), "rank": F(0)}
+        | NOT_ANSWERED
+        | UNRANKED
+        | {"relevant": F(1)},
+    ],
+    "e.ranked": [
+        {
+            # order x1 glad | merry | x2..x8 | cheerful | x9 (| = a change of score)
+            "gap": (F(3, 2) + F(5, 3) + F(6, 11)) / F(15, 2),
+            "ap": (F(1, 2) + F(2, 3) + F(3, 11)) / 3,
+            "p_at_1": F(0),
+            "p_at_10": F(2, 10),
+            "r_at_10": F(2, 3),
+            "relevant": F(1),
+            # mid-ranks from the lowest: glad 11.5 (tied with x1), merry 10, cheerful 2;
+            # U = 23.5 - 3 * 4 / 2 over 3 positives * 9 negatives
+            "auc": F(35, 54),
+            "auc_defined": F(1),
+        },
+        NO_WEIGHT,
+        # aa then bb (the second bb dropped): ideal; no negative, so AUC undefined
+        {"gap": F(1), "ap": F(1), "p_at_1": F(1), "p_at_10": F(2, 10), "r_at_10": F(1)}
+        | {"relevant": F(1), "auc": F(0), "auc_defined": F(0)},
+        UNRANKED | {"relevant": F(1)},  # no candidates
+    ],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EDGE_SYSTEMS))
+def test_bulk_rows_on_hand_computed_edge_cases(name: str) -> None:
+    """Repeated guesses, more than ten guesses, ties, an item with no gold weight, empty
+    answers and an item the file leaves out, each column computed by hand."""
+    gold = read_gold(EDGE_GOLD, "compat")
+    kind = detect_kind(EDGE_SYSTEMS[name], name)
+    items = gold_items(gold)
+    assert [item.frequencies is None for item in items] == [False, True, False, False]
+    answers = read_answers(gold, EDGE_SYSTEMS[name], name, kind)
+    rows = system_rows(items, answers, name, kind, 0.5)
+    for index, expected in enumerate(EDGE_ROWS[name]):
+        found = {column: rows.columns[column][index] for column in expected}
+        assert found == pytest.approx({c: float(v) for c, v in expected.items()}, abs=1e-15)
+    given = [answers.get(item.id, Answers()) for item in items]
+    check_item_route(rows, items, given, 0.5)
+
+
+COUNTS = st.sampled_from([0, 0.1, 0.7, 1, 1.3, 2, 3])
+EDGE_TERMS = [f"t{n}" for n in range(8)]
+entries = st.dictionaries(st.sampled_from(EDGE_TERMS), COUNTS, min_size=1, max_size=6).filter(
+    lambda counts: any(count > 0 for count in counts.values())
+)
+guess_lists = st.lists(st.sampled_from([*EDGE_TERMS, "w1", "w2"]), max_size=14)
+scored_lists = st.lists(
+    st.builds(
+        ranking.Scored,
+        st.sampled_from([*EDGE_TERMS, "w1", "w2"]),
+        st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    ),
+    max_size=14,
+)
+answer_sets = st.one_of(st.none(), st.tuples(guess_lists, scored_lists))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(entries, answer_sets), min_size=1, max_size=8),
+    st.sampled_from([0.5, 1.0, 2.0]),
+)
+def test_bulk_rows_equal_the_item_functions_bit_for_bit(
+    corpus: list[tuple[dict[str, float], tuple[list[str], list[ranking.Scored]] | None]],
+    k: float,
+) -> None:
+    """Random golds (decimal counts, so the order of additions shows; counts of 0) and
+    answers (repeats, more than ten, ties, none): every kind's bulk rows are the floats of
+    the item functions."""
+    lines = [
+        f"w.n {number} :: " + "".join(f"{term} {count:g};" for term, count in counts.items())
+        for number, (counts, _) in enumerate(corpus, 1)
+    ]
+    items = gold_items(read_gold(lines, "fixed"))
+    answers = {
+        str(number): Answers(tuple(guesses[:OOT_GUESSES]), True, tuple(guesses), tuple(scored))
+        for number, (_, found) in enumerate(corpus, 1)
+        if found is not None
+        for guesses, scored in [found]
+    }
+    given = [answers.get(item.id, Answers()) for item in items]
+    for kind in ("best", "oot", "ranked"):
+        check_item_route(system_rows(items, answers, "h", kind, k), items, given, k)
