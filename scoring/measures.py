@@ -249,30 +249,29 @@ IntArray = npt.NDArray[np.int64]
 class _Terms:
     """Flat terms: ``rows[s]`` is the gold item of segment s, ``lengths[s]`` its number of
     terms (at least 1), ``weights`` each term's freq_i (0 outside H_i), segment after
-    segment; ``starts``/``ends`` where each segment begins and ends (exclusive) and
-    ``place`` each term's 0-based place in its segment."""
+    segment; ``starts``/``ends`` where each segment begins and ends (exclusive),
+    ``segment`` each term's segment and ``place`` its 0-based place there."""
 
     rows: IntArray
     lengths: IntArray
     weights: Array
+    ends: IntArray = field(init=False)
+    starts: IntArray = field(init=False)
+    segment: IntArray = field(init=False)
+    place: IntArray = field(init=False)
 
-    @property
-    def starts(self) -> IntArray:
-        return np.cumsum(self.lengths) - self.lengths
-
-    @property
-    def ends(self) -> IntArray:
-        return np.cumsum(self.lengths)
-
-    @property
-    def place(self) -> IntArray:
-        return np.arange(len(self.weights)) - np.repeat(self.starts, self.lengths)
+    def __post_init__(self) -> None:
+        ends = np.cumsum(self.lengths)
+        starts = ends - self.lengths
+        segment = np.repeat(np.arange(len(self.lengths)), self.lengths)
+        object.__setattr__(self, "ends", ends)
+        object.__setattr__(self, "starts", starts)
+        object.__setattr__(self, "segment", segment)
+        object.__setattr__(self, "place", np.arange(len(self.weights)) - starts[segment])
 
     def count(self, flags: npt.NDArray[np.bool_]) -> IntArray:
         """How many terms of each segment have ``flags``."""
-        return np.bincount(
-            np.repeat(np.arange(len(self.rows)), self.lengths)[flags], minlength=len(self.rows)
-        )
+        return np.bincount(self.segment[flags], minlength=len(self.rows))
 
 
 def _terms(table: GoldTable, terms: Sequence[Sequence[str]]) -> _Terms:
@@ -418,13 +417,9 @@ def _ranking_rows(table: GoldTable, terms: _Terms, scores: Array | None) -> Arra
         a, b = first[group], (first + size)[group]
     else:
         a, b = place, place + 1
-    m = np.repeat(lengths, lengths)
+    m = lengths[terms.segment]
     midrank = (2 * m - a - b + 1) / 2
-    rank_sum = np.bincount(
-        np.repeat(np.arange(len(rows)), lengths),
-        weights=np.where(hit, midrank, 0.0),
-        minlength=len(rows),
-    )
+    rank_sum = np.bincount(terms.segment, weights=np.where(hit, midrank, 0.0), minlength=len(rows))
     both = (positives > 0) & (negatives > 0)
     u_statistic = rank_sum - positives * (positives + 1) / 2
     auc = u_statistic[both] / (positives * negatives)[both]
@@ -833,7 +828,8 @@ def read_answers(
             tuple(guesses),
         )
     for item_id, row in scan.items():  # a stale compat line has no first answer of its own
-        result.setdefault(item_id, Answers(row.answers, not row.stale))
+        if item_id not in result:
+            result[item_id] = Answers(row.answers, not row.stale)
     return result
 
 
