@@ -259,44 +259,25 @@ def _resample_counts(
     return counts
 
 
-@lru_cache(maxsize=1)
-def _resample_weights(clusters: int, resamples: int, seed: int) -> Array:
-    """:func:`_resample_counts` as the floats the matrix product reads, converted once
-    for every measure and pair (80 MB for 1,000 x 10,000). Read-only and cached."""
-    weights = _resample_counts(clusters, resamples, seed).astype(np.float64)
-    weights.setflags(write=False)
-    return weights
-
-
 def _resampled(sums: Array, resamples: int, seed: int) -> Array:
     """The (resamples, k) column sums of the resampled corpora."""
-    weights = _resample_weights(len(sums), resamples, seed)
+    counts = _resample_counts(len(sums), resamples, seed)
     out = np.empty((resamples, sums.shape[1]))
     step = max(1, CHUNK // len(sums))
     for start in range(0, resamples, step):
-        # the same chunks as ever: the product's rounding depends on its shape
-        out[start : start + step] = weights[start : start + step] @ sums
+        out[start : start + step] = counts[start : start + step].astype(np.float64) @ sums
     return out
 
 
 def _swaps(clusters: int, trials: int, seed: int) -> Iterator[Array]:
     """Chunks of the (trials, clusters) 0/1 swap matrix, each entry 1 with probability
     1/2 (from uniform random bytes)."""
-    yield from _swap_chunks(clusters, trials, seed)
-
-
-@lru_cache(maxsize=1)
-def _swap_chunks(clusters: int, trials: int, seed: int) -> tuple[Array, ...]:
-    """:func:`_swaps`' chunks, drawn once for every pair of systems (read-only)."""
     rng = np.random.default_rng(seed)
     bits = rng.integers(0, 256, size=(trials, -(-clusters // 8)), dtype=np.uint8)
     step = max(1, CHUNK // clusters)
-    chunks: list[Array] = []
     for start in range(0, trials, step):
-        bits_chunk = np.unpackbits(bits[start : start + step], axis=1, count=clusters)
-        chunks.append(bits_chunk.astype(np.float64))
-        chunks[-1].setflags(write=False)
-    return tuple(chunks)
+        chunk = np.unpackbits(bits[start : start + step], axis=1, count=clusters)
+        yield chunk.astype(np.float64)
 
 
 def _percentiles(values: Array, confidence: float) -> tuple[float, float]:
