@@ -176,10 +176,15 @@ def _codes(clusters: Sequence[Hashable], rows: int) -> tuple[Codes, list[Hashabl
 
 def _sums(matrix: Array, codes: Codes, count: int) -> Array:
     """The column sums of each cluster, each column's values added in increasing order
-    within a cluster, so that the sums (to the bit) do not depend on the order of rows."""
+    within a cluster, so that the sums (to the bit) do not depend on the order of rows
+    (a column of whole numbers is added as it comes: its sums are exact)."""
     keys = codes.astype(np.uint16 if count <= 1 << 16 else np.uint32)  # radix sort if small
     columns = []
     for column in matrix.T:
+        if (column == np.floor(column)).all() and np.abs(column).sum() < 2.0**53:
+            # whole numbers (counts, 0/1 flags) add up exactly in any order
+            columns.append(np.bincount(codes, weights=column, minlength=count))
+            continue
         order = np.argsort(column)
         order = order[np.argsort(keys[order], kind="stable")]  # by cluster, then value
         columns.append(np.bincount(codes[order], weights=column[order], minlength=count))
