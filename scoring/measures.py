@@ -185,25 +185,37 @@ class GoldTable:
 
 
 def gold_table(items: Sequence[GoldItem]) -> GoldTable:
-    """The :class:`GoldTable` of ``items`` (each item's ideal figures by the exact
-    functions' own helpers, :func:`scoring.revised.ideal_cumulative` and
-    :func:`scoring.ranking.gap_normaliser`, so the bulk rows divide by the same floats)."""
+    """The :class:`GoldTable` of ``items``. Each item's ideal figures are added in the
+    order of the exact functions' helpers, :func:`scoring.revised.ideal_cumulative` and
+    :func:`scoring.ranking.gap_normaliser` (its counts largest first), so the bulk rows
+    divide by the same floats."""
+    counts = tuple(None if item.frequencies is None else item.frequencies.counts for item in items)
+    have = np.array([j for j, found in enumerate(counts) if found is not None], dtype=np.int64)
+    known = [found for found in counts if found is not None]
     size = len(items)
     total, maxfreq = np.zeros(size), np.zeros(size)
     relevant, normaliser = np.zeros(size), np.zeros(size)
     cumulative = np.zeros((size, revised.RANK_POSITIONS))
-    for j, gold_item in enumerate(items):
-        freqs = gold_item.frequencies
-        if freqs is None:
-            continue
-        total[j], maxfreq[j] = freqs.total, freqs.maxfreq
-        cumulative[j] = revised.ideal_cumulative(freqs)
-        positive = sorted((value for value in freqs.counts.values() if value > 0), reverse=True)
-        relevant[j], normaliser[j] = len(positive), ranking.gap_normaliser(positive)
+    if len(have):
+        frequencies = [item.frequencies for item in items if item.frequencies is not None]
+        total[have] = [freqs.total for freqs in frequencies]
+        maxfreq[have] = [freqs.maxfreq for freqs in frequencies]
+        lengths = np.array([len(found) for found in known], dtype=np.int64)
+        values = np.array([value for found in known for value in found.values()])
+        segment = np.repeat(np.arange(len(have)), lengths)
+        ideal = _Terms(have, lengths, values[np.lexsort((-values, segment))])
+        running = _running(ideal.weights, lengths)  # cum_H(j), the total past H_i
+        positions = np.arange(revised.RANK_POSITIONS)
+        last = np.minimum(positions[None, :], lengths[:, None] - 1)
+        cumulative[have] = running[ideal.starts[:, None] + last]
+        positive = ideal.weights > 0  # R, and GAP's Σ_j ȳ_j over them, largest first
+        relevant[have] = ideal.count(positive)
+        means = np.where(positive, running / (ideal.place + 1), 0.0)
+        normaliser[have] = _segment_sums(means, ideal)
     in_t = np.array([gold_item.item is not None for gold_item in items], dtype=np.float64)
     return GoldTable(
         tuple(items),
-        tuple(None if item.frequencies is None else item.frequencies.counts for item in items),
+        counts,
         in_t,
         in_t * np.array([gold_item.has_mode for gold_item in items], dtype=np.float64),
         np.array([gold_item.measured for gold_item in items], dtype=np.float64),
@@ -896,8 +908,11 @@ def score_files(
     jobs = [(name, text, k) for name, text in systems]
     try:
         if workers > 1 and len(jobs) > 1 and "fork" in mp.get_all_start_methods():
+            # the longest files first, so that no worker is left with a long one at the end
+            order = sorted(range(len(jobs)), key=lambda j: -len(jobs[j][1]))
             with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-                return pool.map(_score_one, jobs, chunksize=1)
+                found = pool.map(_score_one, [jobs[j] for j in order], chunksize=1)
+            return [found[order.index(j)] for j in range(len(jobs))]
         return [_score_one(job) for job in jobs]
     finally:
         _SHARED = None
