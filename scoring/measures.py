@@ -48,6 +48,7 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Protocol
 
 import numpy as np
@@ -291,12 +292,12 @@ def _terms(table: GoldTable, terms: Sequence[Sequence[str]]) -> _Terms:
     rows: list[int] = []
     lengths: list[int] = []
     weights: list[revised.Number] = []
+    outside = repeat(0.0)  # freq_i of a term outside H_i
     for j, (found, counts) in enumerate(zip(terms, table.counts, strict=True)):
         if found and counts is not None:
             rows.append(j)
             lengths.append(len(found))
-            get = counts.get
-            weights += [get(term, 0.0) for term in found]
+            weights += map(counts.get, found, outside)
     return _Terms(
         np.array(rows, dtype=np.int64),
         np.array(lengths, dtype=np.int64),
