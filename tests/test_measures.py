@@ -425,6 +425,9 @@ def test_every_swords_measure_equals_its_hand_computed_value() -> None:
     nothing = swords["swords.strict_a_f@10"]
     assert nothing.figure([0, 3, 2]) is None
     assert nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]])).tolist() == [0.0, 0.4]
+    assert swords["swords.gap"].signature(("data", "d.json"), ("k", 10)) == (
+        f"metric:swords.gap|data:d.json|k:10|version:{__version__}"
+    )
 
 
 def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> None:

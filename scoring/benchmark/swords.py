@@ -392,10 +392,10 @@ def lemmatiser_name() -> str:
     return f"nltk3.5-morphy+nltk-{nltk.__version__}+wordnet-{wordnet.get_version()}"
 
 
-def swords_signature(data: str) -> str:
-    """The signature of SWORDS' figures on the dataset file named ``data``."""
-    return signature(
-        "swords",
+def swords_settings(data: str) -> tuple[tuple[str, object], ...]:
+    """Every setting that fixes SWORDS' figures on the dataset file named ``data`` (what
+    :meth:`~scoring.benchmark.swords_measures.SwordsMeasure.signature` takes)."""
+    return (
         ("data", data),
         ("lemmatiser", lemmatiser_name()),
         ("k", K),
@@ -403,6 +403,11 @@ def swords_signature(data: str) -> str:
         ("conceivable", ">=0.1"),
         ("abstain", "no"),
     )
+
+
+def swords_signature(data: str) -> str:
+    """The signature of all of SWORDS' figures on the dataset file named ``data``."""
+    return signature("swords", *swords_settings(data))
 
 
 def evaluate(args: argparse.Namespace) -> Report:

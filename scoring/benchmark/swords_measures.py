@@ -177,4 +177,3 @@ SWORDS: tuple[SwordsMeasure, ...] = (
     ),
 )
 """SWORDS' figures, in the order of :data:`METRICS`."""
-assert [measure.name for measure in SWORDS] == [f"swords.{name}" for name in METRICS]
