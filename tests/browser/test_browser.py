@@ -113,7 +113,8 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
     live: Live, page: Page
 ) -> None:
     from annotate.extensions import db
-    from annotate.models import Instance, Lexelt, Response, Revision, WordFlag
+    from annotate.models import Dataset, Instance, Lexelt, Response, Revision
+    from annotate.services import dictionary_flags
 
     user_id = live.user("ann", datasets=("demo",))
     ids = instance_ids(live)
@@ -240,13 +241,12 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
                 .order_by(Revision.id)
             )
         ]
-        flags = dict(
-            db.session.execute(
-                select(Lexelt.item, WordFlag.used_dictionary)
-                .join(Lexelt, WordFlag.lexelt_id == Lexelt.id)
-                .where(WordFlag.user_id == user_id)
-            ).all()
-        )
+        demo = db.session.execute(select(Dataset).where(Dataset.name == "demo")).scalar_one()
+        items = dict(db.session.execute(select(Lexelt.id, Lexelt.item)).all())
+        flags = {
+            items[lexelt]: used
+            for (_, lexelt), used in dictionary_flags(demo.id, user_id=user_id).items()
+        }
     assert current == {
         "d1": ("substitutes", ["season", "springtime"], None, 1),
         "d2": ("name", [], None, 1),
