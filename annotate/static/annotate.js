@@ -39,7 +39,7 @@
     // event.code names the key whatever character Alt makes it type (Option on a Mac)
     var key = (event.code || "").replace(/^Key/, "").toLowerCase();
     var box = form.querySelector('input[type="checkbox"][data-shortcut="' + key + '"]');
-    if (!box) {
+    if (!box || box.disabled) {
       return;
     }
     event.preventDefault();
@@ -63,6 +63,23 @@
     return;
   }
   var busy = false;
+
+  // While a save is under way the form is held: its boxes read-only, its ticks and button
+  // disabled, so that nothing is typed into a sentence about to be replaced (and a second
+  // press waits for the next sentence).
+  function hold(form, held) {
+    Array.prototype.forEach.call(form.elements, function (control) {
+      if (control.type === "hidden") {
+        return;
+      }
+      if (control.type === "text") {
+        control.readOnly = held;
+      } else {
+        control.disabled = held;
+      }
+    });
+    form.setAttribute("aria-busy", held ? "true" : "false");
+  }
 
   function swap(saved) {
     var holder = document.createElement("div");
@@ -100,11 +117,13 @@
       return; // the save under way answers for this press too
     }
     busy = true;
+    var body = new FormData(form); // before hold(): a disabled tick is not sent
+    hold(form, true);
     var controller = window.AbortController ? new AbortController() : null;
     var timer = controller ? window.setTimeout(function () { controller.abort(); }, 20000) : 0;
     fetch(form.action, {
       method: "POST",
-      body: new FormData(form),
+      body: body,
       headers: { Accept: "application/json" },
       credentials: "same-origin",
       signal: controller ? controller.signal : undefined
@@ -128,6 +147,7 @@
       busy = false;
     }, function () {
       window.clearTimeout(timer);
+      hold(form, false);
       form.submit(); // the page answers: messages, the log-in, an error page
     });
   });
