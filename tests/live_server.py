@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
@@ -86,8 +86,8 @@ def prepare_database(database_url: str) -> dict[str, str]:
     return env
 
 
-def instance_order(database_url: str) -> list[int]:
-    """The demo's sentence ids in the order every annotator gets them."""
+def instance_order(database_url: str, dataset: str = DATASET) -> list[int]:
+    """The sentence ids of ``dataset`` (the demo) in the order every annotator gets them."""
     from sqlalchemy import create_engine, select
 
     from annotate import database_url as driver_url
@@ -100,7 +100,7 @@ def instance_order(database_url: str) -> list[int]:
                 connection.scalars(
                     select(Instance.id)
                     .join(Dataset, Instance.dataset_id == Dataset.id)
-                    .where(Dataset.name == DATASET)
+                    .where(Dataset.name == dataset)
                     .order_by(Instance.position)
                 )
             )
@@ -113,7 +113,11 @@ def instance_order(database_url: str) -> list[int]:
 
 class Server:
     """``gunicorn wsgi:app`` with ``workers`` worker processes on 127.0.0.1 (a free port),
-    in a session of its own so that :meth:`stop` ends the master and every worker."""
+    in a session of its own so that :meth:`stop` ends the master and every worker.
+
+    ``app``, ``python``, ``cwd`` and ``options`` serve another WSGI app the same way (the
+    load benchmark's peer, bench/load_bench.py): its gunicorn's interpreter, the folder it
+    runs in, and gunicorn options added after ours (a later option wins)."""
 
     def __init__(
         self,
@@ -122,7 +126,15 @@ class Server:
         workers: int = 3,
         worker_class: str = "sync",
         threads: int = 1,
+        app: str = "wsgi:app",
+        python: str = sys.executable,
+        cwd: Path = ROOT,
+        options: Sequence[str] = (),
     ) -> None:
+        self.app = app
+        self.python = python
+        self.cwd = cwd
+        self.options = list(options)
         self.env = dict(env)
         self.log = folder / "gunicorn.log"
         self.workers = workers
@@ -150,7 +162,7 @@ class Server:
 
     def start(self, timeout: float = 90.0) -> None:
         command = [
-            sys.executable,
+            self.python,
             "-m",
             "gunicorn",
             "--workers",
@@ -166,12 +178,13 @@ class Server:
             "60",
             "--graceful-timeout",
             "5",
-            "wsgi:app",
+            *self.options,
+            self.app,
         ]
         self._log_file = self.log.open("ab")
         self.process = subprocess.Popen(
             command,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdin=subprocess.DEVNULL,
             stdout=self._log_file,
