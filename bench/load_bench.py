@@ -21,9 +21,11 @@ one is counted as an error and ends that annotator. Printed for every run: saves
 (acknowledged saves ÷ wall time), the cycle time p50/p95/p99 (nearest rank; from pressing
 Save to the next sentence shown, think time excluded), errors, acknowledged saves, the
 acknowledged saves found stored afterwards, lost (an acknowledged save missing from the
-stored history, or a current answer that is not the last acknowledged save), and the
-server's CPU (user + system of gunicorn's processes, in cores, and ms a save). Every save
-types a substitute unique in the run, so each is told apart in the store.
+stored history; a current answer that is not the last acknowledged save fails the run
+too), the server's CPU (user + system of gunicorn's processes from /proc, in cores and in
+ms a save), on PostgreSQL the CPU of the server's backends serving the run's database
+(the same machine), and the clients' CPU (this process). Every save types a substitute
+unique in the run, so each is told apart in the store.
 
 lexsub
     The real app (``wsgi:app``) under gunicorn as docs/deploy.md deploys it:
@@ -438,6 +440,7 @@ class Result:
     count: Count
     ran_out: int
     server_cpu: float  # CPU seconds of gunicorn's processes during the run
+    database_cpu: float | None  # … of PostgreSQL's backends of the run's database
     client_cpu: float  # CPU seconds of this process (the clients) during the run
 
     @property
@@ -468,7 +471,13 @@ class Result:
             f"{self.errors} | {self.acknowledged:,} | {self.count.in_history:,} | "
             f"{self.lost} | {self.server_cpu / self.wall:.2f} / "
             f"{1000 * self.server_cpu / max(self.acknowledged, 1):.1f} | "
-            f"{1000 * self.client_cpu / max(self.acknowledged, 1):.1f} |"
+            + (
+                "- | "
+                if self.database_cpu is None
+                else f"{self.database_cpu / self.wall:.2f} / "
+                f"{1000 * self.database_cpu / max(self.acknowledged, 1):.1f} | "
+            )
+            + f"{1000 * self.client_cpu / max(self.acknowledged, 1):.1f} |"
         )
 
 
@@ -489,10 +498,12 @@ async def drive(
     seed: int,
     own_addresses: bool,
     cpu: Callable[[], float],
+    database_cpu: Callable[[], float] | None = None,
     prepare: Callable[[Annotator], Awaitable[None]] | None = None,
-) -> tuple[list[Annotator], float, float, float]:
+) -> Run:
     """Log every annotator in (at most 8 at a time), then run them together for
-    ``duration`` seconds: (the annotators, wall seconds, server CPU, client CPU)."""
+    ``duration`` seconds; ``cpu`` and ``database_cpu`` read the CPU seconds the server
+    and its database have used so far."""
     annotators = [
         Annotator(
             username,
@@ -549,32 +560,43 @@ async def drive(
             for i, annotator in enumerate(annotators)
         ]
         await asyncio.sleep(0.2)  # every task waits at the start
-        server_cpu, client_cpu = cpu(), time.process_time()
+        database = database_cpu() if database_cpu else 0.0
+        server, client = cpu(), time.process_time()
         began = time.monotonic()
         stop_at = began + duration
         start.set()
         await asyncio.gather(*tasks)
-        wall = time.monotonic() - began
-        return annotators, wall, cpu() - server_cpu, time.process_time() - client_cpu
+        return Run(
+            annotators,
+            time.monotonic() - began,
+            cpu() - server,
+            database_cpu() - database if database_cpu else None,
+            time.process_time() - client,
+        )
     finally:
         await asyncio.gather(*(annotator.client.aclose() for annotator in annotators))
 
 
+@dataclass(frozen=True)
+class Run:
+    annotators: list[Annotator]
+    wall: float  # seconds from the start signal to the last annotator done
+    server_cpu: float
+    database_cpu: float | None
+    client_cpu: float
+
+
 def result(
-    server: str,
-    store: str,
-    pace: Pace,
-    run: tuple[list[Annotator], float, float, float],
-    count: Callable[[list[Save]], Count],
+    server: str, store: str, pace: Pace, run: Run, count: Callable[[list[Save]], Count]
 ) -> Result:
-    annotators, wall, server_cpu, client_cpu = run
+    annotators = run.annotators
     saves = [save for annotator in annotators for save in annotator.saves]
     return Result(
         server,
         store,
         pace.name,
         len(annotators),
-        wall,
+        run.wall,
         sum(1 for save in saves if save.acknowledged_at is not None),
         [seconds for annotator in annotators for seconds in annotator.cycles],
         sum(annotator.connection_errors for annotator in annotators),
@@ -582,8 +604,9 @@ def result(
         [line for annotator in annotators for line in annotator.unexpected],
         count(saves),
         sum(annotator.ran_out for annotator in annotators),
-        server_cpu,
-        client_cpu,
+        run.server_cpu,
+        run.database_cpu,
+        run.client_cpu,
     )
 
 
@@ -626,9 +649,19 @@ def run_lexsub(
                 options.seed,
                 own_addresses=True,
                 cpu=server.cpu_seconds,
+                database_cpu=None if url.startswith("sqlite") else lambda: postgres_cpu(url),
             )
         )
     return result("lexsub", store, pace, run, lambda saves: live_clients.count_answers(url, saves))
+
+
+def postgres_cpu(url: str) -> float:
+    """CPU seconds the PostgreSQL backends serving the database of ``url`` have used (on
+    this machine; a backend that ended is no longer counted)."""
+    from sqlalchemy.engine import make_url
+
+    database = make_url(url).database or ""
+    return live_server.cpu_seconds(live_server.postgres_backends(database))
 
 
 # -- Potato ----------------------------------------------------------------------------
@@ -922,9 +955,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "| server | store | pace | annotators | saves/s | p50 ms | p95 ms | p99 ms | errors "
         "| acknowledged | found stored | lost | server CPU cores / ms a save "
-        "| client CPU ms a save |"
+        "| PostgreSQL CPU cores / ms a save | client CPU ms a save |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in results:
         print(r.row())
     print()

@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
@@ -109,6 +109,29 @@ def instance_order(database_url: str, dataset: str = DATASET) -> list[int]:
 
 
 # -- the server ------------------------------------------------------------------------
+
+
+def cpu_seconds(pids: Iterable[int]) -> float:
+    """CPU time (user + system, from /proc) these processes have used; one that has
+    ended counts nothing."""
+    total = 0
+    for pid in pids:
+        with suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_backends(database: str) -> list[int]:
+    """The PostgreSQL server processes on this machine serving a connection to
+    ``database`` (their title: ``postgres: … USER DATABASE HOST(PORT) STATE``)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with suppress(OSError):
+            title = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if title.startswith("postgres: ") and f" {database} " in title:
+                found.append(int(cmdline.parent.name))
+    return sorted(found)
 
 
 class Server:
@@ -259,12 +282,7 @@ class Server:
     def cpu_seconds(self) -> float:
         """CPU time (user + system) the master and its present workers have used."""
         assert self.process is not None
-        total = 0
-        for pid in [self.process.pid, *self.worker_pids()]:
-            with suppress(OSError, IndexError, ValueError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds([self.process.pid, *self.worker_pids()])
 
     def busy_workers(self) -> list[int]:
         """Workers holding an open client connection of this server: serving a request."""

@@ -139,7 +139,7 @@ def test_the_potato_config_has_three_text_boxes_over_the_sentences() -> None:
 
 def run(server: str, store: str, pace: str, saves: int, wall: float, cycles: list[float]) -> Result:
     count = Count(saves, 0, saves, saves, saves, saves, 0, (), ())
-    return Result(server, store, pace, 50, wall, saves, cycles, 0, 0, [], count, 0, 1.0, 1.0)
+    return Result(server, store, pace, 50, wall, saves, cycles, 0, 0, [], count, 0, 1.0, None, 1.0)
 
 
 def test_the_targets_are_held_against_the_run() -> None:
