@@ -630,10 +630,7 @@ def run_lexsub(
     ) as server:
         usernames = names(pace.annotators)
         log(f"lexsub: gunicorn on port {server.port}; {len(usernames)} accounts")
-        for chunk in range(0, len(usernames), 50):
-            live_clients.create_annotators(
-                server.port, usernames[chunk : chunk + 50], dataset=DATASET
-            )
+        live_clients.create_annotators(server.port, usernames, dataset=DATASET)
         log(
             f"lexsub on {store}: {pace.annotators} annotators, {pace.name}, "
             f"{options.duration:.0f} s"

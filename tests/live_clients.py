@@ -158,25 +158,34 @@ def log_in(browser: Browser, username: str, password: str) -> None:
 
 
 def create_annotators(
-    port: int, usernames: Iterable[str], password: str = PASSWORD, dataset: str = "demo"
+    port: int,
+    usernames: Iterable[str],
+    password: str = PASSWORD,
+    dataset: str = "demo",
+    batch: int = 10,
 ) -> None:
     """The demo organiser creates the accounts on the bulk accounts page, as in a browser,
-    each a member of ``dataset`` (only members open it)."""
-    organiser = Browser(port, HOST)
+    each a member of ``dataset`` (only members open it): ``batch`` accounts a form, so
+    that hashing their passwords stays well within a worker's timeout on a busy machine."""
+    organiser = Browser(port, HOST, timeout=60.0)
     log_in(organiser, *ORGANISER)
-    page = organiser.request("GET", "/organiser/users/bulk")
-    demo = re.search(rf'<option value="(\d+)">{re.escape(dataset)}</option>', page.text)
-    if demo is None:
-        raise RuntimeError(f"no dataset {dataset!r} on the bulk accounts page: {page.describe()}")
     names = list(usernames)
-    form = {
-        **page.form("bulk"),
-        "dataset": demo.group(1),
-        "usernames": "".join(f"{username} {password}\n" for username in names),
-    }
-    page = organiser.request("POST", "/organiser/users/bulk", form)
-    if page.status != 200 or f"{len(names)} accounts created" not in page.text:
-        raise RuntimeError(f"creating {names} failed: {page.describe()}")
+    for start in range(0, len(names), batch):
+        part = names[start : start + batch]
+        page = organiser.request("GET", "/organiser/users/bulk")
+        demo = re.search(rf'<option value="(\d+)">{re.escape(dataset)}</option>', page.text)
+        if demo is None:
+            raise RuntimeError(
+                f"no dataset {dataset!r} on the bulk accounts page: {page.describe()}"
+            )
+        form = {
+            **page.form("bulk"),
+            "dataset": demo.group(1),
+            "usernames": "".join(f"{username} {password}\n" for username in part),
+        }
+        page = organiser.request("POST", "/organiser/users/bulk", form)
+        if page.status != 200 or f"{len(part)} accounts created" not in page.text:
+            raise RuntimeError(f"creating {part} failed: {page.describe()}")
 
 
 # -- an annotator ----------------------------------------------------------------------
