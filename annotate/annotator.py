@@ -3,21 +3,30 @@ in the datasets assigned to the annotator only (A10: any other sentence is a 404
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
-from sqlalchemy import func, select
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer
 from annotate.extensions import db, limiter, login_manager
-from annotate.i18n import common_language, use_language
-from annotate.models import Dataset, Instance, Lexelt, User
-from annotate.models import Response as Answered
+from annotate.i18n import common_language, translate, use_language
+from annotate.itempage import ItemPage, read
+from annotate.models import Dataset, Instance, User
 from annotate.rounds import rounds_of
-from annotate.services import ServiceError, answered_ids, resume, save_answer, used_dictionary
+from annotate.services import ServiceError, answered_ids, resume, save_answer
 from annotate.study import (
-    can_open,
     participant,
     sentence_filter,
     standings,
@@ -171,36 +180,108 @@ PENDING = "pending_answer"
 """Session key of an answer sent after the session ended, kept to fill the form again."""
 
 
+def wants_json() -> bool:
+    """Whether the page's script sent the form (``Accept: application/json``): it is
+    answered with JSON and takes the next sentence without a page load."""
+    best = request.accept_mimetypes.best_match(("text/html", "application/json"))
+    return best == "application/json"
+
+
+def session_ended() -> tuple[Response, int]:
+    """401 for the page's script: it sends the form again as a page, which keeps the
+    answer and asks to log in (:func:`keep_and_log_in`)."""
+    return jsonify(error="Your session had ended: log in again."), 401
+
+
 @bp.route("/annotate/<int:instance_id>", methods=["GET", "POST"])
-def item(instance_id: int) -> str | Response:
+def item(instance_id: int) -> str | Response | tuple[Response, int]:
+    """One sentence's page (GET), or its answer saved (POST) and the annotator's next
+    sentence: a redirect to its page, or, for the page's script, JSON with the next page's
+    content (the fetch protocol: README, *Saving without a page load*). A save costs four
+    SQL statements (the user, :func:`annotate.itempage.read`, the save's two), the page
+    two (the user, its read); a refused answer's page one more read."""
     if not current_user.is_authenticated:
         if request.method == "POST":
-            return keep_and_log_in(instance_id)
+            return session_ended() if wants_json() else keep_and_log_in(instance_id)
         return login_manager.unauthorized()  # type: ignore[no-any-return]
-    instance = db.get_or_404(Instance, instance_id)
-    if not can_open(current_user, instance):
-        abort(404)  # another dataset's sentence, or not one of the annotator's
-    dataset = db.session.get(Dataset, instance.dataset_id)
-    assert dataset is not None
-    use_language(dataset.language)
-    check = FormCheck(None)
-    if request.method == "POST":
-        form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
-        check = validate_answer(form, (instance.lexelt.lemma, instance.head))
-        if check.answer is not None:
-            new = instance.id not in answered_ids(current_user, dataset)
-            save_answer(current_user, instance, check.answer)
-            following = _neighbour(instance, +1)
-            if following is None or (new and resume(current_user, dataset) is None):
-                flash(gettext("Saved."), "info")  # the dataset's finished page, or what is left
-                return redirect(url_for("annotator.finished", dataset_id=dataset.id))
-            flash(gettext("Saved."), "info")
-            return redirect(url_for("annotator.item", instance_id=following.id))
-    else:
-        form = _pending_form(instance) or _form_of(instance)
-    return render_template(
-        "annotate/item.html", **_page(instance), form=form, check=check, limit=MAX_LENGTH
+    posted = request.method == "POST"
+    found = read(current_user, instance_id, following=posted)
+    if found is None or not found[0].may_open:
+        abort(404)  # no such sentence, another dataset's, or not one of the annotator's
+    addressed, page = found
+    use_language(addressed.dataset.language)
+    if not posted:
+        assert page is not None  # the sentence's own page
+        form = _pending_form(instance_id) or page.form()
+        return _render(page, form, FormCheck(None), addressed.judging)
+    form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
+    check = validate_answer(form, addressed.targets)
+    if check.answer is None:
+        if wants_json():
+            return _refused(check)
+        own = read(current_user, instance_id, following=False)
+        assert own is not None and own[1] is not None
+        return _render(own[1], form, check, addressed.judging)
+    saved = save_answer(current_user, instance_id, check.answer)
+    done = addressed.done + saved.new
+    if page is None or (saved.new and done >= addressed.total):
+        url = url_for("annotator.finished", dataset_id=addressed.dataset.id)
+        flash(gettext("Saved."), "info")  # on the finished page (or what is left)
+        if wants_json():
+            return _saved(instance_id, url, None, done, addressed.total, None)
+        return redirect(url)
+    following = page.after_save(
+        instance_id, addressed.lexelt_id, saved.new, check.answer.used_dictionary
     )
+    url = url_for("annotator.item", instance_id=following.instance.id)
+    if wants_json():
+        html = render_template(
+            "annotate/_item.html", **_context(following, following.form(), FormCheck(None))
+        )
+        return _saved(instance_id, url, following.instance.id, done, addressed.total, html)
+    flash(gettext("Saved."), "info")
+    return redirect(url)
+
+
+def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
+    """What templates/annotate/_item.html shows."""
+    return {
+        "instance": page.instance,
+        "dataset": page.dataset,
+        "word_index": page.word_index,
+        "words": page.words,
+        "sentence_index": page.sentence_index,
+        "siblings": page.siblings,
+        "answered": page.answered,
+        "done": page.done,
+        "total": page.total,
+        "previous": page.previous,
+        "form": form,
+        "check": check,
+        "limit": MAX_LENGTH,
+    }
+
+
+def _render(page: ItemPage, form: dict[str, str], check: FormCheck, judging: bool) -> str:
+    return render_template("annotate/item.html", **_context(page, form, check), judging=judging)
+
+
+def _saved(
+    instance_id: int, url: str, following: int | None, done: int, total: int, html: str | None
+) -> Response:
+    """The fetch protocol's answer to a save (README, *Saving without a page load*)."""
+    return jsonify(saved=instance_id, url=url, next=following, done=done, total=total, html=html)
+
+
+def _refused(check: FormCheck) -> tuple[Response, int]:
+    """422 for the page's script: each field → the messages that concern it (the errors,
+    else the questions to confirm); the script then sends the form as a page, which
+    shows them."""
+    errors: dict[str, list[str]] = {}
+    for message in check.errors or check.cautions:
+        for field in message.fields:
+            errors.setdefault(field, []).append(translate(message.template, message.values))
+    return jsonify(errors=errors), 422
 
 
 def keep_and_log_in(instance_id: int) -> Response:
@@ -219,86 +300,11 @@ def keep_and_log_in(instance_id: int) -> Response:
     return redirect(url_for("auth.login", next=url_for("annotator.item", instance_id=instance_id)))
 
 
-def _pending_form(instance: Instance) -> dict[str, str] | None:
+def _pending_form(instance_id: int) -> dict[str, str] | None:
     """The answer kept by :func:`keep_and_log_in` for this sentence, once."""
     pending = session.get(PENDING)
-    if not isinstance(pending, dict) or pending.get("instance") != instance.id:
+    if not isinstance(pending, dict) or pending.get("instance") != instance_id:
         return None
     session.pop(PENDING)
     flash(gettext("This answer is not saved yet: check it and press Save and next."), "info")
     return {key: str(value) for key, value in pending.get("form", {}).items() if key in FIELDS}
-
-
-def _form_of(instance: Instance) -> dict[str, str]:
-    """The saved answer as form values (empty for a new sentence)."""
-    saved = db.session.scalar(
-        select(Answered).where(
-            Answered.user_id == current_user.id, Answered.instance_id == instance.id
-        )
-    )
-    form = {"used_dictionary": "on" if used_dictionary(current_user, instance.lexelt_id) else ""}
-    if saved is not None:
-        for index, substitute in enumerate(saved.substitutes[:3], 1):
-            form[f"sub{index}"] = substitute
-        form["name"] = "on" if saved.kind == "name" else ""
-        form["nil"] = "on" if saved.kind == "nil" else ""
-        form["mw"] = "on" if saved.multiword else ""
-        form["multiword"] = saved.multiword or ""
-    return form
-
-
-def _neighbour(instance: Instance, step: int) -> Instance | None:
-    """The annotator's next (``step`` +1) or previous (-1) sentence of the dataset."""
-    dataset = db.session.get(Dataset, instance.dataset_id)
-    assert dataset is not None
-    order = Instance.position.asc() if step > 0 else Instance.position.desc()
-    compare = (
-        Instance.position > instance.position if step > 0 else Instance.position < instance.position
-    )
-    return db.session.scalar(
-        select(Instance)
-        .where(sentence_filter(current_user, dataset), compare)
-        .order_by(order)
-        .limit(1)
-    )
-
-
-def _page(instance: Instance) -> dict[str, object]:
-    """What the page shows besides the form: the dataset, the sentence, the word's other
-    sentences, and progress (word k of n, sentence k of n, done / total) over the
-    annotator's sentences."""
-    lexelt = instance.lexelt
-    dataset = db.session.get(Dataset, instance.dataset_id)
-    if dataset is None:
-        abort(404)
-    mine = sentence_filter(current_user, dataset)
-    words = list(
-        db.session.scalars(
-            select(Lexelt.id)
-            .join(Instance, Instance.lexelt_id == Lexelt.id)
-            .where(mine)
-            .group_by(Lexelt.id, Lexelt.position)
-            .order_by(Lexelt.position)
-        )
-    )
-    siblings = list(
-        db.session.scalars(
-            select(Instance)
-            .where(mine, Instance.lexelt_id == lexelt.id)
-            .order_by(Instance.position)
-        )
-    )
-    done = answered_ids(current_user, dataset)
-    total = db.session.scalar(select(func.count(Instance.id)).where(mine)) or 0
-    return {
-        "instance": instance,
-        "dataset": dataset,
-        "word_index": words.index(lexelt.id) + 1,
-        "words": len(words),
-        "sentence_index": next(i for i, s in enumerate(siblings, 1) if s.id == instance.id),
-        "siblings": siblings,
-        "answered": done,
-        "done": len(done),
-        "total": total,
-        "previous": _neighbour(instance, -1),
-    }

@@ -193,7 +193,7 @@ def _security_headers(response: Response) -> Response:
 def _error_pages(app: Flask) -> None:
     """Styled pages for the HTTP errors, a form sent after its session ended, and any
     unexpected error (rolled back, logged, a 500 page that needs no database)."""
-    from annotate.annotator import keep_and_log_in
+    from annotate.annotator import keep_and_log_in, session_ended, wants_json
     from annotate.extensions import db
 
     def page(code: int, message: str | None = None) -> tuple[str, int]:
@@ -210,15 +210,18 @@ def _error_pages(app: Flask) -> None:
         return page(error.code, None if error.code in ERROR_MESSAGES else error.description)
 
     @app.errorhandler(CSRFError)
-    def stale_form(error: CSRFError) -> tuple[str, int] | Response:
+    def stale_form(error: CSRFError) -> tuple[str, int] | Response | tuple[Response, int]:
         """A form whose session ended (its CSRF token no longer matches). An answer sent
-        by nobody logged in is kept and the annotator asked to log in again; any other
-        form (a logged-in browser without the page's token: forged) is a 400 page."""
+        by nobody logged in is kept and the annotator asked to log in again (the page's
+        script gets a 401 and sends the form as a page, which does that); any other form
+        (a logged-in browser without the page's token: forged) is a 400 page."""
         if (
             request.endpoint == "annotator.item"
             and request.view_args
             and not current_user.is_authenticated
         ):
+            if wants_json():
+                return session_ended()
             return keep_and_log_in(int(request.view_args["instance_id"]))
         return page(
             400,

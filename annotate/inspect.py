@@ -14,7 +14,8 @@ from sqlalchemy import select
 
 from annotate.extensions import db
 from annotate.gold import CompiledGold
-from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User, WordFlag
+from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User
+from annotate.services import dictionary_flags
 
 
 @dataclass(frozen=True)
@@ -44,14 +45,7 @@ def find_instance(dataset: Dataset, xml_id: str) -> Instance | None:
 
 def item_answers(instance: Instance) -> list[StoredAnswer]:
     """Every annotator's current answer to ``instance``, by annotator name."""
-    flags = {
-        user_id: used
-        for user_id, used in db.session.execute(
-            select(WordFlag.user_id, WordFlag.used_dictionary).where(
-                WordFlag.lexelt_id == instance.lexelt_id
-            )
-        )
-    }
+    flags = dictionary_flags(instance.dataset_id, lexelt_id=instance.lexelt_id)
     rows = db.session.execute(
         select(Response, User.username)
         .join(User, Response.user_id == User.id)
@@ -64,7 +58,7 @@ def item_answers(instance: Instance) -> list[StoredAnswer]:
             row.kind,
             tuple(row.substitutes),
             row.multiword,
-            bool(flags.get(row.user_id)),
+            flags.get((row.user_id, instance.lexelt_id), False),
             row.updated_at,
             row.saves,
         )
@@ -103,12 +97,7 @@ def item_revisions(instance: Instance) -> list[StoredRevision]:
 def dataset_answers(dataset: Dataset, user: User | None = None) -> list[StoredAnswer]:
     """Every current answer in the dataset (or ``user``'s only), in the order the
     sentences are annotated, then by annotator."""
-    flags = {
-        (f.user_id, f.lexelt_id): f.used_dictionary
-        for f in db.session.scalars(
-            select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id)
-        )
-    }
+    flags = dictionary_flags(dataset.id, user_id=None if user is None else user.id)
     query = (
         select(Response, Instance, Lexelt, User.username)
         .join(Instance, Response.instance_id == Instance.id)
@@ -125,7 +114,7 @@ def dataset_answers(dataset: Dataset, user: User | None = None) -> list[StoredAn
             row.kind,
             tuple(row.substitutes),
             row.multiword,
-            bool(flags.get((row.user_id, lexelt.id))),
+            flags.get((row.user_id, lexelt.id), False),
             row.updated_at,
             row.saves,
             lexelt.item,

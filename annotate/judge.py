@@ -22,6 +22,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -51,6 +52,7 @@ from annotate.rounds import (
     first_open,
     is_judge,
     judges,
+    judges_a_round,
     label_set_of,
     labels_of,
     posthoc_spec,
@@ -73,14 +75,24 @@ PENDING = "pending_labels"
 MAX_SAMPLE = 100000
 
 
+class _Judging:
+    """Whether the user is a judge of a round (the header's *Judging* link), asked of the
+    database only when a page shows the header, once a request."""
+
+    def __bool__(self) -> bool:
+        if "judging" not in g:
+            g.judging = bool(
+                current_user.is_authenticated
+                and not current_user.is_organiser
+                and db.session.scalar(select(judges_a_round(current_user.id)))
+            )
+        return bool(g.judging)
+
+
 @bp.app_context_processor
-def _judging() -> dict[str, bool]:
-    """``judging`` for every page: the user is a judge of a round (the header's
-    *Judging* link)."""
-    judging = bool(
-        current_user.is_authenticated and not current_user.is_organiser and rounds_of(current_user)
-    )
-    return {"judging": judging}
+def _judging() -> dict[str, _Judging]:
+    """``judging`` for every page (a page that passes its own ``judging`` wins)."""
+    return {"judging": _Judging()}
 
 
 def round_language(round_: JudgementRound) -> str | None:

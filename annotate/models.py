@@ -1,7 +1,9 @@
 """The database: accounts, datasets and their instances, responses with their history.
 
 Every save of an answer updates the current :class:`Response` of (annotator, instance)
-and appends a :class:`Revision`, in one transaction (A7: nothing is lost).
+and appends a :class:`Revision`, in one transaction (A7: nothing is lost). The
+dictionary tick of a word (A4) is the one of the annotator's latest save in that word
+(:func:`annotate.services.word_flag`): each response keeps the tick it was saved with.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from datetime import UTC, datetime
 from functools import cache
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -166,7 +168,11 @@ class Instance(db.Model):  # type: ignore[name-defined,misc]
     """One sentence: the context around the target (``head``), in file order."""
 
     __tablename__ = "instances"
-    __table_args__ = (UniqueConstraint("dataset_id", "xml_id"),)
+    __table_args__ = (
+        UniqueConstraint("dataset_id", "xml_id"),
+        # an annotator's next sentence: the first of theirs after a position in a dataset
+        Index("ix_instances_dataset_id_position", "dataset_id", "position"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
@@ -191,6 +197,8 @@ class Response(db.Model):  # type: ignore[name-defined,misc]
     kind: Mapped[str] = mapped_column(String(16))
     substitutes: Mapped[list[str]] = mapped_column(JSON, default=list)
     multiword: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    # the tick sent with this answer's latest save; the word's is its latest save's
+    used_dictionary: Mapped[bool] = mapped_column(default=False, server_default=false())
     updated_at: Mapped[datetime] = mapped_column(default=now)
     saves: Mapped[int] = mapped_column(default=1)
 
@@ -208,19 +216,6 @@ class Revision(db.Model):  # type: ignore[name-defined,misc]
     multiword: Mapped[str | None] = mapped_column(String(255), nullable=True)
     used_dictionary: Mapped[bool] = mapped_column(default=False)
     saved_at: Mapped[datetime] = mapped_column(default=now)
-
-
-class WordFlag(db.Model):  # type: ignore[name-defined,misc]
-    """Whether an annotator used a dictionary or thesaurus for a word (A4)."""
-
-    __tablename__ = "word_flags"
-    __table_args__ = (UniqueConstraint("user_id", "lexelt_id"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
-    lexelt_id: Mapped[int] = mapped_column(ForeignKey("lexelts.id"), index=True)
-    used_dictionary: Mapped[bool] = mapped_column(default=False)
-    updated_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]

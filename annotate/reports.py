@@ -39,8 +39,8 @@ from annotate.organiser import organiser_required
 from annotate.services import MAX_USERNAME, ServiceError
 from scoring.agreement import parse_annotators
 from scoring.agreement.report import KEYS, AgreementReport, PosReport, report
-from scoring.measures import MEASURES
 from scoring.official import ScorerDied
+from scoring.registry import MEASURES
 
 bp = Blueprint("reports", __name__, url_prefix="/organiser")
 

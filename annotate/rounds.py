@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import Exists, exists, func, select
 
 from annotate.extensions import db
 from annotate.gold import CompiledGold
@@ -33,7 +33,14 @@ from annotate.models import (
     User,
     now,
 )
-from annotate.services import MAX_DATASET_NAME, ServiceError, check_text, retried, shown
+from annotate.services import (
+    MAX_DATASET_NAME,
+    IdValue,
+    ServiceError,
+    check_text,
+    retried,
+    shown,
+)
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.records import Judgement
 from scoring.measures import detect_kind, first_answers
@@ -221,6 +228,11 @@ def unassign_judge(user: User, round_: JudgementRound) -> bool:
     db.session.delete(row)
     db.session.commit()
     return True
+
+
+def judges_a_round(user_id: IdValue) -> Exists:
+    """SQL: the user is a judge of some round (the header's *Judging* link)."""
+    return exists().where(RoundJudge.user_id == user_id)
 
 
 def rounds_of(user: User) -> list[JudgementRound]:

@@ -8,15 +8,20 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, ScalarSelect, func, select
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import QueryableAttribute, aliased
 
 from annotate.answers import Answer
 from annotate.extensions import db
 from annotate.importer import ImportResult
-from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User, WordFlag, now
+from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User, now
+
+IdValue = int | ColumnElement[int] | QueryableAttribute[int]
+"""An id in SQL: a value, or a column (of an aliased table, a CTE) in a larger query."""
 
 
 class ServiceError(ValueError):
@@ -194,67 +199,126 @@ def retried(save: Callable[[], _T], attempts: int = 20) -> _T:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def save_answer(user: User, instance: Instance, answer: Answer, attempts: int = 20) -> Response:
-    """Update the current response and append a revision, in one transaction; a
-    concurrent save of the same sentence (two tabs) is retried, never lost."""
-    return retried(lambda: _save_once(user, instance, answer), attempts)
+@dataclass(frozen=True)
+class Saved:
+    """A save stored: the id of the current answer, and whether this save made it (the
+    sentence's first answer by this annotator)."""
+
+    response_id: int
+    new: bool
 
 
-def _save_once(user: User, instance: Instance, answer: Answer) -> Response:
+def save_answer(user: User, instance_id: int, answer: Answer, attempts: int = 20) -> Saved:
+    """Store ``answer`` as the annotator's current answer to the sentence and append it
+    to the history, in one transaction of two statements (:func:`_save_once`); a save
+    that a concurrent one makes fail (two tabs, two workers) is retried, never lost."""
+    user_id = user.id  # read once: the rollback before a retry expires the object
+    return retried(lambda: _save_once(user_id, instance_id, answer), attempts)
+
+
+ANSWER_COLUMNS = ("kind", "substitutes", "multiword", "used_dictionary", "updated_at")
+"""What a save sets in the current answer (and the revision repeats)."""
+
+
+@cache
+def _upsert(dialect: str) -> Any:
+    """The save's first statement, built once for the database (SQLite, PostgreSQL): the
+    answer inserted, or on the (user, instance) key updated with ``saves =
+    responses.saves + 1``; it returns the answer's id and ``saves``."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    else:
+        raise ServiceError(
+            f"database {dialect!r} is not supported: lexsub runs on SQLite and PostgreSQL"
+        )
+    table = Response.__table__
+    statement = insert(table)
+    return statement.on_conflict_do_update(
+        index_elements=[table.c.user_id, table.c.instance_id],
+        set_={
+            **{key: statement.excluded[key] for key in ANSWER_COLUMNS},
+            "saves": table.c.saves + 1,
+        },
+    ).returning(table.c.id, table.c.saves)
+
+
+def _save_once(user_id: int, instance_id: int, answer: Answer) -> Saved:
+    """One statement makes or updates the current answer (:func:`_upsert`: the database
+    counts ``saves``, and a concurrent first save meets the unique key and updates
+    instead, so nothing is lost from the counter; ``saves`` is 1 after the first); a
+    second appends the revision."""
     stamp = now()
-    response = db.session.scalar(
-        select(Response).where(Response.user_id == user.id, Response.instance_id == instance.id)
-    )
-    if response is None:
-        response = Response(user_id=user.id, instance_id=instance.id, saves=1)
-        db.session.add(response)  # a concurrent first save fails the unique key: retried
-    else:  # counted by the database (UPDATE … SET saves = saves + 1): no save is lost
-        response.saves = Response.saves + 1
-    response.kind = answer.kind
-    response.substitutes = list(answer.substitutes)
-    response.multiword = answer.multiword
-    response.updated_at = stamp
-    flag = db.session.scalar(
-        select(WordFlag).where(
-            WordFlag.user_id == user.id, WordFlag.lexelt_id == instance.lexelt_id
-        )
-    )
-    if flag is None:
-        flag = WordFlag(user_id=user.id, lexelt_id=instance.lexelt_id)
-        db.session.add(flag)
-    flag.used_dictionary = answer.used_dictionary
-    flag.updated_at = stamp
-    db.session.add(
-        Revision(
-            user_id=user.id,
-            instance_id=instance.id,
-            kind=answer.kind,
-            substitutes=list(answer.substitutes),
-            multiword=answer.multiword,
-            used_dictionary=answer.used_dictionary,
-            saved_at=stamp,
-        )
-    )
+    answered = {
+        "user_id": user_id,
+        "instance_id": instance_id,
+        "kind": answer.kind,
+        "substitutes": list(answer.substitutes),
+        "multiword": answer.multiword,
+        "used_dictionary": answer.used_dictionary,
+    }
+    upsert = _upsert(db.session.get_bind().dialect.name)
+    response_id, saves = db.session.execute(
+        upsert, {**answered, "updated_at": stamp, "saves": 1}
+    ).one()
+    db.session.execute(Revision.__table__.insert(), {**answered, "saved_at": stamp})
     db.session.commit()
-    return response
+    return Saved(response_id, saves == 1)
 
 
-def used_dictionary(user: User, lexelt_id: int) -> bool:
-    flag = db.session.scalar(
-        select(WordFlag).where(WordFlag.user_id == user.id, WordFlag.lexelt_id == lexelt_id)
+def word_flag(user_id: IdValue, lexelt_id: IdValue) -> ScalarSelect[bool]:
+    """The rule of a word's dictionary tick (A4), the one place it is read: the tick of
+    the annotator's latest save in that word (every save carries it, so a save changes
+    it for the whole word), NULL before their first. SQL, for a value or a column of a
+    larger query."""
+    answer = aliased(Response)
+    word = aliased(Instance)
+    return (
+        select(answer.used_dictionary)
+        .where(
+            answer.user_id == user_id,
+            answer.instance_id.in_(
+                select(word.id).where(word.lexelt_id == lexelt_id).correlate_except(word)
+            ),
+        )
+        .order_by(answer.updated_at.desc(), answer.id.desc())
+        .limit(1)
+        .scalar_subquery()
     )
-    return bool(flag and flag.used_dictionary)
+
+
+def dictionary_flags(
+    dataset_id: int, user_id: int | None = None, lexelt_id: int | None = None
+) -> dict[tuple[int, int], bool]:
+    """(annotator id, lexelt id) → the word's dictionary tick (:func:`word_flag`), for
+    every annotator with an answer in the dataset and every word they answered (or one
+    annotator's, or one word's)."""
+    pairs = (
+        select(Response.user_id, Instance.lexelt_id)
+        .join(Instance, Instance.id == Response.instance_id)
+        .where(Instance.dataset_id == dataset_id)
+        .group_by(Response.user_id, Instance.lexelt_id)
+    )
+    if user_id is not None:
+        pairs = pairs.where(Response.user_id == user_id)
+    if lexelt_id is not None:
+        pairs = pairs.where(Instance.lexelt_id == lexelt_id)
+    found = pairs.subquery()
+    return {
+        (user, lexelt): bool(flag)
+        for user, lexelt, flag in db.session.execute(
+            select(
+                found.c.user_id, found.c.lexelt_id, word_flag(found.c.user_id, found.c.lexelt_id)
+            )
+        )
+    }
 
 
 def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
     """One object per (annotator, instance) with an answer, in instance then user order:
     the responses format the gold compiler reads (docs/formats.md)."""
-    flags = {
-        (f.user_id, f.lexelt_id): f.used_dictionary
-        for f in db.session.scalars(
-            select(WordFlag).join(Lexelt).where(Lexelt.dataset_id == dataset.id)
-        )
-    }
+    flags = dictionary_flags(dataset.id)
     query = (
         select(Response, Instance, Lexelt, User)
         .join(Instance, Response.instance_id == Instance.id)

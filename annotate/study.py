@@ -14,11 +14,12 @@ import re
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, delete, exists, func, select
+from sqlalchemy import ColumnElement, Exists, and_, delete, exists, func, or_, select
+from sqlalchemy.orm import aliased
 
 from annotate.extensions import db
 from annotate.models import Assignment, Dataset, DatasetMember, Instance, Lexelt, Response, User
-from annotate.services import MAX_USERNAME, ServiceError, create_user, shown
+from annotate.services import MAX_USERNAME, IdValue, ServiceError, create_user, shown
 
 DESIGNS = ("all", "overlap")
 PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
@@ -26,16 +27,26 @@ PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 PARTICIPANT_PREFIX = "p-"
 
 
+def member_of(user_id: IdValue, dataset_id: IdValue) -> Exists:
+    """SQL: the user is a member of the dataset (``dataset_id`` a value or a column)."""
+    member = aliased(DatasetMember)
+    return exists().where(member.dataset_id == dataset_id, member.user_id == user_id)
+
+
+def assigned_in(user_id: IdValue, dataset_id: IdValue) -> Exists:
+    """SQL: the user was given some of the dataset's sentences (not all of them)."""
+    given = aliased(Assignment)  # an alias: never correlated with a query's own table
+    return exists().where(given.dataset_id == dataset_id, given.user_id == user_id)
+
+
+def assigned_to(user_id: IdValue, instance_id: IdValue) -> Exists:
+    """SQL: the sentence was given to the user."""
+    given = aliased(Assignment)
+    return exists().where(given.instance_id == instance_id, given.user_id == user_id)
+
+
 def is_member(user: User, dataset: Dataset) -> bool:
-    return bool(
-        db.session.scalar(
-            select(
-                exists().where(
-                    DatasetMember.dataset_id == dataset.id, DatasetMember.user_id == user.id
-                )
-            )
-        )
-    )
+    return bool(db.session.scalar(select(member_of(user.id, dataset.id))))
 
 
 def members(dataset: Dataset) -> list[User]:
@@ -52,25 +63,35 @@ def members(dataset: Dataset) -> list[User]:
 
 def has_assignments(user: User, dataset: Dataset) -> bool:
     """Whether ``user`` was given some of the sentences of ``dataset`` (not all)."""
-    return bool(
-        db.session.scalar(
-            select(
-                exists().where(Assignment.dataset_id == dataset.id, Assignment.user_id == user.id)
-            )
-        )
-    )
+    return bool(db.session.scalar(select(assigned_in(user.id, dataset.id))))
+
+
+def sentences_of(
+    user_id: IdValue,
+    instance: type[Instance],
+    dataset_id: IdValue,
+    assigned_some: ColumnElement[bool] | None = None,
+) -> ColumnElement[bool]:
+    """The rule of whose sentences are whose, as a condition on ``instance`` (the
+    :class:`Instance` table or an alias of it) that holds for this annotator's sentences
+    of the dataset: all of them without assignments, else the assigned ones.
+    ``assigned_some`` is :func:`assigned_in` as the query already has it (a column), if
+    it does."""
+    some = assigned_in(user_id, dataset_id) if assigned_some is None else assigned_some
+    return and_(instance.dataset_id == dataset_id, or_(~some, assigned_to(user_id, instance.id)))
 
 
 def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
     """A condition on :class:`Instance` that holds for this annotator's sentences of
-    ``dataset``: all of them without assignments, else the assigned ones."""
-    condition = Instance.dataset_id == dataset.id
-    if has_assignments(user, dataset):
-        mine = select(Assignment.instance_id).where(
-            Assignment.user_id == user.id, Assignment.dataset_id == dataset.id
-        )
-        condition = condition & Instance.id.in_(mine)
-    return condition
+    ``dataset`` (:func:`sentences_of`), in one SQL expression."""
+    return sentences_of(user.id, Instance, dataset.id)
+
+
+def opens(organiser: bool, member: bool, assigned_some: bool, assigned_this: bool) -> bool:
+    """The rule of who opens a sentence (A10): an organiser always; an annotator if they
+    are a member of its dataset and it is one of their sentences (no assignment there,
+    or this sentence assigned to them)."""
+    return organiser or (member and (not assigned_some or assigned_this))
 
 
 def sentence_count(user: User, dataset: Dataset) -> int:
@@ -106,18 +127,17 @@ def visible_datasets(user: User) -> list[Dataset]:
 
 
 def can_open(user: User, instance: Instance) -> bool:
-    """Whether ``user`` may open the sentence: an organiser always; an annotator if it is
-    one of their sentences of a dataset they are a member of."""
+    """Whether ``user`` may open the sentence (:func:`opens`)."""
     if user.is_organiser:
         return True
-    dataset = db.session.get(Dataset, instance.dataset_id)
-    if dataset is None or not is_member(user, dataset):
-        return False
-    return bool(
-        db.session.scalar(
-            select(exists().where(Instance.id == instance.id, sentence_filter(user, dataset)))
+    row = db.session.execute(
+        select(
+            member_of(user.id, instance.dataset_id),
+            assigned_in(user.id, instance.dataset_id),
+            assigned_to(user.id, instance.id),
         )
-    )
+    ).one()
+    return opens(False, bool(row[0]), bool(row[1]), bool(row[2]))
 
 
 @dataclass(frozen=True)

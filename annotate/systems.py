@@ -36,9 +36,10 @@ from scoring.leaderboard import (
     leaderboard,
     swords_as_ranked,
 )
-from scoring.measures import MEASURES, detect_kind, first_answers
+from scoring.measures import detect_kind, first_answers
 from scoring.official import ScorerDied
 from scoring.ranking import parse_ranking, rankings_of
+from scoring.registry import MEASURES
 from scoring.score import run as score_command
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
@@ -331,11 +332,8 @@ def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
 def measures_of(kind: str) -> list[str]:
     """The registered measures that apply to files of ``kind`` (a SWORDS result: the
     ranking measures, then SWORDS' own figures)."""
-    if kind == "swords":
-        from scoring.benchmark.swords import METRICS
-
-        return measures_of("ranked") + [SWORDS_PREFIX + key for key in METRICS]
-    return [name for name, measure in MEASURES.items() if kind in measure.kinds]
+    found = [name for name, measure in MEASURES.items() if kind in measure.kinds]
+    return measures_of("ranked") + found if kind == "swords" else found
 
 
 @dataclass(frozen=True)

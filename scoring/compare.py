@@ -5,7 +5,7 @@ Each SYSTEM is a best (``::``), oot (``:::``) or ranked-candidates file (docs/ra
 told apart by its first answer line, or a SWORDS result JSON with ``--swords-data
 DATASET`` (scored as its ranked candidates, with SWORDS' own figures in a table of their
 own and under ``"swords"`` in the JSON); it is scored with every measure of
-:mod:`scoring.measures` that applies to its kind. Text and markdown print percentages
+the registry (:mod:`scoring.registry`) that applies to its kind. Text and markdown print percentages
 with two decimals, one table per kind of file (rows systems, columns measures); JSON and
 CSV give fractions. The JSON is::
 
@@ -33,8 +33,8 @@ from typing import TextIO
 from scoring.gold import read_readings
 from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
 from scoring.lines import read_text
-from scoring.measures import MEASURES, measure_def
 from scoring.official import ScorerDied
+from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
 from scoring.render import render_leaderboard
 
 
@@ -54,7 +54,8 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "--measures",
         nargs="+",
         metavar="M",
-        help="measures to report (default: every one that applies): " + ", ".join(MEASURES),
+        help="measures to report (default: every one that applies): "
+        + ", ".join(leaderboard_measures()),
     )
     parser.add_argument("--by-pos", action="store_true", help="also by PoS (Tables 4-8)")
     parser.add_argument(
@@ -98,7 +99,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     args = parser.parse_args(argv)
     try:
         for name in args.measures or ():
-            measure_def(name)
+            measure_def(name, LEADERBOARD_KINDS)
     except ValueError as error:
         parser.error(str(error))
     if args.k <= 0:

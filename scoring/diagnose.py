@@ -644,9 +644,9 @@ def _show(value: float | None) -> str:
 
 def _figures(scores: OfficialScores) -> str:
     return (
-        f"precision {_show(scores.precision)}, recall {_show(scores.recall)}, mode "
-        f"precision {_show(scores.mode_precision)}, mode recall "
-        f"{_show(scores.mode_recall)}"
+        f"precision {_show(scores.figure('P'))}, recall {_show(scores.figure('R'))}, mode "
+        f"precision {_show(scores.figure('mode_P'))}, mode recall "
+        f"{_show(scores.figure('mode_R'))}"
     )
 
 
@@ -678,8 +678,9 @@ def diagnose_multiwords(
     if notes:
         notes.append(
             f"under the fixed rules (--fixed): detection recall "
-            f"{_show(fixed.detection_recall)}, identification recall "
-            f"{_show(fixed.identification_recall)} (compat: "
-            f"{_show(compat.detection_recall)}, {_show(compat.identification_recall)})"
+            f"{_show(fixed.figure('detection_R'))}, identification recall "
+            f"{_show(fixed.figure('identification_R'))} (compat: "
+            f"{_show(compat.figure('detection_R'))}, "
+            f"{_show(compat.figure('identification_R'))})"
         )
     return [f"diagnosis: {note}" for note in notes]

@@ -1,9 +1,10 @@
 """One table for many systems (SPEC S3, S6, S7; issue 6 item 5): every applicable measure
-of :mod:`scoring.measures` per system, optionally by PoS (Tables 4-8 of the 2009 paper),
-the theoretical upper bounds of the gold (:mod:`scoring.analyses`), and, when asked,
-bootstrap intervals and pairwise significance (:mod:`scoring.significance`), resampling
-lemmas. The command line (:mod:`scoring.compare`) and the organiser's scores page both
-call :func:`leaderboard` and print or render its result, so their numbers cannot differ.
+of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.measures`) per
+system, optionally by PoS (Tables 4-8 of the 2009 paper), the theoretical upper bounds of
+the gold (:mod:`scoring.analyses`), and, when asked, bootstrap intervals and pairwise
+significance (:mod:`scoring.significance`), resampling lemmas. The command line
+(:mod:`scoring.compare`) and the organiser's scores page both call :func:`leaderboard`
+and print or render its result, so their numbers cannot differ.
 
 Every figure is a fraction (not a percentage); a measure that does not apply to a
 system's kind is absent from its row, and one whose denominator is 0 is None (JSON null).
@@ -23,16 +24,10 @@ from scoring import analyses, significance
 from scoring.agreement.swords import Swords
 from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
-from scoring.measures import (
-    MEASURES,
-    Settings,
-    SystemRows,
-    measure_def,
-    pos_masks,
-    score_files,
-)
+from scoring.measures import Settings, SystemRows, pos_masks, score_files
 from scoring.official import score_system
 from scoring.ranking import format_ranking_line
+from scoring.registry import LEADERBOARD_KINDS, MEASURES, measure_def
 from scoring.significance import Resampling
 from scoring.types import SystemKind
 
@@ -202,7 +197,7 @@ def leaderboard(
     say which. A system given as a SWORDS result is scored as its ranked candidates and,
     against ``swords``, with SWORDS' own figures beside the others."""
     for name in settings.measures or ():
-        measure_def(name)
+        measure_def(name, LEADERBOARD_KINDS)
     reading = gold if reading is None else reading
     systems, swords_figures = _swords_results(systems, swords)
     all_rows = score_files(gold, systems, settings.k, settings.workers, reading)

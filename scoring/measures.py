@@ -1,17 +1,12 @@
-"""The registry of measures (SPEC S2, S4, S5; issue 14 item 2): every measure a system is
-scored with, registered once, in the manner of sacrebleu's ``Metric``.
-
-A measure (:class:`Measure`) has a ``name``, the system ``kinds`` it applies to,
-``item_stats(gold_item, answers)`` giving one gold item's sufficient statistics (its
-numerator and denominator), ``corpus(sums)`` mapping column sums to the corpus figure,
-vectorised over resamples (:mod:`scoring.significance`), and ``signature(settings,
-rules)``. Every measure is a ratio of two column sums over the gold items: best P is
-Σ score / Σ attempted, new best R is Σ new_best / Σ item, GAP is Σ gap / Σ relevant. So a
-corpus figure, a figure by PoS (the rows of one PoS) and a resample (rows drawn by lemma)
-are computed the same way, and numerator and denominator are resampled together. The
-command lines (:mod:`scoring.compare`; :mod:`scoring.score` for its signatures), the
-leaderboard (:mod:`scoring.leaderboard`) and the organiser's scores page all read the
-registry.
+"""The leaderboard's rows (SPEC S2, S4, S5; issue 14 item 2): each system's columns of
+sufficient statistics per gold item, which the leaderboard's registered measures
+(:data:`scoring.registry.LEADERBOARD`) sum and divide. Every one of them is a ratio of
+two column sums over the gold items: best P is Σ score / Σ attempted, new best R is
+Σ new_best / Σ item, GAP is Σ gap / Σ relevant. So a corpus figure, a figure by PoS (the
+rows of one PoS) and a resample (rows drawn by lemma) are computed the same way, and
+numerator and denominator are resampled together. The command lines
+(:mod:`scoring.compare`), the leaderboard (:mod:`scoring.leaderboard`) and the
+organiser's scores page all read these rows through the registry.
 
 The columns come from a few families, each one pass over an item's answers
 (:data:`FAMILIES`): the official measures (:func:`scoring.official.score_item`, under the
@@ -19,26 +14,15 @@ gold's rules), the revised best and oot measures (:mod:`scoring.revised`) and th
 measures (:mod:`scoring.ranking`). The official family reads the guesses the official scan
 scored (:func:`scoring.official.score_system`: score.pl's rules, stale answers included);
 the others read each item's first answer line split by the fixed rules (trimmed, hyphens
-as spaces). Which measures apply to a system file, told apart by its first answer line
-(:func:`detect_kind`):
-
-============  ==========================================================================
-best          best.P/R/mode_P/mode_R (score.pl, seed 002 eq. 1-4), new_best.P/R,
-              best_1.P/R (seed 000)
-oot           oot.P/R/mode_P/mode_R (eq. 5-8), weighted_recall.P/R,
-              weighted_precision.P/R (penalty k), rank.P/R (seed 000), and the ranking
-              measures with the file's order as the ranking
-ranked        the ranking measures: gap, ap, auc, p_at_1, p_at_10, r_at_10
-============  ==========================================================================
-
-``.P`` divides by the items attempted, ``.R`` by all gold items (seed 002, section 4).
-For weighted recall, weighted precision and rank, A_i is the set of the first answer
-line's guesses (:func:`scoring.revised.answer_set`), cut to ten as oot cuts them. Ranked
-candidates are folded as gold keys are (:func:`scoring.ranking.folded`), whatever the
-kind of file.
+as spaces). Which families score a system file depends on its kind, told apart by its
+first answer line (:func:`detect_kind`; the measures of each kind are listed in
+:mod:`scoring.registry`). For weighted recall, weighted precision and rank, A_i is the
+set of the first answer line's guesses (:func:`scoring.revised.answer_set`), cut to ten
+as oot cuts them. Ranked candidates are folded as gold keys are
+(:func:`scoring.ranking.folded`), whatever the kind of file.
 
 The exact functions of :mod:`scoring.revised` and :mod:`scoring.ranking` (Fractions) are
-the test oracle of every registered measure (``tests/test_measures.py``).
+the test oracle of every leaderboard measure (``tests/test_measures.py``).
 """
 
 from __future__ import annotations
@@ -46,17 +30,16 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from scoring import ranking, revised, significance
+from scoring import ranking, revised
 from scoring.gold import Gold, ItemGold, answer_key
 from scoring.io import pos_of
 from scoring.lines import iter_chunks
 from scoring.official import OOT_GUESSES, guesses_fixed, score_item, score_system
-from scoring.signature import scorer_settings, signature
+from scoring.registry import MEASURES, OFFICIAL_COLUMNS, measure_def
 from scoring.types import Rules, SystemKind, Task
 
 Array = npt.NDArray[np.float64]
@@ -238,7 +221,6 @@ def _ranking(gold_item: GoldItem, answers: Answers, k: float) -> Row:
     )
 
 
-OFFICIAL_COLUMNS = ("item", "score", "attempted", "mode_attempted", "mode_correct", "has_mode")
 FAMILIES: dict[SystemKind, tuple[Family, ...]] = {
     "best": (
         Family("official best", OFFICIAL_COLUMNS, _official("best")),
@@ -262,243 +244,6 @@ FAMILIES["ranked"] = FAMILIES["oot"][2:]
 """The families that score each kind of system file."""
 
 
-def _place(kind: SystemKind, column: str) -> tuple[Family, int]:
-    for family in FAMILIES[kind]:
-        if column in family.columns:
-            return family, family.columns.index(column)
-    raise KeyError(f"no family of a {kind} file gives column {column!r}")
-
-
-class Measure(Protocol):
-    """One reported measure, as sacrebleu's ``Metric``."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def kinds(self) -> frozenset[SystemKind]: ...
-
-    @property
-    def description(self) -> str: ...
-
-    def item_stats(
-        self, gold_item: GoldItem, answers: Answers, k: float = 1.0
-    ) -> tuple[float, float]: ...
-
-    def corpus(self, sums: Array) -> Array: ...
-
-    def signature(self, settings: Settings, rules: Rules) -> str: ...
-
-
-@dataclass(frozen=True)
-class Ratio:
-    """A measure ``Σ numerator / Σ denominator`` over gold items (columns of its
-    families); ``uses_k``: the penalty k of weighted precision fixes its figures."""
-
-    name: str
-    kinds: frozenset[SystemKind]
-    numerator: str
-    denominator: str
-    description: str
-    uses_k: bool = False
-
-    @property
-    def official(self) -> bool:
-        """Whether score.pl's scan gives the figure (read under the gold's rules); the
-        others read the gold under ``Settings.reading``."""
-        return self.numerator in OFFICIAL_COLUMNS
-
-    def columns(self) -> tuple[str, str]:
-        return self.numerator, self.denominator
-
-    def item_stats(
-        self, gold_item: GoldItem, answers: Answers, k: float = 1.0
-    ) -> tuple[float, float]:
-        """(numerator, denominator) of one gold item, from the families of the first kind
-        the measure applies to (they agree: a column is one family's)."""
-        kind = min(self.kinds)
-        result = []
-        for column in self.columns():
-            family, index = _place(kind, column)
-            result.append(family.row(gold_item, answers, k)[index])
-        return result[0], result[1]
-
-    def corpus(self, sums: Array) -> Array:
-        """(B, 2) column sums → B figures: Σ numerator / Σ denominator, 0 where the
-        denominator is 0 (a resample can miss every attempted item)."""
-        return _RATIO(sums)
-
-    def signature(self, settings: Settings, rules: Rules, reading: Rules | None = None) -> str:
-        """``metric:best.P|rules:compat|t:two+responses|...|version:X``: every setting that
-        fixes the figure. ``rules`` are the gold's, which the official measures read it
-        under; the others read it under ``reading`` (``rules`` when None)."""
-        parts = list(scorer_settings(rules if self.official or reading is None else reading))
-        if self.uses_k:
-            parts.append(("k", f"{settings.k:g}"))
-        if settings.significance:
-            parts += [
-                ("resample", "lemma"),
-                ("n", settings.resamples),
-                ("trials", settings.trials),
-                ("seed", settings.seed),
-                ("ci", f"{settings.confidence:g}"),
-            ]
-        return signature(self.name, *parts)
-
-
-_RATIO = significance.ratio_of(0, 1)
-
-
-def _m(name: str, kinds: str, numerator: str, denominator: str, description: str) -> Ratio:
-    return Ratio(
-        name,
-        frozenset(kinds.split()),  # type: ignore[arg-type]
-        numerator,
-        denominator,
-        description,
-        name.startswith("weighted_precision"),
-    )
-
-
-OFFICIAL = "score.pl (seed 002, section 4)"
-MEASURES: dict[str, Ratio] = {
-    m.name: m
-    for m in (
-        _m("best.P", "best", "score", "attempted", f"best precision, eq. 1 ({OFFICIAL})"),
-        _m("best.R", "best", "score", "item", f"best recall, eq. 2 ({OFFICIAL})"),
-        _m(
-            "best.mode_P",
-            "best",
-            "mode_correct",
-            "mode_attempted",
-            f"best mode precision, eq. 3 ({OFFICIAL})",
-        ),
-        _m(
-            "best.mode_R",
-            "best",
-            "mode_correct",
-            "has_mode",
-            f"best mode recall, eq. 4 ({OFFICIAL})",
-        ),
-        _m(
-            "new_best.P",
-            "best",
-            "new_best",
-            "answered",
-            "new best, ÷ maxfreq (seed 000), over attempted items",
-        ),
-        _m("new_best.R", "best", "new_best", "measured", "new best (seed 000), over all items"),
-        _m(
-            "best_1.P",
-            "best",
-            "best_1",
-            "answered",
-            "best-1: the first guess ÷ maxfreq (seed 000), over attempted items",
-        ),
-        _m("best_1.R", "best", "best_1", "measured", "best-1 (seed 000), over all items"),
-        _m("oot.P", "oot", "score", "attempted", f"oot precision, eq. 5 ({OFFICIAL})"),
-        _m("oot.R", "oot", "score", "item", f"oot recall, eq. 6 ({OFFICIAL})"),
-        _m(
-            "oot.mode_P",
-            "oot",
-            "mode_correct",
-            "mode_attempted",
-            f"oot mode precision, eq. 7 ({OFFICIAL})",
-        ),
-        _m("oot.mode_R", "oot", "mode_correct", "has_mode", f"oot mode recall, eq. 8 ({OFFICIAL})"),
-        _m(
-            "weighted_recall.P",
-            "oot",
-            "weighted_recall",
-            "answered",
-            "weighted recall (seed 000), over attempted items",
-        ),
-        _m(
-            "weighted_recall.R",
-            "oot",
-            "weighted_recall",
-            "measured",
-            "weighted recall (seed 000), over all items",
-        ),
-        _m(
-            "weighted_precision.P",
-            "oot",
-            "weighted_precision",
-            "answered",
-            "weighted precision with penalty k (seed 000), over attempted items",
-        ),
-        _m(
-            "weighted_precision.R",
-            "oot",
-            "weighted_precision",
-            "measured",
-            "weighted precision with penalty k (seed 000), over all items",
-        ),
-        _m(
-            "rank.P",
-            "oot",
-            "rank",
-            "answered",
-            "the rank measure over 10 positions (seed 000), over attempted items",
-        ),
-        _m("rank.R", "oot", "rank", "measured", "the rank measure (seed 000), over all items"),
-        _m(
-            "gap",
-            "oot ranked",
-            "gap",
-            "relevant",
-            "generalised average precision (Kishida 2005), mean over items with a gold weight",
-        ),
-        _m(
-            "ap",
-            "oot ranked",
-            "ap",
-            "relevant",
-            "average precision, binary relevance (seed "
-            "003), mean over items with a relevant candidate",
-        ),
-        _m(
-            "auc",
-            "oot ranked",
-            "auc",
-            "auc_defined",
-            "ROC AUC, ties one half (seed 004), mean "
-            "over items with both classes among the candidates",
-        ),
-        _m(
-            "p_at_1",
-            "oot ranked",
-            "p_at_1",
-            "relevant",
-            "precision at 1 (unweighted), mean over items with a gold weight",
-        ),
-        _m(
-            "p_at_10",
-            "oot ranked",
-            "p_at_10",
-            "relevant",
-            "precision at 10 (unweighted), mean over items with a gold weight",
-        ),
-        _m(
-            "r_at_10",
-            "oot ranked",
-            "r_at_10",
-            "relevant",
-            "recall at 10 (unweighted), mean over items with a gold weight",
-        ),
-    )
-}
-"""Every measure, registered once, in the order the leaderboard reports them."""
-
-
-def measure_def(name: str) -> Ratio:
-    """The registered measure called ``name``; ValueError naming the known ones."""
-    try:
-        return MEASURES[name]
-    except KeyError:
-        raise ValueError(f"unknown measure {name!r}; measures are: {', '.join(MEASURES)}") from None
-
-
 @dataclass(frozen=True)
 class SystemRows:
     """One system's rows: ``columns[c][j]`` is column c of gold item ``ids[j]``."""
@@ -514,7 +259,7 @@ class SystemRows:
         return [name for name, m in MEASURES.items() if self.kind in m.kinds]
 
     def stats(self, measure: str) -> Array:
-        """The (items, 2) array of ``measure``'s numerator and denominator columns."""
+        """The (items, k) array of the columns ``measure`` reads."""
         definition = measure_def(measure)
         if self.kind not in definition.kinds:
             raise ValueError(
@@ -524,15 +269,12 @@ class SystemRows:
         return np.column_stack([self.columns[c] for c in definition.columns()])
 
     def value(self, measure: str, mask: npt.NDArray[np.bool_] | None = None) -> float | None:
-        """The corpus figure (rows under ``mask`` only, when given); None when the
+        """The corpus figure (rows under ``mask`` only, when given); None when its
         denominator is 0 (nothing attempted, no item of that PoS)."""
         stats = self.stats(measure)
         if mask is not None:
             stats = stats[mask]
-        sums = stats.sum(axis=0)
-        if not sums[1]:
-            return None
-        return float(measure_def(measure).corpus(sums[None, :])[0])
+        return measure_def(measure).figure(stats.sum(axis=0).tolist())
 
 
 def pos_masks(rows: SystemRows) -> dict[str, npt.NDArray[np.bool_]]:
@@ -591,10 +333,10 @@ def read_answers(
     reading = gold if reading is None else reading
     rules = reading.rules
     known = gold.items.keys() | reading.items.keys() if reading is not gold else gold.items
-    if kind == "mw":
+    if kind == "mw" or kind == "swords":
         raise ValueError(
-            f"{name}: the leaderboard scores best, oot and ranked files; a "
-            "multiword file is scored with scoring.score -t mw"
+            f"{name}: the leaderboard scores best, oot and ranked files; a multiword file "
+            "is scored with scoring.score -t mw, a SWORDS result as its ranked candidates"
         )
     if kind == "ranked":
         lines = ranking.parse_ranking(text.splitlines(), name)

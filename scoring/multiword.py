@@ -1,8 +1,10 @@
-"""The official mw measures: multiword detection and identification (seed 002, section
-4.3, equations 9-12), under score.pl's rules (compat) or corrected (fixed).
+"""The official mw task: multiword detection and identification (seed 002, section 4.3,
+equations 9-12), under score.pl's rules (compat) or corrected (fixed).
 
 MW is the set of items whose most frequent multiword was given by more than one
-annotator; a system line names the multiword it sees at that item.
+annotator; a system line names the multiword it sees at that item. This module reads the
+mwgold as score.pl does and scans a system file; the measures, and the rule of one id's
+row, are registered in :mod:`scoring.multiword_measures`.
 """
 
 from __future__ import annotations
@@ -11,10 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.gold import compat_entries, compat_first_count, normalise
+from scoring.gold import compat_entries, compat_first_count
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import perl_split
+from scoring.multiword_measures import MultiwordItem, row
 from scoring.perl import perl_eq, perl_truthy
+from scoring.registry import figure
 from scoring.types import Rules
 
 # score.pl's multiword patterns; \s may not cross lines, so these run line by line.
@@ -29,6 +33,7 @@ class MultiwordScores:
     ``found``: system lines with an answer (precision's denominator); ``genuine``: of the
     items with a gold multiword, how many the system attempted; ``matched``: how many it
     named exactly; ``total_modes``: items with a gold multiword (recall's denominator).
+    Every figure is a registered measure of these sums (:meth:`figure`).
     """
 
     rules: Rules
@@ -39,20 +44,20 @@ class MultiwordScores:
     log: tuple[str, ...]
 
     @property
-    def detection_precision(self) -> float | None:
-        return self.genuine / self.found if self.found else None
+    def sums(self) -> dict[str, float]:
+        """The columns of the mw measures (:mod:`scoring.multiword_measures`) summed in the
+        file's order, |MW| as score.pl counts it."""
+        return {
+            "found": self.found,
+            "genuine": self.genuine,
+            "matched": self.matched,
+            "has_mw": self.total_modes,
+        }
 
-    @property
-    def detection_recall(self) -> float | None:
-        return self.genuine / self.total_modes if self.total_modes else None
-
-    @property
-    def identification_precision(self) -> float | None:
-        return self.matched / self.found if self.found else None
-
-    @property
-    def identification_recall(self) -> float | None:
-        return self.matched / self.total_modes if self.total_modes else None
+    def figure(self, name: str) -> float | None:
+        """The registered mw measure ``mw.NAME`` (``detection_P``, ``detection_R``,
+        ``identification_P``, ``identification_R``); None where its denominator is 0."""
+        return figure(f"mw.{name}", self.sums)
 
 
 def read_mwgold_lines(
@@ -95,12 +100,12 @@ def score_multiwords(
     rules: Rules = "compat",
     verbose: bool = False,
 ) -> MultiwordScores:
-    """Score a mw system file. Compat counts a line with an empty answer as a detection
-    attempt of a gold multiword (a defect that inflates recall); fixed does not, and
-    compares answers trimmed and single-spaced, hyphens as spaces."""
-    fixed = rules == "fixed"
+    """Score a mw system file: each id's first line is one row of the mw measures
+    (:func:`scoring.multiword_measures.row`: compat counts a line with an empty answer as
+    a detection attempt of a gold multiword, fixed does not and compares answers trimmed
+    and single-spaced, hyphens as spaces), summed in the file's order."""
     log: list[str] = []
-    if fixed:
+    if rules == "fixed":
         gold_lines = [line.rstrip("\r") for line in gold_lines]
     modes, total_modes = read_mwgold_lines(gold_lines, gold_name, log)
     done: set[str] = set()
@@ -115,17 +120,14 @@ def score_multiwords(
         if item_id in done:
             continue
         done.add(item_id)
-        has_answer = bool(_NONSPACE.search(answer))
-        if has_answer:
-            found_count += 1
-        mode = modes.get(item_id)
-        if perl_truthy(mode) and (has_answer or not fixed):
-            assert mode is not None
-            genuine += 1
-            right = normalise(answer) == normalise(mode) if fixed else mode == answer
-            matched += right
-            if verbose:
-                log.append(f"{lexelt} {item_id} human mode is {mode} system {answer}")
-        elif verbose:
+        found_line, tried, right, _mw = row(MultiwordItem(modes.get(item_id), rules), answer)
+        found_count += int(found_line)
+        genuine += int(tried)
+        matched += int(right)
+        if not verbose:
+            continue
+        if tried:
+            log.append(f"{lexelt} {item_id} human mode is {modes[item_id]} system {answer}")
+        else:
             log.append(f"{lexelt} {item_id} No MW found by annotators, system {answer}")
     return MultiwordScores(rules, total_modes, found_count, genuine, matched, tuple(log))

@@ -11,7 +11,9 @@ For item i with gold frequencies freq_res over H_i and guesses a_i:
 
 Each scored line becomes a row of sufficient statistics (:class:`ItemScore`) and the
 corpus figures are functions of their sums, as in sacrebleu, so that resampling works for
-every measure. The differences between compat and fixed are listed in docs/scoring.md.
+every measure: the scan sums them in the file's order (:attr:`OfficialScores.sums`) and
+the registered measures (:mod:`scoring.registry`: ``best.P``, …, ``oot.mode_R``) divide
+them. The differences between compat and fixed are listed in docs/scoring.md.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import NamedTuple
 from scoring.gold import Gold, ItemGold, compat_guess, normalise
 from scoring.lines import NONSPACE, as_text, iter_chunks
 from scoring.perl import perl_str
+from scoring.registry import figure
 from scoring.types import Rules, Task
 
 OOT_GUESSES = 10
@@ -170,20 +173,23 @@ class OfficialScores:
     trace: Trace | None = None
 
     @property
-    def precision(self) -> float | None:
-        return self.score_sum / self.attempted if self.attempted else None
+    def sums(self) -> dict[str, float]:
+        """The official columns of the registry (:data:`scoring.registry.OFFICIAL_COLUMNS`)
+        summed as score.pl sums them: the score added line by line in the file's order,
+        |T| and |TM| as the gold counts them."""
+        return {
+            "item": self.total_items,
+            "score": self.score_sum,
+            "attempted": self.attempted,
+            "mode_attempted": self.mode_attempted,
+            "mode_correct": self.mode_correct,
+            "has_mode": self.total_modes,
+        }
 
-    @property
-    def recall(self) -> float | None:
-        return self.score_sum / self.total_items if self.total_items else None
-
-    @property
-    def mode_precision(self) -> float | None:
-        return self.mode_correct / self.mode_attempted if self.mode_attempted else None
-
-    @property
-    def mode_recall(self) -> float | None:
-        return self.mode_correct / self.total_modes if self.total_modes else None
+    def figure(self, name: str) -> float | None:
+        """The registered measure ``MEASURE.NAME`` of these sums (``P``, ``R``, ``mode_P``,
+        ``mode_R`` of best or oot); None where its denominator is 0."""
+        return figure(f"{self.measure}.{name}", self.sums)
 
 
 Outcome = tuple[float, float, bool, bool]

@@ -21,7 +21,7 @@ Sources:
 - P@k = |relevant in the top k| / k; R@k = |relevant in the top k| / R.
 
 Each item becomes an :class:`ItemRanking` (its value, whether the measure is defined for
-it, whether the system ranked anything); the registered measures (:mod:`scoring.measures`)
+it, whether the system ranked anything); the registered measures (:mod:`scoring.registry`)
 give the corpus figure as Σ value / Σ defined over the gold items, as in sacrebleu, so a
 cluster bootstrap resamples rows. Arithmetic is exact (:class:`fractions.Fraction`) for an
 exact gold item, the test oracle of the registered measures, which pass float

@@ -1,8 +1,9 @@
 """How official scores are written: score.pl's text to the byte, JSON, CSV, and by PoS.
 
 JSON and CSV give fractions (0.4576, not 45.76) without rounding; the text output gives
-score.pl's rounded percentages. Every JSON result carries a ``signature`` naming what
-determines its numbers.
+score.pl's rounded percentages. Every figure is a registered measure (:mod:`scoring.registry`:
+``best.P`` … ``oot.mode_R``, ``mw.detection_P`` …) of the columns the scan summed. Every
+JSON result carries a ``signature`` naming what determines its numbers.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.gold import Gold
@@ -18,6 +19,7 @@ from scoring.io import pos_of
 from scoring.multiword import MultiwordScores
 from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
+from scoring.registry import figure
 from scoring.signature import scorer_settings, signature
 
 POS_COLUMNS = (
@@ -50,14 +52,14 @@ def official_text(scores: OfficialScores) -> str:
     if scores.duplicate_lines:
         printed.append(f"WARNING OOT file contains duplicates on {scores.duplicate_lines} lines")
     rules = scores.rules
-    precision = _pct(scores.precision, rules, "precision (nothing attempted)", printed)
-    recall = _pct(scores.recall, rules, "recall (no item in T)", printed)
+    precision = _pct(scores.figure("P"), rules, "precision (nothing attempted)", printed)
+    recall = _pct(scores.figure("R"), rules, "recall (no item in T)", printed)
     printed.append(f"Total = {scores.total_items}, attempted = {scores.attempted}")
     printed.append(f"precision = {precision}, recall = {recall}")
     mode_precision = _pct(
-        scores.mode_precision, rules, "mode precision (no item with a mode attempted)", printed
+        scores.figure("mode_P"), rules, "mode precision (no item with a mode attempted)", printed
     )
-    mode_recall = _pct(scores.mode_recall, rules, "mode recall (no item with a mode)", printed)
+    mode_recall = _pct(scores.figure("mode_R"), rules, "mode recall (no item with a mode)", printed)
     printed.append(f"Total with mode {scores.total_modes} attempted {scores.mode_attempted}")
     prefix = "Mode precision" if scores.measure == "best" else "precision"
     recall_name = "Mode recall" if scores.measure == "best" else "recall"
@@ -69,12 +71,12 @@ def multiword_text(scores: MultiwordScores) -> str:
     """The exact text score.pl prints for mw."""
     printed = list(scores.log)
     blank = "" if scores.rules == "compat" else "n/a"  # score.pl prints undef as ''
-    detection_p = _pct_or(scores.detection_precision, blank)
-    identification_p = _pct_or(scores.identification_precision, blank)
+    detection_p = _pct_or(scores.figure("detection_P"), blank)
+    identification_p = _pct_or(scores.figure("identification_P"), blank)
     detection_r = _pct(
-        scores.detection_recall, scores.rules, "recall (no multiword in the gold)", printed
+        scores.figure("detection_R"), scores.rules, "recall (no multiword in the gold)", printed
     )
-    identification_r = _pct_or(scores.identification_recall, "n/a")
+    identification_r = _pct_or(scores.figure("identification_R"), "n/a")
     printed.append(
         f"Total MWs in GS = {scores.total_modes}, System found "
         f"{perl_str(scores.found or None)} of which "
@@ -104,37 +106,40 @@ class PosScores:
     mode_precision: float | None
     mode_recall: float | None
 
-
-def _ratio(numerator: float, denominator: int) -> float | None:
-    return numerator / denominator if denominator else None
+    @classmethod
+    def of(cls, measure: str, sums: Mapping[str, float]) -> PosScores:
+        """The counts and the registered measures ``MEASURE.P``, ``.R``, ``.mode_P`` and
+        ``.mode_R`` of the official columns' sums (:attr:`OfficialScores.sums`)."""
+        return cls(
+            int(sums["item"]),
+            int(sums["attempted"]),
+            figure(f"{measure}.P", sums),
+            figure(f"{measure}.R", sums),
+            int(sums["has_mode"]),
+            int(sums["mode_attempted"]),
+            figure(f"{measure}.mode_P", sums),
+            figure(f"{measure}.mode_R", sums),
+        )
 
 
 def by_pos(scores: OfficialScores, gold: Gold) -> dict[str, PosScores]:
     """Scores for each PoS of the gold's lexelts (n, v, a, r) and ``all`` (Tables 4-8 of
-    the 2009 paper). PoS is the last part of the gold lexelt (``stand.n.v`` is a verb)."""
+    the 2009 paper). PoS is the last part of the gold lexelt (``stand.n.v`` is a verb);
+    the official columns of the items of one PoS are summed in the file's order."""
     result = {"all": by_pos_all(scores)}
     for pos, _label in POS_COLUMNS[1:]:
         ids = {item_id for item_id, item in gold.items.items() if pos_of(item.lexelt) == pos}
         rows = [row for row in scores.items if row.id in ids]
-        attempted = sum(row.attempted for row in rows)
-        total = sum(row.score for row in rows)
-        modes = sum(1 for item_id in gold.modes if item_id in ids)
-        tried = sum(row.mode_attempted for row in rows)
-        right = sum(row.mode_correct for row in rows)
-        result[pos] = PosScores(
-            len(ids),
-            attempted,
-            _ratio(total, attempted),
-            _ratio(total, len(ids)),
-            modes,
-            tried,
-            _ratio(right, tried),
-            _ratio(right, modes),
-        )
+        sums = {
+            "item": len(ids),
+            "score": sum(row.score for row in rows),
+            "attempted": sum(row.attempted for row in rows),
+            "mode_attempted": sum(row.mode_attempted for row in rows),
+            "mode_correct": sum(row.mode_correct for row in rows),
+            "has_mode": sum(1 for item_id in gold.modes if item_id in ids),
+        }
+        result[pos] = PosScores.of(scores.measure, sums)
     return result
-
-
-_FIELDS = ("precision", "recall", "mode_precision", "mode_recall")
 
 
 def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
@@ -145,12 +150,12 @@ def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -
         "rules": scores.rules,
         "total": scores.total_items,
         "attempted": scores.attempted,
-        "precision": scores.precision,
-        "recall": scores.recall,
+        "precision": scores.figure("P"),
+        "recall": scores.figure("R"),
         "total_with_mode": scores.total_modes,
         "mode_attempted": scores.mode_attempted,
-        "mode_precision": scores.mode_precision,
-        "mode_recall": scores.mode_recall,
+        "mode_precision": scores.figure("mode_P"),
+        "mode_recall": scores.figure("mode_R"),
         "duplicate_lines": scores.duplicate_lines,
         "signature": _signature(scores.measure, scores.rules),
     }
@@ -186,16 +191,7 @@ def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) ->
 
 
 def by_pos_all(scores: OfficialScores) -> PosScores:
-    return PosScores(
-        scores.total_items,
-        scores.attempted,
-        scores.precision,
-        scores.recall,
-        scores.total_modes,
-        scores.mode_attempted,
-        scores.mode_precision,
-        scores.mode_recall,
-    )
+    return PosScores.of(scores.measure, scores.sums)
 
 
 def pos_tables(rows: Sequence[tuple[str, dict[str, PosScores]]], measure: str) -> str:
@@ -223,6 +219,15 @@ def pos_tables(rows: Sequence[tuple[str, dict[str, PosScores]]], measure: str) -
     return "\n".join(lines)
 
 
+_MW_FIELDS = {
+    "detection_precision": "detection_P",
+    "detection_recall": "detection_R",
+    "identification_precision": "identification_P",
+    "identification_recall": "identification_R",
+}
+"""The JSON and CSV fields of mw and the registered measures (``mw.NAME``) they show."""
+
+
 def multiword_json(name: str, scores: MultiwordScores) -> str:
     body = {
         "system": name,
@@ -232,10 +237,7 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
         "found": scores.found,
         "genuine": scores.genuine,
         "matched": scores.matched,
-        "detection_precision": scores.detection_precision,
-        "detection_recall": scores.detection_recall,
-        "identification_precision": scores.identification_precision,
-        "identification_recall": scores.identification_recall,
+        **{field: scores.figure(name) for field, name in _MW_FIELDS.items()},
         "signature": _signature("mw", scores.rules),
     }
     return json.dumps(body, indent=2) + "\n"
@@ -244,12 +246,7 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
 def multiword_csv(name: str, scores: MultiwordScores) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    fields = [
-        "detection_precision",
-        "detection_recall",
-        "identification_precision",
-        "identification_recall",
-    ]
+    fields = list(_MW_FIELDS)
     writer.writerow(
         [
             "system",
@@ -263,7 +260,7 @@ def multiword_csv(name: str, scores: MultiwordScores) -> str:
             "signature",
         ]
     )
-    values = [getattr(scores, field) for field in fields]
+    values = [scores.figure(name) for name in _MW_FIELDS.values()]
     writer.writerow(
         [
             name,

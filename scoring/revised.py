@@ -9,8 +9,8 @@ number of annotators who gave a (0 outside H_i), maxfreq_i the largest count in 
 Each measure turns one item into an :class:`ItemStats` row (numerator and denominator of
 the item's score, and whether the system attempted it). Arithmetic is exact
 (:class:`fractions.Fraction`) by default: these exact functions are the test oracle of the
-registered measures (:mod:`scoring.measures`, which calls them on float frequencies and
-gives the corpus figures as ratios of column sums, as in sacrebleu).
+registered measures (:mod:`scoring.registry`; :mod:`scoring.measures` calls them on float
+frequencies, and the corpus figures are ratios of column sums, as in sacrebleu).
 
 Choices where the slides say nothing (each is tested in ``tests/test_revised.py``):
 

@@ -20,9 +20,10 @@ AnswerKind = Literal["substitutes", "name", "nil"]
 "no substitute"."""
 ANSWER_KINDS: tuple[AnswerKind, ...] = ("substitutes", "name", "nil")
 
-SystemKind = Literal["best", "oot", "mw", "ranked"]
+SystemKind = Literal["best", "oot", "mw", "ranked", "swords"]
 """What a system file holds: best answers (``::``), oot answers (``:::``), multiwords
-(``::``, scored against the mwgold) or ranked candidates (``::::``)."""
+(``::``, scored against the mwgold), ranked candidates (``::::``) or a SWORDS result (a
+JSON object, scored against a SWORDS dataset)."""
 
 LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
 """A lexelt as every strict reader takes it: ``lemma.pos`` or ``lemma.orig_pos.pos`` with

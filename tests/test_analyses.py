@@ -134,7 +134,7 @@ def _oracle_recall(measure: str, scored: Gold, copies: int, top: int) -> float |
             f"{item.lexelt} {item_id} {'::' if measure == 'best' else ':::'} " + ";".join(keys)
         )
     assert measure in ("best", "oot")
-    return score_system("best" if measure == "best" else "oot", scored, rows, "oracle").recall
+    return score_system("best" if measure == "best" else "oot", scored, rows, "oracle").figure("R")
 
 
 @pytest.mark.shared_data
@@ -387,9 +387,9 @@ def test_context2vec_through_every_analysis() -> None:
     oot = score_system("oot", scored, read_text(folder / "test.generated.oot"), "c2v")
     dup = items_with_duplicates("context2vec", oot, scored)
     assert dup.iwd == 0 == oot.duplicate_lines
-    assert dup.scores["all"].recall == oot.recall
-    assert dup.without_duplicates["all"].recall == pytest.approx(oot.recall, abs=1e-12)
-    assert perl_round(oot.recall or 0) == "14.05"
+    assert dup.scores["all"].recall == oot.figure("R")
+    assert dup.without_duplicates["all"].recall == pytest.approx(oot.figure("R"), abs=1e-12)
+    assert perl_round(oot.figure("R") or 0) == "14.05"
     assert (dup.order, dup.mode_order) == ("rvna", "vrna")
     best_lines = read_system(folder / "test.generated.best", "best")
     best = score_system("best", scored, read_text(folder / "test.generated.best"), "c2v")
@@ -411,7 +411,7 @@ def test_trial_baseline_through_every_analysis() -> None:
     path = shared_path("data", "semeval2007", "trial", "BL.out")
     best = score_system("best", scored, read_text(path), "BL.out")
     dup = items_with_duplicates("BL", best, scored)
-    assert dup.iwd == 0 and dup.scores["all"].recall == best.recall
+    assert dup.iwd == 0 and dup.scores["all"].recall == best.figure("R")
     assert dup.order == "anvr"
     baseline = read_system(path, "best")
     (overlap,) = type_overlap(scored, {"BL": baseline})

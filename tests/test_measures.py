@@ -1,22 +1,27 @@
-"""The registry of measures (scoring.measures): every registered measure's float route
-against an exact route in Fractions (the item functions of scoring.revised and
-scoring.ranking on exact frequencies, the official credit from the gold's counts), on
-hand-made and real data; one route for an item and for the bulk rows; the signatures."""
+"""The registry of measures (scoring.registry): every registered measure's float route
+against an exact route in Fractions (the leaderboard's: the item functions of
+scoring.revised and scoring.ranking on exact frequencies, the official credit from the
+gold's counts, on hand-made and real data; mw's and SWORDS': hand-computed values); one
+route for an item and for the bulk rows; the scorer's figures are the registry's; the
+signatures."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from scoring import __version__, ranking, revised
+from scoring.benchmark.swords import target_gold
+from scoring.benchmark.swords_measures import COLUMNS, METRICS, row
 from scoring.gold import Gold, fold, read_gold
 from scoring.leaderboard import Settings, leaderboard
 from scoring.lines import read_text
 from scoring.measures import (
     FAMILIES,
-    MEASURES,
     Answers,
     GoldItem,
     detect_kind,
@@ -25,9 +30,24 @@ from scoring.measures import (
     score_files,
     system_rows,
 )
-from scoring.official import OOT_GUESSES, score_item
-from scoring.types import Rules, SystemKind
+from scoring.multiword import read_mwgold_lines, score_multiwords
+from scoring.multiword_measures import MultiwordItem
+from scoring.official import OOT_GUESSES, score_item, score_system
+from scoring.ranking import Scored
+from scoring.registry import (
+    LEADERBOARD,
+    LEADERBOARD_KINDS,
+    MEASURES,
+    OFFICIAL_COLUMNS,
+    Ratio,
+    measure_def,
+)
+from scoring.types import Rules, SystemKind, Task
 from tests.conftest import shared_path
+
+T, F = "TRUE", "FALSE"
+BOARD: dict[str, Ratio] = {measure.name: measure for measure in LEADERBOARD}
+"""The leaderboard's measures (the registry's first family), by name."""
 
 GOLD = [
     "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
@@ -133,7 +153,7 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
     ]
     checked = 0
     for measure_name in rows.measures():
-        measure = MEASURES[measure_name]
+        measure = BOARD[measure_name]
         numerator, denominator = measure.columns()
         top = sum((row[numerator] for row in exact), Fraction(0))
         bottom = sum((row[denominator] for row in exact), Fraction(0))
@@ -163,12 +183,12 @@ def test_every_measure_equals_its_exact_route_on_hand_made_files(name: str, rule
     assert checked == {"s.best": 8, "s.oot": 16, "s.ranked": 6}[name]
 
 
-def test_every_registered_measure_is_checked_on_hand_made_files() -> None:
+def test_every_leaderboard_measure_is_checked_on_hand_made_files() -> None:
     gold = read_gold(GOLD, "fixed")
     seen = {
         m for name, text in SYSTEMS.items() for m in score_files(gold, [(name, text)])[0].measures()
     }
-    assert seen == set(MEASURES)
+    assert seen == set(BOARD)
 
 
 @pytest.mark.shared_data
@@ -283,3 +303,143 @@ def test_an_item_score_pl_keeps_in_t_without_a_usable_entry_scores_zero() -> Non
         board = leaderboard(read_gold(gold, rules), systems, Settings()).to_json()["systems"]
         found = {**board["s.best"], **board["s.ranked"]}
         assert {name: found[name] for name in figures} == pytest.approx(figures), rules
+
+
+# --- the scorer's figures, mw and SWORDS: the other families of the registry -------------
+
+
+@pytest.mark.parametrize("rules", ["compat", "fixed"])
+@pytest.mark.parametrize("kind", ["best", "oot"])
+def test_the_scan_sums_the_registry_s_official_columns(kind: Task, rules: Rules) -> None:
+    """score.pl's scan (file order) and the leaderboard's rows (gold order) give the same
+    column sums, and the scorer's figures are the registered measures of them."""
+    gold = read_gold(GOLD, rules)
+    text = SYSTEMS[f"s.{kind}"]
+    scanned = score_system(kind, gold, text, "s")
+    rows = score_files(gold, [("s", text)])[0]
+    assert scanned.sums == pytest.approx({c: rows.columns[c].sum() for c in OFFICIAL_COLUMNS})
+    for name in ("P", "R", "mode_P", "mode_R"):
+        assert scanned.figure(name) == pytest.approx(rows.value(f"{kind}.{name}"), abs=1e-15)
+        measure = MEASURES[f"{kind}.{name}"]
+        assert scanned.figure(name) == measure.figure([scanned.sums[c] for c in measure.columns()])
+
+
+MW_GOLD = [
+    "take.v 1 :: take place 2;take off 1;",
+    "cross.n 2 :: cross section 2;",
+    "bar.n 3 :: bar off 1;",  # one annotator: no multiword
+    "tie.n 4 :: a b 2;c d 2;",  # a tie: no multiword
+]
+MW_SYSTEM = [
+    "take.v 1 :: take  place",  # matches only trimmed (fixed)
+    "cross.n 2 :: ",  # an empty answer: a detection under compat only
+    "bar.n 3 :: bar off",
+    "tie.n 4 :: a b",
+    "take.v 1 :: take place",  # a later line of a done id: ignored
+    "new.n 9 :: x",  # not in the gold: found all the same
+]
+MW_EXPECTED: dict[Rules, dict[str, Fraction]] = {
+    # found 4 (take, bar, tie, new); |MW| 2 (take, cross)
+    "compat": {  # genuine: take, cross; matched: none ("take  place" as written)
+        "mw.detection_P": Fraction(2, 4),
+        "mw.detection_R": Fraction(2, 2),
+        "mw.identification_P": Fraction(0, 4),
+        "mw.identification_R": Fraction(0, 2),
+    },
+    "fixed": {  # genuine: take; matched: take
+        "mw.detection_P": Fraction(1, 4),
+        "mw.detection_R": Fraction(1, 2),
+        "mw.identification_P": Fraction(1, 4),
+        "mw.identification_R": Fraction(1, 2),
+    },
+}
+
+
+@pytest.mark.parametrize("rules", ["compat", "fixed"])
+def test_every_mw_measure_equals_its_hand_computed_value(rules: Rules) -> None:
+    modes, total = read_mwgold_lines(MW_GOLD, "g", [])
+    assert (modes, total) == ({"1": "take place", "2": "cross section"}, 2)
+    answers = {"1": "take  place", "2": "", "3": "bar off", "4": "a b", "9": "x"}
+    scores = score_multiwords(MW_GOLD, MW_SYSTEM, "s", "g", rules)
+    mw = [m for m in MEASURES.values() if m.kinds == {"mw"}]
+    assert [m.name for m in mw] == list(MW_EXPECTED[rules])
+    for measure in mw:
+        stats = [
+            measure.item_stats(MultiwordItem(modes.get(i), rules), a) for i, a in answers.items()
+        ]
+        top = sum((Fraction(row[0]) for row in stats), Fraction(0))
+        bottom = sum((Fraction(row[1]) for row in stats), Fraction(0))
+        assert top / bottom == MW_EXPECTED[rules][measure.name], measure.name
+        short = measure.name.removeprefix("mw.")
+        assert scores.figure(short) == float(MW_EXPECTED[rules][measure.name]), measure.name
+    assert MEASURES["mw.detection_P"].corpus(np.array([[2.0, 4.0], [0.0, 0.0]])).tolist() == [
+        0.5,
+        0.0,
+    ]
+    assert MEASURES["mw.detection_R"].signature("fixed") == (
+        f"metric:mw.detection_R|rules:fixed|t:two+responses|version:{__version__}"
+    )
+
+
+def test_every_swords_measure_equals_its_hand_computed_value() -> None:
+    """Two targets. t1: smart 2 of 3 TRUE (acceptable), clever 1 of 5 (conceivable), dull
+    0 of 2, the system says zebra, clever, smart; t2: cloak 2 of 2, left out. GAP of t1
+    by TRUE counts: (1/2 + 3/3) / (2/1 + 3/2) = 3/7; by shares: (1/10 + 13/45) / (2/3 +
+    13/30) = 35/99; t2's is 0."""
+    t1 = target_gold({"smart": [T, T, F], "clever": [T, F, F, F, F], "dull": [F, F]})
+    t2 = target_gold({"cloak": [T, T]})
+    answers = [(t1, [Scored("zebra", 0.9), Scored("clever", 0.8), Scored("smart", 0.5)])]
+    answers.append((t2, []))
+    # pooled (P, R): hits / returned, hits / wanted; |gold| <= 10, so RS = R and FS = F
+    half, third, two_thirds = Fraction(1, 2), Fraction(1, 3), Fraction(2, 3)
+    pooled = {
+        "lenient_a": (half, half),  # clever smart: 1 hit of 2; 1 + 1 acceptable
+        "lenient_c": (Fraction(1), two_thirds),  # 2 hits of 2; 2 + 1 conceivable
+        "strict_a": (third, half),  # zebra clever smart: 1 hit of 3
+        "strict_c": (two_thirds, two_thirds),  # 2 hits of 3
+    }
+    expected: dict[str, Fraction] = {}
+    for prefix, (p, r) in pooled.items():
+        f = 2 * p * r / (p + r)
+        for short, fraction in (("f", f), ("fs", f), ("p", p), ("r", r), ("rs", r)):
+            expected[f"{prefix}_{short}@10"] = fraction
+    # at 1: zebra, a miss; GAP: t1's and t2's 0, averaged
+    expected |= {"strict_c_p@1": Fraction(0), "gap": Fraction(3, 14), "gap_rat": Fraction(35, 198)}
+    assert expected["strict_a_f@10"] == Fraction(2, 5)  # 2 (1/3)(1/2) / (5/6)
+    assert expected["lenient_c_f@10"] == Fraction(4, 5)  # 2 (1)(2/3) / (5/3)
+    rows = [row(target, ranked) for target, ranked in answers]
+    sums = [sum(column) for column in zip(*rows, strict=True)]
+    swords = {m.name: m for m in MEASURES.values() if m.kinds == {"swords"}}
+    assert (
+        list(swords) == [f"swords.{name}" for name in METRICS] == [f"swords.{n}" for n in expected]
+    )
+    for name, measure in swords.items():
+        value = measure.figure([sums[COLUMNS.index(c)] for c in measure.columns()])
+        exact = expected[name.removeprefix("swords.")]
+        assert value == pytest.approx(float(exact), rel=1e-12, abs=1e-15), name
+        for (target, ranked), found in zip(answers, rows, strict=True):  # one route
+            assert measure.item_stats(target, ranked) == tuple(
+                found[COLUMNS.index(c)] for c in measure.columns()
+            ), name
+    # F of pooled counts where P = R = 0: 0, and undefined for the one figure
+    nothing = swords["swords.strict_a_f@10"]
+    assert nothing.figure([0, 3, 2]) is None
+    assert nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]])).tolist() == [0.0, 0.4]
+    assert swords["swords.gap"].signature(("data", "d.json"), ("k", 10)) == (
+        f"metric:swords.gap|data:d.json|k:10|version:{__version__}"
+    )
+
+
+def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> None:
+    """51 measures in three families; the leaderboard does not take the others; the
+    drop-in scorer reads the registry without numpy (it would double its start-up)."""
+    kinds = [sorted(m.kinds) for m in MEASURES.values()]
+    assert (len(MEASURES), kinds.count(["mw"]), kinds.count(["swords"])) == (24 + 4 + 23, 4, 23)
+    assert list(MEASURES)[:24] == [m.name for m in LEADERBOARD]
+    with pytest.raises(
+        ValueError, match=r"unknown measure .mw\.detection_P.; measures are: best\.P,"
+    ):
+        measure_def("mw.detection_P", LEADERBOARD_KINDS)
+    code = "import sys, scoring.score; print(sorted(m for m in sys.modules if 'numpy' in m))"
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert found.stdout == "[]\n"

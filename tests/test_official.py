@@ -24,7 +24,7 @@ def test_happy_best_credit_is_3_plus_1_over_2_times_7() -> None:
     (row,) = scores.items
     assert row.credit == pytest.approx(float(Fraction(3 + 1, 7)))
     assert row.score == pytest.approx(float(Fraction(3 + 1, 2 * 7)))
-    assert scores.precision == scores.recall == row.score
+    assert scores.figure("P") == scores.figure("R") == row.score
     assert scores.mode_correct == 1  # glad is the mode and the first guess
     assert official_text(scores) == (
         "Total = 1, attempted = 1\n"
@@ -158,7 +158,7 @@ def test_fixed_best_on_quirks() -> None:
     assert not by_id["5"].attempted and by_id["5"].score == 0 and not by_id["5"].stale
     assert scores.attempted == 4
     assert scores.score_sum == pytest.approx(1 / 3 + 2 / 3 + 3 / 4 + 1 / 2)
-    assert scores.recall == pytest.approx(scores.score_sum / 6)
+    assert scores.figure("R") == pytest.approx(scores.score_sum / 6)
 
 
 def test_oot_duplicates_compat_credits_each_fixed_once() -> None:
@@ -215,7 +215,7 @@ def test_multiwords_compat_counts_empty_answers_fixed_does_not() -> None:
     assert compat.total_modes == 2  # item 3: one annotator; item 4: tie
     assert (compat.found, compat.genuine, compat.matched) == (3, 2, 1)
     assert (fixed.found, fixed.genuine, fixed.matched) == (3, 1, 1)
-    assert compat.detection_recall == 1.0 and fixed.detection_recall == 0.5
+    assert compat.figure("detection_R") == 1.0 and fixed.figure("detection_R") == 0.5
 
 
 def test_fixed_rules_documented_examples() -> None:

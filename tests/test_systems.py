@@ -253,7 +253,8 @@ def test_a_swords_result_is_scored_on_the_page(
     from annotate.goldfiles import compile_dataset
     from annotate.models import Dataset
     from annotate.systems import scoring_gold, store_system, swords_data
-    from scoring.benchmark.swords import METRICS, evaluate_swords, parse_result
+    from scoring.benchmark.swords import evaluate_swords, parse_result
+    from scoring.benchmark.swords_measures import METRICS
 
     with answered.app_context():
         data = db.get_or_404(Dataset, dataset)

@@ -43,9 +43,12 @@
       update(box);
     }
   });
-  document.addEventListener("DOMContentLoaded", function () {
+  function refresh() {
     document.querySelectorAll("[data-limit]").forEach(update);
     scrollable();
-  });
+  }
+  document.addEventListener("DOMContentLoaded", refresh);
+  // the annotation page's script swapped in the next sentence (static/annotate.js)
+  document.addEventListener("lexsub:swapped", refresh);
   window.addEventListener("resize", scrollable);
 }());

@@ -38,7 +38,9 @@ Preprocessing (``preprocess_dataset_for_evaluation``, ``preprocess_result_for_ev
 
 Metrics (``evaluate``), as percentages, in SWORDS' order: for each of ``lenient_a``,
 ``lenient_c``, ``strict_a``, ``strict_c`` the keys ``f@10``, ``fs@10``, ``p@10``,
-``r@10``, ``rs@10``; then ``strict_c_p@1``, ``gap``, ``gap_rat``.
+``r@10``, ``rs@10``; then ``strict_c_p@1``, ``gap``, ``gap_rat``. Each is a registered
+measure, ``swords.NAME`` (:mod:`scoring.benchmark.swords_measures`: one row of pooled
+counts and GAP a target, every figure a function of the column sums).
 
 - A substitute's score is its share of TRUE labels (TRUE and TRUE_IMPLICIT among the
   labels left): *conceivable* (``c``) when it is ≥ 0.1, *acceptable* (``a``) when it is
@@ -77,32 +79,19 @@ import numpy as np
 
 from scoring.agreement.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.benchmark.cli import Report
+from scoring.benchmark.swords_measures import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
 from scoring.io import FormatError
-from scoring.ranking import Scored, gap
+from scoring.ranking import Scored
+from scoring.registry import figure
 from scoring.revised import Frequencies, Number
 from scoring.signature import signature
 
 DESCRIPTION = "SWORDS (Lee et al. 2021): lenient/strict P, R, F@10, P@1, GAP, as swords/eval.py"
-K = 10
 CONCEIVABLE = 0.1
 ACCEPTABLE = 0.5 + 1e-4
 """SWORDS' thresholds on the share of TRUE labels (``create_comparison_lists``)."""
 POSITIVE = ("TRUE", "TRUE_IMPLICIT")
 UNSURE = "UNSURE"
-SETTINGS: tuple[tuple[str, bool, str], ...] = (
-    ("lenient_a", True, "a"),
-    ("lenient_c", True, "c"),
-    ("strict_a", False, "a"),
-    ("strict_c", False, "c"),
-)
-"""SWORDS' four settings: name, lenient (only the data's substitutes kept), gold level."""
-METRICS: tuple[str, ...] = (
-    *(f"{prefix}_{name}@{K}" for prefix, _, _ in SETTINGS for name in ("f", "fs", "p", "r", "rs")),
-    "strict_c_p@1",
-    "gap",
-    "gap_rat",
-)
-"""Every figure :func:`evaluate_swords` reports, in SWORDS' order."""
 
 Lemmatizer = Callable[[str, str | None], str]
 """``(word, SWORDS PoS name or None) -> lemma``."""
@@ -298,66 +287,49 @@ def prepare_result(
 # --- the metrics -------------------------------------------------------------------------
 
 
+_DIVISIONS = (
+    *(f"{prefix}_{name}@{K}" for prefix, _, _ in SETTINGS for name in ("p", "r", "rs", "f", "fs")),
+    "strict_c_p@1",
+    "gap",
+    "gap_rat",
+)
+"""The figures in the order SWORDS' code divides for them (the order of the notes)."""
+
+
 def _positives(labels: Sequence[str]) -> int:
     return sum(label in POSITIVE for label in labels)
 
 
-def _divide(numerator: float, denominator: float, name: str, undefined: list[str]) -> float:
-    """numerator / denominator; 0 (and ``name`` noted) where SWORDS' code would raise
-    ZeroDivisionError."""
-    if denominator == 0:
-        undefined.append(name)
-        return 0.0
-    return numerator / denominator
+def _weights(lemmas: Mapping[str, list[str]], weight: Callable[[list[str]], float]) -> Frequencies:
+    counts: dict[str, Number] = {lemma: weight(labels) for lemma, labels in lemmas.items()}
+    return Frequencies(counts, math.fsum(counts.values()), max(counts.values()))
 
 
-def pr_at_k(
-    gold: Sequence[set[str]], system: Sequence[Sequence[str]], k: int, undefined: list[str]
-) -> dict[str, float]:
-    """SWORDS' ``pr_at_k`` (macro branch), in percent: counts pooled over the targets."""
-    hits = returned = capped = size = 0
-    for wanted, ranked in zip(gold, system, strict=True):
-        top = ranked[:k]
-        hits += sum(candidate in wanted for candidate in top)
-        returned += len(top)
-        capped += min(len(wanted), k)
-        size += len(wanted)
-    p = _divide(hits, returned, f"p@{k}", undefined)
-    r = _divide(hits, capped, f"r@{k}", undefined)
-    rs = _divide(hits, size, f"rs@{k}", undefined)
-    f = _divide(2 * p * r, p + r, f"f@{k}", undefined)
-    fs = _divide(2 * p * rs, p + rs, f"fs@{k}", undefined)
-    return {
-        f"f@{k}": f * 100,
-        f"fs@{k}": fs * 100,
-        f"p@{k}": p * 100,
-        f"r@{k}": r * 100,
-        f"rs@{k}": rs * 100,
-    }
-
-
-def _gap_mean(
-    data: Prepared, system: Mapping[str, Sequence[Scored]], weight: Callable[[list[str]], float]
-) -> tuple[float, int]:
-    """Mean GAP over the data's targets (numpy's mean, as SWORDS), -1 for a target with no
-    positive weight; and how many such targets there are."""
-    values: list[float] = []
-    for tid, lemmas in data.labels.items():
-        counts: dict[str, Number] = {lemma: weight(labels) for lemma, labels in lemmas.items()}
-        gold = Frequencies(counts, math.fsum(counts.values()), max(counts.values()))
-        item = gap(gold, system.get(tid, ()))
-        values.append(float(item.value) if item.defined else -1.0)
-    return float(np.mean(values)), values.count(-1.0)
+def target_gold(lemmas: Mapping[str, list[str]]) -> TargetGold:
+    """One prepared target as SWORDS' measures read it (``create_comparison_lists``): a
+    substitute is acceptable when its share of TRUE labels is >= 0.5 + 1e-4, conceivable
+    when it is >= 0.1; GAP weighs it by its TRUE labels, or by their share."""
+    shares = {lemma: _positives(labels) / len(labels) for lemma, labels in lemmas.items()}
+    return TargetGold(
+        frozenset(lemmas),
+        frozenset(lemma for lemma, share in shares.items() if share >= ACCEPTABLE),
+        frozenset(lemma for lemma, share in shares.items() if share >= CONCEIVABLE),
+        _weights(lemmas, lambda labels: float(_positives(labels))),
+        _weights(lemmas, lambda labels: _positives(labels) / len(labels)),
+    )
 
 
 def evaluate_swords(
     dataset: Swords, result: SwordsResult, lemmatizer: Lemmatizer | None = None
 ) -> SwordsScores:
     """Every figure of SWORDS' ``evaluate(dataset, result)`` (``allow_abstain=False``, with
-    preprocessing), computed as its code computes it. ``lemmatizer`` defaults to NLTK's
-    WordNet lemmatiser as SWORDS calls it (:func:`scoring.benchmark.wordnet.lemmatize`);
-    tests pass another to check the arithmetic alone. Raises ValueError for a result
-    target that is not in the dataset, a target with no PoS, or no target to evaluate."""
+    preprocessing): each target's row of the SWORDS measures
+    (:func:`scoring.benchmark.swords_measures.row`), the columns summed over the targets,
+    and each figure read through the registry (:data:`scoring.registry.MEASURES`), in
+    percent. ``lemmatizer`` defaults to NLTK's WordNet lemmatiser as SWORDS calls it
+    (:func:`scoring.benchmark.wordnet.lemmatize`); tests pass another to check the
+    arithmetic alone. Raises ValueError for a result target that is not in the dataset,
+    a target with no PoS, or no target to evaluate."""
     if lemmatizer is None:
         from scoring.benchmark.wordnet import lemmatize
 
@@ -366,40 +338,24 @@ def evaluate_swords(
     if not data.labels:
         raise ValueError("no target of the dataset has a labelled substitute to evaluate")
     system, system_note = prepare_result(result, dataset, lemmatizer)
-    ranked = [[item.candidate for item in system.get(tid, ())] for tid in data.labels]
-    pools = [set(lemmas) for lemmas in data.labels.values()]
-    lenient = [[c for c in r if c in pool] for r, pool in zip(ranked, pools, strict=True)]
-    gold = {
-        level: [
-            {
-                lemma
-                for lemma, labels in lemmas.items()
-                if _positives(labels) / len(labels) >= threshold
-            }
-            for lemmas in data.labels.values()
-        ]
-        for level, threshold in (("a", ACCEPTABLE), ("c", CONCEIVABLE))
-    }
+    rows = [row(target_gold(lemmas), system.get(tid, ())) for tid, lemmas in data.labels.items()]
+    # each column summed alone by numpy, so that GAP's sum is numpy's mean's, to the bit
+    columns = np.array(rows, dtype=np.float64).T.copy()
+    sums = dict(zip(COLUMNS, (float(total) for total in columns.sum(axis=1)), strict=True))
     metrics: dict[str, float] = {}
-    undefined: list[str] = []
-    for prefix, is_lenient, level in SETTINGS:
-        missing: list[str] = []
-        figures = pr_at_k(gold[level], lenient if is_lenient else ranked, K, missing)
-        metrics.update({f"{prefix}_{name}": value for name, value in figures.items()})
-        undefined += [f"{prefix}_{name}" for name in missing]
-    missing = []
-    metrics["strict_c_p@1"] = pr_at_k(gold["c"], ranked, 1, missing)["p@1"]
-    undefined += ["strict_c_p@1"] if "p@1" in missing else []
-    metrics["gap"], no_true = _gap_mean(data, system, lambda labels: float(_positives(labels)))
-    metrics["gap"] *= 100
-    rat, _ = _gap_mean(data, system, lambda labels: _positives(labels) / len(labels))
-    metrics["gap_rat"] = rat * 100
+    undefined: set[str] = set()
+    for name in METRICS:
+        value = figure(f"swords.{name}", sums)
+        if value is None:
+            undefined.add(name)
+        metrics[name] = 0.0 if value is None else value * 100
     notes = [*data.notes, system_note]
     if undefined:
         notes.append(
-            f"{', '.join(undefined)}: denominator 0, reported as 0 (SWORDS' code raises "
-            "ZeroDivisionError here)"
+            f"{', '.join(name for name in _DIVISIONS if name in undefined)}: denominator 0, "
+            "reported as 0 (SWORDS' code raises ZeroDivisionError here)"
         )
+    no_true = int(np.count_nonzero(columns[COLUMNS.index("gap")] == -1.0))
     if no_true:
         notes.append(
             f"{no_true} targets have no TRUE label: each scores -1 in gap and gap_rat, "
@@ -436,10 +392,10 @@ def lemmatiser_name() -> str:
     return f"nltk3.5-morphy+nltk-{nltk.__version__}+wordnet-{wordnet.get_version()}"
 
 
-def swords_signature(data: str) -> str:
-    """The signature of SWORDS' figures on the dataset file named ``data``."""
-    return signature(
-        "swords",
+def swords_settings(data: str) -> tuple[tuple[str, object], ...]:
+    """Every setting that fixes SWORDS' figures on the dataset file named ``data`` (what
+    :meth:`~scoring.benchmark.swords_measures.SwordsMeasure.signature` takes)."""
+    return (
         ("data", data),
         ("lemmatiser", lemmatiser_name()),
         ("k", K),
@@ -447,6 +403,11 @@ def swords_signature(data: str) -> str:
         ("conceivable", ">=0.1"),
         ("abstain", "no"),
     )
+
+
+def swords_signature(data: str) -> str:
+    """The signature of all of SWORDS' figures on the dataset file named ``data``."""
+    return signature("swords", *swords_settings(data))
 
 
 def evaluate(args: argparse.Namespace) -> Report:

@@ -132,12 +132,12 @@ def _study(live: Live, tmp: Path) -> Study:
         for name, answers in given.items():
             user = db.session.scalars(select(User).where(User.username == name)).one()
             for instance, substitutes in zip(instances[1:], answers, strict=False):
-                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
+                save_answer(user, instance.id, Answer("substitutes", substitutes, None, False))
         german_first = db.session.scalars(
             select(Instance).where(Instance.dataset_id == german_id)
         ).one()
         ann = db.session.scalars(select(User).where(User.username == "ann")).one()
-        save_answer(ann, german_first, Answer("substitutes", ("Gebäude",), None, False))
+        save_answer(ann, german_first.id, Answer("substitutes", ("Gebäude",), None, False))
         posthoc, referenz, scores = _rounds(demo, db.session.get(Dataset, german_id))
         study = Study(
             live,

@@ -21,7 +21,7 @@ pytest.importorskip(
 )
 
 from playwright.sync_api import Locator, Page, expect
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from annotate.importer import parse_lexsub_xml
 from tests.browser.conftest import DEMO, PASSWORD, Live
@@ -113,7 +113,8 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
     live: Live, page: Page
 ) -> None:
     from annotate.extensions import db
-    from annotate.models import Instance, Lexelt, Response, Revision, WordFlag
+    from annotate.models import Dataset, Instance, Lexelt, Response, Revision
+    from annotate.services import dictionary_flags
 
     user_id = live.user("ann", datasets=("demo",))
     ids = instance_ids(live)
@@ -240,13 +241,12 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
                 .order_by(Revision.id)
             )
         ]
-        flags = dict(
-            db.session.execute(
-                select(Lexelt.item, WordFlag.used_dictionary)
-                .join(Lexelt, WordFlag.lexelt_id == Lexelt.id)
-                .where(WordFlag.user_id == user_id)
-            ).all()
-        )
+        demo = db.session.execute(select(Dataset).where(Dataset.name == "demo")).scalar_one()
+        items = dict(db.session.execute(select(Lexelt.id, Lexelt.item)).all())
+        flags = {
+            items[lexelt]: used
+            for (_, lexelt), used in dictionary_flags(demo.id, user_id=user_id).items()
+        }
     assert current == {
         "d1": ("substitutes", ["season", "springtime"], None, 1),
         "d2": ("name", [], None, 1),
@@ -324,6 +324,85 @@ def test_validation_error_keeps_the_typed_input(live: Live, page: Page) -> None:
         revisions = db.session.scalars(select(Revision.id).where(Revision.user_id == user_id)).all()
     assert [tuple(row) for row in saved] == [("substitutes", ["season"], "spring days")]
     assert len(revisions) == 1
+
+
+def test_save_and_next_swaps_in_the_next_sentence_and_works_without_javascript(
+    live: Live, page: Page, new_page: Callable[..., Page]
+) -> None:
+    """The page saves with fetch and swaps in the next sentence: no page load, the next
+    sentence's address, title and progress, the focus in Substitute 1, "Saved." and the
+    new sentence said in the live region, the shortcuts and Back working, nothing for axe
+    to find; with JavaScript off the form saves as a plain POST and a redirect."""
+    from annotate.extensions import db
+    from annotate.models import Instance, Response, Revision, User
+    from tests.browser.test_a11y import axe_violations
+
+    live.user("fet", datasets=("demo",))
+    live.user("nojs", datasets=("demo",))
+    ids = instance_ids(live)
+    log_in(page, live, "fet")
+    page.goto(f"{live.url}/annotate/{ids['d1']}")
+    page.evaluate("window.loadedOnce = true")  # gone if the page is loaded again
+    substitute(page, 1).fill("season")
+    box(page, "Used a dictionary or thesaurus for this word").check()
+    save(page)
+
+    expect_at(page, live, ids, "d2", progress(1, 2, 1))
+    assert page.evaluate("window.loadedOnce") is True  # swapped, not loaded
+    expect(page).to_have_title("Sentence 2 of word 1 · demo · lexsub")
+    expect(substitute(page, 1)).to_be_focused()
+    expect(substitute(page, 1)).to_have_value("")
+    status = page.get_by_role("status").filter(has_text="Saved.")
+    expect(status).to_have_text(f"Saved. Sentence 2 of word 1: {SENTENCES['d2'].head}")
+    expect(box(page, "Used a dictionary or thesaurus for this word")).to_be_checked()
+    expect(page.get_by_role("link", name="Previous")).to_have_attribute(
+        "href", f"/annotate/{ids['d1']}"
+    )
+    assert axe_violations(page) == []
+
+    page.keyboard.press("Alt+P")  # the shortcut works on the swapped form
+    expect(box(page, "Proper name")).to_be_checked()
+    page.keyboard.press("Enter")
+    expect_at(page, live, ids, "d3", progress(1, 3, 2))
+    assert page.evaluate("window.loadedOnce") is True
+    expect(status).to_have_text(f"Saved. Sentence 3 of word 1: {SENTENCES['d3'].head}")
+
+    page.go_back()  # the address of the sentence before, loaded as a page
+    expect_at(page, live, ids, "d2", progress(1, 2, 2))
+    expect(box(page, "Proper name")).to_be_checked()
+
+    # JavaScript off: the same form, a POST and a redirect to the next sentence's page
+    plain = new_page(java_script_enabled=False)
+    log_in(plain, live, "nojs")
+    plain.goto(f"{live.url}/annotate/{ids['d1']}")
+    substitute(plain, 1).fill("springtime")
+    save(plain)
+    expect_at(plain, live, ids, "d2", progress(1, 2, 1))
+    expect(plain.get_by_role("status").filter(has_text="Saved.")).to_have_text("Saved.")
+
+    with live.app.app_context():
+        stored = {
+            (name, xml_id, kind, tuple(substitutes), used, saves)
+            for name, xml_id, kind, substitutes, used, saves in db.session.execute(
+                select(
+                    User.username,
+                    Instance.xml_id,
+                    Response.kind,
+                    Response.substitutes,
+                    Response.used_dictionary,
+                    Response.saves,
+                )
+                .join(User, Response.user_id == User.id)
+                .join(Instance, Response.instance_id == Instance.id)
+            )
+        }
+        revisions = db.session.scalar(select(func.count(Revision.id)))
+    assert stored == {
+        ("fet", "d1", "substitutes", ("season",), True, 1),
+        ("fet", "d2", "name", (), True, 1),  # the tick held for the word
+        ("nojs", "d1", "substitutes", ("springtime",), False, 1),
+    }
+    assert revisions == 3
 
 
 def test_organiser_imports_watches_progress_and_exports(
@@ -498,7 +577,7 @@ def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> 
             user = db.session.scalar(select(User).where(User.username == name))
             assert user is not None
             for instance, substitutes in zip(instances, given, strict=False):
-                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
+                save_answer(user, instance.id, Answer("substitutes", substitutes, None, False))
         return [f"{instance.lexelt.item} {instance.xml_id}" for instance in instances]
 
 

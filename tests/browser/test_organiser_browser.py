@@ -55,9 +55,9 @@ def save_answers(live: Live) -> list[tuple[str, str]]:
             assert user is not None
             assign(user, dataset)
             if name == "ann":
-                save_answer(user, instances[0], Answer("substitutes", ("serene",), None, False))
+                save_answer(user, instances[0].id, Answer("substitutes", ("serene",), None, False))
             for instance, substitutes in zip(instances, given, strict=False):
-                save_answer(user, instance, Answer("substitutes", substitutes, None, False))
+                save_answer(user, instance.id, Answer("substitutes", substitutes, None, False))
         return [(instance.lexelt.item, instance.xml_id) for instance in instances]
 
 

@@ -1,0 +1,304 @@
+"""What the annotation page of a sentence needs, read in one SQL statement (issue 15).
+
+A request for ``/annotate/<id>`` reads, in one SELECT: the sentence it names (whether
+the user may open it, :func:`annotate.study.opens`; the lemma and the word as it stands,
+which the validation needs), and the page to show: that sentence for a GET, the
+annotator's next sentence after a save. The page is its sentence, its dataset, the
+word's sentences (answered or not), word k of n, sentence k of n, done / total over the
+annotator's sentences (:func:`annotate.study.sentences_of`), the previous sentence, the
+saved answer and the word's dictionary tick (:func:`annotate.services.word_flag`).
+
+A save changes what the page read before it knows in a way the save tells
+(:meth:`ItemPage.after_save`): one more done when the save was the sentence's first,
+the saved sentence answered, and the tick of its word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache
+from typing import Any
+
+from sqlalchemy import (
+    CTE,
+    ColumnElement,
+    Integer,
+    ScalarSelect,
+    Select,
+    and_,
+    bindparam,
+    exists,
+    func,
+    select,
+    true,
+)
+from sqlalchemy.orm import aliased
+
+from annotate.extensions import db
+from annotate.models import Dataset, Instance, Lexelt, Response, User
+from annotate.rounds import judges_a_round
+from annotate.services import word_flag
+from annotate.study import assigned_in, assigned_to, member_of, opens, sentences_of
+
+Mine = Callable[[type[Instance]], ColumnElement[bool]]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence as the page shows it: the context around the target (``head``)."""
+
+    id: int
+    before: str
+    head: str
+    after: str
+
+
+@dataclass(frozen=True)
+class DatasetName:
+    """What a page says of its dataset."""
+
+    id: int
+    name: str
+    language: str
+
+
+@dataclass(frozen=True)
+class SavedAnswer:
+    """The annotator's current answer to the sentence shown."""
+
+    kind: str
+    substitutes: tuple[str, ...]
+    multiword: str | None
+
+
+@dataclass(frozen=True)
+class ItemPage:
+    """The annotation page of one sentence (A5: progress always visible)."""
+
+    instance: Sentence
+    lexelt_id: int
+    dataset: DatasetName
+    word_index: int
+    words: int
+    sentence_index: int
+    siblings: tuple[int, ...]  # the word's sentences (of the annotator), in order
+    answered: frozenset[int]  # those of them with an answer
+    done: int
+    total: int
+    previous: int | None
+    saved: SavedAnswer | None
+    used_dictionary: bool  # the word's tick
+
+    def after_save(self, instance_id: int, lexelt_id: int, new: bool, used: bool) -> ItemPage:
+        """The page once the annotator's sentence ``instance_id`` (of word ``lexelt_id``)
+        is saved: ``new`` when the save was its first answer, ``used`` its tick."""
+        return replace(
+            self,
+            done=self.done + new,
+            answered=self.answered | {instance_id}
+            if instance_id in self.siblings
+            else self.answered,
+            used_dictionary=used if lexelt_id == self.lexelt_id else self.used_dictionary,
+        )
+
+    def form(self) -> dict[str, str]:
+        """The form's values: the saved answer (empty for a new sentence) and the tick."""
+        form = {"used_dictionary": "on" if self.used_dictionary else ""}
+        if self.saved is not None:
+            for index, substitute in enumerate(self.saved.substitutes[:3], 1):
+                form[f"sub{index}"] = substitute
+            form["name"] = "on" if self.saved.kind == "name" else ""
+            form["nil"] = "on" if self.saved.kind == "nil" else ""
+            form["mw"] = "on" if self.saved.multiword else ""
+            form["multiword"] = self.saved.multiword or ""
+        return form
+
+
+@dataclass(frozen=True)
+class Addressed:
+    """The sentence a request names, as a save needs it."""
+
+    id: int
+    lexelt_id: int
+    dataset: DatasetName
+    may_open: bool
+    targets: tuple[str, str]  # the lemma and the word in the sentence (validation)
+    judging: bool  # the user judges a round (the header's link)
+    done: int  # the annotator's sentences of the dataset with an answer
+    total: int  # the annotator's sentences of the dataset
+
+
+def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, ItemPage | None] | None:
+    """The sentence ``instance_id`` and the page to show: its own (``following`` False)
+    or the annotator's next sentence's (None after their last). None when there is no
+    such sentence. One SQL statement (:func:`_statement`)."""
+    parameters = {"user_id": user.id, "instance_id": instance_id}
+    rows = db.session.execute(_statement(following), parameters).all()
+    if not rows:
+        return None
+    top = rows[0]
+    dataset = DatasetName(top.dataset_id, top.name, top.language)
+    addressed = Addressed(
+        top.id,
+        top.lexelt_id,
+        dataset,
+        opens(
+            user.is_organiser, bool(top.member), bool(top.assigned_some), bool(top.assigned_this)
+        ),
+        (top.lemma, top.head),
+        bool(top.judge) and not user.is_organiser,
+        top.done or 0,
+        top.total or 0,
+    )
+    if top.shown_id is None:
+        return addressed, None
+    siblings = tuple(row.sibling_id for row in rows if row.sibling_id is not None)
+    page = ItemPage(
+        Sentence(top.shown_id, top.shown_before, top.shown_head, top.shown_after),
+        top.shown_lexelt_id,
+        dataset,
+        word_index=top.word_index or 0,
+        words=top.words or 0,
+        sentence_index=siblings.index(top.shown_id) + 1 if top.shown_id in siblings else 0,
+        siblings=siblings,
+        answered=frozenset(row.sibling_id for row in rows if row.sibling_answer is not None),
+        done=top.done or 0,
+        total=top.total or 0,
+        previous=top.previous,
+        saved=None
+        if top.kind is None
+        else SavedAnswer(top.kind, tuple(top.substitutes or ()), top.multiword),
+        used_dictionary=bool(top.flag),
+    )
+    return addressed, page
+
+
+@cache
+def _statement(following: bool) -> Select[Any]:
+    """The page's one SELECT, built once (its parameters: ``user_id``, ``instance_id``):
+    one row per sentence of the word shown, each with every figure of the page."""
+    user_id = bindparam("user_id", type_=Integer)
+    cur = aliased(Instance, name="cur")
+    ctx = (
+        select(
+            cur.id,
+            cur.dataset_id,
+            cur.lexelt_id,
+            cur.position,
+            cur.before,
+            cur.head,
+            cur.after,
+            Lexelt.lemma,
+            Lexelt.position.label("lexelt_position"),
+            Dataset.name,
+            Dataset.language,
+            member_of(user_id, cur.dataset_id).label("member"),
+            assigned_in(user_id, cur.dataset_id).label("assigned_some"),
+            assigned_to(user_id, cur.id).label("assigned_this"),
+            judges_a_round(user_id).label("judge"),
+        )
+        .select_from(cur)
+        .join(Lexelt, Lexelt.id == cur.lexelt_id)
+        .join(Dataset, Dataset.id == cur.dataset_id)
+        .where(cur.id == bindparam("instance_id", type_=Integer))
+        .cte("ctx")
+    )
+
+    def mine(x: type[Instance]) -> ColumnElement[bool]:
+        return sentences_of(user_id, x, ctx.c.dataset_id, ctx.c.assigned_some)
+
+    shown = _shown(ctx, mine, following)
+    x = aliased(Instance, name="x")
+    word = aliased(Lexelt, name="word")
+    answer = aliased(Response, name="answer")
+    previous: ColumnElement[int | None] | ScalarSelect[int | None]
+    if following:
+        previous = ctx.c.id
+    else:
+        previous = (
+            select(x.id)
+            .where(mine(x), x.position < ctx.c.position)
+            .order_by(x.position.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+    words = select(func.count(word.id)).where(
+        word.dataset_id == ctx.c.dataset_id,
+        exists().where(x.lexelt_id == word.id, mine(x)).correlate_except(x),
+    )
+    counted = aliased(Response, name="counted")
+    figures = (
+        select(
+            ctx,
+            shown.c.id.label("shown_id"),
+            shown.c.lexelt_id.label("shown_lexelt_id"),
+            shown.c.before.label("shown_before"),
+            shown.c.head.label("shown_head"),
+            shown.c.after.label("shown_after"),
+            select(func.count(x.id)).where(mine(x)).scalar_subquery().label("total"),
+            select(func.count(counted.id))
+            .join(x, x.id == counted.instance_id)
+            .where(counted.user_id == user_id, mine(x))
+            .scalar_subquery()
+            .label("done"),
+            words.scalar_subquery().label("words"),
+            words.where(word.position <= shown.c.lexelt_position)
+            .scalar_subquery()
+            .label("word_index"),
+            previous.label("previous"),
+            word_flag(user_id, shown.c.lexelt_id).label("flag"),
+            answer.kind,
+            answer.substitutes,
+            answer.multiword,
+        )
+        .select_from(ctx)
+        .outerjoin(shown, true())
+        .outerjoin(answer, and_(answer.user_id == user_id, answer.instance_id == shown.c.id))
+        .cte("figures")
+        .prefix_with("MATERIALIZED")  # once, not again for each of the word's sentences
+    )
+    sibling = aliased(Instance, name="sibling")
+    theirs = aliased(Response, name="theirs")
+    return (
+        select(figures, sibling.id.label("sibling_id"), theirs.id.label("sibling_answer"))
+        .select_from(figures)
+        .outerjoin(
+            sibling,
+            and_(
+                sibling.lexelt_id == figures.c.shown_lexelt_id,
+                sentences_of(user_id, sibling, figures.c.dataset_id, figures.c.assigned_some),
+            ),
+        )
+        .outerjoin(theirs, and_(theirs.instance_id == sibling.id, theirs.user_id == user_id))
+        .order_by(sibling.position)
+    )
+
+
+def _shown(ctx: CTE, mine: Mine, following: bool) -> CTE:
+    """The sentence the page shows: the addressed one, or the annotator's next."""
+    if not following:
+        return select(
+            ctx.c.id,
+            ctx.c.lexelt_id,
+            ctx.c.before,
+            ctx.c.head,
+            ctx.c.after,
+            ctx.c.lexelt_position,
+        ).cte("shown")
+    x = aliased(Instance, name="nxt")
+    return (
+        select(
+            x.id,
+            x.lexelt_id,
+            x.before,
+            x.head,
+            x.after,
+            Lexelt.position.label("lexelt_position"),
+        )
+        .join(Lexelt, Lexelt.id == x.lexelt_id)
+        .where(mine(x), x.position > ctx.c.position)
+        .order_by(x.position)
+        .limit(1)
+        .cte("shown")
+    )

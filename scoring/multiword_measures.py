@@ -1,0 +1,113 @@
+"""The mw measures (seed 002, section 4.3; ``score.pl -t mw``) registered in
+:mod:`scoring.registry`: multiword detection and identification, precision and recall.
+
+Each id a system file names (its first line; score.pl's ``%done``) gives one row of four
+columns (:func:`row`): ``found`` (the line has an answer), ``genuine`` (the id has a gold
+multiword and the system tried it), ``matched`` (and named it), ``has_mw`` (the id has a
+gold multiword: MW). Detection P is Σ genuine / Σ found, detection R Σ genuine / |MW|,
+identification P Σ matched / Σ found, identification R Σ matched / |MW|.
+:func:`scoring.multiword.score_multiwords` scans a file with :func:`row` and sums the
+columns in the file's order, |MW| counted as score.pl's ``readmwfile`` counts it.
+
+>>> item = MultiwordItem("take place", "fixed")
+>>> row(item, "take  place"), row(item, " "), row(MultiwordItem(None, "fixed"), "x")
+((1.0, 1.0, 1.0, 1.0), (0.0, 0.0, 0.0, 1.0), (1.0, 0.0, 0.0, 0.0))
+>>> row(MultiwordItem("take place", "compat"), " ")  # score.pl: an empty answer tries
+(0.0, 1.0, 0.0, 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scoring.gold import normalise
+from scoring.lines import NONSPACE
+from scoring.perl import perl_truthy
+from scoring.quotient import Quotient, Row, Value
+from scoring.signature import scorer_settings, signature
+from scoring.types import Rules, SystemKind
+
+COLUMNS = ("found", "genuine", "matched", "has_mw")
+"""The columns of one id's row (:func:`row`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MultiwordItem:
+    """One id as the mw measures read it: its gold multiword (None when it has none, or
+    when annotators tie), under ``rules``."""
+
+    mode: str | None
+    rules: Rules
+
+
+def row(item: MultiwordItem, answer: str | None) -> Row:
+    """One id's columns for the answer of its first system line (None: no line). Compat
+    counts a line with an empty answer as a detection attempt of a gold multiword (a
+    defect that inflates recall) and compares answers as written; fixed does not, and
+    compares them trimmed and single-spaced, hyphens as spaces."""
+    mode = item.mode
+    has_mw = perl_truthy(mode)
+    if answer is None:
+        return 0.0, 0.0, 0.0, float(has_mw)
+    fixed = item.rules == "fixed"
+    has_answer = bool(NONSPACE.search(answer))
+    genuine = has_mw and (has_answer or not fixed)
+    matched = genuine and (normalise(answer) == normalise(mode or "") if fixed else mode == answer)
+    return float(has_answer), float(genuine), float(matched), float(has_mw)
+
+
+@dataclass(frozen=True)
+class MultiwordRatio(Quotient):
+    """An mw measure: Σ numerator / Σ denominator of two of :data:`COLUMNS`."""
+
+    name: str
+    numerator: str
+    denominator: str
+    description: str
+    kinds: frozenset[SystemKind] = field(default=frozenset(("mw",)))
+
+    def columns(self) -> tuple[str, ...]:
+        return self.numerator, self.denominator
+
+    def parts(self, sums: Sequence[Value]) -> tuple[Value, Value]:
+        return sums[0], sums[1]
+
+    def item_stats(self, gold_item: MultiwordItem, answers: str | None) -> Row:
+        """(numerator, denominator) of one id."""
+        found = row(gold_item, answers)
+        return tuple(found[COLUMNS.index(column)] for column in self.columns())
+
+    def signature(self, rules: Rules) -> str:
+        """``metric:mw.detection_P|rules:compat|t:two+responses|version:X``."""
+        return signature(self.name, *scorer_settings(rules))
+
+
+_SOURCE = "score.pl -t mw (seed 002, section 4.3)"
+MULTIWORD: tuple[MultiwordRatio, ...] = (
+    MultiwordRatio(
+        "mw.detection_P",
+        "genuine",
+        "found",
+        f"multiword detection precision: answered ids with a gold multiword ({_SOURCE})",
+    ),
+    MultiwordRatio(
+        "mw.detection_R",
+        "genuine",
+        "has_mw",
+        f"multiword detection recall: gold multiwords the system tried ({_SOURCE})",
+    ),
+    MultiwordRatio(
+        "mw.identification_P",
+        "matched",
+        "found",
+        f"multiword identification precision: answers naming the gold multiword ({_SOURCE})",
+    ),
+    MultiwordRatio(
+        "mw.identification_R",
+        "matched",
+        "has_mw",
+        f"multiword identification recall: gold multiwords named ({_SOURCE})",
+    ),
+)
+"""The mw measures, in the order score.pl prints them."""
