@@ -69,10 +69,6 @@ class _Findings:
     non_ascii_items: int = 0
 
 
-def _credit(item: ItemGold | None, guess: str) -> float:
-    return item.norms.get(guess, 0.0) if item is not None else 0.0
-
-
 def _guess_causes(
     found: _Findings,
     number: int,
@@ -80,20 +76,26 @@ def _guess_causes(
     measure: Task,
     compat: ItemGold | None,
     fixed: ItemGold | None,
+    forms: dict[str, str],
 ) -> None:
-    """Attribute each guess that only the fixed rules credit to its defect."""
+    """Attribute each guess that only the fixed rules credit to its defect (``forms``: the
+    guesses normalised so far, each normalised once)."""
     raw = perl_split(answer)
-    if measure == "best" and any(not guess for guess in raw):
+    if measure == "best" and "" in raw:
         found.empty.add(number)
     if fixed is None:  # the fixed rules credit no guess of this line
         return
+    compat_norms = compat.norms if compat is not None else {}
+    fixed_norms = fixed.norms
     for guess, compat_form in zip(
         raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
     ):
-        if _credit(compat, compat_form):
+        if compat_norms.get(compat_form):
             continue
-        fixed_form = normalise(guess)
-        if not fixed_form or not _credit(fixed, fixed_form):
+        fixed_form = forms.get(guess)
+        if fixed_form is None:
+            fixed_form = forms[guess] = normalise(guess)
+        if not fixed_form or not fixed_norms.get(fixed_form):
             continue
         if not guess.isascii():
             found.non_ascii.add(number)
@@ -230,6 +232,7 @@ def diagnose(
         lines = _differing(_pick(_trace(compat), only), _trace(fixed))
     if lines or differ:
         done: set[str] = set()
+        forms: dict[str, str] = {}
         if only is None:
             rows: Iterable[tuple[int, tuple[str, str, str, str]]] = (
                 (number, row)
@@ -260,6 +263,7 @@ def diagnose(
                 fixed_item,
                 compat_outcome,
                 fixed_outcome,
+                forms,
             )
     return notes(compat, fixed, found)
 
@@ -561,10 +565,11 @@ def _explain(
     fixed_item: ItemGold | None,
     compat_outcome: LineOutcome | None,
     fixed_outcome: LineOutcome | None,
+    forms: dict[str, str],
 ) -> None:
     """Why one line scores differently under the two rule sets."""
     if has_content(answer):
-        _guess_causes(found, number, answer, measure, compat_item, fixed_item)
+        _guess_causes(found, number, answer, measure, compat_item, fixed_item, forms)
     if (
         fixed_item is not None
         and fixed_outcome

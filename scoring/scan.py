@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Collection, Iterable, Sequence
+from operator import itemgetter
+from typing import cast
 
 from scoring.gold import Gold, ItemGold
-from scoring.lines import NONSPACE, iter_chunks
+from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import (
     OOT_GUESSES,
     ItemScore,
@@ -53,9 +55,9 @@ def score_chunks(
     scan = _Scan(measure, gold, name, keep_items, trace, differ if collect else None)
     for first, found in iter_chunks(text, measure, unicode=gold.rules == "fixed"):
         if numbers is None:
-            scan.chunk(enumerate(found, first))
+            scan.chunk(range(first, first + len(found)), found)
         else:
-            scan.chunk(zip(numbers[first - 1 : first - 1 + len(found)], found, strict=True))
+            scan.chunk(numbers[first - 1 : first - 1 + len(found)], found)
     return scan.result()
 
 
@@ -69,8 +71,8 @@ def score_rows(
     """:func:`score_chunks` of lines already matched (``rows``, as
     :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
     trace: the diagnosis' fixed scan of the dirty lines of an ASCII file."""
-    scan = _Scan(measure, gold, name, False, True, ids={row[1] for row in rows})
-    scan.chunk(zip(numbers, rows, strict=True))
+    scan = _Scan(measure, gold, name, False, True, ids=set(map(itemgetter(1), rows)))
+    scan.chunk(numbers, rows)
     return scan.result()
 
 
@@ -93,10 +95,13 @@ class _Scan:
         self.oot = measure == "oot"
         self.fixed = gold.rules == "fixed"
         # each id's item, taken out at its first line: one lookup a line finds the item
-        # and tells a repeated id (score.pl's %done); ``ids``: the only ids to be read
+        # and tells a repeated id (score.pl's %done); ``ids``: the only ids to be read (one
+        # the gold lacks is held as None, which is read as gone)
         items = gold.items
-        self.remaining = (
-            items.copy() if ids is None else {key: items[key] for key in ids if key in items}
+        self.remaining: dict[str, ItemGold | None] = (
+            cast(dict[str, ItemGold | None], items.copy())
+            if ids is None
+            else dict(zip(ids, map(items.get, ids), strict=True))
         )
         self.keep_items = keep_items
         self.rows: list[ItemScore] = []
@@ -130,10 +135,11 @@ class _Scan:
             self.trace,
         )
 
-    def chunk(self, found: Iterable[tuple[int, tuple[str, str, str, str]]]) -> None:
-        """Score a chunk of rows (:func:`scoring.lines.iter_chunks`): one tight loop, the
-        gold item found and the id marked done by one lookup, the outcomes kept in lists
-        (arrays at the end of the chunk)."""
+    def chunk(self, numbers: Iterable[int], found: Sequence[tuple[str, str, str, str]]) -> None:
+        """Score a chunk of rows (:func:`scoring.lines.iter_chunks`; ``numbers``: their
+        line numbers): one tight loop, the gold item found and the id marked done by one
+        lookup, the usual answer split at once (:func:`scoring.lines.answer_kinds`), the
+        outcomes kept in lists (arrays at the end of the chunk)."""
         oot = self.oot
         fixed = self.fixed
         distinct = oot and fixed  # fixed oot credits each distinct guess once
@@ -152,7 +158,11 @@ class _Scan:
         dirty = self.dirty
         differ = self.differ
         alike = True
-        for number, row in found:
+        tracing = self.trace is not None
+        kinds = answer_kinds(found)
+        if kinds is None:  # answers with non-ASCII letters: each read line by line
+            kinds = bytearray([OTHER]) * len(found)
+        for number, row, kind in zip(numbers, found, kinds, strict=True):
             lexelt, item_id, answer, other = row
             if not lexelt:
                 if other:
@@ -171,8 +181,12 @@ class _Scan:
                 continue
             stale = False
             duplicates = 0
-            if answer and (not answer[0].isspace() or search(answer)):
-                if fixed:
+            if kind != OTHER or (answer and (not answer[0].isspace() or search(answer))):
+                if kind == PLAIN:  # both rule sets split it so
+                    guesses = answer.split(";")
+                elif kind == HYPHENS:
+                    guesses = answer.replace("-", " ").split(";")
+                elif fixed:
                     guesses = guesses_fixed(answer)
                 else:
                     guesses = answer.split(";")
@@ -228,13 +242,16 @@ class _Scan:
                 mode_attempted += 1
                 mode_correct += right
             answered = count > 0 and not stale
-            lines.append(number)
-            scores.append(score)
-            outcomes.append(answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4)
-            if dirty is None:  # else the dirty lines carry them
-                readings.append(hash(tuple(guesses)))
-                ids.append(item_id)
-            stales.append(stale)
+            if tracing:
+                lines.append(number)
+                scores.append(score)
+                outcomes.append(
+                    answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4
+                )
+                if dirty is None:  # else the dirty lines carry them
+                    readings.append(hash(tuple(guesses)))
+                    ids.append(item_id)
+                stales.append(stale)
             if keep:
                 self.rows.append(
                     ItemScore(
@@ -258,7 +275,7 @@ class _Scan:
         self.mode_attempted += mode_attempted
         self.mode_correct += mode_correct
         self.duplicate_lines += duplicate_lines
-        self.scored += len(lines)
+        self.scored += len(lines)  # the trace's length (only a traced scan lists dirty lines)
         traced = self.trace
         if traced is not None:
             traced.lines.extend(array("q", lines))
