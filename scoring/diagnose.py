@@ -33,6 +33,8 @@ from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = 5
+_FORMS_KEPT = 1 << 16
+"""How many guesses' normal forms the diagnosis keeps at most."""
 
 
 @dataclass
@@ -94,6 +96,8 @@ def _guess_causes(
             continue
         fixed_form = forms.get(guess)
         if fixed_form is None:
+            if len(forms) > _FORMS_KEPT:
+                forms.clear()
             fixed_form = forms[guess] = normalise(guess)
         if not fixed_form or not fixed_norms.get(fixed_form):
             continue

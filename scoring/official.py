@@ -77,10 +77,11 @@ def reads_alike(answer: str) -> bool:
     return _plain(answer) and "non" not in answer and answer == answer.lower()
 
 
-def guesses_fixed(answer: str) -> list[str]:
+def guesses_fixed(answer: str, forms: dict[str, str] | None = None) -> list[str]:
     """The fixed rules: each guess normalised (:func:`scoring.gold.normalise`: NFC, case
     folded, hyphens as spaces, apostrophes removed, trimmed and single-spaced), empty
-    guesses dropped; ``non-`` is left alone."""
+    guesses dropped; ``non-`` is left alone. ``forms``, when given, keeps each guess's
+    normal form for the next answers (a scan normalises each guess once)."""
     if _plain(answer) and answer.islower():
         fields = answer.split(";")  # the usual answer: nothing to trim, fold or drop
         if not fields[-1]:
@@ -88,9 +89,13 @@ def guesses_fixed(answer: str) -> list[str]:
         return fields
     result = []
     for guess in answer.split(";"):
-        cleaned = normalise(guess)
-        if cleaned:
-            result.append(cleaned)
+        known = forms.get(guess) if forms is not None else None
+        if known is None:
+            known = normalise(guess)
+            if forms is not None:
+                forms[guess] = known
+        if known:
+            result.append(known)
     return result
 
 

@@ -76,6 +76,10 @@ def score_rows(
     return scan.result()
 
 
+_FORMS_KEPT = 1 << 16
+"""How many guesses' normal forms a scan keeps at most (:func:`guesses_fixed`)."""
+
+
 class _Scan:
     """The state score.pl keeps from line to line, and the sums so far."""
 
@@ -107,6 +111,7 @@ class _Scan:
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
+        self.forms: dict[str, str] = {}  # the fixed rules' form of each guess seen
         self.differ: Collection[str] = () if differ is None else differ
         self.dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = (
             None if differ is None else []
@@ -159,6 +164,9 @@ class _Scan:
         differ = self.differ
         alike = True
         tracing = self.trace is not None
+        forms = self.forms
+        if len(forms) > _FORMS_KEPT:
+            forms.clear()
         kinds = answer_kinds(found)
         if kinds is None:  # answers with non-ASCII letters: each read line by line
             kinds = bytearray([OTHER]) * len(found)
@@ -187,7 +195,7 @@ class _Scan:
                 elif kind == HYPHENS:
                     guesses = answer.replace("-", " ").split(";")
                 elif fixed:
-                    guesses = guesses_fixed(answer)
+                    guesses = guesses_fixed(answer, forms)
                 else:
                     guesses = answer.split(";")
                     if not guesses[-1] or "-" in answer or "'" in answer or "non" in answer:
