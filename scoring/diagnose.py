@@ -18,15 +18,15 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import partial, reduce
 from itertools import compress, repeat
-from operator import add, and_, methodcaller
+from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
 from scoring.lines import CHUNK, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
-from scoring.official import OfficialScores, Trace, guesses_compat, score_system
+from scoring.official import DirtyLine, OfficialScores, Trace, guesses_compat, score_system
 from scoring.perl import perl_round
 from scoring.scan import score_rows
 from scoring.types import Task
@@ -188,11 +188,19 @@ def _outcome(found: tuple[float, int, int] | None) -> LineOutcome | None:
     return None if found is None else (found[0], found[1])
 
 
-def _stale(compat: Trace) -> tuple[list[str], int]:
+def _stale(compat: Trace, only: Selection | None = None) -> tuple[list[str], int]:
     """The first :data:`MAX_LISTED` compat lines whose empty answer was scored with earlier
     guesses, each with the line those guesses came from (the last scored line before it
     that was not stale: score.pl's ``@res`` is kept from line to line), and how many such
-    lines there are."""
+    lines there are; from ``only`` when the compat scan listed them there (every stale
+    line is dirty)."""
+    if only is not None and only.sources is not None:
+        pairs = zip(only.numbers, only.sources, strict=True)
+        sources = [(number, source) for number, source in pairs if source]
+        return [
+            f"line {number}: empty answer credited with line {source}'s guesses"
+            for number, source in sources[:MAX_LISTED]
+        ], len(sources)
     stale = compat.stale
     found: list[str] = []
     at = stale.find(1)
@@ -223,7 +231,9 @@ def diagnose(
     figures are the fixed scan's. ``only``, its dirty lines (:func:`select_dirty`), holds
     every such line, so only they need reading again."""
     found = _Findings()
-    found.stale, found.stale_count = _stale(_trace(compat))
+    if _trace(compat).dirty is not None and (only is None or only.sources is None):
+        raise ValueError("a compat scan that lists its dirty lines is diagnosed with them")
+    found.stale, found.stale_count = _stale(_trace(compat), only)
     found.non_ascii_items = non_ascii_items(fixed_gold, differ)
     if fixed.duplicate_lines:
         repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
@@ -383,16 +393,23 @@ def dirty_lines(
 @dataclass(frozen=True)
 class Selection:
     """Some lines of a system file: their numbers in the file, in order, and their text;
-    or, for an ASCII file, the rows the scan matched them as (``rows``, ``lines`` then
-    empty), their indices in the compat scan's trace (``positions``: where each line is,
-    or would be, in :attr:`scoring.official.Trace.lines`) and the hashes of the guesses
-    the compat scan read (``readings``; its trace keeps none)."""
+    or, for an ASCII file, what the compat scan listed of them
+    (:data:`scoring.official.DirtyLine`): the rows it matched them as (``rows``, ``lines``
+    then empty), their indices in its trace (``positions``: where each line is, or would
+    be, in :attr:`scoring.official.Trace.scores`), and their compat outcomes, which its
+    trace keeps for no other line (``readings``, ``outcomes``: -1 for a line it did not
+    score, ``scores``, ``sources``: the line a stale answer's guesses came from, else 0)
+    and their answers' kinds (:func:`scoring.lines.answer_kinds`)."""
 
     numbers: list[int]
     lines: list[str]
     rows: list[tuple[str, str, str, str]] | None = None
     positions: list[int] | None = None
     readings: list[int] | None = None
+    outcomes: list[int] | None = None
+    scores: list[float] | None = None
+    sources: list[int] | None = None
+    kinds: bytes | None = None
 
     def matched(self, measure: Task) -> Iterable[tuple[str, str, str, str]]:
         """The lines as score.pl's pattern matches them."""
@@ -409,14 +426,7 @@ def select_dirty(
     chunk of lines at a time (the text is never split whole)."""
     trace = _trace(compat)
     if trace.dirty is not None:
-        listed = trace.dirty
-        return Selection(
-            [entry[0] for entry in listed],
-            [],
-            [entry[1] for entry in listed],
-            [entry[2] for entry in listed],
-            [entry[3] for entry in listed],
-        )
+        return _listed(trace.dirty)
     scored = trace.lines
     others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
     numbers: list[int] = []
@@ -431,6 +441,24 @@ def select_dirty(
             numbers.append(number)
             lines.append(split[number - first])
     return Selection(numbers, lines)
+
+
+def _listed(dirty: list[DirtyLine]) -> Selection:
+    """The dirty lines the compat scan listed, as a :class:`Selection` (a column each)."""
+    if not dirty:
+        return Selection([], [], [], [], [], [], [], [], b"")
+    numbers, rows, positions, readings, outcomes, scores, sources, kinds = zip(*dirty, strict=True)
+    return Selection(
+        list(numbers),
+        [],
+        list(rows),
+        list(positions),
+        list(readings),
+        list(outcomes),
+        list(scores),
+        list(sources),
+        bytes(kinds),
+    )
 
 
 def _line_chunks(text: str) -> Iterator[tuple[int, list[str], str]]:
@@ -460,7 +488,9 @@ def fixed_scan(
     dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
     if selection.rows is not None:
-        part = score_rows(measure, fixed_gold, selection.numbers, selection.rows, name)
+        part = score_rows(
+            measure, fixed_gold, selection.numbers, selection.rows, name, selection.kinds
+        )
     else:
         part = score_system(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
@@ -468,7 +498,7 @@ def fixed_scan(
     after = _trace(part)
     scores = before.scores
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
-    taken = _taken(selection, before)  # the dirty lines' indices in the compat trace
+    taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored
     total, start = 0.0, 0
     for number, index in zip(selection.numbers, _positions(selection, before), strict=True):
         total = reduce(add, scores[start:index], total)  # the clean lines before it
@@ -476,7 +506,6 @@ def fixed_scan(
             total += fixed_scores[number]
         start = max(start, index + 1 if index in taken else index)
     total = reduce(add, scores[start:], total)
-    dropped = [before.outcomes[index] for index in sorted(taken)]
 
     def count(bit: int) -> int:
         return sum(map(bool, map(and_, dropped, repeat(bit))))
@@ -504,20 +533,38 @@ def _positions(selection: Selection, trace: Trace) -> list[int]:
     return [bisect_left(trace.lines, number) for number in selection.numbers]
 
 
-def _taken(selection: Selection, trace: Trace) -> set[int]:
-    """The indices in ``trace`` of the selected lines the scan scored."""
+def _taken(selection: Selection, trace: Trace) -> tuple[set[int], list[int]]:
+    """The indices in ``trace`` of the selected lines the scan scored, and their outcomes."""
+    if selection.outcomes is not None:  # listed with their outcomes
+        scored = list(map(_is_scored, selection.outcomes))
+        return set(compress(_positions(selection, trace), scored)), list(
+            compress(selection.outcomes, scored)
+        )
     lines = trace.lines
     size = len(lines)
-    return {
+    taken = [
         index
         for number, index in zip(selection.numbers, _positions(selection, trace), strict=True)
         if index < size and lines[index] == number
-    }
+    ]
+    return set(taken), [trace.outcomes[index] for index in taken]
+
+
+_is_scored = partial(le, 0)  # an outcome of -1: a line the compat scan did not score
 
 
 def _pick(trace: Trace, selection: Selection) -> Trace:
     """The entries of ``trace`` for the selected lines it holds, in order (``ids`` and
-    ``unscored`` left out; the readings from ``selection`` when the trace keeps none)."""
+    ``unscored`` left out); from ``selection`` itself when it was listed with them."""
+    if selection.outcomes is not None and selection.scores is not None:
+        scored = list(map(_is_scored, selection.outcomes))
+        return Trace(
+            array("q", compress(selection.numbers, scored)),
+            array("d", compress(selection.scores, scored)),
+            array("q", compress(selection.outcomes, scored)),
+            array("q", compress(selection.readings or (), scored)),
+            bytearray(map(bool, compress(selection.sources or (), scored))),
+        )
     size = len(trace.lines)
     chosen, readings = [], []
     for number, index, reading in zip(

@@ -137,11 +137,10 @@ class Trace:
 
     ``dirty``, when the compat scan was given the ids whose gold readings differ (the
     diagnosis, :func:`scoring.diagnose.dirty_lines`), lists the lines the fixed rules may
-    score or read otherwise, found as they were scanned: (line, row, j, reading) with the
-    row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in ``lines``
-    (or where it would be) and the hash of its guesses; ``readings`` and ``ids`` are then
-    left empty (only the dirty lines' are ever compared). None when they were not looked
-    for."""
+    score or read otherwise, found as they were scanned (:data:`DirtyLine`); only
+    ``scores`` is then kept for every scored line (the other columns are left empty: the
+    dirty lines carry theirs, and only theirs are ever compared). None when they were not
+    looked for."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
     scores: array[float] = field(default_factory=lambda: array("d"))
@@ -150,7 +149,17 @@ class Trace:
     stale: bytearray = field(default_factory=bytearray)
     ids: list[str] = field(default_factory=list)
     unscored: list[tuple[int, str]] = field(default_factory=list)
-    dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = None
+    dirty: list[DirtyLine] | None = None
+
+
+DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int]
+"""A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind):
+the row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in
+:attr:`Trace.scores` (or where it would be), then its compat outcome as :class:`Trace`
+keeps it: the hash of the guesses read, the outcome bits (-1: the scan did not score the
+line), the score, the line its guesses came from when it was scored with an earlier
+line's (score.pl's stale ``@res``; else 0), and its answer's kind
+(:func:`scoring.lines.answer_kinds`)."""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from scoring.gold import Gold, ItemGold
 from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import (
     OOT_GUESSES,
+    DirtyLine,
     ItemScore,
     OfficialScores,
     ScorerDied,
@@ -67,12 +68,14 @@ def score_rows(
     numbers: Sequence[int],
     rows: Sequence[tuple[str, str, str, str]],
     name: str,
+    kinds: bytes | None = None,
 ) -> OfficialScores:
     """:func:`score_chunks` of lines already matched (``rows``, as
     :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
-    trace: the diagnosis' fixed scan of the dirty lines of an ASCII file."""
+    trace: the diagnosis' fixed scan of the dirty lines of an ASCII file (``kinds``: their
+    answers' kinds, :func:`scoring.lines.answer_kinds`, when they are known)."""
     scan = _Scan(measure, gold, name, False, True, ids=set(map(itemgetter(1), rows)))
-    scan.chunk(numbers, rows)
+    scan.chunk(numbers, rows, kinds)
     return scan.result()
 
 
@@ -111,11 +114,10 @@ class _Scan:
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
+        self.guesses_line = 0  # the line they were read from
         self.forms: dict[str, str] = {}  # the fixed rules' form of each guess seen
         self.differ: Collection[str] = () if differ is None else differ
-        self.dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = (
-            None if differ is None else []
-        )
+        self.dirty: list[DirtyLine] | None = None if differ is None else []
         self.trace = Trace(dirty=self.dirty) if trace else None
         self.firsts: set[str] = set()  # the differ ids whose first unscored line is dirty
         self.scored = 0  # lines scored in the chunks before this one
@@ -140,7 +142,12 @@ class _Scan:
             self.trace,
         )
 
-    def chunk(self, numbers: Iterable[int], found: Sequence[tuple[str, str, str, str]]) -> None:
+    def chunk(
+        self,
+        numbers: Iterable[int],
+        found: Sequence[tuple[str, str, str, str]],
+        kinds: bytes | bytearray | None = None,
+    ) -> None:
         """Score a chunk of rows (:func:`scoring.lines.iter_chunks`; ``numbers``: their
         line numbers): one tight loop, the gold item found and the id marked done by one
         lookup, the usual answer split at once (:func:`scoring.lines.answer_kinds`), the
@@ -158,6 +165,7 @@ class _Scan:
         stales = bytearray()
         ids: list[str] = []
         held = self.guesses  # score.pl's @res
+        held_line = self.guesses_line
         total = self.total
         attempted = mode_attempted = mode_correct = duplicate_lines = 0
         dirty = self.dirty
@@ -167,7 +175,8 @@ class _Scan:
         forms = self.forms
         if len(forms) > _FORMS_KEPT:
             forms.clear()
-        kinds = answer_kinds(found)
+        if kinds is None:
+            kinds = answer_kinds(found)
         if kinds is None:  # answers with non-ASCII letters: each read line by line
             kinds = bytearray([OTHER]) * len(found)
         for number, row, kind in zip(numbers, found, kinds, strict=True):
@@ -185,7 +194,7 @@ class _Scan:
                     and item_id not in self.firsts
                 ):  # the fixed reading may put it in T: its first line is dirty
                     self.firsts.add(item_id)
-                    dirty.append((number, row, self.scored + len(lines), 0))
+                    dirty.append((number, row, self.scored + len(scores), 0, -1, 0.0, 0, kind))
                 continue
             stale = False
             duplicates = 0
@@ -224,6 +233,7 @@ class _Scan:
                         guesses = guesses[:OOT_GUESSES]
                         count = OOT_GUESSES
                 held = guesses
+                held_line = number
             elif fixed:
                 guesses = held = []
                 count = 0
@@ -232,9 +242,6 @@ class _Scan:
                 count = len(guesses)
                 stale = count > 0
                 alike = False
-            if dirty is not None and (not alike or duplicates or item_id in differ):
-                dirty.append((number, row, self.scored + len(lines), hash(tuple(guesses))))
-                alike = True
             norms = item.norms
             credit = 0.0
             for guess in dict.fromkeys(guesses) if distinct else guesses:
@@ -250,15 +257,23 @@ class _Scan:
                 mode_attempted += 1
                 mode_correct += right
             answered = count > 0 and not stale
-            if tracing:
+            if dirty is not None:  # the diagnosis: every score, the dirty lines' outcomes
+                if not alike or duplicates or item_id in differ:
+                    bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
+                    source = held_line if stale else 0
+                    reading = hash(tuple(guesses))
+                    at = self.scored + len(scores)
+                    dirty.append((number, row, at, reading, bits | count << 4, score, source, kind))
+                    alike = True
+                scores.append(score)
+            elif tracing:
                 lines.append(number)
                 scores.append(score)
                 outcomes.append(
                     answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4
                 )
-                if dirty is None:  # else the dirty lines carry them
-                    readings.append(hash(tuple(guesses)))
-                    ids.append(item_id)
+                readings.append(hash(tuple(guesses)))
+                ids.append(item_id)
                 stales.append(stale)
             if keep:
                 self.rows.append(
@@ -278,12 +293,13 @@ class _Scan:
                     )
                 )
         self.guesses = held
+        self.guesses_line = held_line
         self.total = total
         self.attempted += attempted
         self.mode_attempted += mode_attempted
         self.mode_correct += mode_correct
         self.duplicate_lines += duplicate_lines
-        self.scored += len(lines)  # the trace's length (only a traced scan lists dirty lines)
+        self.scored += len(scores)  # the trace's length (only a traced scan lists dirty lines)
         traced = self.trace
         if traced is not None:
             traced.lines.extend(array("q", lines))
