@@ -24,9 +24,16 @@ from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
-from scoring.lines import CHUNK, as_text, has_content, iter_chunks, perl_split
+from scoring.lines import CHUNK, HYPHENS, OTHER, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
-from scoring.official import DirtyLine, OfficialScores, Trace, guesses_compat, score_system
+from scoring.official import (
+    OOT_GUESSES,
+    DirtyLine,
+    OfficialScores,
+    Trace,
+    guesses_compat,
+    score_system,
+)
 from scoring.perl import perl_round
 from scoring.scan import score_rows
 from scoring.types import Task
@@ -111,6 +118,33 @@ def _guess_causes(
             found.case.add(number)
         else:
             found.dropped.add(number)
+
+
+def _plain_causes(
+    found: _Findings,
+    number: int,
+    answer: str,
+    measure: Task,
+    compat: ItemGold | None,
+    fixed: ItemGold | None,
+    kind: int,
+) -> None:
+    """:func:`_guess_causes` of a plain or hyphenated answer (:func:`scoring.lines.
+    answer_kinds`), whose guesses both rule sets read alike (hyphens as spaces): a guess
+    only the fixed rules credit was dropped by score.pl's gold reading, or differs from a
+    gold key in case only. The guesses the fixed gold credits are found at once."""
+    if fixed is None:
+        return
+    guesses = (answer.replace("-", " ") if kind == HYPHENS else answer).split(";")
+    if measure == "oot":
+        guesses = guesses[:OOT_GUESSES]
+    fixed_norms = fixed.norms
+    compat_norms = compat.norms if compat is not None else {}
+    for guess in fixed_norms.keys() & guesses:  # each line's order is not kept: no need
+        if fixed_norms[guess] and not compat_norms.get(guess):
+            tally = found.case if _case_only(compat, guess) else found.dropped
+            for _ in range(guesses.count(guess)):
+                tally.add(number)
 
 
 def _case_only(item: ItemGold | None, guess: str) -> bool:
@@ -255,11 +289,16 @@ def diagnose(
             )
         else:
             rows = zip(only.numbers, only.matched(measure), strict=True)
+        listed = only is not None and only.items is not None and only.kinds is not None
+        shared = iter(only.items or ()) if only is not None and listed else repeat(None)
+        kinds = iter(only.kinds or ()) if only is not None and listed else repeat(OTHER)
         for number, (lexelt, item_id, answer, _other) in rows:
+            same = next(shared)  # the item of both readings, when the scan knew it
+            kind = next(kinds)
             if number in lines:
                 compat_outcome, fixed_outcome = lines[number]
-                compat_item = compat_gold.items[item_id] if compat_outcome else None
-                fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
+                compat_item = (same or compat_gold.items[item_id]) if compat_outcome else None
+                fixed_item = (same or fixed_gold.items[item_id]) if fixed_outcome else None
             elif lexelt and item_id in differ and item_id not in done:
                 # the first line of an id whose readings differ: scored alike, if at all
                 compat_outcome = fixed_outcome = None
@@ -278,6 +317,7 @@ def diagnose(
                 compat_outcome,
                 fixed_outcome,
                 forms,
+                kind,
             )
     return notes(compat, fixed, found)
 
@@ -398,8 +438,9 @@ class Selection:
     then empty), their indices in its trace (``positions``: where each line is, or would
     be, in :attr:`scoring.official.Trace.scores`), and their compat outcomes, which its
     trace keeps for no other line (``readings``, ``outcomes``: -1 for a line it did not
-    score, ``scores``, ``sources``: the line a stale answer's guesses came from, else 0)
-    and their answers' kinds (:func:`scoring.lines.answer_kinds`)."""
+    score, ``scores``, ``sources``: the line a stale answer's guesses came from, else 0),
+    their answers' kinds (:func:`scoring.lines.answer_kinds`) and ``items``: the item each
+    was scored against when its id's two gold readings are the same item, else None."""
 
     numbers: list[int]
     lines: list[str]
@@ -410,6 +451,7 @@ class Selection:
     scores: list[float] | None = None
     sources: list[int] | None = None
     kinds: bytes | None = None
+    items: list[ItemGold | None] | None = None
 
     def matched(self, measure: Task) -> Iterable[tuple[str, str, str, str]]:
         """The lines as score.pl's pattern matches them."""
@@ -446,8 +488,10 @@ def select_dirty(
 def _listed(dirty: list[DirtyLine]) -> Selection:
     """The dirty lines the compat scan listed, as a :class:`Selection` (a column each)."""
     if not dirty:
-        return Selection([], [], [], [], [], [], [], [], b"")
-    numbers, rows, positions, readings, outcomes, scores, sources, kinds = zip(*dirty, strict=True)
+        return Selection([], [], [], [], [], [], [], [], b"", [])
+    numbers, rows, positions, readings, outcomes, scores, sources, kinds, items = zip(
+        *dirty, strict=True
+    )
     return Selection(
         list(numbers),
         [],
@@ -458,6 +502,7 @@ def _listed(dirty: list[DirtyLine]) -> Selection:
         list(scores),
         list(sources),
         bytes(kinds),
+        list(items),
     )
 
 
@@ -489,7 +534,13 @@ def fixed_scan(
     before = _trace(compat)
     if selection.rows is not None:
         part = score_rows(
-            measure, fixed_gold, selection.numbers, selection.rows, name, selection.kinds
+            measure,
+            fixed_gold,
+            selection.numbers,
+            selection.rows,
+            name,
+            selection.kinds,
+            selection.items,
         )
     else:
         part = score_system(
@@ -592,12 +643,18 @@ def non_ascii_items(fixed_gold: Gold, ids: Collection[str]) -> int:
     """How many items of ``ids`` have a lexelt or gold key with non-ASCII letters, which
     score.pl's rules cut (its patterns match ASCII word characters only)."""
     count = 0
+    odd: dict[int, bool] = {}  # by item: the readers share an item between lines
+    get = fixed_gold.items.get
     for item_id in ids:
-        item = fixed_gold.items.get(item_id)
-        if item is not None and not (
-            item.lexelt.isascii() and all(key.isascii() for key, _ in item.counts)
-        ):
-            count += 1
+        item = get(item_id)
+        if item is None:
+            continue
+        known = odd.get(id(item))
+        if known is None:
+            known = odd[id(item)] = not (
+                item.lexelt.isascii() and all(key.isascii() for key, _ in item.counts)
+            )
+        count += known
     return count
 
 
@@ -617,9 +674,13 @@ def _explain(
     compat_outcome: LineOutcome | None,
     fixed_outcome: LineOutcome | None,
     forms: dict[str, str],
+    kind: int = OTHER,
 ) -> None:
-    """Why one line scores differently under the two rule sets."""
-    if has_content(answer):
+    """Why one line scores differently under the two rule sets (``kind``: its answer's,
+    :func:`scoring.lines.answer_kinds`)."""
+    if kind != OTHER:
+        _plain_causes(found, number, answer, measure, compat_item, fixed_item, kind)
+    elif has_content(answer):
         _guess_causes(found, number, answer, measure, compat_item, fixed_item, forms)
     if (
         fixed_item is not None

@@ -152,14 +152,15 @@ class Trace:
     dirty: list[DirtyLine] | None = None
 
 
-DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int]
-"""A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind):
-the row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in
+DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int, ItemGold | None]
+"""A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind,
+item): the row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in
 :attr:`Trace.scores` (or where it would be), then its compat outcome as :class:`Trace`
 keeps it: the hash of the guesses read, the outcome bits (-1: the scan did not score the
 line), the score, the line its guesses came from when it was scored with an earlier
-line's (score.pl's stale ``@res``; else 0), and its answer's kind
-(:func:`scoring.lines.answer_kinds`)."""
+line's (score.pl's stale ``@res``; else 0); its answer's kind
+(:func:`scoring.lines.answer_kinds`); the item it was scored against when the two gold
+readings of its id are the same (else None: the fixed reading's item is looked up)."""
 
 
 @dataclass(frozen=True)

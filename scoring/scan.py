@@ -69,12 +69,24 @@ def score_rows(
     rows: Sequence[tuple[str, str, str, str]],
     name: str,
     kinds: bytes | None = None,
+    items: Sequence[ItemGold | None] | None = None,
 ) -> OfficialScores:
     """:func:`score_chunks` of lines already matched (``rows``, as
     :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
     trace: the diagnosis' fixed scan of the dirty lines of an ASCII file (``kinds``: their
-    answers' kinds, :func:`scoring.lines.answer_kinds`, when they are known)."""
-    scan = _Scan(measure, gold, name, False, True, ids=set(map(itemgetter(1), rows)))
+    answers' kinds, :func:`scoring.lines.answer_kinds`, when they are known; ``items``:
+    each row's item in ``gold`` when it is known, else None: looked up)."""
+    ids = list(map(itemgetter(1), rows))
+    found = gold.items.get
+    known = (
+        map(found, ids)
+        if items is None
+        else (
+            found(item_id) if item is None else item
+            for item_id, item in zip(ids, items, strict=True)
+        )
+    )
+    scan = _Scan(measure, gold, name, False, True, items=dict(zip(ids, known, strict=True)))
     scan.chunk(numbers, rows, kinds)
     return scan.result()
 
@@ -94,7 +106,7 @@ class _Scan:
         keep_items: bool,
         trace: bool,
         differ: Collection[str] | None = None,
-        ids: Collection[str] | None = None,
+        items: dict[str, ItemGold | None] | None = None,
     ):
         self.measure = measure
         self.gold = gold
@@ -102,13 +114,10 @@ class _Scan:
         self.oot = measure == "oot"
         self.fixed = gold.rules == "fixed"
         # each id's item, taken out at its first line: one lookup a line finds the item
-        # and tells a repeated id (score.pl's %done); ``ids``: the only ids to be read (one
-        # the gold lacks is held as None, which is read as gone)
-        items = gold.items
+        # and tells a repeated id (score.pl's %done); ``items``: the only ids to be read
+        # and their items (one the gold lacks is None, which is read as gone)
         self.remaining: dict[str, ItemGold | None] = (
-            cast(dict[str, ItemGold | None], items.copy())
-            if ids is None
-            else dict(zip(ids, map(items.get, ids), strict=True))
+            cast(dict[str, ItemGold | None], gold.items.copy()) if items is None else items
         )
         self.keep_items = keep_items
         self.rows: list[ItemScore] = []
@@ -194,7 +203,8 @@ class _Scan:
                     and item_id not in self.firsts
                 ):  # the fixed reading may put it in T: its first line is dirty
                     self.firsts.add(item_id)
-                    dirty.append((number, row, self.scored + len(scores), 0, -1, 0.0, 0, kind))
+                    at = self.scored + len(scores)
+                    dirty.append((number, row, at, 0, -1, 0.0, 0, kind, None))
                 continue
             stale = False
             duplicates = 0
@@ -263,7 +273,10 @@ class _Scan:
                     source = held_line if stale else 0
                     reading = hash(tuple(guesses))
                     at = self.scored + len(scores)
-                    dirty.append((number, row, at, reading, bits | count << 4, score, source, kind))
+                    same = None if item_id in differ else item
+                    dirty.append(
+                        (number, row, at, reading, bits | count << 4, score, source, kind, same)
+                    )
                     alike = True
                 scores.append(score)
             elif tracing:
