@@ -10,9 +10,12 @@ Whole processes, interpreter start included, exactly as a user runs them:
   names a copy of the official scorer. Both must print the same standard output, byte for
   byte; a mismatch is reported loudly and makes the exit status 1.
 
-For each command it records the wall time (best of ``--repeat`` runs) and the peak memory
-(largest maximum resident set size of the child over the runs, read from ``os.wait4``),
-and for our scorer the ratios perl wall / our wall and our peak / perl peak.
+For each command it records the wall time (best of ``--repeat`` runs), the CPU time (user +
+system of the child, best of the runs, read from ``os.wait4`` like the peak: on a machine
+shared with other work it varies less than the wall time) and the peak memory (largest
+maximum resident set size of the child over the runs), and for our scorer the ratios perl
+wall / our wall, perl CPU / our CPU and our peak / perl peak. The targets are checked on
+the wall time.
 
 Inputs
 ------
@@ -103,6 +106,7 @@ class Timing:
     """Best wall time and largest peak RSS of a command over its repeats."""
 
     wall: float = float("inf")
+    cpu: float = float("inf")
     peak_kb: int = 0
     stdout: bytes | None = None
     problems: list[str] = field(default_factory=list)
@@ -228,7 +232,7 @@ def child_environment(directory: Path, bytecode_cache: bool) -> dict[str, str]:
 # as a process's max RSS, the peak of the memory it replaced at exec, so a child forked
 # from this (larger) process could never report less than this process's own peak. The
 # launcher (a bare ``python -I -S``, about 8 MB) spawns the command, waits for it with
-# ``os.wait4`` and reports the wall time and the command's ru_maxrss on a pipe.
+# ``os.wait4`` and reports the wall time, the command's CPU time and ru_maxrss on a pipe.
 LAUNCHER = """
 import os, sys, time
 report, argv = int(sys.argv[1]), sys.argv[2:]
@@ -237,14 +241,16 @@ start = time.perf_counter()
 pid = os.posix_spawnp(argv[0], argv, os.environ)
 _, status, usage = os.wait4(pid, 0)
 wall = time.perf_counter() - start
-os.write(report, f"{wall!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
+cpu = usage.ru_utime + usage.ru_stime
+os.write(report, f"{wall!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)} {cpu!r}".encode())
 """
 
 
 def run_once(
     argv: Sequence[str], cwd: Path, env: dict[str, str]
-) -> tuple[float, int, int, bytes, bytes]:
-    """Run a command; return wall seconds, peak RSS in KiB, exit status, stdout, stderr.
+) -> tuple[float, int, int, bytes, bytes, float]:
+    """Run a command; return wall seconds, peak RSS in KiB, exit status, stdout, stderr and
+    CPU seconds (user + system).
 
     The wall time runs from the spawn of the command to its end (interpreter start
     included, the launcher's own start excluded)."""
@@ -278,8 +284,8 @@ def run_once(
             f"score_bench: the launcher failed on {' '.join(argv)}:\n"
             + stderr.decode(ENCODING, "replace")
         )
-    wall, peak_kb, status = report.split()
-    return float(wall), int(peak_kb), int(status), stdout, stderr
+    wall, peak_kb, status, cpu = report.split()
+    return float(wall), int(peak_kb), int(status), stdout, stderr, float(cpu)
 
 
 def memory_floor(env: dict[str, str]) -> int:
@@ -292,8 +298,9 @@ def time_command(
 ) -> None:
     """Run ``argv`` ``repeat`` times, folding the results into ``timing``."""
     for _ in range(repeat):
-        wall, peak_kb, status, stdout, stderr = run_once(argv, cwd, env)
+        wall, peak_kb, status, stdout, stderr, cpu = run_once(argv, cwd, env)
         timing.wall = min(timing.wall, wall)
+        timing.cpu = min(timing.cpu, cpu)
         timing.peak_kb = max(timing.peak_kb, peak_kb)
         if status != 0:
             tail = stderr.decode(ENCODING, "replace").strip().splitlines()[-3:]
@@ -388,8 +395,10 @@ def format_table(rows: Sequence[Row]) -> list[str]:
         "measure",
         "tool",
         "wall s",
+        "cpu s",
         "peak MB",
         "perl/ours wall",
+        "perl/ours cpu",
         "ours/perl peak",
         "stdout",
     )
@@ -397,9 +406,10 @@ def format_table(rows: Sequence[Row]) -> list[str]:
     perl = {(row.dataset.label, row.measure): row.timing for row in rows if row.tool == PERL}
     for row in rows:
         reference = perl.get((row.dataset.label, row.measure))
-        speed = memory = same = ""
+        speed = cpu = memory = same = ""
         if reference is not None and row.tool != PERL:
             speed = f"{reference.wall / row.timing.wall:.2f}x"
+            cpu = f"{reference.cpu / row.timing.cpu:.2f}x"
             memory = f"{row.timing.peak_kb / reference.peak_kb:.2f}"
             same = "same" if row.timing.stdout == reference.stdout else "MISMATCH"
         if row.timing.problems:
@@ -410,14 +420,16 @@ def format_table(rows: Sequence[Row]) -> list[str]:
                 row.measure,
                 row.tool,
                 f"{row.timing.wall:.3f}",
+                f"{row.timing.cpu:.3f}",
                 f"{row.timing.peak_kb / 1024:.1f}",
                 speed,
+                cpu,
                 memory,
                 same,
             )
         )
     widths = [max(len(line[col]) for line in [header, *body]) for col in range(len(header))]
-    right = {3, 4, 5, 6}
+    right = {3, 4, 5, 6, 7, 8}
 
     def render(line: tuple[str, ...]) -> str:
         cells = [
@@ -455,12 +467,13 @@ def verdicts(rows: Sequence[Row]) -> list[str]:
             if perl is None:
                 continue
             speed = perl.timing.wall / row.timing.wall
+            cpu = perl.timing.cpu / row.timing.cpu
             memory = row.timing.peak_kb / perl.timing.peak_kb
             ok = speed >= TARGET_SPEEDUP and memory <= TARGET_MEMORY
             found.append(
                 f"{'PASS' if ok else 'MISS'}  {TARGET_SIZE:,} items, {row.measure}, "
-                f"{row.tool}: {speed:.2f}x faster (target >= {TARGET_SPEEDUP:g}x), "
-                f"peak {memory:.2f} of score.pl's (target <= {TARGET_MEMORY:.2f})"
+                f"{row.tool}: {speed:.2f}x faster (target >= {TARGET_SPEEDUP:g}x; CPU time "
+                f"{cpu:.2f}x), peak {memory:.2f} of score.pl's (target <= {TARGET_MEMORY:.2f})"
             )
     return found
 
@@ -525,7 +538,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "--repeat",
         type=int,
         default=None,
-        help="runs per command; best wall and max peak are kept (default 3)",
+        help="runs per command; best wall and CPU and max peak are kept (default 3)",
     )
     parser.add_argument(
         "--quick", action="store_true", help="smoke run: sizes 1696,10000 and repeat 1 unless given"
@@ -617,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {name:<7} {value}")
     print(f"  code    {code_version()}; scoring/ sources {fingerprint}")
     print(
-        f"  runs    {options.repeat} per command (best wall, max peak RSS), "
+        f"  runs    {options.repeat} per command (best wall and CPU, max peak RSS), "
         f"seed {options.seed}, bench took {elapsed:.0f} s"
     )
     print(

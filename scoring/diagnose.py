@@ -18,21 +18,30 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import reduce
+from functools import partial, reduce
 from itertools import compress, repeat
-from operator import add, and_, methodcaller
+from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
-from scoring.lines import CHUNK, as_text, has_content, iter_chunks, perl_split
+from scoring.lines import CHUNK, HYPHENS, OTHER, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
-from scoring.official import OfficialScores, Trace, guesses_compat, score_system
+from scoring.official import (
+    OOT_GUESSES,
+    DirtyLine,
+    OfficialScores,
+    Trace,
+    guesses_compat,
+    score_system,
+)
 from scoring.perl import perl_round
 from scoring.scan import score_rows
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = 5
+_FORMS_KEPT = 1 << 16
+"""How many guesses' normal forms the diagnosis keeps at most."""
 
 
 @dataclass
@@ -69,10 +78,6 @@ class _Findings:
     non_ascii_items: int = 0
 
 
-def _credit(item: ItemGold | None, guess: str) -> float:
-    return item.norms.get(guess, 0.0) if item is not None else 0.0
-
-
 def _guess_causes(
     found: _Findings,
     number: int,
@@ -80,20 +85,28 @@ def _guess_causes(
     measure: Task,
     compat: ItemGold | None,
     fixed: ItemGold | None,
+    forms: dict[str, str],
 ) -> None:
-    """Attribute each guess that only the fixed rules credit to its defect."""
+    """Attribute each guess that only the fixed rules credit to its defect (``forms``: the
+    guesses normalised so far, each normalised once)."""
     raw = perl_split(answer)
-    if measure == "best" and any(not guess for guess in raw):
+    if measure == "best" and "" in raw:
         found.empty.add(number)
     if fixed is None:  # the fixed rules credit no guess of this line
         return
+    compat_norms = compat.norms if compat is not None else {}
+    fixed_norms = fixed.norms
     for guess, compat_form in zip(
         raw[:10] if measure == "oot" else raw, guesses_compat(answer), strict=False
     ):
-        if _credit(compat, compat_form):
+        if compat_norms.get(compat_form):
             continue
-        fixed_form = normalise(guess)
-        if not fixed_form or not _credit(fixed, fixed_form):
+        fixed_form = forms.get(guess)
+        if fixed_form is None:
+            if len(forms) > _FORMS_KEPT:
+                forms.clear()
+            fixed_form = forms[guess] = normalise(guess)
+        if not fixed_form or not fixed_norms.get(fixed_form):
             continue
         if not guess.isascii():
             found.non_ascii.add(number)
@@ -105,6 +118,33 @@ def _guess_causes(
             found.case.add(number)
         else:
             found.dropped.add(number)
+
+
+def _plain_causes(
+    found: _Findings,
+    number: int,
+    answer: str,
+    measure: Task,
+    compat: ItemGold | None,
+    fixed: ItemGold | None,
+    kind: int,
+) -> None:
+    """:func:`_guess_causes` of a plain or hyphenated answer (:func:`scoring.lines.
+    answer_kinds`), whose guesses both rule sets read alike (hyphens as spaces): a guess
+    only the fixed rules credit was dropped by score.pl's gold reading, or differs from a
+    gold key in case only. The guesses the fixed gold credits are found at once."""
+    if fixed is None:
+        return
+    guesses = (answer.replace("-", " ") if kind == HYPHENS else answer).split(";")
+    if measure == "oot":
+        guesses = guesses[:OOT_GUESSES]
+    fixed_norms = fixed.norms
+    compat_norms = compat.norms if compat is not None else {}
+    for guess in fixed_norms.keys() & guesses:  # each line's order is not kept: no need
+        if fixed_norms[guess] and not compat_norms.get(guess):
+            tally = found.case if _case_only(compat, guess) else found.dropped
+            for _ in range(guesses.count(guess)):
+                tally.add(number)
 
 
 def _case_only(item: ItemGold | None, guess: str) -> bool:
@@ -182,11 +222,19 @@ def _outcome(found: tuple[float, int, int] | None) -> LineOutcome | None:
     return None if found is None else (found[0], found[1])
 
 
-def _stale(compat: Trace) -> tuple[list[str], int]:
+def _stale(compat: Trace, only: Selection | None = None) -> tuple[list[str], int]:
     """The first :data:`MAX_LISTED` compat lines whose empty answer was scored with earlier
     guesses, each with the line those guesses came from (the last scored line before it
     that was not stale: score.pl's ``@res`` is kept from line to line), and how many such
-    lines there are."""
+    lines there are; from ``only`` when the compat scan listed them there (every stale
+    line is dirty)."""
+    if only is not None and only.sources is not None:
+        pairs = zip(only.numbers, only.sources, strict=True)
+        sources = [(number, source) for number, source in pairs if source]
+        return [
+            f"line {number}: empty answer credited with line {source}'s guesses"
+            for number, source in sources[:MAX_LISTED]
+        ], len(sources)
     stale = compat.stale
     found: list[str] = []
     at = stale.find(1)
@@ -217,7 +265,9 @@ def diagnose(
     figures are the fixed scan's. ``only``, its dirty lines (:func:`select_dirty`), holds
     every such line, so only they need reading again."""
     found = _Findings()
-    found.stale, found.stale_count = _stale(_trace(compat))
+    if _trace(compat).dirty is not None and (only is None or only.sources is None):
+        raise ValueError("a compat scan that lists its dirty lines is diagnosed with them")
+    found.stale, found.stale_count = _stale(_trace(compat), only)
     found.non_ascii_items = non_ascii_items(fixed_gold, differ)
     if fixed.duplicate_lines:
         repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
@@ -230,6 +280,7 @@ def diagnose(
         lines = _differing(_pick(_trace(compat), only), _trace(fixed))
     if lines or differ:
         done: set[str] = set()
+        forms: dict[str, str] = {}
         if only is None:
             rows: Iterable[tuple[int, tuple[str, str, str, str]]] = (
                 (number, row)
@@ -238,11 +289,16 @@ def diagnose(
             )
         else:
             rows = zip(only.numbers, only.matched(measure), strict=True)
+        listed = only is not None and only.items is not None and only.kinds is not None
+        shared = iter(only.items or ()) if only is not None and listed else repeat(None)
+        kinds = iter(only.kinds or ()) if only is not None and listed else repeat(OTHER)
         for number, (lexelt, item_id, answer, _other) in rows:
+            same = next(shared)  # the item of both readings, when the scan knew it
+            kind = next(kinds)
             if number in lines:
                 compat_outcome, fixed_outcome = lines[number]
-                compat_item = compat_gold.items[item_id] if compat_outcome else None
-                fixed_item = fixed_gold.items[item_id] if fixed_outcome else None
+                compat_item = (same or compat_gold.items[item_id]) if compat_outcome else None
+                fixed_item = (same or fixed_gold.items[item_id]) if fixed_outcome else None
             elif lexelt and item_id in differ and item_id not in done:
                 # the first line of an id whose readings differ: scored alike, if at all
                 compat_outcome = fixed_outcome = None
@@ -260,6 +316,8 @@ def diagnose(
                 fixed_item,
                 compat_outcome,
                 fixed_outcome,
+                forms,
+                kind,
             )
     return notes(compat, fixed, found)
 
@@ -375,16 +433,25 @@ def dirty_lines(
 @dataclass(frozen=True)
 class Selection:
     """Some lines of a system file: their numbers in the file, in order, and their text;
-    or, for an ASCII file, the rows the scan matched them as (``rows``, ``lines`` then
-    empty), their indices in the compat scan's trace (``positions``: where each line is,
-    or would be, in :attr:`scoring.official.Trace.lines`) and the hashes of the guesses
-    the compat scan read (``readings``; its trace keeps none)."""
+    or, for an ASCII file, what the compat scan listed of them
+    (:data:`scoring.official.DirtyLine`): the rows it matched them as (``rows``, ``lines``
+    then empty), their indices in its trace (``positions``: where each line is, or would
+    be, in :attr:`scoring.official.Trace.scores`), and their compat outcomes, which its
+    trace keeps for no other line (``readings``, ``outcomes``: -1 for a line it did not
+    score, ``scores``, ``sources``: the line a stale answer's guesses came from, else 0),
+    their answers' kinds (:func:`scoring.lines.answer_kinds`) and ``items``: the item each
+    was scored against when its id's two gold readings are the same item, else None."""
 
     numbers: list[int]
     lines: list[str]
     rows: list[tuple[str, str, str, str]] | None = None
     positions: list[int] | None = None
     readings: list[int] | None = None
+    outcomes: list[int] | None = None
+    scores: list[float] | None = None
+    sources: list[int] | None = None
+    kinds: bytes | None = None
+    items: list[ItemGold | None] | None = None
 
     def matched(self, measure: Task) -> Iterable[tuple[str, str, str, str]]:
         """The lines as score.pl's pattern matches them."""
@@ -401,14 +468,7 @@ def select_dirty(
     chunk of lines at a time (the text is never split whole)."""
     trace = _trace(compat)
     if trace.dirty is not None:
-        listed = trace.dirty
-        return Selection(
-            [entry[0] for entry in listed],
-            [],
-            [entry[1] for entry in listed],
-            [entry[2] for entry in listed],
-            [entry[3] for entry in listed],
-        )
+        return _listed(trace.dirty)
     scored = trace.lines
     others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
     numbers: list[int] = []
@@ -423,6 +483,27 @@ def select_dirty(
             numbers.append(number)
             lines.append(split[number - first])
     return Selection(numbers, lines)
+
+
+def _listed(dirty: list[DirtyLine]) -> Selection:
+    """The dirty lines the compat scan listed, as a :class:`Selection` (a column each)."""
+    if not dirty:
+        return Selection([], [], [], [], [], [], [], [], b"", [])
+    numbers, rows, positions, readings, outcomes, scores, sources, kinds, items = zip(
+        *dirty, strict=True
+    )
+    return Selection(
+        list(numbers),
+        [],
+        list(rows),
+        list(positions),
+        list(readings),
+        list(outcomes),
+        list(scores),
+        list(sources),
+        bytes(kinds),
+        list(items),
+    )
 
 
 def _line_chunks(text: str) -> Iterator[tuple[int, list[str], str]]:
@@ -452,7 +533,15 @@ def fixed_scan(
     dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
     if selection.rows is not None:
-        part = score_rows(measure, fixed_gold, selection.numbers, selection.rows, name)
+        part = score_rows(
+            measure,
+            fixed_gold,
+            selection.numbers,
+            selection.rows,
+            name,
+            selection.kinds,
+            selection.items,
+        )
     else:
         part = score_system(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
@@ -460,7 +549,7 @@ def fixed_scan(
     after = _trace(part)
     scores = before.scores
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
-    taken = _taken(selection, before)  # the dirty lines' indices in the compat trace
+    taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored
     total, start = 0.0, 0
     for number, index in zip(selection.numbers, _positions(selection, before), strict=True):
         total = reduce(add, scores[start:index], total)  # the clean lines before it
@@ -468,7 +557,6 @@ def fixed_scan(
             total += fixed_scores[number]
         start = max(start, index + 1 if index in taken else index)
     total = reduce(add, scores[start:], total)
-    dropped = [before.outcomes[index] for index in sorted(taken)]
 
     def count(bit: int) -> int:
         return sum(map(bool, map(and_, dropped, repeat(bit))))
@@ -496,20 +584,38 @@ def _positions(selection: Selection, trace: Trace) -> list[int]:
     return [bisect_left(trace.lines, number) for number in selection.numbers]
 
 
-def _taken(selection: Selection, trace: Trace) -> set[int]:
-    """The indices in ``trace`` of the selected lines the scan scored."""
+def _taken(selection: Selection, trace: Trace) -> tuple[set[int], list[int]]:
+    """The indices in ``trace`` of the selected lines the scan scored, and their outcomes."""
+    if selection.outcomes is not None:  # listed with their outcomes
+        scored = list(map(_is_scored, selection.outcomes))
+        return set(compress(_positions(selection, trace), scored)), list(
+            compress(selection.outcomes, scored)
+        )
     lines = trace.lines
     size = len(lines)
-    return {
+    taken = [
         index
         for number, index in zip(selection.numbers, _positions(selection, trace), strict=True)
         if index < size and lines[index] == number
-    }
+    ]
+    return set(taken), [trace.outcomes[index] for index in taken]
+
+
+_is_scored = partial(le, 0)  # an outcome of -1: a line the compat scan did not score
 
 
 def _pick(trace: Trace, selection: Selection) -> Trace:
     """The entries of ``trace`` for the selected lines it holds, in order (``ids`` and
-    ``unscored`` left out; the readings from ``selection`` when the trace keeps none)."""
+    ``unscored`` left out); from ``selection`` itself when it was listed with them."""
+    if selection.outcomes is not None and selection.scores is not None:
+        scored = list(map(_is_scored, selection.outcomes))
+        return Trace(
+            array("q", compress(selection.numbers, scored)),
+            array("d", compress(selection.scores, scored)),
+            array("q", compress(selection.outcomes, scored)),
+            array("q", compress(selection.readings or (), scored)),
+            bytearray(map(bool, compress(selection.sources or (), scored))),
+        )
     size = len(trace.lines)
     chosen, readings = [], []
     for number, index, reading in zip(
@@ -537,12 +643,18 @@ def non_ascii_items(fixed_gold: Gold, ids: Collection[str]) -> int:
     """How many items of ``ids`` have a lexelt or gold key with non-ASCII letters, which
     score.pl's rules cut (its patterns match ASCII word characters only)."""
     count = 0
+    odd: dict[int, bool] = {}  # by item: the readers share an item between lines
+    get = fixed_gold.items.get
     for item_id in ids:
-        item = fixed_gold.items.get(item_id)
-        if item is not None and not (
-            item.lexelt.isascii() and all(key.isascii() for key, _ in item.counts)
-        ):
-            count += 1
+        item = get(item_id)
+        if item is None:
+            continue
+        known = odd.get(id(item))
+        if known is None:
+            known = odd[id(item)] = not (
+                item.lexelt.isascii() and all(key.isascii() for key, _ in item.counts)
+            )
+        count += known
     return count
 
 
@@ -561,10 +673,15 @@ def _explain(
     fixed_item: ItemGold | None,
     compat_outcome: LineOutcome | None,
     fixed_outcome: LineOutcome | None,
+    forms: dict[str, str],
+    kind: int = OTHER,
 ) -> None:
-    """Why one line scores differently under the two rule sets."""
-    if has_content(answer):
-        _guess_causes(found, number, answer, measure, compat_item, fixed_item)
+    """Why one line scores differently under the two rule sets (``kind``: its answer's,
+    :func:`scoring.lines.answer_kinds`)."""
+    if kind != OTHER:
+        _plain_causes(found, number, answer, measure, compat_item, fixed_item, kind)
+    elif has_content(answer):
+        _guess_causes(found, number, answer, measure, compat_item, fixed_item, forms)
     if (
         fixed_item is not None
         and fixed_outcome

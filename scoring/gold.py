@@ -17,9 +17,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import compress, filterfalse
-from operator import attrgetter, is_, itemgetter
-from typing import TypeVar, cast
+from itertools import compress
+from operator import attrgetter, is_, itemgetter, not_
+from typing import Literal, TypeVar, cast
 
 from scoring.io import FormatError, parse_gold_lines, split_lines
 from scoring.lines import as_text, iter_chunks, perl_split
@@ -33,6 +33,7 @@ Count = int | float
 _lexelt_of = itemgetter(0)
 _id_of = itemgetter(1)
 _rest_of = itemgetter(2)
+_key_of = itemgetter(0, 2)
 _mode_of = attrgetter("mode")
 _mode_delta_of = attrgetter("mode_delta")
 _is_none = partial(is_, None)
@@ -440,7 +441,7 @@ class _Reader:
         self.total_items = 0
         self.total_modes = 0
         self._rests: dict[str, _Rest] = {}
-        self._shared: dict[tuple[str, str], ItemGold | None] = {}
+        self._shared: dict[tuple[str, str], ItemGold | Literal[False]] = {}  # False: not in T
         self.new_keys: list[tuple[str, str]] = []
         self.outside: list[str] = []
         self._ids: list[str] = []
@@ -450,7 +451,7 @@ class _Reader:
         """The shared item of this (lexelt, rest), or None when it is not in T."""
         key = (lexelt, rest)
         if key in self._shared:
-            return self._shared[key]
+            return self._shared[key] or None
         parsed = self._parse(number, rest)
         item = (
             _item_gold(
@@ -463,7 +464,7 @@ class _Reader:
             if parsed.in_t
             else None
         )
-        self._shared[key] = item
+        self._shared[key] = item or False
         return item
 
     def _parse(self, number: int, rest: str) -> _Rest:
@@ -524,15 +525,18 @@ class _Reader:
         added to :attr:`outside`."""
         lexelts = list(map(_lexelt_of, found))
         rows = found if "" not in lexelts else list(compress(found, lexelts))
-        keys = list(zip(map(_lexelt_of, rows), map(_rest_of, rows), strict=True))
+        keys = list(map(_key_of, rows))
         shared = self._shared
-        self.new_keys = list(dict.fromkeys(filterfalse(shared.__contains__, keys)))
-        for key in self.new_keys:
-            self.item_at(found, first, key)
-        values = list(map(shared.__getitem__, keys))
+        values = list(map(shared.get, keys))  # None: a key not seen yet
+        self.new_keys = []
+        if any(map(_is_none, values)):
+            self.new_keys = list(dict.fromkeys(compress(keys, map(_is_none, values))))
+            for key in self.new_keys:
+                self.item_at(found, first, key)
+            values = list(map(shared.__getitem__, keys))
         ids = list(map(_id_of, rows))
-        if not all(values):  # None: out of T (an ItemGold is always true)
-            self.outside += compress(ids, map(_is_none, values))
+        if not all(values):  # False: out of T (an ItemGold is always true)
+            self.outside += compress(ids, map(not_, values))
             ids = list(compress(ids, values))
             values = list(compress(values, values))
         self._ids += ids
@@ -649,12 +653,12 @@ def read_gold_pair(
             ):
                 unlike.add(key)
                 unlike_rests.add(key[1])
-        if unlike:  # by the rest first: its hash is known, no key is built
+        if unlike:  # by the rest first: its hash is known, no key or pair is built
             candidates = map(unlike_rests.__contains__, map(_rest_of, found))
             replay += [
-                (number, row)
-                for number, row in compress(enumerate(found, first), candidates)
-                if (row[0], row[2]) in unlike
+                (first + index, found[index])
+                for index in compress(range(len(found)), candidates)
+                if _key_of(found[index]) in unlike
             ]
     # an id on two lines, in T or not: the readings may merge it differently
     if compat.finish():  # no id on two lines in T: look at the lines out of T only

@@ -98,6 +98,70 @@ def iter_chunks(
         start = end
 
 
+PLAIN, HYPHENS, OTHER = 0, 1, 2
+"""The kinds of answer :func:`answer_kinds` tells apart."""
+_CLASSES = bytes(
+    byte if 97 <= byte <= 122 else 32 if byte in b" ;-\n" else 88 for byte in range(256)
+)
+"""Each byte's class: a lower-case ASCII letter itself, space, ``;``, ``-`` and the newline
+a space, any other byte ``X``."""
+
+
+def answer_kinds(rows: Sequence[tuple[str, str, str, str]]) -> bytearray | None:
+    """Which answers of ``rows`` (as :func:`iter_chunks` gives them) both rule sets read
+    alike and how, found a chunk at a time in C: ``kinds[j]`` is :data:`PLAIN` (lower-case
+    ASCII words, single spaces, guesses split by ``;``, none empty, no guess starting
+    ``non-`` or ``non ``: score.pl's guesses are ``answer.split(";")``, and so are the fixed
+    rules'), :data:`HYPHENS` (the same once each hyphen is a space: both read the guesses
+    of ``answer.replace("-", " ")``) or :data:`OTHER` (any other answer, read line by
+    line). None when the answers are not all ASCII.
+
+    The answers are joined, each between two newlines, and their bytes classed
+    (:data:`_CLASSES`): an answer is :data:`OTHER` when it has a byte of class ``X`` (not a
+    lower-case letter, space, ``;`` or ``-``), or two spaces in a row in its classes with
+    the newlines around it (``;;``, ``; ``, ``--``, a hyphen next to a space, a space,
+    ``;`` or ``-`` at either end, an empty answer), or ``non`` as a word (a guess starting
+    ``non-`` or ``non ``; ``none`` is a plain word)."""
+    answers = [""]
+    answers += map(_rest, rows)
+    answers.append("")
+    joined = "\n".join(answers)
+    if not joined.isascii():
+        return None
+    raw = joined.encode("ascii")
+    classes = raw.translate(_CLASSES)
+    hits = [(at, HYPHENS) for at in _find_all(raw, b"-", raw)]
+    for mark in (b"X", b"  ", b" non "):
+        hits += [(at, OTHER) for at in _find_all(classes, mark, raw)]
+    kinds = bytearray(len(rows))
+    if not hits:
+        return kinds
+    hits.sort()
+    line, last = -1, 0
+    for at, kind in hits:  # a hit starting on a newline is the next answer's
+        line += raw.count(b"\n", last, at + 1)
+        last = at + 1
+        if kind > kinds[line]:
+            kinds[line] = kind
+    return kinds
+
+
+_rest = itemgetter(2)
+
+
+def _find_all(haystack: bytes, needle: bytes, lines: bytes) -> list[int]:
+    """Where ``needle`` occurs in ``haystack``, the first occurrence of each line of
+    ``lines`` (a text as long as ``haystack``) only."""
+    found = []
+    find, newline = haystack.find, lines.find
+    at = find(needle)
+    while at >= 0:
+        found.append(at)
+        end = newline(b"\n", at + 1)
+        at = -1 if end < 0 else find(needle, end)
+    return found
+
+
 def _repair(found: list[tuple[str, str, str, str]], exact: re.Pattern[str]) -> None:
     """Search the lines that failed the anchored match unanchored, as score.pl does."""
     for index, (lexelt, _item_id, _rest, other) in enumerate(found):

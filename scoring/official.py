@@ -80,10 +80,11 @@ def reads_alike(answer: str) -> bool:
     return _plain(answer) and "non" not in answer and answer == answer.lower()
 
 
-def guesses_fixed(answer: str) -> list[str]:
+def guesses_fixed(answer: str, forms: dict[str, str] | None = None) -> list[str]:
     """The fixed rules: each guess normalised (:func:`scoring.gold.normalise`: NFC, case
     folded, hyphens as spaces, apostrophes removed, trimmed and single-spaced), empty
-    guesses dropped; ``non-`` is left alone."""
+    guesses dropped; ``non-`` is left alone. ``forms``, when given, keeps each guess's
+    normal form for the next answers (a scan normalises each guess once)."""
     if _plain(answer) and answer.islower():
         fields = answer.split(";")  # the usual answer: nothing to trim, fold or drop
         if not fields[-1]:
@@ -91,9 +92,13 @@ def guesses_fixed(answer: str) -> list[str]:
         return fields
     result = []
     for guess in answer.split(";"):
-        cleaned = normalise(guess)
-        if cleaned:
-            result.append(cleaned)
+        known = forms.get(guess) if forms is not None else None
+        if known is None:
+            known = normalise(guess)
+            if forms is not None:
+                forms[guess] = known
+        if known:
+            result.append(known)
     return result
 
 
@@ -135,11 +140,10 @@ class Trace:
 
     ``dirty``, when the compat scan was given the ids whose gold readings differ (the
     diagnosis, :func:`scoring.diagnose.dirty_lines`), lists the lines the fixed rules may
-    score or read otherwise, found as they were scanned: (line, row, j, reading) with the
-    row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in ``lines``
-    (or where it would be) and the hash of its guesses; ``readings`` and ``ids`` are then
-    left empty (only the dirty lines' are ever compared). None when they were not looked
-    for."""
+    score or read otherwise, found as they were scanned (:data:`DirtyLine`); only
+    ``scores`` is then kept for every scored line (the other columns are left empty: the
+    dirty lines carry theirs, and only theirs are ever compared). None when they were not
+    looked for."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
     scores: array[float] = field(default_factory=lambda: array("d"))
@@ -148,7 +152,18 @@ class Trace:
     stale: bytearray = field(default_factory=bytearray)
     ids: list[str] = field(default_factory=list)
     unscored: list[tuple[int, str]] = field(default_factory=list)
-    dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = None
+    dirty: list[DirtyLine] | None = None
+
+
+DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int, ItemGold | None]
+"""A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind,
+item): the row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in
+:attr:`Trace.scores` (or where it would be), then its compat outcome as :class:`Trace`
+keeps it: the hash of the guesses read, the outcome bits (-1: the scan did not score the
+line), the score, the line its guesses came from when it was scored with an earlier
+line's (score.pl's stale ``@res``; else 0); its answer's kind
+(:func:`scoring.lines.answer_kinds`); the item it was scored against when the two gold
+readings of its id are the same (else None: the fixed reading's item is looked up)."""
 
 
 @dataclass(frozen=True)

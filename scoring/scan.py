@@ -16,11 +16,14 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Collection, Iterable, Sequence
+from operator import itemgetter
+from typing import cast
 
 from scoring.gold import Gold, ItemGold
-from scoring.lines import NONSPACE, iter_chunks
+from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import (
     OOT_GUESSES,
+    DirtyLine,
     ItemScore,
     OfficialScores,
     ScorerDied,
@@ -53,9 +56,9 @@ def score_chunks(
     scan = _Scan(measure, gold, name, keep_items, trace, differ if collect else None)
     for first, found in iter_chunks(text, measure, unicode=gold.rules == "fixed"):
         if numbers is None:
-            scan.chunk(enumerate(found, first))
+            scan.chunk(range(first, first + len(found)), found)
         else:
-            scan.chunk(zip(numbers[first - 1 : first - 1 + len(found)], found, strict=True))
+            scan.chunk(numbers[first - 1 : first - 1 + len(found)], found)
     return scan.result()
 
 
@@ -65,13 +68,31 @@ def score_rows(
     numbers: Sequence[int],
     rows: Sequence[tuple[str, str, str, str]],
     name: str,
+    kinds: bytes | None = None,
+    items: Sequence[ItemGold | None] | None = None,
 ) -> OfficialScores:
     """:func:`score_chunks` of lines already matched (``rows``, as
     :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
-    trace: the diagnosis' fixed scan of the dirty lines of an ASCII file."""
-    scan = _Scan(measure, gold, name, False, True, ids={row[1] for row in rows})
-    scan.chunk(zip(numbers, rows, strict=True))
+    trace: the diagnosis' fixed scan of the dirty lines of an ASCII file (``kinds``: their
+    answers' kinds, :func:`scoring.lines.answer_kinds`, when they are known; ``items``:
+    each row's item in ``gold`` when it is known, else None: looked up)."""
+    ids = list(map(itemgetter(1), rows))
+    found = gold.items.get
+    known = (
+        map(found, ids)
+        if items is None
+        else (
+            found(item_id) if item is None else item
+            for item_id, item in zip(ids, items, strict=True)
+        )
+    )
+    scan = _Scan(measure, gold, name, False, True, items=dict(zip(ids, known, strict=True)))
+    scan.chunk(numbers, rows, kinds)
     return scan.result()
+
+
+_FORMS_KEPT = 1 << 16
+"""How many guesses' normal forms a scan keeps at most (:func:`guesses_fixed`)."""
 
 
 class _Scan:
@@ -85,7 +106,7 @@ class _Scan:
         keep_items: bool,
         trace: bool,
         differ: Collection[str] | None = None,
-        ids: Collection[str] | None = None,
+        items: dict[str, ItemGold | None] | None = None,
     ):
         self.measure = measure
         self.gold = gold
@@ -93,19 +114,19 @@ class _Scan:
         self.oot = measure == "oot"
         self.fixed = gold.rules == "fixed"
         # each id's item, taken out at its first line: one lookup a line finds the item
-        # and tells a repeated id (score.pl's %done); ``ids``: the only ids to be read
-        items = gold.items
-        self.remaining = (
-            items.copy() if ids is None else {key: items[key] for key in ids if key in items}
+        # and tells a repeated id (score.pl's %done); ``items``: the only ids to be read
+        # and their items (one the gold lacks is None, which is read as gone)
+        self.remaining: dict[str, ItemGold | None] = (
+            cast(dict[str, ItemGold | None], gold.items.copy()) if items is None else items
         )
         self.keep_items = keep_items
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
+        self.guesses_line = 0  # the line they were read from
+        self.forms: dict[str, str] = {}  # the fixed rules' form of each guess seen
         self.differ: Collection[str] = () if differ is None else differ
-        self.dirty: list[tuple[int, tuple[str, str, str, str], int, int]] | None = (
-            None if differ is None else []
-        )
+        self.dirty: list[DirtyLine] | None = None if differ is None else []
         self.trace = Trace(dirty=self.dirty) if trace else None
         self.firsts: set[str] = set()  # the differ ids whose first unscored line is dirty
         self.scored = 0  # lines scored in the chunks before this one
@@ -130,10 +151,16 @@ class _Scan:
             self.trace,
         )
 
-    def chunk(self, found: Iterable[tuple[int, tuple[str, str, str, str]]]) -> None:
-        """Score a chunk of rows (:func:`scoring.lines.iter_chunks`): one tight loop, the
-        gold item found and the id marked done by one lookup, the outcomes kept in lists
-        (arrays at the end of the chunk)."""
+    def chunk(
+        self,
+        numbers: Iterable[int],
+        found: Sequence[tuple[str, str, str, str]],
+        kinds: bytes | bytearray | None = None,
+    ) -> None:
+        """Score a chunk of rows (:func:`scoring.lines.iter_chunks`; ``numbers``: their
+        line numbers): one tight loop, the gold item found and the id marked done by one
+        lookup, the usual answer split at once (:func:`scoring.lines.answer_kinds`), the
+        outcomes kept in lists (arrays at the end of the chunk)."""
         oot = self.oot
         fixed = self.fixed
         distinct = oot and fixed  # fixed oot credits each distinct guess once
@@ -147,12 +174,21 @@ class _Scan:
         stales = bytearray()
         ids: list[str] = []
         held = self.guesses  # score.pl's @res
+        held_line = self.guesses_line
         total = self.total
         attempted = mode_attempted = mode_correct = duplicate_lines = 0
         dirty = self.dirty
         differ = self.differ
         alike = True
-        for number, row in found:
+        tracing = self.trace is not None
+        forms = self.forms
+        if len(forms) > _FORMS_KEPT:
+            forms.clear()
+        if kinds is None:
+            kinds = answer_kinds(found)
+        if kinds is None:  # answers with non-ASCII letters: each read line by line
+            kinds = bytearray([OTHER]) * len(found)
+        for number, row, kind in zip(numbers, found, kinds, strict=True):
             lexelt, item_id, answer, other = row
             if not lexelt:
                 if other:
@@ -167,13 +203,18 @@ class _Scan:
                     and item_id not in self.firsts
                 ):  # the fixed reading may put it in T: its first line is dirty
                     self.firsts.add(item_id)
-                    dirty.append((number, row, self.scored + len(lines), 0))
+                    at = self.scored + len(scores)
+                    dirty.append((number, row, at, 0, -1, 0.0, 0, kind, None))
                 continue
             stale = False
             duplicates = 0
-            if answer and (not answer[0].isspace() or search(answer)):
-                if fixed:
-                    guesses = guesses_fixed(answer)
+            if kind != OTHER or (answer and (not answer[0].isspace() or search(answer))):
+                if kind == PLAIN:  # both rule sets split it so
+                    guesses = answer.split(";")
+                elif kind == HYPHENS:
+                    guesses = answer.replace("-", " ").split(";")
+                elif fixed:
+                    guesses = guesses_fixed(answer, forms)
                 else:
                     guesses = answer.split(";")
                     if not guesses[-1] or "-" in answer or "'" in answer or "non" in answer:
@@ -202,6 +243,7 @@ class _Scan:
                         guesses = guesses[:OOT_GUESSES]
                         count = OOT_GUESSES
                 held = guesses
+                held_line = number
             elif fixed:
                 guesses = held = []
                 count = 0
@@ -210,9 +252,6 @@ class _Scan:
                 count = len(guesses)
                 stale = count > 0
                 alike = False
-            if dirty is not None and (not alike or duplicates or item_id in differ):
-                dirty.append((number, row, self.scored + len(lines), hash(tuple(guesses))))
-                alike = True
             norms = item.norms
             credit = 0.0
             for guess in dict.fromkeys(guesses) if distinct else guesses:
@@ -228,13 +267,27 @@ class _Scan:
                 mode_attempted += 1
                 mode_correct += right
             answered = count > 0 and not stale
-            lines.append(number)
-            scores.append(score)
-            outcomes.append(answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4)
-            if dirty is None:  # else the dirty lines carry them
+            if dirty is not None:  # the diagnosis: every score, the dirty lines' outcomes
+                if not alike or duplicates or item_id in differ:
+                    bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
+                    source = held_line if stale else 0
+                    reading = hash(tuple(guesses))
+                    at = self.scored + len(scores)
+                    same = None if item_id in differ else item
+                    dirty.append(
+                        (number, row, at, reading, bits | count << 4, score, source, kind, same)
+                    )
+                    alike = True
+                scores.append(score)
+            elif tracing:
+                lines.append(number)
+                scores.append(score)
+                outcomes.append(
+                    answered | tried << 1 | right << 2 | (duplicates > 0) << 3 | count << 4
+                )
                 readings.append(hash(tuple(guesses)))
                 ids.append(item_id)
-            stales.append(stale)
+                stales.append(stale)
             if keep:
                 self.rows.append(
                     ItemScore(
@@ -253,12 +306,13 @@ class _Scan:
                     )
                 )
         self.guesses = held
+        self.guesses_line = held_line
         self.total = total
         self.attempted += attempted
         self.mode_attempted += mode_attempted
         self.mode_correct += mode_correct
         self.duplicate_lines += duplicate_lines
-        self.scored += len(lines)
+        self.scored += len(scores)  # the trace's length (only a traced scan lists dirty lines)
         traced = self.trace
         if traced is not None:
             traced.lines.extend(array("q", lines))

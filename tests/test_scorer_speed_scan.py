@@ -4,7 +4,9 @@
   a whole file) against the line-by-line scan (:func:`scoring.official.score_lines`, which
   follows score.pl line for line): every figure, every per-item row, the trace, the log;
 - the chunked gold reader (:meth:`scoring.gold._Reader.add_chunk`) against reading the
-  lines one at a time (:meth:`scoring.gold._Reader.add`).
+  lines one at a time (:meth:`scoring.gold._Reader.add`);
+- the answers a chunk's pre-pass calls plain or hyphenated
+  (:func:`scoring.lines.answer_kinds`) against both rule sets' own split of them.
 
 The inputs are hostile on purpose: repeated and unknown ids, empty answers (score.pl
 scores them with the previous line's guesses), empty guesses, hyphens, apostrophes,
@@ -20,7 +22,15 @@ from hypothesis import strategies as st
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.gold import Gold, _Reader, read_gold, read_gold_pair
 from scoring.io import FormatError
-from scoring.official import OfficialScores, ScorerDied, score_lines, score_system
+from scoring.lines import HYPHENS, OTHER, answer_kinds
+from scoring.official import (
+    OfficialScores,
+    ScorerDied,
+    guesses_compat,
+    guesses_fixed,
+    score_lines,
+    score_system,
+)
 from scoring.types import Task
 
 _GOLD_SUBS = st.sampled_from(
@@ -30,7 +40,8 @@ _GOLD_SUBS = st.sampled_from(
 _GUESSES = st.sampled_from(
     ["glad", "merry", "brand new", "brand-new", "Glad", " glad", "glad ", "glad\r", "\tglad",
      "", " ", "non-stop", "non stop", "o'clock", "oclock", "café", "cafe\u0301", "x",
-     "up north", "up  north", "glad\u00a0", "\u2019glad", "merry;"]
+     "up north", "up  north", "glad\u00a0", "\u2019glad", "merry;", "-glad", "glad-",
+     "up--north", "up -north", "none", "anon-ym", "non", "non-"]
 )  # fmt: skip
 
 
@@ -155,7 +166,8 @@ def _figures(scores: OfficialScores) -> tuple[object, ...]:
 _ASCII_GUESSES = st.sampled_from(
     ["glad", "merry", "brand new", "brand-new", "Glad", " glad", "glad ", "glad\r", "\tglad",
      "", " ", "non-stop", "non stop", "nonstop", "o'clock", "oclock", "x", "up north",
-     "up  north", "11.27", "very  glad", "pn"]
+     "up  north", "11.27", "very  glad", "pn", "brand-new", "-glad", "glad-", "up--north",
+     "up -north", "none", "anon-ym", "non", "non-", "up-north"]
 )  # fmt: skip
 
 
@@ -206,3 +218,39 @@ def test_the_dirty_lines_the_scan_lists_explain_every_difference(
     assert diagnose(
         measure, system, compat, part, compat_gold, fixed_gold, differ, dirty
     ) == diagnose(measure, system, plain, full, compat_gold, fixed_gold, differ)
+
+
+_ANSWERS = st.lists(
+    st.sampled_from(["a", "b", "non", "no", "n", " ", "-", ";", "'", "X", "1", "\t", "\r", "é"]),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_ANSWERS, max_size=8))
+def test_a_plain_or_hyphenated_answer_is_split_alike_by_both_rule_sets(
+    answers: list[str],
+) -> None:
+    """What the pre-pass calls plain is split by ``;`` under both rule sets and reads alike;
+    a hyphenated answer is the same once its hyphens are spaces; anything else is left to
+    the line-by-line checks."""
+    rows = [("w.n", str(number), answer, "") for number, answer in enumerate(answers)]
+    kinds = answer_kinds(rows)
+    if not "".join(answers).isascii():
+        assert kinds is None
+        return
+    assert kinds is not None and len(kinds) == len(answers)
+    for answer, kind in zip(answers, kinds, strict=True):
+        if kind == OTHER:
+            continue
+        split = (answer.replace("-", " ") if kind == HYPHENS else answer).split(";")
+        assert guesses_compat(answer) == split == guesses_fixed(answer)
+        assert (kind == HYPHENS) == ("-" in answer)
+
+
+def test_the_kinds_of_some_answers() -> None:
+    answers = ["glad;merry", "brand-new", "non-stop", "none;canon", "", "glad;", "-glad"]
+    answers += ["up--north", "Glad", "up  north", "anon-ym", "glad\r", "o'clock", "11"]
+    rows = [("w.n", "1", answer, "") for answer in answers]
+    assert list(answer_kinds(rows) or ()) == [0, 1, 2, 0, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2]
+    assert answer_kinds([("w.n", "1", "café", "")]) is None
