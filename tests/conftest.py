@@ -125,6 +125,17 @@ def assign(app: Flask, username: str, dataset_id: int) -> None:
         assign_dataset(user, db.get_or_404(Dataset, dataset_id))
 
 
+def instance_ids(app: Flask) -> list[int]:
+    """Every sentence's id, in the order annotators get them."""
+    from sqlalchemy import select
+
+    from annotate.extensions import db
+    from annotate.models import Instance
+
+    with app.app_context():
+        return list(db.session.scalars(select(Instance.id).order_by(Instance.position)))
+
+
 def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int:
     """A lexical-reference judgement round of two candidates (a rows file we write), with
     ``judge`` assigned when given; its id."""

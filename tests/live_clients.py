@@ -157,24 +157,35 @@ def log_in(browser: Browser, username: str, password: str) -> None:
         raise RuntimeError(f"log-in of {username} failed: {page.describe()}")
 
 
-def create_annotators(port: int, usernames: Iterable[str], password: str = PASSWORD) -> None:
+def create_annotators(
+    port: int,
+    usernames: Iterable[str],
+    password: str = PASSWORD,
+    dataset: str = "demo",
+    batch: int = 10,
+) -> None:
     """The demo organiser creates the accounts on the bulk accounts page, as in a browser,
-    each a member of the demo dataset (only members open it)."""
-    organiser = Browser(port, HOST)
+    each a member of ``dataset`` (only members open it): ``batch`` accounts a form, so
+    that hashing their passwords stays well within a worker's timeout on a busy machine."""
+    organiser = Browser(port, HOST, timeout=60.0)
     log_in(organiser, *ORGANISER)
-    page = organiser.request("GET", "/organiser/users/bulk")
-    demo = re.search(r'<option value="(\d+)">demo</option>', page.text)
-    if demo is None:
-        raise RuntimeError(f"no demo dataset on the bulk accounts page: {page.describe()}")
     names = list(usernames)
-    form = {
-        **page.form("bulk"),
-        "dataset": demo.group(1),
-        "usernames": "".join(f"{username} {password}\n" for username in names),
-    }
-    page = organiser.request("POST", "/organiser/users/bulk", form)
-    if page.status != 200 or f"{len(names)} accounts created" not in page.text:
-        raise RuntimeError(f"creating {names} failed: {page.describe()}")
+    for start in range(0, len(names), batch):
+        part = names[start : start + batch]
+        page = organiser.request("GET", "/organiser/users/bulk")
+        demo = re.search(rf'<option value="(\d+)">{re.escape(dataset)}</option>', page.text)
+        if demo is None:
+            raise RuntimeError(
+                f"no dataset {dataset!r} on the bulk accounts page: {page.describe()}"
+            )
+        form = {
+            **page.form("bulk"),
+            "dataset": demo.group(1),
+            "usernames": "".join(f"{username} {password}\n" for username in part),
+        }
+        page = organiser.request("POST", "/organiser/users/bulk", form)
+        if page.status != 200 or f"{len(part)} accounts created" not in page.text:
+            raise RuntimeError(f"creating {part} failed: {page.describe()}")
 
 
 # -- an annotator ----------------------------------------------------------------------
@@ -302,9 +313,9 @@ class Annotator:
 
 @dataclass(frozen=True)
 class Count:
-    """What the clients were told against what the database holds."""
+    """What the clients were told against what the database (or another store) holds."""
 
-    acknowledged: int  # saves answered with the redirect to the next sentence
+    acknowledged: int  # saves answered as saved (the redirect to the next sentence)
     unacknowledged: int  # saves that never got it (the client gave up)
     in_history: int  # acknowledged saves found among their sentence's revisions
     pairs: int  # (annotator, sentence) pairs with an acknowledged save
@@ -326,6 +337,10 @@ class Count:
         )
 
 
+Pair = tuple[str, int]
+"""(username, sentence id): where an annotator's answers to one sentence are kept."""
+
+
 def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
     """Check every save against the database (see :class:`Count`)."""
     from sqlalchemy import create_engine, select
@@ -334,41 +349,54 @@ def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
     from annotate import database_url as driver_url
     from annotate.models import Response, Revision, User
 
-    by_pair: dict[tuple[str, int], list[Save]] = defaultdict(list)
-    for save in saves:
-        by_pair[save.username, save.instance_id].append(save)
-    names = sorted({username for username, _ in by_pair})
+    made = list(saves)
+    names = sorted({save.username for save in made})
     engine = create_engine(driver_url(database_url))
     try:
         with Session(engine) as session:
-            ids = dict(
-                session.execute(
+            usernames = {
+                user_id: username
+                for username, user_id in session.execute(
                     select(User.username, User.id).where(User.username.in_(names))
-                ).all()
-            )
-            history: dict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+                )
+            }
+            history: dict[Pair, Counter[str]] = defaultdict(Counter)
             for user_id, instance_id, substitutes in session.execute(
                 select(Revision.user_id, Revision.instance_id, Revision.substitutes).where(
-                    Revision.user_id.in_(list(ids.values()))
+                    Revision.user_id.in_(list(usernames))
                 )
             ):
-                history[user_id, instance_id][substitutes[0] if substitutes else ""] += 1
+                history[usernames[user_id], instance_id][substitutes[0] if substitutes else ""] += 1
             current = {
-                (user_id, instance_id): (substitutes[0] if substitutes else "", saved)
+                (usernames[user_id], instance_id): (substitutes[0] if substitutes else "", saved)
                 for user_id, instance_id, substitutes, saved in session.execute(
                     select(
                         Response.user_id, Response.instance_id, Response.substitutes, Response.saves
-                    ).where(Response.user_id.in_(list(ids.values())))
+                    ).where(Response.user_id.in_(list(usernames)))
                 )
             }
     finally:
         engine.dispose()
+    return compare_saves(made, history, current)
 
+
+def compare_saves(
+    saves: Iterable[Save],
+    history: Mapping[Pair, Counter[str]],
+    current: Mapping[Pair, tuple[str, int | None]],
+) -> Count:
+    """What the clients were told against what a store holds (see :class:`Count`):
+    ``history`` counts the stored revisions of each pair by the substitute they carry,
+    ``current`` gives each pair's current answer and the store's count of its saves (None
+    when the store keeps no such count). Any store can be read into these two."""
+    by_pair: dict[Pair, list[Save]] = defaultdict(list)
+    for save in saves:
+        by_pair[save.username, save.instance_id].append(save)
     lost: list[str] = []
     anomalies: list[str] = []
     acknowledged = unacknowledged = in_history = pairs = up_to_date = 0
     for (username, instance_id), made in sorted(by_pair.items()):
-        key = (ids.get(username, -1), instance_id)
+        key = (username, instance_id)
         stored = history.get(key, Counter())
         sent = {save.token for save in made}
         for save in made:
@@ -388,8 +416,8 @@ def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
                 f"{username} sentence {instance_id}: revision {token!r} that no client sent"
             )
         done = [i for i, save in enumerate(made) if save.acknowledged_at is not None]
-        answer, counter = current.get(key, (None, 0))
-        if key in current and counter != sum(stored.values()):
+        answer, counter = current.get(key, (None, None))
+        if counter is not None and counter != sum(stored.values()):
             anomalies.append(
                 f"{username} sentence {instance_id}: saves = {counter} but "
                 f"{sum(stored.values())} revisions"

@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
@@ -86,8 +86,8 @@ def prepare_database(database_url: str) -> dict[str, str]:
     return env
 
 
-def instance_order(database_url: str) -> list[int]:
-    """The demo's sentence ids in the order every annotator gets them."""
+def instance_order(database_url: str, dataset: str = DATASET) -> list[int]:
+    """The sentence ids of ``dataset`` (the demo) in the order every annotator gets them."""
     from sqlalchemy import create_engine, select
 
     from annotate import database_url as driver_url
@@ -100,7 +100,7 @@ def instance_order(database_url: str) -> list[int]:
                 connection.scalars(
                     select(Instance.id)
                     .join(Dataset, Instance.dataset_id == Dataset.id)
-                    .where(Dataset.name == DATASET)
+                    .where(Dataset.name == dataset)
                     .order_by(Instance.position)
                 )
             )
@@ -111,9 +111,36 @@ def instance_order(database_url: str) -> list[int]:
 # -- the server ------------------------------------------------------------------------
 
 
+def cpu_seconds(pids: Iterable[int]) -> float:
+    """CPU time (user + system, from /proc) these processes have used; one that has
+    ended counts nothing."""
+    total = 0
+    for pid in pids:
+        with suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_backends(database: str) -> list[int]:
+    """The PostgreSQL server processes on this machine serving a connection to
+    ``database`` (their title: ``postgres: … USER DATABASE HOST(PORT) STATE``)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with suppress(OSError):
+            title = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            if title.startswith("postgres: ") and f" {database} " in title:
+                found.append(int(cmdline.parent.name))
+    return sorted(found)
+
+
 class Server:
     """``gunicorn wsgi:app`` with ``workers`` worker processes on 127.0.0.1 (a free port),
-    in a session of its own so that :meth:`stop` ends the master and every worker."""
+    in a session of its own so that :meth:`stop` ends the master and every worker.
+
+    ``app``, ``python``, ``cwd`` and ``options`` serve another WSGI app the same way (the
+    load benchmark's peer, bench/load_bench.py): its gunicorn's interpreter, the folder it
+    runs in, and gunicorn options added after ours (a later option wins)."""
 
     def __init__(
         self,
@@ -122,7 +149,15 @@ class Server:
         workers: int = 3,
         worker_class: str = "sync",
         threads: int = 1,
+        app: str = "wsgi:app",
+        python: str = sys.executable,
+        cwd: Path = ROOT,
+        options: Sequence[str] = (),
     ) -> None:
+        self.app = app
+        self.python = python
+        self.cwd = cwd
+        self.options = list(options)
         self.env = dict(env)
         self.log = folder / "gunicorn.log"
         self.workers = workers
@@ -150,7 +185,7 @@ class Server:
 
     def start(self, timeout: float = 90.0) -> None:
         command = [
-            sys.executable,
+            self.python,
             "-m",
             "gunicorn",
             "--workers",
@@ -166,12 +201,13 @@ class Server:
             "60",
             "--graceful-timeout",
             "5",
-            "wsgi:app",
+            *self.options,
+            self.app,
         ]
         self._log_file = self.log.open("ab")
         self.process = subprocess.Popen(
             command,
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdin=subprocess.DEVNULL,
             stdout=self._log_file,
@@ -246,12 +282,7 @@ class Server:
     def cpu_seconds(self) -> float:
         """CPU time (user + system) the master and its present workers have used."""
         assert self.process is not None
-        total = 0
-        for pid in [self.process.pid, *self.worker_pids()]:
-            with suppress(OSError, IndexError, ValueError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds([self.process.pid, *self.worker_pids()])
 
     def busy_workers(self) -> list[int]:
         """Workers holding an open client connection of this server: serving a request."""

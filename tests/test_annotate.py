@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from tests.conftest import assign, login, make_user
+from tests.conftest import assign, instance_ids, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -36,14 +36,6 @@ def annotator(app: Flask, client: FlaskClient, dataset: int) -> FlaskClient:
     return client
 
 
-def _ids(app: Flask) -> list[int]:
-    from annotate.extensions import db
-    from annotate.models import Instance
-
-    with app.app_context():
-        return list(db.session.scalars(select(Instance.id).order_by(Instance.position)))
-
-
 def test_login_page_labels(client: FlaskClient) -> None:
     page = client.get("/login").get_data(as_text=True)
     for label in ("Username", "Password", "Log in"):
@@ -68,7 +60,7 @@ def test_next_redirect_stays_on_site(app: Flask, client: FlaskClient, target: st
 def test_first_page_shows_one_sentence_target_bold_no_pos(
     app: Flask, annotator: FlaskClient
 ) -> None:
-    first = _ids(app)[0]
+    first = instance_ids(app)[0]
     response = annotator.get("/annotate")
     assert response.headers["Location"] == f"/annotate/{first}"
     page = annotator.get(f"/annotate/{first}").get_data(as_text=True)
@@ -81,7 +73,7 @@ def test_first_page_shows_one_sentence_target_bold_no_pos(
 
 
 def test_markup_in_context_is_text(app: Flask, annotator: FlaskClient) -> None:
-    page = annotator.get(f"/annotate/{_ids(app)[1]}").get_data(as_text=True)
+    page = annotator.get(f"/annotate/{instance_ids(app)[1]}").get_data(as_text=True)
     assert 'A <mark class="target"><b>bright</b></mark> light &lt;here&gt;.' in page
 
 
@@ -89,7 +81,7 @@ def test_save_and_next_stores_answer_and_history(app: Flask, annotator: FlaskCli
     from annotate.extensions import db
     from annotate.models import Response, Revision
 
-    first, second, _ = _ids(app)
+    first, second, _ = instance_ids(app)
     response = annotator.post(
         f"/annotate/{first}",
         data={
@@ -132,7 +124,7 @@ def test_save_and_next_stores_answer_and_history(app: Flask, annotator: FlaskCli
 def test_validation_keeps_typed_input(
     app: Flask, annotator: FlaskClient, form: dict[str, str], message: str
 ) -> None:
-    first = _ids(app)[0]
+    first = instance_ids(app)[0]
     response = annotator.post(f"/annotate/{first}", data=form)
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and message in page
@@ -144,7 +136,7 @@ def test_name_and_nil_are_answers(app: Flask, annotator: FlaskClient) -> None:
     from annotate.extensions import db
     from annotate.models import Response
 
-    first, second, _ = _ids(app)
+    first, second, _ = instance_ids(app)
     annotator.post(f"/annotate/{first}", data={"name": "on"})
     annotator.post(f"/annotate/{second}", data={"nil": "on"})
     with app.app_context():
@@ -153,7 +145,7 @@ def test_name_and_nil_are_answers(app: Flask, annotator: FlaskClient) -> None:
 
 
 def test_logging_in_again_lands_on_first_unanswered(app: Flask, annotator: FlaskClient) -> None:
-    first, second, third = _ids(app)
+    first, second, third = instance_ids(app)
     annotator.post(f"/annotate/{first}", data={"sub1": "clever"})
     annotator.post(f"/annotate/{third}", data={"sub1": "bear"})
     annotator.post("/logout")
@@ -165,7 +157,7 @@ def test_going_back_shows_and_changes_the_answer(app: Flask, annotator: FlaskCli
     from annotate.extensions import db
     from annotate.models import Response, Revision
 
-    first = _ids(app)[0]
+    first = instance_ids(app)[0]
     annotator.post(f"/annotate/{first}", data={"sub1": "clever"})
     assert 'value="clever"' in annotator.get(f"/annotate/{first}").get_data(as_text=True)
     annotator.post(f"/annotate/{first}", data={"sub1": "gifted"})
@@ -176,7 +168,7 @@ def test_going_back_shows_and_changes_the_answer(app: Flask, annotator: FlaskCli
 
 
 def test_last_sentence_leads_to_all_done(app: Flask, annotator: FlaskClient) -> None:
-    for instance_id in _ids(app):
+    for instance_id in instance_ids(app):
         annotator.post(f"/annotate/{instance_id}", data={"sub1": "word"})
     page = annotator.get("/annotate").get_data(as_text=True)
     assert "All done" in page

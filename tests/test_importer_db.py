@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import re
 from io import BytesIO
 from pathlib import Path
@@ -281,3 +282,30 @@ def test_annotator_sees_the_context_with_its_line_breaks(app: Flask, client: Fla
     assert sentence is not None
     assert sentence.group(1).startswith("Dear Ann:\n\tThe report is ready.\n\tIt <")
     assert re.search(r">looks(?:</\w+>)+ bright\.$", sentence.group(1))
+
+
+if os.environ.get("LEXSUB_TEST_DATABASE_URL"):  # the database run: PostgreSQL
+
+    def test_an_import_leaves_postgresql_planner_statistics(app: Flask, tmp_path: Path) -> None:
+        """On PostgreSQL the import analyses the tables it filled, so that the save path's
+        one SELECT is not planned for empty tables until autovacuum comes
+        (bench/RESULTS.md)."""
+        from sqlalchemy import text
+
+        from annotate.extensions import db
+
+        path = tmp_path / "ours.csv"
+        path.write_text(CSV, encoding="utf-8")
+        code, output = run(app, str(path), "--dataset", "ours")
+        assert code == 0, output
+        with app.app_context():
+            assert db.engine.dialect.name == "postgresql"
+            analysed = set(
+                db.session.scalars(
+                    text(
+                        "SELECT relname FROM pg_stat_user_tables WHERE relname IN "
+                        "('instances', 'lexelts') AND last_analyze IS NOT NULL"
+                    )
+                )
+            )
+        assert analysed == {"instances", "lexelts"}

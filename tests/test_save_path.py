@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event, select, text
 
-from tests.conftest import assign, login, make_user
+from tests.conftest import assign, instance_ids, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
@@ -47,14 +47,6 @@ def ann(app: Flask, client: FlaskClient, dataset: int) -> FlaskClient:
     assign(app, "ann", dataset)
     login(client, "ann")
     return client
-
-
-def _ids(app: Flask) -> list[int]:
-    from annotate.extensions import db
-    from annotate.models import Instance
-
-    with app.app_context():
-        return list(db.session.scalars(select(Instance.id).order_by(Instance.position)))
 
 
 def _fetch(
@@ -121,7 +113,7 @@ def _flags(app: Flask, dataset: int) -> dict[tuple[str, str], bool]:
 def test_a_fetch_save_and_next_is_four_statements_and_answers_the_next_page(
     app: Flask, ann: FlaskClient, dataset: int, statements: list[str]
 ) -> None:
-    one, two, three = _ids(app)
+    one, two, three = instance_ids(app)
     counts = []
 
     # the same word next: sentence 2 of bright.a, the tick held for the word
@@ -210,7 +202,7 @@ def test_a_fetch_save_and_next_is_four_statements_and_answers_the_next_page(
 def test_the_page_without_javascript_saves_and_redirects(
     app: Flask, ann: FlaskClient, statements: list[str]
 ) -> None:
-    one, two, _ = _ids(app)
+    one, two, _ = instance_ids(app)
     statements.clear()
     response = ann.post(f"/annotate/{one}", data={"sub1": "clever", "used_dictionary": "on"})
     posted = len(statements)
@@ -230,7 +222,7 @@ def test_the_page_without_javascript_saves_and_redirects(
 def test_the_save_that_answers_the_last_unanswered_sentence_finishes(
     app: Flask, ann: FlaskClient, dataset: int, statements: list[str]
 ) -> None:
-    one, two, three = _ids(app)
+    one, two, three = instance_ids(app)
     for instance in (two, three):
         assert _fetch(ann, statements, instance, {"sub1": "word"})[0] == 200
     status, saved, count = _fetch(ann, statements, one, {"sub1": "clever"})
@@ -262,7 +254,7 @@ def test_an_assigned_batch_counts_and_ends_with_its_own_sentences(
     for name in ("ann", "bob"):
         make_user(app, name)
         assign(app, name, dataset)
-    one, two, three = _ids(app)
+    one, two, three = instance_ids(app)
     login(client, "ann")
     status, saved, count = _fetch(client, statements, one, {"sub1": "clever"})
     html = saved.pop("html")
@@ -295,7 +287,7 @@ def test_refused_answers_and_ended_sessions_are_not_200(
     then sends the form as a page): 422 with the messages, 401, 400; nothing stored."""
     make_user(app, "ann")
     assign(app, "ann", dataset)
-    one = _ids(app)[0]
+    one = instance_ids(app)[0]
     assert _fetch(client, statements, one, {"sub1": "clever"})[:2] == (
         401,
         {"error": "Your session had ended: log in again."},
@@ -324,7 +316,7 @@ def test_the_migration_keeps_every_words_tick(app: Flask, ann: FlaskClient, data
 
     from annotate.extensions import db
 
-    one, two, three = _ids(app)
+    one, two, three = instance_ids(app)
     for instance, form in (
         (one, {"sub1": "clever", "used_dictionary": "on"}),
         (two, {"sub1": "light"}),
@@ -371,7 +363,7 @@ def test_the_swapped_page_keeps_its_ids_unique(
 ) -> None:
     """The content the script swaps in has the ids the page's labels and descriptions
     point at, once each."""
-    one = _ids(app)[0]
+    one = instance_ids(app)[0]
     html = _fetch(ann, statements, one, {"sub1": "clever"})[1]["html"]
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids))

@@ -1,0 +1,161 @@
+"""The load benchmark's figures (bench/load_bench.py) on hand-computed cases: the cycle
+percentiles, the count of acknowledged saves against a store (lexsub's or Potato's files),
+and the lines that hold a run against issue 15's targets. Nothing here starts a server or
+installs Potato."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bench.load_bench import Result, comparisons, cycle_percentiles, potato_config, potato_store
+from tests.live_clients import Count, Save, compare_saves
+
+
+def save(username: str, sentence: int, token: str, acknowledged: bool = True) -> Save:
+    return Save(username, sentence, token, acknowledged_at=1.0 if acknowledged else None)
+
+
+def test_cycle_percentiles_are_nearest_rank_in_milliseconds() -> None:
+    # 1 ms … 200 ms: ranks ceil(200 p / 100) = 100, 190, 198
+    assert cycle_percentiles([ms / 1000 for ms in range(200, 0, -1)]) == (100.0, 190.0, 198.0)
+    # ten cycles: ranks 5, 10, 10
+    assert cycle_percentiles([0.5, 0.1, 0.2, 0.3, 0.4, 0.9, 0.8, 0.7, 0.6, 1.0]) == (
+        500.0,
+        1000.0,
+        1000.0,
+    )
+    assert cycle_percentiles([0.0421]) == (42.1, 42.1, 42.1)
+    assert all(value != value for value in cycle_percentiles([]))  # NaN: no cycles
+
+
+def test_every_acknowledged_save_is_looked_up_and_the_missing_ones_are_lost() -> None:
+    saves = [
+        save("ann", 1, "ann-1"),
+        save("ann", 2, "ann-2"),  # not stored: lost
+        save("ann", 1, "ann-3"),  # stored; the current answer of sentence 1
+        save("bob", 1, "bob-1"),  # stored, but the current answer is an older one: lost
+        save("bob", 2, "bob-2"),
+        save("bob", 3, "bob-3", acknowledged=False),  # never acknowledged: not counted
+    ]
+    history = {
+        ("ann", 1): Counter({"ann-1": 1, "ann-3": 1}),
+        ("bob", 1): Counter({"bob-1": 1, "old": 1}),
+        ("bob", 2): Counter({"bob-2": 2}),  # stored twice by a repeated Save
+    }
+    current: dict[tuple[str, int], tuple[str, int | None]] = {
+        ("ann", 1): ("ann-3", 2),
+        ("bob", 1): ("old", None),
+        ("bob", 2): ("bob-2", 1),  # the store says 1 save, its history holds 2
+    }
+    count = compare_saves(saves, history, current)
+    assert (count.acknowledged, count.unacknowledged, count.in_history) == (5, 1, 4)
+    assert (count.pairs, count.current, count.revisions, count.repeated) == (4, 2, 6, 1)
+    assert count.lost == (
+        "ann sentence 2: acknowledged save ann-2 is not in the revision history",
+        "ann sentence 2: current answer None, the last acknowledged save was ann-2",
+        "bob sentence 1: current answer 'old', the last acknowledged save was bob-1",
+    )
+    assert count.anomalies == (
+        "bob sentence 1: revision 'old' that no client sent",
+        "bob sentence 2: saves = 1 but 2 revisions",
+    )
+
+
+def label(value: str, name: str = "sub1") -> list[object]:
+    return [{"schema": "substitutes", "name": name}, value]
+
+
+def test_potato_store_reads_the_history_and_the_current_answers(tmp_path: Path) -> None:
+    """Potato 2.12.1's files as it writes them: one folder an annotator, an action a line
+    in annotation_history.jsonl, the current labels in user_state.json."""
+    folder = tmp_path / "bench000"
+    folder.mkdir()
+    (tmp_path / "pocket").mkdir()  # Potato's own folders hold neither file
+    actions = [
+        ("1", "add_label", "sub1", "bench000-1"),
+        ("2", "add_label", "sub1", "bench000-2"),
+        ("2", "add_label", "sub2", "other box"),
+        ("1", "update_label", "sub1", "bench000-3"),
+    ]
+    (folder / "annotation_history.jsonl").write_text(
+        "".join(
+            json.dumps(
+                {
+                    "user_id": "bench000",
+                    "instance_id": instance,
+                    "action_type": kind,
+                    "schema_name": "substitutes",
+                    "label_name": box,
+                    "old_value": None,
+                    "new_value": value,
+                }
+            )
+            + "\n"
+            for instance, kind, box, value in actions
+        )
+    )
+    (folder / "user_state.json").write_text(
+        json.dumps(
+            {
+                "instance_id_to_label_to_value": {
+                    "1": [label("bench000-3")],
+                    "2": [label("bench000-2"), label("other box", "sub2")],
+                }
+            }
+        )
+    )
+    history, current = potato_store(tmp_path)
+    assert history == {
+        ("bench000", 1): Counter({"bench000-1": 1, "bench000-3": 1}),
+        ("bench000", 2): Counter({"bench000-2": 1}),
+    }
+    assert current == {("bench000", 1): ("bench000-3", None), ("bench000", 2): ("bench000-2", None)}
+    saves = [save("bench000", 1, "bench000-1"), save("bench000", 2, "bench000-2")]
+    saves += [save("bench000", 1, "bench000-3"), save("bench000", 3, "bench000-4")]
+    count = compare_saves(saves, history, current)
+    assert (count.acknowledged, count.in_history, count.current, len(count.lost)) == (4, 3, 2, 2)
+
+
+def test_potato_store_names_the_file_of_an_id_it_cannot_read(tmp_path: Path) -> None:
+    folder = tmp_path / "bench000"
+    folder.mkdir()
+    line = {"instance_id": "s1", "action_type": "add_label", "schema_name": "substitutes"}
+    line |= {"label_name": "sub1", "new_value": "x"}
+    (folder / "annotation_history.jsonl").write_text(json.dumps(line) + "\n")
+    with pytest.raises(ValueError, match=r"annotation_history\.jsonl:1: instance id 's1'"):
+        potato_store(tmp_path)
+
+
+def test_the_potato_config_has_three_text_boxes_over_the_sentences() -> None:
+    config = potato_config("data/sentences.jsonl")
+    assert "  - data/sentences.jsonl\n" in config
+    assert "  - annotation_type: text\n    name: substitutes\n" in config
+    assert "    labels: [sub1, sub2, sub3]\n" in config
+
+
+def run(server: str, store: str, pace: str, saves: int, wall: float, cycles: list[float]) -> Result:
+    count = Count(saves, 0, saves, saves, saves, saves, 0, (), ())
+    return Result(server, store, pace, 50, wall, saves, cycles, 0, 0, [], count, 0, 1.0, None, 1.0)
+
+
+def test_the_targets_are_held_against_the_run() -> None:
+    results = [
+        run("Potato", "its files", "flat", 400, 10.0, [1.0]),  # 40 saves/s
+        run("lexsub", "SQLite", "flat", 2000, 10.0, [0.1]),  # 200 = 5.0x
+        run("lexsub", "PostgreSQL", "flat", 1500, 10.0, [0.1]),  # 150 = 3.75x
+        run("Potato", "its files", "realistic", 400, 10.0, [0.5] * 99 + [2.0]),
+        run("lexsub", "SQLite", "realistic", 400, 10.0, [0.01] * 98 + [0.049, 0.3]),
+        run("lexsub", "PostgreSQL", "realistic", 400, 10.0, [0.01] * 98 + [0.05, 0.3]),
+    ]
+    assert comparisons(results) == [
+        "flat out, SQLite: lexsub 200.0 saves/s = 5.0x Potato's 40.0 (target >= 5x): met",
+        "flat out, PostgreSQL: lexsub 150.0 saves/s = 3.8x Potato's 40.0 (target >= 4x): MISSED",
+        "realistic, SQLite: lexsub cycle p99 49 ms (Potato's p99 500 ms) (target < 50 ms): met",
+        "realistic, PostgreSQL: lexsub cycle p99 50 ms (Potato's p99 500 ms) "
+        "(target < 50 ms): MISSED",
+        "zero errors and zero lost saves in every run: yes",
+    ]
