@@ -19,7 +19,7 @@ from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial, reduce
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
@@ -547,16 +547,18 @@ def fixed_scan(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
         )
     after = _trace(part)
-    scores = before.scores
+    scores = memoryview(before.scores)  # slices without copies
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
     taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored
-    total, start = 0.0, 0
+    summed: list[Iterable[float]] = []  # every score the fixed scan adds, in file order
+    start = 0
     for number, index in zip(selection.numbers, _positions(selection, before), strict=True):
-        total = reduce(add, scores[start:index], total)  # the clean lines before it
+        summed.append(scores[start:index])  # the clean lines before it
         if number in fixed_scores:
-            total += fixed_scores[number]
+            summed.append((fixed_scores[number],))
         start = max(start, index + 1 if index in taken else index)
-    total = reduce(add, scores[start:], total)
+    summed.append(scores[start:])
+    total = reduce(add, chain.from_iterable(summed), 0.0)
 
     def count(bit: int) -> int:
         return sum(map(bool, map(and_, dropped, repeat(bit))))

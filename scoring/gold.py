@@ -524,7 +524,7 @@ class _Reader:
         this chunk saw first are left in :attr:`new_keys`; the ids of lines out of T are
         added to :attr:`outside`."""
         lexelts = list(map(_lexelt_of, found))
-        rows = found if "" not in lexelts else list(compress(found, lexelts))
+        rows = found if all(lexelts) else list(compress(found, lexelts))
         keys = list(map(_key_of, rows))
         shared = self._shared
         values = list(map(shared.get, keys))  # None: a key not seen yet

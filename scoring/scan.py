@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Collection, Iterable, Sequence
+from itertools import islice
 from operator import itemgetter
 from typing import cast
 
@@ -91,6 +92,19 @@ def score_rows(
     return scan.result()
 
 
+_END: tuple[None, None] = (None, None)
+
+
+def _remaining(items: dict[str, ItemGold], taken: int) -> dict[str, ItemGold | None]:
+    """The items of the ids not done yet, when the first ``taken`` were read in order (an
+    item with nothing to score is never done)."""
+    remaining = cast(dict[str, ItemGold | None], items.copy())
+    for item_id, item in islice(items.items(), taken):
+        if item.total:
+            del remaining[item_id]
+    return remaining
+
+
 _FORMS_KEPT = 1 << 16
 """How many guesses' normal forms a scan keeps at most (:func:`guesses_fixed`)."""
 
@@ -113,12 +127,19 @@ class _Scan:
         self.name = name
         self.oot = measure == "oot"
         self.fixed = gold.rules == "fixed"
-        # each id's item, taken out at its first line: one lookup a line finds the item
-        # and tells a repeated id (score.pl's %done); ``items``: the only ids to be read
-        # and their items (one the gold lacks is None, which is read as gone)
-        self.remaining: dict[str, ItemGold | None] = (
-            cast(dict[str, ItemGold | None], gold.items.copy()) if items is None else items
+        # A system file usually lists the gold's ids in the gold's order: while it does,
+        # each line's item is the next of the gold's (``ahead``, one comparison a line,
+        # ``taken`` of them so far), its id marked done by the move (score.pl's %done). At
+        # the first line that breaks the order, ``remaining`` is made: each id's item,
+        # taken out at its first line, so that one lookup a line finds the item and tells
+        # a repeated id. ``items``: the only ids to be read and their items (one the gold
+        # lacks is None, which is read as gone), read by lookup.
+        self.remaining: dict[str, ItemGold | None] | None = items
+        self.ahead = iter(gold.items.items()) if items is None else None
+        self.head: tuple[str | None, ItemGold | None] = (
+            next(self.ahead, _END) if self.ahead is not None else _END
         )
+        self.taken = 0
         self.keep_items = keep_items
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
@@ -165,7 +186,12 @@ class _Scan:
         fixed = self.fixed
         distinct = oot and fixed  # fixed oot credits each distinct guess once
         keep = self.keep_items
-        pop = self.remaining.pop
+        remaining = self.remaining
+        pop = remaining.pop if remaining is not None else None
+        ahead = self.ahead
+        head_id, head_item = self.head
+        known = self.gold.items
+        taken = self.taken
         search = NONSPACE.search
         lines: list[int] = []
         scores: list[float] = []
@@ -194,7 +220,18 @@ class _Scan:
                 if other:
                     self.log.append(f"Error in {self.name} on line {number}")
                 continue
-            item = pop(item_id, None)
+            if pop is not None:
+                item = pop(item_id, None)
+            elif item_id == head_id:  # the gold's next id: its first line, in order
+                item = head_item
+                head_id, head_item = next(ahead, _END)  # type: ignore[arg-type]
+                taken += 1
+            elif item_id not in known:  # not in T: the order holds
+                item = None
+            else:  # out of the gold's order: from here on, by lookup
+                remaining = self.remaining = _remaining(known, taken)
+                pop = remaining.pop
+                item = pop(item_id, None)
             if item is None or not item.total:
                 if (
                     self._unscored(number, item_id, item)
@@ -307,6 +344,8 @@ class _Scan:
                 )
         self.guesses = held
         self.guesses_line = held_line
+        self.head = (head_id, head_item)
+        self.taken = taken
         self.total = total
         self.attempted += attempted
         self.mode_attempted += mode_attempted
@@ -335,7 +374,7 @@ class _Scan:
                 "".join(line + "\n" for line in self.log),
                 f"item {item_id}'s gold counts add up to 0",
             )
-        else:
+        elif self.remaining is not None:  # (read in order, it stays until the order breaks)
             self.remaining[item_id] = item  # never done: its later lines alike
         if self.trace is not None:
             self.trace.unscored.append((number, item_id))

@@ -98,6 +98,39 @@ def test_the_chunked_scan_is_the_line_by_line_scan(
     )
 
 
+@st.composite
+def ordered_files(draw: st.DrawFn) -> tuple[str, str]:
+    """A gold text and a system text that answers the gold's ids in the gold's order (the
+    scan reads them in order) until, perhaps, it does not: ids left out, repeated, not in
+    the gold, malformed lines, then perhaps any ids at all."""
+    gold_text, _ = draw(hostile_files())
+    ids = [line.split()[1] for line in gold_text.split("\n") if line.startswith("w.n ")]
+    system = []
+    for item_id in ids:
+        answer = ";".join(draw(st.lists(_GUESSES, max_size=3)))
+        line = f"w.n {item_id} :: {answer}"
+        system += draw(
+            st.sampled_from(
+                [[line], [line], [line], [], [line, line], ["w.n 99 :: glad", line], ["x", line]]
+            )
+        )
+    for _ in range(draw(st.integers(0, 4))):
+        system.append(f"w.n {draw(st.integers(1, 9))} :: {draw(_GUESSES)}")
+    return gold_text, "\n".join(system) + "\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(ordered_files(), st.sampled_from(["best", "oot"]), st.sampled_from(["compat", "fixed"]))
+def test_a_system_in_the_gold_order_is_scanned_as_line_by_line(
+    files: tuple[str, str], measure: Task, rules: str
+) -> None:
+    gold_text, system = files
+    if measure == "oot":
+        system = _oot(system)
+    gold = read_gold(gold_text, rules)  # type: ignore[arg-type]
+    assert _run(score_system, measure, gold, system) == _run(score_lines, measure, gold, system)
+
+
 def test_the_chunked_scan_on_a_known_case() -> None:
     """Hand-computed: line 2 repeats id 1, line 3 is malformed, line 4's empty answer is
     scored with line 1's guesses (score.pl's stale @res), id 9 is not in the gold."""
