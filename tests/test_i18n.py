@@ -384,3 +384,24 @@ def test_the_template_holds_every_msgid_of_the_code(tmp_path: Path) -> None:
     with (TRANSLATIONS / "messages.pot").open("rb") as handle:
         committed = {m.id for m in read_po(handle) if m.id}
     assert extracted == committed
+
+
+def test_the_catalogue_is_found_once_a_request_and_again_when_the_language_changes(
+    app: Flask,
+) -> None:
+    """The templates' ``_()`` reads the catalogue :func:`annotate.i18n.translations` kept
+    for the request; :func:`use_language` drops it, so a page switched to a study's
+    language speaks it (the labels are Flask-Babel's catalogue entries)."""
+    from flask import render_template_string
+
+    from annotate.i18n import translations
+
+    with app.test_request_context():
+        assert render_template_string("{{ _('Save and next') }}") == "Save and next"
+        english = translations()
+        assert translations() is english  # kept for the request
+        use_language("de")
+        assert translations() is not english
+        assert render_template_string("{{ _('Save and next') }}") == "Speichern und weiter"
+        use_language("it")
+        assert render_template_string("{{ _('Save and next') }}") == "Salva e continua"
