@@ -132,9 +132,9 @@ class Addressed:
 def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, ItemPage | None] | None:
     """The sentence ``instance_id`` and the page to show: its own (``following`` False)
     or the annotator's next sentence's (None after their last). None when there is no
-    such sentence. One SQL statement (:func:`_statement`)."""
+    such sentence. One SQL statement (:func:`page_statement`)."""
     parameters = {"user_id": user.id, "instance_id": instance_id}
-    rows = db.session.execute(_statement(following), parameters).all()
+    rows = db.session.execute(page_statement(following), parameters).all()
     if not rows:
         return None
     top = rows[0]
@@ -175,7 +175,7 @@ def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, Item
 
 
 @cache
-def _statement(following: bool) -> Select[Any]:
+def page_statement(following: bool) -> Select[Any]:
     """The page's one SELECT, built once (its parameters: ``user_id``, ``instance_id``):
     one row per sentence of the word shown, each with every figure of the page."""
     user_id = bindparam("user_id", type_=Integer)

@@ -255,11 +255,11 @@ def _upsert(dialect: str) -> Any:
     ).returning(table.c.id, table.c.saves)
 
 
-def _save_once(user_id: int, instance_id: int, answer: Answer) -> Saved:
-    """One statement makes or updates the current answer (:func:`_upsert`: the database
-    counts ``saves``, and a concurrent first save meets the unique key and updates
-    instead, so nothing is lost from the counter; ``saves`` is 1 after the first); a
-    second appends the revision."""
+def save_statements(
+    user_id: int, instance_id: int, answer: Answer
+) -> tuple[tuple[Any, dict[str, Any]], tuple[Any, dict[str, Any]]]:
+    """A save's two statements with their parameters: the current answer made or
+    updated (:func:`_upsert`), then the revision appended."""
     stamp = now()
     answered = {
         "user_id": user_id,
@@ -270,10 +270,20 @@ def _save_once(user_id: int, instance_id: int, answer: Answer) -> Saved:
         "used_dictionary": answer.used_dictionary,
     }
     upsert = _upsert(db.session.get_bind().dialect.name)
-    response_id, saves = db.session.execute(
-        upsert, {**answered, "updated_at": stamp, "saves": 1}
-    ).one()
-    db.session.execute(Revision.__table__.insert(), {**answered, "saved_at": stamp})
+    return (
+        (upsert, {**answered, "updated_at": stamp, "saves": 1}),
+        (Revision.__table__.insert(), {**answered, "saved_at": stamp}),
+    )
+
+
+def _save_once(user_id: int, instance_id: int, answer: Answer) -> Saved:
+    """One statement makes or updates the current answer (:func:`_upsert`: the database
+    counts ``saves``, and a concurrent first save meets the unique key and updates
+    instead, so nothing is lost from the counter; ``saves`` is 1 after the first); a
+    second appends the revision."""
+    (upsert, answered), (append, revision) = save_statements(user_id, instance_id, answer)
+    response_id, saves = db.session.execute(upsert, answered).one()
+    db.session.execute(append, revision)
     db.session.commit()
     return Saved(response_id, saves == 1)
 

@@ -1,0 +1,89 @@
+"""A server process made ready before it takes requests (issue 15).
+
+A fresh process pays for its first save-and-next several times over: Jinja compiles the
+annotation page's templates, Flask-Babel reads the catalogues, and SQLAlchemy compiles
+the save path's statements (the page's one SELECT alone takes about 80 ms to compile).
+Under gunicorn every worker pays it, so right after a start or a restart the first
+annotators served by each worker waited 80-230 ms where a save usually takes about 20.
+:func:`warm` pays it at start-up instead: ``gunicorn.conf.py`` calls it in each worker
+once the worker has loaded the app, before its first request. (Not ``wsgi.py``: the
+``flask --app wsgi lexsub …`` commands load it too, and need no warm-up.)
+
+Nothing is written: the reads ask for a user and a sentence no row has (id 0), and the
+two writes of a save name them too, so the database refuses them by their foreign keys
+after SQLAlchemy has compiled them, and the transaction is rolled back. A database that
+is not there yet (the schema not made) only leaves the process cold: the warm-up logs
+it and the app starts as before.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+
+from flask import Flask
+from sqlalchemy.exc import SQLAlchemyError
+
+from annotate.extensions import db
+
+TEMPLATES = (
+    "base.html",
+    "_limit.html",
+    "annotate/item.html",
+    "annotate/_item.html",
+    "annotate/_item_title.html",
+)
+"""The annotation page and what it includes: what a save-and-next renders."""
+
+NO_ROW = 0
+"""An id no row has (ids start at 1 on SQLite and PostgreSQL)."""
+
+
+def warm(app: Flask) -> None:
+    """Compile the annotation page's templates, load every catalogue and compile the
+    save path's SQL (module docstring); then move what start-up made out of the garbage
+    collector's way (:func:`gc.freeze`), so that a collection during a request does not
+    walk the app's modules, templates and compiled statements again."""
+    from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
+
+    for name in TEMPLATES:
+        app.jinja_env.get_template(name)
+    with app.test_request_context():
+        for language in (ENGLISH, *sorted(CATALOGUES)):
+            use_language(language)
+            translations()
+        try:
+            _compile_save_path()
+        except SQLAlchemyError as error:
+            db.session.rollback()
+            app.logger.warning("warm-up skipped the database (%s)", error.__class__.__name__)
+        finally:
+            db.session.remove()
+    # A connection opened here must not be shared with a process forked later (gunicorn
+    # --preload forks its workers from this one): the child drops the pool's connections
+    # without closing them, as SQLAlchemy advises for os.fork().
+    with app.app_context():
+        engine = db.engine
+    os.register_at_fork(after_in_child=lambda: engine.dispose(close=False))
+    gc.collect()
+    gc.freeze()
+
+
+def _compile_save_path() -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    from annotate.answers import Answer
+    from annotate.auth import load_user
+    from annotate.itempage import page_statement
+    from annotate.services import save_statements
+
+    load_user("warm-up")  # the log-in cookie's look-up
+    for following in (False, True):  # a sentence's page, and a save's next sentence
+        db.session.execute(page_statement(following), {"user_id": NO_ROW, "instance_id": NO_ROW})
+    for statement, parameters in save_statements(NO_ROW, NO_ROW, Answer("nil", (), None, False)):
+        try:
+            db.session.execute(statement, parameters)
+        except IntegrityError:
+            pass  # refused by the foreign keys, as intended: compiled, nothing written
+        finally:
+            db.session.rollback()
