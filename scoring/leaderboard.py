@@ -200,10 +200,18 @@ def leaderboard(
         measure_def(name, LEADERBOARD_KINDS)
     reading = gold if reading is None else reading
     systems, swords_figures = _swords_results(systems, swords)
-    all_rows = score_files(gold, systems, settings.k, settings.workers, reading)
+    found: list[analyses.UpperBounds] = []  # the bounds, found while the workers score
+    all_rows = score_files(
+        gold,
+        systems,
+        settings.k,
+        settings.workers,
+        reading,
+        lambda: found.append(analyses.upper_bounds(gold)),
+    )
     figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)} for rows in all_rows}
     used = [m for m in MEASURES if any(m in row for row in figures.values())]
-    bounds = analyses.upper_bounds(gold)
+    bounds = found[0]
     board = Leaderboard(
         len(gold.items),
         gold.rules,

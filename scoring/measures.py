@@ -702,11 +702,14 @@ def score_files(
     k: float = 1.0,
     workers: int = 1,
     reading: Gold | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[SystemRows]:
     """Rows for each ``(name, text)`` system against ``gold`` (the official measures) and
     ``reading`` (the revised and ranking measures; ``gold`` when None), in order. With
     ``workers`` > 1 (and a platform that forks) the systems are scored in that many
-    processes, which inherit the gold's items; the rows are the same either way."""
+    processes, which inherit the gold's items; the rows are the same either way.
+    ``meanwhile``, when given, is called in this process while the workers score (after
+    the systems, without workers)."""
     global _SHARED
     reading = gold if reading is None else reading
     table = gold_table(gold_items(gold, reading))
@@ -717,10 +720,15 @@ def score_files(
             # the longest files first, so that no worker is left with a long one at the end
             order = sorted(range(len(jobs)), key=lambda j: -len(jobs[j][1]))
             with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-                done = pool.map(_score_one, [jobs[j] for j in order], chunksize=1)
+                pending = pool.map_async(_score_one, [jobs[j] for j in order], chunksize=1)
+                if meanwhile is not None:
+                    meanwhile()
+                done = pending.get()
             found = [done[order.index(j)] for j in range(len(jobs))]
         else:
             found = [_score_one(job) for job in jobs]
+            if meanwhile is not None:
+                meanwhile()
     finally:
         _SHARED = None
     return [

@@ -34,33 +34,35 @@ Definitions (delta is always ``b - a``: positive when system B scores higher):
   p = (r + 1) / (N + 1), Noreen's correction that keeps the test valid at finite N.
   :func:`compare` runs both tests, each with a generator of its own seeded with ``seed``.
 
-Determinism: ``numpy.random.default_rng(seed)``; clusters sorted by ``str(id)``; within a
-cluster each column's values are added in increasing order, so a permutation of the items
-changes no bit of any result. The resample counts depend only on (clusters, resamples,
-seed) and are cached (two entries, 20 MB for 1,000 x 10,000), so every measure and pair
-scored with one seed uses the same resampled corpora (as sacrebleu draws its indices once
-per seed). The products of the counts (and of the swaps) with the cluster sums have no
-rounding error until their last additions (:func:`_exact_product`: the sums are split into
-slices whose products are exact, Ozaki et al. 2012, and a column's slices are added
-smallest first; with two slices, as on the benchmark, each entry is the exact sum
-correctly rounded), so no bit depends on the BLAS library, its number of threads, the machine's cores, the chunking or
-the other columns multiplied alongside: the leaderboard draws every system at once
-(:func:`draw`), each system's resampled sums are those it would get alone, and the paired
-tests read them as they are (delta* = score(B*) - score(A*); in a trial, the sums of the
-swapped clusters of B less those of A move between the systems). Identical systems still
-give delta* = 0 exactly, and a cluster where the systems agree moves nothing. The
-products run on one BLAS thread (threadpoolctl): the bits do not need it, but a second
-thread would spin against the leaderboard's worker processes for the cores. (Before
-2026-11-24 the products went through BLAS as they came, whose last bits depend on its
-threads and blocking, and the bootstrap added B's differences to A's resampled sums: the
-interval ends of the leaderboard's JSON moved by a few units in the last place, at most
-3e-16 absolute on the 100,000-item benchmark; p-values and estimates did not.)
+Determinism: ``numpy.random.default_rng(seed)``; clusters sorted by ``str(id)``; within
+a cluster each column's values are added in increasing order, so a permutation of the
+items changes no bit of any result. The resample counts depend only on (clusters,
+resamples, seed) and are cached (two entries, 20 MB for 1,000 x 10,000), so every
+measure and pair scored with one seed uses the same resampled corpora (as sacrebleu
+draws its indices once per seed). The products of the counts (and of the swaps) with the
+cluster sums have no rounding error until their last additions (:func:`_exact_product`:
+the sums are split into slices whose products are exact, Ozaki et al. 2012, and a
+column's slices are added smallest first; with two slices, as on the benchmark, each
+entry is the exact sum correctly rounded), so no bit depends on the BLAS library, its
+number of threads, the machine's cores, the chunking or the other columns multiplied
+alongside: the leaderboard draws every system at once (:func:`draw`), each system's
+resampled sums are those it would get alone, and the paired tests read them as they are
+(delta* = score(B*) - score(A*); in a trial, the sums of the swapped clusters of B less
+those of A move between the systems). Identical systems still give delta* = 0 exactly,
+and a cluster where the systems agree moves nothing. Each product runs on one BLAS thread
+(threadpoolctl; the bits do not need it, but a second thread spins against other work
+for the cores), the resamples' and the swaps' side by side. (Before 2026-11-24 the products went
+through BLAS as they came, whose last bits depend on its threads and blocking, and the
+bootstrap added B's differences to A's resampled sums: the interval ends of the
+leaderboard's JSON moved by a few units in the last place, at most 3e-16 absolute on the
+100,000-item benchmark; p-values and estimates did not.)
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -335,10 +337,7 @@ def _exact_product(chunks: Iterable[Array], right: Array, bound: int) -> Array:
     the two matrices (not on the chunks, the other columns, the machine or BLAS)."""
     rounds = _split(right, bound)
     slices = np.hstack([piece for piece, _ in rounds])
-    # one BLAS thread: the bits do not depend on it, and the command's worker processes
-    # (or other work) keep the other cores, where a second thread would spin and wait
-    with threadpool_limits(limits=1, user_api="blas"):
-        products = np.vstack([chunk @ slices for chunk in chunks])
+    products = np.vstack([chunk @ slices for chunk in chunks])
     out = np.zeros((len(products), right.shape[1]))
     ends = np.cumsum([len(owners) for _, owners in rounds])
     for (_, owners), end in zip(rounds[::-1], ends[::-1], strict=True):
@@ -430,8 +429,13 @@ def _draw(matrices: Sequence[Array], resamples: int, trials: int, seed: int) -> 
             found.append(place)
         places.append(found)
     side = np.column_stack(columns)
-    resampled = _resampled(side, resamples, seed) if resamples else None
-    swapped = _swapped(side, trials, seed) if trials else None
+    # One BLAS thread per product (the bits do not depend on it: a second thread spins
+    # against other work for the cores); the two products run side by side when both are
+    # drawn (numpy lets go of the GIL while it multiplies).
+    with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(2) as side_by_side:
+        swaps = side_by_side.submit(_swapped, side, trials, seed) if trials else None
+        resampled = _resampled(side, resamples, seed) if resamples else None
+        swapped = swaps.result() if swaps is not None else None
     return [
         Drawn(
             matrix,
