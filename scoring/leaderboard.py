@@ -200,10 +200,18 @@ def leaderboard(
         measure_def(name, LEADERBOARD_KINDS)
     reading = gold if reading is None else reading
     systems, swords_figures = _swords_results(systems, swords)
-    all_rows = score_files(gold, systems, settings.k, settings.workers, reading)
+    found: list[analyses.UpperBounds] = []  # the bounds, found while the workers score
+    all_rows = score_files(
+        gold,
+        systems,
+        settings.k,
+        settings.workers,
+        reading,
+        lambda: found.append(analyses.upper_bounds(gold)),
+    )
     figures = {rows.name: {m: rows.value(m) for m in _chosen(rows, settings)} for rows in all_rows}
     used = [m for m in MEASURES if any(m in row for row in figures.values())]
-    bounds = analyses.upper_bounds(gold)
+    bounds = found[0]
     board = Leaderboard(
         len(gold.items),
         gold.rules,
@@ -305,19 +313,33 @@ def _significance(
 ) -> tuple[dict[str, dict[str, tuple[float, float]]], tuple[PairTest, ...]]:
     """Intervals for every figure and every pairwise comparison, all drawn from the same
     resamples of lemmas (so the comparisons are paired). Each system's rows are summed by
-    lemma once; one set of resamples (and of swaps, per pair) serves every measure."""
-    sums: dict[str, tuple[np.ndarray, list[str]]] = {}
+    lemma once, and one set of resamples and one of swaps serve every system, measure and
+    pair (:func:`scoring.significance.draw`)."""
+    columns = {rows.name: sorted(rows.columns) for rows in all_rows}
+    clusters: dict[tuple[str, ...], tuple[np.ndarray, int]] = {}
+    sums = []
+    for rows in all_rows:
+        if rows.lexelts not in clusters:  # the systems of one gold share their lemmas
+            codes, ids = significance.cluster_codes(rows.lexelts)
+            clusters[rows.lexelts] = codes, len(ids)
+        codes, count = clusters[rows.lexelts]
+        matrix = np.column_stack([rows.columns[c] for c in columns[rows.name]])
+        sums.append(significance.sums_by_cluster(matrix, codes, count))
+    drawn = dict(
+        zip(
+            [rows.name for rows in all_rows],
+            significance.draw(
+                sums, resamples=settings.resamples, trials=settings.trials, seed=settings.seed
+            ),
+            strict=True,
+        )
+    )
     intervals: dict[str, dict[str, tuple[float, float]]] = {}
     for rows in all_rows:
-        columns = sorted(rows.columns)
-        matrix = np.column_stack([rows.columns[c] for c in columns])
-        sums[rows.name] = significance.cluster_sums(matrix, rows.lexelts)[0], columns
-        found = significance.bootstrap_intervals(
-            sums[rows.name][0],
-            _corpora(_chosen(rows, settings), columns),
-            resamples=settings.resamples,
-            seed=settings.seed,
-            confidence=settings.confidence,
+        found = significance.intervals_of(
+            drawn[rows.name],
+            _corpora(_chosen(rows, settings), columns[rows.name]),
+            settings.confidence,
         )
         intervals[rows.name] = {m: (i.low, i.high) for m, i in found.items()}
     comparisons: list[PairTest] = []
@@ -325,20 +347,13 @@ def _significance(
         shared = [m for m in _chosen(first, settings) if m in _chosen(second, settings)]
         if not shared:
             continue
-        columns = sorted({c for m in shared for c in measure_def(m).columns()})
+        picked = sorted({c for m in shared for c in measure_def(m).columns()})
 
-        def select(rows: SystemRows, columns: list[str] = columns) -> np.ndarray:
-            found, names = sums[rows.name]
-            return found[:, [names.index(c) for c in columns]]
+        def select(rows: SystemRows, picked: list[str] = picked) -> significance.Drawn:
+            return drawn[rows.name].columns([columns[rows.name].index(c) for c in picked])
 
-        tests = significance.compare_many(
-            select(first),
-            select(second),
-            _corpora(shared, columns),
-            trials=settings.trials,
-            resamples=settings.resamples,
-            seed=settings.seed,
-            confidence=settings.confidence,
+        tests = significance.compare_drawn(
+            select(first), select(second), _corpora(shared, picked), settings.confidence
         )
         comparisons += [
             PairTest(

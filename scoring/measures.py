@@ -32,7 +32,9 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import repeat
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +42,7 @@ import numpy.typing as npt
 from scoring import ranking, revised
 from scoring.gold import Gold, ItemGold, answer_key
 from scoring.io import pos_of
-from scoring.lines import iter_chunks
+from scoring.lines import HYPHENS, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import OOT_GUESSES, guesses_fixed, score_item, score_system
 from scoring.registry import MEASURES, OFFICIAL_COLUMNS, measure_def
 from scoring.types import Rules, SystemKind, Task
@@ -122,8 +124,7 @@ def gold_items(gold: Gold, reading: Gold | None = None) -> tuple[GoldItem, ...]:
     return tuple(result)
 
 
-@dataclass(frozen=True, slots=True)
-class Answers:
+class Answers(NamedTuple):
     """What a system gave for one gold item, as each family of measures reads it.
 
     ``official``: the guesses the official scan scored (split by the gold's rules, cut to
@@ -132,13 +133,19 @@ class Answers:
     answer line split and normalised by the measures' reading (:func:`split_answer`).
     ``ranking``: a ranked file's candidates, normalised the same way; without them the
     ranking measures read ``guesses`` in file order (an oot file's ranking,
-    :func:`scoring.ranking.as_ranking`).
+    :func:`scoring.ranking.as_ranking`). ``outcome``: the scan's score of ``official``.
+    (A named tuple, as the scan's :class:`scoring.official.ItemScore`: one is made for
+    every item a file answers.)
     """
 
     official: tuple[str, ...] = ()
     fresh: bool = True
     guesses: tuple[str, ...] = ()
     ranking: tuple[ranking.Scored, ...] = ()
+    outcome: tuple[float, bool, bool] | None = None
+    """What the official scan made of ``official``: (score, mode attempted, mode
+    correct), as :func:`scoring.official.score_item` gives them; None: not scanned (the
+    official family then scores the guesses itself)."""
 
 
 NO_ANSWER = Answers()
@@ -154,6 +161,8 @@ class GoldTable:
     where the item has no frequencies)."""
 
     items: tuple[GoldItem, ...]
+    ids: tuple[str, ...] = field(repr=False)
+    lexelts: tuple[str, ...] = field(repr=False)
     counts: tuple[dict[str, revised.Number] | None, ...] = field(repr=False)
     in_t: Array = field(repr=False)
     has_mode: Array = field(repr=False)
@@ -199,6 +208,8 @@ def gold_table(items: Sequence[GoldItem]) -> GoldTable:
     in_t = np.array([gold_item.item is not None for gold_item in items], dtype=np.float64)
     return GoldTable(
         tuple(items),
+        tuple(gold_item.id for gold_item in items),
+        tuple(gold_item.lexelt for gold_item in items),
         counts,
         in_t,
         in_t * np.array([gold_item.has_mode for gold_item in items], dtype=np.float64),
@@ -211,14 +222,34 @@ def gold_table(items: Sequence[GoldItem]) -> GoldTable:
     )
 
 
-Rows = Callable[[GoldTable, Sequence[Answers], float], Array]
+class Given:
+    """What a system gives the items of ``table``: ``answers[j]`` for item j, and what
+    more than one family reads of them, computed once: each item's answer set A_i
+    (:func:`scoring.revised.answer_set`) and its terms (:func:`_terms`)."""
+
+    def __init__(self, table: GoldTable, answers: Sequence[Answers]) -> None:
+        self.table = table
+        self.answers = answers
+
+    @cached_property
+    def sets(self) -> list[list[str]]:
+        """A_i of each item: its first answer line's guesses, each once."""
+        return [revised.answer_set(given.guesses) for given in self.answers]
+
+    @cached_property
+    def set_terms(self) -> _Terms:
+        """The terms of :attr:`sets`."""
+        return _terms(self.table, self.sets)
+
+
+Rows = Callable[[Given, float], Array]
 
 
 @dataclass(frozen=True)
 class Family:
-    """Columns computed together for every gold item at once: ``rows(table, answers, k)``
-    is the (items, columns) array of the items of ``table`` given ``answers[j]`` for item
-    j; :meth:`row` is the same computation on one item."""
+    """Columns computed together for every gold item at once: ``rows(given, k)`` is the
+    (items, columns) array of the items of ``given.table`` given ``given.answers[j]`` for
+    item j; :meth:`row` is the same computation on one item."""
 
     name: str
     columns: tuple[str, ...]
@@ -226,7 +257,7 @@ class Family:
 
     def row(self, gold_item: GoldItem, answers: Answers, k: float) -> Row:
         """One item's columns: :attr:`rows` on that item alone."""
-        return tuple(self.rows(gold_table((gold_item,)), (answers,), k)[0].tolist())
+        return tuple(self.rows(Given(gold_table((gold_item,)), (answers,)), k)[0].tolist())
 
 
 # --- the families, in bulk -----------------------------------------------------------------
@@ -268,6 +299,13 @@ class _Terms:
     def count(self, flags: npt.NDArray[np.bool_]) -> IntArray:
         """How many terms of each segment have ``flags``."""
         return np.bincount(self.segment[flags], minlength=len(self.rows))
+
+    def head(self, size: int) -> _Terms:
+        """Each segment's first ``size`` terms (what :func:`_terms` gives each item's terms
+        cut to ``size``)."""
+        if not len(self.lengths) or self.lengths.max() <= size:
+            return self
+        return _Terms(self.rows, np.minimum(self.lengths, size), self.weights[self.place < size])
 
 
 def _terms(table: GoldTable, terms: Sequence[Sequence[str]]) -> _Terms:
@@ -311,20 +349,24 @@ def _segment_sums(values: Array, terms: _Terms) -> Array:
 
 
 def _official(task: Task) -> Rows:
-    def rows(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+    def rows(given: Given, k: float) -> Array:
         """best or oot (seed 002, eq. 1-8) by :func:`scoring.official.score_item` for each
         answered item in T: item, score, attempted, mode_attempted, mode_correct,
         has_mode. score.pl skips an item no answer can earn credit on (it scores 0)."""
+        table = given.table
         out = np.zeros((len(table), len(OFFICIAL_COLUMNS)))
         out[:, 0] = table.in_t
         out[:, 5] = table.has_mode
         found: list[tuple[int, float, bool, bool, bool]] = []
-        for j, (gold_item, given) in enumerate(zip(table.items, answers, strict=True)):
-            guesses = given.official
+        for j, (gold_item, answers) in enumerate(zip(table.items, given.answers, strict=True)):
+            guesses = answers.official
             item = gold_item.item
             if guesses and item is not None and item.total:
-                _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
-                found.append((j, score, given.fresh, tried, right))
+                if answers.outcome is not None:  # the scan scored them (score_item's floats)
+                    score, tried, right = answers.outcome
+                else:
+                    _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
+                found.append((j, score, answers.fresh, tried, right))
         if found:
             values = np.array(found, dtype=np.float64)
             out[values[:, 0].astype(np.int64), 1:5] = values[:, 1:]
@@ -333,11 +375,12 @@ def _official(task: Task) -> Rows:
     return rows
 
 
-def _revised_best(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+def _revised_best(given: Given, k: float) -> Array:
     """new best and best-1 (seed 000) of the first answer line, as
     :func:`scoring.revised.new_best` and :func:`scoring.revised.best_1` (a repeated guess
     counted again); answered; measured."""
-    terms = _terms(table, [given.guesses for given in answers])
+    table = given.table
+    terms = _terms(table, [answers.guesses for answers in given.answers])
     out = np.zeros((len(table), 4))
     maxfreq = table.maxfreq[terms.rows]
     credit = _segment_sums(terms.weights, terms)
@@ -348,14 +391,15 @@ def _revised_best(table: GoldTable, answers: Sequence[Answers], k: float) -> Arr
     return out
 
 
-def _revised_oot(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+def _revised_oot(given: Given, k: float) -> Array:
     """weighted recall, weighted precision (penalty k) and rank (seed 000) of A_i, the
     first answer line's distinct guesses cut to ten, as oot cuts them
     (:func:`scoring.revised.weighted_recall`, :func:`~scoring.revised.weighted_precision`,
     :func:`~scoring.revised.rank`); answered; measured."""
     if k <= 0:
         raise ValueError(f"penalty k = {k}; k must be > 0")
-    terms = _terms(table, [revised.answer_set(given.guesses)[:OOT_GUESSES] for given in answers])
+    table = given.table
+    terms = given.set_terms.head(OOT_GUESSES)
     out = np.zeros((len(table), 5))
     running = _running(terms.weights, terms.lengths)
     credit = running[terms.ends - 1]
@@ -424,23 +468,25 @@ def _ranking_rows(table: GoldTable, terms: _Terms, scores: Array | None) -> Arra
     return out
 
 
-def _ranking(table: GoldTable, answers: Sequence[Answers], k: float) -> Array:
+def _ranking(given: Given, k: float) -> Array:
     """The ranking measures of each item's ranked candidates, best first by
     :func:`scoring.ranking.rank_order` (score descending, ties in the order given, each
     candidate once), or, with none, of its guesses in file order (an oot file's ranking,
     :func:`scoring.ranking.as_ranking`: the i-th of n scores n - i + 1, so the order is
     A_i's, uncut)."""
-    candidates: list[Sequence[str]] = []
-    scored: dict[int, tuple[ranking.Scored, ...]] = {}
-    for j, given in enumerate(answers):
-        if given.ranking:
-            scored[j] = ranking.rank_order(given.ranking)
-            candidates.append([item.candidate for item in scored[j]])
-        else:
-            candidates.append(revised.answer_set(given.guesses))
-    terms = _terms(table, candidates)
+    table = given.table
+    scored = {
+        j: ranking.rank_order(answers.ranking)
+        for j, answers in enumerate(given.answers)
+        if answers.ranking
+    }
     if not scored:
-        return _ranking_rows(table, terms, None)
+        return _ranking_rows(table, given.set_terms, None)
+    candidates: list[Sequence[str]] = [
+        [item.candidate for item in scored[j]] if j in scored else found
+        for j, found in enumerate(given.sets)
+    ]
+    terms = _terms(table, candidates)
     scores: list[float] = []
     for j, length in zip(terms.rows.tolist(), terms.lengths.tolist(), strict=True):
         if j in scored:
@@ -540,12 +586,24 @@ def split_answer(answer: str, rules: Rules) -> list[str]:
 
 
 def first_answers(text: str, kind: Task, rules: Rules = "fixed") -> dict[str, list[str]]:
-    """Each item's guesses from its first answer line (:func:`split_answer`)."""
+    """Each item's guesses from its first answer line (:func:`split_answer`). Under the
+    fixed rules an ASCII answer of plain lower-case words, or of such words and hyphens
+    (:func:`scoring.lines.answer_kinds`, found a chunk at a time), is split at once, as
+    the official scan splits it: :func:`split_answer` gives the same guesses."""
     answers: dict[str, list[str]] = {}
-    for _first, found in iter_chunks(text, kind, unicode=rules == "fixed"):
-        for lexelt, item_id, answer, _other in found:
+    fixed = rules == "fixed"
+    for _first, found in iter_chunks(text, kind, unicode=fixed):
+        kinds = answer_kinds(found) if fixed else None
+        if kinds is None:  # non-ASCII answers, or compat: each split by split_answer
+            kinds = bytearray([OTHER]) * len(found)
+        for (lexelt, item_id, answer, _other), how in zip(found, kinds, strict=True):
             if lexelt and item_id not in answers:
-                answers[item_id] = split_answer(answer, rules)
+                if how == PLAIN:
+                    answers[item_id] = answer.split(";")
+                elif how == HYPHENS:
+                    answers[item_id] = answer.replace("-", " ").split(";")
+                else:
+                    answers[item_id] = split_answer(answer, rules)
     return answers
 
 
@@ -577,14 +635,21 @@ def read_answers(
         if item_id not in known:
             continue
         row = scan.get(item_id)
-        result[item_id] = Answers(
-            row.answers if row else (),
-            not row or not row.stale,
-            tuple(guesses),
+        result[item_id] = (
+            Answers(
+                row.answers,
+                not row.stale,
+                tuple(guesses),
+                (),
+                (row.score, row.mode_attempted, row.mode_correct),
+            )
+            if row
+            else Answers((), True, tuple(guesses))
         )
     for item_id, row in scan.items():  # a stale compat line has no first answer of its own
         if item_id not in result:
-            result[item_id] = Answers(row.answers, not row.stale)
+            outcome = (row.score, row.mode_attempted, row.mode_correct)
+            result[item_id] = Answers(row.answers, not row.stale, (), (), outcome)
     return result
 
 
@@ -598,21 +663,15 @@ def system_rows(
     """Every column of ``kind``'s families for each gold item: the rows of one system.
     ``items`` may be given as their :func:`gold_table`, computed once for many systems."""
     table = items if isinstance(items, GoldTable) else gold_table(items)
-    given = [answers.get(gold_item.id, NO_ANSWER) for gold_item in table.items]
+    given = Given(table, [answers.get(gold_item.id, NO_ANSWER) for gold_item in table.items])
     columns: dict[str, Array] = {}
     for family in FAMILIES[kind]:
         try:
-            found = family.rows(table, given, k)
+            found = family.rows(given, k)
         except ValueError as error:
             raise ValueError(f"{name}: {error}") from error
         columns.update({column: found[:, c] for c, column in enumerate(family.columns)})
-    return SystemRows(
-        name,
-        kind,
-        tuple(item.id for item in table.items),
-        tuple(item.lexelt for item in table.items),
-        columns,
-    )
+    return SystemRows(name, kind, table.ids, table.lexelts, columns)
 
 
 @dataclass(frozen=True)
@@ -626,12 +685,15 @@ _SHARED: _Shared | None = None
 """The gold a worker process inherits (set before the pool forks)."""
 
 
-def _score_one(job: tuple[str, str, float]) -> SystemRows:
+def _score_one(job: tuple[str, str, float]) -> tuple[SystemKind, dict[str, Array]]:
+    """One system's kind and columns (what a worker sends back: the ids and lexelts are
+    the gold table's)."""
     name, text, k = job
     assert _SHARED is not None
     kind = detect_kind(text, name)
     answers = read_answers(_SHARED.gold, text, name, kind, _SHARED.reading)
-    return system_rows(_SHARED.table, answers, name, kind, k)
+    rows = system_rows(_SHARED.table, answers, name, kind, k)
+    return rows.kind, rows.columns
 
 
 def score_files(
@@ -640,22 +702,36 @@ def score_files(
     k: float = 1.0,
     workers: int = 1,
     reading: Gold | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[SystemRows]:
     """Rows for each ``(name, text)`` system against ``gold`` (the official measures) and
     ``reading`` (the revised and ranking measures; ``gold`` when None), in order. With
     ``workers`` > 1 (and a platform that forks) the systems are scored in that many
-    processes, which inherit the gold's items; the rows are the same either way."""
+    processes, which inherit the gold's items; the rows are the same either way.
+    ``meanwhile``, when given, is called in this process while the workers score (after
+    the systems, without workers)."""
     global _SHARED
     reading = gold if reading is None else reading
-    _SHARED = _Shared(gold, reading, gold_table(gold_items(gold, reading)))
+    table = gold_table(gold_items(gold, reading))
+    _SHARED = _Shared(gold, reading, table)
     jobs = [(name, text, k) for name, text in systems]
     try:
         if workers > 1 and len(jobs) > 1 and "fork" in mp.get_all_start_methods():
             # the longest files first, so that no worker is left with a long one at the end
             order = sorted(range(len(jobs)), key=lambda j: -len(jobs[j][1]))
             with mp.get_context("fork").Pool(min(workers, len(jobs))) as pool:
-                found = pool.map(_score_one, [jobs[j] for j in order], chunksize=1)
-            return [found[order.index(j)] for j in range(len(jobs))]
-        return [_score_one(job) for job in jobs]
+                pending = pool.map_async(_score_one, [jobs[j] for j in order], chunksize=1)
+                if meanwhile is not None:
+                    meanwhile()
+                done = pending.get()
+            found = [done[order.index(j)] for j in range(len(jobs))]
+        else:
+            found = [_score_one(job) for job in jobs]
+            if meanwhile is not None:
+                meanwhile()
     finally:
         _SHARED = None
+    return [
+        SystemRows(name, kind, table.ids, table.lexelts, columns)
+        for (name, _text, _k), (kind, columns) in zip(jobs, found, strict=True)
+    ]

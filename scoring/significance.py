@@ -9,7 +9,8 @@ the cluster bootstrap of Davison & Hinkley (1997, *Bootstrap Methods and their
 Application*, section 3.8), consistent under both models of Field & Welsh (2007,
 "Bootstrapping clustered data", JRSS B 69(3)). Each cluster is reduced once to the sum of
 its rows (:func:`cluster_sums`, C clusters); a resample is a vector of counts over the
-clusters, and B resamples are a (B, C) count matrix times the (C, k) sums, in chunks.
+clusters, and B resamples are a (B, C) count matrix times the (C, k) sums, in chunks,
+with no rounding but the last (see Determinism).
 
 Definitions (delta is always ``b - a``: positive when system B scores higher):
 
@@ -33,24 +34,42 @@ Definitions (delta is always ``b - a``: positive when system B scores higher):
   p = (r + 1) / (N + 1), Noreen's correction that keeps the test valid at finite N.
   :func:`compare` runs both tests, each with a generator of its own seeded with ``seed``.
 
-Determinism: ``numpy.random.default_rng(seed)``; clusters sorted by ``str(id)``; within a
-cluster each column's values are added in increasing order, so a permutation of the items
-changes no bit of any result. The resample counts depend only on (clusters, resamples,
-seed) and are cached (two entries, 20 MB for 1,000 x 10,000), so every measure and pair
-scored with one seed uses the same resampled corpora (as sacrebleu draws its indices once
-per seed) and costs one matrix product.
+Determinism: ``numpy.random.default_rng(seed)``; clusters sorted by ``str(id)``; within
+a cluster each column's values are added in increasing order, so a permutation of the
+items changes no bit of any result. The resample counts depend only on (clusters,
+resamples, seed) and are cached (two entries, 20 MB for 1,000 x 10,000), so every
+measure and pair scored with one seed uses the same resampled corpora (as sacrebleu
+draws its indices once per seed). The products of the counts (and of the swaps) with the
+cluster sums have no rounding error until their last additions (:func:`_exact_product`:
+the sums are split into slices whose products are exact, Ozaki et al. 2012, and a
+column's slices are added smallest first; with two slices, as on the benchmark, each
+entry is the exact sum correctly rounded), so no bit depends on the BLAS library, its
+number of threads, the machine's cores, the chunking or the other columns multiplied
+alongside: the leaderboard draws every system at once (:func:`draw`), each system's
+resampled sums are those it would get alone, and the paired tests read them as they are
+(delta* = score(B*) - score(A*); in a trial, the sums of the swapped clusters of B less
+those of A move between the systems). Identical systems still give delta* = 0 exactly,
+and a cluster where the systems agree moves nothing. Each product runs on one BLAS thread
+(threadpoolctl; the bits do not need it, but a second thread spins against other work
+for the cores), the resamples' and the swaps' side by side. (Before 2026-11-24 the products went
+through BLAS as they came, whose last bits depend on its threads and blocking, and the
+bootstrap added B's differences to A's resampled sums: the interval ends of the
+leaderboard's JSON moved by a few units in the last place, at most 3e-16 absolute on the
+100,000-item benchmark; p-values and estimates did not.)
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from threadpoolctl import threadpool_limits
 
 Array = npt.NDArray[np.float64]
 Codes = npt.NDArray[np.intp]
@@ -95,8 +114,14 @@ class Resampling:
 
 TIE = 1e-9
 """Randomised differences within TIE * max(1, |delta|) of |delta| count as reaching it."""
-CHUNK = 1 << 17
-"""Elements of the count or swap matrix handled at once (rows = max(1, CHUNK // C))."""
+CHUNK = 1 << 21
+"""Elements of the count or swap matrix handled at once (rows = max(1, CHUNK // C)); the
+results do not depend on it (:func:`_exact_product`)."""
+BITS = 53
+"""The significand of a float64: whole numbers up to 2^53 are exact."""
+SMALLEST = -1074
+"""The exponent of the smallest float64 (subnormal): every float64 is a whole multiple
+of 2^-1074."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +216,22 @@ def _sums(matrix: Array, codes: Codes, count: int) -> Array:
     return np.stack(columns, axis=1).astype(np.float64, copy=False)
 
 
+def cluster_codes(clusters: Sequence[Hashable]) -> tuple[Codes, list[Hashable]]:
+    """Each row's cluster number and the cluster ids, sorted by ``str(id)``, for
+    :func:`sums_by_cluster` (:func:`cluster_sums` in two steps, the first shared by every
+    system scored on the same items)."""
+    return _codes(clusters, len(clusters))
+
+
+def sums_by_cluster(stats: npt.ArrayLike, codes: Codes, count: int) -> Array:
+    """The (count, k) sums of the rows of each cluster, the clusters numbered by
+    :func:`cluster_codes` (as :func:`cluster_sums`)."""
+    matrix = _matrix(stats, "stats")
+    if len(codes) != len(matrix):
+        raise ValueError(f"{len(codes)} cluster numbers for {len(matrix)} rows (one per row)")
+    return _sums(matrix, codes, count)
+
+
 def cluster_sums(
     stats: npt.ArrayLike, clusters: Sequence[Hashable]
 ) -> tuple[Array, list[Hashable]]:
@@ -264,14 +305,55 @@ def _resample_counts(
     return counts
 
 
-def _resampled(sums: Array, resamples: int, seed: int) -> Array:
-    """The (resamples, k) column sums of the resampled corpora."""
-    counts = _resample_counts(len(sums), resamples, seed)
-    out = np.empty((resamples, sums.shape[1]))
-    step = max(1, CHUNK // len(sums))
-    for start in range(0, resamples, step):
-        out[start : start + step] = counts[start : start + step].astype(np.float64) @ sums
+def _split(right: Array, bound: int) -> list[tuple[Array, Codes]]:
+    """The columns of ``right`` as exact sums of slices (the error-free split of Ozaki,
+    Ogita, Oishi & Rump 2012, "Error-free transformations of matrix multiplication by using
+    fast routines of matrix multiplication and its applications", Numer. Algorithms
+    59(1)): in each round, every column not yet used up gives one slice of whole multiples
+    of a unit 2^e below 2^w units, w = 53 - bit_length(bound), and leaves the rest to the
+    next round. A matrix of whole numbers >= 0 whose rows add up to at most ``bound``
+    times a slice is then exact in float64 (every product and partial sum is a whole
+    number of units below 2^53), so its bits do not depend on the order in which BLAS
+    adds (its threads, blocking and kernels). Returns each round's slices (C, s) and the
+    columns they come from; a column's slices, largest first, add up to it exactly."""
+    width = BITS - max(1, bound).bit_length()
+    rounds = []
+    rest, owners = right, np.arange(right.shape[1])
+    while len(owners):
+        top = np.abs(rest).max(axis=0)
+        unit = np.maximum(np.frexp(top)[1] - width, SMALLEST)  # |rest| < 2^width units
+        piece = np.ldexp(np.trunc(np.ldexp(rest, -unit)), unit)
+        rounds.append((piece, owners))
+        rest = rest - piece  # exact: the bits of rest below the unit
+        left = (rest != 0).any(axis=0)
+        rest, owners = rest[:, left], owners[left]
+    return rounds
+
+
+def _exact_product(chunks: Iterable[Array], right: Array, bound: int) -> Array:
+    """left @ right, the left matrix given as chunks of rows of whole numbers >= 0, each
+    row adding up to at most ``bound``: each slice of :func:`_split` is multiplied
+    exactly, and a column's products are added smallest first. The result depends only on
+    the two matrices (not on the chunks, the other columns, the machine or BLAS)."""
+    rounds = _split(right, bound)
+    slices = np.hstack([piece for piece, _ in rounds])
+    products = np.vstack([chunk @ slices for chunk in chunks])
+    out = np.zeros((len(products), right.shape[1]))
+    ends = np.cumsum([len(owners) for _, owners in rounds])
+    for (_, owners), end in zip(rounds[::-1], ends[::-1], strict=True):
+        out[:, owners] += products[:, end - len(owners) : end]
     return out
+
+
+def _resampled(sums: Array, resamples: int, seed: int) -> Array:
+    """The (resamples, k) column sums of the resampled corpora: the resample counts times
+    ``sums``, exactly (:func:`_exact_product`)."""
+    counts = _resample_counts(len(sums), resamples, seed)
+    step = max(1, CHUNK // len(sums))
+    chunks = (
+        counts[start : start + step].astype(np.float64) for start in range(0, resamples, step)
+    )
+    return _exact_product(chunks, sums, len(sums))
 
 
 def _swaps(clusters: int, trials: int, seed: int) -> Iterator[Array]:
@@ -285,22 +367,115 @@ def _swaps(clusters: int, trials: int, seed: int) -> Iterator[Array]:
         yield chunk.astype(np.float64)
 
 
+def _swapped(sums: Array, trials: int, seed: int) -> Array:
+    """The (trials, k) column sums over the clusters each trial swaps, exactly."""
+    return _exact_product(_swaps(len(sums), trials, seed), sums, len(sums))
+
+
 def _percentiles(values: Array, confidence: float) -> tuple[float, float]:
     low, high = np.quantile(values, [(1 - confidence) / 2, (1 + confidence) / 2])
     return float(low), float(high)
 
 
-def _intervals(
-    sums: Array, corpora: Mapping[str, Corpus], resamples: int, seed: int, confidence: float
+@dataclass(frozen=True)
+class Drawn:
+    """One system under the shared draws (:func:`draw`): ``sums`` (C, K), its
+    :func:`cluster_sums`; ``resampled`` (B, K), the column sums of each bootstrap resample
+    of the clusters; ``swapped`` (N, K), its sums over the clusters each randomisation
+    trial swaps (None when not drawn)."""
+
+    sums: Array
+    resampled: Array | None
+    swapped: Array | None
+    resamples: int
+    trials: int
+    seed: int
+
+    @property
+    def total(self) -> Array:
+        """The (K,) column sums of the corpus."""
+        total: Array = self.sums.sum(axis=0)
+        return total
+
+    def columns(self, picked: Sequence[int]) -> Drawn:
+        """The same draws on the columns at ``picked`` only."""
+        index = list(picked)
+        return Drawn(
+            self.sums[:, index],
+            None if self.resampled is None else self.resampled[:, index],
+            None if self.swapped is None else self.swapped[:, index],
+            self.resamples,
+            self.trials,
+            self.seed,
+        )
+
+
+def _draw(matrices: Sequence[Array], resamples: int, trials: int, seed: int) -> list[Drawn]:
+    """:func:`draw` (0 resamples or trials: not drawn)."""
+    clusters = {len(matrix) for matrix in matrices}
+    if len(clusters) != 1:
+        raise ValueError(
+            f"sums of {sorted(clusters)} clusters; every system needs the sums of the same clusters"
+        )
+    distinct: dict[bytes, int] = {}  # a column shared by systems is drawn once
+    columns: list[Array] = []
+    places = []
+    for matrix in matrices:
+        found = []
+        for column in matrix.T:
+            place = distinct.setdefault(column.tobytes(), len(columns))
+            if place == len(columns):
+                columns.append(column)
+            found.append(place)
+        places.append(found)
+    side = np.column_stack(columns)
+    # One BLAS thread per product (the bits do not depend on it: a second thread spins
+    # against other work for the cores); the two products run side by side when both are
+    # drawn (numpy lets go of the GIL while it multiplies).
+    with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(2) as side_by_side:
+        swaps = side_by_side.submit(_swapped, side, trials, seed) if trials else None
+        resampled = _resampled(side, resamples, seed) if resamples else None
+        swapped = swaps.result() if swaps is not None else None
+    return [
+        Drawn(
+            matrix,
+            None if resampled is None else resampled[:, found],
+            None if swapped is None else swapped[:, found],
+            resamples,
+            trials,
+            seed,
+        )
+        for matrix, found in zip(matrices, places, strict=True)
+    ]
+
+
+def draw(
+    sums: Sequence[npt.ArrayLike], *, resamples: int = 1000, trials: int = 1000, seed: int = 12345
+) -> list[Drawn]:
+    """Each system's :class:`Drawn` from its :func:`cluster_sums` (C, K_i), every system
+    over the same C clusters: one set of ``resamples`` resamples and one of ``trials``
+    swaps, seeded with ``seed``, serve them all. The columns of all the systems (each
+    distinct column once) are multiplied together, exactly (:func:`_exact_product`), so
+    a system's draws do not depend on the others drawn with it."""
+    _check(resamples, seed)
+    _check(trials, seed, name="trials")
+    matrices = [_matrix(found, f"sums[{number}]") for number, found in enumerate(sums)]
+    return _draw(matrices, resamples, trials, seed)
+
+
+def intervals_of(
+    drawn: Drawn, corpora: Mapping[str, Corpus], confidence: float = 0.95
 ) -> dict[str, Interval]:
-    resampled = _resampled(sums, resamples, seed)
-    total = sums.sum(axis=0)[None, :]
+    """Each measure's corpus score and percentile interval over the drawn resamples."""
+    _check(drawn.resamples, drawn.seed, confidence)
+    assert drawn.resampled is not None
+    total = drawn.total[None, :]
     result = {}
     for name, corpus in corpora.items():
         estimate = float(_score(corpus, total)[0])
-        scores = _score(corpus, resampled)
+        scores = _score(corpus, drawn.resampled)
         result[name] = Interval(
-            estimate, *_percentiles(scores, confidence), confidence, resamples, seed
+            estimate, *_percentiles(scores, confidence), confidence, drawn.resamples, drawn.seed
         )
     return result
 
@@ -318,7 +493,7 @@ def bootstrap_interval(
     cluster bootstrap resamples."""
     _check(resamples, seed, confidence)
     sums = cluster_sums(stats, clusters)[0]
-    return _intervals(sums, {"": corpus}, resamples, seed, confidence)[""]
+    return intervals_of(_draw([sums], resamples, 0, seed)[0], {"": corpus}, confidence)[""]
 
 
 def bootstrap_intervals(
@@ -333,24 +508,24 @@ def bootstrap_intervals(
     :func:`cluster_sums` (C, K) over all the columns the measures read: each corpus maps
     (B, K) sums to B scores. One set of resampled corpora serves every measure."""
     _check(resamples, seed, confidence)
-    return _intervals(_matrix(sums, "sums"), corpora, resamples, seed, confidence)
+    drawn = _draw([_matrix(sums, "sums")], resamples, 0, seed)[0]
+    return intervals_of(drawn, corpora, confidence)
 
 
 def _paired_bootstrap(
-    a: Array, b: Array, corpora: Mapping[str, Corpus], resamples: int, seed: int, confidence: float
+    a: Drawn, b: Drawn, corpora: Mapping[str, Corpus], confidence: float
 ) -> dict[str, tuple[Interval, float]]:
-    k = a.shape[1]
-    # B* = A* + D*: identical systems give D = 0, hence delta* = 0 exactly
-    both = _resampled(np.hstack([a, b - a]), resamples, seed)
-    totals = np.stack([a.sum(axis=0), b.sum(axis=0)])
+    assert a.resampled is not None and b.resampled is not None
+    totals = np.stack([a.total, b.total])
     result = {}
     for name, corpus in corpora.items():
         delta = float(np.diff(_score(corpus, totals))[0])
-        deltas = _score(corpus, both[:, :k] + both[:, k:]) - _score(corpus, both[:, :k])
+        # exact sums: where the drawn clusters of A and B agree, delta* = 0 exactly
+        deltas = _score(corpus, b.resampled) - _score(corpus, a.resampled)
         tail = min(int((deltas <= 0).sum()), int((deltas >= 0).sum()))
-        p = min(1.0, 2 * (1 + tail) / (resamples + 1))
+        p = min(1.0, 2 * (1 + tail) / (a.resamples + 1))
         low, high = _percentiles(deltas, confidence)
-        result[name] = Interval(delta, low, high, confidence, resamples, seed), p
+        result[name] = Interval(delta, low, high, confidence, a.resamples, a.seed), p
     return result
 
 
@@ -368,22 +543,20 @@ def paired_bootstrap(
     the two-sided p-value defined in the module docstring. Row i of both systems is the
     same item."""
     _check(resamples, seed, confidence)
-    a, b = _paired(stats_a, stats_b, clusters)
-    return _paired_bootstrap(a, b, {"": corpus}, resamples, seed, confidence)[""]
+    a, b = _draw(_paired(stats_a, stats_b, clusters), resamples, 0, seed)
+    return _paired_bootstrap(a, b, {"": corpus}, confidence)[""]
 
 
-def _randomisation(
-    a: Array, b: Array, corpora: Mapping[str, Corpus], trials: int, seed: int
-) -> dict[str, float]:
-    total_a, total_b = a.sum(axis=0), b.sum(axis=0)
-    difference = b - a
-    moved = np.vstack([swaps @ difference for swaps in _swaps(len(a), trials, seed)])
+def _randomisation(a: Drawn, b: Drawn, corpora: Mapping[str, Corpus]) -> dict[str, float]:
+    assert a.swapped is not None and b.swapped is not None
+    total_a, total_b = a.total, b.total
+    moved = b.swapped - a.swapped  # what B gives A (and A gives B) in each trial
     result = {}
     for name, corpus in corpora.items():
         observed = abs(float(np.diff(_score(corpus, np.stack([total_a, total_b])))[0]))
         deltas = _score(corpus, total_b - moved) - _score(corpus, total_a + moved)
         reached = int((np.abs(deltas) >= observed - TIE * max(1.0, observed)).sum())
-        result[name] = (reached + 1) / (trials + 1)
+        result[name] = (reached + 1) / (a.trials + 1)
     return result
 
 
@@ -399,22 +572,31 @@ def approximate_randomisation(
     """The two-sided p-value of approximate randomisation with clusters swapped whole,
     (r + 1) / (N + 1) (Noreen 1989; see the module docstring)."""
     _check(trials, seed, name="trials")
-    a, b = _paired(stats_a, stats_b, clusters)
-    return _randomisation(a, b, {"": corpus}, trials, seed)[""]
+    a, b = _draw(_paired(stats_a, stats_b, clusters), 0, trials, seed)
+    return _randomisation(a, b, {"": corpus})[""]
 
 
-def _compare(
-    a: Array,
-    b: Array,
-    corpora: Mapping[str, Corpus],
-    resamples: int,
-    trials: int,
-    seed: int,
-    confidence: float,
+def compare_drawn(
+    a: Drawn, b: Drawn, corpora: Mapping[str, Corpus], confidence: float = 0.95
 ) -> dict[str, Comparison]:
-    bootstrap = _paired_bootstrap(a, b, corpora, resamples, seed, confidence)
-    randomisation = _randomisation(a, b, corpora, trials, seed)
-    totals = np.stack([a.sum(axis=0), b.sum(axis=0)])
+    """Both tests of B against A on every measure of ``corpora``, from the two systems'
+    :class:`Drawn` (the same draws, over the same columns)."""
+    _check(a.resamples, a.seed, confidence)
+    _check(a.trials, a.seed, name="trials")
+    if (a.resamples, a.trials, a.seed) != (b.resamples, b.trials, b.seed):
+        raise ValueError(
+            f"A was drawn with {a.resamples} resamples, {a.trials} trials and seed "
+            f"{a.seed}, B with {b.resamples}, {b.trials} and {b.seed}; a paired test "
+            "needs the same draws"
+        )
+    if a.sums.shape != b.sums.shape:
+        raise ValueError(
+            f"A's sums have shape {a.sums.shape} and B's {b.sums.shape}; both systems "
+            "need the sums of the same clusters and columns"
+        )
+    bootstrap = _paired_bootstrap(a, b, corpora, confidence)
+    randomisation = _randomisation(a, b, corpora)
+    totals = np.stack([a.total, b.total])
     result = {}
     for name, corpus in corpora.items():
         scores = _score(corpus, totals)
@@ -427,9 +609,9 @@ def _compare(
             interval,
             p_bootstrap,
             randomisation[name],
-            resamples,
-            trials,
-            seed,
+            a.resamples,
+            a.trials,
+            a.seed,
         )
     return result
 
@@ -446,24 +628,13 @@ def compare(
     seed: int = 12345,
     confidence: float = 0.95,
 ) -> Comparison:
-    """Both tests of B against A on one measure, each with its own generator seeded with
+    """Both tests of B against A on one measure, from the same generator seeded with
     ``seed`` (:func:`paired_bootstrap` and :func:`approximate_randomisation`)."""
     _check(resamples, seed, confidence)
     _check(trials, seed, name="trials")
-    a, b = _paired(stats_a, stats_b, clusters)
-    found = _compare(a, b, {"": corpus}, resamples, trials, seed, confidence)[""]
-    return Comparison(
-        measure,
-        found.a,
-        found.b,
-        found.delta,
-        found.interval,
-        found.p_bootstrap,
-        found.p_randomisation,
-        resamples,
-        trials,
-        seed,
-    )
+    a, b = _draw(_paired(stats_a, stats_b, clusters), resamples, trials, seed)
+    found = compare_drawn(a, b, {"": corpus}, confidence)[""]
+    return replace(found, measure=measure)
 
 
 def compare_many(
@@ -487,4 +658,5 @@ def compare_many(
             f"sums_a has shape {a.shape} and sums_b {b.shape}; both systems "
             "need the sums of the same clusters and columns"
         )
-    return _compare(a, b, corpora, resamples, trials, seed, confidence)
+    first, second = _draw([a, b], resamples, trials, seed)
+    return compare_drawn(first, second, corpora, confidence)

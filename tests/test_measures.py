@@ -305,8 +305,9 @@ def test_hand_made_answers_are_read_as_documented() -> None:
     gold = read_gold(GOLD, "compat")
     best = read_answers(gold, SYSTEMS["s.best"], "s.best", "best")
     # run.v 4's empty answer: under compat score.pl scores the previous line's guesses,
-    # not as an attempt; the revised measures see no guess
-    assert best["4"] == Answers(("dull",), False, (), ())
+    # not as an attempt (dull earns nothing, the mode was tried and missed); the revised
+    # measures see no guess
+    assert best["4"] == Answers(("dull",), False, (), (), (0.0, True, False))
     assert best["5"].guesses == ("well known", "famous", "famous")
     oot = read_answers(gold, SYSTEMS["s.oot"], "s.oot", "oot")
     assert len(oot["3"].official) == 10 and len(oot["3"].guesses) == 12

@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
+from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -15,20 +17,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scoring.significance
 from scoring.significance import (
     TIE,
     Comparison,
     Interval,
+    _exact_product,
     _resample_counts,
     _resampled,
     _score,
+    _split,
+    _swapped,
     _swaps,
     approximate_randomisation,
     bootstrap_interval,
+    bootstrap_intervals,
     cluster_sums,
     compare,
+    compare_drawn,
+    compare_many,
+    draw,
+    intervals_of,
     lemma_of,
     paired_bootstrap,
+    ratio_of,
 )
 
 Array = np.ndarray[Any, np.dtype[np.float64]]
@@ -195,6 +207,124 @@ def test_swaps_are_independent_fair_coins() -> None:
     assert np.abs(swaps.mean(axis=0) - 0.5).max() <= four_sigma(0.5, trials)
     both = (swaps[:, :-1] * swaps[:, 1:]).mean(axis=0)  # neighbouring clusters together
     assert np.abs(both - 0.25).max() <= four_sigma(0.25, trials)
+
+
+# --- exact products ---------------------------------------------------------------------------
+
+
+def wide_sums(rng: np.random.Generator, clusters: int) -> Array:
+    """Cluster sums whose columns span many binades (as sums of fractions do, and more):
+    a column of whole numbers, one of fractions in [0, 10), one from 1e-9 to 1e3 with a
+    negative value, one of zeros, one with a subnormal."""
+    return np.column_stack(
+        [
+            rng.integers(0, 11, clusters).astype(float),
+            rng.random(clusters) * 10,
+            10.0 ** rng.uniform(-9, 3, clusters) * rng.choice([-1.0, 1.0], clusters),
+            np.zeros(clusters),
+            np.where(np.arange(clusters) == 3, 5e-324, rng.random(clusters)),
+        ]
+    )
+
+
+def exact_rounded(left: np.ndarray, right: Array) -> Array:
+    """left @ right in exact rationals; each entry rounded at the end."""
+    rows = []
+    for counts in left.tolist():
+        sums = [Fraction(0)] * right.shape[1]
+        for count, values in zip(counts, right.tolist(), strict=True):
+            if count:
+                pairs = zip(sums, values, strict=True)
+                sums = [total + count * Fraction(value) for total, value in pairs]
+        rows.append([float(total) for total in sums])
+    return np.array(rows)
+
+
+def test_the_split_is_exact_and_its_slices_fit_in_the_width() -> None:
+    right = wide_sums(np.random.default_rng(1), 40)
+    rounds = _split(right, 40)
+    width = 53 - (40).bit_length()
+    rebuilt = [Fraction(0)] * right.size
+    for piece, owners in rounds:
+        for column, owner in zip(piece.T, owners, strict=True):
+            unit = max(int(np.frexp(np.abs(column).max())[1]) - width, -1074)
+            whole = np.ldexp(column, -unit)
+            assert np.array_equal(whole, np.trunc(whole)) and np.abs(whole).max() < 2**width
+            for row, value in enumerate(column.tolist()):
+                rebuilt[row * right.shape[1] + owner] += Fraction(value)
+    assert [float(value) for value in rebuilt] == right.ravel().tolist()
+    assert len(rounds) >= 3  # the wide column needs more than two slices
+
+
+def test_resampled_sums_are_the_exact_sums_rounded_once_or_nearly() -> None:
+    # Within one unit in the last place of the exact sum (the slices are added smallest
+    # first, one rounding each), and equal to it where two slices suffice.
+    rng = np.random.default_rng(2)
+    right = wide_sums(rng, 50)
+    counts = _resample_counts(50, 30, 3)
+    found = _resampled(right, 30, 3)
+    exact = exact_rounded(counts, right)
+    assert np.all(np.abs(found - exact) <= np.spacing(np.abs(exact)))
+    assert np.array_equal(found[:, :2], exact[:, :2])  # whole numbers; fractions < 10
+    assert np.array_equal(found[:, 3], np.zeros(30))
+
+
+def test_a_product_does_not_depend_on_the_chunks_or_the_order_of_additions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = np.random.default_rng(3)
+    right = wide_sums(rng, 300)
+    whole = _resampled(right, 64, 5), _swapped(right, 64, 5)
+    monkeypatch.setattr(scoring.significance, "CHUNK", 300 * 7)  # chunks of 7 rows
+    assert np.array_equal(_resampled(right, 64, 5), whole[0])
+    assert np.array_equal(_swapped(right, 64, 5), whole[1])
+    # each slice's product is exact: any order of the terms gives the same bits
+    counts = _resample_counts(300, 64, 5).astype(float)
+    for piece, _owners in _split(right, 300):
+        forward = counts @ piece
+        backward = np.zeros_like(forward)
+        for c in range(299, -1, -1):
+            backward += counts[:, c : c + 1] * piece[c]
+        assert np.array_equal(forward, backward)
+    again = _exact_product(iter([counts[:10], counts[10:]]), right, 300)
+    assert np.array_equal(again, whole[0])
+
+
+def test_one_draw_for_many_systems_gives_each_its_own_draws() -> None:
+    rng = np.random.default_rng(4)
+    a, b, c = (random_system(rng, 30) for _ in range(3))
+    clusters = [f"w{i // 10}.n" for i in range(300)]
+    sums = [cluster_sums(x, clusters)[0] for x in (a, b, c)]
+    together = draw(sums, resamples=200, trials=150, seed=8)
+    for found, alone in zip(
+        together, (draw([x], resamples=200, trials=150, seed=8)[0] for x in sums), strict=True
+    ):
+        assert found.resampled is not None and alone.resampled is not None
+        assert found.swapped is not None and alone.swapped is not None
+        assert np.array_equal(found.resampled, alone.resampled)
+        assert np.array_equal(found.swapped, alone.swapped)
+    corpora = {"P": ratio_of(0, 1)}
+    assert intervals_of(together[1], corpora) == bootstrap_intervals(
+        sums[1], corpora, resamples=200, seed=8
+    )
+    assert compare_drawn(together[0], together[2], corpora) == compare_many(
+        sums[0], sums[2], corpora, resamples=200, trials=150, seed=8
+    )
+    assert compare_drawn(together[0], together[2], corpora)["P"] == replace(
+        compare(a, c, clusters, ratio, resamples=200, trials=150, seed=8), measure="P"
+    )
+
+
+def test_draws_of_other_clusters_or_seeds_are_refused() -> None:
+    rng = np.random.default_rng(5)
+    first = cluster_sums(random_system(rng, 3), [i // 10 for i in range(30)])[0]
+    second = cluster_sums(random_system(rng, 4), [i // 10 for i in range(40)])[0]
+    with pytest.raises(ValueError, match=r"sums of \[3, 4\] clusters"):
+        draw([first, second])
+    (one,) = draw([first], resamples=10, trials=10, seed=1)
+    (other,) = draw([first], resamples=10, trials=10, seed=2)
+    with pytest.raises(ValueError, match="needs the same draws"):
+        compare_drawn(one, other, {"P": ratio_of(0, 1)})
 
 
 # --- limiting cases ---------------------------------------------------------------------------
