@@ -39,11 +39,12 @@ NO_ROW = 0
 """An id no row has (ids start at 1 on SQLite and PostgreSQL)."""
 
 
-def warm(app: Flask) -> None:
+def warm(app: Flask) -> bool:
     """Compile the annotation page's templates, load every catalogue and compile the
     save path's SQL (module docstring); then move what start-up made out of the garbage
     collector's way (:func:`gc.freeze`), so that a collection during a request does not
-    walk the app's modules, templates and compiled statements again."""
+    walk the app's modules, templates and compiled statements again. False when the
+    database could not be used (logged)."""
     from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
 
     for name in TEMPLATES:
@@ -54,9 +55,11 @@ def warm(app: Flask) -> None:
             translations()
         try:
             _compile_save_path()
+            warmed = True
         except SQLAlchemyError as error:
             db.session.rollback()
             app.logger.warning("warm-up skipped the database (%s)", error.__class__.__name__)
+            warmed = False
         finally:
             db.session.remove()
     # A connection opened here must not be shared with a process forked later (gunicorn
@@ -67,6 +70,7 @@ def warm(app: Flask) -> None:
     os.register_at_fork(after_in_child=lambda: engine.dispose(close=False))
     gc.collect()
     gc.freeze()
+    return warmed
 
 
 def _compile_save_path() -> None:

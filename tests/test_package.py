@@ -174,7 +174,8 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     web = {_name(r) for r in requires if 'extra == "web"' in r}
     # simplemma and spacy-lookups-data: the gold compiler's lemmatisers for other languages;
     # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
-    # (scoring.safexml) CoInCo's reader uses
+    # (scoring.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
+    # resampler's products (scoring.significance)
     assert plain == {
         "defusedxml",
         "numpy",
@@ -183,6 +184,7 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
         "nltk",
         "simplemma",
         "spacy-lookups-data",
+        "threadpoolctl",
     }
     assert not plain & WEB
     assert {"flask", "flask-sqlalchemy", "flask-migrate", "sqlalchemy", "psycopg"} <= web
