@@ -197,6 +197,19 @@ def log(message: str) -> None:
     print(f"[app_bench] {message}", file=sys.stderr, flush=True)
 
 
+def add_gunicorn_arguments(parser: argparse.ArgumentParser, server: str) -> None:
+    """``--workers``, ``--worker-class`` and ``--threads``: how the app's gunicorn serves
+    (``server`` names it in the help), as :class:`tests.live_server.Server` takes them."""
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2 * (os.cpu_count() or 1) + 1,
+        help=f"{server} worker processes (default 2 * CPUs + 1)",
+    )
+    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
+    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
+
+
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -208,14 +221,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         default=2000,
         help="saves in all, shared among the annotators (default 2000)",
     )
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=2 * (os.cpu_count() or 1) + 1,
-        help="gunicorn worker processes (default 2 * CPUs + 1)",
-    )
-    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
-    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
+    add_gunicorn_arguments(parser, "gunicorn")
     parser.add_argument(
         "--database-url",
         help="a PostgreSQL server to run on as well (a scratch database "

@@ -111,7 +111,7 @@ from typing import Any, Protocol
 import httpx
 
 from bench import machine
-from bench.app_bench import machine_facts, scratch_postgres
+from bench.app_bench import add_gunicorn_arguments, machine_facts, scratch_postgres
 from tests import live_clients, live_server
 from tests.live_clients import Count, Page, Save, percentile
 
@@ -884,14 +884,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "--think", type=float, default=5.0, help="mean think time at the realistic pace (s)"
     )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds a run (default 30)")
-    parser.add_argument(
-        "--workers",
-        type=int,
-        default=2 * (os.cpu_count() or 1) + 1,
-        help="lexsub's gunicorn worker processes (default 2 * CPUs + 1)",
-    )
-    parser.add_argument("--worker-class", default="sync", choices=["sync", "gthread"])
-    parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread)")
+    add_gunicorn_arguments(parser, "lexsub's gunicorn")
     parser.add_argument(
         "--no-fetch",
         action="store_true",
