@@ -22,9 +22,14 @@ import gc
 import os
 
 from flask import Flask
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from annotate.answers import Answer
+from annotate.auth import load_user
 from annotate.extensions import db
+from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
+from annotate.itempage import page_statement
+from annotate.services import save_statements
 
 TEMPLATES = (
     "base.html",
@@ -45,8 +50,6 @@ def warm(app: Flask) -> bool:
     collector's way (:func:`gc.freeze`), so that a collection during a request does not
     walk the app's modules, templates and compiled statements again. False when the
     database could not be used (logged)."""
-    from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
-
     for name in TEMPLATES:
         app.jinja_env.get_template(name)
     with app.test_request_context():
@@ -74,13 +77,6 @@ def warm(app: Flask) -> bool:
 
 
 def _compile_save_path() -> None:
-    from sqlalchemy.exc import IntegrityError
-
-    from annotate.answers import Answer
-    from annotate.auth import load_user
-    from annotate.itempage import page_statement
-    from annotate.services import save_statements
-
     load_user("warm-up")  # the log-in cookie's look-up
     for following in (False, True):  # a sentence's page, and a save's next sentence
         db.session.execute(page_statement(following), {"user_id": NO_ROW, "instance_id": NO_ROW})
