@@ -317,7 +317,7 @@ def _significance(
     pair (:func:`scoring.significance.draw`)."""
     columns = {rows.name: sorted(rows.columns) for rows in all_rows}
     clusters: dict[tuple[str, ...], tuple[np.ndarray, int]] = {}
-    sums = []
+    sums, totals = [], []
     for rows in all_rows:
         if rows.lexelts not in clusters:  # the systems of one gold share their lemmas
             codes, ids = significance.cluster_codes(rows.lexelts)
@@ -325,11 +325,17 @@ def _significance(
         codes, count = clusters[rows.lexelts]
         matrix = np.column_stack([rows.columns[c] for c in columns[rows.name]])
         sums.append(significance.sums_by_cluster(matrix, codes, count))
+        # the table's sums, so a pair's figures are the two systems' figures to the bit
+        totals.append(rows.totals(columns[rows.name]))
     drawn = dict(
         zip(
             [rows.name for rows in all_rows],
             significance.draw(
-                sums, resamples=settings.resamples, trials=settings.trials, seed=settings.seed
+                sums,
+                resamples=settings.resamples,
+                trials=settings.trials,
+                seed=settings.seed,
+                totals=totals,
             ),
             strict=True,
         )

@@ -382,7 +382,8 @@ class Drawn:
     """One system under the shared draws (:func:`draw`): ``sums`` (C, K), its
     :func:`cluster_sums`; ``resampled`` (B, K), the column sums of each bootstrap resample
     of the clusters; ``swapped`` (N, K), its sums over the clusters each randomisation
-    trial swaps (None when not drawn)."""
+    trial swaps (None when not drawn); ``total`` (K,), the corpus' column sums, from
+    which its figures are computed (by default the sums of ``sums``)."""
 
     sums: Array
     resampled: Array | None
@@ -390,12 +391,7 @@ class Drawn:
     resamples: int
     trials: int
     seed: int
-
-    @property
-    def total(self) -> Array:
-        """The (K,) column sums of the corpus."""
-        total: Array = self.sums.sum(axis=0)
-        return total
+    total: Array
 
     def columns(self, picked: Sequence[int]) -> Drawn:
         """The same draws on the columns at ``picked`` only."""
@@ -407,10 +403,17 @@ class Drawn:
             self.resamples,
             self.trials,
             self.seed,
+            self.total[index],
         )
 
 
-def _draw(matrices: Sequence[Array], resamples: int, trials: int, seed: int) -> list[Drawn]:
+def _draw(
+    matrices: Sequence[Array],
+    resamples: int,
+    trials: int,
+    seed: int,
+    totals: Sequence[Array] | None = None,
+) -> list[Drawn]:
     """:func:`draw` (0 resamples or trials: not drawn)."""
     clusters = {len(matrix) for matrix in matrices}
     if len(clusters) != 1:
@@ -436,6 +439,8 @@ def _draw(matrices: Sequence[Array], resamples: int, trials: int, seed: int) -> 
         swaps = side_by_side.submit(_swapped, side, trials, seed) if trials else None
         resampled = _resampled(side, resamples, seed) if resamples else None
         swapped = swaps.result() if swaps is not None else None
+    if totals is None:
+        totals = [matrix.sum(axis=0) for matrix in matrices]
     return [
         Drawn(
             matrix,
@@ -444,23 +449,45 @@ def _draw(matrices: Sequence[Array], resamples: int, trials: int, seed: int) -> 
             resamples,
             trials,
             seed,
+            total,
         )
-        for matrix, found in zip(matrices, places, strict=True)
+        for matrix, found, total in zip(matrices, places, totals, strict=True)
     ]
 
 
 def draw(
-    sums: Sequence[npt.ArrayLike], *, resamples: int = 1000, trials: int = 1000, seed: int = 12345
+    sums: Sequence[npt.ArrayLike],
+    *,
+    resamples: int = 1000,
+    trials: int = 1000,
+    seed: int = 12345,
+    totals: Sequence[npt.ArrayLike] | None = None,
 ) -> list[Drawn]:
     """Each system's :class:`Drawn` from its :func:`cluster_sums` (C, K_i), every system
     over the same C clusters: one set of ``resamples`` resamples and one of ``trials``
     swaps, seeded with ``seed``, serve them all. The columns of all the systems (each
     distinct column once) are multiplied together, exactly (:func:`_exact_product`), so
-    a system's draws do not depend on the others drawn with it."""
+    a system's draws do not depend on the others drawn with it.
+
+    ``totals``, each system's (K_i,) column sums over its items, are the sums its figures
+    (estimates, deltas, the observed difference of the randomisation) are computed from,
+    when the caller reports figures summed its own way (the leaderboard's table sums each
+    column in the order of the items); by default the sums of each system's ``sums``."""
     _check(resamples, seed)
     _check(trials, seed, name="trials")
     matrices = [_matrix(found, f"sums[{number}]") for number, found in enumerate(sums)]
-    return _draw(matrices, resamples, trials, seed)
+    if totals is None:
+        return _draw(matrices, resamples, trials, seed)
+    given = [np.asarray(total, dtype=np.float64) for total in totals]
+    if len(given) != len(matrices):
+        raise ValueError(f"{len(given)} totals for {len(matrices)} systems (one per system)")
+    for number, (total, matrix) in enumerate(zip(given, matrices, strict=True)):
+        if total.shape != matrix.shape[1:]:
+            raise ValueError(
+                f"totals[{number}] has shape {total.shape}; it must be ({matrix.shape[1]},), "
+                "one sum per column of its sums"
+            )
+    return _draw(matrices, resamples, trials, seed, given)
 
 
 def intervals_of(

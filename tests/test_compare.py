@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring import __version__, compare
+from scoring import __version__, compare, significance
 from scoring.gold import read_gold
 from scoring.leaderboard import Settings, leaderboard, system_names
 from scoring.lines import read_text
@@ -379,3 +379,41 @@ def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
         "confidence": 0.95,
     }
     assert json.loads(json.dumps(body)) == body
+
+
+def test_a_pairs_figures_are_the_tables_to_the_bit() -> None:
+    """A pair's a_value and b_value are the two systems' figures in the table, and its delta
+    is b_value - a_value, to the bit: all are computed from the table's sums (each column
+    added in the order of the items), not from the sums of the lemmas' sums."""
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
+    lines = oot.splitlines()
+    # a second system: every third line's guesses reversed, every seventh line left out
+    other = "\n".join(
+        (head + ":::" + ";".join(reversed(tail.split(";"))) if n % 3 == 0 else line)
+        for n, line in enumerate(lines)
+        if n % 7
+        for head, _, tail in [line.partition(":::")]
+    )
+    board = leaderboard(
+        gold,
+        [("a.oot", oot), ("b.oot", other + "\n")],
+        Settings(significance=True, resamples=20, trials=20),
+    )
+    assert board.significance is not None
+    tests = {test.measure: test for test in board.significance}
+    assert len(tests) >= 10
+    moved = 0
+    for measure, test in tests.items():
+        a, b = board.systems["a.oot"][measure], board.systems["b.oot"][measure]
+        assert a is not None and b is not None, measure
+        assert (test.a_value, test.b_value, test.delta) == (a, b, b - a), measure
+    # what the pairs reported before: figures from the sums of the lemmas' sums, which
+    # differ from the table's in the last bits on this data
+    for rows in score_files(gold, [("a.oot", oot)]):
+        codes, lemmas = significance.cluster_codes(rows.lexelts)
+        for measure in tests:
+            stats = rows.stats(measure)
+            by_lemma = significance.sums_by_cluster(stats, codes, len(lemmas)).sum(axis=0)
+            moved += MEASURES[measure].figure(by_lemma.tolist()) != rows.value(measure)
+    assert moved > 0
