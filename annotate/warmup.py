@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import gc
 import os
+from collections.abc import Iterable
 
 from flask import Flask
+from jinja2 import Environment, meta
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from annotate.answers import Answer
@@ -31,14 +33,9 @@ from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
 from annotate.itempage import page_statement
 from annotate.services import save_statements
 
-TEMPLATES = (
-    "base.html",
-    "_limit.html",
-    "annotate/item.html",
-    "annotate/_item.html",
-    "annotate/_item_title.html",
-)
-"""The annotation page and what it includes: what a save-and-next renders."""
+PAGES = ("annotate/item.html", "annotate/_item.html")
+"""What a save-and-next renders: the annotation page, and the next sentence's part of it
+that a save by fetch gets back."""
 
 NO_ROW = 0
 """An id no row has (ids start at 1 on SQLite and PostgreSQL)."""
@@ -50,7 +47,7 @@ def warm(app: Flask) -> bool:
     collector's way (:func:`gc.freeze`), so that a collection during a request does not
     walk the app's modules, templates and compiled statements again. False when the
     database could not be used (logged)."""
-    for name in TEMPLATES:
+    for name in templates(app.jinja_env, PAGES):
         app.jinja_env.get_template(name)
     with app.test_request_context():
         for language in (ENGLISH, *sorted(CATALOGUES)):
@@ -74,6 +71,19 @@ def warm(app: Flask) -> bool:
     gc.collect()
     gc.freeze()
     return warmed
+
+
+def templates(env: Environment, roots: Iterable[str]) -> list[str]:
+    """``roots`` and every template they extend, include or import, however deep (those
+    named by a constant: a name computed at render time cannot be known here), in the
+    order found."""
+    found = list(dict.fromkeys(roots))
+    for name in found:  # grows while it is walked
+        source = env.loader.get_source(env, name)[0] if env.loader else ""
+        for referenced in meta.find_referenced_templates(env.parse(source)):
+            if referenced is not None and referenced not in found:
+                found.append(referenced)
+    return found
 
 
 def _compile_save_path() -> None:

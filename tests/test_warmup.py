@@ -17,7 +17,7 @@ from sqlalchemy import event, func, select
 from sqlalchemy.engine.default import CACHE_HIT
 
 from annotate import create_app
-from annotate.warmup import warm
+from annotate.warmup import PAGES, templates, warm
 from tests.conftest import TEST_CONFIG, assign, instance_ids, login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
@@ -112,3 +112,32 @@ def test_gunicorn_warms_each_worker_before_it_serves(
     hooks["post_worker_init"](SimpleNamespace(wsgi=app))
     login(client, "ann")
     assert _save_and_next(app, client, instance_ids(app)[0]) == [True, True, True, True]
+
+
+def test_the_warm_up_loads_every_template_a_save_and_next_renders(
+    app: Flask, client: FlaskClient, dataset: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The templates are found by walking the pages' extends, includes and imports, so a
+    template added to the page later is warmed too: after the warm-up, neither the page
+    nor a save by fetch goes to the loader (which now fails)."""
+    make_user(app, "ann")
+    assign(app, "ann", dataset)
+    assert templates(app.jinja_env, PAGES) == [
+        "annotate/item.html",
+        "annotate/_item.html",
+        "base.html",
+        "annotate/_item_title.html",
+        "_limit.html",
+    ]
+    warm(app)
+    loader = app.jinja_env.loader
+    assert loader is not None
+
+    def cold(*args: Any) -> None:
+        raise AssertionError(f"a template was loaded after the warm-up: {args[-1]}")
+
+    login(client, "ann")  # the log-in page is not the annotation page: loaded as it comes
+    monkeypatch.setattr(loader, "get_source", cold)
+    first = instance_ids(app)[0]
+    assert client.get(f"/annotate/{first}").status_code == 200
+    assert _save_and_next(app, client, first) == [True, True, True, True]
