@@ -695,6 +695,44 @@ def _explain(
         found.mode_hyphen.add(number)
 
 
+_COUNTED_NOTES = (
+    (
+        "space",
+        "{count} guesses score 0 only because of leading or trailing white space or a CR ({where})",
+    ),
+    (
+        "non_ascii",
+        "{count} guesses with non-ASCII letters score 0 only because score.pl's rules cut "
+        "non-ASCII letters ({where})",
+    ),
+    (
+        "case",
+        "{count} guesses score 0 only because their case differs from the gold entry's ({where})",
+    ),
+    (
+        "non",
+        "{count} guesses starting 'non-' score 0 only because score.pl rewrites them to "
+        "'non…' ({where})",
+    ),
+    (
+        "dropped",
+        "{count} guesses score 0 only because score.pl drops or mangles their gold entry "
+        "(one-character, numeric or double-spaced; {where})",
+    ),
+    (
+        "empty",
+        "{count} lines have empty guesses (';;') that score.pl counts, dividing their "
+        "credit ({where})",
+    ),
+    (
+        "mode_hyphen",
+        "{count} items miss mode credit only because the gold mode is hyphenated ({where})",
+    ),
+    ("duplicates", "{count} lines repeat a guess; score.pl credits each repeat ({where})"),
+)
+"""The notes of counted findings (a :class:`_Findings` field each), in the order printed."""
+
+
 def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> list[str]:
     """The diagnosis, one note a line, ending with the fixed rules' figures."""
     result = []
@@ -703,47 +741,10 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
             f"{found.non_ascii_items} gold items have lexelts or entries with non-ASCII "
             "letters, which score.pl's rules cut (non-ASCII); --fixed reads them whole"
         )
-    if found.space.count:
-        result.append(
-            f"{found.space.count} guesses score 0 only because of leading or "
-            f"trailing white space or a CR ({found.space.where()})"
-        )
-    if found.non_ascii.count:
-        result.append(
-            f"{found.non_ascii.count} guesses with non-ASCII letters score 0 only because "
-            f"score.pl's rules cut non-ASCII letters ({found.non_ascii.where()})"
-        )
-    if found.case.count:
-        result.append(
-            f"{found.case.count} guesses score 0 only because their case differs from "
-            f"the gold entry's ({found.case.where()})"
-        )
-    if found.non.count:
-        result.append(
-            f"{found.non.count} guesses starting 'non-' score 0 only because "
-            f"score.pl rewrites them to 'non…' ({found.non.where()})"
-        )
-    if found.dropped.count:
-        result.append(
-            f"{found.dropped.count} guesses score 0 only because score.pl drops or"
-            f" mangles their gold entry (one-character, numeric or double-spaced; "
-            f"{found.dropped.where()})"
-        )
-    if found.empty.count:
-        result.append(
-            f"{found.empty.count} lines have empty guesses (';;') that score.pl "
-            f"counts, dividing their credit ({found.empty.where()})"
-        )
-    if found.mode_hyphen.count:
-        result.append(
-            f"{found.mode_hyphen.count} items miss mode credit only because the "
-            f"gold mode is hyphenated ({found.mode_hyphen.where()})"
-        )
-    if found.duplicates.count:
-        result.append(
-            f"{found.duplicates.count} lines repeat a guess; score.pl credits each "
-            f"repeat ({found.duplicates.where()})"
-        )
+    for name, note in _COUNTED_NOTES:
+        counted: _Tally = getattr(found, name)
+        if counted.count:
+            result.append(note.format(count=counted.count, where=counted.where()))
     result += found.stale[:MAX_LISTED]
     if found.stale_count > MAX_LISTED:
         result.append(
