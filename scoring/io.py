@@ -19,11 +19,19 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from scoring.types import LEXELT, SystemKind
 
-T = TypeVar("T", "GoldLine", "SystemLine")
+
+class _Line(Protocol):
+    """A parsed line of any kind: it names its item."""
+
+    @property
+    def id(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Line)
 SEPARATORS: dict[str, str] = {"best": "::", "oot": ":::", "mw": "::"}
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
@@ -212,10 +220,12 @@ def parse_system_line(
     return SystemLine(lexelt, item_id, answers, line)
 
 
-def _read_all(
-    lines: Sequence[str], name: str, parse: Callable[[str, int, str], T], what: str
+def parse_all(
+    lines: Iterable[str], name: str, parse: Callable[[str, int, str], T], what: str
 ) -> tuple[T, ...]:
-    """Parse every non-blank line; collect every problem, including repeated ids."""
+    """Parse every non-blank line with ``parse`` (text, line number, ``name``), each
+    result naming its item (``id``); raise :class:`FormatError` with every problem,
+    a repeated id included (``what`` says why ids must be unique)."""
     result: list[T] = []
     problems: list[str] = []
     seen: dict[str, int] = {}
@@ -227,7 +237,7 @@ def _read_all(
         except FormatError as error:
             problems.extend(error.problems)
             continue
-        item_id: str = getattr(value, "id")  # noqa: B009 - GoldLine and SystemLine both have it
+        item_id = value.id
         if item_id in seen:
             problems.append(
                 f"{name}:{number}: id {item_id} already on line {seen[item_id]} ({what})"
@@ -243,7 +253,7 @@ def _read_all(
 def parse_gold_lines(lines: Sequence[str], name: str = "<gold>") -> tuple[GoldLine, ...]:
     """Parse gold or mwgold lines strictly: every problem is reported, nothing is skipped
     (what :func:`scoring.gold.read_gold` checks under ``rules="strict"``)."""
-    return _read_all(lines, name, parse_gold_line, "ids must be unique")
+    return parse_all(lines, name, parse_gold_line, "ids must be unique")
 
 
 def read_gold_lines(path: str | Path) -> tuple[GoldLine, ...]:
@@ -257,7 +267,7 @@ def read_system(path: str | Path, kind: SystemKind) -> tuple[SystemLine, ...]:
     def parse(text: str, number: int, name: str) -> SystemLine:
         return parse_system_line(text, kind, number, name)
 
-    return _read_all(read_lines(path), str(path), parse, "score.pl would ignore this line")
+    return parse_all(read_lines(path), str(path), parse, "score.pl would ignore this line")
 
 
 def format_gold_line(gold: GoldLine) -> str:

@@ -69,7 +69,7 @@ from operator import truediv
 from pathlib import Path
 
 from scoring.gold import ItemGold, answer_key
-from scoring.io import FormatError, SystemLine, read_lines, read_system
+from scoring.io import FormatError, SystemLine, parse_all, read_lines, read_system
 from scoring.revised import Frequencies, GoldCounts, Number, frequencies
 from scoring.types import LEXELT, Rules, SystemKind
 
@@ -390,28 +390,7 @@ def looks_ranked(text: str) -> bool:
 
 def parse_ranking(lines: Iterable[str], name: str = "<ranking>") -> tuple[RankingLine, ...]:
     """:func:`read_ranking` on lines already read (``name`` is used in the messages)."""
-    result: list[RankingLine] = []
-    problems: list[str] = []
-    seen: dict[str, int] = {}
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            value = parse_ranking_line(text, number, name)
-        except FormatError as error:
-            problems.extend(error.problems)
-            continue
-        if value.id in seen:
-            problems.append(
-                f"{name}:{number}: id {value.id} already on line {seen[value.id]}"
-                " (ids must be unique: one ranking per item)"
-            )
-            continue
-        seen[value.id] = number
-        result.append(value)
-    if problems:
-        raise FormatError(problems)
-    return tuple(result)
+    return parse_all(lines, name, parse_ranking_line, "ids must be unique: one ranking per item")
 
 
 def rankings_of(lines: Iterable[RankingLine]) -> dict[str, tuple[Scored, ...]]:
