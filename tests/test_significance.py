@@ -482,3 +482,33 @@ def test_every_rule_is_a_value_error(arguments: dict[str, Any], message: str) ->
 def test_compare_checks_every_option(options: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         compare(GOOD, GOOD, IDS, ratio, **options)
+
+
+def test_given_totals_are_what_the_figures_are_computed_from() -> None:
+    """draw(totals=…): the estimate, delta and observed difference come from the given
+    column sums (the leaderboard's table sums), the draws from the clusters' sums."""
+    sums_a = np.array([[1.0, 2.0], [3.0, 4.0], [0.0, 2.0]])
+    sums_b = np.array([[2.0, 2.0], [1.0, 4.0], [1.0, 2.0]])
+    given_a, given_b = np.array([4.5, 8.0]), np.array([4.0, 8.0])
+    a, b = draw([sums_a, sums_b], resamples=50, trials=50, seed=7, totals=[given_a, given_b])
+    plain_a, _ = draw([sums_a, sums_b], resamples=50, trials=50, seed=7)
+    corpora = {"r": ratio}
+    assert intervals_of(a, corpora)["r"].estimate == 4.5 / 8.0
+    assert intervals_of(plain_a, corpora)["r"].estimate == 4.0 / 8.0
+    found = compare_drawn(a, b, corpora)["r"]
+    assert (found.a, found.b, found.delta) == (4.5 / 8.0, 4.0 / 8.0, 4.0 / 8.0 - 4.5 / 8.0)
+    assert np.array_equal(a.resampled, plain_a.resampled)  # the draws do not change
+    assert np.array_equal(a.columns([1]).total, [8.0])
+
+
+@pytest.mark.parametrize(
+    ("totals", "message"),
+    [
+        ([[1.0, 2.0]], "1 totals for 2 systems"),
+        ([[1.0, 2.0], [1.0, 2.0, 3.0]], r"totals\[1\] has shape \(3,\); it must be \(2,\)"),
+    ],
+)
+def test_totals_must_match_the_sums(totals: list[list[float]], message: str) -> None:
+    sums = np.ones((3, 2))
+    with pytest.raises(ValueError, match=message):
+        draw([sums, sums], resamples=5, trials=5, totals=totals)
