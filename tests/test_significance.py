@@ -497,6 +497,7 @@ def test_given_totals_are_what_the_figures_are_computed_from() -> None:
     assert intervals_of(plain_a, corpora)["r"].estimate == 4.0 / 8.0
     found = compare_drawn(a, b, corpora)["r"]
     assert (found.a, found.b, found.delta) == (4.5 / 8.0, 4.0 / 8.0, 4.0 / 8.0 - 4.5 / 8.0)
+    assert a.resampled is not None and plain_a.resampled is not None
     assert np.array_equal(a.resampled, plain_a.resampled)  # the draws do not change
     assert np.array_equal(a.columns([1]).total, [8.0])
 
