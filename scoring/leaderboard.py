@@ -24,7 +24,7 @@ from scoring import analyses, significance
 from scoring.agreement.swords import Swords
 from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
-from scoring.measures import Settings, SystemRows, pos_masks, score_files
+from scoring.measures import Settings, SystemRows, corpus_totals, pos_masks, score_files
 from scoring.official import score_system
 from scoring.ranking import format_ranking_line
 from scoring.registry import LEADERBOARD_KINDS, MEASURES, measure_def
@@ -326,7 +326,7 @@ def _significance(
         matrix = np.column_stack([rows.columns[c] for c in columns[rows.name]])
         sums.append(significance.sums_by_cluster(matrix, codes, count))
         # the table's sums, so a pair's figures are the two systems' figures to the bit
-        totals.append(rows.totals(columns[rows.name]))
+        totals.append(corpus_totals(matrix))
     drawn = dict(
         zip(
             [rows.name for rows in all_rows],

@@ -516,6 +516,14 @@ FAMILIES["ranked"] = FAMILIES["oot"][2:]
 """The families that score each kind of system file."""
 
 
+def corpus_totals(stats: Array) -> Array:
+    """The column sums of (items, k) rows, each column added in the order of the items:
+    the sums every figure of a system is computed from (:meth:`SystemRows.value`, the
+    leaderboard's pairs)."""
+    total: Array = stats.sum(axis=0)
+    return total
+
+
 @dataclass(frozen=True)
 class SystemRows:
     """One system's rows: ``columns[c][j]`` is column c of gold item ``ids[j]``."""
@@ -535,14 +543,10 @@ class SystemRows:
         return np.column_stack([self.columns[c] for c in self._columns_of(measure)])
 
     def totals(self, columns: Sequence[str], mask: npt.NDArray[np.bool_] | None = None) -> Array:
-        """The sums of ``columns`` (over the rows under ``mask``, when given), each column
-        added in the order of the items: the sums this system's figures are computed from
-        (:meth:`value`, and the leaderboard's pairs)."""
+        """:func:`corpus_totals` of ``columns`` (over the rows under ``mask``, when
+        given)."""
         stats = np.column_stack([self.columns[c] for c in columns])
-        if mask is not None:
-            stats = stats[mask]
-        total: Array = stats.sum(axis=0)
-        return total
+        return corpus_totals(stats if mask is None else stats[mask])
 
     def value(self, measure: str, mask: npt.NDArray[np.bool_] | None = None) -> float | None:
         """The corpus figure (rows under ``mask`` only, when given); None when its
