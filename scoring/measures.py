@@ -540,28 +540,20 @@ class SystemRows:
 
     def stats(self, measure: str) -> Array:
         """The (items, k) array of the columns ``measure`` reads."""
-        return np.column_stack([self.columns[c] for c in self._columns_of(measure)])
-
-    def totals(self, columns: Sequence[str], mask: npt.NDArray[np.bool_] | None = None) -> Array:
-        """:func:`corpus_totals` of ``columns`` (over the rows under ``mask``, when
-        given)."""
-        stats = np.column_stack([self.columns[c] for c in columns])
-        return corpus_totals(stats if mask is None else stats[mask])
-
-    def value(self, measure: str, mask: npt.NDArray[np.bool_] | None = None) -> float | None:
-        """The corpus figure (rows under ``mask`` only, when given); None when its
-        denominator is 0 (nothing attempted, no item of that PoS)."""
-        columns = self._columns_of(measure)
-        return measure_def(measure).figure(self.totals(columns, mask).tolist())
-
-    def _columns_of(self, measure: str) -> tuple[str, ...]:
         definition = measure_def(measure)
         if self.kind not in definition.kinds:
             raise ValueError(
                 f"{self.name}: {measure} does not apply to a {self.kind} file "
                 f"(it needs {' or '.join(sorted(definition.kinds))})"
             )
-        return definition.columns()
+        return np.column_stack([self.columns[c] for c in definition.columns()])
+
+    def value(self, measure: str, mask: npt.NDArray[np.bool_] | None = None) -> float | None:
+        """The corpus figure (rows under ``mask`` only, when given); None when its
+        denominator is 0 (nothing attempted, no item of that PoS)."""
+        stats = self.stats(measure)
+        totals = corpus_totals(stats if mask is None else stats[mask])
+        return measure_def(measure).figure(totals.tolist())
 
 
 def pos_masks(rows: SystemRows) -> dict[str, npt.NDArray[np.bool_]]:
