@@ -112,7 +112,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     batch_size: Mapped[int | None] = mapped_column(nullable=True)
     study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    # The study's language, an ISO 639-1 code (issue 17): it picks the lemmatiser, the
+    # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     lexelts: Mapped[list[Lexelt]] = relationship(
@@ -236,7 +236,7 @@ class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
 
 
 class SystemRun(db.Model):  # type: ignore[name-defined,misc]
-    """A system file uploaded to a dataset's leaderboard (S3, issue 11): the file as
+    """A system file uploaded to a dataset's leaderboard: the file as
     uploaded, who and when, the rules it is scored under, and its last scoring: the
     figures, coverage, warnings, score.pl's output and diagnosis, and the signature and
     SHA-256 of the gold it was scored against."""
@@ -263,7 +263,7 @@ class SystemRun(db.Model):  # type: ignore[name-defined,misc]
     scorer_output: Mapped[str] = mapped_column(Text, default="")
 
 
-# --- judgement rounds (issue 12: the post hoc study, lexical reference) -----------------
+# --- judgement rounds (the post hoc study, lexical reference) ---------------------------
 
 
 class JudgementRound(db.Model):  # type: ignore[name-defined,misc]

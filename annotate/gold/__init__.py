@@ -1,4 +1,4 @@
-"""The gold compiler (SPEC C1-C5), pure: plain data in, values and files out.
+"""The gold compiler, pure: plain data in, values and files out.
 
 No Flask and no SQLAlchemy here: the app exports responses (or passes
 :class:`~annotate.gold.records.Response` values) and calls :func:`compile_responses`;

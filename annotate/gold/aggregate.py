@@ -1,8 +1,8 @@
 """C4: one item's answers aggregated into counts, mode, membership of T and MW.
 
-Definitions (seed 002, section 4; seed 001, sections 2.2.2 and 2.4): h_i is annotator h's
-SET of substitutes for item i after normalisation and lemmatisation (empty for name and
-nil), H_i the multiset union of the h_i, freq_res the number of annotators whose set holds
+Definitions (McCarthy & Navigli 2007, section 4; McCarthy & Navigli 2009, sections 2.2.2 and 2.4):
+h_i is annotator h's SET of substitutes for item i after normalisation and lemmatisation (empty for
+name and nil), H_i the multiset union of the h_i, freq_res the number of annotators whose set holds
 res. The mode m_i is the substitute strictly more frequent than every other, if there is
 one. T holds the items with at least two non-nil, non-name answers: by default from at
 least two annotators (``t_rule="annotators"``), or, the other reading, two responses in

@@ -9,7 +9,7 @@ when answers are counted, :mod:`annotate.gold.casefold`);
 punctuation at either end stripped ("stray" punctuation: any Unicode punctuation character
 except the hyphen, repeated until none is left, white space trimmed again). Inner
 punctuation (``11.27 kilograms``, ``people's``) and every hyphen are kept: the scorer
-accepts a space for a human hyphen, not the reverse (seed 002, section 2.2).
+accepts a space for a human hyphen, not the reverse (McCarthy & Navigli 2007, section 2.2).
 """
 
 from __future__ import annotations
