@@ -1,4 +1,4 @@
-"""The gold compiler (SPEC C1-C5): hand-computed cases for every rule, hypothesis
+"""The gold compiler: hand-computed cases for every rule, hypothesis
 properties, the command line, and the proof on the task's real gold (split into five
 annotators by :mod:`annotate.gold.split`, compiled back, scored)."""
 
@@ -238,7 +238,7 @@ def test_decisions_file_round_trip_and_errors(tmp_path: Path) -> None:
 
 
 def test_happy_glad_example_of_seed_002() -> None:
-    """Seed 002, section 4: H_i = glad glad glad merry merry cheerful jovial."""
+    """McCarthy & Navigli (2007), section 4: H_i = glad glad glad merry merry cheerful jovial."""
     records = [
         answer("1", "9999", "glad", "merry"),
         answer("2", "9999", "glad"),

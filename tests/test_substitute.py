@@ -1,4 +1,4 @@
-"""Issue 10 item 1: one definition of a valid substitute (scoring.substitute), and the
+"""One definition of a valid substitute (scoring.substitute), and the
 compiler leaving out, and reporting, the stored answers that break it."""
 
 from __future__ import annotations
