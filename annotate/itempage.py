@@ -74,7 +74,7 @@ class SavedAnswer:
 
 @dataclass(frozen=True)
 class ItemPage:
-    """The annotation page of one sentence (A5: progress always visible)."""
+    """The annotation page of one sentence (progress always visible)."""
 
     instance: Sentence
     lexelt_id: int

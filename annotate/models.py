@@ -1,8 +1,8 @@
 """The database: accounts, datasets and their instances, responses with their history.
 
 Every save of an answer updates the current :class:`Response` of (annotator, instance)
-and appends a :class:`Revision`, in one transaction (A7: nothing is lost). The
-dictionary tick of a word (A4) is the one of the annotator's latest save in that word
+and appends a :class:`Revision`, in one transaction (nothing is lost). The
+dictionary tick of a word is the one of the annotator's latest save in that word
 (:func:`annotate.services.word_flag`): each response keeps the tick it was saved with.
 """
 
@@ -121,7 +121,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
 
 
 class DatasetMember(db.Model):  # type: ignore[name-defined,misc]
-    """An annotator assigned to a dataset: only members see and open it (A10)."""
+    """An annotator assigned to a dataset: only members see and open it."""
 
     __tablename__ = "dataset_members"
     __table_args__ = (UniqueConstraint("dataset_id", "user_id"),)
@@ -219,7 +219,7 @@ class Revision(db.Model):  # type: ignore[name-defined,misc]
 
 
 class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
-    """An organiser's decision on a lemma change the compiler proposes (C3): ``accept``,
+    """An organiser's decision on a lemma change the compiler proposes: ``accept``,
     ``reject`` or ``correct`` (to ``lemma``), for every word or for one ``lexelt``."""
 
     __tablename__ = "lemma_decisions"

@@ -179,7 +179,7 @@ def test_an_answer_sent_after_logout_elsewhere_comes_back(
         page = annotator.get(f"/annotate/{first}").get_data(as_text=True)
         assert 'value="brainy"' in page
         assert _saved(app) == []
-    else:  # sessions that survive a logout elsewhere are the sessions issue's failure
+    else:  # sessions that survived a logout elsewhere were the failure this guards against
         pytest.fail(f"the answer was taken after logout: {response.status_code}")
 
 

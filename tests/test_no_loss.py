@@ -1,4 +1,4 @@
-"""A7: every save is in the history and the last one is current, whatever the timing."""
+"""Every save is in the history and the last one is current, whatever the timing."""
 
 from __future__ import annotations
 

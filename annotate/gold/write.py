@@ -1,4 +1,4 @@
-"""C5: the compiled gold as files, byte-compatible with the task's.
+"""The compiled gold as files, byte-compatible with the task's.
 
 ``gold``      ``lexelt id :: sub count;sub count;`` (McCarthy & Navigli 2007, 2.2.1): count
               descending, ties by the substitute's code points; ``pn N;`` last (N annotators said
