@@ -254,6 +254,7 @@ def test_a_post_hoc_round_judged_and_reported(
     )
     assert re.search(r"<th scope=\"row\">both</th><td>1</td><td>100.00</td>", report)
     assert "<svg" in report and 'Fleiss\' kappa <strong id="kappa">' in report
+    assert "<caption>Table 11 of McCarthy &amp; Navigli (2009): verdicts on" in report
 
 
 def test_labels_sent_after_the_session_ended_are_kept(app: Flask, posthoc: int) -> None:
