@@ -1,5 +1,5 @@
-"""The annotation flow (A4-A6, A9): one sentence a page, every word's sentences in turn,
-in the datasets assigned to the annotator only (A10: any other sentence is a 404)."""
+"""The annotation flow: one sentence a page, every word's sentences in turn,
+in the datasets assigned to the annotator only (any other sentence is a 404)."""
 
 from __future__ import annotations
 

@@ -141,7 +141,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(organiser.bp)
     app.register_blueprint(members.bp)
     app.register_blueprint(reports.bp)
-    app.register_blueprint(judge.bp)  # judgement rounds (issue 12)
+    app.register_blueprint(judge.bp)  # judgement rounds
     cli.init_app(app)
 
     _error_pages(app)

@@ -1,4 +1,4 @@
-"""Judgement rounds on the web (issue 12): the organiser creates rounds, assigns judges,
+"""Judgement rounds on the web: the organiser creates rounds, assigns judges,
 follows progress, exports the labels and reads the report (Tables 11 and 12 with a
 chart, agreement, models ranked with their curves); a judge labels each screen's
 candidates (all candidates of a sentence at once by default), by mouse or by keyboard
@@ -175,9 +175,9 @@ def _create(action: str) -> JudgementRound:
         upload = _upload_text("rows")
         if upload is None:
             raise ServiceError("choose a rows file")
-        spec = parse_rows(split_lines(upload[1]), upload[0])
+        plan = parse_rows(split_lines(upload[1]), upload[0])
         return create_round(
-            spec,
+            plan,
             name,
             "rows",
             labels or "lexical-reference",
@@ -218,12 +218,12 @@ def _create(action: str) -> JudgementRound:
             split_lines(mwgold[1]) if mwgold else (),
             mwgold[0] if mwgold else "<mwgold>",
         )
-    spec = posthoc_spec(dataset, systems, size, seed, items)
+    plan = posthoc_spec(dataset, systems, size, seed, items)
     source = f"gold {gold[0] if gold else 'compiled from ' + dataset.name}; systems " + ", ".join(
         systems
     )
     return create_round(
-        spec,
+        plan,
         name,
         "posthoc",
         labels or "posthoc",

@@ -1,4 +1,4 @@
-"""Organiser pages of a study (A10): a dataset's members, design, guidelines and study
+"""Organiser pages of a study: a dataset's members, design, guidelines and study
 link, and accounts made in bulk.
 
 Every route here refuses annotators with 403, as the other organiser pages do.

@@ -1,4 +1,4 @@
-"""Organiser pages (A8): datasets and import, accounts, progress, export.
+"""Organiser pages: datasets and import, accounts, progress, export.
 
 Every route here refuses annotators with 403 (``tests/test_organiser.py`` checks them all).
 """
@@ -216,7 +216,7 @@ def reset_password(user_id: int) -> BaseResponse:
 @bp.route("/datasets/<int:dataset_id>/lemmas", methods=["GET", "POST"])
 @organiser_required
 def lemmas(dataset_id: int) -> str | BaseResponse:
-    """The lemma review (C3): every change the lemmatiser proposes, to accept, reject or
+    """The lemma review: every change the lemmatiser proposes, to accept, reject or
     correct, for every word or for one; and every form of the responses, where it occurs
     and its gold form, so that any of them can be corrected."""
     dataset = db.get_or_404(Dataset, dataset_id)

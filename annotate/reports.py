@@ -1,4 +1,4 @@
-"""Organiser report pages (SPEC G6, S3, S7): the agreement report of a dataset and the
+"""Organiser report pages: the agreement report of a dataset and the
 stored leaderboard of uploaded system files against its compiled gold, and the pages on
 which organisers read every answer (``annotate.inspect``).
 

@@ -1,4 +1,4 @@
-"""Who annotates what (A10): dataset members, sentence assignments and study designs.
+"""Who annotates what: dataset members, sentence assignments and study designs.
 
 A dataset is seen and opened only by its members (organisers see every dataset). A
 member with no sentence assignment in a dataset annotates all its sentences (design
@@ -88,7 +88,7 @@ def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
 
 
 def opens(organiser: bool, member: bool, assigned_some: bool, assigned_this: bool) -> bool:
-    """The rule of who opens a sentence (A10): an organiser always; an annotator if they
+    """The rule of who opens a sentence: an organiser always; an annotator if they
     are a member of its dataset and it is one of their sentences (no assignment there,
     or this sentence assigned to them)."""
     return organiser or (member and (not assigned_some or assigned_this))

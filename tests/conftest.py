@@ -144,7 +144,7 @@ def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int
     from annotate.models import User
     from annotate.rounds import assign_judge, create_round
 
-    spec = parse_rows(
+    plan = parse_rows(
         [
             "sentence\ttarget\tcandidate\torigin",
             "The <head>bright</head> boy .\tbright\tclever\thuman",
@@ -153,7 +153,7 @@ def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int
         "rows.tsv",
     )
     with app.app_context():
-        found = create_round(spec, name, "rows", "lexical-reference")
+        found = create_round(plan, name, "rows", "lexical-reference")
         if judge is not None:
             user = db.session.query(User).filter_by(username=judge).one()
             assign_judge(user, found)

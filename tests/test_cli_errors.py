@@ -1,4 +1,4 @@
-"""Issue 10 item 6: no command line prints a traceback. Each error ends with a message
+"""No command line prints a traceback. Each error ends with a message
 naming the file and exit status 1; bad usage with exit status 2."""
 
 from __future__ import annotations

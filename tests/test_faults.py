@@ -1,4 +1,4 @@
-"""N3: load and fault tests on the live app, counting every answer afterwards.
+"""Load and fault tests on the live app, counting every answer afterwards.
 
 Each test serves the real app (``wsgi:app``) with WORKERS gunicorn worker processes over
 a fresh database (tests/live_server.py: ``lexsub init-db``, ``lexsub demo``, CSRF on); the

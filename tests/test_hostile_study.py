@@ -1,4 +1,4 @@
-"""Issue 10: nothing an annotator types breaks a study. Hypothesis types arbitrary text
+"""Nothing an annotator types breaks a study. Hypothesis types arbitrary text
 (any Unicode, the gold format's separators, control characters, reserved words, long
 strings) into the real annotation form for several annotators; then every organiser page
 and both downloads answer without a server error, the compiled gold parses under both
