@@ -26,6 +26,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from annotate import database_url
+from annotate.numeric import FormError, IdConverter
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -136,6 +137,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     _bind_limiter(app)
     i18n.init_app(app)
+    app.url_map.converters["id"] = IdConverter  # every id in a path: <id:name>
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)
     app.register_blueprint(organiser.bp)
@@ -207,6 +209,8 @@ def _error_pages(app: Flask) -> None:
     def http_error(error: HTTPException) -> tuple[str, int] | HTTPException:
         if error.code is None or error.code < 400:
             return error
+        if isinstance(error, FormError):  # a field breaks its rule: say which
+            return page(error.code, error.description)
         return page(error.code, None if error.code in ERROR_MESSAGES else error.description)
 
     @app.errorhandler(CSRFError)
