@@ -15,7 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, render_template, request, session
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
@@ -148,6 +148,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     _error_pages(app)
     app.after_request(_security_headers)
+    app.after_request(_private_pages)
 
     @app.errorhandler(OperationalError)
     def database_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
@@ -189,6 +190,18 @@ SECURITY_HEADERS = {
 def _security_headers(response: Response) -> Response:
     for name, value in SECURITY_HEADERS.items():
         response.headers.setdefault(name, value)
+    return response
+
+
+def _private_pages(response: Response) -> Response:
+    """``Cache-Control: no-store`` on every answer to a logged-in user (an annotator, a
+    crowd participant, a judge, an organiser): their answers, their completion code and
+    the organisers' pages stay out of a shared computer's cache and history. Static
+    files keep their caching. Whether someone is logged in is read from the session
+    (Flask-Login's ``_user_id``), not the database: an answer the database could not
+    give (a 503) is marked too."""
+    if request.endpoint != "static" and session.get("_user_id"):
+        response.headers["Cache-Control"] = "no-store"
     return response
 
 

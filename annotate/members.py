@@ -116,7 +116,7 @@ def _change(dataset: Dataset, action: str) -> None:
 
 @bp.route("/users/bulk", methods=["GET", "POST"])
 @organiser_required
-def bulk_users() -> str | tuple[str, int, dict[str, str]]:
+def bulk_users() -> str:
     """Annotator accounts from a list of usernames (typed or a file), each optionally
     with a password; generated passwords are shown once, on this page only."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
@@ -145,5 +145,5 @@ def bulk_users() -> str | tuple[str, int, dict[str, str]]:
                 "info",
             )
             text = ""
-    page = render_template("members/bulk.html", created=created, datasets=datasets, text=text)
-    return page, 200, {"Cache-Control": "no-store"}  # passwords are shown once
+    # passwords are shown once: the page is not cached (no-store, as every logged-in page)
+    return render_template("members/bulk.html", created=created, datasets=datasets, text=text)
