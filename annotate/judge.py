@@ -41,7 +41,7 @@ from annotate.extensions import csrf, db, login_manager
 from annotate.i18n import common_language, use_language
 from annotate.judge_build import gold_items_from_file, parse_rows
 from annotate.models import Dataset, JudgementRound, SystemRun, User
-from annotate.numeric import MAX_SEED, form_id, form_ids, form_number
+from annotate.numeric import MAX_SEED, form_id, form_ids, form_number, whole_number
 from annotate.organiser import organiser_required
 from annotate.rounds import (
     LAYOUTS,
@@ -186,9 +186,7 @@ def _create(action: str) -> JudgementRound:
         raise ServiceError("unknown action")
     if dataset is None:
         raise ServiceError("choose the dataset whose sentences the round shows")
-    size = form_number(request.form, "sample", "sample size", 1, MAX_SAMPLE)
-    if size is None:
-        raise ServiceError(f"the sample size is a whole number from 1 to {MAX_SAMPLE}")
+    size = whole_number(request.form.get("sample", "").strip(), "sample size", 1, MAX_SAMPLE)
     seed = form_number(request.form, "seed", "seed", 0, MAX_SEED)
     if seed is None:
         seed = secrets.randbelow(MAX_SEED + 1)

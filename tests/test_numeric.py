@@ -269,3 +269,13 @@ def test_a_form_number_out_of_range_or_in_other_digits_is_a_400_saying_so(
         assert db.session.scalar(select(User.id).where(User.username == "newbie")) is None
         assert len(list(db.session.scalars(select(JudgementRound)))) == 1
         assert db.session.get(Dataset, dataset).design == "all"  # type: ignore[union-attr]
+
+
+def test_a_round_without_a_sample_size_is_a_400_saying_so(
+    app: Flask, boss: FlaskClient, dataset: int
+) -> None:
+    form = {"action": "posthoc", "name": "r2", "dataset": str(dataset), "sample": " "}
+    response = boss.post("/organiser/rounds", data=form)
+    assert response.status_code == 400
+    message = "sample size '' is not a whole number from 1 to 100000"
+    assert str(escape(message)) in response.get_data(as_text=True)
