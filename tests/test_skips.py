@@ -11,6 +11,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from tests.conftest import ON_PURPOSE, unexpected_skips
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,3 +62,25 @@ def test_the_restart_skips_unasked_and_ci_does_not_fail_for_it() -> None:
     assert "1 skipped" in output, output
     assert ON_PURPOSE + "test_database_restart restarts the PostgreSQL server" in output
     assert "LEXSUB_TEST_RESTART_POSTGRES=1 (.ci/run sets it)" in output
+
+
+def test_the_restart_is_allowed_when_asked_or_on_the_tests_own_cluster(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decision only (nothing is restarted): asked for, or the cluster serving the
+    URL is the one scripts/postgres.sh recorded as started for the tests."""
+    from tests import test_faults
+
+    url = "postgresql://postgres@127.0.0.1:5432/lexsub_test"
+    monkeypatch.delenv("LEXSUB_TEST_RESTART_POSTGRES", raising=False)
+    monkeypatch.setattr(test_faults, "_local_cluster", lambda url: ("16", "main"))
+    monkeypatch.setattr(test_faults, "STARTED", tmp_path / "postgres-started-by-tests")
+    assert "LEXSUB_TEST_RESTART_POSTGRES=1" in str(test_faults._why_not_restart(url))
+    (tmp_path / "postgres-started-by-tests").write_text("15 main\n")  # another cluster
+    assert test_faults._why_not_restart(url) is not None
+    (tmp_path / "postgres-started-by-tests").write_text("16 main\n")
+    assert test_faults._why_not_restart(url) is None
+    monkeypatch.setattr(test_faults, "_local_cluster", lambda url: "no online local cluster")
+    assert test_faults._why_not_restart(url) is not None
+    monkeypatch.setenv("LEXSUB_TEST_RESTART_POSTGRES", "1")
+    assert test_faults._why_not_restart(url) is None
