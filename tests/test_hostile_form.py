@@ -227,7 +227,7 @@ def test_every_route_sends_the_security_headers(
         url = rule.rule
         for name in rule.arguments:
             url = (
-                url.replace(f"<int:{name}>", str(values[name]))
+                url.replace(f"<id:{name}>", str(values[name]))
                 .replace(f"<path:{name}>", str(values[name]))
                 .replace(f"<{name}>", str(values[name]))
             )
@@ -321,7 +321,7 @@ def test_no_post_route_answers_500_to_hostile_values(
             continue
         url = rule.rule
         for name in rule.arguments:
-            url = url.replace(f"<int:{name}>", str(values[name]))
+            url = url.replace(f"<id:{name}>", str(values[name]))
         data: dict[str, object] = {name: value for name in FIELD_NAMES}
         data["file"] = (io.BytesIO(b"<corpus/>"), value[:300] + ".xml")
         data["systems"] = (io.BytesIO(b"x.n 1 :: a\n"), value[:300])

@@ -158,7 +158,7 @@ def _organiser_pages(app: Flask, boss: FlaskClient, dataset: int) -> None:
             url = rule.rule
             for name, value in {**values, "xml_id": xml_id}.items():
                 url = (
-                    url.replace(f"<int:{name}>", str(value))
+                    url.replace(f"<id:{name}>", str(value))
                     .replace(f"<path:{name}>", str(value))
                     .replace(f"<{name}>", str(value))
                 )
