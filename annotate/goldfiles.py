@@ -22,7 +22,7 @@ from annotate.gold import (
     write_decisions,
     write_outputs,
 )
-from annotate.gold.records import Response, parse_response
+from annotate.gold.records import Response, ResponseError, parse_response
 from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
@@ -82,12 +82,25 @@ def decide(
     return row
 
 
+class BrokenDataset(ServiceError):
+    """Stored responses the compiler's reader refuses: a lexelt or instance id that an
+    older version imported without the gold's rules (:mod:`scoring.keys`). The pages
+    that compile the dataset show the message (409) instead of failing."""
+
+
 def dataset_records(dataset: Dataset) -> list[Response]:
-    """The dataset's current responses as the compiler reads them."""
-    return [
-        parse_response(record, f"{dataset.name}:{index}")
-        for index, record in enumerate(export_records(dataset), 1)
-    ]
+    """The dataset's current responses as the compiler reads them; :class:`BrokenDataset`
+    naming every response (``DATASET:N``), its value and the rule when some break one."""
+    try:
+        return [
+            parse_response(record, f"{dataset.name}:{index}")
+            for index, record in enumerate(export_records(dataset), 1)
+        ]
+    except ResponseError as error:
+        raise BrokenDataset(
+            f"dataset {dataset.name!r} cannot be compiled: it holds what an older version "
+            f"imported without the gold's rules for a lexelt and an instance id. {error}"
+        ) from None
 
 
 def compile_dataset(
