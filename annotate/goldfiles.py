@@ -16,12 +16,14 @@ from annotate.gold import (
     CompiledGold,
     CompileOptions,
     Decision,
+    DecisionError,
     Decisions,
     LemmaChange,
     compile_responses,
     write_decisions,
     write_outputs,
 )
+from annotate.gold.decisions import check_correction
 from annotate.gold.records import Response, ResponseError, parse_response
 from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
@@ -55,7 +57,9 @@ def decide(
 ) -> LemmaDecision:
     """Record (or replace) the decision on ``surface`` for every word or one lexelt.
     ``surface`` and ``lemma`` (at most 255 characters) and ``lexelt`` (120) are refused
-    with :class:`ServiceError` when too long or holding a control character."""
+    with :class:`ServiceError` when too long or holding a control character, and a
+    correction's ``lemma`` when the rule of an answer refuses it (it is stored as that
+    rule cleans it: :func:`~annotate.gold.decisions.check_correction`)."""
     if action not in ("accept", "reject", "correct"):
         raise ServiceError(f"action {action[:40]!r} is not accept, reject or correct")
     check_text(surface, "surface", MAX_SURFACE)
@@ -65,6 +69,10 @@ def decide(
         raise ServiceError("a correction needs the lemma to use")
     if action == "correct" and lemma is not None:
         check_text(lemma.strip(), "lemma", MAX_SURFACE)
+        try:
+            lemma = check_correction(lemma)
+        except DecisionError as error:
+            raise ServiceError(str(error)) from None
     row = db.session.scalar(
         select(LemmaDecision).where(
             LemmaDecision.dataset_id == dataset.id,
