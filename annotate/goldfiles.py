@@ -29,6 +29,7 @@ from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
 from annotate.services import ServiceError, check_text, export_records
+from scoring.keys import InvalidKey, check_lexelt
 
 MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
 
@@ -65,6 +66,10 @@ def decide(
     check_text(surface, "surface", MAX_SURFACE)
     if lexelt is not None:
         check_text(lexelt, "lexelt", MAX_ITEM)
+        try:
+            check_lexelt(lexelt)
+        except InvalidKey as error:
+            raise ServiceError(f"lexelt {error.message}") from None
     if action == "correct" and not (lemma or "").strip():
         raise ServiceError("a correction needs the lemma to use")
     if action == "correct" and lemma is not None:

@@ -151,3 +151,15 @@ def test_a_decisions_file_with_such_a_correction_is_refused(tmp_path: Path) -> N
         f"{path}: decisions[0]: lemma 'x;y': one substitute per box (a list was typed: give "
         "each substitute in a box of its own)"
     )
+
+
+def test_a_decision_for_a_lexelt_the_gold_cannot_hold_is_refused(
+    answered: Flask, dataset: int
+) -> None:
+    command = ["lexsub", "lemmas", "--dataset", "small", "--reject", "clever"]
+    result = answered.test_cli_runner().invoke(args=[*command, "--lexelt", "bright a.a"])
+    assert (result.exit_code, result.output) == (
+        1,
+        "Error: lexelt 'bright a.a': a lexelt holds no white space (the gold line separates "
+        "'LEXELT ID ::' by spaces): write 'bright_a.a'\n",
+    )
