@@ -1,10 +1,9 @@
 """What a valid substitute is: one definition for the annotation form, the responses
-reader, the gold compiler, the lemma review's corrections and the agreement reader.
+reader, the gold compiler and the agreement reader (issue 10, SPEC A6).
 
 A substitute ends up as an entry of a gold line, ``lexelt id :: sub count;sub count;``
-(the task's gold format), so it may not hold what that format uses as syntax, and it
-must survive the compiler's normalisation (C2) with a letter or digit left: the rules
-apply to its Unicode normal form C, the normalisation's first step. Everything a
+(seed 002, section 2.2.1), so it may not hold what that format uses as syntax, and it
+must survive the compiler's normalisation (C2) with a letter or digit left. Everything a
 person cannot see (zero-width characters, bidi controls, a byte-order mark, white space
 at the ends or repeated) is removed, and the removal reported. Some answers are allowed
 but deserve a second look; they are accepted once the annotator confirms them and are
