@@ -33,9 +33,10 @@ BROKEN_PAGES = ("answers", "problems", "lemmas", "gold", "agreement", "scores", 
 def import_all(app: Flask) -> dict[str, int]:
     """Every file of :data:`FILES` imported; dataset ``old`` then given the lexelt
     ``spazieren gehen.v`` and the id ``a;1`` in the database, as an older version that
-    did not hold them to the gold's rules stored them."""
+    did not hold them to the gold's rules stored them; dataset ``csv`` a correction of
+    ``glad`` to ``x;y``, which the compiler leaves out (listed on the problems page)."""
     from annotate.extensions import db
-    from annotate.models import Instance, Lexelt
+    from annotate.models import Instance, LemmaDecision, Lexelt
     from annotate.services import import_dataset
     from annotate.sources import parse_source
 
@@ -48,6 +49,9 @@ def import_all(app: Flask) -> dict[str, int]:
         instance = db.session.scalar(select(Instance).where(Instance.dataset_id == ids["old"]))
         assert lexelt is not None and instance is not None
         lexelt.item, lexelt.lemma, instance.xml_id = "spazieren gehen.v", "spazieren gehen", "a;1"
+        db.session.add(  # a correction the lemma review once stored unchecked
+            LemmaDecision(dataset_id=ids["csv"], surface="glad", action="correct", lemma="x;y")
+        )
         db.session.commit()
     return ids
 
@@ -147,6 +151,8 @@ def test_a_stored_dataset_that_breaks_the_rules_shows_its_problem(
     )
     for page in BROKEN_PAGES:  # the other datasets are unharmed
         assert client.get(f"/organiser/datasets/{ids['csv']}/{page}").status_code == 200
+    problems = client.get(f"/organiser/datasets/{ids['csv']}/problems").get_data(as_text=True)
+    assert "its gold form (lemma) one substitute per box" in problems
 
 
 def test_compile_command_names_the_stored_problem(
