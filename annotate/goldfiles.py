@@ -16,17 +16,20 @@ from annotate.gold import (
     CompiledGold,
     CompileOptions,
     Decision,
+    DecisionError,
     Decisions,
     LemmaChange,
     compile_responses,
     write_decisions,
     write_outputs,
 )
-from annotate.gold.records import Response, parse_response
+from annotate.gold.decisions import check_correction
+from annotate.gold.records import Response, ResponseError, parse_response
 from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
 from annotate.services import ServiceError, check_text, export_records
+from scoring.keys import InvalidKey, check_lexelt
 
 MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
 
@@ -55,16 +58,26 @@ def decide(
 ) -> LemmaDecision:
     """Record (or replace) the decision on ``surface`` for every word or one lexelt.
     ``surface`` and ``lemma`` (at most 255 characters) and ``lexelt`` (120) are refused
-    with :class:`ServiceError` when too long or holding a control character."""
+    with :class:`ServiceError` when too long or holding a control character, and a
+    correction's ``lemma`` when the rule of an answer refuses it (it is stored as that
+    rule cleans it: :func:`~annotate.gold.decisions.check_correction`)."""
     if action not in ("accept", "reject", "correct"):
         raise ServiceError(f"action {action[:40]!r} is not accept, reject or correct")
     check_text(surface, "surface", MAX_SURFACE)
     if lexelt is not None:
         check_text(lexelt, "lexelt", MAX_ITEM)
+        try:
+            check_lexelt(lexelt)
+        except InvalidKey as error:
+            raise ServiceError(f"lexelt {error.message}") from None
     if action == "correct" and not (lemma or "").strip():
         raise ServiceError("a correction needs the lemma to use")
     if action == "correct" and lemma is not None:
         check_text(lemma.strip(), "lemma", MAX_SURFACE)
+        try:
+            lemma = check_correction(lemma)
+        except DecisionError as error:
+            raise ServiceError(str(error)) from None
     row = db.session.scalar(
         select(LemmaDecision).where(
             LemmaDecision.dataset_id == dataset.id,
@@ -82,12 +95,25 @@ def decide(
     return row
 
 
+class BrokenDataset(ServiceError):
+    """Stored responses the compiler's reader refuses: a lexelt or instance id that an
+    older version imported without the gold's rules (:mod:`scoring.keys`). The pages
+    that compile the dataset show the message (409) instead of failing."""
+
+
 def dataset_records(dataset: Dataset) -> list[Response]:
-    """The dataset's current responses as the compiler reads them."""
-    return [
-        parse_response(record, f"{dataset.name}:{index}")
-        for index, record in enumerate(export_records(dataset), 1)
-    ]
+    """The dataset's current responses as the compiler reads them; :class:`BrokenDataset`
+    naming every response (``DATASET:N``), its value and the rule when some break one."""
+    try:
+        return [
+            parse_response(record, f"{dataset.name}:{index}")
+            for index, record in enumerate(export_records(dataset), 1)
+        ]
+    except ResponseError as error:
+        raise BrokenDataset(
+            f"dataset {dataset.name!r} cannot be compiled: it holds what an older version "
+            f"imported without the gold's rules for a lexelt and an instance id. {error}"
+        ) from None
 
 
 def compile_dataset(

@@ -31,7 +31,14 @@ from werkzeug.wrappers import Response as BaseResponse
 from annotate.extensions import db
 from annotate.gold import CompileOptions, summary
 from annotate.gold.write import FILES
-from annotate.goldfiles import compile_dataset, decide, gold_files, gold_zip, lemma_review_of
+from annotate.goldfiles import (
+    BrokenDataset,
+    compile_dataset,
+    decide,
+    gold_files,
+    gold_zip,
+    lemma_review_of,
+)
 from annotate.models import Dataset, Instance, User
 from annotate.services import (
     ServiceError,
@@ -58,6 +65,13 @@ def organiser_required(view: F) -> F:
         return view(*args, **kwargs)
 
     return cast(F, wrapped)
+
+
+@bp.app_errorhandler(BrokenDataset)
+def broken_dataset(error: BrokenDataset) -> tuple[str, int]:
+    """A page that compiles a dataset whose stored responses break the gold's rules
+    (imported by an older version): the problem, never a 500."""
+    return render_template("error.html", code=409, message=str(error)), 409
 
 
 @bp.get("/")

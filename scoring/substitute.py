@@ -120,6 +120,19 @@ def clean(text: str) -> tuple[str, tuple[str, ...]]:
     return spaced, tuple(removed)
 
 
+def composed(text: str) -> str:
+    """``text`` in Unicode normalisation form C, as the compiler's normalisation (C2)
+    makes it first: the rules apply to this form, and lengths are measured on it (the
+    Greek question mark U+037E is ``;``; ``\u0958`` is two characters).
+
+    >>> composed("happy\u037eglad")
+    'happy;glad'
+    >>> len(composed("\u0958"))
+    2
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
 def fold_apostrophes(text: str) -> str:
     """``text`` with every character of :data:`APOSTROPHES` as the straight apostrophe:
     the two are one character for matching.
@@ -165,8 +178,9 @@ def _format_problem(raw: str, text: str) -> tuple[str, str] | None:
         return SEPARATOR, (
             "contains '::' (the gold format puts '::' between the item and its substitutes)"
         )
-    if len(text) > MAX_LENGTH:
-        return TOO_LONG, f"is too long: {len(text)} characters (at most {MAX_LENGTH})"
+    length = max(len(text), len(text.lower()))  # lower case may be longer: İ is i̇
+    if length > MAX_LENGTH:
+        return TOO_LONG, f"is too long: {length} characters (at most {MAX_LENGTH})"
     if not any(char.isalnum() for char in text):
         return NO_LETTER, "has no letter or digit"
     return None
@@ -199,13 +213,16 @@ def check_substitute(raw: str, targets: Iterable[str] = ()) -> Checked:
     """Check one substitute as typed in one box; ``targets`` are the target word's forms
     (its lemma, the word as it stands in the sentence) for the "target word" warning.
 
-    Refused (:class:`InvalidSubstitute`): a line break or other control character, an
-    empty value, ``::``, more than :data:`MAX_LENGTH` characters, no letter or digit, a
+    The rules apply to the value in Unicode normalisation form C (:func:`composed`,
+    the compiler's first step), cleaned; ``text`` is that form. Refused
+    (:class:`InvalidSubstitute`): a line break or other control character, an empty
+    value, ``::``, more than :data:`MAX_LENGTH` characters (in that form, or lower-cased
+    as the compiler counts English), no letter or digit, a
     list (``,``, ``/`` or ``;`` between words), any other ``;``, the reserved entry
     ``pn``. Warned (:attr:`Checked.warnings`): ``name`` or ``nil`` typed as a word, one
     character, the target word itself, more than :data:`MAX_WORDS` words.
     """
-    text, removed = clean(raw)
+    text, removed = clean(composed(raw))
     problem = _format_problem(raw, text)
     if problem is None and _is_list(text):
         problem = (
@@ -252,8 +269,9 @@ def check_substitute(raw: str, targets: Iterable[str] = ()) -> Checked:
 
 def check_multiword(raw: str) -> Checked:
     """Check the multiword an annotator typed: the gold format's rules (it becomes an
-    ``mwgold`` entry), without the list and reserved-entry rules or warnings."""
-    text, removed = clean(raw)
+    ``mwgold`` entry) on its NFC form, without the list and reserved-entry rules or
+    warnings."""
+    text, removed = clean(composed(raw))
     problem = _format_problem(raw, text)
     if problem is None and ";" in text:
         problem = SEPARATOR, "contains ';' (the gold format separates entries with ';')"

@@ -486,7 +486,18 @@ def test_an_empty_responses_file_is_an_error_that_says_so(tmp_path: Path) -> Non
         ({"lexelt": "bright"}, "lexelt 'bright' is not lemma.pos"),
         ({"lexelt": "bright.x"}, "lexelt 'bright.x' is not lemma.pos"),
         ({"instance": 1}, "instance must be a string, not int"),
-        ({"instance": "1 2"}, "contains white space"),
+        ({"instance": "1 2"}, "instance '1 2': an instance id holds no white space"),
+        (
+            {"lexelt": "spazieren gehen.v"},
+            "lexelt 'spazieren gehen.v': a lexelt holds no white space (the gold line "
+            "separates 'LEXELT ID ::' by spaces): write 'spazieren_gehen.v'",
+        ),
+        (
+            {"instance": "a;1"},
+            "instance 'a;1': an instance id holds no ';' (the gold line separates "
+            "substitutes with ';'): write 'a_1'",
+        ),
+        ({"instance": "::1"}, "instance '::1': an instance id does not begin with '::'"),
         ({"annotator": ""}, "annotator '' is empty"),
         ({"multiword": 1}, "multiword must be a string, not int"),
         ({"used_dictionary": "yes"}, "used_dictionary 'yes' must be true or false"),

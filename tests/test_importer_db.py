@@ -145,7 +145,7 @@ def test_format_option_is_used(app: Flask, tmp_path: Path) -> None:
         ),
         (
             "bad.csv.gz",
-            gzip.compress(CSV.encode("utf-8").replace(b"spazieren gehen.v", b"gehen")),
+            gzip.compress(CSV.encode("utf-8").replace(b"spazieren_gehen.v", b"gehen")),
             ":6: ",
             "lexelt item 'gehen' is not lemma.pos",
         ),

@@ -335,7 +335,7 @@ CSV = (
     '1,web,bright.a,"He was <head>bright</head>, ""they"" said."\r\n'
     '2,web,bright.a,"A <head>brighter</head> light\r\non two lines"\r\n'
     "\r\n"
-    "3,book,spazieren gehen.v,Wir <head>gehen</head> im Park spazieren.\r\n"
+    "3,book,spazieren_gehen.v,Wir <head>gehen</head> im Park spazieren.\r\n"
     "4,book,Geba\u0308ude.n,Das <head>Geba\u0308ude</head> ist alt.\r\n"
     "5,book,Geb\u00e4ude.n,Zwei <head>Geb\u00e4ude</head> & mehr.\r\n"
 )
@@ -345,7 +345,7 @@ def test_csv_with_quotes_line_breaks_multiwords_and_nfc() -> None:
     result = parse_source(CSV.encode("utf-8"), "t.csv")
     assert [(lexelt.item, lexelt.lemma, len(lexelt.instances)) for lexelt in result.lexelts] == [
         ("bright.a", "bright", 2),
-        ("spazieren gehen.v", "spazieren gehen", 1),
+        ("spazieren_gehen.v", "spazieren_gehen", 1),
         ("Geb\u00e4ude.n", "Geb\u00e4ude", 2),  # the decomposed and the composed: one word
     ]
     assert rows(result)[:2] == [
@@ -571,7 +571,7 @@ def test_every_example_of_docs_formats_imports() -> None:
         ("t:1", "sharply.r", "sharply"),
         ("t:2", "rose.v", "rose"),
         ("1", "bright.a", "bright"),
-        ("2", "spazieren gehen.v", "gehen"),
+        ("2", "spazieren_gehen.v", "gehen"),
         ("3", "Gebäude.n", "Gebäude"),
     ]
     assert [r.language for r in results] == ["de", "en", "en", "en", "en"]
@@ -603,7 +603,7 @@ def test_the_readme_examples_import() -> None:
     csv = examples["csv"].split("`")
     table = f"{csv[0]}\n{csv[2]}\n"
     assert [(i.lexelt, i.after) for i in parse_source(table.encode(), "c").instances] == [
-        ("spazieren gehen.v", ' im Park spazieren, "gern".')
+        ("spazieren_gehen.v", ' im Park spazieren, "gern".')
     ]
 
 

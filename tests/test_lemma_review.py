@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -74,3 +75,91 @@ def test_a_form_the_lemmatiser_keeps_is_corrected_on_the_page(
     assert "correct → intelligent" in page  # now listed among the changes
     archive = zipfile.ZipFile(io.BytesIO(client.get(f"/organiser/datasets/{dataset}/gold").data))
     assert "bright.a 1 :: intelligent 2;smart 1;pn 1;" in archive.read("gold").decode()
+
+
+REFUSED_CORRECTIONS = [
+    ("x;y", "lemma 'x;y': one substitute per box (a list was typed: give each substitute in a "
+     "box of its own)"),
+    ("pn", "lemma 'pn': 'pn' is reserved: the gold format uses it for proper-name answers "
+     "(tick 'Proper name' instead)"),
+    ("a::b", "lemma 'a::b': contains '::' (the gold format puts '::' between the item and its "
+     "substitutes)"),
+    ("g" * 200, f"lemma {'g' * 40!r}…: is too long: 200 characters (at most 60)"),
+    ("x\u037ey", "lemma 'x\u037ey': one substitute per box (a list was typed: give each "
+     "substitute in a box of its own)"),
+]  # fmt: skip
+
+
+def _gold(client: FlaskClient, dataset: int) -> str:
+    archive = zipfile.ZipFile(io.BytesIO(client.get(f"/organiser/datasets/{dataset}/gold").data))
+    return archive.read("gold").decode()
+
+
+@pytest.mark.parametrize(("lemma", "message"), REFUSED_CORRECTIONS)
+def test_a_correction_the_gold_cannot_hold_is_refused_on_the_page(
+    answered: Flask, client: FlaskClient, dataset: int, lemma: str, message: str
+) -> None:
+    from markupsafe import escape
+
+    login(client, "boss")
+    before = _gold(client, dataset)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/lemmas",
+        data={"surface": "clever", "action": "correct", "lemma": lemma},
+        follow_redirects=True,
+    ).get_data(as_text=True)
+    assert str(escape(message)) in page
+    assert "stored." not in page
+    assert _gold(client, dataset) == before  # nothing stored, nothing left out
+    assert "bright.a 1 :: clever 2;smart 1;pn 1;" in before
+
+
+@pytest.mark.parametrize(("lemma", "message"), REFUSED_CORRECTIONS)
+def test_a_correction_the_gold_cannot_hold_is_refused_by_the_command(
+    answered: Flask, client: FlaskClient, dataset: int, lemma: str, message: str
+) -> None:
+    result = answered.test_cli_runner().invoke(
+        args=["lexsub", "lemmas", "--dataset", "small", "--correct", "clever", lemma]
+    )
+    assert (result.exit_code, result.output) == (1, f"Error: {message}\n")
+    login(client, "boss")
+    assert "bright.a 1 :: clever 2;smart 1;pn 1;" in _gold(client, dataset)
+
+
+def test_a_correction_is_stored_as_the_rule_cleans_it(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    result = answered.test_cli_runner().invoke(
+        args=["lexsub", "lemmas", "--dataset", "small", "--correct", "clever", " bri\u200bght "]
+    )
+    assert result.exit_code == 0, result.output
+    login(client, "boss")
+    assert "bright.a 1 :: bright 2;smart 1;pn 1;" in _gold(client, dataset)
+
+
+def test_a_decisions_file_with_such_a_correction_is_refused(tmp_path: Path) -> None:
+    from annotate.gold import DecisionError, read_decisions
+
+    path = tmp_path / "decisions.json"
+    path.write_text(
+        '{"decisions": [{"surface": "glad", "action": "correct", "lemma": "x;y"}]}',
+        encoding="utf-8",
+    )
+    with pytest.raises(DecisionError) as error:
+        read_decisions(path)
+    assert str(error.value) == (
+        f"{path}: decisions[0]: lemma 'x;y': one substitute per box (a list was typed: give "
+        "each substitute in a box of its own)"
+    )
+
+
+def test_a_decision_for_a_lexelt_the_gold_cannot_hold_is_refused(
+    answered: Flask, dataset: int
+) -> None:
+    command = ["lexsub", "lemmas", "--dataset", "small", "--reject", "clever"]
+    result = answered.test_cli_runner().invoke(args=[*command, "--lexelt", "bright a.a"])
+    assert (result.exit_code, result.output) == (
+        1,
+        "Error: lexelt 'bright a.a': a lexelt holds no white space (the gold line separates "
+        "'LEXELT ID ::' by spaces): write 'bright_a.a'\n",
+    )

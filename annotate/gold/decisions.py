@@ -2,8 +2,10 @@
 
 A decision names a surface form (a substitute or multiword after normalisation) and
 either accepts the lemmatiser's proposal, rejects it (the surface form is kept: *glasses*
-is not *glass*) or corrects it to a given form. It holds for every word (global) or for
-one lexelt; a lexelt's own decision wins over a global one.
+is not *glass*) or corrects it to a given form, which is held to the rule of an answer
+(:func:`check_correction`: what the gold cannot hold, such as ``x;y`` or ``pn``, is
+refused where a correction is made, on the page, by the command or in a file). It holds
+for every word (global) or for one lexelt; a lexelt's own decision wins over a global one.
 
 File format (JSON, written sorted so that it diffs well)::
 
@@ -21,6 +23,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
+
+from scoring.substitute import InvalidSubstitute, check_substitute
 
 Action = Literal["accept", "reject", "correct"]
 ACTIONS: tuple[Action, ...] = ("accept", "reject", "correct")
@@ -65,6 +69,26 @@ class Decision:
         if self.lemma is not None:
             value["lemma"] = self.lemma
         return value
+
+
+def check_correction(lemma: str) -> str:
+    """The form a correction puts into the gold: ``lemma`` held to the rule every answer
+    is held to (:func:`scoring.substitute.check_substitute`), cleaned and in Unicode
+    normal form C. :class:`DecisionError` naming the value and the rule otherwise.
+
+    >>> check_correction(" foot ")
+    'foot'
+    >>> try:
+    ...     check_correction("a::b")
+    ... except DecisionError as error:
+    ...     print(error)
+    lemma 'a::b': contains '::' (the gold format puts '::' between the item and its substitutes)
+    """
+    try:
+        return check_substitute(lemma).text
+    except InvalidSubstitute as error:
+        shown = repr(lemma[:40]) + ("…" if len(lemma) > 40 else "")
+        raise DecisionError(f"lemma {shown}: {error.message}") from None
 
 
 def _key(decision: Decision) -> tuple[str, str]:
@@ -146,6 +170,8 @@ def _decision(value: object, where: str) -> Decision:
         if key in value and (not isinstance(value[key], str) or not value[key]):
             raise DecisionError(f"{where}: {key} must be a non-empty string when given")
     try:
+        if value["action"] == "correct" and "lemma" in value:
+            check_correction(value["lemma"])
         return Decision(value["surface"], value["action"], value.get("lemma"), value.get("lexelt"))
     except DecisionError as error:
         raise DecisionError(f"{where}: {error}") from None

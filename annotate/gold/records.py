@@ -4,7 +4,8 @@ Each line is one JSON object with (at least) these keys::
 
     annotator        str, not empty
     lexelt           str, lemma.pos or lemma.orig_pos.pos, pos in n v a r (bright.a, stand.n.v)
-    instance         str, the instance id, no white space
+    instance         str, the instance id (both as :mod:`scoring.keys` says: no white
+                     space, ';' or control character, the id not beginning '::')
     kind             "substitutes", "name" or "nil"
     substitutes      list of str in typed order: 1 or more for "substitutes", none otherwise
     multiword        str or null
@@ -29,7 +30,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from scoring.io import FormatError
-from scoring.types import ANSWER_KINDS, LEXELT, AnswerKind
+from scoring.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
+from scoring.types import ANSWER_KINDS, AnswerKind
 
 KEYS = (
     "annotator",
@@ -41,9 +43,7 @@ KEYS = (
     "used_dictionary",
     "updated_at",
 )
-_INSTANCE = re.compile(r"\S+")
 _FORBIDDEN = re.compile(r"[;\n\r\x00]")
-_QUICK_INSTANCE = re.compile(r"[^\s;\x00\ud800-\udfff]+")
 
 
 class ResponseError(FormatError):
@@ -105,17 +105,19 @@ def _problems(obj: dict[str, object]) -> list[str]:
     missing = [key for key in KEYS if key not in obj]
     if missing:
         return [f"missing key(s) {', '.join(missing)} (every response has {', '.join(KEYS)})"]
-    for key in ("annotator", "lexelt", "instance"):
-        problem = _text_problem(obj[key], key)
-        if problem:
-            problems.append(problem)
-    lexelt, instance, kind = obj["lexelt"], obj["instance"], obj["kind"]
-    if isinstance(lexelt, str) and not LEXELT.fullmatch(lexelt):
-        problems.append(
-            f"lexelt {lexelt!r} is not lemma.pos or lemma.orig_pos.pos with pos in n, v, a, r"
-        )
-    if isinstance(instance, str) and not _INSTANCE.fullmatch(instance):
-        problems.append(f"instance {instance!r} contains white space (ids are one token)")
+    problem = _text_problem(obj["annotator"], "annotator")
+    if problem:
+        problems.append(problem)
+    for key, check in (("lexelt", check_lexelt), ("instance", check_instance_id)):
+        value = obj[key]
+        if not isinstance(value, str):
+            problems.append(f"{key} must be a string, not {type(value).__name__}")
+            continue
+        try:
+            check(value)
+        except InvalidKey as error:
+            problems.append(f"{key} {error.message}")
+    kind = obj["kind"]
     if kind not in ANSWER_KINDS:
         problems.append(f"kind {kind!r} is not one of substitutes, name, nil")
     substitutes = obj["substitutes"]
@@ -194,7 +196,7 @@ class _Checker:
                 obj["annotator"] in self.names
                 and obj["lexelt"] in self.lexelts
                 and type(instance) is str
-                and _QUICK_INSTANCE.fullmatch(instance)
+                and INSTANCE_ID.fullmatch(instance)
                 and type(substitutes) is list
                 and (kind == "substitutes") == bool(substitutes)
                 and kind in ANSWER_KINDS

@@ -21,7 +21,8 @@ the following one after it, each on its own line. Tokens marked ``problematic="y
 (CoInCo's annotators flagged the target as unfit, 214 of 15,629 in the release) are left
 out and counted in a note, so the release gives the 15,415 targets the corpus is known by.
 The lexelt is the token's ``lemma`` (its wordform, reported as a repair, where the lemma
-is no word: one token of the release has the lemma ``.``) and the family of its
+is no word: one token of the release has the lemma ``.``; the words of a lemma such as
+``e commerce`` joined with ``_``, as the CoInCo benchmark does) and the family of its
 ``posMASC`` (Penn tags):
 NN* → n, VB* → v, JJ* → a, RB* → r. An annotated token with any other tag is refused (CoInCo
 annotated content words only; the release has none). The substitutes are not imported:
@@ -44,6 +45,7 @@ import re
 
 from annotate.sources.model import ImportResult, Repair, Row, SourceError, group_lexelts
 from scoring.coinco import CoincoToken, read_coinco_sentences
+from scoring.keys import joined
 from scoring.safexml import XmlError
 
 POS_FAMILIES = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
@@ -133,7 +135,7 @@ def _row(
     start, end = span
     return Row(
         token_id,
-        f"{lemma}.{pos}",
+        f"{joined(lemma)}.{pos}",
         (before + "\n" if before else "") + text[:start],
         text[start:end],
         text[end:] + ("\n" + after if after else ""),

@@ -4,7 +4,9 @@ An instance is a context split around its target (``before + head + after``); a 
 is a target word (``item`` ``lemma.pos`` or ``lemma.orig_pos.pos``) and its instances.
 Every format ends in :func:`group_lexelts`, which applies the rules the database needs
 (the same as the task's XML): item names and ids NFC-normalised (a decomposed and a
-composed ``Gebäude.n`` are one word), ids unique, non-empty and without white space,
+composed ``Gebäude.n`` are one word), then held to the gold's rules for a lexelt and an
+instance id (:mod:`scoring.keys`, the compiler's: no white space, ``;`` or control
+character; ``spazieren_gehen.v``, not ``spazieren gehen.v``), ids unique,
 lengths within ``MAX_ITEM``, ``MAX_INSTANCE_ID``, ``MAX_HEAD``, a head that is not blank,
 no character XML 1.0 cannot hold (PostgreSQL refuses U+0000).
 """
@@ -16,14 +18,16 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from scoring.keys import InvalidKey, check_instance_id, check_lexelt
+
 POS_TAGS = ("n", "v", "a", "r")
 # The most characters the database keeps (annotate.models uses these for its columns).
 MAX_ITEM = 120
 MAX_INSTANCE_ID = 64
 MAX_HEAD = 255
 
-# lemma.pos or lemma.orig_pos.pos; the lemma may be several words (``spazieren gehen.v``)
-# separated by single spaces, none with a dot.
+# lemma.pos or lemma.orig_pos.pos, the lemma without a dot; read as words separated by
+# single spaces, which the gold refuses (:func:`check_item`), so as to suggest the fix.
 _ITEM = re.compile(r"([^\s.]+(?: [^\s.]+)*)\.(?:[nvar]\.)?([nvar])")
 NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -114,7 +118,9 @@ def split_item(item: str) -> tuple[str, str]:
 
     >>> split_item("stand.n.v")
     ('stand', 'v')
-    >>> split_item("spazieren gehen.v")
+    >>> split_item("spazieren_gehen.v")
+    ('spazieren_gehen', 'v')
+    >>> split_item("spazieren gehen.v")  # read, but refused by check_item
     ('spazieren gehen', 'v')
     """
     match = _ITEM.fullmatch(item)
@@ -127,23 +133,34 @@ def split_item(item: str) -> tuple[str, str]:
 
 
 def check_item(item: str) -> tuple[str, str]:
-    """``(lemma, pos)`` of an item within the database's length; ValueError naming the
-    rule otherwise."""
+    """``(lemma, pos)`` of an item the gold can hold (:func:`scoring.keys.check_lexelt`,
+    the compiler's rule) within the database's length; ValueError naming the rule
+    otherwise."""
     if len(item) > MAX_ITEM:
         raise ValueError(
             f"lexelt item {shown(item)} has {len(item)} characters; at most {MAX_ITEM}"
         )
-    return split_item(item)
+    parts = split_item(item)
+    try:
+        check_lexelt(item)
+    except InvalidKey as error:
+        raise ValueError(f"lexelt item {error.message}") from None
+    return parts
 
 
 def check_id(id_: str) -> None:
-    """ValueError unless ``id_`` is an instance id the database keeps."""
+    """ValueError unless ``id_`` is an instance id the gold can hold
+    (:func:`scoring.keys.check_instance_id`, the compiler's rule) and the database keeps."""
     if len(id_) > MAX_INSTANCE_ID:
         raise ValueError(
             f"instance id {shown(id_)} has {len(id_)} characters; at most {MAX_INSTANCE_ID}"
         )
     if not id_ or any(char.isspace() for char in id_):
         raise ValueError(f"instance id {id_!r} must be non-empty and contain no white space")
+    try:
+        check_instance_id(id_)
+    except InvalidKey as error:
+        raise ValueError(f"instance id {error.message}") from None
 
 
 def check_text(text: str, what: str) -> None:

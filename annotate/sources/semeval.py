@@ -11,9 +11,10 @@ The task's input is ``corpus/lexelt[@item]/instance[@id]/context/head``::
     </corpus>
 
 An item is ``lemma.pos`` or ``lemma.orig_pos.pos`` (``stand.n.v``: the organisers corrected
-the PoS of ``stand`` from n to v); the PoS is the last part, one of n, v, a, r. The lemma
-may be several words (``spazieren gehen.v``). Items and ids are NFC-normalised. The
-corpus's ``lang`` (``english``, ``german``, ``it``) gives the dataset's language.
+the PoS of ``stand`` from n to v); the PoS is the last part, one of n, v, a, r. A lemma
+of several words joins them with ``_`` (``spazieren_gehen.v``). Items and ids are
+NFC-normalised. The corpus's ``lang`` (``english``, ``german``, ``it``) gives the
+dataset's language.
 
 Parsing is pure (no web, no database) and safe: defusedxml refuses entity declarations
 (so no entity expansion, no "billion laughs") and external entities; a ``<!DOCTYPE corpus

@@ -15,7 +15,8 @@ labels), so a file that the agreement and benchmark commands refuse is refused h
 with the same message. Then one instance
 per target, in file order, with the target's id: the context with the target as the head
 at its ``offset`` (the context's line breaks and tabs kept), the lexelt from the target's
-lemma (``extra.coinco_lemma`` when present, else the target as it stands) and its PoS
+lemma (``extra.coinco_lemma`` when present, else the target as it stands; the words of a
+lemma of several joined with ``_``) and its PoS
 (Universal tags: NOUN → n, VERB → v, ADJ → a, ADV → r; any other is refused). The
 substitutes and labels are not imported: they are SWORDS' gold, not a study's input.
 Every problem is ``FILE:PATH: problem`` with the JSON path (``$.targets["t:…"].offset``),
@@ -30,6 +31,7 @@ from typing import Any
 from annotate.sources.model import ImportResult, Row, SourceError, group_lexelts
 from scoring.agreement.swords import SwordsTarget, json_path, parse_swords
 from scoring.io import FormatError
+from scoring.keys import joined
 
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 """Universal PoS tag → the task's PoS."""
@@ -56,7 +58,7 @@ def _row(target: SwordsTarget, raw: dict[str, Any], name: str) -> Row:
     context = target.context
     return Row(
         target.id,
-        f"{lemma or target.target}.{UNIVERSAL_POS[target.pos]}",
+        f"{joined(lemma or target.target)}.{UNIVERSAL_POS[target.pos]}",
         context[:start],
         context[start:end],
         context[end:],

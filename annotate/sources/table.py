@@ -2,7 +2,7 @@
 
 The first row names the columns; ``id``, ``lexelt`` and ``sentence`` are required (in
 any order and case), any other column is ignored. Each further row is one instance: its
-id, its word (``bright.a``, ``stand.n.v``, ``spazieren gehen.v``) and the sentence with
+id, its word (``bright.a``, ``stand.n.v``, ``spazieren_gehen.v``) and the sentence with
 the target marked ``<head>…</head>`` exactly once::
 
     id,lexelt,sentence,source

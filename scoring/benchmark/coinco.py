@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
 from scoring.benchmark.cli import Report
 from scoring.coinco import CoincoTarget, read_coinco
+from scoring.keys import joined
 from scoring.types import LEXELT
 
 DESCRIPTION = (
@@ -43,7 +44,7 @@ def lexelt_of(target: CoincoTarget, name: str = "<coinco>") -> str:
             f"one of {', '.join(MASC_POS)} (noun, verb, adjective, adverb)"
         )
     for word in (target.lemma, target.token.wordform):
-        lexelt = "_".join(word.split()) + "." + pos
+        lexelt = joined(word) + "." + pos
         if LEXELT.fullmatch(lexelt):
             return lexelt
     raise ValueError(
