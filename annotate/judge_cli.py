@@ -23,6 +23,7 @@ from annotate.rounds import (
     users_named,
 )
 from annotate.services import ServiceError
+from scoring.files import TextError, read_text
 from scoring.io import FormatError, read_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.records import judgement_line
@@ -33,9 +34,11 @@ round_group = AppGroup("round", help="Judgement rounds: create, assign judges, e
 
 def _text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {path}: {error}") from error
+        return read_text(path)
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error.strerror}") from error
+    except TextError as error:
+        raise click.ClickException(str(error)) from error
 
 
 @round_group.command("create")

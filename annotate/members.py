@@ -28,6 +28,7 @@ from annotate.study import (
     set_design,
     unassign,
 )
+from annotate.uploads import uploaded_text
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000
@@ -126,10 +127,7 @@ def bulk_users() -> str | tuple[str, int, dict[str, str]]:
         text = request.form.get("usernames", "")
         try:
             if upload is not None and upload.filename:
-                try:
-                    text = upload.read().decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise ServiceError(f"{upload.filename} is not UTF-8 text") from error
+                text = uploaded_text(upload)
             dataset = None
             chosen = request.form.get("dataset", "")
             if chosen.isdigit():

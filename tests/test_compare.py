@@ -343,7 +343,9 @@ def test_a_gold_item_with_no_count_is_named(
         **{"s.best": "good.n 2 :: x\n"},
     )
     assert run(paths["gold"], paths["s.best"])[0] == 1
-    assert "compare: error: gold item bad.n 1: gold counts add up to 0" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "Error: gold item bad.n 1: gold counts add up to 0; |H_i| must be positive\n"
+    )
 
 
 def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from scoring.files import parse_json, read_text
+
 Action = Literal["accept", "reject", "correct"]
 ACTIONS: tuple[Action, ...] = ("accept", "reject", "correct")
 
@@ -168,7 +170,7 @@ def parse_decisions(data: object, name: str = "<decisions>") -> Decisions:
 def read_decisions(path: str | Path) -> Decisions:
     """Read a decisions file (see the module's docstring for its format)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(read_text(path))
     except json.JSONDecodeError as error:
         raise DecisionError(f"{path}:{error.lineno}: not JSON ({error.msg})") from None
     return parse_decisions(data, str(path))

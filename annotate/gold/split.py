@@ -18,15 +18,15 @@ annotator from item to item, so that the load is shared.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from annotate.gold.normalisation import normalise
 from annotate.gold.records import Response, write_responses
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.gold import GoldLineAsWritten, read_gold_as_written
-from scoring.io import FormatError, read_lines
+from scoring.io import read_lines
 from scoring.types import AnswerKind
 
 ANNOTATORS = ("h1", "h2", "h3", "h4", "h5")
@@ -150,7 +150,7 @@ def read_multiwords(path: str | Path) -> dict[str, tuple[tuple[str, int], ...]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m annotate.gold.split GOLD OUT.jsonl [--mwgold FILE]``"""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m annotate.gold.split",
         description="Split a gold file into 5 annotators' responses (JSON Lines).",
     )
@@ -161,9 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         multiwords = read_multiwords(args.mwgold) if args.mwgold else None
         split = split_gold(read_lines(args.gold), args.gold, multiwords=multiwords)
-    except (OSError, FormatError) as error:
-        print(f"split: {error}")
-        return 1
+    except FAILURES as error:
+        return fail(describe(error))
     for problem in split.problems:
         print(f"{args.gold}:{problem.line}: {problem.lexelt} {problem.instance}: {problem.reason}")
     count = write_responses(args.out, split.responses)
