@@ -51,8 +51,9 @@ def decode_text(data: bytes, name: str) -> str:
     except UnicodeDecodeError as error:
         start = data.rfind(b"\n", 0, error.start) + 1
         line = data.count(b"\n", 0, start) + 1
+        end = data.find(b"\n", error.start)
         raise TextError(
-            not_utf8(name, line, data[start : error.start + 1], error.start - start)
+            not_utf8(name, line, data[start : end if end >= 0 else None], error.start - start)
         ) from None
 
 
