@@ -498,3 +498,111 @@ def test_every_command_refuses_bad_usage(
     status, err = ended(main, argv, capsys)
     assert status == 2, (status, err)
     one_error_line(err)
+
+
+@pytest.mark.database
+@pytest.mark.parametrize(
+    ("command", "body", "message"),
+    [
+        (
+            ["create-users", "FILE"],
+            "dan\n".encode("utf-16"),
+            "FILE: UTF-16 text (it starts with a UTF-16 byte-order mark); files are UTF-8 text",
+        ),
+        (
+            ["create-users", "FILE"],
+            b"dan\nev\xe9\n",
+            "FILE:2: byte 0xE9 at column 3 is not UTF-8 (unexpected end of data)",
+        ),
+        (
+            ["round", "create", "lr", "--rows", "FILE"],
+            "sentence\ttarget\tcandidate\n".encode("utf-16-le"),
+            "FILE: UTF-16 text (a NUL byte beside each character); files are UTF-8 text",
+        ),
+        (
+            ["round", "create", "lr", "--rows", "FILE"],
+            b"",
+            "no round created: FILE: the file is empty (a header line, then one row a line)",
+        ),
+    ],
+)
+def test_flask_commands_refuse_hostile_files(
+    app: Flask, tmp_path: Path, command: list[str], body: bytes, message: str
+) -> None:
+    path = tmp_path / "hostile.txt"
+    path.write_bytes(body)
+    result = flask_command(app, *(str(path) if arg == "FILE" else arg for arg in command))
+    assert failed(result) == f"Error: {message.replace('FILE', str(path))}\n"
+
+
+@pytest.mark.database
+def test_flask_create_users_accepts_a_byte_order_mark(app: Flask, tmp_path: Path) -> None:
+    path = tmp_path / "users.txt"
+    path.write_bytes(b"\xef\xbb\xbfdan secret-password\n")
+    result = flask_command(app, "create-users", str(path))
+    assert result.exit_code == 0, result.output
+    assert "dan" in result.output and "\ufeff" not in result.output
+
+
+@pytest.mark.database
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compile", "--dataset", "small", "--colour"],
+        ["export-responses", "--dataset"],
+        ["round", "create", "lr", "--seed", "x"],
+        ["nonsense"],
+    ],
+)
+def test_flask_usage_errors_are_one_line(app: Flask, command: list[str]) -> None:
+    message = failed(flask_command(app, *command), 2)
+    assert message.startswith("Error: ") and message.count("\n") == 1, message
+
+
+ENTRY_POINTS = [
+    "scoring.score",
+    "scoring.compare",
+    "scoring.agreement",
+    "scoring.judgements",
+    "scoring.judgements.swords",
+    "scoring.benchmark",
+    "scoring.benchmark.convert",
+    "annotate.compile",
+    "annotate.gold.split",
+]
+
+
+@pytest.mark.parametrize("module", ENTRY_POINTS)
+def test_every_entry_point_ends_bad_usage_with_one_line(module: str) -> None:
+    done = command(module, "--colour")
+    assert done.returncode == 2
+    one_error_line(done.stderr)
+
+
+@pytest.mark.parametrize("module", ENTRY_POINTS)
+def test_every_entry_point_ends_a_missing_file_with_one_line(module: str, tmp_path: Path) -> None:
+    missing = str(tmp_path / "missing")
+    argv = {
+        "scoring.score": [missing, missing, "--fixed"],
+        "scoring.compare": [missing, missing],
+        "scoring.judgements.swords": [missing, "--out", str(tmp_path / "out")],
+        "scoring.benchmark": ["swords", missing, "--data", missing],
+        "scoring.benchmark.convert": ["swords-to-ranked", missing, "--data", missing],
+        "annotate.compile": [missing, "--out", str(tmp_path / "out")],
+        "annotate.gold.split": [missing, str(tmp_path / "out")],
+    }.get(module, [missing])
+    done = command(module, *argv)
+    assert done.returncode == 1
+    assert one_error_line(done.stderr) == f"cannot use {missing}: No such file or directory"
+
+
+def test_every_console_script_is_an_entry_point_here() -> None:
+    """The table above covers every console script of pyproject.toml."""
+    import tomllib
+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    modules = {
+        target.split(":")[0].removesuffix(".__main__").removesuffix(".cli")
+        for target in scripts.values()
+    }
+    assert modules <= set(ENTRY_POINTS), modules - set(ENTRY_POINTS)
