@@ -331,6 +331,7 @@ HOSTILE: dict[str, bytes | None] = {
     "utf-16 without a mark": ("happy.a 1 :: glad 2;\n" + JUDGEMENT).encode("utf-16-le"),
     "deep json": b"[" * 100_000 + b"]" * 100_000,
     "long number": b'{"item": "1", "candidate": "glad", "score": ' + b"9" * 5000 + b"}\n",
+    "long count": b"happy.a 1 :: glad " + b"9" * 5000 + b";merry 1;\n",
 }
 
 
@@ -418,6 +419,9 @@ READ_AS_NOTHING = {
     ("annotate.gold.split", "empty"),
     *(("lexsub-score gold --fixed", kind) for kind in ("empty", "binary", "deep json")),
     ("lexsub-score gold --fixed", "long number"),
+    # and a gold line with a long count is a system's answer of two guesses
+    *((name, "long count") for name in ("lexsub-score system", "lexsub-score --strict")),
+    ("lexsub-compare system", "long count"),
 }
 
 

@@ -137,3 +137,28 @@ def test_every_csv_the_project_writes_goes_through_csv_writer() -> None:
         or "csv.DictWriter(" in path.read_text(encoding="utf-8")
     ]
     assert writers == ["scoring/files.py"]
+
+
+def test_a_count_past_a_double_is_nan_under_score_pl_rules_and_refused_under_the_fixed() -> None:
+    """score.pl numifies a count of 400 digits as Inf, so its shares are NaN and it prints
+    ``NaN``; the fixed rules refuse the count, naming the line and the rule."""
+    from scoring.gold import read_gold
+    from scoring.io import FormatError
+    from scoring.official import score_system
+    from scoring.perl import perl_round, perl_str
+    from scoring.report import official_text
+
+    assert (perl_str(float("nan")), perl_str(float("inf")), perl_round(float("nan"))) == (
+        "NaN",
+        "Inf",
+        "NaN.00",
+    )
+    gold = "happy.a 1 :: glad " + "9" * 5000 + ";merry 1;\n"
+    scores = score_system("best", read_gold(gold, "compat", "g"), "happy.a 1 :: glad\n", "s")
+    assert official_text(scores).splitlines()[1] == "precision = NaN.00, recall = NaN.00"
+    with pytest.raises(FormatError) as raised:
+        read_gold(gold, "fixed", "g")
+    assert str(raised.value) == (
+        f"g:1: gold entry 'glad {'9' * 54}… must be 'SUBSTITUTE COUNT' (a whole number, "
+        "or a decimal weight such as 2.5; at most 300 digits)"
+    )
