@@ -24,7 +24,7 @@ from annotate.rounds import (
 )
 from annotate.services import ServiceError
 from scoring.files import TextError, read_text
-from scoring.io import FormatError, read_lines
+from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.records import judgement_line
 from scoring.judgements.report import render_text, report
@@ -95,7 +95,7 @@ def create_command(
                 raise click.UsageError(
                     "--rows makes a round of its own: no --system, --gold or --sample"
                 )
-            spec = parse_rows(read_lines(rows), str(rows))
+            spec = parse_rows(split_lines(_text(rows)), str(rows))
             dataset = dataset_named(dataset_name) if dataset_name else None
             made = create_round(
                 spec, name, "rows", labels or "lexical-reference", layout, dataset, "cli", rows.name
@@ -108,9 +108,9 @@ def create_command(
             items = None
             if gold is not None:
                 items = gold_items_from_file(
-                    read_lines(gold),
+                    split_lines(_text(gold)),
                     str(gold),
-                    read_lines(mwgold) if mwgold else (),
+                    split_lines(_text(mwgold)) if mwgold else (),
                     str(mwgold),
                 )
             spec = posthoc_spec(

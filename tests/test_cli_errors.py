@@ -610,3 +610,15 @@ def test_every_console_script_is_an_entry_point_here() -> None:
         for target in scripts.values()
     }
     assert modules <= set(ENTRY_POINTS), modules - set(ENTRY_POINTS)
+
+
+@pytest.mark.database
+def test_flask_round_create_reads_a_rows_file_with_a_byte_order_mark(
+    app: Flask, tmp_path: Path
+) -> None:
+    """The rows file of the command is read as the page's upload is."""
+    rows = tmp_path / "rows.tsv"
+    rows.write_bytes(b"\xef\xbb\xbfsentence\ttarget\tcandidate\nA bright day.\tbright\tsunny\n")
+    result = flask_command(app, "round", "create", "lr", "--rows", str(rows))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("created round 'lr' (rows, lexical-reference, sentence)")
