@@ -127,7 +127,10 @@ def parse_json(text: str) -> Any:
     except RecursionError:
         depth, at = _deepest(text)
         raise json.JSONDecodeError(
-            f"arrays and objects nested {depth} deep (too deep to read)", text, at
+            f"arrays and objects nested {depth} deep; at most about "
+            f"{sys.getrecursionlimit()} levels can be read",
+            text,
+            at,
         ) from None
     except ValueError as error:  # an integer past sys.get_int_max_str_digits()
         found = _LONG_NUMBER.search(text)

@@ -15,8 +15,10 @@ score.pl does not have, start with ``--``:
 Standard error gets a short diagnosis of what in the system file gained or lost credit
 only because of a defect of score.pl (see :mod:`scoring.diagnose`).
 
-Exit status: 0 done, 1 an error (every message names the file), 2 bad usage: an unknown
-option, or no files at all (score.pl's usage line is printed, and nothing is scored).
+Exit status: 0 done, 1 an error, 2 bad usage: an unknown option, or no files at all
+(score.pl's usage line is printed, and nothing is scored). A failure ends with one line
+``Error: …`` on standard error naming the file; score.pl's own messages (its usage line,
+``Error in FILE on line N``) stay on standard output, where score.pl prints them.
 """
 
 from __future__ import annotations
