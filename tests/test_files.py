@@ -73,7 +73,9 @@ def test_json_nested_too_deep_is_a_decode_error_at_its_place() -> None:
     with pytest.raises(json.JSONDecodeError) as raised:
         parse_json(text)
     error = raised.value
-    assert error.msg == "arrays and objects nested 50001 deep; at most about 1000 levels can be read"
+    assert error.msg == (
+        "arrays and objects nested 50001 deep; at most about 1000 levels can be read"
+    )
     assert (error.lineno, error.colno) == (2, 7 + 50_000 - 1)
 
 

@@ -125,7 +125,8 @@ def _score_line(score: str) -> bytes:
         (_score_line("1e999"), "m.jsonl:1: score inf is not a finite number"),
         (
             _score_line("[" * 50_000 + "]" * 50_000),
-            "m.jsonl:1: arrays and objects nested 50001 deep; at most about 1000 levels can be read",
+            "m.jsonl:1: arrays and objects nested 50001 deep; at most about 1000 levels can "
+            "be read",
         ),
         (
             b'{"item": "1", "candidate": "sunny"}\n{"item": "1", "candidate": "gl\xe9ad"}\n',
