@@ -1,5 +1,5 @@
-"""The annotation flow (A4-A6, A9): one sentence a page, every word's sentences in turn,
-in the datasets assigned to the annotator only (A10: any other sentence is a 404)."""
+"""The annotation flow: one sentence a page, every word's sentences in turn,
+in the datasets assigned to the annotator only (any other sentence is a 404)."""
 
 from __future__ import annotations
 
@@ -97,7 +97,7 @@ def _visible(dataset_id: int) -> Dataset:
     return dataset
 
 
-@bp.get("/annotate/dataset/<int:dataset_id>")
+@bp.get("/annotate/dataset/<id:dataset_id>")
 @login_required
 def dataset_start(dataset_id: int) -> str | Response:
     dataset = _visible(dataset_id)
@@ -107,7 +107,7 @@ def dataset_start(dataset_id: int) -> str | Response:
     return redirect(url_for("annotator.item", instance_id=instance.id))
 
 
-@bp.get("/annotate/dataset/<int:dataset_id>/done")
+@bp.get("/annotate/dataset/<id:dataset_id>/done")
 @login_required
 def finished(dataset_id: int) -> str | Response:
     """A finished dataset: says so, what is left in the others, and to a crowd
@@ -193,7 +193,7 @@ def session_ended() -> tuple[Response, int]:
     return jsonify(error="Your session had ended: log in again."), 401
 
 
-@bp.route("/annotate/<int:instance_id>", methods=["GET", "POST"])
+@bp.route("/annotate/<id:instance_id>", methods=["GET", "POST"])
 def item(instance_id: int) -> str | Response | tuple[Response, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's

@@ -1,4 +1,4 @@
-"""What an annotator may answer (A4, A6), checked without the web: pure functions.
+"""What an annotator may answer, checked without the web: pure functions.
 
 An answer is 1 to 3 substitutes, or ``name`` (the target is part of a proper name), or
 ``nil`` (no decent substitute); independently, the target may be marked as part of a

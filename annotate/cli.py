@@ -76,7 +76,7 @@ DEMO_USERS = (
 
 
 def init_app(app: Flask) -> None:
-    from annotate.judge_cli import round_group  # judgement rounds (issue 12)
+    from annotate.judge_cli import round_group  # judgement rounds
 
     lexsub.add_command(round_group)
     app.cli.add_command(lexsub)

@@ -15,7 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Flask, render_template, request, session
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
@@ -26,6 +26,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from annotate import database_url
+from annotate.numeric import FormError, IdConverter
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -136,16 +137,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     _bind_limiter(app)
     i18n.init_app(app)
+    app.url_map.converters["id"] = IdConverter  # every id in a path: <id:name>
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)
     app.register_blueprint(organiser.bp)
     app.register_blueprint(members.bp)
     app.register_blueprint(reports.bp)
-    app.register_blueprint(judge.bp)  # judgement rounds (issue 12)
+    app.register_blueprint(judge.bp)  # judgement rounds
     cli.init_app(app)
 
     _error_pages(app)
     app.after_request(_security_headers)
+    app.after_request(_private_pages)
 
     @app.errorhandler(OperationalError)
     def database_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
@@ -190,6 +193,18 @@ def _security_headers(response: Response) -> Response:
     return response
 
 
+def _private_pages(response: Response) -> Response:
+    """``Cache-Control: no-store`` on every answer to a logged-in user (an annotator, a
+    crowd participant, a judge, an organiser): their answers, their completion code and
+    the organisers' pages stay out of a shared computer's cache and history. Static
+    files keep their caching. Whether someone is logged in is read from the session
+    (Flask-Login's ``_user_id``), not the database: an answer the database could not
+    give (a 503) is marked too."""
+    if request.endpoint != "static" and session.get("_user_id"):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def _error_pages(app: Flask) -> None:
     """Styled pages for the HTTP errors, a form sent after its session ended, and any
     unexpected error (rolled back, logged, a 500 page that needs no database)."""
@@ -207,6 +222,8 @@ def _error_pages(app: Flask) -> None:
     def http_error(error: HTTPException) -> tuple[str, int] | HTTPException:
         if error.code is None or error.code < 400:
             return error
+        if isinstance(error, FormError):  # a field breaks its rule: say which
+            return page(error.code, error.description)
         return page(error.code, None if error.code in ERROR_MESSAGES else error.description)
 
     @app.errorhandler(CSRFError)

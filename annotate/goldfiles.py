@@ -1,5 +1,5 @@
 """The gold compiler run on a dataset in the database: its responses, the organiser's
-lemma decisions, and the files (C1, C3, C5). The compiling itself is pure
+lemma decisions, and the files. The compiling itself is pure
 (:mod:`annotate.gold`); this module only reads and writes the database."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Annotator pages in the study's language (issue 17, SPEC A9): Flask-Babel set up here.
+"""Annotator pages in the study's language: Flask-Babel set up here.
 
 A judge of a judgement round is an annotator too: the judging pages (/judge, a round's
 screens and its finished page) are in the language of the round's dataset, English for a
@@ -70,7 +70,7 @@ def translations() -> NullTranslations:
     """This request's catalogue (:func:`ui_language`), looked up once a request: the
     templates' ``_()`` calls it for every text, and Flask-Babel's own lookup (the app,
     the request context and the locale, each through a context-local proxy) was about
-    half of the CPU of rendering the annotation page (issue 15)."""
+    half of the CPU of rendering the annotation page."""
     found: NullTranslations | None = g.get("translations")
     if found is None:
         found = g.translations = get_translations()

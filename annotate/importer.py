@@ -1,4 +1,4 @@
-"""Import of the data formats (SPEC A3): the names the rest of lexsub uses.
+"""Import of the data formats: the names the rest of lexsub uses.
 
 The parsing lives in :mod:`annotate.sources` (one module per format, one instance type);
 this module keeps the names the app, the commands and the tests have always imported.

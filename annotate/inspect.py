@@ -1,4 +1,4 @@
-"""What organisers read of a dataset's answers (issue 11 item 3): every annotator's
+"""What organisers read of a dataset's answers: every annotator's
 current answer to an item and, on request, each revision; an annotator's answers in
 order; and which answers the compiler leaves out or changes (normalisation, lemma
 changes, flagged values). Read only: the export and the compiler stay the source of

@@ -1,4 +1,4 @@
-"""What the annotation page of a sentence needs, read in one SQL statement (issue 15).
+"""What the annotation page of a sentence needs, read in one SQL statement.
 
 A request for ``/annotate/<id>`` reads, in one SELECT: the sentence it names (whether
 the user may open it, :func:`annotate.study.opens`; the lemma and the word as it stands,
@@ -74,7 +74,7 @@ class SavedAnswer:
 
 @dataclass(frozen=True)
 class ItemPage:
-    """The annotation page of one sentence (A5: progress always visible)."""
+    """The annotation page of one sentence (progress always visible)."""
 
     instance: Sentence
     lexelt_id: int

@@ -1,4 +1,4 @@
-"""Judgement rounds on the web (issue 12): the organiser creates rounds, assigns judges,
+"""Judgement rounds on the web: the organiser creates rounds, assigns judges,
 follows progress, exports the labels and reads the report (Tables 11 and 12 with a
 chart, agreement, models ranked with their curves); a judge labels each screen's
 candidates (all candidates of a sentence at once by default), by mouse or by keyboard
@@ -41,6 +41,7 @@ from annotate.extensions import csrf, db, login_manager
 from annotate.i18n import common_language, use_language
 from annotate.judge_build import gold_items_from_file, parse_rows
 from annotate.models import Dataset, JudgementRound, SystemRun, User
+from annotate.numeric import MAX_SEED, form_id, form_ids, form_number, whole_number
 from annotate.organiser import organiser_required
 from annotate.rounds import (
     LAYOUTS,
@@ -124,11 +125,6 @@ def _upload_text(field: str) -> tuple[str, str] | None:
     return upload.filename, uploaded_text(upload)
 
 
-def _number(field: str) -> int | None:
-    value = request.form.get(field, "").strip()
-    return int(value) if value.isdigit() and len(value) < 10 else None
-
-
 # --- organiser ------------------------------------------------------------------------------
 
 
@@ -167,15 +163,15 @@ def _create(action: str) -> JudgementRound:
     name = request.form.get("name", "").strip()
     layout = request.form.get("layout", "sentence")
     labels = request.form.get("labels", "")
-    chosen = request.form.get("dataset", "")
-    dataset = db.session.get(Dataset, int(chosen)) if chosen.isdigit() else None
+    chosen = form_id(request.form, "dataset", "dataset")
+    dataset = None if chosen is None else db.session.get(Dataset, chosen)
     if action == "rows":
         upload = _upload_text("rows")
         if upload is None:
             raise ServiceError("choose a rows file")
-        spec = parse_rows(split_lines(upload[1]), upload[0])
+        plan = parse_rows(split_lines(upload[1]), upload[0])
         return create_round(
-            spec,
+            plan,
             name,
             "rows",
             labels or "lexical-reference",
@@ -188,15 +184,13 @@ def _create(action: str) -> JudgementRound:
         raise ServiceError("unknown action")
     if dataset is None:
         raise ServiceError("choose the dataset whose sentences the round shows")
-    size = _number("sample")
-    if size is None or not 0 < size <= MAX_SAMPLE:
-        raise ServiceError(f"the sample size is a whole number from 1 to {MAX_SAMPLE}")
-    seed = _number("seed")
+    size = whole_number(request.form.get("sample", "").strip(), "sample size", 1, MAX_SAMPLE)
+    seed = form_number(request.form, "seed", "seed", 0, MAX_SEED)
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = secrets.randbelow(MAX_SEED + 1)
     systems: dict[str, str] = {}
-    for run_id in request.form.getlist("stored"):
-        run = db.session.get(SystemRun, int(run_id)) if run_id.isdigit() else None
+    for run_id in form_ids(request.form.getlist("stored"), "stored system"):
+        run = db.session.get(SystemRun, run_id)
         if run is None or run.dataset_id != dataset.id:
             raise ServiceError("a stored system is not of this dataset")
         systems[run.file_name] = run.content
@@ -213,12 +207,12 @@ def _create(action: str) -> JudgementRound:
             split_lines(mwgold[1]) if mwgold else (),
             mwgold[0] if mwgold else "<mwgold>",
         )
-    spec = posthoc_spec(dataset, systems, size, seed, items)
+    plan = posthoc_spec(dataset, systems, size, seed, items)
     source = f"gold {gold[0] if gold else 'compiled from ' + dataset.name}; systems " + ", ".join(
         systems
     )
     return create_round(
-        spec,
+        plan,
         name,
         "posthoc",
         labels or "posthoc",
@@ -229,20 +223,20 @@ def _create(action: str) -> JudgementRound:
     )
 
 
-@bp.route("/organiser/rounds/<int:round_id>", methods=["GET", "POST"])
+@bp.route("/organiser/rounds/<id:round_id>", methods=["GET", "POST"])
 @organiser_required
 def round_page(round_id: int) -> str | BaseResponse:
     """A round: its judges (ticked, many at once), their progress, its links."""
     round_ = db.get_or_404(JudgementRound, round_id)
     if request.method == "POST":
-        wanted = {value for value in request.form.getlist("user") if value.isdigit()}
+        wanted = set(form_ids(request.form.getlist("user"), "judge"))
         current = {user.id for user in judges(round_)}
         added = removed = 0
         try:
             for user in db.session.scalars(select(User).where(User.role == "annotator")):
-                if str(user.id) in wanted and user.id not in current:
+                if user.id in wanted and user.id not in current:
                     added += assign_judge(user, round_)
-                elif str(user.id) not in wanted and user.id in current:
+                elif user.id not in wanted and user.id in current:
                     removed += unassign_judge(user, round_)
         except ServiceError as error:
             db.session.rollback()
@@ -266,7 +260,7 @@ def round_page(round_id: int) -> str | BaseResponse:
     )
 
 
-@bp.get("/organiser/rounds/<int:round_id>/export")
+@bp.get("/organiser/rounds/<id:round_id>/export")
 @organiser_required
 def export(round_id: int) -> Response:
     """Every label as JSON Lines: item, candidate, judge, label, origin."""
@@ -279,7 +273,7 @@ def export(round_id: int) -> Response:
     )
 
 
-@bp.route("/organiser/rounds/<int:round_id>/report", methods=["GET", "POST"])
+@bp.route("/organiser/rounds/<id:round_id>/report", methods=["GET", "POST"])
 @organiser_required
 def report_page(round_id: int) -> str | tuple[str, int]:
     """Tables 11 and 12 with a chart, agreement, and (scores uploaded) the models."""
@@ -366,7 +360,7 @@ def _round(round_id: int) -> JudgementRound:
     return round_
 
 
-@bp.get("/judge/<int:round_id>")
+@bp.get("/judge/<id:round_id>")
 @judge_required
 def start(round_id: int) -> BaseResponse:
     """Resume: the first screen with a candidate not labelled yet, or the finished page."""
@@ -377,14 +371,14 @@ def start(round_id: int) -> BaseResponse:
     return redirect(url_for("judge.screen", round_id=round_.id, index=index + 1))
 
 
-@bp.get("/judge/<int:round_id>/done")
+@bp.get("/judge/<id:round_id>/done")
 @judge_required
 def finished(round_id: int) -> str:
     round_ = _round(round_id)
     return render_template("judge/done.html", round=round_, open=first_open(current_user, round_))
 
 
-@bp.route("/judge/<int:round_id>/<int:index>", methods=["GET", "POST"])
+@bp.route("/judge/<id:round_id>/<id:index>", methods=["GET", "POST"])
 def screen(round_id: int, index: int) -> str | BaseResponse | tuple[str, int]:
     """One screen: the sentence with its target in bold and the candidates to label. The
     form's CSRF token is checked here, so that labels sent after the session ended are

@@ -1,8 +1,8 @@
-"""What a judgement round holds, built without the web (issue 12, item 1): pure
+"""What a judgement round holds, built without the web: pure
 functions from plain data to a :class:`RoundSpec` (items in order, each with its
 sentence and its candidates in the order judges see them).
 
-* :func:`posthoc_round`: the post hoc study of seed 001, section 4.4. From a gold
+* :func:`posthoc_round`: the post hoc study of McCarthy & Navigli (2009), section 4.4. From a gold
   (:class:`GoldItem`: the compiled gold of a dataset, or a gold file) and the answers of
   one or more systems for the best task, items are sampled by the paper's rule: "items
   which had more than two single word substitutes, no name responses, and where the

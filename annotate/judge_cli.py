@@ -95,10 +95,10 @@ def create_command(
                 raise click.UsageError(
                     "--rows makes a round of its own: no --system, --gold or --sample"
                 )
-            spec = parse_rows(split_lines(_text(rows)), str(rows))
+            plan = parse_rows(split_lines(_text(rows)), str(rows))
             dataset = dataset_named(dataset_name) if dataset_name else None
             made = create_round(
-                spec, name, "rows", labels or "lexical-reference", layout, dataset, "cli", rows.name
+                plan, name, "rows", labels or "lexical-reference", layout, dataset, "cli", rows.name
             )
         else:
             if not dataset_name or not systems or not sample:
@@ -113,25 +113,25 @@ def create_command(
                     split_lines(_text(mwgold)) if mwgold else (),
                     str(mwgold),
                 )
-            spec = posthoc_spec(
+            plan = posthoc_spec(
                 dataset, {path.name: _text(path) for path in systems}, sample, chosen, items
             )
             source = f"gold {gold.name if gold else 'compiled from ' + dataset.name}; systems " + (
                 ", ".join(path.name for path in systems)
             )
             made = create_round(
-                spec, name, "posthoc", labels or "posthoc", layout, dataset, "cli", source
+                plan, name, "posthoc", labels or "posthoc", layout, dataset, "cli", source
             )
     except (ServiceError, FormatError) as error:
         raise click.ClickException(f"no round created: {error}") from error
     extra = (
-        f" sampled from {spec.eligible} eligible items with seed {spec.seed}"
-        if spec.seed is not None
+        f" sampled from {plan.eligible} eligible items with seed {plan.seed}"
+        if plan.seed is not None
         else ""
     )
     click.echo(
         f"created round {made.name!r} ({made.kind}, {made.label_set}, {made.layout}): "
-        f"{len(spec.items)} items, {spec.candidates} candidates{extra}"
+        f"{len(plan.items)} items, {plan.candidates} candidates{extra}"
     )
 
 

@@ -1,4 +1,4 @@
-"""Organiser pages of a study (A10): a dataset's members, design, guidelines and study
+"""Organiser pages of a study: a dataset's members, design, guidelines and study
 link, and accounts made in bulk.
 
 Every route here refuses annotators with 403, as the other organiser pages do.
@@ -12,10 +12,13 @@ from werkzeug.wrappers import Response
 
 from annotate.extensions import db
 from annotate.models import Dataset, User
+from annotate.numeric import form_id, form_ids, form_number
 from annotate.organiser import organiser_required
 from annotate.services import ServiceError
 from annotate.study import (
+    BATCH_SIZE,
     DESIGNS,
+    PER_SENTENCE,
     NewAccount,
     answered_count,
     assign,
@@ -34,12 +37,7 @@ bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000
 
 
-def _number(field: str) -> int | None:
-    value = request.form.get(field, "").strip()
-    return int(value) if value.isdigit() and len(value) < 7 else None
-
-
-@bp.route("/datasets/<int:dataset_id>/members", methods=["GET", "POST"])
+@bp.route("/datasets/<id:dataset_id>/members", methods=["GET", "POST"])
 @organiser_required
 def dataset_members(dataset_id: int) -> str | Response:
     """Tick the annotators of a dataset (all at once), choose its design, write its
@@ -81,18 +79,21 @@ def dataset_members(dataset_id: int) -> str | Response:
 def _change(dataset: Dataset, action: str) -> None:
     """One of the page's forms; :class:`ServiceError` says what was refused."""
     if action == "members":
-        wanted = {value for value in request.form.getlist("user") if value.isdigit()}
+        wanted = set(form_ids(request.form.getlist("user"), "annotator"))
         added = removed = 0
         for user in db.session.scalars(select(User).where(User.role == "annotator")):
             current = user.id in {member.id for member in members(dataset)}
-            if str(user.id) in wanted and not current:
+            if user.id in wanted and not current:
                 added += assign(user, dataset)
-            elif str(user.id) not in wanted and current:
+            elif user.id not in wanted and current:
                 removed += unassign(user, dataset)
         flash(f"{added} annotators assigned, {removed} removed.", "info")
     elif action == "design":
         set_design(
-            dataset, request.form.get("design", ""), _number("per_sentence"), _number("batch_size")
+            dataset,
+            request.form.get("design", ""),
+            form_number(request.form, "per_sentence", "annotators per sentence", *PER_SENTENCE),
+            form_number(request.form, "batch_size", "batch size", *BATCH_SIZE),
         )
         flash(f"Design of {dataset.name}: {dataset.design}.", "info")
     elif action == "guidelines":
@@ -116,7 +117,7 @@ def _change(dataset: Dataset, action: str) -> None:
 
 @bp.route("/users/bulk", methods=["GET", "POST"])
 @organiser_required
-def bulk_users() -> str | tuple[str, int, dict[str, str]]:
+def bulk_users() -> str:
     """Annotator accounts from a list of usernames (typed or a file), each optionally
     with a password; generated passwords are shown once, on this page only."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
@@ -128,10 +129,8 @@ def bulk_users() -> str | tuple[str, int, dict[str, str]]:
         try:
             if upload is not None and upload.filename:
                 text = uploaded_text(upload)
-            dataset = None
-            chosen = request.form.get("dataset", "")
-            if chosen.isdigit():
-                dataset = db.session.get(Dataset, int(chosen))
+            chosen = form_id(request.form, "dataset", "dataset")
+            dataset = None if chosen is None else db.session.get(Dataset, chosen)
             created = create_users(parse_user_lines(text, "the list"), dataset)
         except ServiceError as error:
             db.session.rollback()
@@ -144,5 +143,5 @@ def bulk_users() -> str | tuple[str, int, dict[str, str]]:
                 "info",
             )
             text = ""
-    page = render_template("members/bulk.html", created=created, datasets=datasets, text=text)
-    return page, 200, {"Cache-Control": "no-store"}  # passwords are shown once
+    # passwords are shown once: the page is not cached (no-store, as every logged-in page)
+    return render_template("members/bulk.html", created=created, datasets=datasets, text=text)

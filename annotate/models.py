@@ -1,8 +1,8 @@
 """The database: accounts, datasets and their instances, responses with their history.
 
 Every save of an answer updates the current :class:`Response` of (annotator, instance)
-and appends a :class:`Revision`, in one transaction (A7: nothing is lost). The
-dictionary tick of a word (A4) is the one of the annotator's latest save in that word
+and appends a :class:`Revision`, in one transaction (nothing is lost). The
+dictionary tick of a word is the one of the annotator's latest save in that word
 (:func:`annotate.services.word_flag`): each response keeps the tick it was saved with.
 """
 
@@ -112,7 +112,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     batch_size: Mapped[int | None] = mapped_column(nullable=True)
     study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    # The study's language, an ISO 639-1 code (issue 17): it picks the lemmatiser, the
+    # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
     lexelts: Mapped[list[Lexelt]] = relationship(
@@ -121,7 +121,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
 
 
 class DatasetMember(db.Model):  # type: ignore[name-defined,misc]
-    """An annotator assigned to a dataset: only members see and open it (A10)."""
+    """An annotator assigned to a dataset: only members see and open it."""
 
     __tablename__ = "dataset_members"
     __table_args__ = (UniqueConstraint("dataset_id", "user_id"),)
@@ -219,7 +219,7 @@ class Revision(db.Model):  # type: ignore[name-defined,misc]
 
 
 class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
-    """An organiser's decision on a lemma change the compiler proposes (C3): ``accept``,
+    """An organiser's decision on a lemma change the compiler proposes: ``accept``,
     ``reject`` or ``correct`` (to ``lemma``), for every word or for one ``lexelt``."""
 
     __tablename__ = "lemma_decisions"
@@ -236,7 +236,7 @@ class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
 
 
 class SystemRun(db.Model):  # type: ignore[name-defined,misc]
-    """A system file uploaded to a dataset's leaderboard (S3, issue 11): the file as
+    """A system file uploaded to a dataset's leaderboard: the file as
     uploaded, who and when, the rules it is scored under, and its last scoring: the
     figures, coverage, warnings, score.pl's output and diagnosis, and the signature and
     SHA-256 of the gold it was scored against."""
@@ -263,7 +263,7 @@ class SystemRun(db.Model):  # type: ignore[name-defined,misc]
     scorer_output: Mapped[str] = mapped_column(Text, default="")
 
 
-# --- judgement rounds (issue 12: the post hoc study, lexical reference) -----------------
+# --- judgement rounds (the post hoc study, lexical reference) ---------------------------
 
 
 class JudgementRound(db.Model):  # type: ignore[name-defined,misc]

@@ -1,4 +1,4 @@
-"""Organiser pages (A8): datasets and import, accounts, progress, export.
+"""Organiser pages: datasets and import, accounts, progress, export.
 
 Every route here refuses annotators with 403 (``tests/test_organiser.py`` checks them all).
 """
@@ -108,7 +108,7 @@ def datasets() -> str | BaseResponse:
     )
 
 
-@bp.route("/datasets/<int:dataset_id>", methods=["GET", "POST"])
+@bp.route("/datasets/<id:dataset_id>", methods=["GET", "POST"])
 @organiser_required
 def dataset(dataset_id: int) -> str | BaseResponse:
     """One dataset: its source, its size and its language, which can be changed here
@@ -136,7 +136,7 @@ def dataset(dataset_id: int) -> str | BaseResponse:
     )
 
 
-@bp.get("/datasets/<int:dataset_id>/progress")
+@bp.get("/datasets/<id:dataset_id>/progress")
 @organiser_required
 def progress(dataset_id: int) -> str:
     dataset = db.get_or_404(Dataset, dataset_id)
@@ -149,7 +149,7 @@ def progress(dataset_id: int) -> str:
     )
 
 
-@bp.get("/datasets/<int:dataset_id>/export")
+@bp.get("/datasets/<id:dataset_id>/export")
 @organiser_required
 def export(dataset_id: int) -> Response:
     dataset = db.get_or_404(Dataset, dataset_id)
@@ -186,7 +186,7 @@ def users() -> str:
     return render_template("organiser/users.html", users=listing)
 
 
-@bp.post("/users/<int:user_id>/active")
+@bp.post("/users/<id:user_id>/active")
 @organiser_required
 def toggle_active(user_id: int) -> BaseResponse:
     user = db.get_or_404(User, user_id)
@@ -199,7 +199,7 @@ def toggle_active(user_id: int) -> BaseResponse:
     return redirect(url_for("organiser.users"))
 
 
-@bp.post("/users/<int:user_id>/password")
+@bp.post("/users/<id:user_id>/password")
 @organiser_required
 def reset_password(user_id: int) -> BaseResponse:
     user = db.get_or_404(User, user_id)
@@ -213,10 +213,10 @@ def reset_password(user_id: int) -> BaseResponse:
     return redirect(url_for("organiser.users"))
 
 
-@bp.route("/datasets/<int:dataset_id>/lemmas", methods=["GET", "POST"])
+@bp.route("/datasets/<id:dataset_id>/lemmas", methods=["GET", "POST"])
 @organiser_required
 def lemmas(dataset_id: int) -> str | BaseResponse:
-    """The lemma review (C3): every change the lemmatiser proposes, to accept, reject or
+    """The lemma review: every change the lemmatiser proposes, to accept, reject or
     correct, for every word or for one; and every form of the responses, where it occurs
     and its gold form, so that any of them can be corrected."""
     dataset = db.get_or_404(Dataset, dataset_id)
@@ -297,7 +297,7 @@ def _query(options: CompileOptions) -> dict[str, str]:
     return query
 
 
-@bp.get("/datasets/<int:dataset_id>/compile")
+@bp.get("/datasets/<id:dataset_id>/compile")
 @organiser_required
 def compile_gold(dataset_id: int) -> str:
     """The compile page: the command line's options, the summary of the gold they give
@@ -324,7 +324,7 @@ def compile_gold(dataset_id: int) -> str:
     )
 
 
-@bp.get("/datasets/<int:dataset_id>/gold")
+@bp.get("/datasets/<id:dataset_id>/gold")
 @organiser_required
 def gold(dataset_id: int) -> Response:
     """Compile now with the options of the query string (as on the compile page; none:

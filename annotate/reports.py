@@ -1,4 +1,4 @@
-"""Organiser report pages (SPEC G6, S3, S7): the agreement report of a dataset and the
+"""Organiser report pages: the agreement report of a dataset and the
 stored leaderboard of uploaded system files against its compiled gold, and the pages on
 which organisers read every answer (``annotate.inspect``).
 
@@ -35,6 +35,7 @@ from annotate.inspect import (
     problem_marks,
 )
 from annotate.models import Dataset, SystemRun, User
+from annotate.numeric import MAX_SEED, form_id, form_number
 from annotate.organiser import organiser_required
 from annotate.services import MAX_USERNAME, ServiceError
 from scoring.agreement import parse_annotators
@@ -48,7 +49,7 @@ HEADLINE = ("best.R", "oot.R", "new_best.R", "rank.R", "gap")
 """The measures the leaderboard chart draws (each system has some of them)."""
 
 
-@bp.get("/datasets/<int:dataset_id>/agreement")
+@bp.get("/datasets/<id:dataset_id>/agreement")
 @organiser_required
 def agreement(dataset_id: int) -> str:
     """Table 1 for the dataset's current responses, per annotator, alpha and kappa, with
@@ -57,7 +58,7 @@ def agreement(dataset_id: int) -> str:
     compiled = compile_dataset(dataset)
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
-    seed = request.args.get("seed", 12345, type=int)
+    seed = _seed()
     found = report(items, leave_out=True, with_intervals=True, seed=seed)
     return render_template(
         "reports/agreement.html",
@@ -69,7 +70,13 @@ def agreement(dataset_id: int) -> str:
     )
 
 
-@bp.get("/datasets/<int:dataset_id>/problems")
+def _seed() -> int:
+    """The query string's ``seed`` of the resampling, 12345 when none is given."""
+    seed = form_number(request.args, "seed", "seed", 0, MAX_SEED)
+    return 12345 if seed is None else seed
+
+
+@bp.get("/datasets/<id:dataset_id>/problems")
 @organiser_required
 def problems(dataset_id: int) -> str:
     """The answers the compiler leaves out (a value breaks the rule of a valid
@@ -81,7 +88,7 @@ def problems(dataset_id: int) -> str:
     )
 
 
-@bp.get("/datasets/<int:dataset_id>/items/<path:xml_id>")
+@bp.get("/datasets/<id:dataset_id>/items/<path:xml_id>")
 @organiser_required
 def item(dataset_id: int, xml_id: str) -> str:
     """One sentence with every annotator's current answer, what the compiler does with
@@ -107,7 +114,7 @@ def item(dataset_id: int, xml_id: str) -> str:
     )
 
 
-@bp.get("/datasets/<int:dataset_id>/answers")
+@bp.get("/datasets/<id:dataset_id>/answers")
 @organiser_required
 def answers(dataset_id: int) -> str:
     """Every current answer of the dataset, in annotation order, with the marks of the
@@ -116,7 +123,7 @@ def answers(dataset_id: int) -> str:
     return _answers_page(db.get_or_404(Dataset, dataset_id), None)
 
 
-@bp.get("/datasets/<int:dataset_id>/annotators/<username>")
+@bp.get("/datasets/<id:dataset_id>/annotators/<username>")
 @organiser_required
 def annotator(dataset_id: int, username: str) -> str:
     """One annotator's answers in the dataset, in the order they are annotated."""
@@ -180,7 +187,7 @@ def _agreement_charts(found: AgreementReport) -> list[Markup]:
     return charts
 
 
-@bp.get("/datasets/<int:dataset_id>/scores")
+@bp.get("/datasets/<id:dataset_id>/scores")
 @organiser_required
 def scores(dataset_id: int) -> str:
     """The stored leaderboard: every system file uploaded to the dataset, one table per
@@ -199,9 +206,7 @@ def scores(dataset_id: int) -> str:
     compared = None
     if request.args.get("significance") == "on":
         try:
-            compared = systems.significance(
-                dataset, compiled, rules, request.args.get("seed", 12345, type=int)
-            )
+            compared = systems.significance(dataset, compiled, rules, _seed())
         except (ValueError, ScorerDied) as error:
             flash(f"Not compared: {error}", "error")
     return render_template(
@@ -222,7 +227,7 @@ def scores(dataset_id: int) -> str:
     )
 
 
-@bp.post("/datasets/<int:dataset_id>/scores")
+@bp.post("/datasets/<id:dataset_id>/scores")
 @organiser_required
 def upload_systems(dataset_id: int) -> BaseResponse:
     """Store and score uploaded system files (best, oot or ranked), under score.pl's rules
@@ -251,7 +256,7 @@ def upload_systems(dataset_id: int) -> BaseResponse:
     return redirect(url_for("reports.scores", dataset_id=dataset.id))
 
 
-@bp.post("/datasets/<int:dataset_id>/scores/rescore")
+@bp.post("/datasets/<id:dataset_id>/scores/rescore")
 @organiser_required
 def rescore(dataset_id: int) -> BaseResponse:
     """Score every stored system again, against the gold as compiled now."""
@@ -266,12 +271,12 @@ def rescore(dataset_id: int) -> BaseResponse:
     return redirect(url_for("reports.scores", dataset_id=dataset.id))
 
 
-@bp.post("/datasets/<int:dataset_id>/scores/delete")
+@bp.post("/datasets/<id:dataset_id>/scores/delete")
 @organiser_required
 def delete_system(dataset_id: int) -> BaseResponse:
     dataset = db.get_or_404(Dataset, dataset_id)
     try:
-        row = systems.delete_system(dataset, request.form.get("system", 0, type=int))
+        row = systems.delete_system(dataset, form_id(request.form, "system", "system") or 0)
     except ServiceError as error:
         flash(str(error), "error")
     else:

@@ -1,4 +1,4 @@
-"""Judgement rounds in the database (issue 12, items 1-3): creating a round from a
+"""Judgement rounds in the database: creating a round from a
 :class:`~annotate.judge_build.RoundSpec`, assigning judges, the screens a judge works
 through, saving labels with their history, progress, and the export in the judgements
 format (:mod:`scoring.judgements.records`), which the report reads.
@@ -113,7 +113,7 @@ def posthoc_spec(
 
 
 def create_round(
-    spec: RoundSpec,
+    plan: RoundSpec,
     name: str,
     kind: str,
     labels: str,
@@ -130,7 +130,7 @@ def create_round(
         raise ServiceError(f"layout {shown(layout)} is not one of {', '.join(LAYOUTS)}")
     if db.session.scalar(select(JudgementRound).where(JudgementRound.name == name)):
         raise ServiceError(f"round {name!r} exists already")
-    if not spec.items:
+    if not plan.items:
         raise ServiceError("the round has no item")
     try:
         round_ = JudgementRound(
@@ -139,15 +139,15 @@ def create_round(
             label_set=labels,
             layout=layout,
             dataset_id=dataset.id if dataset else None,
-            seed=spec.seed,
-            eligible=spec.eligible,
-            systems=list(spec.systems),
+            seed=plan.seed,
+            eligible=plan.eligible,
+            systems=list(plan.systems),
             source=source,
             created_by=who,
         )
         db.session.add(round_)
         db.session.flush()
-        for position, item in enumerate(spec.items):
+        for position, item in enumerate(plan.items):
             row = RoundItem(
                 round_id=round_.id,
                 position=position,

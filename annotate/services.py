@@ -289,7 +289,7 @@ def _save_once(user_id: int, instance_id: int, answer: Answer) -> Saved:
 
 
 def word_flag(user_id: IdValue, lexelt_id: IdValue) -> ScalarSelect[bool]:
-    """The rule of a word's dictionary tick (A4), the one place it is read: the tick of
+    """The rule of a word's dictionary tick, the one place it is read: the tick of
     the annotator's latest save in that word (every save carries it, so a save changes
     it for the whole word), NULL before their first. SQL, for a value or a column of a
     larger query."""

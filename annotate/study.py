@@ -1,4 +1,4 @@
-"""Who annotates what (A10): dataset members, sentence assignments and study designs.
+"""Who annotates what: dataset members, sentence assignments and study designs.
 
 A dataset is seen and opened only by its members (organisers see every dataset). A
 member with no sentence assignment in a dataset annotates all its sentences (design
@@ -22,6 +22,10 @@ from annotate.models import Assignment, Dataset, DatasetMember, Instance, Lexelt
 from annotate.services import MAX_USERNAME, IdValue, ServiceError, create_user, shown
 
 DESIGNS = ("all", "overlap")
+PER_SENTENCE = (1, 1000)
+"""The overlap design's range of annotators per sentence."""
+BATCH_SIZE = (1, 100000)
+"""The overlap design's range of sentences in a batch."""
 PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 """What a participant id may be: Prolific's 24 hexadecimal digits, an MTurk worker id."""
 PARTICIPANT_PREFIX = "p-"
@@ -88,7 +92,7 @@ def sentence_filter(user: User, dataset: Dataset) -> ColumnElement[bool]:
 
 
 def opens(organiser: bool, member: bool, assigned_some: bool, assigned_this: bool) -> bool:
-    """The rule of who opens a sentence (A10): an organiser always; an annotator if they
+    """The rule of who opens a sentence: an organiser always; an annotator if they
     are a member of its dataset and it is one of their sentences (no assignment there,
     or this sentence assigned to them)."""
     return organiser or (member and (not assigned_some or assigned_this))
@@ -261,10 +265,15 @@ def set_design(
     if design not in DESIGNS:
         raise ServiceError(f"design {shown(design)} is not one of {', '.join(DESIGNS)}")
     if design == "overlap":
-        if not per_sentence or per_sentence < 1 or per_sentence > 1000:
-            raise ServiceError("the overlap design needs 1-1000 annotators per sentence")
-        if not batch_size or batch_size < 1 or batch_size > 100000:
-            raise ServiceError("the overlap design needs a batch of 1-100000 sentences")
+        if per_sentence is None or not PER_SENTENCE[0] <= per_sentence <= PER_SENTENCE[1]:
+            raise ServiceError(
+                f"the overlap design needs {PER_SENTENCE[0]}-{PER_SENTENCE[1]} annotators "
+                "per sentence"
+            )
+        if batch_size is None or not BATCH_SIZE[0] <= batch_size <= BATCH_SIZE[1]:
+            raise ServiceError(
+                f"the overlap design needs a batch of {BATCH_SIZE[0]}-{BATCH_SIZE[1]} sentences"
+            )
     else:
         per_sentence = batch_size = None
     changed = (design, per_sentence, batch_size) != (

@@ -1,4 +1,4 @@
-"""The stored leaderboard of a dataset (S3, S7; issue 11 item 6): system files uploaded by
+"""The stored leaderboard of a dataset: system files uploaded by
 organisers are kept with the dataset, scored against its compiled gold when uploaded,
 re-scored on request against the gold as compiled then, ranked and deleted.
 

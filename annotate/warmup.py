@@ -1,4 +1,4 @@
-"""A server process made ready before it takes requests (issue 15).
+"""A server process made ready before it takes requests.
 
 A fresh process pays for its first save-and-next several times over: Jinja compiles the
 annotation page's templates, Flask-Babel reads the catalogues, and SQLAlchemy compiles

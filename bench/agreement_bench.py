@@ -1,4 +1,4 @@
-"""Benchmark of the agreement measures (SPEC G) on 200,000 items x 5 annotators.
+"""Benchmark of the agreement measures on 200,000 items x 5 annotators.
 
 What it measures
 ----------------

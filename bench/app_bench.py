@@ -1,4 +1,4 @@
-"""Benchmark of the annotation app under load (SPEC N2): many annotators doing
+"""Benchmark of the annotation app under load: many annotators doing
 save-and-next at once, on SQLite and on PostgreSQL, and a count of every answer after.
 
 What it measures

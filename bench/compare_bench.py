@@ -11,8 +11,8 @@ and every shared measure, the paired bootstrap and approximate randomisation (1,
 trials), resampling lemmas. Wall time is the best of ``--repeat`` runs; CPU time the
 child's user + system seconds, its worker processes included (``os.wait4``: less noisy
 than wall time on a shared machine); peak memory the child's largest resident set. The
-load average is printed before and after. Target (issue 15 item 4): under 20 s
-with two workers (issue 6 asked for 60 s).
+load average is printed before and after. Target: under 20 s
+with two workers (the first target was 60 s).
 
 Input
 -----

@@ -6,7 +6,7 @@ The whole command as an organiser runs it, interpreter start included: reading a
 checking the JSON Lines, normalising, lemmatising with LemmInflect, aggregating and
 writing ``gold``, ``mwgold``, ``annotators.jsonl`` and ``summary.json``. Wall time is the
 best of ``--repeat`` runs; peak memory the child's largest maximum resident set size
-(``os.wait4``). Targets (SPEC N2): under 60 s and under 1 GB at 1,000,000 responses.
+(``os.wait4``). Targets: under 60 s and under 1 GB at 1,000,000 responses.
 
 Input
 -----

@@ -1,4 +1,4 @@
-"""Which lemmatiser for German and Italian: accuracy on forms checked by hand (issue 17).
+"""Which lemmatiser for German and Italian: accuracy on forms checked by hand.
 
 ``python -m bench.lemmatiser_compare`` reads the hand-checked tables
 ``tests/data/lemmas_de.tsv`` and ``tests/data/lemmas_it.tsv`` (part of speech, the form as

@@ -1,4 +1,4 @@
-"""Load benchmark of save-and-next with a peer side by side (issue 15 item 2, SPEC N2):
+"""Load benchmark of save-and-next with a peer side by side:
 lexsub and, with ``--peer potato``, Potato, driven by the same simulated annotators.
 
 What it measures
@@ -832,7 +832,7 @@ def databases(options: argparse.Namespace) -> Iterator[list[tuple[str, str | Non
 
 
 def comparisons(results: Sequence[Result]) -> list[str]:
-    """Issue 15 item 3's targets against this run's figures, one line each."""
+    """The load targets against this run's figures, one line each."""
     lines = []
     potato = {r.pace: r for r in results if r.server == "Potato"}
     for r in results:

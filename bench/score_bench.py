@@ -28,7 +28,7 @@ Inputs
   and keeping its lexelt and substitutes; the synthetic best (``LEXELT ID :: a;b``) and
   oot (``LEXELT ID ::: …``, up to 10 guesses) answers are drawn with a fixed seed from the
   item's own substitutes mixed with substitutes of other items (about 2% left
-  unanswered), so the scores are realistic. Targets at 1,000,000 items (issue 15): the
+  unanswered), so the scores are realistic. Targets at 1,000,000 items: the
   default command at least 5x faster than score.pl, with at most a third of its peak
   memory.
 
@@ -70,9 +70,9 @@ DEFAULT_SIZES = (100_000, 1_000_000)
 QUICK_SIZES = (1696, 10_000)
 MEASURES = ("best", "oot")
 TARGET_SIZE = 1_000_000
-TARGET_SPEEDUP = 5.0  # issue 15 item 4 (issue 2 asked for 4x)
-TARGET_MEMORY = 1 / 3  # at most a third of score.pl's peak (issue 2: a half)
-TARGET_REAL_WALL = 0.15  # seconds, interpreter included (issue 2: 0.2)
+TARGET_SPEEDUP = 5.0  # the first target was 4x
+TARGET_MEMORY = 1 / 3  # at most a third of score.pl's peak (the first target: a half)
+TARGET_REAL_WALL = 0.15  # seconds, interpreter included (the first target: 0.2)
 GOLD_LINE = re.compile(r"([\w.]+) (\S+) :: (.*)")
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"

@@ -54,7 +54,7 @@ def _ratio(numerator: int | Fraction, denominator: int) -> Fraction | None:
 
 @dataclass(frozen=True)
 class UpperBounds:
-    """The best recall a system can reach on a gold (seed 001, 4.1.1 and 4.1.2).
+    """The best recall a system can reach on a gold (McCarthy & Navigli 2009, 4.1.1 and 4.1.2).
 
     ``best`` is eq. 7, Σ_{i∈T} freq(most frequent substitute_i) / |H_i| / |T| (a tie for
     the top changes nothing, footnote 10). ``oot`` gives the 10 most frequent substitutes
@@ -115,8 +115,8 @@ def _sum_of_shares(gold: Gold, top: int) -> Fraction:
 
 
 def upper_bounds(gold: Gold) -> UpperBounds:
-    """The theoretical upper bounds of best, oot and mode recall on ``gold`` (seed 001,
-    eq. 7 and section 4.1.2), with ``gold.total_items`` as |T| and ``gold.total_modes``
+    """The theoretical upper bounds of best, oot and mode recall on ``gold`` (McCarthy & Navigli
+    2009, eq. 7 and section 4.1.2), with ``gold.total_items`` as |T| and ``gold.total_modes``
     as |T_m| (score.pl's denominators)."""
     if gold.total_items <= 0:
         raise ValueError("the gold has no item in T; |T| must be positive")
@@ -148,7 +148,7 @@ def upper_bounds(gold: Gold) -> UpperBounds:
 
 @dataclass(frozen=True)
 class DuplicateAnalysis:
-    """One system's row of Tables 7-8 (seed 001, 4.1.2) and its split by duplicates.
+    """One system's row of Tables 7-8 (McCarthy & Navigli 2009, 4.1.2) and its split by duplicates.
 
     ``iwd`` is the column IwD: items whose answer repeats a guess (score.pl's ``WARNING
     duplicate``, counted over the line's guesses before the cut to 10). ``scores`` holds
@@ -349,7 +349,7 @@ class WordOverlap:
 
 @dataclass(frozen=True)
 class TypeOverlap:
-    """One system's row of Table 9 (seed 001, 4.2): the means over WP of the overlap
+    """One system's row of Table 9 (McCarthy & Navigli 2009, 4.2): the means over WP of the overlap
     (TypeOverlap, eq. 8), of |SU_wp| (#subs) and of the unique overlap (TypeOverlap_uniq)."""
 
     system: str
@@ -397,8 +397,8 @@ def gold_types(gold: Gold, exclude: Collection[str] = ()) -> dict[str, set[str]]
 def type_overlap(
     gold: Gold, systems: Mapping[str, Sequence[SystemLine]], exclude: Collection[str] = ()
 ) -> tuple[TypeOverlap, ...]:
-    """Table 9 (seed 001, 4.2, eq. 8) for best-task systems (name → lines), one row each,
-    ordered as the table: TypeOverlap highest first, then by name."""
+    """Table 9 (McCarthy & Navigli 2009, 4.2, eq. 8) for best-task systems (name → lines), one row
+    each, ordered as the table: TypeOverlap highest first, then by name."""
     gu = gold_types(gold, exclude)
     if not gu:
         raise ValueError("no gold item left after exclude; |WP| must be positive")
@@ -436,8 +436,8 @@ class Precision:
 
 @dataclass(frozen=True)
 class Disambiguation:
-    """Table 10 (seed 001, 4.3): ``all_ids`` is the set All (items whose mode every system
-    has in its SU_wp); per system, All precision (eq. 9) and Sys precision (eq. 10, on
+    """Table 10 (McCarthy & Navigli 2009, 4.3): ``all_ids`` is the set All (items whose mode every
+    system has in its SU_wp); per system, All precision (eq. 9) and Sys precision (eq. 10, on
     the items whose mode that system has in its SU_wp)."""
 
     all_ids: tuple[str, ...]
@@ -464,8 +464,8 @@ class Disambiguation:
 def disambiguation_precision(
     gold: Gold, systems: Mapping[str, Sequence[SystemLine]], exclude: Collection[str] = ()
 ) -> Disambiguation:
-    """All and Sys precision against the mode (seed 001, 4.3, eqs. 9-10) for best-task
-    systems (name → lines), over the items of T_m (``exclude`` left out)."""
+    """All and Sys precision against the mode (McCarthy & Navigli 2009, 4.3, eqs. 9-10) for
+    best-task systems (name → lines), over the items of T_m (``exclude`` left out)."""
     guesses, su = _system_types(gold, systems, exclude)
     modes = {
         item_id: substitute_type(mode)

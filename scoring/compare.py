@@ -1,5 +1,5 @@
 """``python -m scoring.compare GOLD SYSTEM... [--measures M ...] [--by-pos] [--significance]
-[--format text|json|csv|markdown]``: one leaderboard for many systems (issue 6, item 5).
+[--format text|json|csv|markdown]``: one leaderboard for many systems.
 
 Each SYSTEM is a best (``::``), oot (``:::``) or ranked-candidates file (docs/ranking.md),
 told apart by its first answer line, or a SWORDS result JSON with ``--swords-data

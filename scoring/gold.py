@@ -1,8 +1,8 @@
 """Gold files read for scoring, under score.pl's rules (compat) or corrected (fixed).
 
-A gold line is ``LEXELT ID :: sub count;sub count;`` (seed 002, section 2.2.1). What the
-measures need of an item (seed 002, section 4): the frequencies of H_i, normalised by
-|H_i|; whether the item is in T (two or more responses, not counting ``pn``); its mode
+A gold line is ``LEXELT ID :: sub count;sub count;`` (McCarthy & Navigli 2007, section 2.2.1). What
+the measures need of an item (McCarthy & Navigli 2007, section 4): the frequencies of H_i,
+normalised by |H_i|; whether the item is in T (two or more responses, not counting ``pn``); its mode
 m_i, the single most frequent substitute if there is one.
 
 Gold files repeat the same substitute lists a lot, so each distinct ``(lexelt, rest of
@@ -47,8 +47,8 @@ class ItemGold:
     """What scoring needs of one gold item.
 
     ``norms`` maps each answer form that earns credit to count / total; a hyphenated key
-    is also reachable with spaces (seed 002, 2.2: "if the humans have used a hyphen ...
-    we will accept a space instead"). ``mode`` is as score.pl keeps it (the hyphen
+    is also reachable with spaces (McCarthy & Navigli 2007, 2.2: "if the humans have used a hyphen
+    ... we will accept a space instead"). ``mode`` is as score.pl keeps it (the hyphen
     kept); ``mode_delta`` is what this line added to score.pl's count of modes.
     """
 
@@ -142,9 +142,9 @@ def strict_top(counts: Iterable[tuple[str, _N]]) -> tuple[str, _N] | None:
 
 
 def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
-    """m_i: the substitute strictly more frequent than every other, or None (seed 001,
-    section 2.2.2; seed 002, section 4). The one mode rule of the fixed gold reading, the
-    gold compiler and the agreement measures.
+    """m_i: the substitute strictly more frequent than every other, or None (McCarthy & Navigli
+    2009, section 2.2.2; McCarthy & Navigli 2007, section 4). The one mode rule of the fixed gold
+    reading, the gold compiler and the agreement measures.
 
     >>> mode([("glad", 3), ("merry", 3), ("sunny", 2)]) is None
     True
@@ -161,8 +161,8 @@ _NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 
 def normalise(term: str) -> str:
     """The fixed rules' one normaliser, for gold keys and system answers alike: Unicode
-    NFC, case folded (``str.casefold``), hyphens as spaces (seed 002, 2.2: "if the humans
-    have used a hyphen ... we will accept a space instead"), apostrophes (straight and
+    NFC, case folded (``str.casefold``), hyphens as spaces (McCarthy & Navigli 2007, 2.2: "if the
+    humans have used a hyphen ... we will accept a space instead"), apostrophes (straight and
     curly) removed, trimmed and single-spaced. Idempotent: a form normalised twice is the
     form normalised once, so every path can call it at its boundary.
 
@@ -183,8 +183,8 @@ def normalise(term: str) -> str:
 
 
 def fold(term: str) -> str:
-    """A term as score.pl compares a gold key with a guess: hyphens as spaces (seed 002,
-    2.2). The compat rules' fold; the fixed rules use :func:`normalise`.
+    """A term as score.pl compares a gold key with a guess: hyphens as spaces (McCarthy & Navigli
+    2007, 2.2). The compat rules' fold; the fixed rules use :func:`normalise`.
 
     >>> fold("run-down")
     'run down'

@@ -8,7 +8,7 @@ Two ways of reading, for two purposes:
 * the strict readers here (``read_gold_lines``, ``read_system``) are for new files: they return
   typed values and refuse a malformed line with ``FILE:LINE: what is wrong (the rule)``.
 
-Formats (``../shared/seeds/002`` section 2.2): gold and mwgold lines are
+Formats (McCarthy & Navigli 2007, section 2.2): gold and mwgold lines are
 ``LEXELT ID :: sub count;sub count;``; best and mw answers ``LEXELT ID :: a;b``; oot
 answers ``LEXELT ID ::: a;b;…`` (at most 10 are scored).
 """

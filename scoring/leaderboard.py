@@ -1,4 +1,4 @@
-"""One table for many systems (SPEC S3, S6, S7; issue 6 item 5): every applicable measure
+"""One table for many systems: every applicable measure
 of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.measures`) per
 system, optionally by PoS (Tables 4-8 of the 2009 paper), the theoretical upper bounds of
 the gold (:mod:`scoring.analyses`), and, when asked, bootstrap intervals and pairwise
@@ -84,7 +84,7 @@ class Leaderboard:
     resampling: Resampling | None = None
     swords: Mapping[str, Mapping[str, float]] | None = None
     """System → SWORDS' figures (percentages, as SWORDS' ``evaluate`` reports them) for
-    the systems given as SWORDS results (issue 13 item 5)."""
+    the systems given as SWORDS results."""
     swords_signature: str | None = None
 
     def to_json(self) -> dict[str, Any]:

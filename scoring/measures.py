@@ -1,4 +1,4 @@
-"""The leaderboard's rows (SPEC S2, S4, S5; issue 14 item 2): each system's columns of
+"""The leaderboard's rows: each system's columns of
 sufficient statistics per gold item, which the leaderboard's registered measures
 (:data:`scoring.registry.LEADERBOARD`) sum and divide. Every one of them is a ratio of
 two column sums over the gold items: best P is Σ score / Σ attempted, new best R is
@@ -350,8 +350,8 @@ def _segment_sums(values: Array, terms: _Terms) -> Array:
 
 def _official(task: Task) -> Rows:
     def rows(given: Given, k: float) -> Array:
-        """best or oot (seed 002, eq. 1-8) by :func:`scoring.official.score_item` for each
-        answered item in T: item, score, attempted, mode_attempted, mode_correct,
+        """best or oot (McCarthy & Navigli 2007, eq. 1-8) by :func:`scoring.official.score_item` for
+        each answered item in T: item, score, attempted, mode_attempted, mode_correct,
         has_mode. score.pl skips an item no answer can earn credit on (it scores 0)."""
         table = given.table
         out = np.zeros((len(table), len(OFFICIAL_COLUMNS)))
@@ -376,7 +376,7 @@ def _official(task: Task) -> Rows:
 
 
 def _revised_best(given: Given, k: float) -> Array:
-    """new best and best-1 (seed 000) of the first answer line, as
+    """new best and best-1 (Jabbari et al. 2010) of the first answer line, as
     :func:`scoring.revised.new_best` and :func:`scoring.revised.best_1` (a repeated guess
     counted again); answered; measured."""
     table = given.table
@@ -392,7 +392,7 @@ def _revised_best(given: Given, k: float) -> Array:
 
 
 def _revised_oot(given: Given, k: float) -> Array:
-    """weighted recall, weighted precision (penalty k) and rank (seed 000) of A_i, the
+    """weighted recall, weighted precision (penalty k) and rank (Jabbari et al. 2010) of A_i, the
     first answer line's distinct guesses cut to ten, as oot cuts them
     (:func:`scoring.revised.weighted_recall`, :func:`~scoring.revised.weighted_precision`,
     :func:`~scoring.revised.rank`); answered; measured."""

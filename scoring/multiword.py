@@ -1,5 +1,5 @@
-"""The official mw task: multiword detection and identification (seed 002, section 4.3,
-equations 9-12), under score.pl's rules (compat) or corrected (fixed).
+"""The official mw task: multiword detection and identification (McCarthy & Navigli 2007, section
+4.3, equations 9-12), under score.pl's rules (compat) or corrected (fixed).
 
 MW is the set of items whose most frequent multiword was given by more than one
 annotator; a system line names the multiword it sees at that item. This module reads the
@@ -28,7 +28,7 @@ _MW_GOLD_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*:: (.*)", re.ASCII)
 
 @dataclass(frozen=True)
 class MultiwordScores:
-    """Detection and identification of multiwords (seed 002, section 3, "mw").
+    """Detection and identification of multiwords (McCarthy & Navigli 2007, section 3, "mw").
 
     ``found``: system lines with an answer (precision's denominator); ``genuine``: of the
     items with a gold multiword, how many the system attempted; ``matched``: how many it

@@ -1,4 +1,4 @@
-"""The mw measures (seed 002, section 4.3; ``score.pl -t mw``) registered in
+"""The mw measures (McCarthy & Navigli 2007, section 4.3; ``score.pl -t mw``) registered in
 :mod:`scoring.registry`: multiword detection and identification, precision and recall.
 
 Each id a system file names (its first line; score.pl's ``%done``) gives one row of four
@@ -83,7 +83,7 @@ class MultiwordRatio(Quotient):
         return signature(self.name, *scorer_settings(rules))
 
 
-_SOURCE = "score.pl -t mw (seed 002, section 4.3)"
+_SOURCE = "score.pl -t mw (McCarthy & Navigli 2007, section 4.3)"
 MULTIWORD: tuple[MultiwordRatio, ...] = (
     MultiwordRatio(
         "mw.detection_P",

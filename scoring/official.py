@@ -1,4 +1,4 @@
-"""The official SemEval-2007 measures best and oot (McCarthy & Navigli 2007, seed 002,
+"""The official SemEval-2007 measures best and oot (McCarthy & Navigli 2007,
 section 4, equations 1-8), under score.pl's rules (compat) or corrected (fixed).
 
 For item i with gold frequencies freq_res over H_i and guesses a_i:
@@ -30,7 +30,8 @@ from scoring.registry import figure
 from scoring.types import Rules, Task
 
 OOT_GUESSES = 10
-"""oot scores at most ten guesses (seed 001, section 2.4.2; seed 002, section 4)."""
+"""oot scores at most ten guesses (McCarthy & Navigli 2009, section 2.4.2; McCarthy & Navigli
+2007, section 4)."""
 
 
 class ScorerDied(Exception):

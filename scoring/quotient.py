@@ -1,4 +1,4 @@
-"""What a measure is (issue 14 item 2), in the manner of sacrebleu's ``Metric``: the
+"""What a measure is, in the manner of sacrebleu's ``Metric``: the
 :class:`Measure` protocol every measure of the registry (:mod:`scoring.registry`) follows,
 and :class:`Quotient`, the one way a figure is computed from column sums.
 

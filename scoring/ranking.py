@@ -10,11 +10,11 @@ Sources:
   (the ideal ranking) and ȳ_j = (1/j) Σ_{k<=j} y_k. Then
   GAP = Σ_{i=1..n} I(x_i) p_i / Σ_{j=1..R} ȳ_j. The normaliser is the same sum over the
   ideal ranking, so an ideal ranking scores exactly 1.
-- Average precision with binary relevance (seed 003, Glickman et al. 2006, section 5.1:
+- Average precision with binary relevance (Glickman et al. 2006, section 5.1:
   "area under an uninterpolated recall-precision curve", after Voorhees & Harman 1999):
   AP = (1/R) Σ_{i: rel(c_i)} P@i, R the number of relevant substitutes. A candidate is
   relevant iff its gold count is > 0. AP is GAP with all gold weights equal.
-- ROC AUC (seed 004, Cohn 2003, section 3: "the probability that a binary classifier
+- ROC AUC (Cohn 2003, section 3: "the probability that a binary classifier
   will rank a randomly chosen positive instance higher than a randomly chosen negative
   instance"), in its Mann-Whitney form: AUC = (#{(p, n): s_p > s_n} + ½ #{(p, n): s_p =
   s_n}) / (P · N) over the positive (relevant) and negative candidates of the system.
@@ -48,7 +48,7 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
   (:func:`scoring.revised.frequencies`: keys in their rules' form), and the candidates
   are put in the same form by the one candidate normaliser
   (:func:`scoring.gold.answer_key`), whether they come from a ranked file or a best or oot
-  file (issue 13): ``brand-new`` meets a gold ``brand-new``, ``people's`` a gold
+  file: ``brand-new`` meets a gold ``brand-new``, ``people's`` a gold
   ``people's``. Candidates given with a :class:`~scoring.revised.Frequencies` are taken
   as already normalised (what the registry passes). The registry reads the gold under
   the fixed rules unless asked otherwise (:mod:`scoring.measures`). Ids of the ranking
@@ -224,7 +224,8 @@ def gap_normaliser(ideal: Iterable[Number]) -> Number:
 
 
 def average_precision(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
-    """AP = (1/R) Σ_{i: c_i relevant} P@i, relevant iff gold count > 0 (seed 003, 5.1)."""
+    """AP = (1/R) Σ_{i: c_i relevant} P@i, relevant iff gold count > 0 (Glickman et al. 2006,
+    5.1)."""
     return _average_precision(*_read(gold, ranking))
 
 
@@ -242,7 +243,7 @@ def _average_precision(weights: Weights, order: Sequence[Scored]) -> ItemRanking
 
 
 def roc_auc(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
-    """AUC = (#{s_p > s_n} + ½ #{s_p = s_n}) / (P·N) over the ranked candidates (seed 004,
+    """AUC = (#{s_p > s_n} + ½ #{s_p = s_n}) / (P·N) over the ranked candidates (Cohn 2003,
     section 3), computed from mid-ranks (Mann-Whitney U). Undefined without a relevant
     gold substitute, or when the candidates have no positive or no negative."""
     return _roc_auc(*_read(gold, ranking))

@@ -1,4 +1,4 @@
-"""The registry of measures (SPEC S2, S4, S5; issue 14 item 2): every figure lexsub
+"""The registry of measures: every figure lexsub
 reports comes from a measure registered here once (:data:`MEASURES`), in the manner of
 sacrebleu's ``Metric`` (:class:`scoring.quotient.Measure`: ``name``, ``kinds``,
 ``item_stats``, ``corpus(sums)`` vectorised, ``figure(sums)``, ``signature``).
@@ -18,16 +18,16 @@ The leaderboard's measures, told apart by the first answer line of a system file
 (:func:`scoring.measures.detect_kind`):
 
 ============  ==========================================================================
-best          best.P/R/mode_P/mode_R (score.pl, seed 002 eq. 1-4), new_best.P/R,
-              best_1.P/R (seed 000)
+best          best.P/R/mode_P/mode_R (score.pl, McCarthy & Navigli 2007, eq. 1-4), new_best.P/R,
+              best_1.P/R (Jabbari et al. 2010)
 oot           oot.P/R/mode_P/mode_R (eq. 5-8), weighted_recall.P/R,
-              weighted_precision.P/R (penalty k), rank.P/R (seed 000), and the ranking
+              weighted_precision.P/R (penalty k), rank.P/R (Jabbari et al. 2010), and the ranking
               measures with the file's order as the ranking
 ranked        the ranking measures: gap, ap, auc, p_at_1, p_at_10, r_at_10
 ============  ==========================================================================
 
-``.P`` divides by the items attempted, ``.R`` by all gold items (seed 002, section 4).
-The official measures read the guesses score.pl's scan scored (under the gold's rules),
+``.P`` divides by the items attempted, ``.R`` by all gold items (McCarthy & Navigli 2007, section
+4). The official measures read the guesses score.pl's scan scored (under the gold's rules),
 the others each item's first answer line under the measures' reading
 (:mod:`scoring.measures`). Exact Fractions are the test oracle of every registered
 measure (``tests/test_measures.py``).
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 OFFICIAL_COLUMNS = ("item", "score", "attempted", "mode_attempted", "mode_correct", "has_mode")
 """The official family's columns: an item in T, what it adds to the numerator of best or
 oot, whether it was attempted, whether its mode was attempted and found, whether it has a
-mode (seed 002, section 4: |T|, |A|, |AM|, |TM|)."""
+mode (McCarthy & Navigli 2007, section 4: |T|, |A|, |AM|, |TM|)."""
 LEADERBOARD_KINDS: frozenset[SystemKind] = frozenset(("best", "oot", "ranked"))
 """The kinds of system file the leaderboard scores (a SWORDS result as ranked)."""
 
@@ -126,7 +126,7 @@ def _m(name: str, kinds: str, numerator: str, denominator: str, description: str
     )
 
 
-OFFICIAL = "score.pl (seed 002, section 4)"
+OFFICIAL = "score.pl (McCarthy & Navigli 2007, section 4)"
 LEADERBOARD: tuple[Ratio, ...] = (
     _m("best.P", "best", "score", "attempted", f"best precision, eq. 1 ({OFFICIAL})"),
     _m("best.R", "best", "score", "item", f"best recall, eq. 2 ({OFFICIAL})"),
@@ -149,17 +149,23 @@ LEADERBOARD: tuple[Ratio, ...] = (
         "best",
         "new_best",
         "answered",
-        "new best, ÷ maxfreq (seed 000), over attempted items",
+        "new best, ÷ maxfreq (Jabbari et al. 2010), over attempted items",
     ),
-    _m("new_best.R", "best", "new_best", "measured", "new best (seed 000), over all items"),
+    _m(
+        "new_best.R",
+        "best",
+        "new_best",
+        "measured",
+        "new best (Jabbari et al. 2010), over all items",
+    ),
     _m(
         "best_1.P",
         "best",
         "best_1",
         "answered",
-        "best-1: the first guess ÷ maxfreq (seed 000), over attempted items",
+        "best-1: the first guess ÷ maxfreq (Jabbari et al. 2010), over attempted items",
     ),
-    _m("best_1.R", "best", "best_1", "measured", "best-1 (seed 000), over all items"),
+    _m("best_1.R", "best", "best_1", "measured", "best-1 (Jabbari et al. 2010), over all items"),
     _m("oot.P", "oot", "score", "attempted", f"oot precision, eq. 5 ({OFFICIAL})"),
     _m("oot.R", "oot", "score", "item", f"oot recall, eq. 6 ({OFFICIAL})"),
     _m(
@@ -175,37 +181,43 @@ LEADERBOARD: tuple[Ratio, ...] = (
         "oot",
         "weighted_recall",
         "answered",
-        "weighted recall (seed 000), over attempted items",
+        "weighted recall (Jabbari et al. 2010), over attempted items",
     ),
     _m(
         "weighted_recall.R",
         "oot",
         "weighted_recall",
         "measured",
-        "weighted recall (seed 000), over all items",
+        "weighted recall (Jabbari et al. 2010), over all items",
     ),
     _m(
         "weighted_precision.P",
         "oot",
         "weighted_precision",
         "answered",
-        "weighted precision with penalty k (seed 000), over attempted items",
+        "weighted precision with penalty k (Jabbari et al. 2010), over attempted items",
     ),
     _m(
         "weighted_precision.R",
         "oot",
         "weighted_precision",
         "measured",
-        "weighted precision with penalty k (seed 000), over all items",
+        "weighted precision with penalty k (Jabbari et al. 2010), over all items",
     ),
     _m(
         "rank.P",
         "oot",
         "rank",
         "answered",
-        "the rank measure over 10 positions (seed 000), over attempted items",
+        "the rank measure over 10 positions (Jabbari et al. 2010), over attempted items",
     ),
-    _m("rank.R", "oot", "rank", "measured", "the rank measure (seed 000), over all items"),
+    _m(
+        "rank.R",
+        "oot",
+        "rank",
+        "measured",
+        "the rank measure (Jabbari et al. 2010), over all items",
+    ),
     _m(
         "gap",
         "oot ranked",
@@ -218,14 +230,16 @@ LEADERBOARD: tuple[Ratio, ...] = (
         "oot ranked",
         "ap",
         "relevant",
-        "average precision, binary relevance (seed 003), mean over items with a relevant candidate",
+        "average precision, binary relevance (Glickman et al. 2006), mean over items with a"
+        " relevant candidate",
     ),
     _m(
         "auc",
         "oot ranked",
         "auc",
         "auc_defined",
-        "ROC AUC, ties one half (seed 004), mean over items with both classes among the candidates",
+        "ROC AUC, ties one half (Cohn 2003), mean over items with both classes among the"
+        " candidates",
     ),
     _m(
         "p_at_1",

@@ -1,5 +1,5 @@
 """The revised measures of Jabbari, Hepple & Guthrie, "Evaluating Lexical Substitution:
-Analysis and New Measures" (seed 000, slides "Best Answer Measures", "Measures of
+Analysis and New Measures" (2010, slides "Best Answer Measures", "Measures of
 Coverage", "Measures of Ranking").
 
 Notation (slide "Notational Conventions"): H_i is the gold set of item i, freq_i(a) the
@@ -14,7 +14,7 @@ frequencies, and the corpus figures are ratios of column sums, as in sacrebleu).
 
 Choices where the slides say nothing (each is tested in ``tests/test_revised.py``):
 
-- Corpus level. The slides define only item scores. As in SemEval-2007 (seed 002,
+- Corpus level. The slides define only item scores. As in SemEval-2007 (McCarthy & Navigli 2007,
   section 4), the corpus figures (:mod:`scoring.measures`) are the mean item score over
   attempted items (``.P``, "precision") and over all gold items (``.R``, "recall").
 - No guesses. The item is not attempted and scores 0 (its denominator is 0 for new best,
@@ -31,7 +31,7 @@ Choices where the slides say nothing (each is tested in ``tests/test_revised.py`
   exhausted).
 - weighted precision: the penalty k must be > 0 (with k = 0 a wholly wrong answer would
   be 0/0); "incorrect" terms are those with freq_i = 0, i.e. |A_i - H_i|.
-- Matching (issue 13: one normaliser). A gold item's keys are put in the form of its
+- Matching (one normaliser). A gold item's keys are put in the form of its
   rules by :func:`scoring.gold.gold_key` (an :class:`~scoring.gold.ItemGold` by the rules
   it was read under, a plain mapping by the fixed rules: case folded, hyphens as spaces,
   apostrophes removed; counts of keys that then coincide are summed), and the guesses by
@@ -141,7 +141,7 @@ def answer_set(guesses: Sequence[str]) -> list[str]:
 
 
 def new_best(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
-    """(new) best(i) = |A_i|^i / (maxfreq_i * |A_i|) (seed 000, slide "Best Answer
+    """(new) best(i) = |A_i|^i / (maxfreq_i * |A_i|) (Jabbari et al. 2010, slide "Best Answer
     Measures", the equation replacing |H_i|^i by maxfreq_i).
 
     ``guesses`` is a list: a repeated guess is credited and counted again, as in score.pl.
@@ -152,7 +152,7 @@ def new_best(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStat
 
 
 def best_1(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
-    """best_1(i) = freq_i(bg_i) / maxfreq_i, bg_i the first guess (seed 000, slide
+    """best_1(i) = freq_i(bg_i) / maxfreq_i, bg_i the first guess (Jabbari et al. 2010, slide
     "Best Answer Measures", the best-1 metric). Later guesses are ignored."""
     freqs, guesses = read_item(gold, guesses)
     if not guesses:
@@ -161,7 +161,7 @@ def best_1(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
 
 
 def weighted_recall(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
-    """R(i) = |A_i|^i / |H_i|^i (seed 000, slide "Measures of Coverage (contd)", recall
+    """R(i) = |A_i|^i / |H_i|^i (Jabbari et al. 2010, slide "Measures of Coverage (contd)", recall
     (weighted)), A_i read by :func:`answer_set`: oot without its limit of 10 guesses."""
     freqs, guesses = read_item(gold, guesses)
     credit = sum((freqs.freq(guess) for guess in answer_set(guesses)), 0)
@@ -171,7 +171,7 @@ def weighted_recall(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> I
 def weighted_precision(
     gold: GoldCounts | Frequencies, guesses: Sequence[str], k: Fraction | int | float = 1
 ) -> ItemStats:
-    """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (seed 000, slide "Measures of Coverage
+    """P(i) = |A_i|^i / (|A_i|^i + k |A_i - H_i|) (Jabbari et al. 2010, slide "Measures of Coverage
     (contd)", precision (weighted)); k is the penalty per incorrect term (freq_i = 0).
 
     A_i is read by :func:`answer_set`. Raises ValueError for k <= 0.
@@ -189,7 +189,7 @@ def weighted_precision(
 
 
 def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
-    """rank(i) = 1/10 * Σ_{j=1..10} cum_A(j) / cum_H(j) (seed 000, slides "Measures of
+    """rank(i) = 1/10 * Σ_{j=1..10} cum_A(j) / cum_H(j) (Jabbari et al. 2010, slides "Measures of
     Ranking (contd)"): cum_A(j) is the summed freq_i of the first j guesses, cum_H(j) that
     of the j most frequent terms of H_i (the optimal list).
 

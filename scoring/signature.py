@@ -11,7 +11,7 @@ from __future__ import annotations
 import scoring
 
 T_RULE = "two+responses"
-"""How the scorer's T is chosen (seed 002, 2.2.1): items with at least two non-pn
+"""How the scorer's T is chosen (McCarthy & Navigli 2007, 2.2.1): items with at least two non-pn
 responses."""
 
 

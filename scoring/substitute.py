@@ -1,9 +1,9 @@
 """What a valid substitute is: one definition for the annotation form, the responses
-reader, the gold compiler and the agreement reader (issue 10, SPEC A6).
+reader, the gold compiler and the agreement reader.
 
 A substitute ends up as an entry of a gold line, ``lexelt id :: sub count;sub count;``
-(seed 002, section 2.2.1), so it may not hold what that format uses as syntax, and it
-must survive the compiler's normalisation (C2) with a letter or digit left. Everything a
+(McCarthy & Navigli 2007, section 2.2.1), so it may not hold what that format uses as syntax, and it
+must survive the compiler's normalisation with a letter or digit left. Everything a
 person cannot see (zero-width characters, bidi controls, a byte-order mark, white space
 at the ends or repeated) is removed, and the removal reported. Some answers are allowed
 but deserve a second look; they are accepted once the annotator confirms them and are
@@ -132,7 +132,7 @@ def fold_apostrophes(text: str) -> str:
 
 def strip_stray(text: str) -> str:
     """``text`` without punctuation or white space at its ends (hyphens kept): the
-    compiler's "stray punctuation" (C2).
+    compiler's "stray punctuation".
 
     >>> strip_stray("'quick!'")
     'quick'

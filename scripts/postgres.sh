@@ -44,6 +44,8 @@ if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
 fi
 version=$(ls /etc/postgresql | sort -n | tail -1)
 pg_ctlcluster --skip-systemctl-redirect "$version" main start >&2 || true
+# None answered, so this cluster is the tests' own: tests/test_faults.py may restart it.
+mkdir -p instance && echo "$version main" > instance/postgres-started-by-tests
 for _ in $(seq 1 30); do
   pg_isready -h 127.0.0.1 -p 5432 >/dev/null 2>&1 && break
   sleep 1

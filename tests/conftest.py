@@ -12,6 +12,7 @@ import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from flask import Flask
@@ -144,7 +145,7 @@ def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int
     from annotate.models import User
     from annotate.rounds import assign_judge, create_round
 
-    spec = parse_rows(
+    plan = parse_rows(
         [
             "sentence\ttarget\tcandidate\torigin",
             "The <head>bright</head> boy .\tbright\tclever\thuman",
@@ -153,7 +154,7 @@ def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int
         "rows.tsv",
     )
     with app.app_context():
-        found = create_round(spec, name, "rows", "lexical-reference")
+        found = create_round(plan, name, "rows", "lexical-reference")
         if judge is not None:
             user = db.session.query(User).filter_by(username=judge).one()
             assign_judge(user, found)
@@ -177,12 +178,33 @@ def dataset(app: Flask) -> int:
         ).dataset.id
 
 
+ON_PURPOSE = "skipped on purpose: "
+"""The start of the reason of a test that runs only when asked for, because it would
+disturb a machine others share (restarting its PostgreSQL): such a skip is no failure
+under CI=true (``.ci/run`` asks for these tests, so there they run)."""
+
+
+def skip_on_purpose(reason: str) -> NoReturn:
+    """Skip this test, saying why and how to ask for it; not a failure under CI=true."""
+    pytest.skip(ON_PURPOSE + reason)
+
+
+def unexpected_skips(reports: list[pytest.TestReport]) -> int:
+    """How many of the skipped tests' ``reports`` are not :func:`skip_on_purpose`."""
+    return sum(
+        1
+        for report in reports
+        if not (isinstance(report.longrepr, tuple) and ON_PURPOSE in report.longrepr[2])
+    )
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Under CI a skip hides a missing dependency or data: turn any skip into a failure."""
+    """Under CI a skip hides a missing dependency or data: turn any skip into a failure
+    (but one :func:`skip_on_purpose`)."""
     if not IN_CI:
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    skipped = unexpected_skips(reporter.stats.get("skipped", [])) if reporter else 0
     if skipped and session.exitstatus == 0:
         print(
             f"\nCI=true: {skipped} test(s) skipped; CI has every dependency and "

@@ -1,4 +1,4 @@
-"""Agreement (SPEC G): PA and PA_m (seed 001, section 2.2.2, equations 1 and 2) on the
+"""Agreement: PA and PA_m (McCarthy & Navigli 2009, section 2.2.2, equations 1 and 2) on the
 paper's charge example and hand-computed items, Table 1, per-annotator and leave-one-out
 figures, kappas and nominal alpha, with hypothesis properties."""
 
@@ -69,8 +69,8 @@ def item(lexelt: str, instance: str, answers: dict[str, list[str]]) -> Item:
     )
 
 
-# Seed 001, section 2.2.1 (Fig. 1): the first sentence for charge (n); annotators 1-5 gave
-# {control, command}, {control}, {authority}, {power}, {command}.
+# McCarthy & Navigli (2009), section 2.2.1 (Fig. 1): the first sentence for charge (n); annotators
+# 1-5 gave {control, command}, {control}, {authority}, {power}, {command}.
 CHARGE = item(
     "charge.n",
     "1",
@@ -203,7 +203,7 @@ def test_hand_computed_pa_per_item_and_pooled() -> None:
     assert pairwise_agreement([HAPPY]) == pytest.approx(float(Fraction(11, 36)))
     # Equation 1 over T = {CHARGE, HAPPY} (ALONE is not in T): (1/10 + 11/36) / 2 = 73/360.
     assert pairwise_agreement(ITEMS) == pytest.approx(float(Fraction(73, 360)))
-    # Seed 002, section 6, pooled: (1 + 11/6) / (10 + 6) = 17/96.
+    # McCarthy & Navigli (2007), section 6, pooled: (1 + 11/6) / (10 + 6) = 17/96.
     assert pairwise_agreement(ITEMS, "pooled_2007") == pytest.approx(float(Fraction(17, 96)))
 
 

@@ -1,4 +1,4 @@
-"""Krippendorff's alpha on substitution answers (SPEC G4): the closed form from value
+"""Krippendorff's alpha on substitution answers: the closed form from value
 counts, the indicator view and MASI alpha, on hand-computed cases and against the
 ``krippendorff`` package, NLTK's ``AnnotationTask`` and a brute-force reference."""
 

@@ -1,4 +1,4 @@
-"""Multiword agreement (SPEC G3; seed 002, section 6): detection and identification,
+"""Multiword agreement (McCarthy & Navigli 2007, section 6): detection and identification,
 per item and pooled, with nominal alpha and per-annotator figures, on hand-computed
 items read from ``annotators.jsonl`` lines, and hypothesis properties."""
 

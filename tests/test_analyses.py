@@ -1,5 +1,5 @@
-"""The analyses of seed 001, section 4 (scoring/analyses.py): hand-computed tiny cases in
-exact fractions, the published upper bounds on the real test gold (45.76, 457.6), and
+"""The analyses of McCarthy & Navigli (2009), section 4 (scoring/analyses.py): hand-computed tiny
+cases in exact fractions, the published upper bounds on the real test gold (45.76, 457.6), and
 the real systems (context2vec on test, BL.out on trial) through every analysis."""
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ def _oracle_recall(measure: str, scored: Gold, copies: int, top: int) -> float |
 def test_best_upper_bound_on_the_test_gold_is_the_published_45_76() -> None:
     path = shared_path("data", "semeval2007", "test", "gold")
     bounds = upper_bounds(read_gold(read_text(path), "compat"))
-    assert f"{100 * float(bounds.best):.2f}" == "45.76"  # seed 001, eq. 7
+    assert f"{100 * float(bounds.best):.2f}" == "45.76"  # McCarthy & Navigli 2009, eq. 7
     assert bounds.best == Fraction(18451, 40320) == _independent_best_bound(path)
     assert bounds.items == 1696
     assert _oracle_recall("best", read_gold(read_text(path)), 1, 1) == pytest.approx(

@@ -1,4 +1,4 @@
-"""The annotation flow (A4-A6, A9) through the app's HTTP interface."""
+"""The annotation flow through the app's HTTP interface."""
 
 from __future__ import annotations
 

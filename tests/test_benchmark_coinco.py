@@ -1,5 +1,5 @@
 """CoInCo: the XML reader (:mod:`scoring.coinco`) and ``python -m scoring.benchmark
-coinco`` (issue 13, item 3). The real file's items equal what Melamud's converter writes;
+coinco``. The real file's items equal what Melamud's converter writes;
 the figures equal the reference runs' (docs/benchmarks.md)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``python -m scoring.benchmark semeval07``: GAP over the pooled candidates (Melamud's and
-LexSubGen's conventions) and LexSubGen's P@1, P@3, R@10 (issue 13, item 3).
+LexSubGen's conventions) and LexSubGen's P@1, P@3, R@10.
 
 Hand-made items are checked against Melamud's formula worked by hand; the real golds
 against the figures Melamud's ``lst_gap.py`` and LexSubGen's metrics printed on the same

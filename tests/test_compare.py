@@ -1,5 +1,5 @@
 """The leaderboard: scoring.measures (rows), scoring.leaderboard and its command line
-scoring.compare (issue 6, items 5-7)."""
+scoring.compare."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A SWORDS result on the leaderboard (issue 13 item 5): ``scoring.compare`` scores it as
+"""A SWORDS result on the leaderboard: ``scoring.compare`` scores it as
 its ranked candidates, beside the other systems, with SWORDS' own figures; an exact answer
 gets the same GAP as the same candidates in a ranked file and through the library."""
 

@@ -1,4 +1,4 @@
-"""Studies in other languages (issue 17 items 2 and 3): lemmas checked by hand, compiled
+"""Studies in other languages: lemmas checked by hand, compiled
 end to end through ``python -m annotate.compile --language de|it``; case folded when
 counting; the curly apostrophe; the lemma review and decisions; the signature and the
 summary; and ``lexsub compile``, the compile page and the lemma review in a dataset's

@@ -1,4 +1,4 @@
-"""The compile page (issue 11 item 4): the command line's options, the summary before the
+"""The compile page: the command line's options, the summary before the
 download, and a download that is the same bytes as ``lexsub compile`` with them."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The gold compiler (SPEC C1-C5): hand-computed cases for every rule, hypothesis
+"""The gold compiler: hand-computed cases for every rule, hypothesis
 properties, the command line, and the proof on the task's real gold (split into five
 annotators by :mod:`annotate.gold.split`, compiled back, scored)."""
 
@@ -83,7 +83,7 @@ def lines_of(gold: CompiledGold) -> list[str]:
     return list(gold_lines(gold))
 
 
-# --- C2 normalisation ------------------------------------------------------------------
+# --- normalisation ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -109,7 +109,7 @@ def test_normalisation_steps_and_reasons(typed: str, normal: str, reasons: tuple
     assert normalise(typed) == normal
 
 
-# --- C3 lemmatisation ------------------------------------------------------------------
+# --- lemmatisation ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -234,11 +234,11 @@ def test_decisions_file_round_trip_and_errors(tmp_path: Path) -> None:
             read_decisions(path)
 
 
-# --- C4 aggregation --------------------------------------------------------------------
+# --- aggregation -----------------------------------------------------------------------
 
 
 def test_happy_glad_example_of_seed_002() -> None:
-    """Seed 002, section 4: H_i = glad glad glad merry merry cheerful jovial."""
+    """McCarthy & Navigli (2007), section 4: H_i = glad glad glad merry merry cheerful jovial."""
     records = [
         answer("1", "9999", "glad", "merry"),
         answer("2", "9999", "glad"),
@@ -448,7 +448,7 @@ def test_summary_says_when_score_pl_reads_the_gold_differently(tmp_path: Path) -
     assert "|t:annotators|only-t:no" in data["signature"]
 
 
-# --- C1 input --------------------------------------------------------------------------
+# --- input -----------------------------------------------------------------------------
 
 GOOD = {
     "annotator": "ann",

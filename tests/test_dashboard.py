@@ -1,4 +1,4 @@
-"""The organiser's dashboard (issue 11 item 9): per dataset, each member's progress
+"""The organiser's dashboard: per dataset, each member's progress
 against their own sentences, with percentages and last activity, and a link to every
 page of the dataset."""
 

@@ -1,4 +1,4 @@
-"""N3: load and fault tests on the live app, counting every answer afterwards.
+"""Load and fault tests on the live app, counting every answer afterwards.
 
 Each test serves the real app (``wsgi:app``) with WORKERS gunicorn worker processes over
 a fresh database (tests/live_server.py: ``lexsub init-db``, ``lexsub demo``, CSRF on); the
@@ -21,7 +21,11 @@ app recovered). The assertions are on these counts, not on timings.
   the one scripts/postgres.sh starts or finds); otherwise every backend of the app's
   database is ended with ``pg_terminate_backend``, which severs every pooled connection
   the same way. 5xx answers while the database is down are counted and retried; none
-  may come 10 s after it is back.
+  may come 10 s after it is back. A restart ends the sessions of everyone on the
+  server, so the test runs only when asked (``LEXSUB_TEST_RESTART_POSTGRES=1``, which
+  .ci/run sets) or against a cluster scripts/postgres.sh started for the tests (it
+  writes ``instance/postgres-started-by-tests``); otherwise it skips saying so, a skip
+  that CI=true does not count as a failure.
 
 Run with ``-s`` to see the counts.
 """
@@ -41,7 +45,7 @@ from pathlib import Path
 import pytest
 
 from tests import live_clients, live_server
-from tests.conftest import IN_CI, database_url
+from tests.conftest import IN_CI, database_url, skip_on_purpose
 from tests.live_clients import Annotator, Count
 from tests.live_server import Server
 
@@ -285,6 +289,31 @@ def _restart_database(url: str) -> str:
     )
 
 
+RESTART = "LEXSUB_TEST_RESTART_POSTGRES"
+STARTED = Path(__file__).resolve().parent.parent / "instance" / "postgres-started-by-tests"
+"""Written by scripts/postgres.sh when it started a cluster itself ("VERSION NAME")."""
+
+
+def _why_not_restart(url: str) -> str | None:
+    """None when this run may restart the server of ``url``: asked to (``RESTART=1``, as
+    .ci/run sets), or its cluster is one scripts/postgres.sh started for the tests (none
+    answered). Else why not: a restart ends every session of everyone on the server."""
+    if os.environ.get(RESTART) == "1":
+        return None
+    cluster = _local_cluster(url)
+    if (
+        isinstance(cluster, tuple)
+        and STARTED.is_file()
+        and STARTED.read_text().split() == [*cluster]
+    ):
+        return None
+    return (
+        "test_database_restart restarts the PostgreSQL server, ending every session of "
+        "everyone on it; it runs only against a cluster scripts/postgres.sh started for the "
+        f"tests, or when asked: {RESTART}=1 (.ci/run sets it)"
+    )
+
+
 if POSTGRES or not IN_CI:  # CI's SQLite run has no PostgreSQL; its database run has
 
     @pytest.mark.database
@@ -295,6 +324,9 @@ if POSTGRES or not IN_CI:  # CI's SQLite run has no PostgreSQL; its database run
                 "sets it for the database run)"
             )
         url = POSTGRES
+        refused = _why_not_restart(url)
+        if refused is not None:
+            skip_on_purpose(refused)
         run = _under_load(tmp_path, url, lambda server, annotators: _restart_database(url))
         _assert_nothing_lost(run)
         last = run.last_failure()

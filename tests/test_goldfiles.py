@@ -1,4 +1,4 @@
-"""The compiler on the app's data (issue 4): lemma review by command and page, stored
+"""The compiler on the app's data: lemma review by command and page, stored
 decisions winning over the lemmatiser, compile and download, and the end-to-end proof."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_review_page_and_gold_download(answered: Flask, client: FlaskClient) -> 
 
 
 def test_end_to_end_trial_through_the_app(app: Flask, tmp_path: Path) -> None:
-    """Issue 4 (7): the trial XML imported, five annotators enter the split trial gold
+    """The trial XML imported, five annotators enter the split trial gold
     through HTTP, the compile without normalisation or lemmatisation gives back the
     official gold, except where the web form collapses white space (item 211's
     'secretion  producing', pinned)."""

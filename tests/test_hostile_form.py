@@ -1,4 +1,4 @@
-"""Issue 10 items 1, 4 and 5 through the app: the form applies the one rule of a valid
+"""Hostile input through the app: the form applies the one rule of a valid
 substitute and keeps what was typed, flagged values are saved once confirmed, an answer
 sent after the session ended comes back after logging in, every route sends the security
 headers, and errors have styled pages."""
@@ -78,7 +78,7 @@ def test_refused_values_keep_what_was_typed_and_mark_the_field(
     assert "<title>Error: " in page
     assert re.search(
         rf'id="{field}" name="{field}" value="[^"]*"[^>]*aria-invalid="true" '
-        r'aria-describedby="message-1[ "]',  # then the target word (issue 17)
+        r'aria-describedby="message-1[ "]',  # then the target word
         page,
     ), page
     if "\x00" not in form[field]:
@@ -179,7 +179,7 @@ def test_an_answer_sent_after_logout_elsewhere_comes_back(
         page = annotator.get(f"/annotate/{first}").get_data(as_text=True)
         assert 'value="brainy"' in page
         assert _saved(app) == []
-    else:  # sessions that survive a logout elsewhere are the sessions issue's failure
+    else:  # sessions that survived a logout elsewhere were the failure this guards against
         pytest.fail(f"the answer was taken after logout: {response.status_code}")
 
 
@@ -227,7 +227,7 @@ def test_every_route_sends_the_security_headers(
         url = rule.rule
         for name in rule.arguments:
             url = (
-                url.replace(f"<int:{name}>", str(values[name]))
+                url.replace(f"<id:{name}>", str(values[name]))
                 .replace(f"<path:{name}>", str(values[name]))
                 .replace(f"<{name}>", str(values[name]))
             )
@@ -321,7 +321,7 @@ def test_no_post_route_answers_500_to_hostile_values(
             continue
         url = rule.rule
         for name in rule.arguments:
-            url = url.replace(f"<int:{name}>", str(values[name]))
+            url = url.replace(f"<id:{name}>", str(values[name]))
         data: dict[str, object] = {name: value for name in FIELD_NAMES}
         data["file"] = (io.BytesIO(b"<corpus/>"), value[:300] + ".xml")
         data["systems"] = (io.BytesIO(b"x.n 1 :: a\n"), value[:300])

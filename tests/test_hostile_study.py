@@ -1,4 +1,4 @@
-"""Issue 10: nothing an annotator types breaks a study. Hypothesis types arbitrary text
+"""Nothing an annotator types breaks a study. Hypothesis types arbitrary text
 (any Unicode, the gold format's separators, control characters, reserved words, long
 strings) into the real annotation form for several annotators; then every organiser page
 and both downloads answer without a server error, the compiled gold parses under both
@@ -158,7 +158,7 @@ def _organiser_pages(app: Flask, boss: FlaskClient, dataset: int) -> None:
             url = rule.rule
             for name, value in {**values, "xml_id": xml_id}.items():
                 url = (
-                    url.replace(f"<int:{name}>", str(value))
+                    url.replace(f"<id:{name}>", str(value))
                     .replace(f"<path:{name}>", str(value))
                     .replace(f"<{name}>", str(value))
                 )

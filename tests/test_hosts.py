@@ -1,4 +1,4 @@
-"""Issue 15 item 5: more than one app host. The app keeps nothing a request depends on in
+"""More than one app host. The app keeps nothing a request depends on in
 its process: the session is the signed cookie (one ``SECRET_KEY`` for every host), the
 account's session token is in the database, and the log-in limit counts in the storage
 ``LEXSUB_LIMITER_STORAGE`` names (Redis when several hosts share one database).

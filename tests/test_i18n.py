@@ -1,4 +1,4 @@
-"""Annotator pages in the study's language (issue 17, item 6): the dataset's language picks
+"""Annotator pages in the study's language: the dataset's language picks
 the catalogue (German, Italian; English otherwise), the English texts stay exactly as they
 were, ``lang`` is on the sentence and ``<html>``, and the committed catalogues are whole
 and compiled."""

@@ -1,4 +1,4 @@
-"""annotate.importer: the task's XML input (SPEC A3), on the real files, the demo and
+"""annotate.importer: the task's XML input, on the real files, the demo and
 malformed or hostile input."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Importing every format into the database: ``lexsub import`` (--format, --language),
 the organiser's import page, the dataset page's language, nothing stored from a file
-that is refused, and the annotator's page showing what was imported (issue 17)."""
+that is refused, and the annotator's page showing what was imported."""
 
 from __future__ import annotations
 

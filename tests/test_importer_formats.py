@@ -1,6 +1,6 @@
 """annotate.sources: CoInCo XML, SWORDS JSON, TSV and CSV, gzip, the format told from the
 content, the dataset's language and NFC names, on small files we write, on the real
-CoInCo and SWORDS releases, and on malformed input (issue 17 items 1 and 5)."""
+CoInCo and SWORDS releases, and on malformed input."""
 
 from __future__ import annotations
 

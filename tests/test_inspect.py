@@ -1,4 +1,4 @@
-"""The organiser reads every answer (issue 11 item 3): an item's answers and revisions,
+"""The organiser reads every answer: an item's answers and revisions,
 an annotator's answers in order, and the filters for what the compiler leaves out or
 changes."""
 

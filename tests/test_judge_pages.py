@@ -1,4 +1,4 @@
-"""The judges' pages (issue 12) as annotator pages (issue 17, item 6): in the language of
+"""The judges' pages as annotator pages: in the language of
 the round's dataset (German, Italian; English otherwise, and for a round of no dataset),
 the English texts as they were; the header's *Judging* link for a judge; a judge with no
 unfinished dataset lands on /judge after logging in."""

@@ -1,4 +1,4 @@
-"""scoring.judgements (issue 12): the paper's verdict rule, Tables 11 and 12, agreement
+"""scoring.judgements: the paper's verdict rule, Tables 11 and 12, agreement
 on judgements, models ranked by AP and AUC, the judgements file and its command, and
 the SWORDS judgements as a finished round. Every figure is hand-computed, published or
 printed by the reference package (krippendorff)."""

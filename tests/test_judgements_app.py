@@ -1,4 +1,4 @@
-"""Judgement rounds in the app (issue 12, items 1-4): building a post hoc round (pure:
+"""Judgement rounds in the app: building a post hoc round (pure:
 sampling, candidates; and through the organiser's page), rows files, judges, the
 judging screen (labels, resume, revisions, a session that ended), the export in the
 judgements format, the report page and the ``lexsub round`` commands."""
@@ -35,10 +35,10 @@ SENTENCES = {str(i): Sentence("a ", "word", f" {i}") for i in range(1, 7)}
 
 
 def test_posthoc_sampling_follows_the_papers_rule() -> None:
-    spec = posthoc_round(GOLD, SYSTEMS, SENTENCES, 3, 1)
-    assert [item.id for item in spec.items] == ["1", "5", "6"]
-    assert spec.eligible == 3 and spec.seed == 1 and spec.systems == ("s1", "s2")
-    first = {c.text: c.origin for c in spec.items[0].candidates}
+    plan = posthoc_round(GOLD, SYSTEMS, SENTENCES, 3, 1)
+    assert [item.id for item in plan.items] == ["1", "5", "6"]
+    assert plan.eligible == 3 and plan.seed == 1 and plan.systems == ("s1", "s2")
+    first = {c.text: c.origin for c in plan.items[0].candidates}
     assert first == {
         "glad": ("human",),
         "happy": ("human", "s1"),  # normalised: Happy
@@ -46,14 +46,14 @@ def test_posthoc_sampling_follows_the_papers_rule() -> None:
         "cheerful person": ("human",),
         "joyful": ("s1", "s2"),
     }
-    assert {c.text: c.origin for c in spec.items[1].candidates} == {
+    assert {c.text: c.origin for c in plan.items[1].candidates} == {
         "x": ("human",),
         "y": ("human", "s2"),
         "z": ("human",),
     }
-    assert {c.text: c.origin for c in spec.items[2].candidates}["run-down"] == ("human", "s1")
+    assert {c.text: c.origin for c in plan.items[2].candidates}["run-down"] == ("human", "s1")
     again = posthoc_round(GOLD, SYSTEMS, SENTENCES, 3, 1)
-    assert again == spec  # a seed gives the same round, order of candidates included
+    assert again == plan  # a seed gives the same round, order of candidates included
     orders = {
         tuple(c.text for c in posthoc_round(GOLD, SYSTEMS, SENTENCES, 3, seed).items[0].candidates)
         for seed in range(20)
@@ -69,7 +69,7 @@ def test_posthoc_sampling_follows_the_papers_rule() -> None:
 
 
 def test_rows_files() -> None:
-    spec = parse_rows(
+    plan = parse_rows(
         [
             "sentence\ttarget\tcandidate\torigin",
             "The <head>bright</head> boy .\tbright\tclever\thuman",
@@ -78,14 +78,14 @@ def test_rows_files() -> None:
         ],
         "r.tsv",
     )
-    assert [item.id for item in spec.items] == ["1", "2"]
-    assert spec.items[0].sentence == Sentence("The ", "bright", " boy .")
-    assert [(c.text, c.origin) for c in spec.items[0].candidates] == [
+    assert [item.id for item in plan.items] == ["1", "2"]
+    assert plan.items[0].sentence == Sentence("The ", "bright", " boy .")
+    assert [(c.text, c.origin) for c in plan.items[0].candidates] == [
         ("clever", ("human",)),
         ("shiny", ("sysA", "sysB")),
     ]
-    assert spec.items[1].sentence == Sentence("He sold the house.", "", "")
-    assert spec.items[1].word == "sell"
+    assert plan.items[1].sentence == Sentence("He sold the house.", "", "")
+    assert plan.items[1].word == "sell"
     with pytest.raises(FormatError, match=r"r.tsv:1: header"):
         parse_rows(["sentence\tcandidate"], "r.tsv")
     with pytest.raises(FormatError, match=r"r.tsv:2: 2 fields, the header names 3"):
@@ -254,6 +254,7 @@ def test_a_post_hoc_round_judged_and_reported(
     )
     assert re.search(r"<th scope=\"row\">both</th><td>1</td><td>100.00</td>", report)
     assert "<svg" in report and 'Fleiss\' kappa <strong id="kappa">' in report
+    assert "<caption>Table 11 of McCarthy &amp; Navigli (2009): verdicts on" in report
 
 
 def test_labels_sent_after_the_session_ended_are_kept(app: Flask, posthoc: int) -> None:

@@ -1,4 +1,4 @@
-"""The lemma review corrects any form (issue 11 item 5): not only the changes the
+"""The lemma review corrects any form: not only the changes the
 lemmatiser proposes, and it shows where each form occurs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10 item 4 (outside the annotation form): no server error on over-long input or
+"""Outside the annotation form, no server error on over-long input or
 control characters. Imported XML, dataset names, uploaded file names, lemma decisions,
 usernames and log-ins are refused with a message naming the value and the rule (or, for
 a file name, kept shortened), and nothing is stored. PostgreSQL refuses NUL in text and

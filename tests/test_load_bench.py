@@ -1,6 +1,6 @@
 """The load benchmark's figures (bench/load_bench.py) on hand-computed cases: the cycle
 percentiles, the count of acknowledged saves against a store (lexsub's or Potato's files),
-and the lines that hold a run against issue 15's targets. Nothing here starts a server or
+and the lines that hold a run against the load targets. Nothing here starts a server or
 installs Potato."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A7: every save is in the history and the last one is current, whatever the timing."""
+"""Every save is in the history and the last one is current, whatever the timing."""
 
 from __future__ import annotations
 
@@ -101,7 +101,7 @@ def test_twenty_threads_saving_at_once(app: Flask, dataset: int) -> None:
 
 
 def test_forty_concurrent_saves_are_forty_in_the_counter(app: Flask, dataset: int) -> None:
-    """Issue 10 item 7: 8 threads save one sentence 5 times each. The counter is raised by
+    """8 threads save one sentence 5 times each. The counter is raised by
     the database (UPDATE … SET saves = saves + 1), so no save is lost from it (a
     read-modify-write counted 27-33 of 40)."""
     from annotate.extensions import db

@@ -1,4 +1,4 @@
-"""One candidate normaliser (issue 13 item 1): a system's exact answer scores the same
+"""One candidate normaliser: a system's exact answer scores the same
 through every route (the library functions, the registry, ``scoring.compare``), whatever
 the form of the gold key (hyphen, apostrophe, curly apostrophe, case, one letter), and
 the revised and ranking measures read the gold under the fixed rules unless asked."""
@@ -211,7 +211,7 @@ def test_a_german_gold_scored_fixed_gives_exact_answers_full_credit(tmp_path: Pa
 
 
 def test_gold_errors_name_the_real_line() -> None:
-    """Issue 17 item 4: never line 0, nor the first line of the chunk."""
+    """A gold error names the real line: never line 0, nor the first line of the chunk."""
     from scoring.gold import read_gold_pair
     from scoring.io import FormatError
 

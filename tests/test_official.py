@@ -1,5 +1,5 @@
-"""The official measures on worked examples (seed 002, section 4) and hand-computed cases,
-in compat and fixed rules."""
+"""The official measures on worked examples (McCarthy & Navigli 2007, section 4) and hand-computed
+cases, in compat and fixed rules."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from scoring.official import ScorerDied, guesses_compat, guesses_fixed, score_sy
 from scoring.perl import perl_round, perl_str
 from scoring.report import official_text
 
-# Seed 002, section 4: annotators gave glad merry / glad / cheerful glad / merry / jovial,
-# so H_i is glad 3, merry 2, cheerful 1, jovial 1 (|H_i| = 7); the system says glad;cheerful.
+# McCarthy & Navigli (2007), section 4: annotators gave glad merry / glad / cheerful glad / merry /
+# jovial, so H_i is glad 3, merry 2, cheerful 1, jovial 1 (|H_i| = 7); the system says
+# glad;cheerful.
 HAPPY_GOLD = ["happy.a 9999 :: glad 3;merry 2;cheerful 1;jovial 1;"]
 
 

@@ -1,4 +1,4 @@
-"""S2 parity: every case of ../shared/oracle/cases.tsv, standard output byte for byte."""
+"""Parity with score.pl: every case of ../shared/oracle/cases.tsv, standard output byte for byte."""
 
 from __future__ import annotations
 

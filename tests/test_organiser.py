@@ -30,7 +30,7 @@ def organiser_routes(app: Flask) -> list[tuple[str, str]]:
     routes = []
     for rule in app.url_map.iter_rules():
         if rule.endpoint.startswith(("organiser.", "reports.")):
-            url = rule.rule.replace("<int:dataset_id>", "1").replace("<int:user_id>", "1")
+            url = rule.rule.replace("<id:dataset_id>", "1").replace("<id:user_id>", "1")
             for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
                 routes.append((method, url))
     return routes

@@ -1,4 +1,4 @@
-"""The package (issue 14's Contract): the wheel builds, installs in a fresh virtual
+"""The package: the wheel builds, installs in a fresh virtual
 environment outside the checkout, and its commands run there.
 
 One real install of the plain wheel (``pip install WHEEL``: no Flask may arrive, and the

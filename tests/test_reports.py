@@ -1,4 +1,4 @@
-"""The organiser's report pages (issue 5 item 8, issue 6 item 5): the agreement report and
+"""The organiser's report pages: the agreement report and
 the leaderboard of uploaded systems, with their charts, and the same numbers as the
 command lines."""
 

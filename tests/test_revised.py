@@ -1,4 +1,4 @@
-"""The revised measures of Jabbari, Hepple & Guthrie (seed 000): every worked example of
+"""The revised measures of Jabbari, Hepple & Guthrie (2010): every worked example of
 the slides in exact fractions, the choices made where the slides are silent, and
 hypothesis properties."""
 

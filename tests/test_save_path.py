@@ -1,4 +1,4 @@
-"""Issue 15 item 1, the lean save path: a save-and-next by the page's script (``fetch``,
+"""The lean save path: a save-and-next by the page's script (``fetch``,
 ``Accept: application/json``) is at most four SQL statements on SQLite and on PostgreSQL,
 the user's look-up included; what it stores, the word's dictionary tick and the figures
 it answers, checked by hand on the small dataset (bright.a: sentences 1 and 2; stand.n.v:
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
 JSON = {"Accept": "application/json"}
 MOST = 4
-"""Issue 15's bound on a save-and-next's SQL statements, the user's look-up included."""
+"""The bound on a save-and-next's SQL statements, the user's look-up included."""
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""A2, A8 and issue 3 item 5: hashed passwords, CSRF on forms, limited log-in attempts,
+"""Hashed passwords, CSRF on forms, limited log-in attempts,
 real near-original files imported through the command with their repairs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 10 item 3: sessions end. A session cookie copied before logout, before an
+"""Sessions end. A session cookie copied before logout, before an
 organiser resets the password and before deactivation is refused afterwards; a log-in
 checks one password hash whether or not the username exists."""
 

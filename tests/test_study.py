@@ -1,4 +1,4 @@
-"""annotate.study (A10): members, who opens what, overlap batches, crowd participants; and
+"""annotate.study: members, who opens what, overlap batches, crowd participants; and
 the annotation flow that depends on them (landing, finished page, study link)."""
 
 from __future__ import annotations

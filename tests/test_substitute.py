@@ -1,4 +1,4 @@
-"""Issue 10 item 1: one definition of a valid substitute (scoring.substitute), and the
+"""One definition of a valid substitute (scoring.substitute), and the
 compiler leaving out, and reporting, the stored answers that break it."""
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def _answer(
 
 
 def test_the_compiler_leaves_out_and_reports_stored_answers_that_break_the_rules() -> None:
-    """What the issue found: each of these stopped the compile or was misread."""
+    """What hostile input found: each of these stopped the compile or was misread."""
     records = [
         _answer("a", "1", "fast"),
         _answer("b", "1", "happy; glad"),

@@ -1,4 +1,4 @@
-"""The stored leaderboard (issue 11 item 6): system files kept with the dataset, ranked by
+"""The stored leaderboard: system files kept with the dataset, ranked by
 a chosen measure, with coverage, warnings, score.pl's diagnosis, re-scoring and deletion;
 the same figures as ``python -m scoring.compare`` and ``python -m scoring.score``."""
 
@@ -247,7 +247,7 @@ def test_chart_legend_entries_never_overlap() -> None:
 def test_a_swords_result_is_scored_on_the_page(
     answered: Flask, client: FlaskClient, dataset: int
 ) -> None:
-    """A SWORDS result (issue 13 item 5): scored as its ranked candidates, with SWORDS'
+    """A SWORDS result: scored as its ranked candidates, with SWORDS'
     own figures against the dataset's gold as a SWORDS dataset; the same ranking figures
     as RANKED, which ranks the same candidates the same way."""
     import json

@@ -1,4 +1,4 @@
-"""Issue 15: a server process is warmed before it serves (annotate/warmup.py). After
+"""A server process is warmed before it serves (annotate/warmup.py). After
 :func:`annotate.warmup.warm`, a save-and-next compiles no SQL (every statement it sends
 is a hit in SQLAlchemy's compiled cache), nothing was written, and a database without
 its tables leaves the app starting, cold, with a warning."""

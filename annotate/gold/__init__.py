@@ -1,11 +1,11 @@
-"""The gold compiler (SPEC C1-C5), pure: plain data in, values and files out.
+"""The gold compiler, pure: plain data in, values and files out.
 
 No Flask and no SQLAlchemy here: the app exports responses (or passes
 :class:`~annotate.gold.records.Response` values) and calls :func:`compile_responses`;
 the command line ``python -m annotate.compile`` does the same on a JSON Lines file.
 
-Pipeline: :func:`normalise` (C2) → :func:`lemmatise` with :class:`Decisions` (C3) →
-:func:`aggregate_item` (C4) → :func:`write_outputs` (C5). Languages other than English
+Pipeline: :func:`normalise` → :func:`lemmatise` with :class:`Decisions` →
+:func:`aggregate_item` → :func:`write_outputs`. Languages other than English
 (:attr:`CompileOptions.language`): :func:`lemmatiser_for` and :func:`rules_for`
 (:mod:`annotate.gold.languages`), case folded when counting (:mod:`annotate.gold.casefold`).
 """

@@ -1,8 +1,8 @@
-"""C4: one item's answers aggregated into counts, mode, membership of T and MW.
+"""One item's answers aggregated into counts, mode, membership of T and MW.
 
-Definitions (seed 002, section 4; seed 001, sections 2.2.2 and 2.4): h_i is annotator h's
-SET of substitutes for item i after normalisation and lemmatisation (empty for name and
-nil), H_i the multiset union of the h_i, freq_res the number of annotators whose set holds
+Definitions (McCarthy & Navigli 2007, section 4; McCarthy & Navigli 2009, sections 2.2.2 and 2.4):
+h_i is annotator h's SET of substitutes for item i after normalisation and lemmatisation (empty for
+name and nil), H_i the multiset union of the h_i, freq_res the number of annotators whose set holds
 res. The mode m_i is the substitute strictly more frequent than every other, if there is
 one. T holds the items with at least two non-nil, non-name answers: by default from at
 least two annotators (``t_rule="annotators"``), or, the other reading, two responses in
@@ -10,7 +10,7 @@ H_i (``t_rule="responses"``, what score.pl applies to a gold file). MW holds the
 in T whose most frequent multiword (strictly more frequent than any other) was given by
 more than one annotator.
 
-Fixed order of a gold line (C5): count descending, then the substitute's code points
+Fixed order of a gold line: count descending, then the substitute's code points
 ascending (Python's ``str`` order); ``pn N`` last.
 """
 
@@ -116,7 +116,7 @@ def top_multiword(answers: Iterable[Answer]) -> tuple[tuple[str, int] | None, st
 def aggregate_item(
     lexelt: str, instance: str, answers: Iterable[Answer], rule: TRule = "annotators"
 ) -> CompiledItem:
-    """C4 for one item: counts, ``pn``, T (and why not), mode, MW."""
+    """One item aggregated: counts, ``pn``, T (and why not), mode, MW."""
     ordered = tuple(sorted(answers, key=lambda answer: answer.annotator))
     counts = count_substitutes(ordered)
     names = sum(1 for answer in ordered if answer.kind == "name")

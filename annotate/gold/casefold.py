@@ -1,6 +1,6 @@
-"""C4 for languages other than English: counting and agreement fold case.
+"""Aggregation for languages other than English: counting and agreement fold case.
 
-English forms are lower-cased by normalisation (C2). Other languages lemmatise the typed
+English forms are lower-cased by normalisation. Other languages lemmatise the typed
 form, case kept (German nouns come out capitalised: *Haus*), so forms of one word that
 differ only in case (``schön`` and ``Schön``, ``Haus der Kunst`` and ``Haus der kunst``)
 are made one here, per word (lexelt), before answers are counted: every form of a group

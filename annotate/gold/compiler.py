@@ -1,8 +1,8 @@
-"""The gold compiler (C1-C4): responses in, a :class:`CompiledGold` value out.
+"""The gold compiler: responses in, a :class:`CompiledGold` value out.
 
-check (the one rule of :mod:`scoring.substitute`) → normalise (C2) → lemmatise with the
-organiser's decisions (C3) → one SET per annotator and item → aggregate (C4). Writing the
-files (C5) is :mod:`annotate.gold.write`.
+check (the one rule of :mod:`scoring.substitute`) → normalise → lemmatise with the
+organiser's decisions → one SET per annotator and item → aggregate. Writing the
+files is :mod:`annotate.gold.write`.
 
 A response with a value the rules refuse (``happy; glad`` in one box, ``pn``, ``!!!``, a
 control character) is left out whole and reported as an :class:`AnswerProblem`; values
@@ -88,7 +88,7 @@ class AnswerProblem:
 
 @dataclass(frozen=True, slots=True)
 class LemmaChange:
-    """A lemma the lemmatiser proposed for ``surface``, and what was applied (C3 review).
+    """A lemma the lemmatiser proposed for ``surface``, and what was applied (the lemma review).
 
     ``decision`` is the organiser's action, None when there was none (the proposal is
     applied); ``result`` the form used. ``count`` counts responses, ``items`` their ids.
@@ -502,7 +502,7 @@ class _Compiler:
 def compile_responses(
     records: Iterable[Response], options: CompileOptions | None = None
 ) -> CompiledGold:
-    """Compile responses into a gold (C1-C4). Raises :class:`ResponseError` listing every
+    """Compile responses into a gold. Raises :class:`ResponseError` listing every
     instance under two lexelts and every annotator who answered an instance twice."""
     compiler = _Compiler(options or CompileOptions())
     collecting = gc.isenabled()

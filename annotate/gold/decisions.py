@@ -1,4 +1,4 @@
-"""C3: the organiser's decisions on lemma changes, which win over the lemmatiser.
+"""The organiser's decisions on lemma changes, which win over the lemmatiser.
 
 A decision names a surface form (a substitute or multiword after normalisation) and
 either accepts the lemmatiser's proposal, rejects it (the surface form is kept: *glasses*

@@ -1,4 +1,4 @@
-"""C3 for languages other than English: a lemmatiser per language under its own rules.
+"""Lemmatisation for languages other than English: a lemmatiser per language under its own rules.
 
 English keeps LemmInflect and its rules (:mod:`annotate.gold.lemmatisation`) unchanged.
 The others were measured on forms we wrote and checked by hand

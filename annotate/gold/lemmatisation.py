@@ -1,4 +1,4 @@
-"""C3: lemmatisation of substitutes with the target's part of speech.
+"""Lemmatisation of substitutes with the target's part of speech.
 
 The lemmatiser is a value (:class:`Lemmatiser`): a name and version for the signature and
 a function giving a word's candidate lemmas for a Universal PoS tag. Tests pass

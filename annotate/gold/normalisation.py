@@ -1,4 +1,4 @@
-"""C2: normalisation of a substitute or multiword as typed by an annotator.
+"""Normalisation of a substitute or multiword as typed by an annotator.
 
 Steps, in order: Unicode NFC; invisible characters removed (zero-width characters, bidi
 controls, a byte-order mark) and white space trimmed and runs of it collapsed to one space
@@ -9,7 +9,7 @@ when answers are counted, :mod:`annotate.gold.casefold`);
 punctuation at either end stripped ("stray" punctuation: any Unicode punctuation character
 except the hyphen, repeated until none is left, white space trimmed again). Inner
 punctuation (``11.27 kilograms``, ``people's``) and every hyphen are kept: the scorer
-accepts a space for a human hyphen, not the reverse (seed 002, section 2.2).
+accepts a space for a human hyphen, not the reverse (McCarthy & Navigli 2007, section 2.2).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Normalised:
 
 
 def normalise_with_reasons(text: str, lower: bool = True) -> Normalised:
-    """Normalise ``text`` (C2) and say which steps changed it; ``lower``: lower-case it
+    """Normalise ``text`` and say which steps changed it; ``lower``: lower-case it
     (English), else keep its case for the lemmatiser."""
     reasons: list[str] = []
     composed = unicodedata.normalize("NFC", text)
@@ -56,7 +56,7 @@ def normalise_with_reasons(text: str, lower: bool = True) -> Normalised:
 
 
 def normalise(text: str, lower: bool = True) -> str:
-    """The normalised form of a substitute or multiword (C2); may be empty.
+    """The normalised form of a substitute or multiword; may be empty.
 
     >>> normalise("  The  Eucharist. ")
     'the eucharist'

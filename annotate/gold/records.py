@@ -1,4 +1,4 @@
-"""C1: the compiler's input, one response per (annotator, instance), as JSON Lines.
+"""The compiler's input, one response per (annotator, instance), as JSON Lines.
 
 Each line is one JSON object with (at least) these keys::
 
@@ -53,7 +53,7 @@ class ResponseError(FormatError):
 
 @dataclass(frozen=True, slots=True)
 class Response:
-    """One annotator's answer for one instance (A4), as exported by the app."""
+    """One annotator's answer for one instance, as exported by the app."""
 
     annotator: str
     lexelt: str

@@ -1,4 +1,4 @@
-"""C3 review: every lemma change the lemmatiser proposes, for the organiser to decide on.
+"""The lemma review: every lemma change the lemmatiser proposes, for the organiser to decide on.
 
 A compiled gold carries the list (:attr:`CompiledGold.lemma_changes`): surface → proposed
 lemma, the form applied, the decision taken if any, how many responses and which items.

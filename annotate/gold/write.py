@@ -1,7 +1,7 @@
-"""C5: the compiled gold as files, byte-compatible with the task's.
+"""The compiled gold as files, byte-compatible with the task's.
 
-``gold``      ``lexelt id :: sub count;sub count;`` (seed 002, 2.2.1): count descending,
-              ties by the substitute's code points; ``pn N;`` last (N annotators said
+``gold``      ``lexelt id :: sub count;sub count;`` (McCarthy & Navigli 2007, 2.2.1): count
+              descending, ties by the substitute's code points; ``pn N;`` last (N annotators said
               the target is part of a proper name). Every item with a substitute or a
               name answer, or only the items in T (``only_t``).
 ``mwgold``    ``lexelt id :: multiword count;`` (2.2.4) for the items in MW.

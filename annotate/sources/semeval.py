@@ -1,4 +1,4 @@
-"""Import of the SemEval-2007 lexical-substitution input format (SPEC A3).
+"""Import of the SemEval-2007 lexical-substitution input format.
 
 The task's input is ``corpus/lexelt[@item]/instance[@id]/context/head``::
 

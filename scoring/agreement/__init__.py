@@ -1,12 +1,12 @@
-"""Inter-annotator agreement (SPEC G1, G2, G4, G5) on ``annotators.jsonl``.
+"""Inter-annotator agreement on ``annotators.jsonl``.
 
-Definitions follow seed 001 (the 2009 paper), section 2.2.2: H is the set of annotators,
+Definitions follow McCarthy & Navigli (2009), section 2.2.2: H is the set of annotators,
 h_i annotator h's SET of substitutes for item i (empty when the answer was ``name`` or
 ``nil``), T the items with non-empty answers from at least two annotators, P_i the pairs
 of non-empty answers for item i, H_i the multiset union of the h_i and m_i the mode, the
 substitute strictly more frequent in H_i than every other (T_m: the items of T with one).
 
-* :func:`pairwise_agreement` is PA, equation 1 (and the pooled variant of seed 002,
+* :func:`pairwise_agreement` is PA, equation 1 (and the pooled variant of McCarthy & Navigli (2007),
   section 6);
 * :func:`mode_agreement` is PA_m, equation 2, with the share |T_m| / |T|;
 * :func:`agreement_table` is the layout of Table 1 (per PoS and for all);
@@ -194,7 +194,7 @@ def read_annotators(path: str | Path) -> tuple[Item, ...]:
 
 def jaccard(first: frozenset[str], second: frozenset[str]) -> float:
     """|h_i and h'_i| / |h_i or h'_i| (intersection over union), the term of equation 1
-    (seed 001) for one pair."""
+    (McCarthy & Navigli 2009) for one pair."""
     if not first or not second:
         raise ValueError("both sets must be non-empty (P_i pairs non-empty answers only)")
     return len(first & second) / len(first | second)
@@ -219,13 +219,13 @@ def _in_t(items: Iterable[Item]) -> list[Item]:
 
 
 def pairwise_agreement(items: Iterable[Item], variant: PaVariant = "per_item") -> float:
-    """PA, equation 1 of seed 001 (section 2.2.2)::
+    """PA, equation 1 of McCarthy & Navigli (2009), section 2.2.2::
 
         PA = Σ_{i∈T} Σ_{{h_i,h'_i}∈P_i} (|h_i and h'_i| / |h_i or h'_i|) / (|P_i| · |T|)
 
     the mean over the pairs of each item, then the mean over T (``per_item``). With
-    ``pooled_2007`` it is the reading of seed 002 (section 6): the sum of the pair scores
-    over all items of T divided by the number of pairs, so items with more annotators
+    ``pooled_2007`` it is the reading of McCarthy & Navigli (2007), section 6: the sum of the pair
+    scores over all items of T divided by the number of pairs, so items with more annotators
     weigh more. Items outside T are ignored; an empty T raises ``ValueError``."""
     if variant not in PA_VARIANTS:
         raise ValueError(f"variant {variant!r} is not one of {', '.join(PA_VARIANTS)}")
@@ -237,7 +237,7 @@ def pairwise_agreement(items: Iterable[Item], variant: PaVariant = "per_item") -
 
 def item_mode(item: Item) -> str | None:
     """m_i: the substitute strictly more frequent in H_i (the multiset union of the h_i)
-    than every other, or None (seed 001, section 2.2.2)."""
+    than every other, or None (McCarthy & Navigli 2009, section 2.2.2)."""
     return _mode_of(item.answers)
 
 
@@ -263,7 +263,7 @@ def mode_credit(answer: frozenset[str], mode: str) -> float:
 
 
 def mode_agreement(items: Iterable[Item]) -> ModeAgreement:
-    """PA_m, equation 2 of seed 001 (section 2.2.2)::
+    """PA_m, equation 2 of McCarthy & Navigli (2009), section 2.2.2::
 
         PA_m = Σ_{i∈T_m} Σ_{h∈H} (1 if m_i ∈ h_i) / |h_i|  /  |HT_m|
 
@@ -288,8 +288,8 @@ def mode_agreement(items: Iterable[Item]) -> ModeAgreement:
 
 @dataclass(frozen=True, slots=True)
 class AgreementRow:
-    """One row of Table 1 of seed 001: PA, PA_m, |T| and the share of T with a mode, as
-    fractions (PA and PA_m are None, mode_share 0, when T is empty)."""
+    """One row of Table 1 of McCarthy & Navigli (2009): PA, PA_m, |T| and the share of T with a
+    mode, as fractions (PA and PA_m are None, mode_share 0, when T is empty)."""
 
     PA: float | None
     PAm: float | None
@@ -307,8 +307,8 @@ def agreement_row(items: Iterable[Item]) -> AgreementRow:
 
 
 def agreement_table(items: Iterable[Item]) -> dict[str, AgreementRow]:
-    """Table 1 of seed 001: a row for each PoS ``n``, ``v``, ``a``, ``r`` and for ``all``
-    (items of other PoS count in ``all`` only)."""
+    """Table 1 of McCarthy & Navigli (2009): a row for each PoS ``n``, ``v``, ``a``, ``r`` and for
+    ``all`` (items of other PoS count in ``all`` only)."""
     listed = list(items)
     table = {pos: agreement_row(i for i in listed if i.pos == pos) for pos in TABLE_KEYS[:4]}
     table["all"] = agreement_row(listed)
@@ -374,8 +374,8 @@ def annotator_agreement(items: Iterable[Item]) -> dict[str, AnnotatorAgreement]:
 
 def leave_one_out(items: Iterable[Item]) -> dict[str, dict[str, AgreementRow]]:
     """For every annotator, :func:`agreement_table` with that annotator's answers removed
-    (T and the modes recomputed without them), as seed 001 reports PA and PA_m without
-    one annotator (section 2.2.2)."""
+    (T and the modes recomputed without them), as McCarthy & Navigli (2009) report PA and PA_m
+    without one annotator (section 2.2.2)."""
     listed = list(items)
     annotators = sorted({r.annotator for item in listed for r in item.responses})
     return {a: agreement_table(item.without(a) for item in listed) for a in annotators}
@@ -439,7 +439,7 @@ def fleiss_kappa(counts: Sequence[Sequence[int]]) -> float:
 
 
 def first_substitute_units(items: Iterable[Item]) -> tuple[list[str], list[list[str | None]]]:
-    """The nominal view of SPEC G4: the annotators (sorted) and, for each item, each
+    """The nominal view for alpha: the annotators (sorted) and, for each item, each
     annotator's first substitute (None for no or an empty answer). ``annotators.jsonl``
     keeps h_i as a sorted set, so "first" is the alphabetically first substitute; it is the
     substitute itself when the annotator gave one only."""

@@ -1,4 +1,4 @@
-"""Krippendorff's alpha on substitution answers (SPEC G4): three views of the same sets.
+"""Krippendorff's alpha on substitution answers: three views of the same sets.
 
 All three are alpha = 1 - D_o / D_e in the coincidence-matrix form of Krippendorff,
 "Computing Krippendorff's alpha-reliability" (2011) and *Content Analysis* (2004): D_o
@@ -8,7 +8,7 @@ of every lemma, when items of many lemmas are pooled); 1 is perfect agreement, 0
 agreement at chance level, below 0 systematic disagreement.
 
 * :func:`nominal_alpha`: one value per annotator and unit; ``first_substitute_units``
-  feeds it each annotator's first substitute (the nominal view of SPEC G4).
+  feeds it each annotator's first substitute (the nominal view).
 * :func:`indicator_alpha`: one binary unit per (item, substitute s), s in the union of
   the item's answers: "did this annotator give s?", asked of every annotator with a
   non-empty answer to the item. Computed by ``krippendorff.alpha(value_counts=...)``;

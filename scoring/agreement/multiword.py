@@ -1,10 +1,10 @@
-"""Multiword agreement (SPEC G3): detection and identification.
+"""Multiword agreement: detection and identification.
 
-Seed 002 (McCarthy & Navigli 2007), section 6: "For multiwords we calculate the pairwise
+McCarthy & Navigli (2007), section 6: "For multiwords we calculate the pairwise
 agreement of multiword identification over all items (many of these won't be multiwords
 so agreement will be high due to this), and for the subset of multiword responses ... the
 pairwise agreement of the actual multiword which is identified." Here the first is called
-*detection* and the second *identification*, as in the mw measures (seed 002, section
+*detection* and the second *identification*, as in the mw measures (McCarthy & Navigli 2007, section
 4.3, equations 9-12):
 
 * detection: over every pair of annotators who both answered an item (any kind: the
@@ -15,10 +15,10 @@ pairwise agreement of the actual multiword which is identified." Here the first 
   agrees when the two strings are equal (as written in ``annotators.jsonl``, where the
   compiler has already normalised them).
 
-Each is given in the layout of PA (seed 001, equation 1: the mean over the pairs of an
-item, then the mean over the items with a pair) and pooled (agreeing pairs over all
-pairs, seed 002's reading), with the counts. Because most items have no multiword,
-detection agreement is high by chance; the chance-corrected figure is nominal alpha on
+Each is given in the layout of PA (McCarthy & Navigli 2009, equation 1: the mean over the pairs of
+an item, then the mean over the items with a pair) and pooled (agreeing pairs over all
+pairs, the reading of McCarthy & Navigli 2007), with the counts. Because most items have no
+multiword, detection agreement is high by chance; the chance-corrected figure is nominal alpha on
 marked / not marked. Ties and orders do not arise: every figure is a sum of counts.
 """
 

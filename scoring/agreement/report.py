@@ -1,8 +1,8 @@
-"""The agreement report (SPEC G6): what ``python -m scoring.agreement`` prints and the
+"""The agreement report: what ``python -m scoring.agreement`` prints and the
 organiser's agreement page shows, from one function (:func:`report`).
 
-Per PoS key (``n``, ``v``, ``a``, ``r``, ``all``): Table 1 of seed 001 (PA, eq. 1; the
-share of T with a mode; PA_m, eq. 2; |T|) and three alphas (:mod:`scoring.agreement.alpha`);
+Per PoS key (``n``, ``v``, ``a``, ``r``, ``all``): Table 1 of McCarthy & Navigli 2009 (PA, eq. 1;
+the share of T with a mode; PA_m, eq. 2; |T|) and three alphas (:mod:`scoring.agreement.alpha`);
 per annotator the agreement with the others and with the mode; the multiword agreement
 (:mod:`scoring.agreement.multiword`); optionally every figure without each annotator and
 percentile bootstrap intervals over lemmas for PA, PA_m and the mode share.

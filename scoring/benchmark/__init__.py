@@ -1,4 +1,4 @@
-"""The field's benchmarks scored as their own code scores them (issue 13): SWORDS
+"""The field's benchmarks scored as their own code scores them: SWORDS
 (:mod:`scoring.benchmark.swords`), the SemEval-2007 task and CoInCo in the
 candidate-ranking and generation settings. ``python -m scoring.benchmark BENCHMARK
 SYSTEM --data DATASET`` (:mod:`scoring.benchmark.cli`); each benchmark is a module that

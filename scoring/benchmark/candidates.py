@@ -1,5 +1,5 @@
 """The candidate-ranking and generation settings shared by the SemEval-2007 and CoInCo
-benchmarks (issue 13, item 3), scored as the field's code scores them.
+benchmarks, scored as the field's code scores them.
 
 - **Candidate ranking** (Erk & Padó 2010; Thater, Fürstenau & Pinkal 2010; Melamud, Levy &
   Dagan 2015): a system ranks the candidates pooled from the gold of every instance of

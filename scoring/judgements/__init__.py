@@ -1,6 +1,6 @@
-"""Judgement studies (issue 12; SPEC J1, J2, G5): fresh judges label candidate
-substitutes, as in the post hoc study of seed 001 (section 4.4: good / reasonable / bad,
-Tables 11 and 12) or the lexical-reference task of seed 003 (true: word / phrase /
+"""Judgement studies: fresh judges label candidate
+substitutes, as in the post hoc study of McCarthy & Navigli 2009 (section 4.4: good / reasonable /
+bad, Tables 11 and 12) or the lexical-reference task of Glickman et al. 2006 (true: word / phrase /
 context, or false).
 
 Pure: plain data in, frozen dataclasses out; no Flask, no SQLAlchemy.

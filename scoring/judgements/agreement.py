@@ -1,4 +1,4 @@
-"""Agreement on judgements (issue 12, item 5; SPEC G5): Cohen's kappa for every pair of
+"""Agreement on judgements: Cohen's kappa for every pair of
 judges, Fleiss' kappa, Krippendorff's alpha nominal and (for an ordered label set such
 as good > reasonable > bad) ordinal, per round and per judge, on the full labels and on
 the binary view (:mod:`scoring.judgements.labels`).

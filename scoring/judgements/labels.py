@@ -1,13 +1,13 @@
-"""Label sets of judgement studies, as data (issue 12, item 2; SPEC J1, J2).
+"""Label sets of judgement studies, as data.
 
 A :class:`LabelSet` names its labels (best first when they are ordered), the key that
 chooses each label on the judging page, and its binary view:
 
-* ``posthoc`` (seed 001, section 4.4): good > reasonable > bad, ordered; binary view
+* ``posthoc`` (McCarthy & Navigli 2009, section 4.4): good > reasonable > bad, ordered; binary view
   good or reasonable (positive) against bad.
-* ``lexical-reference`` (seed 003, section 3.2): true-word, true-phrase, true-context
+* ``lexical-reference`` (Glickman et al. 2006, section 3.2): true-word, true-phrase, true-context
   (the three sub-categories of *true*) and false, not ordered; binary view any true
-  against false, the view on which seed 003 reports kappa 0.63 (0.5 on the
+  against false, the view on which Glickman et al. (2006) report kappa 0.63 (0.5 on the
   sub-categories).
 * ``swords`` (Lee et al. 2021): TRUE > UNSURE > FALSE, ordered so that UNSURE sits
   between; binary view TRUE against FALSE with UNSURE a missing value, as

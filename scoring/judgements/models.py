@@ -1,27 +1,27 @@
-"""Models ranked against judgements (issue 12, item 6; SPEC J2): a model scores every
+"""Models ranked against judgements: a model scores every
 candidate of a round; the candidates whose binary verdict is positive are the relevant
 ones (:mod:`scoring.judgements.verdicts`).
 
-* The recall-precision curve (seed 003, section 5.1) has one point per distinct score,
+* The recall-precision curve (Glickman et al. 2006, section 5.1) has one point per distinct score,
   highest first: recall and precision of the candidates scoring at least that much.
   Tied scores are one threshold (one point), so the curve does not depend on the order
   of rows. **Average precision** is the area under this uninterpolated curve,
   AP = Σ_k (R_k - R_{k-1}) P_k over the thresholds k (R_0 = 0), "equivalent to the area
-  under an uninterpolated recall-precision curve" (seed 003, after Voorhees & Harman
+  under an uninterpolated recall-precision curve" (Glickman et al. 2006, after Voorhees & Harman
   1999). Without ties it equals (1/R) Σ_{i relevant} P@i,
   :func:`scoring.ranking.average_precision` (the tests compare them).
-* The ROC curve (seed 004, section 3) plots the true positive rate against the false
+* The ROC curve (Cohn 2003, section 3) plots the true positive rate against the false
   positive rate at the same thresholds, from (0, 0); its area is
   :func:`scoring.ranking.roc_auc` (Mann-Whitney, a tie counting one half), the
   probability that a random relevant candidate scores above a random other one.
-* Recall per sub-category at an overall recall level (seed 003, Table 6): the smallest
+* Recall per sub-category at an overall recall level (Glickman et al. 2006, Table 6): the smallest
   threshold set (best first, ties together) whose overall recall reaches the level, then,
   for each positive label, the share of the candidates with that verdict it holds.
 * The permutation test against random ranking: the relevance of the rows is shuffled
   over the scores ``permutations`` times (seeded; ties stay ties) and
   p = (1 + #{AP_random ≥ AP}) / (1 + permutations); ``ap_05`` and ``ap_01`` are the AP a
   model needs for p < 0.05 and p < 0.01 (the 95th and 99th percentiles of AP_random,
-  the figures seed 003 quotes: 0.65 and 0.66 on its data).
+  the figures Glickman et al. (2006) quote: 0.65 and 0.66 on its data).
 
 Scores file: JSON Lines, one object per candidate with ``item``, ``candidate``,
 ``score`` (a finite number) and optionally ``model`` (default: the file's name).
@@ -169,8 +169,8 @@ def auc(scores: Sequence[float], relevant: Sequence[bool]) -> float | None:
 def recall_by_label(
     scores: Sequence[float], labels: Sequence[str | None], positive: Sequence[str], level: float
 ) -> tuple[float, dict[str, float | None]]:
-    """Seed 003's Table 6: the overall recall reached at the first threshold where it is
-    at least ``level``, and for each positive label the share of its candidates found
+    """Table 6 of Glickman et al. (2006): the overall recall reached at the first threshold where it
+    is at least ``level``, and for each positive label the share of its candidates found
     there (None for a label no candidate has). ``labels[i]`` is row i's verdict, None
     for a row that is not relevant."""
     if not 0 < level <= 1:

@@ -1,4 +1,4 @@
-"""The judgements file (issue 12, Contract): JSON Lines, one object per judgement with
+"""The judgements file: JSON Lines, one object per judgement with
 the keys ``item`` (string), ``candidate`` (string), ``judge`` (string), ``label``
 (string) and ``origin`` (a list of strings: ``"human"`` and/or system names). The app's
 round export writes it; ``python -m scoring.judgements`` reads it.

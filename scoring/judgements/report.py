@@ -1,4 +1,4 @@
-"""The report of a judgement round (issue 12, items 4-6): verdicts, Tables 11 and 12,
+"""The report of a judgement round: verdicts, Tables 11 and 12,
 agreement, and models ranked against the verdicts; as a value with ``to_json`` and as
 text. The command (:mod:`scoring.judgements.cli`) and the organiser's page both call
 :func:`report`, so their figures are the same."""

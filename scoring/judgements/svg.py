@@ -1,5 +1,5 @@
-"""Line charts as SVG text (recall-precision and ROC curves, seeds 003 and 004): the
-same markup on the organiser's page (inline) and in the file the command writes. Pure:
+"""Line charts as SVG text (recall-precision and ROC curves, Glickman et al. 2006 and Cohn 2003):
+the same markup on the organiser's page (inline) and in the file the command writes. Pure:
 no plotting library, every label escaped, a fixed number format so that the same curves
 give the same bytes."""
 

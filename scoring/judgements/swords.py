@@ -1,5 +1,5 @@
-"""The SWORDS judgements (Lee et al. 2021, release v1.1) as a finished round (issue 12,
-item 7): every substitute of a target is a candidate of the item named by the target's
+"""The SWORDS judgements (Lee et al. 2021, release v1.1) as a finished round:
+every substitute of a target is a candidate of the item named by the target's
 id, each of its labels (TRUE, FALSE, UNSURE) a judgement, and its ``extra.sources`` its
 origin: ``coinco`` (the CoInCo annotators' substitutes) becomes ``"human"``, any other
 source (``roget``, the thesaurus) keeps its name, so Table 11's ``origA`` row is the

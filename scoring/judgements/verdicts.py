@@ -1,4 +1,5 @@
-"""Majority verdicts and the post hoc tables (seed 001, section 4.4, Tables 11 and 12).
+"""Majority verdicts and the post hoc tables (McCarthy & Navigli 2009, section 4.4, Tables 11 and
+12).
 
 The paper's rule: "we took the majority verdict for each substitute. If there is one
 reasonable and one good verdict, then we categorise the substitute as reasonable"; with

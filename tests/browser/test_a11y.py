@@ -1,4 +1,4 @@
-"""WCAG 2.2 AA in a real browser (issue 17, item 7; SPEC A9): axe-core over every page of
+"""WCAG 2.2 AA in a real browser: axe-core over every page of
 ``app.url_map`` an annotator or an organiser can open, at 1280 px and 375 px, with no
 violation; the target word named to assistive technology; invalid fields marked and tied
 to their messages; sentence links big enough and saying which is current and answered;
@@ -172,8 +172,8 @@ def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
     from annotate.rounds import assign_judge, create_round, posthoc_spec, save_labels, screens
 
     gold = gold_items_from_file(POSTHOC_GOLD.splitlines(), "gold.txt")
-    spec = posthoc_spec(demo, {"sys.best": POSTHOC_SYSTEM}, 2, 7, gold)
-    posthoc = create_round(spec, "demo post hoc", "posthoc", "posthoc", "sentence", demo, "boss")
+    plan = posthoc_spec(demo, {"sys.best": POSTHOC_SYSTEM}, 2, 7, gold)
+    posthoc = create_round(plan, "demo post hoc", "posthoc", "posthoc", "sentence", demo, "boss")
     referenz = create_round(
         parse_rows(REFERENZ_ROWS.splitlines(), "haus.tsv"),
         "Haus Referenz",

@@ -582,7 +582,7 @@ def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> 
 
 
 def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> None:
-    """Issue 4: the lemma review works in a browser; the decision wins in the download."""
+    """The lemma review works in a browser; the decision wins in the download."""
     import io
     import zipfile
 
@@ -608,7 +608,7 @@ def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> Non
 def test_organiser_reads_agreement_and_scores_a_system(
     live: Live, page: Page, tmp_path: Path
 ) -> None:
-    """Issues 5 and 6: the agreement page with its charts and the scores page with an
+    """The agreement page with its charts and the scores page with an
     uploaded system, reached from the organiser's dashboard."""
     first, _second = save_demo_answers(
         live, {"ann": [("calm",), ("quiet", "still")], "bob": [("calm", "quiet"), ("still",)]}

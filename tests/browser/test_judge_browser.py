@@ -1,4 +1,4 @@
-"""A post hoc round in a real browser (issue 12): the organiser builds it from the trial
+"""A post hoc round in a real browser: the organiser builds it from the trial
 gold and the context2vec outputs on the rounds page, assigns three judges, who label
 every candidate with the keyboard alone (G, R, B, then Enter), and reads Tables 11 and
 12 on the report page, which equal the library's report of what the judges typed."""

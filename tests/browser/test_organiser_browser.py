@@ -1,4 +1,4 @@
-"""The organiser side of issue 11 in a real browser: finding an answer on its item page
+"""The organiser side of a study in a real browser: finding an answer on its item page
 and its revisions, compiling with --only-t on the page (the same bytes as the command),
 and a leaderboard that keeps two uploaded systems, ranked, after a reload."""
 

@@ -1,4 +1,4 @@
-"""A study in a real browser (issue 11, items 1, 2, 7, 8): two datasets, an annotator
+"""A study in a real browser: two datasets, an annotator
 assigned to one only, login landing on the first unanswered sentence, the finished page,
 the keyboard shortcuts, and a crowd participant's link and completion code."""
 

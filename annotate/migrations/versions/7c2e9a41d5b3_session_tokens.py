@@ -1,7 +1,7 @@
 """session tokens
 
 The session cookie names users.session_token, which logout, a password reset and
-(de)activation change (issue 10).
+(de)activation change.
 
 Revision ID: 7c2e9a41d5b3
 Revises: 61afe1a3a51f

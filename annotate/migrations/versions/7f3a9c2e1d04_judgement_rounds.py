@@ -1,7 +1,7 @@
 """judgement rounds
 
 judgement studies: rounds, their items and candidates, judges, labels and their
-history (issue 12)
+history
 
 Revision ID: 7f3a9c2e1d04
 Revises: c3d4e5f6a7b8

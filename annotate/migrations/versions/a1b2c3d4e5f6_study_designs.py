@@ -1,6 +1,6 @@
 """study designs
 
-assignments, guidelines, crowd participants and overlap designs (issue 11, annotator side)
+assignments, guidelines, crowd participants and overlap designs (the annotator side of studies)
 
 Dataset members (only they see a dataset), sentence assignments (overlap and crowd
 designs), a dataset's guidelines, design, study link and completion code, and a crowd

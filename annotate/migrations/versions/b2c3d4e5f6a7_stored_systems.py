@@ -1,6 +1,6 @@
 """stored systems
 
-the leaderboard's stored system files and their scores (issue 11, organiser side)
+the leaderboard's stored system files and their scores
 
 Revision ID: b2c3d4e5f6a7
 Revises: a1b2c3d4e5f6

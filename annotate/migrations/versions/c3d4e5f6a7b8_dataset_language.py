@@ -1,6 +1,6 @@
 """dataset language
 
-a dataset's language, an ISO 639-1 code, 'en' by default (issue 17)
+a dataset's language, an ISO 639-1 code, 'en' by default
 
 Revision ID: c3d4e5f6a7b8
 Revises: b2c3d4e5f6a7
