@@ -30,15 +30,33 @@ from annotate.services import ServiceError, create_user, export_records, import_
 from annotate.sources import FORMATS, SourceError, parse_source
 from annotate.sources.language import iso639_1, language_name
 from annotate.study import assign, create_users, parse_user_lines, unassign
+from scoring.command import FAILURES, describe, one_line
+from scoring.files import TextError, read_text
+
+
+class OneLineUsageError(click.UsageError):
+    """A usage error shown as every command shows one: a line ``Error: …`` (status 2)."""
+
+    def show(self, file: Any = None) -> None:
+        hint = f" (see {self.ctx.command_path} --help)" if self.ctx is not None else ""
+        click.echo(f"Error: {one_line(self.format_message())}{hint}", file=file, err=True)
 
 
 class Commands(AppGroup):
-    """The ``lexsub`` group: a database error in any command is a message, not a
-    traceback."""
+    """The ``lexsub`` group: a database error, a file that cannot be read and bad usage in
+    any command are a one-line message, not a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except OneLineUsageError:
+            raise
+        except click.UsageError as error:
+            raise OneLineUsageError(error.format_message(), error.ctx) from error
+        except click.ClickException as error:
+            raise click.ClickException(one_line(error.message)) from error
+        except FAILURES as error:
+            raise click.ClickException(one_line(describe(error))) from error
         except SQLAlchemyError as error:
             with ctx.ensure_object(ScriptInfo).load_app().app_context():
                 with suppress(SQLAlchemyError):
@@ -212,9 +230,11 @@ def create_users_command(file: Path, name: str | None) -> None:
     space and a password; generated passwords are printed once."""
     dataset = _dataset(name) if name else None
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {file}: {error}") from error
+        text = read_text(file)
+    except OSError as error:
+        raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
+    except TextError as error:
+        raise click.ClickException(str(error)) from error
     try:
         created = create_users(parse_user_lines(text, str(file)), dataset)
     except ServiceError as error:

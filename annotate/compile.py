@@ -31,10 +31,11 @@ from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
 from annotate.gold.records import iter_responses
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 
 
 def parser() -> argparse.ArgumentParser:
-    result = argparse.ArgumentParser(
+    result = ArgumentParser(
         prog="python -m annotate.compile",
         description="Compile gold, mwgold, per-annotator responses and a summary from responses.",
     )
@@ -72,13 +73,8 @@ def language_code(value: str) -> str:
 
 
 def _decisions(path: str | None) -> Decisions:
-    """The decisions file, or none; a file that is not UTF-8 is a ValueError naming it."""
-    if not path:
-        return NO_DECISIONS
-    try:
-        return read_decisions(path)
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 ({error.reason} at byte {error.start})") from None
+    """The decisions file, or none."""
+    return read_decisions(path) if path else NO_DECISIONS
 
 
 def run(argv: Sequence[str]) -> int:
@@ -96,12 +92,8 @@ def run(argv: Sequence[str]) -> int:
         )
         gold = compile_responses(iter_responses(args.responses), options)
         write_outputs(gold, args.out)
-    except OSError as error:
-        print(f"compile: cannot use {error.filename}: {error.strerror}", file=sys.stderr)
-        return 1
-    except ValueError as error:  # ResponseError, DecisionError: they name file and line
-        print(f"compile: {error}", file=sys.stderr)
-        return 1
+    except FAILURES as error:  # ResponseError, DecisionError: they name file and line
+        return fail(describe(error))
     in_t = gold.in_t
     applied = sum(1 for change in gold.lemma_changes if change.applied)
     print(

@@ -64,6 +64,7 @@ from annotate.rounds import (
     unassign_judge,
 )
 from annotate.services import MAX_DATASET_NAME, ServiceError
+from annotate.uploads import uploaded_text
 from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
@@ -121,10 +122,7 @@ def _upload_text(field: str) -> tuple[str, str] | None:
     upload = request.files.get(field)
     if upload is None or not upload.filename:
         return None
-    try:
-        return upload.filename, upload.read().decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ServiceError(f"{upload.filename} is not UTF-8 text") from error
+    return upload.filename, uploaded_text(upload)
 
 
 # --- organiser ------------------------------------------------------------------------------
@@ -198,10 +196,7 @@ def _create(action: str) -> JudgementRound:
         systems[run.file_name] = run.content
     for file in request.files.getlist("systems"):
         if file.filename:
-            try:
-                systems[file.filename] = file.read().decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise ServiceError(f"{file.filename} is not UTF-8 text") from error
+            systems[file.filename] = uploaded_text(file)
     gold = _upload_text("gold")
     mwgold = _upload_text("mwgold")
     items = None
@@ -291,11 +286,11 @@ def report_page(round_id: int) -> str | tuple[str, int]:
         try:
             for upload in request.files.getlist("scores"):
                 if upload.filename:
-                    text = upload.read().decode("utf-8")
+                    text = uploaded_text(upload)
                     scores.update(parse_scores(split_lines(text), upload.filename))
             if not scores:
                 raise ServiceError("choose a scores file")
-        except (ServiceError, FormatError, UnicodeDecodeError) as error:
+        except (ServiceError, FormatError) as error:
             problem = str(error)
     result: JudgementReport | None = None
     if found:

@@ -23,7 +23,8 @@ from annotate.rounds import (
     users_named,
 )
 from annotate.services import ServiceError
-from scoring.io import FormatError, read_lines
+from scoring.files import TextError, read_text
+from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.records import judgement_line
 from scoring.judgements.report import render_text, report
@@ -33,9 +34,11 @@ round_group = AppGroup("round", help="Judgement rounds: create, assign judges, e
 
 def _text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"cannot read {path}: {error}") from error
+        return read_text(path)
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error.strerror}") from error
+    except TextError as error:
+        raise click.ClickException(str(error)) from error
 
 
 @round_group.command("create")
@@ -92,7 +95,7 @@ def create_command(
                 raise click.UsageError(
                     "--rows makes a round of its own: no --system, --gold or --sample"
                 )
-            plan = parse_rows(read_lines(rows), str(rows))
+            plan = parse_rows(split_lines(_text(rows)), str(rows))
             dataset = dataset_named(dataset_name) if dataset_name else None
             made = create_round(
                 plan, name, "rows", labels or "lexical-reference", layout, dataset, "cli", rows.name
@@ -105,9 +108,9 @@ def create_command(
             items = None
             if gold is not None:
                 items = gold_items_from_file(
-                    read_lines(gold),
+                    split_lines(_text(gold)),
                     str(gold),
-                    read_lines(mwgold) if mwgold else (),
+                    split_lines(_text(mwgold)) if mwgold else (),
                     str(mwgold),
                 )
             plan = posthoc_spec(

@@ -31,6 +31,7 @@ from annotate.study import (
     set_design,
     unassign,
 )
+from annotate.uploads import uploaded_text
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000
@@ -127,10 +128,7 @@ def bulk_users() -> str:
         text = request.form.get("usernames", "")
         try:
             if upload is not None and upload.filename:
-                try:
-                    text = upload.read().decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise ServiceError(f"{upload.filename} is not UTF-8 text") from error
+                text = uploaded_text(upload)
             chosen = form_id(request.form, "dataset", "dataset")
             dataset = None if chosen is None else db.session.get(Dataset, chosen)
             created = create_users(parse_user_lines(text, "the list"), dataset)

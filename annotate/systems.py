@@ -26,6 +26,7 @@ from annotate.models import Dataset, SystemRun, now
 from annotate.services import ServiceError, safe_source, shown
 from annotate.sources.model import Instance as SourceInstance
 from scoring.agreement.swords import ALL_LABELS, parse_swords
+from scoring.files import TextError, decode_text
 from scoring.gold import Gold, read_gold_as_written, read_readings
 from scoring.io import FormatError, parse_gold_line
 from scoring.leaderboard import (
@@ -265,9 +266,9 @@ def store_system(
     stored then)."""
     name = safe_source(file_name) or "system"
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ServiceError(f"{name} is not UTF-8 text: {error}") from error
+        text = decode_text(data, name)
+    except TextError as error:
+        raise ServiceError(str(error)) from None
     if "\x00" in text:
         raise ServiceError(f"{name} holds a NUL character: not a system file")
     gold = scoring_gold(compiled, rules, f"{dataset.name} gold")

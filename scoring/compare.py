@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import TextIO
 
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.gold import read_readings
 from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
 from scoring.lines import read_text
@@ -39,7 +40,7 @@ from scoring.render import render_leaderboard
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m scoring.compare",
         description="Score many system files against one gold file in one table.",
     )
@@ -131,6 +132,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         gold, reading = read_readings(
             read_text(args.gold), "fixed" if args.fixed else "compat", args.gold_reading, args.gold
         )
+        if gold.total_items <= 0:
+            raise ValueError(
+                f"{args.gold}: no gold item with responses (lines LEXELT ID :: SUBSTITUTE "
+                "COUNT;…); nothing to score against"
+            )
         names = system_names(args.systems)
         systems = [(name, read_text(path)) for name, path in zip(names, args.systems, strict=True)]
         if sys.stderr.isatty() or len(systems) > 3:
@@ -145,15 +151,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
             data = read_swords(args.swords_data, ALL_LABELS)
             swords = SwordsData(data, PurePath(args.swords_data).name)
         result = leaderboard(gold, systems, settings, reading, swords)
-    except (OSError, ValueError) as error:
-        print(f"compare: error: {error}", file=sys.stderr)
-        return 1
+    except FAILURES as error:
+        return fail(describe(error))
     except ScorerDied as died:
-        print(
-            f"compare: error: {died.reason} (score.pl dies here: 'Illegal division by zero')",
-            file=sys.stderr,
-        )
-        return 1
+        return fail(f"{died.reason} (score.pl dies here: 'Illegal division by zero')")
     finally:
         gc.enable()
     out.write(render_leaderboard(result, args.format))

@@ -239,13 +239,19 @@ WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 weight, e.g. SemDis 2014's averaged 0-3 scores)."""
 
 
+MAX_COUNT_DIGITS = 300
+"""The digits of a gold count at most: any such number is a finite double."""
+
+
 def parse_count(text: str) -> Count | None:
     """A gold count: an int for a whole number, a float for a decimal weight; None when
-    ``text`` is neither.
+    ``text`` is neither, or has more than :data:`MAX_COUNT_DIGITS` digits before its point.
 
-    >>> parse_count("3"), parse_count("1.33"), parse_count("1e3")
-    (3, 1.33, None)
+    >>> parse_count("3"), parse_count("1.33"), parse_count("1e3"), parse_count("9" * 301)
+    (3, 1.33, None, None)
     """
+    if len(text.partition(".")[0]) > MAX_COUNT_DIGITS:
+        return None
     if text.isdigit() and text.isascii():
         return int(text)
     return float(text) if WEIGHT.fullmatch(text) else None
@@ -265,10 +271,14 @@ def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, C
     substitute, space, text = field.rpartition(" ")
     count = parse_count(text) if space else None
     if count is None or not substitute:
+        shown = shown or repr(field)
+        if len(shown) > 60:
+            shown = shown[:60] + "…"
         raise FormatError(
             [
-                f"{where}: gold entry {shown or field!r} must be 'SUBSTITUTE COUNT' "
-                "(a whole number, or a decimal weight such as 2.5)"
+                f"{where}: gold entry {shown} must be 'SUBSTITUTE COUNT' "
+                f"(a whole number, or a decimal weight such as 2.5; at most "
+                f"{MAX_COUNT_DIGITS} digits)"
             ]
         )
     return substitute, count

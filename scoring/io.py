@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from scoring.files import refuse_wide
 from scoring.types import LEXELT, SystemKind
 
 
@@ -72,7 +73,9 @@ def read_lines(path: str | Path) -> list[str]:
     A ``\\r`` before the newline is kept (score.pl keeps it); bytes that are not UTF-8
     are kept through ``surrogateescape`` so that writing a line back gives its bytes.
     """
-    return split_lines(Path(path).read_bytes().decode(ENCODING, ERRORS))
+    data = Path(path).read_bytes()
+    refuse_wide(data, str(path))
+    return split_lines(data.decode(ENCODING, ERRORS))
 
 
 def split_lines(text: str) -> list[str]:

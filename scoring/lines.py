@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 
+from scoring.files import refuse_wide
 from scoring.io import ERRORS
 
 PATTERNS = {
@@ -43,8 +44,11 @@ CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tupl
 
 
 def read_text(path: str | Path) -> str:
-    """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``."""
-    return Path(path).read_bytes().decode("utf-8", ERRORS)
+    """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
+    :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads."""
+    data = Path(path).read_bytes()
+    refuse_wide(data, str(path))
+    return data.decode("utf-8", ERRORS)
 
 
 def as_text(source: str | Sequence[str]) -> str:

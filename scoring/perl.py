@@ -16,6 +16,8 @@ def perl_str(value: float | int | None) -> str:
         return ""
     if isinstance(value, int):
         return str(value)
+    if not math.isfinite(value):  # a count past a double's range makes Inf and NaN
+        return "NaN" if math.isnan(value) else "Inf" if value > 0 else "-Inf"
     return format(value, ".15g")
 
 
@@ -34,7 +36,8 @@ def perl_round(fraction: float) -> str:
     """
     number = fraction * 100
     number = number * 100
-    result = math.trunc(number + 0.5) / 100
+    # Perl's int() keeps NaN and Inf as they are
+    result = (math.trunc(number + 0.5) if math.isfinite(number) else number) / 100
     text = perl_str(result)
     if "." in text:
         decimals = len(text.split(".", 1)[1])
@@ -53,6 +56,8 @@ UV_MAX = 2**64 - 1
 def perl_number(digits: str) -> int | float:
     """A string of digits as Perl's numeric conversion gives it: an integer while it fits
     an unsigned 64-bit integer, a double beyond (``99999999999999999999`` → ``1e+20``)."""
+    if len(digits.lstrip("0")) > len(str(UV_MAX)):  # past the range, and maybe past int()'s
+        return float(digits)
     value = int(digits)
     return value if value <= UV_MAX else float(digits)
 

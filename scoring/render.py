@@ -9,12 +9,12 @@ give fractions.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from typing import Any
 
 from scoring.agreement.report import INTERVAL_FIGURES, KEYS, AgreementReport
+from scoring.files import CsvWriter
 from scoring.leaderboard import Leaderboard
 
 POS_ORDER = ("all", "n", "v", "a", "r")
@@ -146,7 +146,7 @@ def _analyses_text(found: dict[str, Any]) -> str:
 
 def _leaderboard_csv(board: Leaderboard) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     writer.writerow(["system", "pos", "measure", "value", "low", "high", "signature"])
     intervals = board.intervals or {}
     for name, values in board.systems.items():
@@ -300,7 +300,7 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
 def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
     """One row per PoS key: T, PA, mode share, PAm, the three alphas, and the intervals."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     writer.writerow(
         [
             "pos",

@@ -8,12 +8,12 @@ JSON result carries a ``signature`` naming what determines its numbers.
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scoring.files import CsvWriter
 from scoring.gold import Gold
 from scoring.io import pos_of
 from scoring.multiword import MultiwordScores
@@ -171,7 +171,7 @@ def vars_of(value: PosScores) -> dict[str, object]:
 def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
     """CSV with a header: one row for ``all`` (and one per PoS when ``gold`` is given)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     columns = list(PosScores.__dataclass_fields__)
     writer.writerow(["system", "measure", "rules", "pos", *columns, "signature"])
     table = by_pos(scores, gold) if gold is not None else None
@@ -245,7 +245,7 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
 
 def multiword_csv(name: str, scores: MultiwordScores) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = CsvWriter(out)
     fields = list(_MW_FIELDS)
     writer.writerow(
         [

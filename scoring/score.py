@@ -15,8 +15,10 @@ score.pl does not have, start with ``--``:
 Standard error gets a short diagnosis of what in the system file gained or lost credit
 only because of a defect of score.pl (see :mod:`scoring.diagnose`).
 
-Exit status: 0 done, 1 an error (every message names the file), 2 bad usage: an unknown
-option, or no files at all (score.pl's usage line is printed, and nothing is scored).
+Exit status: 0 done, 1 an error, 2 bad usage: an unknown option, or no files at all
+(score.pl's usage line is printed, and nothing is scored). A failure ends with one line
+``Error: …`` on standard error naming the file; score.pl's own messages (its usage line,
+``Error in FILE on line N``) stay on standard output, where score.pl prints them.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal, TextIO
 
+from scoring.command import FAILURES, USAGE_STATUS, describe, fail
 from scoring.diagnose import diagnose, diagnose_multiwords, fixed_scan, select_dirty
+from scoring.files import not_utf8, without_mark
 from scoring.gold import Gold, read_gold, read_gold_pair
 from scoring.io import FormatError, encode, read_system, split_lines
 from scoring.lines import read_text
@@ -54,6 +58,10 @@ class UsageError(ValueError):
 
 USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
 HELP = __doc__ or ""
+NOTHING_SCORED = (
+    "nothing scored: give SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v] (score.pl's usage "
+    "line is on standard output)"
+)
 
 
 @dataclass(frozen=True)
@@ -156,34 +164,35 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
     try:
         options = parse_arguments(_merge_format_option(argv))
     except UsageError as error:
-        print(f"score: {error}", file=err)
-        return 2
+        print(f"Error: {error}", file=err)
+        return USAGE_STATUS
     write = out.write
     write(encode(USAGE * options.usage_lines))
-    if options.measure is None:
-        return 2 if options.usage_lines else 0
-    if not options.system and not options.gold:  # score.pl goes on to die dividing by 0
-        return 2
+    if options.measure is None and not options.usage_lines:
+        return 0
+    if options.measure is None or (not options.system and not options.gold):
+        # score.pl's usage line is on standard output; it scores nothing (or dies dividing by 0)
+        print(f"Error: {NOTHING_SCORED}", file=err)
+        return USAGE_STATUS
+    unread: list[str] = []
     try:
         if options.strict:
             check_utf8(options.system)
             read_system(options.system, _kind(options.measure))
-        text, notes = _score(options, err)
-    except FormatError as error:
-        print(f"score: {error}", file=err)
-        return 1
-    except OSError as error:
-        print(f"score: cannot read {error.filename}: {error.strerror}", file=err)
-        return 1
+        text, notes = _score(options, unread)
+    except FAILURES as error:
+        return fail(describe(error), err)
     except ScorerDied as died:
-        write(encode(died.stdout))
-        print(
-            f"score: {options.system} against {options.gold}: {died.reason}; score.pl "
-            "dies here with 'Illegal division by zero'",
-            file=err,
+        write(encode(died.stdout))  # score.pl's own messages, such as "Error in FILE on line N"
+        return fail(
+            "".join(f"{problem}; score.pl reads it as empty; " for problem in unread)
+            + f"{options.system} against {options.gold}: {died.reason}; score.pl dies here "
+            "with 'Illegal division by zero'",
+            err,
         )
-        return 1
     write(encode(text))
+    for problem in unread:
+        print(f"warning: {problem}; score.pl reads it as empty", file=err)
     if options.diagnosis:
         for note in notes:
             print(note, file=err)
@@ -193,7 +202,7 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
 def check_utf8(path: str) -> None:
     """Raise :class:`FormatError` naming ``FILE:LINE`` of every line that is not UTF-8
     (``--strict``: the compat reader would keep such bytes as they are)."""
-    data = Path(path).read_bytes()
+    data = without_mark(Path(path).read_bytes(), path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -205,10 +214,7 @@ def check_utf8(path: str) -> None:
         try:
             line.decode("utf-8")
         except UnicodeDecodeError as error:
-            problems.append(
-                f"{path}:{number}: byte 0x{line[error.start]:02X} at column "
-                f"{error.start + 1} is not UTF-8 ({error.reason})"
-            )
+            problems.append(not_utf8(path, number, line, error.start))
     raise FormatError(problems)
 
 
@@ -216,23 +222,23 @@ def _kind(measure: str) -> Literal["best", "oot", "mw"]:
     return "oot" if measure == "oot" else "mw" if measure == "mw" else "best"
 
 
-def _read(path: str, options: Options, err: TextIO) -> str:
+def _read(path: str, options: Options, unread: list[str]) -> str:
     """A file's text. score.pl reads a file it cannot open as empty, and compat does too,
-    saying so on standard error; the fixed rules refuse it."""
+    adding ``cannot read FILE: reason`` to ``unread``; the fixed rules refuse it."""
     try:
         return read_text(path)
     except OSError as error:
         if options.rules == "fixed":
             raise
-        print(f"score: cannot read {path}: {error.strerror}; score.pl reads it as empty", file=err)
+        unread.append(f"cannot read {path}: {error.strerror}")
         return ""
 
 
-def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
+def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
     name = options.system
     if options.measure == "mw":
-        system_lines = split_lines(_read(options.system, options, err))
-        gold_lines = split_lines(_read(options.gold, options, err))
+        system_lines = split_lines(_read(options.system, options, unread))
+        gold_lines = split_lines(_read(options.gold, options, unread))
         mw = score_multiwords(
             gold_lines, system_lines, name, options.gold, options.rules, options.verbose
         )
@@ -245,8 +251,8 @@ def _score(options: Options, err: TextIO) -> tuple[str, list[str]]:
             return multiword_csv(name, mw), notes
         return multiword_text(mw), notes
     measure: Literal["best", "oot"] = "oot" if options.measure == "oot" else "best"
-    system_text = _read(options.system, options, err)
-    gold_text = _read(options.gold, options, err)
+    system_text = _read(options.system, options, unread)
+    gold_text = _read(options.gold, options, unread)
     if not options.diagnosis:
         gold = read_gold(gold_text, options.rules, options.gold)
         del gold_text  # its memory is free for the scan

@@ -343,7 +343,9 @@ def test_a_gold_item_with_no_count_is_named(
         **{"s.best": "good.n 2 :: x\n"},
     )
     assert run(paths["gold"], paths["s.best"])[0] == 1
-    assert "compare: error: gold item bad.n 1: gold counts add up to 0" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "Error: gold item bad.n 1: gold counts add up to 0; |H_i| must be positive\n"
+    )
 
 
 def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
@@ -417,3 +419,13 @@ def test_a_pairs_figures_are_the_tables_to_the_bit() -> None:
             by_lemma = significance.sums_by_cluster(stats, codes, len(lemmas)).sum(axis=0)
             moved += MEASURES[measure].figure(by_lemma.tolist()) != rows.value(measure)
     assert moved > 0
+
+
+@pytest.mark.parametrize("name", ["+cmd.best", "=HYPERLINK(1).best", "@SUM(A1).best"])
+def test_csv_neutralises_a_system_name_that_is_a_formula(tmp_path: Path, name: str) -> None:
+    """OWASP's rule for CSV injection: the cell gets a leading ``'``; figures stay numbers."""
+    paths = files(tmp_path, gold="happy.a 1 :: glad 2;merry 1;\n", **{name: "happy.a 1 :: glad\n"})
+    status, out = run(paths["gold"], paths[name], "--format", "csv", "--measures", "best.P")
+    assert status == 0
+    row = out.splitlines()[1].split(",")
+    assert row[:4] == [f"'{name}", "all", "best.P", "0.6666666666666666"]

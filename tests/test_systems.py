@@ -165,7 +165,10 @@ def test_surprising_files_are_warned_and_bad_ones_refused(
         (b"a 1 :: x\x00\n", "nul"),
         (b"not a system file\n", "notes.txt"),
     )
-    assert "Not scored: binary.best is not UTF-8 text" in html
+    assert (
+        "Not scored: binary.best: UTF-16 text (it starts with a UTF-16 byte-order mark); "
+        "files are UTF-8 text"
+    ) in html
     assert "Not scored: nul holds a NUL character" in html
     assert "Not scored: notes.txt: no line names an item" in html
     page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from scoring.files import parse_json, read_text
 from scoring.substitute import InvalidSubstitute, check_substitute
 
 Action = Literal["accept", "reject", "correct"]
@@ -194,7 +195,7 @@ def parse_decisions(data: object, name: str = "<decisions>") -> Decisions:
 def read_decisions(path: str | Path) -> Decisions:
     """Read a decisions file (see the module's docstring for its format)."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_json(read_text(path))
     except json.JSONDecodeError as error:
         raise DecisionError(f"{path}:{error.lineno}: not JSON ({error.msg})") from None
     return parse_decisions(data, str(path))

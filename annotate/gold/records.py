@@ -29,6 +29,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
+from scoring.files import not_utf8, parse_json, without_mark
 from scoring.io import FormatError
 from scoring.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
 from scoring.types import ANSWER_KINDS, AnswerKind
@@ -243,18 +244,19 @@ def iter_responses(path: str | Path) -> Iterator[Response]:
     name = str(path)
     problems: list[str] = []
     checker = _Checker()
-    decode = json.JSONDecoder().decode
     read = 0
     with Path(path).open("rb") as handle:
         for number, raw in enumerate(handle, 1):
+            if number == 1:
+                raw = without_mark(raw, name)  # TextError for UTF-16: nothing is read
             if not raw.strip():
                 continue
             where = f"{name}:{number}"
             read += 1
             try:
-                yield checker.parse(decode(raw.decode("utf-8")), where)
+                yield checker.parse(parse_json(raw.decode("utf-8")), where)
             except UnicodeDecodeError as error:
-                problems.append(f"{where}: not UTF-8 ({error.reason} at byte {error.start})")
+                problems.append(not_utf8(name, number, raw, error.start))
             except json.JSONDecodeError as error:
                 problems.append(f"{where}: not JSON ({error.msg} at column {error.colno})")
             except ResponseError as error:

@@ -18,15 +18,16 @@ annotator from item to item, so that the load is shared.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from annotate.gold.normalisation import normalise
 from annotate.gold.records import Response, write_responses
+from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.files import read_text
 from scoring.gold import GoldLineAsWritten, read_gold_as_written
-from scoring.io import FormatError, read_lines
+from scoring.io import split_lines
 from scoring.types import AnswerKind
 
 ANNOTATORS = ("h1", "h2", "h3", "h4", "h5")
@@ -143,14 +144,13 @@ def split_gold(
 
 def read_multiwords(path: str | Path) -> dict[str, tuple[tuple[str, int], ...]]:
     """An mwgold file as instance id → multiwords and counts."""
-    return {
-        item.instance: item.entries for item in read_gold_as_written(read_lines(path), str(path))
-    }
+    lines = split_lines(read_text(path))
+    return {item.instance: item.entries for item in read_gold_as_written(lines, str(path))}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m annotate.gold.split GOLD OUT.jsonl [--mwgold FILE]``"""
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m annotate.gold.split",
         description="Split a gold file into 5 annotators' responses (JSON Lines).",
     )
@@ -160,10 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         multiwords = read_multiwords(args.mwgold) if args.mwgold else None
-        split = split_gold(read_lines(args.gold), args.gold, multiwords=multiwords)
-    except (OSError, FormatError) as error:
-        print(f"split: {error}")
-        return 1
+        split = split_gold(split_lines(read_text(args.gold)), args.gold, multiwords=multiwords)
+    except FAILURES as error:
+        return fail(describe(error))
     for problem in split.problems:
         print(f"{args.gold}:{problem.line}: {problem.lexelt} {problem.instance}: {problem.reason}")
     count = write_responses(args.out, split.responses)

@@ -37,8 +37,9 @@ from scoring.agreement.alpha import nominal_alpha as nominal_alpha
 from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
 from scoring.agreement.multiword import annotator_multiword as annotator_multiword
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
+from scoring.files import parse_json, read_text
 from scoring.gold import mode
-from scoring.io import FormatError, json_object_problem, pos_of, read_lines
+from scoring.io import FormatError, json_object_problem, pos_of, split_lines
 from scoring.substitute import InvalidSubstitute, check_substitute
 from scoring.types import ANSWER_KINDS, AnswerKind
 
@@ -150,7 +151,7 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
     number = 0
     for number, text in enumerate(lines, start=1):
         try:
-            obj = json.loads(text)
+            obj = parse_json(text)
         except json.JSONDecodeError as error:
             problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
             continue
@@ -185,7 +186,7 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
 
 def read_annotators(path: str | Path) -> tuple[Item, ...]:
     """:func:`parse_annotators` on a file."""
-    return parse_annotators(read_lines(path), str(path))
+    return parse_annotators(split_lines(read_text(path)), str(path))
 
 
 # --- PA and PA_m ----------------------------------------------------------------------------

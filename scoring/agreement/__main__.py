@@ -14,18 +14,17 @@ gives percentages.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
 
 from scoring.agreement import read_annotators
 from scoring.agreement.report import report
-from scoring.io import FormatError
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.render import render_agreement
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m scoring.agreement", description="Agreement report on annotators.jsonl."
     )
     parser.add_argument("annotators", metavar="ANNOTATORS_FILE")
@@ -59,15 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             options.seed,
             options.confidence,
         )
-    except FormatError as error:
-        print(f"agreement: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        print(f"agreement: cannot read {error.filename}: {error.strerror}", file=sys.stderr)
-        return 1
-    except ValueError as error:
-        print(f"agreement: {error}", file=sys.stderr)
-        return 1
+    except FAILURES as error:
+        return fail(describe(error))
     sys.stdout.write(render_agreement(body, options.format, options.by_pos))
     return 0
 

@@ -38,7 +38,6 @@ the 10-label units were selected for having a TRUE.
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 from collections.abc import Callable, Sequence
@@ -50,6 +49,7 @@ import numpy as np
 
 from scoring.agreement import fleiss_kappa
 from scoring.agreement.alpha import Counts, package_alpha
+from scoring.files import parse_json, read_text
 from scoring.io import FormatError
 
 LABELS = ("FALSE", "TRUE", "UNSURE")
@@ -223,12 +223,10 @@ def load_json(path: str | Path, rule: str = "a SWORDS file is one JSON object") 
     """The decoded JSON of a file, gunzipped when its name ends in ``.gz``; a
     :class:`FormatError` naming the file, the line and ``rule`` when it is not JSON."""
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        try:
-            return json.load(handle)
-        except json.JSONDecodeError as error:
-            raise FormatError([f"{path}: {error.msg} at line {error.lineno} ({rule})"]) from error
+    try:
+        return parse_json(read_text(path))
+    except json.JSONDecodeError as error:
+        raise FormatError([f"{path}: {error.msg} at line {error.lineno} ({rule})"]) from None
 
 
 def read_swords(path: str | Path, labels: Sequence[str] = LABELS) -> Swords:

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
+from scoring.command import FAILURES, ArgumentParser, describe, fail
+
 BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
     "semeval07": "scoring.benchmark.semeval07",
@@ -68,7 +70,7 @@ def benchmark(name: str) -> Benchmark:
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m scoring.benchmark",
         description="Score a system on the field's benchmarks as their own code does.",
     )
@@ -89,9 +91,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     run: Callable[[argparse.Namespace], Report] = benchmark(args.benchmark).evaluate
     try:
         report = run(args)
-    except (OSError, ValueError) as error:
-        print(f"benchmark: error: {error}", file=sys.stderr)
-        return 1
+    except FAILURES as error:
+        return fail(describe(error))
     if args.format == "json":
         out.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
     else:

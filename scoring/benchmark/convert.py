@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from scoring.agreement.swords import ALL_LABELS, Swords, SwordsTarget, read_swords
 from scoring.benchmark.swords import SwordsResult, read_result_file, result_json
 from scoring.benchmark.wordnet import NLTK_POS
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.io import FormatError
 from scoring.lines import read_text
@@ -243,7 +244,7 @@ def _write(text: str, out: str | None, stdout: TextIO) -> None:
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m scoring.benchmark.convert",
         description="Convert between lexsub's files and SWORDS' dataset and result JSON.",
     )
@@ -282,10 +283,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
         text = run(args)
-    except (OSError, ValueError) as error:
-        print(f"convert: error: {error}", file=sys.stderr)
-        return 1
-    _write(text, args.output, stdout or sys.stdout)
+        _write(text, args.output, stdout or sys.stdout)
+    except FAILURES as error:
+        return fail(describe(error))
     return 0
 
 

@@ -69,6 +69,7 @@ tags with NLTK's tagger: such a target is refused.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -80,6 +81,7 @@ import numpy as np
 from scoring.agreement.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.benchmark.cli import Report
 from scoring.benchmark.swords_measures import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
+from scoring.files import finite_number, parse_json, shown_value
 from scoring.io import FormatError
 from scoring.ranking import Scored
 from scoring.registry import figure
@@ -130,9 +132,13 @@ def _entry(entry: Any, place: int, where: str) -> Scored | str:
         return f"{where}: substitute {text!r} is not a string"
     if isinstance(score, bool) or not isinstance(score, int | float):
         return f"{where}: score {score!r} of {text!r} is not a number"
-    if not math.isfinite(score):
-        return f"{where}: score {score!r} of {text!r} is not finite (scores order substitutes)"
-    return Scored(text, float(score))
+    number = finite_number(score)
+    if number is None:
+        return (
+            f"{where}: score {shown_value(score)} of {text!r} is not finite (scores order "
+            "substitutes)"
+        )
+    return Scored(text, number)
 
 
 def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
@@ -164,10 +170,8 @@ def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
 
 def read_result(text: str, name: str = "<result>") -> SwordsResult:
     """:func:`parse_result` on the JSON text of a result file."""
-    import json
-
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as error:
         raise FormatError(
             [f"{name}: {error.msg} at line {error.lineno} (a SWORDS result is one JSON object)"]

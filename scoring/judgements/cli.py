@@ -8,13 +8,12 @@ naming the file, the line and the rule), 2 for bad usage.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scoring.io import FormatError
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.models import PERMUTATIONS, RECALL_LEVEL, SEED, Key, read_scores
 from scoring.judgements.records import read_judgements
@@ -23,7 +22,7 @@ from scoring.judgements.svg import document
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m scoring.judgements",
         description="Verdicts, Tables 11 and 12, agreement and model rankings of a "
         "judgement round (JSON Lines: item, candidate, judge, label, origin).",
@@ -69,12 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if options.curves:
             Path(options.curves).write_text(document(curve_charts(result.models)), "utf-8")
-    except OSError as error:
-        print(f"Error: {error.filename}: {error.strerror}", file=sys.stderr)
-        return 1
-    except (FormatError, ValueError) as error:
-        print(f"Error: {error}", file=sys.stderr)
-        return 1
+    except FAILURES as error:
+        return fail(describe(error))
     if options.format == "json":
         print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:

@@ -39,7 +39,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from scoring.io import FormatError, read_lines
+from scoring.files import finite_number, parse_json, read_text, shown_value
+from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import POSITIVE, LabelSet
 from scoring.judgements.verdicts import Verdict
 from scoring.ranking import Scored, roc_auc
@@ -59,7 +60,7 @@ def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]
     for number, text in enumerate(lines, 1):
         where = f"{name}:{number}"
         try:
-            obj = json.loads(text)
+            obj = parse_json(text)
         except json.JSONDecodeError as error:
             problems.append(f"{where}: {error.msg} (each line is one JSON object)")
             continue
@@ -70,13 +71,9 @@ def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]
         if extra:
             problems.append(f"{where}: unknown key {', '.join(extra)}")
             continue
-        score, model = obj["score"], obj.get("model", default)
-        if (
-            isinstance(score, bool)
-            or not isinstance(score, int | float)
-            or not math.isfinite(score)
-        ):
-            problems.append(f"{where}: score {score!r} is not a finite number")
+        score, model = finite_number(obj["score"]), obj.get("model", default)
+        if score is None:
+            problems.append(f"{where}: score {shown_value(obj['score'])} is not a finite number")
             continue
         if not all(isinstance(obj[k], str) and obj[k] for k in ("item", "candidate")) or not (
             isinstance(model, str) and model
@@ -88,7 +85,7 @@ def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]
         if key in scores:
             problems.append(f"{where}: model {model!r} scores {key} twice")
             continue
-        scores[key] = float(score)
+        scores[key] = score
     if not models and not problems:
         problems.append(f"{name}: no scores (one JSON object per candidate expected)")
     if problems:
@@ -97,7 +94,7 @@ def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]
 
 
 def read_scores(path: str | Path) -> dict[str, dict[Key, float]]:
-    return parse_scores(read_lines(path), str(path))
+    return parse_scores(split_lines(read_text(path)), str(path))
 
 
 @dataclass(frozen=True, slots=True)

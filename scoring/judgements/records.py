@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.io import FormatError, json_object_problem, read_lines
+from scoring.files import parse_json, read_text
+from scoring.io import FormatError, json_object_problem, split_lines
 
 KEYS = ("item", "candidate", "judge", "label", "origin")
 HUMAN = "human"
@@ -94,7 +95,7 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
     number = 0
     for number, text in enumerate(lines, start=1):
         try:
-            obj = json.loads(text)
+            obj = parse_json(text)
         except json.JSONDecodeError as error:
             problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
             continue
@@ -130,7 +131,7 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
 
 def read_judgements(path: str | Path) -> tuple[Judgement, ...]:
     """:func:`parse_judgements` on a file."""
-    return parse_judgements(read_lines(path), str(path))
+    return parse_judgements(split_lines(read_text(path)), str(path))
 
 
 def candidates(judgements: Iterable[Judgement]) -> tuple[Candidate, ...]:

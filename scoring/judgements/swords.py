@@ -17,15 +17,13 @@ judgements file for ``python -m scoring.judgements FILE --labels swords``.
 
 from __future__ import annotations
 
-import argparse
-import gzip
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scoring.agreement.swords import parse_swords
+from scoring.agreement.swords import load_json, parse_swords
+from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.io import FormatError
 from scoring.judgements.records import HUMAN, Judgement, judgement_line
 
@@ -59,20 +57,11 @@ def swords_judgements(data: Any, name: str = "<swords>") -> tuple[Judgement, ...
 
 def read_swords_judgements(path: str | Path) -> tuple[Judgement, ...]:
     """:func:`swords_judgements` of a file, gunzipped when its name ends in ``.gz``."""
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rt", encoding="utf-8") as handle:
-        try:
-            data = json.load(handle)
-        except json.JSONDecodeError as error:
-            raise FormatError(
-                [f"{path}: {error.msg} at line {error.lineno} (a SWORDS file is one JSON object)"]
-            ) from error
-    return swords_judgements(data, str(path))
+    return swords_judgements(load_json(path), str(path))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m scoring.judgements.swords",
         description="Write the SWORDS judgements as a judgements file (JSON Lines).",
     )
@@ -84,12 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(options.out, "w", encoding="utf-8") as handle:
             for judgement in judgements:
                 handle.write(judgement_line(judgement) + "\n")
-    except OSError as error:
-        print(f"Error: {error.filename}: {error.strerror}", file=sys.stderr)
-        return 1
-    except FormatError as error:
-        print(f"Error: {error}", file=sys.stderr)
-        return 1
+    except FAILURES as error:
+        return fail(describe(error))
     print(f"wrote {len(judgements)} judgements to {options.out}", file=sys.stderr)
     return 0
 

@@ -1,0 +1,209 @@
+"""The project's rules for files it reads and writes, in one place.
+
+* :func:`decode_text`: every upload and every file a command reads as strict text is UTF-8;
+  a UTF-8 byte-order mark is dropped, UTF-16 and UTF-32 are recognised and refused by name,
+  and bytes that are not UTF-8 are named by line and column.
+* :func:`parse_json`: ``json.loads`` that refuses too deep nesting and over-long numbers
+  as a :class:`json.JSONDecodeError` at their place, like any other malformed JSON.
+* :func:`finite_number`: a JSON number as a finite float, or None.
+* :class:`CsvWriter`: every CSV the project writes; a cell that a spreadsheet would read as
+  a formula is neutralised (OWASP's rule for CSV injection).
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import gzip
+import json
+import math
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TextIO
+
+BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),  # before UTF-16 LE, whose mark begins it
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+UTF8_RULE = "files are UTF-8 text"
+
+
+class TextError(ValueError):
+    """A file that is not UTF-8 text. The message names the file (and line) and the rule."""
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a file's bytes: UTF-8, without a leading byte-order mark.
+
+    >>> decode_text(b"\\xef\\xbb\\xbfglad", "f.txt")
+    'glad'
+    >>> decode_text("glad".encode("utf-16"), "f.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    scoring.files.TextError: f.txt: UTF-16 text (it starts with a UTF-16 byte-order mark)...
+    """
+    data = without_mark(data, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        end = data.find(b"\n", error.start)
+        raise TextError(
+            not_utf8(name, line, data[start : end if end >= 0 else None], error.start - start)
+        ) from None
+
+
+def without_mark(start: bytes, name: str) -> bytes:
+    """The first bytes of a file without a UTF-8 byte-order mark; :class:`TextError` when
+    they are UTF-16 or UTF-32 (:func:`refuse_wide`)."""
+    if start.startswith(codecs.BOM_UTF8):
+        return start[len(codecs.BOM_UTF8) :]
+    refuse_wide(start, name)
+    return start
+
+
+def refuse_wide(start: bytes, name: str) -> None:
+    """:class:`TextError` when the first bytes of a file are UTF-16 or UTF-32 text (with a
+    byte-order mark, or a NUL byte beside each ASCII character)."""
+    for mark, encoding in BOMS:
+        if start.startswith(mark):
+            raise TextError(
+                f"{name}: {encoding} text (it starts with a {encoding} byte-order mark); "
+                f"{UTF8_RULE}"
+            )
+    if _wide(start):
+        raise TextError(f"{name}: UTF-16 text (a NUL byte beside each character); {UTF8_RULE}")
+
+
+def not_utf8(name: str, line: int, data: bytes, column: int) -> str:
+    """``FILE:LINE: byte 0xE9 at column 16 is not UTF-8 (…)`` for the byte at ``column``
+    (0-based) of a line's ``data``."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        reason = error.reason
+    else:
+        reason = "truncated character"
+    return (
+        f"{name}:{line}: byte 0x{data[column]:02X} at column {column + 1} is not UTF-8 ({reason})"
+    )
+
+
+def _wide(data: bytes) -> bool:
+    """UTF-16 without a byte-order mark: a NUL in every other byte of the first characters."""
+    head = data[:64]
+    if len(head) < 4 or len(head) % 2:
+        head = head[: len(head) - len(head) % 2]
+    if len(head) < 4:
+        return False
+    return not any(head[0::2]) or not any(head[1::2])
+
+
+def read_text(path: str | Path) -> str:
+    """:func:`decode_text` of a file, gunzipped when its name ends in ``.gz`` (OSError when
+    it cannot be read, EOFError or ``zlib.error`` when it is not a complete gzip file)."""
+    path = Path(path)
+    data = path.read_bytes()
+    if path.suffix == ".gz":
+        data = gzip.decompress(data)
+    return decode_text(data, str(path))
+
+
+_LONG_NUMBER = re.compile(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
+
+
+def parse_json(text: str) -> Any:
+    """``json.loads``, with arrays or objects nested too deep for the parser and integers
+    of more digits than Python converts refused as :class:`json.JSONDecodeError` (with its
+    line and column), as any other malformed JSON is."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        depth, at = _deepest(text)
+        raise json.JSONDecodeError(
+            f"arrays and objects nested {depth} deep; at most about "
+            f"{sys.getrecursionlimit()} levels can be read",
+            text,
+            at,
+        ) from None
+    except ValueError as error:  # an integer past sys.get_int_max_str_digits()
+        found = _LONG_NUMBER.search(text)
+        at, digits = (found.start(), len(found.group())) if found else (0, 0)
+        raise json.JSONDecodeError(
+            f"a number of {digits} digits (at most {sys.get_int_max_str_digits()})", text, at
+        ) from error
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """The deepest nesting of ``text`` and where it is first reached."""
+    depth = deepest = at = 0
+    for match in _BRACKETS.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, at = depth, match.start()
+        elif token in "]}":
+            depth -= 1
+    return deepest, at
+
+
+def finite_number(value: object) -> float | None:
+    """A JSON number as a float when it is one and finite (not a boolean, not beyond the
+    range of a double), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A CSV cell that no spreadsheet reads as a formula: text starting with ``=``, ``+``,
+    ``-``, ``@``, a tab or a carriage return gets a leading ``'`` (OWASP, "CSV
+    Injection"); numbers, and text that is a number, are left alone.
+
+    >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("-0.5"), spreadsheet_safe(-1)
+    ("'=HYPERLINK(1)", '-0.5', -1)
+    """
+    if not isinstance(cell, str) or not cell.startswith(FORMULA_STARTS):
+        return cell
+    try:
+        float(cell)
+    except ValueError:
+        return "'" + cell
+    return cell
+
+
+class CsvWriter:
+    """``csv.writer`` with ``\\n`` line ends and every cell :func:`spreadsheet_safe`."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self._writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+
+def shown_value(value: object, limit: int = 40) -> str:
+    """``repr(value)`` for a message, cut to its first ``limit`` characters.
+
+    >>> shown_value(10**50)
+    '1000000000000000000000000000000000000000…'
+    """
+    text = repr(value)
+    return text[:limit] + ("…" if len(text) > limit else "")
