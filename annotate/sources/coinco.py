@@ -41,9 +41,18 @@ place are this module's; every problem is ``FILE:LINE: problem``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from annotate.sources.model import ImportResult, Repair, Row, SourceError, group_lexelts
-from scoring.coinco import CoincoToken, read_coinco_sentences
+from annotate.sources.model import (
+    LIMITS,
+    ImportResult,
+    Limits,
+    Repair,
+    Row,
+    SourceError,
+    group_lexelts,
+)
+from scoring.coinco import CoincoToken, iter_coinco_sentences
 from scoring.safexml import XmlError
 
 POS_FAMILIES = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
@@ -142,38 +151,46 @@ def _row(
     )
 
 
-def parse_coinco(data: bytes, name: str = "<coinco>") -> ImportResult:
-    """The instances of a CoInCo XML file (module docstring), read by
-    :func:`scoring.coinco.read_coinco_sentences` (contexts only: ``gold=False``);
+def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -> ImportResult:
+    """The instances of a CoInCo XML file (module docstring), read a chunk at a time by
+    :func:`scoring.coinco.iter_coinco_sentences` (contexts only: ``gold=False``);
     SourceError naming the line and the rule for what that reader refuses, an annotated
     token with another tag or not in its sentence, and the rules every format shares
-    (:func:`annotate.sources.model.group_lexelts`)."""
-    try:
-        sentences = read_coinco_sentences(data, name, gold=False)
-    except XmlError as error:
-        raise SourceError(error.file, error.line, error.problem) from None
-    rows: list[Row] = []
+    (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
     repairs: list[Repair] = []
-    skipped = 0
-    for sentence in sentences:
-        spans = locate_tokens(sentence.written[1], [token.wordform for token in sentence.tokens])
-        for token, span in zip(sentence.tokens, spans, strict=True):
-            if token.id is None:
-                continue
-            if token.problematic:
-                skipped += 1
-                continue
-            lemma = token.lemma if is_word(token.lemma) else token.wordform
-            try:
-                rows.append(_row(token.id, token, lemma, span, sentence.written))
-            except ValueError as error:
-                raise SourceError(name, token.line, str(error)) from None
-            if lemma != token.lemma:
-                what = (
-                    f"lemma {token.lemma!r} is not a word; the lexelt takes the wordform {lemma!r}"
-                )
-                repairs.append(Repair(token.id, token.line, what))
+    skipped: list[str] = []
+    lexelts = group_lexelts(_rows(data, name, repairs, skipped), name, limits)
     notes: tuple[str, ...] = ()
     if skipped:
-        notes = (f'left out {skipped} tokens that CoInCo\'s annotators marked problematic="yes"',)
-    return ImportResult(group_lexelts(rows, name), tuple(repairs), "en", notes)
+        notes = (
+            f'left out {len(skipped)} tokens that CoInCo\'s annotators marked problematic="yes"',
+        )
+    return ImportResult(lexelts, tuple(repairs), "en", notes)
+
+
+def _rows(data: bytes, name: str, repairs: list[Repair], skipped: list[str]) -> Iterator[Row]:
+    """The annotated tokens as rows, sentence by sentence (:func:`parse_coinco`); the
+    lemma repairs go to ``repairs``, the ids of problematic tokens to ``skipped``."""
+    try:
+        for sentence in iter_coinco_sentences(data, name, gold=False):
+            words = [token.wordform for token in sentence.tokens]
+            spans = locate_tokens(sentence.written[1], words)
+            for token, span in zip(sentence.tokens, spans, strict=True):
+                if token.id is None:
+                    continue
+                if token.problematic:
+                    skipped.append(token.id)
+                    continue
+                lemma = token.lemma if is_word(token.lemma) else token.wordform
+                try:
+                    yield _row(token.id, token, lemma, span, sentence.written)
+                except ValueError as error:
+                    raise SourceError(name, token.line, str(error)) from None
+                if lemma != token.lemma:
+                    what = (
+                        f"lemma {token.lemma!r} is not a word; "
+                        f"the lexelt takes the wordform {lemma!r}"
+                    )
+                    repairs.append(Repair(token.id, token.line, what))
+    except XmlError as error:
+        raise SourceError(error.file, error.line, error.problem) from None

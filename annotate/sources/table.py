@@ -19,15 +19,17 @@ row, each word's sentences in row order.
 
 from __future__ import annotations
 
+import codecs
 import csv
-import io
 import re
+from collections.abc import Iterable, Iterator
 
-from annotate.sources.model import ImportResult, Row, SourceError, group_lexelts
+from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 
 REQUIRED = ("id", "lexelt", "sentence")
 DELIMITERS = {"tsv": "\t", "csv": ","}
 _HEAD = re.compile(r"<head>(.*?)</head>", re.DOTALL)
+_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
 def split_sentence(sentence: str) -> tuple[str, str, str]:
@@ -51,30 +53,58 @@ def split_sentence(sentence: str) -> tuple[str, str, str]:
     return before, head, after
 
 
-def _decode(data: bytes, name: str) -> str:
+def text_lines(chunks: Iterable[bytes], name: str) -> Iterator[str]:
+    """The UTF-8 text of ``chunks`` (a byte-order mark dropped) line by line, each line
+    ending as in the file (``\n``, ``\r\n`` or ``\r``, as ``open(newline="")`` reads it);
+    one line is decoded at a time. SourceError naming the line of a byte that is not UTF-8.
+
+    >>> list(text_lines([b"\xef\xbb\xbfa\r\nb", b"\rc\n"], "t"))
+    ['a\r\n', 'b\r', 'c\n']
+    """
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    number = 0
+    pending = b""
+    for chunk in chunks:
+        *complete, pending = (pending + chunk).split(b"\n")
+        for raw in complete:
+            number += 1
+            yield from _decoded(decoder, raw + b"\n", name, number)
+    if pending:
+        yield from _decoded(decoder, pending, name, number + 1)
+
+
+def _decoded(decoder: codecs.IncrementalDecoder, raw: bytes, name: str, number: int) -> list[str]:
     try:
-        return data.decode("utf-8-sig")
+        line = decoder.decode(raw, final=True)
     except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
         raise SourceError(
             name,
-            line,
-            f"byte 0x{data[error.start]:02X} is not UTF-8 ({error.reason}); "
+            number,
+            f"byte 0x{error.object[error.start]:02X} is not UTF-8 ({error.reason}); "
             "save the table as UTF-8",
         ) from None
+    return [piece for piece in _LONE_CR.split(line) if piece]
 
 
-def parse_table(data: bytes, name: str = "<table>", format: str = "csv") -> ImportResult:
-    """The instances of a TSV (``format="tsv"``) or CSV table (module docstring);
-    SourceError naming the line and the rule for a header without the required columns,
-    a row with another number of fields, a sentence without exactly one ``<head>``, a
-    quote left open, and the rules every format shares
-    (:func:`annotate.sources.model.group_lexelts`)."""
+def parse_table(
+    data: bytes | Iterable[bytes],
+    name: str = "<table>",
+    format: str = "csv",
+    limits: Limits = LIMITS,
+) -> ImportResult:
+    """The instances of a TSV (``format="tsv"``) or CSV table (module docstring), from its
+    bytes or its bytes in chunks (read as they come); SourceError naming the line and the
+    rule for a header without the required columns, a row with another number of fields,
+    a sentence without exactly one ``<head>``, a quote left open, and the rules every
+    format shares (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
+    chunks = (data,) if isinstance(data, bytes) else data
+    return ImportResult(group_lexelts(_rows(chunks, name, format), name, limits), ())
+
+
+def _rows(chunks: Iterable[bytes], name: str, format: str) -> Iterator[Row]:
+    """The table's rows, one at a time (:func:`parse_table`)."""
     delimiter = DELIMITERS[format]
-    reader = csv.reader(
-        io.StringIO(_decode(data, name), newline=""), delimiter=delimiter, strict=True
-    )
-    rows: list[Row] = []
+    reader = csv.reader(text_lines(chunks, name), delimiter=delimiter, strict=True)
     start = 1
     try:
         header = next(reader, None)
@@ -112,12 +142,9 @@ def parse_table(data: bytes, name: str = "<table>", format: str = "csv") -> Impo
                 raise SourceError(
                     name, line, f"instance {record[where['id']]!r}: {error}"
                 ) from None
-            rows.append(
-                Row(record[where["id"]], record[where["lexelt"]], before, head, after, line, line)
-            )
+            yield Row(record[where["id"]], record[where["lexelt"]], before, head, after, line, line)
     except csv.Error as error:
         raise SourceError(name, start, f"not {format.upper()}: {error}") from None
-    return ImportResult(group_lexelts(rows, name), ())
 
 
 def shown_header(header: list[str]) -> str:
