@@ -58,8 +58,7 @@ from annotate.sources.xml import feed_xml
 
 _SPLIT_CHARREF = re.compile(rb"&#(\d+|x[0-9A-Fa-f]+) +;")
 _ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
-# A byte after which a piece may be cut (ASCII, outside every ``&#NNNN ;``).
-_SAFE_CUT = re.compile(rb"[\x00-\x1f!\"$%'()*+,\-./:<=>?@G-Zg-wyz\[\\\]^_`{|}~]")
+_CHARREF = 64
 _DECLARED_ENCODING = re.compile(rb"""\A(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
 _CHILD = {
     "": "corpus",
@@ -106,19 +105,23 @@ def parse_lexsub_xml(
 
 
 def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    """``chunks`` cut where no repair can straddle the cut: after a line break, else (in
-    a chunk without one) after an ASCII byte that neither a split character reference
-    nor a UTF-8 sequence holds."""
+    """``chunks`` cut where no repair can straddle the cut: before a ``&`` among the last
+    :data:`_CHARREF` bytes (a split character reference is shorter) and before a UTF-8
+    sequence the chunk ends inside."""
     pending = b""
     for chunk in chunks:
         pending += chunk
-        cut = pending.rfind(b"\n") + 1
-        if not cut:
-            safe = _SAFE_CUT.search(pending[::-1])
-            cut = len(pending) - safe.start() if safe else 0
-        if cut:
-            yield pending[:cut]
-            pending = pending[cut:]
+        cut = len(pending)
+        amp = pending.rfind(b"&", max(0, cut - _CHARREF))
+        if amp >= 0:
+            cut = amp
+        back = cut
+        while back > max(0, cut - 3) and 0x80 <= pending[back - 1] < 0xC0:
+            back -= 1
+        if back > 0 and pending[back - 1] >= 0xC0:
+            cut = back - 1
+        yield pending[:cut]
+        pending = pending[cut:]
     if pending:
         yield pending
 

@@ -29,6 +29,8 @@ from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceErro
 REQUIRED = ("id", "lexelt", "sentence")
 DELIMITERS = {"tsv": "\t", "csv": ","}
 _HEAD = re.compile(r"<head>(.*?)</head>", re.DOTALL)
+MAX_LINE = 2**20
+"""The most bytes of one line of a table (one row holds one context)."""
 _LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
@@ -69,6 +71,13 @@ def text_lines(chunks: Iterable[bytes], name: str) -> Iterator[str]:
         for raw in complete:
             number += 1
             yield from _decoded(decoder, raw + b"\n", name, number)
+        if len(pending) > MAX_LINE:
+            raise SourceError(
+                name,
+                number + 1,
+                f"the line has more than {MAX_LINE // 2**20} MiB; a row is at most "
+                f"{MAX_LINE // 2**20} MiB (a context at most {LIMITS.context:,} characters)",
+            )
     if pending:
         yield from _decoded(decoder, pending, name, number + 1)
 
