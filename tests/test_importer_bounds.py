@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import runpy
 import tracemalloc
 import zlib
 from io import BytesIO
@@ -242,3 +243,34 @@ def test_the_import_command_refuses_a_file_past_the_size_before_reading_it(
         1,
         f"Error: nothing imported: {deep}:1: JSON nested more than 100 deep"[:60],
     )
+
+
+def coinco(sentence: str, post: str = "") -> bytes:
+    return (
+        "<document>\n<sent MASCfile='f' MASCsentID='s-1'>\n<precontext>Before.</precontext>\n"
+        f"<targetsentence>{sentence}</targetsentence>\n<postcontext>{post}</postcontext>\n"
+        '<tokens>\n<token id="7" wordform="bright" lemma="bright" posMASC="JJ"/>\n'
+        "</tokens>\n</sent>\n</document>\n"
+    ).encode()
+
+
+def test_a_coinco_sentence_past_the_limit_is_refused_at_its_first_annotated_token() -> None:
+    sentence = "A bright boy ."  # the context: "Before.\nA bright boy ." (22 characters)
+    assert parse_source(coinco(sentence), "c.xml", limits=Limits(context=22)).n_instances == 1
+    assert refused(coinco(sentence), "c.xml", Limits(context=21)) == (
+        "c.xml:7: the context of instance '7' has more than 21 characters; at most 21"
+    )
+    assert parse_source(coinco(sentence, "x"), "c.xml", limits=Limits(context=24)).n_instances == 1
+
+
+def test_the_limits_and_the_worker_timeout_are_stated_where_the_docs_say() -> None:
+    root = Path(__file__).resolve().parent.parent
+    settings = runpy.run_path(str(root / "gunicorn.conf.py"))
+    assert settings["timeout"] == 300
+    readme = " ".join((root / "README.md").read_text().split())
+    deploy = " ".join((root / "docs" / "deploy.md").read_text().split())
+    for text in (readme, deploy):
+        assert f"{LIMITS.instances:,}" in text and f"{LIMITS.context:,} characters" in text
+        assert f"{LIMITS.unpacked // 2**20} MiB" in text and "300 s" in text
+    assert "worker timeout of **300 s** that `gunicorn.conf.py` sets" in deploy
+    assert f"at most {LIMITS.json_values:,} values" in readme

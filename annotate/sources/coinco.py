@@ -159,7 +159,7 @@ def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -
     (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
     repairs: list[Repair] = []
     skipped: list[str] = []
-    lexelts = group_lexelts(_rows(data, name, repairs, skipped), name, limits)
+    lexelts = group_lexelts(_rows(data, name, limits, repairs, skipped), name, limits)
     notes: tuple[str, ...] = ()
     if skipped:
         notes = (
@@ -168,11 +168,24 @@ def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -
     return ImportResult(lexelts, tuple(repairs), "en", notes)
 
 
-def _rows(data: bytes, name: str, repairs: list[Repair], skipped: list[str]) -> Iterator[Row]:
+def _rows(
+    data: bytes, name: str, limits: Limits, repairs: list[Repair], skipped: list[str]
+) -> Iterator[Row]:
     """The annotated tokens as rows, sentence by sentence (:func:`parse_coinco`); the
-    lemma repairs go to ``repairs``, the ids of problematic tokens to ``skipped``."""
+    lemma repairs go to ``repairs``, the ids of problematic tokens to ``skipped``. A
+    sentence too long for ``limits`` is refused at its first annotated token before its
+    tokens are looked for in it."""
     try:
         for sentence in iter_coinco_sentences(data, name, gold=False):
+            kept = (token for token in sentence.tokens if token.id and not token.problematic)
+            first = next(kept, None)
+            if first is not None and first.id is not None:
+                before, text, after = sentence.written
+                length = len(text) + sum(len(part) + 1 for part in (before, after) if part)
+                try:
+                    limits.check_context(length, first.id)
+                except ValueError as error:
+                    raise SourceError(name, first.line, str(error)) from None
             words = [token.wordform for token in sentence.tokens]
             spans = locate_tokens(sentence.written[1], words)
             for token, span in zip(sentence.tokens, spans, strict=True):
