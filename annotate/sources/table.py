@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import codecs
 import csv
+import io
 import re
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 
@@ -31,7 +33,6 @@ DELIMITERS = {"tsv": "\t", "csv": ","}
 _HEAD = re.compile(r"<head>(.*?)</head>", re.DOTALL)
 MAX_LINE = 2**20
 """The most bytes of one line of a table (one row holds one context)."""
-_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
 def split_sentence(sentence: str) -> tuple[str, str, str]:
@@ -58,41 +59,40 @@ def split_sentence(sentence: str) -> tuple[str, str, str]:
 def text_lines(chunks: Iterable[bytes], name: str) -> Iterator[str]:
     """The UTF-8 text of ``chunks`` (a byte-order mark dropped) line by line, each line
     ending as in the file (``\n``, ``\r\n`` or ``\r``, as ``open(newline="")`` reads it);
-    one line is decoded at a time. SourceError naming the line of a byte that is not UTF-8.
+    the text is decoded a run of whole lines at a time. SourceError naming the line of a
+    byte that is not UTF-8, or of a line longer than :data:`MAX_LINE` bytes.
 
     >>> list(text_lines([b"\xef\xbb\xbfa\r\nb", b"\rc\n"], "t"))
     ['a\r\n', 'b\r', 'c\n']
     """
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
-    number = 0
+    lines = 0  # the line breaks decoded so far
     pending = b""
-    for chunk in chunks:
-        *complete, pending = (pending + chunk).split(b"\n")
-        for raw in complete:
-            number += 1
-            yield from _decoded(decoder, raw + b"\n", name, number)
-        if len(pending) > MAX_LINE:
+    for chunk in chain(chunks, (b"",)):
+        pending += chunk
+        cut = pending.rfind(b"\n") + 1 if chunk else len(pending)
+        if len(pending) - cut > MAX_LINE:
             raise SourceError(
                 name,
-                number + 1,
+                lines + pending.count(b"\n", 0, cut) + 1,
                 f"the line has more than {MAX_LINE // 2**20} MiB; a row is at most "
                 f"{MAX_LINE // 2**20} MiB (a context at most {LIMITS.context:,} characters)",
             )
-    if pending:
-        yield from _decoded(decoder, pending, name, number + 1)
-
-
-def _decoded(decoder: codecs.IncrementalDecoder, raw: bytes, name: str, number: int) -> list[str]:
-    try:
-        line = decoder.decode(raw, final=True)
-    except UnicodeDecodeError as error:
-        raise SourceError(
-            name,
-            number,
-            f"byte 0x{error.object[error.start]:02X} is not UTF-8 ({error.reason}); "
-            "save the table as UTF-8",
-        ) from None
-    return [piece for piece in _LONE_CR.split(line) if piece]
+        if not cut:
+            continue
+        piece, pending = pending[:cut], pending[cut:]
+        try:
+            text = decoder.decode(piece, final=not chunk)
+        except UnicodeDecodeError as error:
+            at = max(0, error.start - (len(error.object) - len(piece)))
+            raise SourceError(
+                name,
+                lines + piece.count(b"\n", 0, at) + 1,
+                f"byte 0x{error.object[error.start]:02X} is not UTF-8 ({error.reason}); "
+                "save the table as UTF-8",
+            ) from None
+        lines += piece.count(b"\n")
+        yield from io.StringIO(text, newline="")
 
 
 def parse_table(
