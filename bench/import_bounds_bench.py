@@ -3,19 +3,24 @@ process and SQLite database per file, on the largest files the 64 MiB upload lim
 admits and on hostile ones; the web import runs the same parse and store, so its time
 here is what a gunicorn worker needs (its timeout: gunicorn.conf.py).
 
-Run: .venv/bin/python -m bench.import_bounds_bench [--only NAME ...]
+Run: .venv/bin/python -m bench.import_bounds_bench [--only NAME ...] [--database URL]
+(``--database``: an empty PostgreSQL database instead of a fresh SQLite file per import)
 
 The files, written to a temporary folder (the CoInCo and SWORDS ones from the shared
 data, repeated with fresh ids):
 
 - table-1.5M-rows.tsv: 1.5 million short rows (~59 MB), refused at row 100,001;
 - table-100k-rows.tsv: 100,000 rows of ~650 characters (~64 MiB), the most admitted;
+- table-100k-astral.tsv: the same with an emoji at each end of every sentence (Python
+  then holds the text at 4 bytes a character: the most memory an admitted file takes);
 - semeval-100k.xml: the task's XML, 99,000 instances of ~620 characters (~63 MiB);
-- coinco-x5.xml.gz: CoInCo's release five times (77,075 instances, 60 MB unpacked);
-- swords-x2.json.gz: SWORDS' test set twice (1,524 targets, 35 MB unpacked);
+- coinco-x5.xml.gz: CoInCo's release five times (77,075 instances, 57 MiB unpacked);
+- swords-x2.json.gz: SWORDS' test set twice (1,524 targets, 24 MiB unpacked);
 - bomb-sentence.xml.gz, bomb-sentence.tsv.gz: one 250 MiB sentence (~250 KB gzip);
 - bomb-blank.tsv.gz: a header and 1 GiB of line breaks (~1 MB gzip);
 - json-values.json: 64 MiB of small JSON objects, refused at the values' limit;
+- json-at-limit.json: just under the values' limit and 64 MiB, read whole (then refused:
+  not SWORDS);
 - deep.json: 400 KB of ``[[[[…]]]]``.
 """
 
@@ -54,6 +59,18 @@ def _table_long(path: Path) -> None:
         out.write("id\tlexelt\tsentence\n")
         for n in range(100_000):
             out.write(f"{n}\tbright{n % 500}.a\tA <head>bright</head> boy {words}.\n")
+
+
+def _table_astral(path: Path) -> None:
+    """As :func:`_table_long`, with an emoji at each end of every sentence: Python then
+    keeps each part of the context at 4 bytes a character, the most memory text takes."""
+    words = " ".join(f"word{n % 97}" for n in range(89))
+    with path.open("w", encoding="utf-8") as out:
+        out.write("id\tlexelt\tsentence\n")
+        for n in range(100_000):
+            out.write(
+                f"{n}\tbright{n % 500}.a\t\U0001f600 A <head>bright</head> {words}.\U0001f600\n"
+            )
 
 
 def _semeval(path: Path) -> None:
@@ -122,6 +139,17 @@ def _json_values(path: Path) -> None:
         out.write('{"ab":1}]')
 
 
+def _json_at_limit(path: Path) -> None:
+    """Just under 3,000,000 values, as one-member objects (the most memory a value
+    takes), and a string that fills the file to 64 MiB: read whole, then refused as not
+    SWORDS."""
+    objects = 2_999_990 // 3
+    with path.open("w") as out:
+        out.write('{"a": [')
+        out.write('{"a":1},' * (objects - 1) + '{"a":1}], "b": "')
+        out.write("x" * (64 * 2**20 - out.tell() - 2) + '"}')
+
+
 def _deep(path: Path) -> None:
     path.write_bytes(b"[" * 200_000 + b"]" * 200_000)
 
@@ -130,6 +158,7 @@ XML_HEAD = b'<corpus>\n<lexelt item="a.n">\n<instance id="1">\n<context><head>a<
 FILES: dict[str, Callable[[Path], None]] = {
     "table-1.5M-rows.tsv": _table_short,
     "table-100k-rows.tsv": _table_long,
+    "table-100k-astral.tsv": _table_astral,
     "semeval-100k.xml": _semeval,
     "coinco-x5.xml.gz": _coinco,
     "swords-x2.json.gz": _swords,
@@ -141,13 +170,15 @@ FILES: dict[str, Callable[[Path], None]] = {
     ),
     "bomb-blank.tsv.gz": _bomb(b"id\tlexelt\tsentence\n", b"", 1024, b"\n"),
     "json-values.json": _json_values,
+    "json-at-limit.json": _json_at_limit,
     "deep.json": _deep,
 }
 
 
-def run(path: Path, folder: Path) -> tuple[float, float, int, str]:
-    """(seconds, max RSS in MiB, exit status, last line) of one `lexsub import`."""
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{folder}/{path.name}.sqlite")
+def run(path: Path, folder: Path, database: str | None) -> tuple[float, float, int, str]:
+    """(seconds, max RSS in MiB, exit status, last line) of one `lexsub import` into
+    ``database`` (default: a fresh SQLite file in ``folder``)."""
+    env = dict(os.environ, DATABASE_URL=database or f"sqlite:///{folder}/{path.name}.sqlite")
     flask = [sys.executable, "-m", "flask", "--app", "wsgi", "lexsub"]
     subprocess.run([*flask, "init-db"], cwd=ROOT, env=env, check=True, capture_output=True)
     started = time.perf_counter()
@@ -179,6 +210,9 @@ def write(name: str, path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", choices=sorted(FILES), default=sorted(FILES))
+    parser.add_argument(
+        "--database", help="a PostgreSQL URL to import into (default: a fresh SQLite file)"
+    )
     parser.add_argument("--write", nargs=2, metavar=("NAME", "PATH"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.write:  # in a process of its own: see write()
@@ -196,7 +230,7 @@ def main() -> None:
             write(name, path)
             size = path.stat().st_size
             unpacked = _unpacked_size(path)
-            seconds, peak, status, last = run(path, folder)
+            seconds, peak, status, last = run(path, folder, options.database)
             print(
                 f"| {name} | {size / 2**20:.1f} MiB | {unpacked / 2**20:.0f} MiB | "
                 f"{seconds:.1f} | {peak:.0f} | {status} | {last[-110:]} |",

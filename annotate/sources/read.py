@@ -155,10 +155,12 @@ def parse_source(
     stream = chain((head,), chunks)
     if chosen == "semeval":
         return parse_lexsub_xml(stream, name, code, limits)
-    if chosen == "coinco":
-        result = parse_coinco(b"".join(stream), name, limits)
-    elif chosen == "swords":
-        result = parse_swords_dataset(b"".join(stream), name, limits)
+    if chosen in ("coinco", "swords"):
+        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) else data  # no copy
+        if chosen == "coinco":
+            result = parse_coinco(whole, name, limits)
+        else:
+            result = parse_swords_dataset(whole, name, limits)
     else:
         result = parse_table(stream, name, chosen, limits)
     return replace(result, language=code) if code else result
