@@ -8,7 +8,7 @@ and the timeout.
 
 A worker that has not answered within ``timeout`` seconds is killed. The slowest request
 is an import on the organiser's page: the largest files the 64 MiB upload limit and the
-import's bounds admit take 29-36 s on a busy 2-core machine (bench/RESULTS.md, "Import
+import's bounds admit take at most 38 s on a busy 2-core machine (bench/RESULTS.md, "Import
 bounds"), so the timeout is 300 s, not gunicorn's 30, and no import is ever killed.
 """
 

@@ -274,3 +274,34 @@ def test_the_limits_and_the_worker_timeout_are_stated_where_the_docs_say() -> No
         assert f"{LIMITS.unpacked // 2**20} MiB" in text and "300 s" in text
     assert "worker timeout of **300 s** that `gunicorn.conf.py` sets" in deploy
     assert f"at most {LIMITS.json_values:,} values" in readme
+
+
+@pytest.mark.database
+@pytest.mark.parametrize("batch", [2, 3, 5000])
+def test_instances_stored_in_batches_keep_their_order_and_positions(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, batch: int
+) -> None:
+    from sqlalchemy import select
+
+    from annotate.extensions import db
+    from annotate.models import Instance
+    from annotate.services import import_dataset
+
+    monkeypatch.setattr("annotate.services.INSERT_BATCH", batch)
+    data = b"id\tlexelt\tsentence\n" + b"".join(
+        f"{n}\t{w}.a\tan <head>{w}</head> {n}\n".encode()
+        for n, w in enumerate(["bright", "dark", "bright", "dark", "bright"], 1)
+    )
+    with app.app_context():
+        imported = import_dataset(parse_source(data, "t.tsv"), "batched", "t.tsv", data)
+        stored = db.session.execute(
+            select(Instance.position, Instance.xml_id, Instance.after).order_by(Instance.id)
+        ).all()
+    assert imported.instances == 5
+    assert [tuple(row) for row in stored] == [
+        (0, "1", " 1"),
+        (1, "3", " 3"),
+        (2, "5", " 5"),
+        (3, "2", " 2"),
+        (4, "4", " 4"),
+    ]
