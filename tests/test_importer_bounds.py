@@ -158,12 +158,12 @@ def test_json_with_more_values_than_the_limit_is_refused_with_its_line() -> None
     )
 
 
-@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be", "utf-32"])
 @pytest.mark.parametrize(
     "text", [TSV.decode(), TSV.decode().replace("\t", ","), swords(1).decode()]
 )
 def test_utf16_json_and_tables_are_refused_naming_the_encoding(encoding: str, text: str) -> None:
-    wide = "UTF-16" if encoding == "utf-16" else encoding.upper()
+    wide = encoding.upper()
     assert refused(text.encode(encoding), "f") == (
         f"f:1: the file is {wide}; only XML may be: JSON, TSV and CSV are read as UTF-8 "
         "(save the file as UTF-8)"
@@ -305,3 +305,31 @@ def test_instances_stored_in_batches_keep_their_order_and_positions(
         (3, "2", " 2"),
         (4, "4", " 4"),
     ]
+
+
+HOSTILE = [
+    ("deep.json", b"[" * 200_000 + b"]" * 200_000, "deep.json:1: JSON nested more than 100 deep"),
+    ("wide.tsv", TSV.decode().encode("utf-16"), "wide.tsv:1: the file is UTF-16; only XML may be"),
+    ("wide.json", swords(1).decode().encode("utf-16"), "wide.json:1: the file is UTF-16;"),
+]
+
+
+@pytest.mark.database
+@pytest.mark.parametrize(("name", "data", "message"), HOSTILE)
+def test_hostile_files_are_refused_by_the_page_and_the_command_without_a_traceback(
+    app: Flask, client: FlaskClient, tmp_path: Path, name: str, data: bytes, message: str
+) -> None:
+    make_user(app, "boss", "organiser")
+    login(client, "boss")
+    response = client.post(
+        "/organiser/datasets",
+        data={"name": "x", "file": (BytesIO(data), name)},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 200
+    assert f"Nothing imported: {message}" in response.get_data(as_text=True)
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = app.test_cli_runner().invoke(args=["lexsub", "import", str(path), "--dataset", "x"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.startswith(f"Error: nothing imported: {tmp_path}/{message}")

@@ -117,12 +117,15 @@ def detect_format(data: bytes, name: str) -> str:
 
 
 def utf16(head: bytes) -> str | None:
-    """The codec of a file that starts with ``head`` if it is UTF-16 (a byte-order mark,
-    or a zero byte in one of its first two bytes, which no UTF-8 text has), else None.
+    """The codec of a file that starts with ``head`` if it is UTF-16 or UTF-32 (a
+    byte-order mark, or a zero byte in one of its first two bytes, which no UTF-8 text
+    has), else None.
 
     >>> utf16("id\\t".encode("utf-16")), utf16("id".encode("utf-16-be")), utf16(b"id")
     ('utf-16', 'utf-16-be', None)
     """
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
     if len(head) >= 2 and (head[0] == 0) != (head[1] == 0):
