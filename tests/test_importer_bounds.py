@@ -230,9 +230,10 @@ def test_the_import_command_refuses_a_file_past_the_size_before_reading_it(
         args=["lexsub", "import", str(path), "--dataset", "x"]
     )
     assert result.exit_code == 1
-    assert (
-        result.output
-        == f"Error: nothing imported: {path}: has 0 MiB; at most 0.00390625 MiB are imported\n"
+    size = len(TSV) + 5000
+    assert result.output == (
+        f"Error: nothing imported: {path}: has {size:,} bytes; at most 4,096 bytes "
+        "(0.00390625 MiB) are imported\n"
     )
     deep = tmp_path / "deep.json"
     deep.write_bytes(b"[" * 2000 + b"]" * 2000)

@@ -199,5 +199,6 @@ def check_size(path: str | os.PathLike[str], limits: Limits = LIMITS) -> None:
         raise SourceError(
             str(path),
             "",
-            f"has {size / 2**20:.0f} MiB; at most {limits.unpacked / 2**20:g} MiB are imported",
+            f"has {size:,} bytes; at most {limits.unpacked:,} bytes "
+            f"({limits.unpacked / 2**20:g} MiB) are imported",
         )
