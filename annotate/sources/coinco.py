@@ -91,23 +91,50 @@ def locate_tokens(text: str, words: list[str]) -> list[tuple[int, int] | None]:
     spans: list[tuple[int, int] | None] = []
     position = 0
     previous: tuple[int, int] | None = None
+    missed: set[tuple[str, int, tuple[int, int] | None]] = set()  # the same search fails
     for word in words:
         span: tuple[int, int] | None = None
-        start = text.find(word, position) if word else -1
-        if start >= 0 and not any(char.isalnum() for char in text[position:start]):
+        if not word or (word, position, previous) in missed:
+            spans.append(None)
+            continue
+        start = text.find(word, position)
+        if start >= 0 and _ALNUM.search(text, position, start) is None:
             span = (start, start + len(word))
-        elif previous is not None and word:
-            start = text.find(word, previous[0] + 1)
-            if 0 <= start < previous[1] <= start + len(word):
-                span = (start, start + len(word))
-        if span is None and word:
-            whole = re.compile(r"(?<!\w)" + re.escape(word) + r"(?!\w)").search(text, position)
-            if whole is not None:
-                span = whole.span()
-        if span is not None:
+        elif previous is not None:
+            after = text.find(word, previous[0] + 1)
+            if 0 <= after < previous[1] <= after + len(word):
+                span = (after, after + len(word))
+        if span is None:
+            span = _whole_word(text, word, start)
+        if span is None:
+            missed.add((word, position, previous))
+        else:
             previous, position = span, span[1]
         spans.append(span)
     return spans
+
+
+_ALNUM = re.compile(r"[^\W_]")
+"""A letter or digit (``str.isalnum``)."""
+
+
+def _whole_word(text: str, word: str, start: int) -> tuple[int, int] | None:
+    """The first occurrence of ``word`` at or after ``start`` (one, or -1) that no letter,
+    digit or underscore touches (what ``(?<!\\w)WORD(?!\\w)`` finds, without compiling a
+    pattern per word)."""
+    end = len(text)
+    while start >= 0:
+        stop = start + len(word)
+        if not (start and _is_word_char(text[start - 1])) and not (
+            stop < end and _is_word_char(text[stop])
+        ):
+            return start, stop
+        start = text.find(word, start + 1)
+    return None
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def is_word(lemma: str) -> bool:

@@ -57,7 +57,7 @@ def split_sentence(sentence: str) -> tuple[str, str, str]:
 
 
 def text_lines(chunks: Iterable[bytes], name: str) -> Iterator[str]:
-    """The UTF-8 text of ``chunks`` (a byte-order mark dropped) line by line, each line
+    r"""The UTF-8 text of ``chunks`` (a byte-order mark dropped) line by line, each line
     ending as in the file (``\n``, ``\r\n`` or ``\r``, as ``open(newline="")`` reads it);
     the text is decoded a run of whole lines at a time. SourceError naming the line of a
     byte that is not UTF-8, or of a line longer than :data:`MAX_LINE` bytes.
