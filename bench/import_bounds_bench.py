@@ -15,6 +15,8 @@ data, repeated with fresh ids):
   then holds the text at 4 bytes a character: the most memory an admitted file takes);
 - semeval-100k.xml: the task's XML, 99,000 instances of ~620 characters (~63 MiB);
 - coinco-x5.xml.gz: CoInCo's release five times (77,075 instances, 57 MiB unpacked);
+- coinco-misplaced.xml: 60 MiB of 9,900-character sentences, each with 10,000 tokens
+  that are none of its words (1 million tokens to look for);
 - swords-x2.json.gz: SWORDS' test set twice (1,524 targets, 24 MiB unpacked);
 - bomb-sentence.xml.gz, bomb-sentence.tsv.gz: one 250 MiB sentence (~250 KB gzip);
 - bomb-blank.tsv.gz: a header and 1 GiB of line breaks (~1 MB gzip);
@@ -99,6 +101,26 @@ def _coinco(path: Path) -> None:
     path.write_bytes(gzip.compress("".join(parts).encode(), 6))
 
 
+def _coinco_misplaced(path: Path) -> None:
+    """Sentences of 9,900 characters, each with 10,000 tokens that are none of its words
+    and one that is: the most searching a CoInCo file can ask for."""
+    sentence = ("word " * 1990)[:9900]
+    with path.open("w") as out:
+        out.write("<document>\n")
+        n = 0
+        while out.tell() < 60 * 2**20:
+            out.write(
+                f"<sent MASCfile='f' MASCsentID='s'>\n<targetsentence>{sentence}"
+                "</targetsentence>\n<tokens>\n"
+            )
+            for i in range(n, n + 10_000):
+                out.write(f'<token id="XXX" wordform="q{i}" lemma="a" posMASC="NN"/>\n')
+            n += 10_000
+            out.write(f'<token id="{n}" wordform="word" lemma="word" posMASC="NN"/>\n')
+            out.write("</tokens>\n</sent>\n")
+        out.write("</document>\n")
+
+
 def _swords(path: Path) -> None:
     source = json.loads(
         gzip.decompress((SHARED / "swords" / "swords-v1.1_test.json.gz").read_bytes())
@@ -161,6 +183,7 @@ FILES: dict[str, Callable[[Path], None]] = {
     "table-100k-astral.tsv": _table_astral,
     "semeval-100k.xml": _semeval,
     "coinco-x5.xml.gz": _coinco,
+    "coinco-misplaced.xml": _coinco_misplaced,
     "swords-x2.json.gz": _swords,
     "bomb-sentence.xml.gz": _bomb(
         XML_HEAD, b"</context></instance></lexelt></corpus>\n", 250, b"x"
