@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import AppGroup, ScriptInfo
 from flask_migrate import upgrade
 from sqlalchemy import select
@@ -27,7 +27,7 @@ from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.importer import parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services import ServiceError, create_user, export_records, import_dataset
-from annotate.sources import FORMATS, SourceError, parse_source
+from annotate.sources import FORMATS, SourceError, check_size, parse_source
 from annotate.sources.language import iso639_1, language_name
 from annotate.study import assign, create_users, parse_user_lines, unassign
 from scoring.command import FAILURES, describe, one_line
@@ -142,12 +142,16 @@ def import_command(file: Path, name: str, language: str | None, format_: str | N
     """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, or a TSV or CSV
     table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed."""
     started = time.perf_counter()
+    limits = current_app.config["IMPORT_LIMITS"]
     try:
+        check_size(file, limits)
         data = file.read_bytes()
     except OSError as error:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
+    except SourceError as error:
+        raise click.ClickException(f"nothing imported: {error}") from error
     try:
-        result = parse_source(data, str(file), format_, language)
+        result = parse_source(data, str(file), format_, language, limits)
         imported = import_dataset(result, name, file.name, data)
     except SourceError as error:  # it names FILE:LINE or FILE:PATH
         raise click.ClickException(f"nothing imported: {error}") from error

@@ -27,6 +27,7 @@ from werkzeug.wrappers import Response
 
 from annotate import database_url
 from annotate.numeric import FormError, IdConverter
+from annotate.sources.model import LIMITS
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -94,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         REMEMBER_COOKIE_HTTPONLY=True,
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,
+        IMPORT_LIMITS=LIMITS,  # a context's length, the instances, the unpacked size
         LOGIN_LIMIT="20 per minute",
         # The limit's counters: this process's memory unless LEXSUB_LIMITER_STORAGE names a
         # storage every host shares (redis://HOST:6379/0). While that storage is

@@ -104,7 +104,8 @@ def datasets() -> str | BaseResponse:
         else:
             data = upload.read()
             try:
-                result = parse_source(data, upload.filename, format_, language)
+                limits = current_app.config["IMPORT_LIMITS"]
+                result = parse_source(data, upload.filename, format_, language, limits)
                 imported = import_dataset(result, name or upload.filename, upload.filename, data)
             except ValueError as error:  # SourceError, ServiceError, a bad format or language
                 flash(f"Nothing imported: {error}", "error")

@@ -97,6 +97,11 @@ class Imported:
     instances: int
 
 
+INSERT_BATCH = 5000
+"""Instances inserted at a time by :func:`import_dataset` (the parameters of all of them
+at once would add ~50 MB to the largest import)."""
+
+
 def import_dataset(result: ImportResult, name: str, source: str, data: bytes) -> Imported:
     """Store a parsed file (any format of :mod:`annotate.sources`) as dataset ``name``, in
     its language (``result.language``), in one transaction. Importing the same bytes again
@@ -146,6 +151,9 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
                     }
                 )
                 position += 1
+                if len(rows) == INSERT_BATCH:
+                    db.session.execute(Instance.__table__.insert(), rows)
+                    rows = []
         if rows:
             db.session.execute(Instance.__table__.insert(), rows)
         db.session.commit()

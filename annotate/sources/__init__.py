@@ -12,20 +12,39 @@ format        module                                        instances
 ============  ===========================================  =====================
 
 Any of them may be gzip-compressed. :func:`parse_source` unpacks, tells the format from
-the content and parses; every format ends in the one instance type
-(:mod:`annotate.sources.model`) and the same rules for ids, items and lengths.
+the content and parses, a chunk at a time, within :class:`Limits`; every format ends in
+the one instance type (:mod:`annotate.sources.model`) and the same rules for ids, items
+and lengths.
 """
 
-from annotate.sources.model import ImportResult, Instance, Lexelt, Repair, SourceError
-from annotate.sources.read import FORMATS, detect_format, gunzip, parse_source, read_source
+from annotate.sources.model import (
+    LIMITS,
+    ImportResult,
+    Instance,
+    Lexelt,
+    Limits,
+    Repair,
+    SourceError,
+)
+from annotate.sources.read import (
+    FORMATS,
+    check_size,
+    detect_format,
+    gunzip,
+    parse_source,
+    read_source,
+)
 
 __all__ = [
     "FORMATS",
+    "LIMITS",
     "ImportResult",
     "Instance",
     "Lexelt",
+    "Limits",
     "Repair",
     "SourceError",
+    "check_size",
     "detect_format",
     "gunzip",
     "parse_source",

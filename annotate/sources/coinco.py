@@ -42,9 +42,18 @@ place are this module's; every problem is ``FILE:LINE: problem``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
-from annotate.sources.model import ImportResult, Repair, Row, SourceError, group_lexelts
-from scoring.coinco import CoincoToken, read_coinco_sentences
+from annotate.sources.model import (
+    LIMITS,
+    ImportResult,
+    Limits,
+    Repair,
+    Row,
+    SourceError,
+    group_lexelts,
+)
+from scoring.coinco import CoincoToken, iter_coinco_sentences
 from scoring.keys import joined
 from scoring.safexml import XmlError
 
@@ -84,23 +93,50 @@ def locate_tokens(text: str, words: list[str]) -> list[tuple[int, int] | None]:
     spans: list[tuple[int, int] | None] = []
     position = 0
     previous: tuple[int, int] | None = None
+    missed: set[tuple[str, int, tuple[int, int] | None]] = set()  # the same search fails
     for word in words:
         span: tuple[int, int] | None = None
-        start = text.find(word, position) if word else -1
-        if start >= 0 and not any(char.isalnum() for char in text[position:start]):
+        if not word or (word, position, previous) in missed:
+            spans.append(None)
+            continue
+        start = text.find(word, position)
+        if start >= 0 and _ALNUM.search(text, position, start) is None:
             span = (start, start + len(word))
-        elif previous is not None and word:
-            start = text.find(word, previous[0] + 1)
-            if 0 <= start < previous[1] <= start + len(word):
-                span = (start, start + len(word))
-        if span is None and word:
-            whole = re.compile(r"(?<!\w)" + re.escape(word) + r"(?!\w)").search(text, position)
-            if whole is not None:
-                span = whole.span()
-        if span is not None:
+        elif previous is not None:
+            after = text.find(word, previous[0] + 1)
+            if 0 <= after < previous[1] <= after + len(word):
+                span = (after, after + len(word))
+        if span is None:
+            span = _whole_word(text, word, start)
+        if span is None:
+            missed.add((word, position, previous))
+        else:
             previous, position = span, span[1]
         spans.append(span)
     return spans
+
+
+_ALNUM = re.compile(r"[^\W_]")
+"""A letter or digit (``str.isalnum``)."""
+
+
+def _whole_word(text: str, word: str, start: int) -> tuple[int, int] | None:
+    """The first occurrence of ``word`` at or after ``start`` (one, or -1) that no letter,
+    digit or underscore touches (what ``(?<!\\w)WORD(?!\\w)`` finds, without compiling a
+    pattern per word)."""
+    end = len(text)
+    while start >= 0:
+        stop = start + len(word)
+        if not (start and _is_word_char(text[start - 1])) and not (
+            stop < end and _is_word_char(text[stop])
+        ):
+            return start, stop
+        start = text.find(word, start + 1)
+    return None
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def is_word(lemma: str) -> bool:
@@ -144,38 +180,59 @@ def _row(
     )
 
 
-def parse_coinco(data: bytes, name: str = "<coinco>") -> ImportResult:
-    """The instances of a CoInCo XML file (module docstring), read by
-    :func:`scoring.coinco.read_coinco_sentences` (contexts only: ``gold=False``);
+def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -> ImportResult:
+    """The instances of a CoInCo XML file (module docstring), read a chunk at a time by
+    :func:`scoring.coinco.iter_coinco_sentences` (contexts only: ``gold=False``);
     SourceError naming the line and the rule for what that reader refuses, an annotated
     token with another tag or not in its sentence, and the rules every format shares
-    (:func:`annotate.sources.model.group_lexelts`)."""
-    try:
-        sentences = read_coinco_sentences(data, name, gold=False)
-    except XmlError as error:
-        raise SourceError(error.file, error.line, error.problem) from None
-    rows: list[Row] = []
+    (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
     repairs: list[Repair] = []
-    skipped = 0
-    for sentence in sentences:
-        spans = locate_tokens(sentence.written[1], [token.wordform for token in sentence.tokens])
-        for token, span in zip(sentence.tokens, spans, strict=True):
-            if token.id is None:
-                continue
-            if token.problematic:
-                skipped += 1
-                continue
-            lemma = token.lemma if is_word(token.lemma) else token.wordform
-            try:
-                rows.append(_row(token.id, token, lemma, span, sentence.written))
-            except ValueError as error:
-                raise SourceError(name, token.line, str(error)) from None
-            if lemma != token.lemma:
-                what = (
-                    f"lemma {token.lemma!r} is not a word; the lexelt takes the wordform {lemma!r}"
-                )
-                repairs.append(Repair(token.id, token.line, what))
+    skipped: list[str] = []
+    lexelts = group_lexelts(_rows(data, name, limits, repairs, skipped), name, limits)
     notes: tuple[str, ...] = ()
     if skipped:
-        notes = (f'left out {skipped} tokens that CoInCo\'s annotators marked problematic="yes"',)
-    return ImportResult(group_lexelts(rows, name), tuple(repairs), "en", notes)
+        notes = (
+            f'left out {len(skipped)} tokens that CoInCo\'s annotators marked problematic="yes"',
+        )
+    return ImportResult(lexelts, tuple(repairs), "en", notes)
+
+
+def _rows(
+    data: bytes, name: str, limits: Limits, repairs: list[Repair], skipped: list[str]
+) -> Iterator[Row]:
+    """The annotated tokens as rows, sentence by sentence (:func:`parse_coinco`); the
+    lemma repairs go to ``repairs``, the ids of problematic tokens to ``skipped``. A
+    sentence too long for ``limits`` is refused at its first annotated token before its
+    tokens are looked for in it."""
+    try:
+        for sentence in iter_coinco_sentences(data, name, gold=False):
+            kept = (token for token in sentence.tokens if token.id and not token.problematic)
+            first = next(kept, None)
+            if first is not None and first.id is not None:
+                before, text, after = sentence.written
+                length = len(text) + sum(len(part) + 1 for part in (before, after) if part)
+                try:
+                    limits.check_context(length, first.id)
+                except ValueError as error:
+                    raise SourceError(name, first.line, str(error)) from None
+            words = [token.wordform for token in sentence.tokens]
+            spans = locate_tokens(sentence.written[1], words)
+            for token, span in zip(sentence.tokens, spans, strict=True):
+                if token.id is None:
+                    continue
+                if token.problematic:
+                    skipped.append(token.id)
+                    continue
+                lemma = token.lemma if is_word(token.lemma) else token.wordform
+                try:
+                    yield _row(token.id, token, lemma, span, sentence.written)
+                except ValueError as error:
+                    raise SourceError(name, token.line, str(error)) from None
+                if lemma != token.lemma:
+                    what = (
+                        f"lemma {token.lemma!r} is not a word; "
+                        f"the lexelt takes the wordform {lemma!r}"
+                    )
+                    repairs.append(Repair(token.id, token.line, what))
+    except XmlError as error:
+        raise SourceError(error.file, error.line, error.problem) from None

@@ -8,7 +8,9 @@ composed ``Gebäude.n`` are one word), then held to the gold's rules for a lexel
 instance id (:mod:`scoring.keys`, the compiler's: no white space, ``;`` or control
 character; ``spazieren_gehen.v``, not ``spazieren gehen.v``), ids unique,
 lengths within ``MAX_ITEM``, ``MAX_INSTANCE_ID``, ``MAX_HEAD``, a head that is not blank,
-no character XML 1.0 cannot hold (PostgreSQL refuses U+0000).
+no character XML 1.0 cannot hold (PostgreSQL refuses U+0000); and the bounds of
+:class:`Limits` (a context's length, the number of instances), so that no file can fill
+the memory.
 """
 
 from __future__ import annotations
@@ -25,11 +27,49 @@ POS_TAGS = ("n", "v", "a", "r")
 MAX_ITEM = 120
 MAX_INSTANCE_ID = 64
 MAX_HEAD = 255
+# The bounds of an import, far above any study's (the longest context of SemEval-2007,
+# CoInCo and SWORDS has 865 characters; CoInCo has 15,415 instances, the largest file,
+# SWORDS' test set, unpacks to 17 MiB): what they admit stays under 600 MiB of memory.
+MAX_CONTEXT = 10_000
+MAX_INSTANCES = 100_000
+MAX_UNPACKED = 64 * 2**20
+MAX_JSON_VALUES = 3_000_000  # SWORDS' test set holds 1.2 million (objects, arrays, items)
 
 # lemma.pos or lemma.orig_pos.pos, the lemma without a dot; read as words separated by
 # single spaces, which the gold refuses (:func:`check_item`), so as to suggest the fix.
 _ITEM = re.compile(r"([^\s.]+(?: [^\s.]+)*)\.(?:[nvar]\.)?([nvar])")
 NOT_XML_CHAR = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The most an import may hold: characters in one context (``before + head + after``),
+    instances in the file, bytes in the file once gunzipped, values (objects, arrays,
+    members and items) in a JSON file."""
+
+    context: int = MAX_CONTEXT
+    instances: int = MAX_INSTANCES
+    unpacked: int = MAX_UNPACKED
+    json_values: int = MAX_JSON_VALUES
+
+    def check_count(self, count: int) -> None:
+        """ValueError when ``count`` instances are more than an import may hold."""
+        if count > self.instances:
+            raise ValueError(
+                f"more than {self.instances:,} instances; at most {self.instances:,} "
+                "are imported (split the file into several datasets)"
+            )
+
+    def check_context(self, length: int, id_: str) -> None:
+        """ValueError when a context of ``length`` characters is longer than allowed."""
+        if length > self.context:
+            raise ValueError(
+                f"the context of instance {id_!r} has more than {self.context:,} "
+                f"characters; at most {self.context:,}"
+            )
+
+
+LIMITS = Limits()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +228,7 @@ class Row:
     line: int
 
 
-def group_lexelts(rows: Iterable[Row], file: str) -> tuple[Lexelt, ...]:
+def group_lexelts(rows: Iterable[Row], file: str, limits: Limits = LIMITS) -> tuple[Lexelt, ...]:
     """The rows as lexelts, words in the order of their first instance, each word's
     instances in file order; item and id NFC-normalised. SourceError at the first row that
     breaks a rule of this module's docstring, or when there are no rows at all."""
@@ -197,6 +237,8 @@ def group_lexelts(rows: Iterable[Row], file: str) -> tuple[Lexelt, ...]:
     for row in rows:
         item, id_ = nfc(row.item), nfc(row.id)
         try:
+            limits.check_count(len(seen) + 1)
+            limits.check_context(len(row.before) + len(row.head) + len(row.after), id_)
             lemma, pos = check_item(item)
             check_id(id_)
             if id_ in seen:

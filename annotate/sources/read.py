@@ -4,7 +4,13 @@ The format is told from the first bytes (after gunzip and a UTF-8 byte-order mar
 ``{`` or ``[`` is JSON (SWORDS); ``<`` is XML, CoInCo when the root element is
 ``<document>``, the task's format otherwise (whose parser names a wrong root); text whose
 first line holds a tab is TSV, else one that holds a comma is CSV. Anything else is
-refused with the formats listed. ``format`` given skips the guess.
+refused with the formats listed. ``format`` given skips the guess. UTF-16 text (a
+byte-order mark, or zero bytes) is the task's XML when it starts with ``<`` and refused
+otherwise: JSON and tables are UTF-8.
+
+A file is unpacked and parsed a chunk at a time within the bounds of
+:class:`~annotate.sources.model.Limits` (the unpacked size, the instances, a context's
+length), so that no upload, not even a gzip bomb, can fill the memory.
 """
 
 from __future__ import annotations
@@ -14,39 +20,60 @@ import io
 import os
 import re
 import zlib
+from collections.abc import Iterator
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 
 from annotate.sources.coinco import parse_coinco
 from annotate.sources.language import iso639_1
-from annotate.sources.model import ImportResult, SourceError
+from annotate.sources.model import LIMITS, ImportResult, Limits, SourceError
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.table import parse_table
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv")
 GZIP_MAGIC = b"\x1f\x8b"
-MAX_UNCOMPRESSED = 256 * 1024 * 1024
-"""The most bytes a gzip file may unpack to (a small upload must not fill the memory)."""
+MAX_UNCOMPRESSED = LIMITS.unpacked
+"""The most bytes a file may hold once gunzipped (:class:`~annotate.sources.model.Limits`)."""
+CHUNK = 2**20
+"""The bytes unpacked and parsed at a time: a gzip file is never inflated whole."""
+HEAD = 65536
 _PROLOG = re.compile(rb"\s*(?:(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)\s*)*", re.S)
 _ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
+
+
+def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
+    """``data`` in chunks of at most :data:`CHUNK` bytes, unpacked as they are read if it
+    is gzip (by its magic bytes); SourceError for a broken gzip file, or as soon as the
+    bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
+    limit = MAX_UNCOMPRESSED if limit is None else limit
+    if not data.startswith(GZIP_MAGIC):
+        if len(data) > limit:
+            raise SourceError(
+                name, "", f"holds more than {limit / 2**20:g} MiB (the most imported)"
+            )
+        for start in range(0, len(data), CHUNK):
+            yield data[start : start + CHUNK]
+        return
+    total = 0
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
+            while chunk := handle.read(CHUNK):
+                total += len(chunk)
+                if total > limit:
+                    raise SourceError(
+                        name, "", f"unpacks to more than {limit / 2**20:g} MiB (the most imported)"
+                    )
+                yield chunk
+    except (OSError, EOFError, zlib.error) as error:
+        raise SourceError(name, "", f"not a complete gzip file: {error}") from None
 
 
 def gunzip(data: bytes, name: str) -> bytes:
     """``data`` unpacked if it is gzip (by its magic bytes), else as it is; SourceError
     for a broken gzip file or one that unpacks to more than ``MAX_UNCOMPRESSED`` bytes."""
-    if not data.startswith(GZIP_MAGIC):
-        return data
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
-            unpacked = handle.read(MAX_UNCOMPRESSED + 1)
-    except (OSError, EOFError, zlib.error) as error:
-        raise SourceError(name, "", f"not a complete gzip file: {error}") from None
-    if len(unpacked) > MAX_UNCOMPRESSED:
-        raise SourceError(
-            name, "", f"unpacks to more than {MAX_UNCOMPRESSED // 2**20} MiB (the most imported)"
-        )
-    return unpacked
+    return b"".join(unpacked_chunks(data, name))
 
 
 def detect_format(data: bytes, name: str) -> str:
@@ -57,9 +84,17 @@ def detect_format(data: bytes, name: str) -> str:
     >>> detect_format(b"id\\tlexelt\\tsentence\\n", "f")
     'tsv'
     """
-    head = data[:65536].removeprefix(b"\xef\xbb\xbf")
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "semeval"  # UTF-16: only the task's XML declares other encodings
+    head = data[:HEAD].removeprefix(b"\xef\xbb\xbf")
+    wide = utf16(head)
+    if wide is not None:
+        if head.decode(wide, "ignore").lstrip("\ufeff \t\r\n").startswith("<"):
+            return "semeval"  # only the task's XML declares other encodings
+        raise SourceError(
+            name,
+            1,
+            f"the file is {wide.upper()}; only XML may be: JSON, TSV and CSV are read "
+            "as UTF-8 (save the file as UTF-8)",
+        )
     start = head.lstrip()
     if start.startswith((b"{", b"[")):
         return "swords"
@@ -81,32 +116,89 @@ def detect_format(data: bytes, name: str) -> str:
     )
 
 
+def utf16(head: bytes) -> str | None:
+    """The codec of a file that starts with ``head`` if it is UTF-16 or UTF-32 (a
+    byte-order mark, or a zero byte in one of its first two bytes, which no UTF-8 text
+    has), else None.
+
+    >>> utf16("id\\t".encode("utf-16")), utf16("id".encode("utf-16-be")), utf16(b"id")
+    ('utf-16', 'utf-16-be', None)
+    """
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    if len(head) >= 2 and (head[0] == 0) != (head[1] == 0):
+        return "utf-16-be" if head[0] == 0 else "utf-16-le"
+    return None
+
+
 def parse_source(
-    data: bytes, name: str, format: str | None = None, language: str | None = None
+    data: bytes,
+    name: str,
+    format: str | None = None,
+    language: str | None = None,
+    limits: Limits = LIMITS,
 ) -> ImportResult:
     """The instances of a file in any of :data:`FORMATS`, gzip-compressed or not, told
     from the content when ``format`` is None; the dataset's language is ``language`` (an
     ISO 639-1 code) when given, else what the file says, else ``en``. SourceError (a
-    ValueError) naming the file, the line or JSON path, and the rule; ValueError for a
-    format or language that is not one."""
+    ValueError) naming the file, the line or JSON path, and the rule, also for a file past
+    ``limits``; ValueError for a format or language that is not one.
+
+    The task's XML and the tables are parsed as they are unpacked, a chunk at a time, so a
+    file is refused at the first context or instance past the limits; JSON and CoInCo's
+    XML are unpacked whole first (at most ``limits.unpacked`` bytes)."""
     if format is not None and format not in FORMATS:
         raise ValueError(f"format {format!r} is not one of {', '.join(FORMATS)}")
     code = iso639_1(language) if language is not None else None
-    data = gunzip(data, name)
-    chosen = format or detect_format(data, name)
+    chunks = unpacked_chunks(data, name, limits.unpacked)
+    head = _head(chunks)
+    chosen = format or detect_format(head, name)
+    stream = chain((head,), chunks)
     if chosen == "semeval":
-        return parse_lexsub_xml(data, name, code)
-    if chosen == "coinco":
-        result = parse_coinco(data, name)
-    elif chosen == "swords":
-        result = parse_swords_dataset(data, name)
+        return parse_lexsub_xml(stream, name, code, limits)
+    if chosen in ("coinco", "swords"):
+        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) else data  # no copy
+        if chosen == "coinco":
+            result = parse_coinco(whole, name, limits)
+        else:
+            result = parse_swords_dataset(whole, name, limits)
     else:
-        result = parse_table(data, name, chosen)
+        result = parse_table(stream, name, chosen, limits)
     return replace(result, language=code) if code else result
 
 
+def _head(chunks: Iterator[bytes]) -> bytes:
+    """The first chunk, with the next ones while it is shorter than :data:`HEAD`."""
+    head = b""
+    for chunk in chunks:
+        head += chunk
+        if len(head) >= HEAD:
+            break
+    return head
+
+
 def read_source(
-    path: str | os.PathLike[str], format: str | None = None, language: str | None = None
+    path: str | os.PathLike[str],
+    format: str | None = None,
+    language: str | None = None,
+    limits: Limits = LIMITS,
 ) -> ImportResult:
-    """:func:`parse_source` on a file, named by its path in messages."""
-    return parse_source(Path(path).read_bytes(), str(path), format, language)
+    """:func:`parse_source` on a file, named by its path in messages; a file larger than
+    ``limits.unpacked`` is refused before it is read."""
+    check_size(path, limits)
+    return parse_source(Path(path).read_bytes(), str(path), format, language, limits)
+
+
+def check_size(path: str | os.PathLike[str], limits: Limits = LIMITS) -> None:
+    """SourceError when the file at ``path`` is larger than ``limits.unpacked`` bytes (it
+    could not be imported, and reading it would fill the memory)."""
+    size = os.stat(path).st_size
+    if size > limits.unpacked:
+        raise SourceError(
+            str(path),
+            "",
+            f"has {size:,} bytes; at most {limits.unpacked:,} bytes "
+            f"({limits.unpacked / 2**20:g} MiB) are imported",
+        )

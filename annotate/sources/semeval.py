@@ -35,17 +35,20 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 from annotate.sources.language import DEFAULT, declared_language
 from annotate.sources.model import (
+    LIMITS,
     MAX_HEAD,
     NOT_XML_CHAR,
     ImportResult,
     Instance,
     Lexelt,
+    Limits,
     Repair,
     SourceError,
     check_id,
@@ -56,6 +59,7 @@ from annotate.sources.xml import feed_xml
 
 _SPLIT_CHARREF = re.compile(rb"&#(\d+|x[0-9A-Fa-f]+) +;")
 _ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")
+_CHARREF = 64
 _DECLARED_ENCODING = re.compile(rb"""\A(?:\xef\xbb\xbf)?<\?xml[^>]*?encoding\s*=\s*["']([^"']*)""")
 _CHILD = {
     "": "corpus",
@@ -71,8 +75,14 @@ def read_lexsub_xml(path: str | os.PathLike[str]) -> ImportResult:
     return parse_lexsub_xml(Path(path).read_bytes(), str(path))
 
 
-def parse_lexsub_xml(data: bytes, name: str = "<xml>", language: str | None = None) -> ImportResult:
-    """Import the task's XML input from ``data`` (``name`` is the file name for messages).
+def parse_lexsub_xml(
+    data: bytes | Iterable[bytes],
+    name: str = "<xml>",
+    language: str | None = None,
+    limits: Limits = LIMITS,
+) -> ImportResult:
+    """Import the task's XML input from ``data``, its bytes or its bytes in chunks (parsed
+    as they come); ``name`` is the file name for messages.
 
     The dataset's language is ``language`` when given (an ISO 639-1 code, checked by the
     caller); otherwise the one ``<corpus lang="...">`` names (a name such as ``english``
@@ -85,12 +95,50 @@ def parse_lexsub_xml(data: bytes, name: str = "<xml>", language: str | None = No
     exactly one ``<head>`` in exactly one ``<context>``, text outside ``<context>``, an
     item, instance id or head longer than the database keeps (``MAX_ITEM``,
     ``MAX_INSTANCE_ID``, ``MAX_HEAD`` characters), a ``lang`` that names no language
-    with a two-letter code (unless ``language`` is given).
+    with a two-letter code (unless ``language`` is given), more instances or a longer
+    context than ``limits`` admit (refused as soon as the parser reaches it).
     """
-    data, found = _repair(data)
-    builder = _Builder(name, language)
-    feed_xml(builder, data, name, True)
+    found: list[_Found] = []
+    builder = _Builder(name, language, limits)
+    chunks = (data,) if isinstance(data, bytes) else data
+    feed_xml(builder, _repaired(_pieces(chunks), found), name, True)
     return ImportResult(tuple(builder.lexelts), builder.locate(found), language or builder.language)
+
+
+def _pieces(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """``chunks`` cut where no repair can straddle the cut: before a ``&`` among the last
+    :data:`_CHARREF` bytes (a split character reference is shorter) and before a UTF-8
+    sequence the chunk ends inside."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        cut = len(pending)
+        amp = pending.rfind(b"&", max(0, cut - _CHARREF))
+        if amp >= 0:
+            cut = amp
+        back = cut
+        while back > max(0, cut - 3) and 0x80 <= pending[back - 1] < 0xC0:
+            back -= 1
+        if back > 0 and pending[back - 1] >= 0xC0:
+            cut = back - 1
+        yield pending[:cut]
+        pending = pending[cut:]
+    if pending:
+        yield pending
+
+
+def _repaired(pieces: Iterator[bytes], found: list[_Found]) -> Iterator[bytes]:
+    """Each piece repaired (:func:`_repair`; the first decides whether the file is
+    UTF-8); the repairs go to ``found`` with their offsets and lines in the whole file."""
+    first = next(pieces, b"")
+    utf8 = _is_utf8(first)
+    offset, line = 0, 0
+    for piece in chain((first,), pieces):
+        repaired, here = _repair(piece, utf8)
+        found.extend((offset + at, line + number, what) for at, number, what in here)
+        offset += len(repaired)
+        line += piece.count(b"\n")
+        yield repaired
 
 
 def format_lexsub_xml(lexelts: Iterable[Lexelt]) -> bytes:
@@ -142,14 +190,20 @@ def _check_xml_chars(text: str) -> None:
 _Found = tuple[int, int, str]
 
 
-def _repair(data: bytes) -> tuple[bytes, list[_Found]]:
-    """Rejoin split character references and replace invalid UTF-8 bytes (module
-    docstring). Returns the repaired bytes and each repair's offset in them and line."""
-    found: list[_Found] = []
-    declared = _DECLARED_ENCODING.match(data)
-    utf8 = not data.startswith((b"\xfe\xff", b"\xff\xfe")) and (
+def _is_utf8(start: bytes) -> bool:
+    """Whether a file that starts with ``start`` is UTF-8: no UTF-16 byte-order mark, no
+    other encoding declared."""
+    declared = _DECLARED_ENCODING.match(start)
+    return not start.startswith((b"\xfe\xff", b"\xff\xfe")) and (
         declared is None or declared.group(1).lower() in (b"utf-8", b"utf8")
     )
+
+
+def _repair(data: bytes, utf8: bool) -> tuple[bytes, list[_Found]]:
+    """Rejoin split character references and replace invalid UTF-8 bytes (module
+    docstring) in a file, or a piece of it, that is ``utf8`` or not. Returns the repaired
+    bytes and each repair's offset in them and line."""
+    found: list[_Found] = []
     if utf8:
         try:
             data.decode("utf-8")
@@ -215,8 +269,10 @@ def _rejoin_charrefs(data: bytes, earlier: list[_Found]) -> tuple[bytes, list[_F
 class _Builder:
     """Parser target: checks the structure as elements arrive and builds the lexelts."""
 
-    def __init__(self, name: str, language: str | None = None) -> None:
+    def __init__(self, name: str, language: str | None = None, limits: Limits = LIMITS) -> None:
         self.name = name
+        self.limits = limits
+        self.length = 0
         self.given_language = language
         self.language = DEFAULT
         self.expat: Any = None
@@ -306,8 +362,13 @@ class _Builder:
                 f"duplicate instance id {id_!r} (first at line {self.ids[id_]}); "
                 "ids must be unique in the file"
             )
+        try:
+            self.limits.check_count(len(self.ids) + 1)
+        except ValueError as error:
+            raise self.fail(str(error)) from None
         self.ids[id_] = line
         self.id, self.line = id_, line
+        self.length = 0
         self.start_byte = self.expat.CurrentByteIndex
         self.contexts = self.heads = 0
         self.before, self.head, self.after = [], [], []
@@ -352,6 +413,12 @@ class _Builder:
 
     def data(self, text: str) -> None:
         where = self.stack[-1] if self.stack else ""
+        if where in ("head", "context"):
+            self.length += len(text)
+            try:
+                self.limits.check_context(self.length, self.id)
+            except ValueError as error:
+                raise self.fail(str(error)) from None
         if where == "head":
             self.head.append(text)
         elif where == "context":

@@ -26,9 +26,10 @@ or ``FILE:LINE: problem`` for JSON that does not parse.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from annotate.sources.model import ImportResult, Row, SourceError, group_lexelts
+from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.agreement.swords import SwordsTarget, json_path, parse_swords
 from scoring.io import FormatError
 from scoring.keys import joined
@@ -67,9 +68,13 @@ def _row(target: SwordsTarget, raw: dict[str, Any], name: str) -> Row:
     )
 
 
-def parse_swords_dataset(data: bytes, name: str = "<swords>") -> ImportResult:
+def parse_swords_dataset(
+    data: bytes, name: str = "<swords>", limits: Limits = LIMITS
+) -> ImportResult:
     """The instances of a SWORDS JSON file (module docstring); SourceError naming the JSON
-    path (or the line, for JSON that does not parse) and the rule."""
+    path (or the line, for JSON that does not parse, holds more values than
+    ``limits.json_values`` or nests deeper than :data:`MAX_DEPTH`) and the rule."""
+    check_json_size(data, name, limits.json_values)
     try:
         decoded = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
@@ -79,6 +84,8 @@ def parse_swords_dataset(data: bytes, name: str = "<swords>") -> ImportResult:
         raise SourceError(
             name, error.lineno, f"not JSON: {error.msg} (column {error.colno})"
         ) from None
+    except RecursionError:
+        raise too_deep(data, name) from None
     try:
         dataset = parse_swords(decoded, name)
     except FormatError as error:
@@ -90,4 +97,59 @@ def parse_swords_dataset(data: bytes, name: str = "<swords>") -> ImportResult:
         ) from None
     targets = {target.id: target for target in dataset.target_list}
     rows = [_row(targets[tid], raw, name) for tid, raw in decoded["targets"].items()]
-    return ImportResult(group_lexelts(rows, name), (), "en")
+    return ImportResult(group_lexelts(rows, name, limits), (), "en")
+
+
+def check_json_size(data: bytes, name: str, most: int) -> None:
+    """SourceError when the JSON ``data`` may hold more than ``most`` values: each value
+    but the first follows a ``[``, ``{``, ``,`` or ``:``, so their count bounds the
+    values (it counts those inside strings too, a bound never reached by a real file).
+    The line named is where the count passes ``most``."""
+    count = 0
+    for start in range(0, len(data), 2**20):
+        piece = data[start : start + 2**20]
+        here = sum(piece.count(char) for char in _OPENERS)
+        if count + here > most:
+            at = start + _nth_opener(piece, most - count)
+            raise SourceError(
+                name,
+                data.count(b"\n", 0, at) + 1,
+                f"holds more than {most:,} JSON values (objects, arrays, members, items); "
+                "at most that many are read",
+            )
+        count += here
+
+
+def _nth_opener(piece: bytes, n: int) -> int:
+    """The offset of the ``n``-th (from 1) byte of :data:`_OPENERS` in ``piece``."""
+    for index, match in enumerate(re.finditer(rb"[\[{,:]", piece), 1):
+        if index == n:
+            return match.start()
+    return len(piece)
+
+
+MAX_DEPTH = 100
+"""The deepest nesting read (a SWORDS file nests 5 deep)."""
+_OPENERS = (b"[", b"{", b",", b":")
+_TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+
+
+def too_deep(data: bytes, name: str) -> SourceError:
+    """The error for JSON nested past the JSON reader's reach: the line where it first
+    nests deeper than :data:`MAX_DEPTH`."""
+    depth = 0
+    at = len(data)
+    for token in _TOKENS.finditer(data):
+        if token.group() in (b"[", b"{"):
+            depth += 1
+            if depth > MAX_DEPTH:
+                at = token.start()
+                break
+        elif token.group() in (b"]", b"}"):
+            depth -= 1
+    return SourceError(
+        name,
+        data.count(b"\n", 0, at) + 1,
+        f"JSON nested more than {MAX_DEPTH} deep (arrays and objects inside each other); "
+        "a SWORDS file nests 5 deep",
+    )

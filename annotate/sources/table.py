@@ -19,15 +19,20 @@ row, each word's sentences in row order.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import re
+from collections.abc import Iterable, Iterator
+from itertools import chain
 
-from annotate.sources.model import ImportResult, Row, SourceError, group_lexelts
+from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 
 REQUIRED = ("id", "lexelt", "sentence")
 DELIMITERS = {"tsv": "\t", "csv": ","}
 _HEAD = re.compile(r"<head>(.*?)</head>", re.DOTALL)
+MAX_LINE = 2**20
+"""The most bytes of one line of a table (one row holds one context)."""
 
 
 def split_sentence(sentence: str) -> tuple[str, str, str]:
@@ -51,30 +56,64 @@ def split_sentence(sentence: str) -> tuple[str, str, str]:
     return before, head, after
 
 
-def _decode(data: bytes, name: str) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise SourceError(
-            name,
-            line,
-            f"byte 0x{data[error.start]:02X} is not UTF-8 ({error.reason}); "
-            "save the table as UTF-8",
-        ) from None
+def text_lines(chunks: Iterable[bytes], name: str) -> Iterator[str]:
+    r"""The UTF-8 text of ``chunks`` (a byte-order mark dropped) line by line, each line
+    ending as in the file (``\n``, ``\r\n`` or ``\r``, as ``open(newline="")`` reads it);
+    the text is decoded a run of whole lines at a time. SourceError naming the line of a
+    byte that is not UTF-8, or of a line longer than :data:`MAX_LINE` bytes.
+
+    >>> list(text_lines([b"\xef\xbb\xbfa\r\nb", b"\rc\n"], "t"))
+    ['a\r\n', 'b\r', 'c\n']
+    """
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    lines = 0  # the line breaks decoded so far
+    pending = b""
+    for chunk in chain(chunks, (b"",)):
+        pending += chunk
+        cut = pending.rfind(b"\n") + 1 if chunk else len(pending)
+        if len(pending) - cut > MAX_LINE:
+            raise SourceError(
+                name,
+                lines + pending.count(b"\n", 0, cut) + 1,
+                f"the line has more than {MAX_LINE // 2**20} MiB; a row is at most "
+                f"{MAX_LINE // 2**20} MiB (a context at most {LIMITS.context:,} characters)",
+            )
+        if not cut:
+            continue
+        piece, pending = pending[:cut], pending[cut:]
+        try:
+            text = decoder.decode(piece, final=not chunk)
+        except UnicodeDecodeError as error:
+            at = max(0, error.start - (len(error.object) - len(piece)))
+            raise SourceError(
+                name,
+                lines + piece.count(b"\n", 0, at) + 1,
+                f"byte 0x{error.object[error.start]:02X} is not UTF-8 ({error.reason}); "
+                "save the table as UTF-8",
+            ) from None
+        lines += piece.count(b"\n")
+        yield from io.StringIO(text, newline="")
 
 
-def parse_table(data: bytes, name: str = "<table>", format: str = "csv") -> ImportResult:
-    """The instances of a TSV (``format="tsv"``) or CSV table (module docstring);
-    SourceError naming the line and the rule for a header without the required columns,
-    a row with another number of fields, a sentence without exactly one ``<head>``, a
-    quote left open, and the rules every format shares
-    (:func:`annotate.sources.model.group_lexelts`)."""
+def parse_table(
+    data: bytes | Iterable[bytes],
+    name: str = "<table>",
+    format: str = "csv",
+    limits: Limits = LIMITS,
+) -> ImportResult:
+    """The instances of a TSV (``format="tsv"``) or CSV table (module docstring), from its
+    bytes or its bytes in chunks (read as they come); SourceError naming the line and the
+    rule for a header without the required columns, a row with another number of fields,
+    a sentence without exactly one ``<head>``, a quote left open, and the rules every
+    format shares (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
+    chunks = (data,) if isinstance(data, bytes) else data
+    return ImportResult(group_lexelts(_rows(chunks, name, format), name, limits), ())
+
+
+def _rows(chunks: Iterable[bytes], name: str, format: str) -> Iterator[Row]:
+    """The table's rows, one at a time (:func:`parse_table`)."""
     delimiter = DELIMITERS[format]
-    reader = csv.reader(
-        io.StringIO(_decode(data, name), newline=""), delimiter=delimiter, strict=True
-    )
-    rows: list[Row] = []
+    reader = csv.reader(text_lines(chunks, name), delimiter=delimiter, strict=True)
     start = 1
     try:
         header = next(reader, None)
@@ -112,12 +151,9 @@ def parse_table(data: bytes, name: str = "<table>", format: str = "csv") -> Impo
                 raise SourceError(
                     name, line, f"instance {record[where['id']]!r}: {error}"
                 ) from None
-            rows.append(
-                Row(record[where["id"]], record[where["lexelt"]], before, head, after, line, line)
-            )
+            yield Row(record[where["id"]], record[where["lexelt"]], before, head, after, line, line)
     except csv.Error as error:
         raise SourceError(name, start, f"not {format.upper()}: {error}") from None
-    return ImportResult(group_lexelts(rows, name), ())
 
 
 def shown_header(header: list[str]) -> str:
