@@ -65,13 +65,18 @@ def iso639_1(code: str) -> str:
 def declared_language(value: str) -> str:
     """The ISO 639-1 code of a language as a file names it; ValueError naming the rule.
 
-    >>> [declared_language(v) for v in ("english", "German", "ita", "de-DE", "fr")]
-    ['en', 'de', 'it', 'de', 'fr']
+    A two-letter code is read as one before any name: pycountry's ``lookup`` alone finds
+    the language *named* "En" for ``en``.
+
+    >>> [declared_language(v) for v in ("english", "German", "ita", "de-DE", "fr", "en", "EN")]
+    ['en', 'de', 'it', 'de', 'fr', 'en', 'en']
     """
     cleaned = value.strip()
     tag = _TAG.fullmatch(cleaned)
     if tag is not None:
         cleaned = tag.group(1)
+    if cleaned.lower() in codes():
+        return cleaned.lower()
     try:
         language = pycountry.languages.lookup(cleaned)
     except LookupError:
