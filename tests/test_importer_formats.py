@@ -479,7 +479,7 @@ def test_format_given_wins_over_the_content() -> None:
 @pytest.mark.parametrize(
     ("lang", "code"),
     [("english", "en"), ("german", "de"), ("Italian", "it"), ("it", "it"), ("deu", "de"),
-     ("fr-FR", "fr")],
+     ("fr-FR", "fr"), ("en", "en"), ("EN", "en"), ("en-GB", "en")],
 )  # fmt: skip
 def test_corpus_lang_gives_the_language(lang: str, code: str) -> None:
     data = SEMEVAL.replace(b'lang="german"', f'lang="{lang}"'.encode())
