@@ -1,0 +1,69 @@
+"""docs/cli.md is the commands' own help: regenerated here, it must equal the file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI_MD = ROOT / "docs" / "cli.md"
+
+
+def test_docs_cli_md_is_what_the_parsers_print() -> None:
+    # a narrow terminal changes nothing: the generator fixes the width itself
+    env = {**os.environ, "COLUMNS": "40"}
+    result = subprocess.run(
+        [sys.executable, "-m", "scripts.cli_docs", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_every_console_script_and_command_has_a_section() -> None:
+    text = CLI_MD.read_text(encoding="utf-8")
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
+    for name in scripts:
+        assert f"| `{name}` |" in text, name
+    for heading in (
+        "## `python -m scoring.compare`",
+        "### `python -m scoring.benchmark semeval07`",
+        "### `python -m scoring.benchmark.convert gold-to-swords`",
+        "### `flask --app wsgi lexsub import`",
+        "### `flask --app wsgi lexsub round report`",
+    ):
+        assert f"\n{heading}\n" in text, heading
+    # the console script printing the same help is named beside its module
+    section = text.split("## `python -m scoring.benchmark`\n", 1)[1]
+    assert section.startswith("\nConsole script: `lexsub-benchmark`")
+    assert "usage: python -m scoring.benchmark [-h] BENCHMARK ...\n" in section
+
+
+def test_an_outdated_page_is_reported(tmp_path: Path) -> None:
+    """``--check`` names the file and the command that updates it."""
+    from scripts import cli_docs
+
+    original = CLI_MD.read_text(encoding="utf-8")
+    stale = tmp_path / "cli.md"
+    stale.write_text(original.replace("--only-t", "--only-tee"), encoding="utf-8")
+    error = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, pathlib; from scripts import cli_docs; "
+            f"cli_docs.DOCS = pathlib.Path({str(stale)!r}); sys.exit(cli_docs.main(['--check']))",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert error.returncode == 1
+    assert error.stderr.endswith(f"is out of date: run {cli_docs.COMMAND}\n")
