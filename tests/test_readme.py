@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from annotate import create_app
 from scoring.benchmark.wordnet import wordnet_available
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,8 +152,13 @@ def checkout(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
         "VIRTUAL_ENV": sys.prefix,
         "LEXSUB_INSTANCE": str(root / "instance"),
     }
-    for demo in ("flask --app wsgi lexsub init-db", "flask --app wsgi lexsub demo"):
-        subprocess.run(["bash", "-c", demo], cwd=root, env=env, check=True, capture_output=True)
+    with pytest.MonkeyPatch.context() as patch:  # the demo loaded here: faster than a command
+        patch.setenv("LEXSUB_INSTANCE", env["LEXSUB_INSTANCE"])
+        runner = create_app().test_cli_runner()
+        for command in ("init-db", "demo"):
+            result = runner.invoke(args=["lexsub", command])
+            assert result.exit_code == 0, result.output
+    assert (root / "instance" / "lexsub.sqlite").is_file()
     return root, env
 
 
