@@ -70,12 +70,14 @@ def test_the_installed_version_is_pyproject_s() -> None:
     assert scoring.__version__ == VERSION, "reinstall: pip install -e ."
 
 
+@pytest.mark.shared_data
 def test_the_figures_are_the_version_s(runs: dict[str, Any]) -> None:
     message = verdict(VERSION, runs, fingerprint.stored())
     if message is not None:
         pytest.fail(message, pytrace=False)
 
 
+@pytest.mark.shared_data
 def test_the_runs_hold_known_figures(runs: dict[str, Any]) -> None:
     """score.pl's figures of BL.out on the trial gold (7.49 / 7.47, modes 9.85) and the
     compiled trial gold's T (295 items, 203 with a mode)."""
@@ -92,6 +94,7 @@ def test_the_runs_hold_known_figures(runs: dict[str, Any]) -> None:
     }
 
 
+@pytest.mark.shared_data
 def test_a_changed_figure_under_the_same_version_fails(runs: dict[str, Any]) -> None:
     changed = copy.deepcopy(runs)
     changed["compare --significance"]["significance"][0]["p_bootstrap"] += 1e-12
@@ -105,6 +108,7 @@ def test_a_changed_figure_under_the_same_version_fails(runs: dict[str, Any]) -> 
     )
 
 
+@pytest.mark.shared_data
 def test_a_new_version_asks_for_its_figures(runs: dict[str, Any]) -> None:
     message = verdict("9.9.9", runs, (VERSION, runs))
     assert message == (

@@ -39,6 +39,7 @@ def _trial(tmp_path: Path) -> tuple[Path, Path, Path]:
     return trial / "gold.trial", trial / "BL.out", oot
 
 
+@pytest.mark.shared_data
 def test_lexsub_score_is_lexsub_score(tmp_path: Path) -> None:
     gold, best, _ = _trial(tmp_path)
     umbrella = _run(str(BIN / "lexsub"), "score", str(best), str(gold), "-t", "best")
@@ -48,6 +49,7 @@ def test_lexsub_score_is_lexsub_score(tmp_path: Path) -> None:
     assert status == 0 and "precision = 7.49, recall = 7.47" in out.replace("\n", " ")
 
 
+@pytest.mark.shared_data
 def test_lexsub_compare_is_lexsub_compare(tmp_path: Path) -> None:
     gold, best, oot = _trial(tmp_path)
     args = (str(gold), str(best), str(oot), "--format", "json")
@@ -56,6 +58,7 @@ def test_lexsub_compare_is_lexsub_compare(tmp_path: Path) -> None:
     assert umbrella[0] == 0 and '"best.P": 0.07492846344887158' in umbrella[1]
 
 
+@pytest.mark.shared_data
 def test_lexsub_agreement_is_lexsub_agreement(tmp_path: Path) -> None:
     gold, _, _ = _trial(tmp_path)
     responses = tmp_path / "responses.jsonl"

@@ -27,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(
         prog="python -m scoring.agreement",
         command="lexsub-agreement",
-        description="Agreement report on annotators.jsonl."
+        description="Agreement report on annotators.jsonl.",
     )
     parser.add_argument("annotators", metavar="ANNOTATORS_FILE")
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
