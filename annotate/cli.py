@@ -30,7 +30,7 @@ from annotate.services import ServiceError, create_user, export_records, import_
 from annotate.sources import FORMATS, SourceError, check_size, parse_source
 from annotate.sources.language import iso639_1, language_name
 from annotate.study import assign, create_users, parse_user_lines, unassign
-from scoring.command import FAILURES, describe, one_line
+from scoring.command import FAILURES, describe, one_line, version_line
 from scoring.files import TextError, read_text
 
 
@@ -66,7 +66,27 @@ class Commands(AppGroup):
             raise click.ClickException(f"database {url}: {problem}") from error
 
 
-lexsub = Commands("lexsub", help="lexsub: database, accounts, datasets, responses.")
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """``flask --app wsgi lexsub --version``: ``lexsub VERSION``, as every command prints it."""
+    if value and not ctx.resilient_parsing:
+        click.echo(version_line("lexsub"))
+        ctx.exit()
+
+
+lexsub = Commands(
+    "lexsub",
+    help="lexsub: database, accounts, datasets, responses.",
+    params=[
+        click.Option(
+            ["--version"],
+            is_flag=True,
+            expose_value=False,
+            is_eager=True,
+            callback=_show_version,
+            help="Print the version and exit.",
+        )
+    ],
+)
 DEMO = Path(__file__).resolve().parent / "demo" / "demo.xml"
 DEMO_USERS = (
     ("organiser", "organiser", "demo-organiser"),

@@ -37,6 +37,7 @@ from scoring.command import FAILURES, ArgumentParser, describe, fail
 def parser() -> argparse.ArgumentParser:
     result = ArgumentParser(
         prog="python -m annotate.compile",
+        command="lexsub-compile",
         description="Compile gold, mwgold, per-annotator responses and a summary from responses.",
     )
     result.add_argument("responses", metavar="RESPONSES_FILE", help="responses (JSON Lines)")

@@ -1,6 +1,7 @@
 """How every command line of the project ends a failure: one line ``Error: …`` on
 standard error and exit status 1; a usage error exits with status 2, also with one line
 ``Error: …``. Never a traceback: the message names the file (and line) and the rule.
+Every command answers ``--version`` with one line, ``COMMAND VERSION`` (:func:`version_line`).
 """
 
 from __future__ import annotations
@@ -8,8 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 import zlib
-from collections.abc import Callable
-from typing import NoReturn, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TextIO
+
+import scoring
 
 USAGE_STATUS = 2
 ERROR_STATUS = 1
@@ -34,6 +37,12 @@ def describe(error: BaseException) -> str:
     return str(error) or type(error).__name__
 
 
+def version_line(command: str) -> str:
+    """What ``COMMAND --version`` prints: ``COMMAND VERSION``, the version written in
+    ``pyproject.toml`` (``scoring.__version__``, read only when asked for)."""
+    return f"{command} {scoring.__version__}"
+
+
 def fail(message: str, err: TextIO | None = None) -> int:
     """Print ``Error: MESSAGE`` (on one line) on standard error; the exit status 1."""
     print(f"Error: {one_line(message)}", file=err or sys.stderr)
@@ -48,8 +57,41 @@ def guarded(body: Callable[[], int], err: TextIO | None = None) -> int:
         return fail(describe(error), err)
 
 
+class ShowVersion(argparse.Action):
+    """``--version``: print :func:`version_line` on standard output and exit with status 0."""
+
+    def __init__(
+        self, option_strings: Sequence[str], dest: str, command: str, help: str | None = None
+    ) -> None:
+        super().__init__(
+            option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, nargs=0, help=help
+        )
+        self.command = command
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> NoReturn:
+        print(version_line(self.command))
+        parser.exit(0)
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """``argparse`` with the project's usage error: one line ``Error: …`` and status 2."""
+    """``argparse`` with the project's usage error, one line ``Error: …`` and status 2, and
+    a ``--version`` option that prints ``COMMAND VERSION``: ``command`` is the console
+    script's name (``lexsub-compare``), the program's name (``prog``) when not given."""
+
+    def __init__(self, *args: Any, command: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            "--version",
+            action=ShowVersion,
+            command=command or self.prog,
+            help="print the version and exit",
+        )
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_STATUS, f"Error: {one_line(message)} (see {self.prog} --help)\n")

@@ -42,6 +42,7 @@ from scoring.render import render_leaderboard
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
         prog="python -m scoring.compare",
+        command="lexsub-compare",
         description="Score many system files against one gold file in one table.",
     )
     parser.add_argument("gold", help="the gold file (lexelt id :: sub count;...)")

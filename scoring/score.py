@@ -11,6 +11,7 @@ score.pl does not have, start with ``--``:
 ``--strict``            refuse a system file with any malformed line or any byte that is not
                         UTF-8 (FILE:LINE: rule)
 ``--no-diagnosis``      do not print the diagnosis of defects to standard error
+``--version``           print ``lexsub-score VERSION`` and exit
 
 Standard error gets a short diagnosis of what in the system file gained or lost credit
 only because of a defect of score.pl (see :mod:`scoring.diagnose`).
@@ -152,6 +153,11 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None, stderr: TextIO | No
     err = stderr if stderr is not None else sys.stderr
     if "--help" in argv or list(argv) == ["-h"]:
         print(HELP, file=err)
+        return 0
+    if "--version" in argv:
+        from scoring.command import version_line  # imported only when asked: start-up pays nothing
+
+        out.write(encode(version_line("lexsub-score") + "\n"))
         return 0
     gc.disable()  # millions of small acyclic objects: collections only cost time here
     try:

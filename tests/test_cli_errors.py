@@ -573,6 +573,7 @@ ENTRY_POINTS = [
     "scoring.benchmark.convert",
     "annotate.compile",
     "annotate.gold.split",
+    "scoring.lexsub",
 ]
 
 
@@ -594,6 +595,7 @@ def test_every_entry_point_ends_a_missing_file_with_one_line(module: str, tmp_pa
         "scoring.benchmark.convert": ["swords-to-ranked", missing, "--data", missing],
         "annotate.compile": [missing, "--out", str(tmp_path / "out")],
         "annotate.gold.split": [missing, str(tmp_path / "out")],
+        "scoring.lexsub": ["score", missing, missing, "--fixed"],
     }.get(module, [missing])
     done = command(module, *argv)
     assert done.returncode == 1

@@ -28,6 +28,7 @@ from tests.conftest import shared_path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = (
+    "lexsub",
     "lexsub-score",
     "lexsub-compare",
     "lexsub-agreement",

@@ -25,7 +25,9 @@ from scoring.render import render_agreement
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(
-        prog="python -m scoring.agreement", description="Agreement report on annotators.jsonl."
+        prog="python -m scoring.agreement",
+        command="lexsub-agreement",
+        description="Agreement report on annotators.jsonl.",
     )
     parser.add_argument("annotators", metavar="ANNOTATORS_FILE")
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")

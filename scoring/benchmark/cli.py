@@ -72,6 +72,7 @@ def benchmark(name: str) -> Benchmark:
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
         prog="python -m scoring.benchmark",
+        command="lexsub-benchmark",
         description="Score a system on the field's benchmarks as their own code does.",
     )
     commands = parser.add_subparsers(dest="benchmark", required=True, metavar="BENCHMARK")
