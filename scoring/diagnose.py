@@ -17,9 +17,9 @@ import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial, reduce
-from itertools import chain, compress, repeat
+from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
@@ -27,6 +27,7 @@ from scoring.gold import Gold, ItemGold, normalise
 from scoring.lines import CHUNK, HYPHENS, OTHER, as_text, has_content, iter_chunks, perl_split
 from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import (
+    LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
     OfficialScores,
@@ -39,7 +40,7 @@ from scoring.scan import score_rows
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
-MAX_LISTED = 5
+MAX_LISTED = LINES_LISTED
 _FORMS_KEPT = 1 << 16
 """How many guesses' normal forms the diagnosis keeps at most."""
 
@@ -270,9 +271,14 @@ def diagnose(
     found.stale, found.stale_count = _stale(_trace(compat), only)
     found.non_ascii_items = non_ascii_items(fixed_gold, differ)
     if fixed.duplicate_lines:
-        repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
-        for line in compress(_trace(fixed).lines, repeats):
+        traced = _trace(fixed)
+        repeats = map(and_, traced.outcomes, repeat(_REPEATS))
+        repeating = compress(traced.lines, repeats)  # the lines the fixed trace holds
+        for line in sorted(chain(islice(repeating, MAX_LISTED), traced.repeated_lines)):
             found.duplicates.add(line)
+        found.duplicates.count += (  # and the lines counted, not listed (scan.py)
+            sum(map(bool, repeating)) + traced.repeated - len(traced.repeated_lines)
+        )
     if only is None:
         lines = differing(compat, fixed)
     else:  # every line outside ``only`` has the same outcome in both scans; the fixed
@@ -546,8 +552,8 @@ def fixed_scan(
         part = score_system(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
         )
-    after = _trace(part)
-    scores = memoryview(before.scores)  # slices without copies
+    after = replace(_trace(part), repeated=before.repeated, repeated_lines=before.repeated_lines)
+    scores = memoryview(_fixed_scores(before))  # slices without copies
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
     taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored
     summed: list[Iterable[float]] = []  # every score the fixed scan adds, in file order
@@ -577,6 +583,17 @@ def fixed_scan(
         (),
         after,
     )
+
+
+def _fixed_scores(trace: Trace) -> array[float]:
+    """The compat scan's scores, each line it scored for both rule sets at once given its
+    fixed score (:attr:`scoring.official.Trace.fixed_scores`)."""
+    if not trace.fixed_at:
+        return trace.scores
+    scores = array("d", trace.scores)
+    for index, score in zip(trace.fixed_at, trace.fixed_scores, strict=True):
+        scores[index] = score
+    return scores
 
 
 def _positions(selection: Selection, trace: Trace) -> list[int]:
