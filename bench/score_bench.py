@@ -21,16 +21,18 @@ Inputs
 ------
 * The real 1,696-item test set: ``../shared/data/semeval2007/test/gold`` (relative to the
   repository root) with the context2vec system ``../shared/data/systems/context2vec/
-  test.generated.best`` and ``.oot``. Target: our scorer under 0.15 s wall.
+  test.generated.best`` and ``.oot``. Target: our scorer no slower than score.pl.
 * Synthetic sets of N items (``--sizes``, default 100,000 and 1,000,000), written once
   per size into a temporary directory (or ``--out DIR``, e.g. ``bench/out``, git-ignored).
   The synthetic gold cycles over the real gold lines, giving each a new unique numeric id
   and keeping its lexelt and substitutes; the synthetic best (``LEXELT ID :: a;b``) and
   oot (``LEXELT ID ::: …``, up to 10 guesses) answers are drawn with a fixed seed from the
   item's own substitutes mixed with substitutes of other items (about 2% left
-  unanswered), so the scores are realistic. Targets at 1,000,000 items (issue 15): the
+  unanswered), so the scores are realistic. A third system, ``oot-repeats`` (scored with
+  ``-t oot``), fills each answer's ten places by repeating its first guess, as oot systems
+  do to gain credit (McCarthy & Navigli 2009 discuss it). Targets at 1,000,000 items: the
   default command at least 5x faster than score.pl, with at most a third of its peak
-  memory.
+  memory, for every system.
 
 How to run (from the repository root)
 -------------------------------------
@@ -69,10 +71,11 @@ REAL_SYSTEM = SHARED / "systems" / "context2vec" / "test.generated"
 DEFAULT_SIZES = (100_000, 1_000_000)
 QUICK_SIZES = (1696, 10_000)
 MEASURES = ("best", "oot")
+REPEATS = "oot-repeats"  # a synthetic oot system that repeats its first guess
 TARGET_SIZE = 1_000_000
-TARGET_SPEEDUP = 5.0  # issue 15 item 4 (issue 2 asked for 4x)
-TARGET_MEMORY = 1 / 3  # at most a third of score.pl's peak (issue 2: a half)
-TARGET_REAL_WALL = 0.15  # seconds, interpreter included (issue 2: 0.2)
+TARGET_SPEEDUP = 5.0
+TARGET_MEMORY = 1 / 3  # at most a third of score.pl's peak
+TARGET_REAL_SPEEDUP = 1.0  # the real test set: no slower than score.pl, interpreter included
 GOLD_LINE = re.compile(r"([\w.]+) (\S+) :: (.*)")
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
@@ -173,10 +176,12 @@ def write_synthetic(items: Sequence[GoldItem], size: int, directory: Path, seed:
     gold_path = directory / f"gold_{size}.txt"
     best_path = directory / f"system_{size}.best"
     oot_path = directory / f"system_{size}.oot"
+    repeats_path = directory / f"system_{size}.{REPEATS}"
     with (
         open(gold_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as gold,
         open(best_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as best,
         open(oot_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as oot,
+        open(repeats_path, "w", encoding=ENCODING, errors=ERRORS, newline="\n") as repeats,
     ):
         for index in range(size):
             item = items[index % len(items)]
@@ -194,7 +199,10 @@ def write_synthetic(items: Sequence[GoldItem], size: int, directory: Path, seed:
                 oot_guesses = pick(rng, item.substitutes, pool, 0.3, rng.randint(6, 10))
             best.write(f"{item.lexelt} {ident} :: {';'.join(best_guesses)}\n")
             oot.write(f"{item.lexelt} {ident} ::: {';'.join(oot_guesses)}\n")
-    return Dataset(f"{size:,}", size, gold_path, {"best": best_path, "oot": oot_path})
+            filled = oot_guesses[:4] + oot_guesses[:1] * (10 - len(oot_guesses[:4]))
+            repeats.write(f"{item.lexelt} {ident} ::: {';'.join(filled)}\n")
+    systems = {"best": best_path, "oot": oot_path, REPEATS: repeats_path}
+    return Dataset(f"{size:,}", size, gold_path, systems)
 
 
 def real_dataset() -> Dataset:
@@ -336,8 +344,9 @@ def bench_dataset(
     dataset: Dataset, python: str, score_pl: str | None, repeat: int, env: dict[str, str]
 ) -> list[Row]:
     rows: list[Row] = []
-    for measure in MEASURES:
-        argvs = commands(python, score_pl, dataset.systems[measure], dataset.gold, measure)
+    for measure, system in dataset.systems.items():
+        task = "oot" if measure == REPEATS else measure
+        argvs = commands(python, score_pl, system, dataset.gold, task)
         timings = {tool: Timing() for tool in argvs}
         for round_ in range(repeat):  # interleave the tools so drift hits them alike
             for tool, argv in argvs.items():
@@ -456,11 +465,19 @@ def verdicts(rows: Sequence[Row]) -> list[str]:
         if row.tool == PERL:
             continue
         if row.dataset.label.endswith("(real)"):
-            ok = row.timing.wall < TARGET_REAL_WALL
+            perl = by_key.get((row.dataset.label, row.measure, PERL))
+            if perl is None:
+                found.append(
+                    f"----  real test set, {row.measure}, {row.tool}: {row.timing.wall:.3f} s "
+                    "wall (score.pl not run: set SCORE_PL to check the target)"
+                )
+                continue
+            speed = perl.timing.wall / row.timing.wall
+            ok = speed >= TARGET_REAL_SPEEDUP
             found.append(
                 f"{'PASS' if ok else 'MISS'}  real test set, {row.measure}, "
-                f"{row.tool}: {row.timing.wall:.3f} s wall "
-                f"(target < {TARGET_REAL_WALL} s)"
+                f"{row.tool}: {row.timing.wall:.3f} s wall, {speed:.2f}x score.pl's "
+                f"(target >= {TARGET_REAL_SPEEDUP:g}x)"
             )
         elif row.dataset.items == TARGET_SIZE:
             perl = by_key.get((row.dataset.label, row.measure, PERL))
