@@ -25,7 +25,6 @@ from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
 from scoring.lines import CHUNK, HYPHENS, OTHER, as_text, has_content, iter_chunks, perl_split
-from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import (
     LINES_LISTED,
     OOT_GUESSES,
@@ -46,7 +45,7 @@ _FORMS_KEPT = 1 << 16
 
 
 @dataclass
-class _Tally:
+class Tally:
     """How many guesses (or lines) a defect touched, and the first lines it did."""
 
     count: int = 0
@@ -66,14 +65,14 @@ class _Tally:
 
 @dataclass
 class _Findings:
-    space: _Tally = field(default_factory=_Tally)
-    non_ascii: _Tally = field(default_factory=_Tally)
-    case: _Tally = field(default_factory=_Tally)
-    non: _Tally = field(default_factory=_Tally)
-    dropped: _Tally = field(default_factory=_Tally)
-    empty: _Tally = field(default_factory=_Tally)
-    mode_hyphen: _Tally = field(default_factory=_Tally)
-    duplicates: _Tally = field(default_factory=_Tally)
+    space: Tally = field(default_factory=Tally)
+    non_ascii: Tally = field(default_factory=Tally)
+    case: Tally = field(default_factory=Tally)
+    non: Tally = field(default_factory=Tally)
+    dropped: Tally = field(default_factory=Tally)
+    empty: Tally = field(default_factory=Tally)
+    mode_hyphen: Tally = field(default_factory=Tally)
+    duplicates: Tally = field(default_factory=Tally)
     stale: list[str] = field(default_factory=list)
     stale_count: int = 0
     non_ascii_items: int = 0
@@ -759,7 +758,7 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
             "letters, which score.pl's rules cut (non-ASCII); --fixed reads them whole"
         )
     for name, note in _COUNTED_NOTES:
-        counted: _Tally = getattr(found, name)
+        counted: Tally = getattr(found, name)
         if counted.count:
             result.append(note.format(count=counted.count, where=counted.where()))
     result += found.stale[:MAX_LISTED]
@@ -775,49 +774,13 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
     return [f"diagnosis: {note}" for note in result]
 
 
-def _show(value: float | None) -> str:
+def show(value: float | None) -> str:
     return "n/a" if value is None else perl_round(value)
 
 
 def _figures(scores: OfficialScores) -> str:
     return (
-        f"precision {_show(scores.figure('P'))}, recall {_show(scores.figure('R'))}, mode "
-        f"precision {_show(scores.figure('mode_P'))}, mode recall "
-        f"{_show(scores.figure('mode_R'))}"
+        f"precision {show(scores.figure('P'))}, recall {show(scores.figure('R'))}, mode "
+        f"precision {show(scores.figure('mode_P'))}, mode recall "
+        f"{show(scores.figure('mode_R'))}"
     )
-
-
-def diagnose_multiwords(
-    gold_lines: Sequence[str], system_lines: Sequence[str], gold_name: str = "<gold>"
-) -> list[str]:
-    """Notes on the mw defects: empty answers counted as detections, untrimmed answers."""
-    compat = score_multiwords(gold_lines, system_lines, "", gold_name, "compat")
-    fixed = score_multiwords(gold_lines, system_lines, "", gold_name, "fixed")
-    empty = _Tally()
-    done: set[str] = set()
-    for number, line in enumerate(system_lines, 1):
-        matched = MW_LINE.search(line)
-        if matched and matched.group(2) not in done:
-            done.add(matched.group(2))
-            if not has_content(matched.group(3)):
-                empty.add(number)
-    notes = []
-    if compat.genuine != fixed.genuine and empty.count:
-        notes.append(
-            f"{compat.genuine - fixed.genuine} empty answers count as detections of "
-            f"a gold multiword, inflating detection recall ({empty.where()})"
-        )
-    if compat.matched != fixed.matched:
-        notes.append(
-            f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
-            "with hyphens as spaces"
-        )
-    if notes:
-        notes.append(
-            f"under the fixed rules (--fixed): detection recall "
-            f"{_show(fixed.figure('detection_R'))}, identification recall "
-            f"{_show(fixed.figure('identification_R'))} (compat: "
-            f"{_show(compat.figure('detection_R'))}, "
-            f"{_show(compat.figure('identification_R'))})"
-        )
-    return [f"diagnosis: {note}" for note in notes]

@@ -13,10 +13,10 @@ read lines with Unicode classes (``unicode=True``), so lexelts are whole.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
-from pathlib import Path
 
 from scoring.io import ERRORS
 
@@ -42,9 +42,10 @@ _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``."""
-    return Path(path).read_bytes().decode("utf-8", ERRORS)
+    with open(path, "rb") as file:  # not pathlib: the scorer's start-up does without it
+        return file.read().decode("utf-8", ERRORS)
 
 
 def as_text(source: str | Sequence[str]) -> str:
