@@ -82,6 +82,8 @@ ERRORS = "surrogateescape"
 
 OURS = "ours"
 OURS_QUIET = "ours --no-diagnosis"
+OURS_BARE = "ours -S"
+BEFORE = "before -S"
 PERL = "score.pl"
 
 
@@ -320,8 +322,18 @@ def time_command(
 
 
 def commands(
-    python: str, score_pl: str | None, system: Path, gold: Path, measure: str
+    python: str,
+    score_pl: str | None,
+    system: Path,
+    gold: Path,
+    measure: str,
+    baseline: Path | None = None,
 ) -> dict[str, list[str]]:
+    """The commands timed on one system file. With ``baseline`` (a copy of the scorer's
+    package at another commit, e.g. ``git archive OLD scoring | tar -x -C DIR``), that
+    scorer and ours are also run the same way, by ``python -S`` with the tree on
+    ``PYTHONPATH`` (an editable install's finder would otherwise pick this checkout):
+    before and after side by side."""
     found = {
         OURS: [python, "-m", "scoring.score", str(system), str(gold), "-t", measure],
         OURS_QUIET: [
@@ -335,18 +347,27 @@ def commands(
             "--no-diagnosis",
         ],
     }
+    if baseline is not None:
+        for tool, tree in ((BEFORE, baseline), (OURS_BARE, REPO)):
+            found[tool] = ["env", f"PYTHONPATH={tree}", python, "-S", "-m", "scoring.score"]
+            found[tool] += [str(system), str(gold), "-t", measure]
     if score_pl is not None:
         found[PERL] = ["perl", score_pl, str(system), str(gold), "-t", measure]
     return found
 
 
 def bench_dataset(
-    dataset: Dataset, python: str, score_pl: str | None, repeat: int, env: dict[str, str]
+    dataset: Dataset,
+    python: str,
+    score_pl: str | None,
+    repeat: int,
+    env: dict[str, str],
+    baseline: Path | None = None,
 ) -> list[Row]:
     rows: list[Row] = []
     for measure, system in dataset.systems.items():
         task = "oot" if measure == REPEATS else measure
-        argvs = commands(python, score_pl, system, dataset.gold, task)
+        argvs = commands(python, score_pl, system, dataset.gold, task, baseline)
         timings = {tool: Timing() for tool in argvs}
         for round_ in range(repeat):  # interleave the tools so drift hits them alike
             for tool, argv in argvs.items():
@@ -497,6 +518,17 @@ def verdicts(rows: Sequence[Row]) -> list[str]:
 
 def mismatches(rows: Sequence[Row]) -> list[str]:
     found: list[str] = []
+    default = {(row.dataset.label, row.measure): row.timing for row in rows if row.tool == OURS}
+    for row in rows:
+        mine = default.get((row.dataset.label, row.measure))
+        if (
+            row.tool in (BEFORE, OURS_BARE)
+            and mine is not None
+            and row.timing.stdout != mine.stdout
+        ):
+            found.append(
+                f"{row.dataset.label} {row.measure} {row.tool}: standard output differs from ours"
+            )
     perl = {(row.dataset.label, row.measure): row.timing for row in rows if row.tool == PERL}
     for row in rows:
         for problem in row.timing.problems:
@@ -579,6 +611,14 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "(by default the scorer's bytecode is cached, outside the repo)",
     )
     parser.add_argument("--no-real", action="store_true", help="skip the real 1,696-item test set")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also time the scorer package copied into DIR (before) and ours, both by "
+        "python -S with the tree on PYTHONPATH",
+    )
     options = parser.parse_args(argv)
     if options.sizes is None:
         options.sizes = QUICK_SIZES if options.quick else DEFAULT_SIZES
@@ -628,7 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not options.no_real:
             log(f"timing the real test set ({options.repeat} runs per command)")
             rows.extend(
-                bench_dataset(real_dataset(), options.python, score_pl, options.repeat, env)
+                bench_dataset(
+                    real_dataset(), options.python, score_pl, options.repeat, env, options.baseline
+                )
             )
         for size in options.sizes:
             log(f"writing {size:,} synthetic items into {directory}")
@@ -636,7 +678,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             for path in (dataset.gold, *dataset.systems.values()):
                 check_path(path)
             log(f"timing {size:,} items ({options.repeat} runs per command)")
-            rows.extend(bench_dataset(dataset, options.python, score_pl, options.repeat, env))
+            rows.extend(
+                bench_dataset(
+                    dataset, options.python, score_pl, options.repeat, env, options.baseline
+                )
+            )
     elapsed = time.perf_counter() - started
 
     print(
