@@ -82,8 +82,8 @@ ERRORS = "surrogateescape"
 
 OURS = "ours"
 OURS_QUIET = "ours --no-diagnosis"
-OURS_BARE = "ours -S"
-BEFORE = "before -S"
+OURS_BARE = "ours -P -S"
+BEFORE = "before -P -S"
 PERL = "score.pl"
 
 
@@ -331,9 +331,9 @@ def commands(
 ) -> dict[str, list[str]]:
     """The commands timed on one system file. With ``baseline`` (a copy of the scorer's
     package at another commit, e.g. ``git archive OLD scoring | tar -x -C DIR``), that
-    scorer and ours are also run the same way, by ``python -S`` with the tree on
-    ``PYTHONPATH`` (an editable install's finder would otherwise pick this checkout):
-    before and after side by side."""
+    scorer and ours are also run the same way, by ``python -P -S`` with the tree on
+    ``PYTHONPATH`` (an editable install's finder, or the working directory, would
+    otherwise pick this checkout): before and after side by side."""
     found = {
         OURS: [python, "-m", "scoring.score", str(system), str(gold), "-t", measure],
         OURS_QUIET: [
@@ -349,7 +349,7 @@ def commands(
     }
     if baseline is not None:
         for tool, tree in ((BEFORE, baseline), (OURS_BARE, REPO)):
-            found[tool] = ["env", f"PYTHONPATH={tree}", python, "-S", "-m", "scoring.score"]
+            found[tool] = ["env", f"PYTHONPATH={tree}", python, "-P", "-S", "-m", "scoring.score"]
             found[tool] += [str(system), str(gold), "-t", measure]
     if score_pl is not None:
         found[PERL] = ["perl", score_pl, str(system), str(gold), "-t", measure]
@@ -617,7 +617,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         default=None,
         metavar="DIR",
         help="also time the scorer package copied into DIR (before) and ours, both by "
-        "python -S with the tree on PYTHONPATH",
+        "python -P -S with the tree on PYTHONPATH",
     )
     options = parser.parse_args(argv)
     if options.sizes is None:
