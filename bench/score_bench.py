@@ -115,6 +115,7 @@ class Timing:
     peak_kb: int = 0
     stdout: bytes | None = None
     problems: list[str] = field(default_factory=list)
+    instructions: int | None = None  # counted once under callgrind (--instructions)
 
 
 @dataclass(frozen=True)
@@ -321,6 +322,30 @@ def time_command(
             timing.problems.append("standard output differs between repeats")
 
 
+INSTRUCTIONS_UP_TO = 20_000
+"""The largest input whose commands ``--instructions`` counts (callgrind runs them about
+fifty times slower)."""
+COLLECTED = re.compile(rb"Collected : (\d+)")
+
+
+def count_instructions(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> int | None:
+    """The instructions a whole command executes, counted by callgrind (the same on a busy
+    machine as on a quiet one); None when valgrind is missing or says nothing."""
+    if shutil.which("valgrind") is None:
+        return None
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        check=False,
+    )
+    found = COLLECTED.search(done.stderr)
+    return int(found.group(1)) if found else None
+
+
 def commands(
     python: str,
     score_pl: str | None,
@@ -363,6 +388,7 @@ def bench_dataset(
     repeat: int,
     env: dict[str, str],
     baseline: Path | None = None,
+    instructions: bool = False,
 ) -> list[Row]:
     rows: list[Row] = []
     for measure, system in dataset.systems.items():
@@ -373,6 +399,10 @@ def bench_dataset(
             for tool, argv in argvs.items():
                 log(f"  {dataset.label:>13} {measure:<4} {tool:<20} run {round_ + 1}/{repeat}")
                 time_command(argv, REPO, env, 1, timings[tool])
+        if instructions and dataset.items <= INSTRUCTIONS_UP_TO:
+            for tool, argv in argvs.items():
+                log(f"  {dataset.label:>13} {measure:<4} {tool:<20} under callgrind")
+                timings[tool].instructions = count_instructions(argv, REPO, env)
         rows.extend(Row(dataset, measure, tool, timing) for tool, timing in timings.items())
     return rows
 
@@ -431,6 +461,7 @@ def format_table(rows: Sequence[Row]) -> list[str]:
         "perl/ours cpu",
         "ours/perl peak",
         "stdout",
+        "M instr.",
     )
     body: list[tuple[str, ...]] = []
     perl = {(row.dataset.label, row.measure): row.timing for row in rows if row.tool == PERL}
@@ -456,10 +487,11 @@ def format_table(rows: Sequence[Row]) -> list[str]:
                 cpu,
                 memory,
                 same,
+                "" if row.timing.instructions is None else f"{row.timing.instructions / 1e6:.1f}",
             )
         )
     widths = [max(len(line[col]) for line in [header, *body]) for col in range(len(header))]
-    right = {3, 4, 5, 6, 7, 8}
+    right = {3, 4, 5, 6, 7, 8, 10}
 
     def render(line: tuple[str, ...]) -> str:
         cells = [
@@ -619,6 +651,12 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         help="also time the scorer package copied into DIR (before) and ours, both by "
         "python -P -S with the tree on PYTHONPATH",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help=f"also count each command's instructions once under callgrind (inputs of at "
+        f"most {INSTRUCTIONS_UP_TO:,} items): a figure the machine's load does not change",
+    )
     options = parser.parse_args(argv)
     if options.sizes is None:
         options.sizes = QUICK_SIZES if options.quick else DEFAULT_SIZES
@@ -669,7 +707,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"timing the real test set ({options.repeat} runs per command)")
             rows.extend(
                 bench_dataset(
-                    real_dataset(), options.python, score_pl, options.repeat, env, options.baseline
+                    real_dataset(),
+                    options.python,
+                    score_pl,
+                    options.repeat,
+                    env,
+                    options.baseline,
+                    options.instructions,
                 )
             )
         for size in options.sizes:
@@ -680,7 +724,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"timing {size:,} items ({options.repeat} runs per command)")
             rows.extend(
                 bench_dataset(
-                    dataset, options.python, score_pl, options.repeat, env, options.baseline
+                    dataset,
+                    options.python,
+                    score_pl,
+                    options.repeat,
+                    env,
+                    options.baseline,
+                    options.instructions,
                 )
             )
     elapsed = time.perf_counter() - started
