@@ -333,6 +333,12 @@ def count_instructions(argv: Sequence[str], cwd: Path, env: dict[str, str]) -> i
     machine as on a quiet one); None when valgrind is missing or says nothing."""
     if shutil.which("valgrind") is None:
         return None
+    argv, env = list(argv), dict(env)
+    if argv[0] == "env":  # ``env NAME=VALUE … COMMAND``: callgrind counts COMMAND itself
+        argv.pop(0)
+        while "=" in argv[0]:
+            name, _, value = argv.pop(0).partition("=")
+            env[name] = value
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *argv],
         cwd=cwd,
