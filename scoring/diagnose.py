@@ -17,16 +17,16 @@ import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial, reduce
-from itertools import chain, compress, repeat
+from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
 from scoring.gold import Gold, ItemGold, normalise
 from scoring.lines import CHUNK, HYPHENS, OTHER, as_text, has_content, iter_chunks, perl_split
-from scoring.multiword import MW_LINE, score_multiwords
 from scoring.official import (
+    LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
     OfficialScores,
@@ -39,13 +39,13 @@ from scoring.scan import score_rows
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
-MAX_LISTED = 5
+MAX_LISTED = LINES_LISTED
 _FORMS_KEPT = 1 << 16
 """How many guesses' normal forms the diagnosis keeps at most."""
 
 
 @dataclass
-class _Tally:
+class Tally:
     """How many guesses (or lines) a defect touched, and the first lines it did."""
 
     count: int = 0
@@ -65,14 +65,14 @@ class _Tally:
 
 @dataclass
 class _Findings:
-    space: _Tally = field(default_factory=_Tally)
-    non_ascii: _Tally = field(default_factory=_Tally)
-    case: _Tally = field(default_factory=_Tally)
-    non: _Tally = field(default_factory=_Tally)
-    dropped: _Tally = field(default_factory=_Tally)
-    empty: _Tally = field(default_factory=_Tally)
-    mode_hyphen: _Tally = field(default_factory=_Tally)
-    duplicates: _Tally = field(default_factory=_Tally)
+    space: Tally = field(default_factory=Tally)
+    non_ascii: Tally = field(default_factory=Tally)
+    case: Tally = field(default_factory=Tally)
+    non: Tally = field(default_factory=Tally)
+    dropped: Tally = field(default_factory=Tally)
+    empty: Tally = field(default_factory=Tally)
+    mode_hyphen: Tally = field(default_factory=Tally)
+    duplicates: Tally = field(default_factory=Tally)
     stale: list[str] = field(default_factory=list)
     stale_count: int = 0
     non_ascii_items: int = 0
@@ -270,9 +270,14 @@ def diagnose(
     found.stale, found.stale_count = _stale(_trace(compat), only)
     found.non_ascii_items = non_ascii_items(fixed_gold, differ)
     if fixed.duplicate_lines:
-        repeats = map(and_, _trace(fixed).outcomes, repeat(_REPEATS))
-        for line in compress(_trace(fixed).lines, repeats):
+        traced = _trace(fixed)
+        repeats = map(and_, traced.outcomes, repeat(_REPEATS))
+        repeating = compress(traced.lines, repeats)  # the lines the fixed trace holds
+        for line in sorted(chain(islice(repeating, MAX_LISTED), traced.repeated_lines)):
             found.duplicates.add(line)
+        found.duplicates.count += (  # and the lines counted, not listed (scan.py)
+            sum(map(bool, repeating)) + traced.repeated - len(traced.repeated_lines)
+        )
     if only is None:
         lines = differing(compat, fixed)
     else:  # every line outside ``only`` has the same outcome in both scans; the fixed
@@ -546,8 +551,8 @@ def fixed_scan(
         part = score_system(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
         )
-    after = _trace(part)
-    scores = memoryview(before.scores)  # slices without copies
+    after = replace(_trace(part), repeated=before.repeated, repeated_lines=before.repeated_lines)
+    scores = memoryview(_fixed_scores(before))  # slices without copies
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
     taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored
     summed: list[Iterable[float]] = []  # every score the fixed scan adds, in file order
@@ -577,6 +582,17 @@ def fixed_scan(
         (),
         after,
     )
+
+
+def _fixed_scores(trace: Trace) -> array[float]:
+    """The compat scan's scores, each line it scored for both rule sets at once given its
+    fixed score (:attr:`scoring.official.Trace.fixed_scores`)."""
+    if not trace.fixed_at:
+        return trace.scores
+    scores = array("d", trace.scores)
+    for index, score in zip(trace.fixed_at, trace.fixed_scores, strict=True):
+        scores[index] = score
+    return scores
 
 
 def _positions(selection: Selection, trace: Trace) -> list[int]:
@@ -742,7 +758,7 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
             "letters, which score.pl's rules cut (non-ASCII); --fixed reads them whole"
         )
     for name, note in _COUNTED_NOTES:
-        counted: _Tally = getattr(found, name)
+        counted: Tally = getattr(found, name)
         if counted.count:
             result.append(note.format(count=counted.count, where=counted.where()))
     result += found.stale[:MAX_LISTED]
@@ -758,49 +774,13 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
     return [f"diagnosis: {note}" for note in result]
 
 
-def _show(value: float | None) -> str:
+def show(value: float | None) -> str:
     return "n/a" if value is None else perl_round(value)
 
 
 def _figures(scores: OfficialScores) -> str:
     return (
-        f"precision {_show(scores.figure('P'))}, recall {_show(scores.figure('R'))}, mode "
-        f"precision {_show(scores.figure('mode_P'))}, mode recall "
-        f"{_show(scores.figure('mode_R'))}"
+        f"precision {show(scores.figure('P'))}, recall {show(scores.figure('R'))}, mode "
+        f"precision {show(scores.figure('mode_P'))}, mode recall "
+        f"{show(scores.figure('mode_R'))}"
     )
-
-
-def diagnose_multiwords(
-    gold_lines: Sequence[str], system_lines: Sequence[str], gold_name: str = "<gold>"
-) -> list[str]:
-    """Notes on the mw defects: empty answers counted as detections, untrimmed answers."""
-    compat = score_multiwords(gold_lines, system_lines, "", gold_name, "compat")
-    fixed = score_multiwords(gold_lines, system_lines, "", gold_name, "fixed")
-    empty = _Tally()
-    done: set[str] = set()
-    for number, line in enumerate(system_lines, 1):
-        matched = MW_LINE.search(line)
-        if matched and matched.group(2) not in done:
-            done.add(matched.group(2))
-            if not has_content(matched.group(3)):
-                empty.add(number)
-    notes = []
-    if compat.genuine != fixed.genuine and empty.count:
-        notes.append(
-            f"{compat.genuine - fixed.genuine} empty answers count as detections of "
-            f"a gold multiword, inflating detection recall ({empty.where()})"
-        )
-    if compat.matched != fixed.matched:
-        notes.append(
-            f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
-            "with hyphens as spaces"
-        )
-    if notes:
-        notes.append(
-            f"under the fixed rules (--fixed): detection recall "
-            f"{_show(fixed.figure('detection_R'))}, identification recall "
-            f"{_show(fixed.figure('identification_R'))} (compat: "
-            f"{_show(compat.figure('detection_R'))}, "
-            f"{_show(compat.figure('identification_R'))})"
-        )
-    return [f"diagnosis: {note}" for note in notes]

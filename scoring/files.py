@@ -13,15 +13,15 @@
 from __future__ import annotations
 
 import codecs
-import csv
-import gzip
-import json
 import math
+import os
 import re
 import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any, TextIO
+
+# csv, gzip and json are loaded by the functions that use them: the scorer's text run reads
+# its files through this module and starts without them.
 
 BOMS = (
     (codecs.BOM_UTF32_LE, "UTF-32"),  # before UTF-16 LE, whose mark begins it
@@ -103,14 +103,17 @@ def _wide(data: bytes) -> bool:
     return not any(head[0::2]) or not any(head[1::2])
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """:func:`decode_text` of a file, gunzipped when its name ends in ``.gz`` (OSError when
     it cannot be read, EOFError or ``zlib.error`` when it is not a complete gzip file)."""
-    path = Path(path)
-    data = path.read_bytes()
-    if path.suffix == ".gz":
+    name = os.fspath(path)
+    with open(name, "rb") as file:
+        data = file.read()
+    if name.endswith(".gz"):
+        import gzip
+
         data = gzip.decompress(data)
-    return decode_text(data, str(path))
+    return decode_text(data, name)
 
 
 _LONG_NUMBER = re.compile(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
@@ -120,6 +123,8 @@ def parse_json(text: str) -> Any:
     """``json.loads``, with arrays or objects nested too deep for the parser and integers
     of more digits than Python converts refused as :class:`json.JSONDecodeError` (with its
     line and column), as any other malformed JSON is."""
+    import json
+
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -193,6 +198,8 @@ class CsvWriter:
     """``csv.writer`` with ``\\n`` line ends and every cell :func:`spreadsheet_safe`."""
 
     def __init__(self, out: TextIO) -> None:
+        import csv
+
         self._writer = csv.writer(out, lineterminator="\n")
 
     def writerow(self, row: Iterable[object]) -> None:

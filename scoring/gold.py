@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress
-from operator import attrgetter, is_, itemgetter, not_
+from operator import attrgetter, is_, itemgetter, methodcaller, not_
 from typing import Literal, TypeVar, cast
 
 from scoring.io import FormatError, parse_gold_lines, split_lines
@@ -93,13 +93,28 @@ class _Rest:
     mode: str | None
     mode_delta: int
     mode_deleted: bool
+    plain: bool = False  # read at once by :func:`_plain_entries`: both rule sets alike
 
 
 _OUT_OF_T = _Rest(False, (), None, 0, False)
+_PLAIN_OUT_OF_T = _Rest(False, (), None, 0, False, True)
 
 
 def parse_rest_compat(rest: str) -> _Rest:
     """score.pl's ``readgoldfile`` on the part after ``::`` of one line, defects kept."""
+    plain = _plain_entries(rest)
+    if plain is None:
+        return _compat_rest(rest)
+    # what _compat_rest makes of such a line, at once
+    first = plain[0][1]
+    if len(plain) == 1 and first == 1:
+        return _PLAIN_OUT_OF_T
+    deleted = len(plain) > 1 and plain[1][1] == first  # counts in descending order
+    return _Rest(True, tuple(plain), plain[0][0], 1 - deleted, deleted, True)
+
+
+def _compat_rest(rest: str) -> _Rest:
+    """:func:`parse_rest_compat` of any line, field by field as score.pl reads it."""
     fields = [field for field in perl_split(rest) if "pn" not in field]
     if not (len(fields) > 1 or compat_first_count(fields) > 1):
         return _OUT_OF_T
@@ -488,6 +503,10 @@ class _Reader:
             self._rests[rest] = parsed
         return parsed
 
+    def plain(self, rest: str) -> bool:
+        """Whether a rest this reader has parsed reads alike under both rule sets."""
+        return self._parse(0, rest).plain
+
     def add(self, number: int, lexelt: str, item_id: str, rest: str) -> ItemGold | None:
         item = self.item_for(number, lexelt, rest)
         if item is None:
@@ -580,20 +599,25 @@ class _Reader:
 _PLAIN = re.compile(r"(?:[a-z]+(?: [a-z]+)* [1-9][0-9]{0,17};)+")
 
 
-def _plain(rest: str) -> bool:
-    """A gold line both rule sets read alike: lower-case words, single spaces, keys of two
-    characters or more, each once, counts in descending order, no ``pn`` (most of the
-    task's own lines)."""
+def _plain_entries(rest: str) -> list[tuple[str, int]] | None:
+    """The entries of a gold line both rule sets read alike, else None: lower-case words,
+    single spaces, keys of two characters or more, each once, counts in descending order,
+    no ``pn`` (most of the task's own lines)."""
     if "pn" in rest or _PLAIN.fullmatch(rest) is None:
-        return False
-    entries = [entry.rpartition(" ") for entry in rest[:-1].split(";")]
-    counts = [int(count) for _, _, count in entries]
-    keys = [key for key, _, _ in entries]
-    return (
+        return None
+    entries = [(key, int(count)) for key, _, count in map(_last_space, rest[:-1].split(";"))]
+    counts = [count for _, count in entries]
+    keys = [key for key, _ in entries]
+    if (
         counts == sorted(counts, reverse=True)
         and len(set(keys)) == len(keys)
-        and min(map(len, keys)) > 1
-    )  # score.pl drops one-character keys
+        and min(map(len, keys)) > 1  # score.pl drops one-character keys
+    ):
+        return entries
+    return None
+
+
+_last_space = methodcaller("rpartition", " ")
 
 
 def read_gold(
@@ -658,7 +682,7 @@ def read_gold_pair(
     for first, found in iter_chunks(text, "gold"):
         compat.add_chunk(first, found)
         for key in compat.new_keys:
-            if not _plain(key[1]) and not same_scoring(
+            if not compat.plain(key[1]) and not same_scoring(
                 compat.item_for(first, *key), probe.item_at(found, first, key)
             ):
                 unlike.add(key)

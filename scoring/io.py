@@ -15,10 +15,10 @@ answers ``LEXELT ID ::: a;b;…`` (at most 10 are scored).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol, TypeVar
 
 from scoring.files import refuse_wide
@@ -67,14 +67,15 @@ def json_object_problem(obj: object, keys: Sequence[str]) -> str | None:
     return None
 
 
-def read_lines(path: str | Path) -> list[str]:
+def read_lines(path: str | os.PathLike[str]) -> list[str]:
     """The lines of a file as Perl's ``<FH>`` sees them, without their ``\\n``.
 
     A ``\\r`` before the newline is kept (score.pl keeps it); bytes that are not UTF-8
     are kept through ``surrogateescape`` so that writing a line back gives its bytes.
     """
-    data = Path(path).read_bytes()
-    refuse_wide(data, str(path))
+    with open(path, "rb") as file:  # not pathlib: the scorer's start-up does without it
+        data = file.read()
+    refuse_wide(data, os.fspath(path))
     return split_lines(data.decode(ENCODING, ERRORS))
 
 
@@ -259,12 +260,12 @@ def parse_gold_lines(lines: Sequence[str], name: str = "<gold>") -> tuple[GoldLi
     return parse_all(lines, name, parse_gold_line, "ids must be unique")
 
 
-def read_gold_lines(path: str | Path) -> tuple[GoldLine, ...]:
+def read_gold_lines(path: str | os.PathLike[str]) -> tuple[GoldLine, ...]:
     """Read a gold or mwgold file's lines strictly (:func:`parse_gold_lines`)."""
     return parse_gold_lines(read_lines(path), str(path))
 
 
-def read_system(path: str | Path, kind: SystemKind) -> tuple[SystemLine, ...]:
+def read_system(path: str | os.PathLike[str], kind: SystemKind) -> tuple[SystemLine, ...]:
     """Read a system file strictly: every problem is reported, nothing is skipped."""
 
     def parse(text: str, number: int, name: str) -> SystemLine:
@@ -284,6 +285,7 @@ def format_system_line(answer: SystemLine, kind: SystemKind) -> str:
     return f"{answer.lexelt} {answer.id} {SEPARATORS[kind]} {';'.join(answer.answers)}"
 
 
-def write_lines(path: str | Path, lines: Iterable[str]) -> None:
+def write_lines(path: str | os.PathLike[str], lines: Iterable[str]) -> None:
     """Write lines with ``\\n`` ends, bytes preserved as read."""
-    Path(path).write_bytes(b"".join(encode(line) + b"\n" for line in lines))
+    with open(path, "wb") as file:
+        file.write(b"".join(encode(line) + b"\n" for line in lines))

@@ -13,10 +13,10 @@ read lines with Unicode classes (``unicode=True``), so lexelts are whole.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
-from pathlib import Path
 
 from scoring.files import refuse_wide
 from scoring.io import ERRORS
@@ -43,11 +43,12 @@ _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
 
 
-def read_text(path: str | Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
     :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads."""
-    data = Path(path).read_bytes()
-    refuse_wide(data, str(path))
+    with open(path, "rb") as file:  # not pathlib: the scorer's start-up does without it
+        data = file.read()
+    refuse_wide(data, os.fspath(path))
     return data.decode("utf-8", ERRORS)
 
 

@@ -13,9 +13,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.diagnose import Tally, show
 from scoring.gold import compat_entries, compat_first_count
 from scoring.lines import NONSPACE as _NONSPACE
-from scoring.lines import perl_split
+from scoring.lines import has_content, perl_split
 from scoring.multiword_measures import MultiwordItem, row
 from scoring.perl import perl_eq, perl_truthy
 from scoring.registry import figure
@@ -131,3 +132,39 @@ def score_multiwords(
         else:
             log.append(f"{lexelt} {item_id} No MW found by annotators, system {answer}")
     return MultiwordScores(rules, total_modes, found_count, genuine, matched, tuple(log))
+
+
+def diagnose_multiwords(
+    gold_lines: Sequence[str], system_lines: Sequence[str], gold_name: str = "<gold>"
+) -> list[str]:
+    """Notes on the mw defects: empty answers counted as detections, untrimmed answers."""
+    compat = score_multiwords(gold_lines, system_lines, "", gold_name, "compat")
+    fixed = score_multiwords(gold_lines, system_lines, "", gold_name, "fixed")
+    empty = Tally()
+    done: set[str] = set()
+    for number, line in enumerate(system_lines, 1):
+        matched = MW_LINE.search(line)
+        if matched and matched.group(2) not in done:
+            done.add(matched.group(2))
+            if not has_content(matched.group(3)):
+                empty.add(number)
+    notes = []
+    if compat.genuine != fixed.genuine and empty.count:
+        notes.append(
+            f"{compat.genuine - fixed.genuine} empty answers count as detections of "
+            f"a gold multiword, inflating detection recall ({empty.where()})"
+        )
+    if compat.matched != fixed.matched:
+        notes.append(
+            f"{fixed.matched - compat.matched} multiwords match only when trimmed or "
+            "with hyphens as spaces"
+        )
+    if notes:
+        notes.append(
+            f"under the fixed rules (--fixed): detection recall "
+            f"{show(fixed.figure('detection_R'))}, identification recall "
+            f"{show(fixed.figure('identification_R'))} (compat: "
+            f"{show(compat.figure('detection_R'))}, "
+            f"{show(compat.figure('identification_R'))})"
+        )
+    return [f"diagnosis: {note}" for note in notes]

@@ -144,7 +144,14 @@ class Trace:
     score or read otherwise, found as they were scanned (:data:`DirtyLine`); only
     ``scores`` is then kept for every scored line (the other columns are left empty: the
     dirty lines carry theirs, and only theirs are ever compared). None when they were not
-    looked for."""
+    looked for.
+
+    The lines such a scan needs not list for repeating a guess alone (oot: an answer both
+    rule sets read alike, of an id whose two gold readings are the same item, so that only
+    the fixed rules' credit differs, each distinct guess once) are scored for both rule sets
+    at once and kept as counts: ``repeated`` such lines, the first :data:`LINES_LISTED` of
+    them in ``repeated_lines``, and the fixed score of each whose score differs, at index
+    ``fixed_at[k]`` of ``scores``, in ``fixed_scores[k]``."""
 
     lines: array[int] = field(default_factory=lambda: array("q"))
     scores: array[float] = field(default_factory=lambda: array("d"))
@@ -154,7 +161,14 @@ class Trace:
     ids: list[str] = field(default_factory=list)
     unscored: list[tuple[int, str]] = field(default_factory=list)
     dirty: list[DirtyLine] | None = None
+    repeated: int = 0
+    repeated_lines: list[int] = field(default_factory=list)
+    fixed_at: array[int] = field(default_factory=lambda: array("q"))
+    fixed_scores: array[float] = field(default_factory=lambda: array("d"))
 
+
+LINES_LISTED = 5
+"""How many line numbers a note of the diagnosis lists at most."""
 
 DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int, ItemGold | None]
 """A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind,

@@ -9,18 +9,20 @@ JSON result carries a ``signature`` naming what determines its numbers.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.files import CsvWriter
 from scoring.gold import Gold
 from scoring.io import pos_of
-from scoring.multiword import MultiwordScores
 from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
 from scoring.registry import figure
 from scoring.signature import scorer_settings, signature
+
+if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
+    from scoring.multiword import MultiwordScores
 
 POS_COLUMNS = (
     ("all", "All"),
@@ -144,6 +146,8 @@ def by_pos(scores: OfficialScores, gold: Gold) -> dict[str, PosScores]:
 
 def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
     """One JSON object: counts, fractions, signature; ``by_pos`` when ``gold`` is given."""
+    import json  # loaded for this format only: the text output starts without it
+
     body: dict[str, object] = {
         "system": name,
         "measure": scores.measure,
@@ -170,6 +174,7 @@ def vars_of(value: PosScores) -> dict[str, object]:
 
 def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
     """CSV with a header: one row for ``all`` (and one per PoS when ``gold`` is given)."""
+
     out = io.StringIO()
     writer = CsvWriter(out)
     columns = list(PosScores.__dataclass_fields__)
@@ -229,6 +234,8 @@ _MW_FIELDS = {
 
 
 def multiword_json(name: str, scores: MultiwordScores) -> str:
+    import json  # loaded for this format only: the text output starts without it
+
     body = {
         "system": name,
         "measure": "mw",
@@ -244,6 +251,7 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
 
 
 def multiword_csv(name: str, scores: MultiwordScores) -> str:
+
     out = io.StringIO()
     writer = CsvWriter(out)
     fields = list(_MW_FIELDS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Collection, Iterable, Sequence
+from dataclasses import replace
 from itertools import islice
 from operator import itemgetter
 from typing import cast
@@ -23,6 +24,7 @@ from typing import cast
 from scoring.gold import Gold, ItemGold
 from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import (
+    LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
     ItemScore,
@@ -151,12 +153,16 @@ class _Scan:
         self.trace = Trace(dirty=self.dirty) if trace else None
         self.firsts: set[str] = set()  # the differ ids whose first unscored line is dirty
         self.scored = 0  # lines scored in the chunks before this one
+        self.repeated = 0  # lines that repeat a guess, scored for both rule sets at once
         self.attempted = self.mode_attempted = self.mode_correct = 0
         self.duplicate_lines = 0
         self.total = 0.0
 
     def result(self) -> OfficialScores:
         gold = self.gold
+        trace = self.trace
+        if trace is not None and self.repeated:
+            trace = replace(trace, repeated=self.repeated)
         return OfficialScores(
             self.measure,
             gold.rules,
@@ -169,7 +175,7 @@ class _Scan:
             self.duplicate_lines,
             tuple(self.rows),
             tuple(self.log),
-            self.trace,
+            trace,
         )
 
     def chunk(
@@ -305,7 +311,9 @@ class _Scan:
                 mode_correct += right
             answered = count > 0 and not stale
             if dirty is not None:  # the diagnosis: every score, the dirty lines' outcomes
-                if not alike or duplicates or item_id in differ:
+                if alike and duplicates and item_id not in differ:
+                    self._repeats(number, guesses, norms, score, len(scores))
+                elif not alike or duplicates or item_id in differ:
                     bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
                     source = held_line if stale else 0
                     reading = hash(tuple(guesses))
@@ -360,6 +368,25 @@ class _Scan:
             traced.readings.extend(array("q", readings))
             traced.stale.extend(stales)
             traced.ids.extend(ids)
+
+    def _repeats(
+        self, number: int, guesses: list[str], norms: dict[str, float], score: float, index: int
+    ) -> None:
+        """Count an oot line that the fixed rules read as score.pl does and score against
+        the same item, but whose repeated guesses they credit once each: its fixed score
+        is found here, so the diagnosis need not list the line (``index``: its place in
+        this chunk's scores)."""
+        traced = cast(Trace, self.trace)
+        self.repeated += 1
+        if len(traced.repeated_lines) < LINES_LISTED:
+            traced.repeated_lines.append(number)
+        credit = 0.0
+        for guess in dict.fromkeys(guesses):  # as the fixed scan adds it
+            if guess in norms:
+                credit += norms[guess]
+        if credit != score:
+            traced.fixed_at.append(self.scored + index)
+            traced.fixed_scores.append(credit)
 
     def _unscored(self, number: int, item_id: str, item: ItemGold | None) -> bool:
         """A line that is not scored: an id not in T (or whose item has no count left;

@@ -25,19 +25,18 @@ Exit status: 0 done, 1 an error, 2 bad usage: an unknown option, or no files at 
 from __future__ import annotations
 
 import gc
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO, Literal, TextIO
 
 from scoring.command import FAILURES, USAGE_STATUS, describe, fail
-from scoring.diagnose import diagnose, diagnose_multiwords, fixed_scan, select_dirty
+from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.files import not_utf8, without_mark
 from scoring.gold import Gold, read_gold, read_gold_pair
 from scoring.io import FormatError, encode, read_system, split_lines
 from scoring.lines import read_text
-from scoring.multiword import score_multiwords
 from scoring.official import OfficialScores, ScorerDied, score_system
 from scoring.perl import perl_truthy
 from scoring.report import (
@@ -208,7 +207,8 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
 def check_utf8(path: str) -> None:
     """Raise :class:`FormatError` naming ``FILE:LINE`` of every line that is not UTF-8
     (``--strict``: the compat reader would keep such bytes as they are)."""
-    data = without_mark(Path(path).read_bytes(), path)
+    with open(path, "rb") as file:
+        data = without_mark(file.read(), path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -242,7 +242,9 @@ def _read(path: str, options: Options, unread: list[str]) -> str:
 
 def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
     name = options.system
-    if options.measure == "mw":
+    if options.measure == "mw":  # its scorer is loaded only here: best and oot start without it
+        from scoring.multiword import diagnose_multiwords, score_multiwords
+
         system_lines = split_lines(_read(options.system, options, unread))
         gold_lines = split_lines(_read(options.gold, options, unread))
         mw = score_multiwords(
@@ -324,7 +326,7 @@ def _render(
         return official_csv(name, scores, with_pos)
     text = official_text(scores)
     if options.by_pos:
-        text += "\n" + pos_tables([(Path(name).name, by_pos(scores, gold))], measure)
+        text += "\n" + pos_tables([(os.path.basename(name), by_pos(scores, gold))], measure)
     return text
 
 

@@ -213,3 +213,34 @@ def test_the_pre_pass_on_an_ascii_file() -> None:
         if line not in (CLEAN[0], ANSWER_CASES["repeated guess (oot)"])
     }
     assert suspect_lines(text, text.split("\n")) == expected
+
+
+def test_lines_that_only_repeat_a_guess_are_counted_not_listed() -> None:
+    """An oot system that repeats its guesses (McCarthy & Navigli 2009 discuss it): the
+    compat scan scores such lines for both rule sets at once and keeps counts, so the
+    diagnosis lists none of them, yet gives the notes and fixed figures of two full scans.
+    A line that also reads differently (a capital) stays listed, and the note's first lines
+    merge both in file order."""
+    gold = [f"w.n {item} :: glad 3;merry 1;" for item in range(1, 8)]
+    system = [f"w.n {item} ::: glad;glad;merry" for item in range(1, 8)]
+    system[2] = "w.n 3 ::: Glad;glad;glad"  # dirty for its capital as well
+    system[5] = "w.n 6 ::: sunny;sunny"  # repeats a guess the gold does not credit
+    text = "".join(line + "\n" for line in system)
+    compat_gold, fixed_gold, differ = read_gold_pair(gold)
+    compat = score_system("oot", compat_gold, text, "s", trace=True, differ=differ)
+    dirty = select_dirty("oot", text, compat, differ)
+    assert dirty.numbers == [3]
+    assert compat.trace is not None and compat.trace.repeated == 6
+    assert compat.trace.repeated_lines == [1, 2, 4, 5, 6]
+    assert list(compat.trace.fixed_at) == [0, 1, 3, 4, 6]  # line 6's score is the same
+    assert list(compat.trace.fixed_scores) == [1.0] * 5
+    part = fixed_scan("oot", dirty, compat, fixed_gold, "s")
+    full = score_system("oot", fixed_gold, text, "s", trace=True)
+    assert _figures(part) == _figures(full)
+    assert part.score_sum == 5.0 + 0.75  # the capital's glad once, sunny nothing
+    notes = diagnose("oot", text, compat, part, compat_gold, fixed_gold, differ, dirty)
+    plain = score_system("oot", compat_gold, text, "s", trace=True)
+    assert notes == diagnose("oot", text, plain, full, compat_gold, fixed_gold, differ)
+    assert notes[-2] == (
+        "diagnosis: 7 lines repeat a guess; score.pl credits each repeat (lines 1, 2, 3, 4, 5, …)"
+    )

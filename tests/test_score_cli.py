@@ -5,6 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -213,3 +216,30 @@ def test_counts_past_64_bits_tie_as_doubles(tmp_path: Path) -> None:
     system.write_text("a.n 1 :: take off\nb.n 2 :: set up\n")
     _, out, _ = _run([str(system), str(gold), "-t", "mw"])
     assert out.splitlines()[0] == ("Total MWs in GS = 1, System found 2 of which 1 were genuine")
+
+
+_NOT_AT_START = ("csv", "json", "numpy", "pathlib", "scoring.multiword", "scoring.measures")
+"""Modules a best or oot run of the text output does without (its start-up is most of the
+command's time on the task's own 1,696 items)."""
+
+
+@pytest.mark.parametrize("options", [["-t", "best"], ["-t", "oot"], ["--fixed", "--by-pos"]])
+def test_a_text_run_loads_only_what_it_needs(files: tuple[Path, Path], options: list[str]) -> None:
+    system, gold = files
+    if "oot" in options:
+        oot = system.with_suffix(".oot")
+        oot.write_text(system.read_text().replace(" :: ", " ::: "))
+        system = oot
+    code = (
+        "import sys, scoring.score as s; status = s.run(sys.argv[1:]); "
+        f"print(status, sorted(set(sys.modules) & set({_NOT_AT_START!r})), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, str(system), str(gold), *options],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    assert done.stderr.splitlines()[-1] == "0 []"
+    assert done.stdout.startswith("Total = 3, attempted = ")

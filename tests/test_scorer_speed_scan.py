@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
-from scoring.gold import Gold, _Reader, read_gold, read_gold_pair
+from scoring.gold import Gold, _compat_rest, _Reader, parse_rest_compat, read_gold, read_gold_pair
 from scoring.io import FormatError
 from scoring.lines import HYPHENS, OTHER, answer_kinds
 from scoring.official import (
@@ -287,3 +287,38 @@ def test_the_kinds_of_some_answers() -> None:
     rows = [("w.n", "1", answer, "") for answer in answers]
     assert list(answer_kinds(rows) or ()) == [0, 1, 2, 0, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2]
     assert answer_kinds([("w.n", "1", "café", "")]) is None
+
+
+_PLAIN_KEYS = st.sampled_from(["glad", "merry", "up north", "ab", "very glad", "x", "sunny"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(_PLAIN_KEYS, st.integers(1, 10**18 - 1)), min_size=1, max_size=6))
+def test_a_plain_gold_line_is_read_at_once_as_score_pl_reads_it(
+    entries: list[tuple[str, int]],
+) -> None:
+    """A gold line both rule sets read alike (lower-case keys of two letters or more, each
+    once, counts descending) is read without the field-by-field loop, to the same result;
+    any other line goes through the loop."""
+    rest = "".join(f"{key} {count};" for key, count in entries)
+    fast, slow = parse_rest_compat(rest), _compat_rest(rest)
+    keys = [key for key, _ in entries]
+    counts = [count for _, count in entries]
+    plain = "x" not in keys and len(set(keys)) == len(keys) and counts == sorted(counts)[::-1]
+    assert fast.plain == plain
+    same = ("in_t", "entries", "mode", "mode_delta", "mode_deleted")
+    assert [getattr(fast, name) for name in same] == [getattr(slow, name) for name in same]
+
+
+def test_a_plain_gold_line_read_at_once() -> None:
+    rest = parse_rest_compat("glad 3;merry 3;sunny 1;")
+    assert (rest.in_t, rest.entries, rest.mode, rest.mode_delta, rest.mode_deleted) == (
+        True,
+        (("glad", 3), ("merry", 3), ("sunny", 1)),
+        "glad",
+        0,
+        True,
+    )
+    assert rest.plain
+    assert not parse_rest_compat("glad 1;").in_t
+    assert not parse_rest_compat("Glad 3;merry 1;").plain  # a capital: field by field
