@@ -78,6 +78,12 @@ How to run (from the repository root)
     .venv/bin/python -m bench.load_bench --database sqlite --pace flat --duration 20
     .venv/bin/python -m bench.load_bench --no-fetch               # the form without JavaScript
 
+``--scale 1 100`` runs lexsub on the sentences as they are and on their words repeated
+100 times (copy k of ``side.n`` is ``side_k.n``; 171,000 sentences for the test set's
+1,710), each store and pace at each size, the larger ones labelled ``SQLite x100``: a
+save's cost should not grow with the dataset (its cycle p50 at most 1.5x the unscaled
+one's). Potato runs on the sentences as they are.
+
 The sentences default to SemEval-2007's test set (``../shared/data/semeval2007/test/
 lexsub_test.xml``, 1,710 sentences, so that nobody goes round in a short run), or the
 demo's 30 when that is absent; any file ``lexsub import`` reads will do.
