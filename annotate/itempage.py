@@ -15,7 +15,6 @@ the saved sentence answered, and the tick of its word.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
@@ -43,8 +42,6 @@ from annotate.models import Assignment, Dataset, Instance, Lexelt, Response, Use
 from annotate.rounds import judges_a_round
 from annotate.services import word_flag
 from annotate.study import assigned_in, assigned_to, member_of, opens, sentences_of
-
-Mine = Callable[[type[Instance]], ColumnElement[bool]]
 
 
 @dataclass(frozen=True)
@@ -211,23 +208,9 @@ def page_statement(following: bool) -> Select[Any]:
         .cte("ctx")
     )
 
-    def mine(x: type[Instance]) -> ColumnElement[bool]:
-        return sentences_of(user_id, x, ctx.c.dataset_id, ctx.c.assigned_some)
-
-    shown = _shown(ctx, mine, following)
-    x = aliased(Instance, name="x")
+    shown = _shown(user_id, ctx, following)
     answer = aliased(Response, name="answer")
-    previous: ColumnElement[int | None] | ScalarSelect[int | None]
-    if following:
-        previous = ctx.c.id
-    else:
-        previous = (
-            select(x.id)
-            .where(mine(x), x.position < ctx.c.position)
-            .order_by(x.position.desc())
-            .limit(1)
-            .scalar_subquery()
-        )
+    previous = ctx.c.id if following else _neighbour(user_id, ctx, later=False)
     figures = (
         select(
             ctx,
@@ -318,7 +301,43 @@ def _progress(user_id: BindParameter[int], ctx: CTE, shown: CTE) -> list[Label[A
     ]
 
 
-def _shown(ctx: CTE, mine: Mine, following: bool) -> CTE:
+def _neighbour(user_id: BindParameter[int], ctx: CTE, later: bool) -> ColumnElement[int | None]:
+    """The annotator's sentence after (``later``) or before the addressed one, in the
+    dataset's order: without assignments the dataset's next or previous, read from the
+    index (dataset_id, position) up to the first; with assignments the nearest of the
+    ones assigned to them, found among their assignments (not by walking past the
+    sentences of everyone else's batches)."""
+    x = aliased(Instance, name="near")
+    given = aliased(Assignment, name="near_given")
+    beyond = x.position > ctx.c.position if later else x.position < ctx.c.position
+    order = x.position if later else x.position.desc()
+    anyone = (  # alone in its SELECT, so read in index order up to the first
+        select(x.id)
+        .where(x.dataset_id == ctx.c.dataset_id, beyond)
+        .order_by(order)
+        .limit(1)
+        .scalar_subquery()
+    )
+    # ``given.dataset_id`` and the position plus 0 (no index has it): the planner reads
+    # the annotator's assignments and sorts those, rather than walking the dataset's index
+    near = x.position + 0
+    theirs = (
+        select(x.id)
+        .select_from(given)
+        .join(x, x.id == given.instance_id)
+        .where(
+            given.user_id == user_id,
+            given.dataset_id == ctx.c.dataset_id,
+            near > ctx.c.position if later else near < ctx.c.position,
+        )
+        .order_by(near if later else near.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return case((ctx.c.assigned_some, theirs), else_=anyone)
+
+
+def _shown(user_id: BindParameter[int], ctx: CTE, following: bool) -> CTE:
     """The sentence the page shows: the addressed one, or the annotator's next."""
     if not following:
         return select(
@@ -330,14 +349,6 @@ def _shown(ctx: CTE, mine: Mine, following: bool) -> CTE:
             ctx.c.lexelt_position,
             ctx.c.lexelt_word_index.label("word_index"),
         ).cte("shown")
-    x = aliased(Instance, name="nxt")
-    following_id = (  # alone in its SELECT, so read in index order up to the first
-        select(x.id)
-        .where(mine(x), x.position > ctx.c.position)
-        .order_by(x.position)
-        .limit(1)
-        .scalar_subquery()
-    )
     y = aliased(Instance, name="shown_instance")
     return (
         select(
@@ -350,7 +361,7 @@ def _shown(ctx: CTE, mine: Mine, following: bool) -> CTE:
             Lexelt.word_index,
         )
         .select_from(ctx)
-        .join(y, y.id == following_id)
+        .join(y, y.id == _neighbour(user_id, ctx, later=True))
         .join(Lexelt, Lexelt.id == y.lexelt_id)
         .cte("shown")
     )
