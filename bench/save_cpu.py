@@ -10,9 +10,10 @@ page's script (``POST /annotate/<id>`` with ``Accept: application/json``, the ne
 sentence's page in the JSON answer) through Flask's test client, no HTTP server: the
 app's own CPU a save (``time.process_time``, this process only, so PostgreSQL's backend
 is not counted) and the wall time, median and mean. With ``--profile`` the saves run
-under cProfile and the functions with the most time of their own are printed, with the
-share of the CPU time (cProfile timed by ``time.process_time``) spent in each part of the stack (the view and its SQL, SQLAlchemy,
-the template, Flask and Werkzeug, the log-in and the session).
+under cProfile (timed by ``time.process_time``: CPU, not waits) and the functions with
+the most time of their own are printed, with the share of the CPU time spent in each part
+of the stack (the view and its SQL, SQLAlchemy, the template, Flask and Werkzeug, the
+log-in and the session).
 
 CPU time is what a busy machine changes least; the figures are still those of this
 machine, printed with its load.
