@@ -100,6 +100,22 @@ class FormCheck:
         marked = {f for m in (self.errors or self.cautions) for f in m.fields}
         return next((f for f in FIELDS if f in marked), None)
 
+    def described(self, field: str, limited: bool = False) -> str:
+        """The attributes of the form's box ``field`` that tie it to what describes it:
+        ``aria-invalid`` when a shown message concerns it, ``aria-describedby`` naming
+        those messages, the target word and (``limited``: a box with a length limit) its
+        limit note, and ``autofocus`` on the box that gets the focus (the first a message
+        concerns, else ``sub1``). Ids only, safe in HTML as they are."""
+        numbers = self.messages_of(field)
+        ids = [f"message-{n}" for n in numbers] + ["target-word"]
+        if limited:
+            ids.append(f"limit-{field}")
+        return (
+            (' aria-invalid="true"' if numbers else "")
+            + f' aria-describedby="{" ".join(ids)}"'
+            + (" autofocus" if field == (self.first_field or "sub1") else "")
+        )
+
 
 def validate_answer(form: Mapping[str, str], targets: Iterable[str] = ()) -> FormCheck:
     """Read the annotation form: ``sub1``-``sub3``, ``name``, ``nil``, ``mw``,

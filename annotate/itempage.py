@@ -15,20 +15,22 @@ the saved sentence answered, and the tick of its word.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from sqlalchemy import (
     CTE,
+    BindParameter,
     ColumnElement,
     Integer,
+    Label,
     ScalarSelect,
     Select,
     and_,
     bindparam,
-    exists,
+    case,
+    distinct,
     func,
     select,
     true,
@@ -36,12 +38,10 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 
 from annotate.extensions import db
-from annotate.models import Dataset, Instance, Lexelt, Response, User
+from annotate.models import Assignment, Dataset, Instance, Lexelt, Response, User
 from annotate.rounds import judges_a_round
 from annotate.services import word_flag
 from annotate.study import assigned_in, assigned_to, member_of, opens, sentences_of
-
-Mine = Callable[[type[Instance]], ColumnElement[bool]]
 
 
 @dataclass(frozen=True)
@@ -191,8 +191,11 @@ def page_statement(following: bool) -> Select[Any]:
             cur.after,
             Lexelt.lemma,
             Lexelt.position.label("lexelt_position"),
+            Lexelt.word_index.label("lexelt_word_index"),
             Dataset.name,
             Dataset.language,
+            Dataset.sentences,
+            Dataset.words.label("dataset_words"),
             member_of(user_id, cur.dataset_id).label("member"),
             assigned_in(user_id, cur.dataset_id).label("assigned_some"),
             assigned_to(user_id, cur.id).label("assigned_this"),
@@ -205,29 +208,9 @@ def page_statement(following: bool) -> Select[Any]:
         .cte("ctx")
     )
 
-    def mine(x: type[Instance]) -> ColumnElement[bool]:
-        return sentences_of(user_id, x, ctx.c.dataset_id, ctx.c.assigned_some)
-
-    shown = _shown(ctx, mine, following)
-    x = aliased(Instance, name="x")
-    word = aliased(Lexelt, name="word")
+    shown = _shown(user_id, ctx, following)
     answer = aliased(Response, name="answer")
-    previous: ColumnElement[int | None] | ScalarSelect[int | None]
-    if following:
-        previous = ctx.c.id
-    else:
-        previous = (
-            select(x.id)
-            .where(mine(x), x.position < ctx.c.position)
-            .order_by(x.position.desc())
-            .limit(1)
-            .scalar_subquery()
-        )
-    words = select(func.count(word.id)).where(
-        word.dataset_id == ctx.c.dataset_id,
-        exists().where(x.lexelt_id == word.id, mine(x)).correlate_except(x),
-    )
-    counted = aliased(Response, name="counted")
+    previous = ctx.c.id if following else _neighbour(user_id, ctx, later=False)
     figures = (
         select(
             ctx,
@@ -236,16 +219,7 @@ def page_statement(following: bool) -> Select[Any]:
             shown.c.before.label("shown_before"),
             shown.c.head.label("shown_head"),
             shown.c.after.label("shown_after"),
-            select(func.count(x.id)).where(mine(x)).scalar_subquery().label("total"),
-            select(func.count(counted.id))
-            .join(x, x.id == counted.instance_id)
-            .where(counted.user_id == user_id, mine(x))
-            .scalar_subquery()
-            .label("done"),
-            words.scalar_subquery().label("words"),
-            words.where(word.position <= shown.c.lexelt_position)
-            .scalar_subquery()
-            .label("word_index"),
+            *_progress(user_id, ctx, shown),
             previous.label("previous"),
             word_flag(user_id, shown.c.lexelt_id).label("flag"),
             answer.kind,
@@ -275,7 +249,95 @@ def page_statement(following: bool) -> Select[Any]:
     )
 
 
-def _shown(ctx: CTE, mine: Mine, following: bool) -> CTE:
+def _progress(user_id: BindParameter[int], ctx: CTE, shown: CTE) -> list[Label[Any]]:
+    """The page's figures, none counted over the whole dataset (a save costs the same
+    whatever its size): ``total`` (the annotator's sentences), ``done`` (those with their
+    answer), ``words`` (the words with one of them) and ``word_index`` (the shown word's
+    k among those). Without assignments they are the dataset's figures stored at import
+    (:attr:`Dataset.sentences`, :attr:`Dataset.words`, :attr:`Lexelt.word_index`) and the
+    annotator's answers whose sentence is in the dataset, counted from their answers;
+    with assignments they are counted from the annotator's assigned sentences."""
+    given = aliased(Assignment, name="given")
+    x = aliased(Instance, name="gx")
+    word = aliased(Lexelt, name="gword")
+    counted = aliased(Response, name="counted")
+    theirs = (
+        select()
+        .select_from(given)
+        .join(x, x.id == given.instance_id)
+        .where(given.user_id == user_id, x.dataset_id == ctx.c.dataset_id)
+    )
+    answered = (
+        select(func.count(counted.id))
+        .where(
+            counted.user_id == user_id,
+            select(x.dataset_id).where(x.id == counted.instance_id).scalar_subquery()
+            == ctx.c.dataset_id,
+        )
+        .scalar_subquery()
+    )
+    assigned_answered = (
+        theirs.with_only_columns(func.count(counted.id))
+        .join(
+            counted,
+            and_(counted.user_id == given.user_id, counted.instance_id == given.instance_id),
+        )
+        .scalar_subquery()
+    )
+    assigned_total = theirs.with_only_columns(func.count(given.id))
+    assigned_words = theirs.with_only_columns(func.count(distinct(x.lexelt_id)))
+    assigned_index = assigned_words.join(word, word.id == x.lexelt_id).where(
+        word.position <= shown.c.lexelt_position
+    )
+
+    def figure(assigned: ScalarSelect[int], stored: ColumnElement[int], name: str) -> Label[Any]:
+        return case((ctx.c.assigned_some, assigned), else_=stored).label(name)
+
+    return [
+        figure(assigned_total.scalar_subquery(), ctx.c.sentences, "total"),
+        figure(assigned_answered, answered, "done"),
+        figure(assigned_words.scalar_subquery(), ctx.c.dataset_words, "words"),
+        figure(assigned_index.scalar_subquery(), shown.c.word_index, "word_index"),
+    ]
+
+
+def _neighbour(user_id: BindParameter[int], ctx: CTE, later: bool) -> ColumnElement[int | None]:
+    """The annotator's sentence after (``later``) or before the addressed one, in the
+    dataset's order: without assignments the dataset's next or previous, read from the
+    index (dataset_id, position) up to the first; with assignments the nearest of the
+    ones assigned to them, found among their assignments (not by walking past the
+    sentences of everyone else's batches)."""
+    x = aliased(Instance, name="near")
+    given = aliased(Assignment, name="near_given")
+    beyond = x.position > ctx.c.position if later else x.position < ctx.c.position
+    order = x.position if later else x.position.desc()
+    anyone = (  # alone in its SELECT, so read in index order up to the first
+        select(x.id)
+        .where(x.dataset_id == ctx.c.dataset_id, beyond)
+        .order_by(order)
+        .limit(1)
+        .scalar_subquery()
+    )
+    # ``given.dataset_id`` and the position plus 0 (no index has it): the planner reads
+    # the annotator's assignments and sorts those, rather than walking the dataset's index
+    near = x.position + 0
+    theirs = (
+        select(x.id)
+        .select_from(given)
+        .join(x, x.id == given.instance_id)
+        .where(
+            given.user_id == user_id,
+            given.dataset_id == ctx.c.dataset_id,
+            near > ctx.c.position if later else near < ctx.c.position,
+        )
+        .order_by(near if later else near.desc())
+        .limit(1)
+        .scalar_subquery()
+    )
+    return case((ctx.c.assigned_some, theirs), else_=anyone)
+
+
+def _shown(user_id: BindParameter[int], ctx: CTE, following: bool) -> CTE:
     """The sentence the page shows: the addressed one, or the annotator's next."""
     if not following:
         return select(
@@ -285,20 +347,21 @@ def _shown(ctx: CTE, mine: Mine, following: bool) -> CTE:
             ctx.c.head,
             ctx.c.after,
             ctx.c.lexelt_position,
+            ctx.c.lexelt_word_index.label("word_index"),
         ).cte("shown")
-    x = aliased(Instance, name="nxt")
+    y = aliased(Instance, name="shown_instance")
     return (
         select(
-            x.id,
-            x.lexelt_id,
-            x.before,
-            x.head,
-            x.after,
+            y.id,
+            y.lexelt_id,
+            y.before,
+            y.head,
+            y.after,
             Lexelt.position.label("lexelt_position"),
+            Lexelt.word_index,
         )
-        .join(Lexelt, Lexelt.id == x.lexelt_id)
-        .where(mine(x), x.position > ctx.c.position)
-        .order_by(x.position)
-        .limit(1)
+        .select_from(ctx)
+        .join(y, y.id == _neighbour(user_id, ctx, later=True))
+        .join(Lexelt, Lexelt.id == y.lexelt_id)
         .cte("shown")
     )

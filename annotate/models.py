@@ -115,6 +115,10 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    # Its figures, fixed at import (:func:`annotate.services.import_dataset`), so that no
+    # page counts them over the whole dataset: its sentences, and its words that have one.
+    sentences: Mapped[int] = mapped_column(default=0, server_default="0")
+    words: Mapped[int] = mapped_column(default=0, server_default="0")
     lexelts: Mapped[list[Lexelt]] = relationship(
         back_populates="dataset", order_by="Lexelt.position"
     )
@@ -158,6 +162,9 @@ class Lexelt(db.Model):  # type: ignore[name-defined,misc]
     lemma: Mapped[str] = mapped_column(String(MAX_ITEM))
     pos: Mapped[str] = mapped_column(String(1))
     position: Mapped[int] = mapped_column()
+    # k of "word k of n": how many of the dataset's words with a sentence come up to this
+    # one, itself included (fixed at import with the dataset's figures)
+    word_index: Mapped[int] = mapped_column(default=0, server_default="0")
     dataset: Mapped[Dataset] = relationship(back_populates="lexelts")
     instances: Mapped[list[Instance]] = relationship(
         back_populates="lexelt", order_by="Instance.position"

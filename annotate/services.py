@@ -107,34 +107,40 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
     its language (``result.language``), in one transaction. Importing the same bytes again
     changes nothing; another file under the same name is refused, and so is a name that
     :func:`check_text` refuses. ``source`` (the file's name) is kept as
-    :func:`safe_source` makes it."""
+    :func:`safe_source` makes it. The dataset's figures (:attr:`Dataset.sentences`,
+    :attr:`Dataset.words`, :attr:`Lexelt.word_index`) are stored with it: they change
+    only here, and the annotation page reads them instead of counting the dataset."""
     check_text(name, "dataset name", MAX_DATASET_NAME)
     source = safe_source(source)
     digest = hashlib.sha256(data).hexdigest()
     existing = db.session.scalar(select(Dataset).where(Dataset.name == name))
     if existing is not None:
         if existing.source_sha256 == digest:
-            count = (
-                db.session.scalar(
-                    select(func.count(Instance.id)).where(Instance.dataset_id == existing.id)
-                )
-                or 0
-            )
-            return Imported(existing, False, count)
+            return Imported(existing, False, existing.sentences)
         raise ServiceError(f"dataset {name!r} exists already with another file")
     try:
-        dataset = Dataset(name=name, source=source, source_sha256=digest, language=result.language)
+        words = 0
+        dataset = Dataset(
+            name=name,
+            source=source,
+            source_sha256=digest,
+            language=result.language,
+            sentences=sum(len(lexelt.instances) for lexelt in result.lexelts),
+            words=sum(1 for lexelt in result.lexelts if lexelt.instances),
+        )
         db.session.add(dataset)
         db.session.flush()
         position = 0
         rows: list[dict[str, Any]] = []
         for index, lexelt in enumerate(result.lexelts):
+            words += bool(lexelt.instances)
             row = Lexelt(
                 dataset_id=dataset.id,
                 item=lexelt.item,
                 lemma=lexelt.lemma,
                 pos=lexelt.pos,
                 position=index,
+                word_index=words,
             )
             db.session.add(row)
             db.session.flush()

@@ -1,0 +1,197 @@
+"""CPU time of one save-and-next in-process, and where it goes.
+
+What it measures
+----------------
+The app (``annotate.create_app``) on a fresh SQLite file (or a scratch PostgreSQL
+database with ``--database-url``), the sentences imported as ``lexsub import`` does
+(``--scale N``: their words repeated N times, as ``bench/load_bench.py --scale``), one
+annotator logged in through the log-in page, then ``--saves`` save-and-next by the
+page's script (``POST /annotate/<id>`` with ``Accept: application/json``, the next
+sentence's page in the JSON answer) through Flask's test client, no HTTP server: the
+app's own CPU a save (``time.process_time``, this process only, so PostgreSQL's backend
+is not counted) and the wall time, median and mean. With ``--profile`` the saves run
+under cProfile (timed by ``time.process_time``: CPU, not waits) and the functions with
+the most time of their own are printed, with the share of the CPU time spent in each part
+of the stack (the view and its SQL, SQLAlchemy, the template, Flask and Werkzeug, the
+log-in and the session).
+
+CPU time is what a busy machine changes least; the figures are still those of this
+machine, printed with its load.
+
+How to run (from the repository root)
+-------------------------------------
+::
+
+    .venv/bin/python -m bench.save_cpu                       # SQLite, 300 saves
+    .venv/bin/python -m bench.save_cpu --scale 100           # 171,000 sentences
+    .venv/bin/python -m bench.save_cpu --profile --saves 200
+    .venv/bin/python -m bench.save_cpu --database-url postgresql://postgres@127.0.0.1:5432/postgres
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench import machine
+from bench.app_bench import machine_facts, scratch_postgres
+from bench.load_bench import DEMO, SEMEVAL_TEST, analyze, scaled
+
+PASSWORD = "password1"
+PARTS = (
+    ("template", ("jinja2", "flask_babel", "babel", "templates/")),
+    ("SQLAlchemy", ("sqlalchemy",)),
+    ("database driver", ("sqlite3", "psycopg", "{method 'execute'", "{method 'commit'")),
+    ("log-in, session, CSRF", ("flask_login", "flask_wtf", "itsdangerous", "hmac", "hashlib")),
+    ("Flask, Werkzeug", ("flask", "werkzeug")),
+    ("lexsub", ("annotate",)),
+)
+
+
+def part(filename: str, function: str) -> str:
+    where = f"{filename}:{function}"
+    for name, markers in PARTS:
+        if any(marker in where for marker in markers):
+            return name
+    return "other"
+
+
+def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[float], list[float]]:
+    """(CPU seconds, wall seconds) of each save-and-next."""
+    from flask_migrate import upgrade
+    from sqlalchemy import select
+
+    from annotate import create_app
+    from annotate.extensions import db
+    from annotate.importer import parse_lexsub_xml
+    from annotate.models import Instance
+    from annotate.services import create_user, import_dataset
+    from annotate.study import assign
+
+    app = create_app(
+        {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False}
+    )
+    with app.app_context():
+        upgrade()
+        data = sentences.read_bytes()
+        dataset = import_dataset(
+            parse_lexsub_xml(data, sentences.name), "bench", sentences.name, data
+        ).dataset
+        user = create_user("bench", PASSWORD)
+        assign(user, dataset)
+        first = db.session.scalar(
+            select(Instance.id).where(Instance.dataset_id == dataset.id).order_by(Instance.position)
+        )
+        db.session.remove()
+    if not url.startswith("sqlite"):
+        analyze(url)
+    client = app.test_client()
+    response = client.post("/login", data={"username": "bench", "password": PASSWORD})
+    if response.status_code != 302:
+        raise SystemExit(f"save_cpu: log-in answered {response.status_code}")
+    cpu: list[float] = []
+    wall: list[float] = []
+    following = first
+    profile = cProfile.Profile(time.process_time) if options.profile else None
+    for number in range(options.saves):
+        form = {"sub1": f"word{number}", "sub2": "other"}
+        started, started_cpu = time.perf_counter(), time.process_time()
+        if profile is not None:
+            profile.enable()
+        response = client.post(
+            f"/annotate/{following}", data=form, headers={"Accept": "application/json"}
+        )
+        if profile is not None:
+            profile.disable()
+        cpu.append(time.process_time() - started_cpu)
+        wall.append(time.perf_counter() - started)
+        answer = response.get_json()
+        if response.status_code != 200 or not answer or answer.get("next") is None:
+            raise SystemExit(f"save_cpu: save {number} answered {response.status_code}")
+        following = answer["next"]
+    if profile is not None:
+        report(pstats.Stats(profile), options.saves)
+    with app.app_context():
+        db.engine.dispose()
+    return cpu, wall
+
+
+def report(stats: pstats.Stats, saves: int) -> None:
+    """The share of each part of the stack (time of the functions' own), and the
+    functions with the most time of their own, in ms a save."""
+    own: dict[str, float] = defaultdict(float)
+    rows = []
+    for (filename, line, function), (_, _, tottime, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        own[part(filename, function)] += tottime
+        rows.append((tottime, f"{Path(filename).name}:{line}({function})"))
+    total = sum(own.values())
+    print(f"profiled: {1000 * total / saves:.2f} ms a save (under cProfile), by part:")
+    for name, seconds in sorted(own.items(), key=lambda item: -item[1]):
+        print(f"  {name:<24} {1000 * seconds / saves:6.2f} ms  {100 * seconds / total:5.1f}%")
+    print("functions with the most time of their own:")
+    for seconds, where in sorted(rows, reverse=True)[:25]:
+        print(f"  {1000 * seconds / saves:6.3f} ms  {where}")
+
+
+def summary(name: str, cpu: Sequence[float], wall: Sequence[float]) -> str:
+    return (
+        f"| {name} | {len(cpu)} | {1000 * statistics.median(cpu):.2f} | "
+        f"{1000 * statistics.fmean(cpu):.2f} | {1000 * statistics.median(wall):.2f} | "
+        f"{1000 * statistics.fmean(wall):.2f} |"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--saves", type=int, default=300, help="save-and-next (default 300)")
+    parser.add_argument(
+        "--scale", type=int, nargs="+", default=[1], help="the words repeated N times (each N)"
+    )
+    parser.add_argument("--database-url", help="a PostgreSQL server instead of SQLite")
+    parser.add_argument("--profile", action="store_true", help="under cProfile, with a report")
+    parser.add_argument(
+        "--sentences",
+        type=Path,
+        default=SEMEVAL_TEST if SEMEVAL_TEST.exists() else DEMO,
+        help="the sentences (default SemEval-2007's test set)",
+    )
+    options = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if options.saves < 1 or min(options.scale) < 1:
+        parser.error("--saves and --scale must be at least 1")
+    load_before = machine.load_average()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="save_cpu-") as folder:
+        for factor in options.scale:
+            sentences = scaled(options.sentences, factor, Path(folder))
+            name = f"x{factor}" if factor != 1 else "x1"
+            if options.database_url:
+                with scratch_postgres(options.database_url) as (url, version):
+                    cpu, wall = run(url, sentences, options)
+                    rows.append(summary(f"PostgreSQL {version}, {name}", cpu, wall))
+            else:
+                url = f"sqlite:///{Path(folder) / f'bench-{factor}.sqlite'}"
+                cpu, wall = run(url, sentences, options)
+                rows.append(summary(f"SQLite, {name}", cpu, wall))
+    print("save_cpu: save-and-next by fetch, in-process (Flask's test client), one annotator")
+    for name, value in machine_facts():
+        print(f"  {name:<8} {value}")
+    print(f"  load     1/5/15-min averages {load_before} before, {machine.load_average()} after")
+    print(f"  sentences {options.sentences}" + (" (profiled)" if options.profile else ""))
+    print()
+    print("| database, size | saves | CPU ms p50 | CPU ms mean | wall ms p50 | wall ms mean |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        print(row)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
