@@ -233,14 +233,18 @@ def test_lemma_decisions_at_the_limits_are_stored(app: Flask, dataset: int) -> N
     from annotate.extensions import db
     from annotate.goldfiles import decide
     from annotate.models import Dataset, LemmaDecision
+    from annotate.services import ServiceError
 
     with app.app_context():
         small = db.session.get(Dataset, dataset)
         assert small is not None
-        decide(small, "s" * 255, "correct", "l" * 255, "x" * 118 + ".v", "boss")
+        # a correction is an answer's form: the substitute rule's 60 characters at most
+        with pytest.raises(ServiceError, match="too long: 61 characters"):
+            decide(small, "s" * 255, "correct", "l" * 61, "x" * 118 + ".v", "boss")
+        decide(small, "s" * 255, "correct", "l" * 60, "x" * 118 + ".v", "boss")
         row = db.session.scalar(select(LemmaDecision))
         assert row is not None
-        assert (len(row.surface), len(row.lemma or ""), len(row.lexelt)) == (255, 255, 120)
+        assert (len(row.surface), len(row.lemma or ""), len(row.lexelt)) == (255, 60, 120)
 
 
 # --- usernames and log-ins -------------------------------------------------------------------

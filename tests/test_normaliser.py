@@ -219,4 +219,4 @@ def test_gold_errors_name_the_real_line() -> None:
     for read in (lambda: read_gold(text, "fixed", "g"), lambda: read_gold_pair(text, "g")):
         with pytest.raises(FormatError) as caught:
             read()
-        assert caught.value.problems[0].startswith("g:3: gold entry \"'bad entry'\"")
+        assert caught.value.problems[0].startswith("g:3: gold entry 'bad entry' must be")
