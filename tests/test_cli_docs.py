@@ -49,7 +49,7 @@ def test_every_console_script_and_command_has_a_section() -> None:
     # the console script printing the same help is named beside its module
     section = text.split("## `python -m scoring.benchmark`\n", 1)[1]
     assert section.startswith("\nConsole script: `lexsub-benchmark`")
-    assert "usage: python -m scoring.benchmark [-h] BENCHMARK ...\n" in section
+    assert "usage: python -m scoring.benchmark [-h] [--version] BENCHMARK ...\n" in section
 
 
 def test_an_outdated_page_is_reported(tmp_path: Path) -> None:
