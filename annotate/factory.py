@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
-from annotate import database_url
+from annotate import database_url, env_flag
 from annotate.numeric import FormError, IdConverter
 
 PACKAGE = Path(__file__).resolve().parent
@@ -115,7 +115,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["RATELIMIT_KEY_PREFIX"] = os.environ["LEXSUB_LIMITER_PREFIX"]
     if os.environ.get("LEXSUB_PROXIES"):
         app.config["TRUSTED_PROXIES"] = _proxy_count(os.environ["LEXSUB_PROXIES"])
-    if os.environ.get("LEXSUB_SECURE_COOKIES"):
+    if env_flag("LEXSUB_SECURE_COOKIES"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
     if test_config:
         app.config.update(test_config)
