@@ -175,13 +175,15 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     # simplemma and spacy-lookups-data: the gold compiler's lemmatisers for other languages;
     # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
     # (scoring.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
-    # resampler's products (scoring.significance)
+    # resampler's products (scoring.significance); pycountry: a dataset's language, read
+    # with the task's XML (annotate.sources.language, gold-to-swords)
     assert plain == {
         "defusedxml",
         "numpy",
         "krippendorff",
         "lemminflect",
         "nltk",
+        "pycountry",
         "simplemma",
         "spacy-lookups-data",
         "threadpoolctl",
