@@ -20,7 +20,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer
-from annotate.extensions import db, limiter, login_manager
+from annotate.extensions import db, login_manager
 from annotate.i18n import common_language, translate, use_language
 from annotate.itempage import ItemPage, read
 from annotate.models import Dataset, Instance, User
@@ -139,18 +139,11 @@ def _unanswered(dataset: Dataset) -> list[int]:
     return [i for i in mine if i not in done]
 
 
-def _study_limit() -> str:
-    from flask import current_app
-
-    return str(current_app.config["LOGIN_LIMIT"])
-
-
 PARTICIPANT_PARAMETERS = ("PROLIFIC_PID", "participant", "workerId")
 """Where a study link carries the participant id: Prolific, ours, Mechanical Turk."""
 
 
-@bp.get("/study/<token>")
-@limiter.limit(_study_limit)
+@bp.get("/study/<token>")  # limited per address, as a log-in is (factory)
 def study(token: str) -> str | Response | tuple[str, int]:
     """A crowd study link: the participant id in the URL makes (or finds) their account,
     without a password, logs them in and opens their sentences."""

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.annotator import landing
-from annotate.extensions import db, limiter, login_manager
+from annotate.extensions import db, login_manager
 from annotate.models import User, check_no_password
 from annotate.services import MAX_USERNAME, UNSAFE
 
@@ -34,11 +34,7 @@ def load_user(token: str) -> User | None:
     return db.session.scalar(select(User).where(User.session_token == token, User.active.is_(True)))
 
 
-def _login_limit() -> str:
-    return str(current_app.config["LOGIN_LIMIT"])
-
-
-def _username_key() -> str:
+def username_key() -> str:
     """The per-username key of the login limit (distinct from any client address)."""
     return "username:" + request.form.get("username", "").strip().casefold()[: MAX_USERNAME + 1]
 
@@ -62,9 +58,7 @@ def safe_next(target: str | None) -> str | None:
     return target
 
 
-@bp.route("/login", methods=["GET", "POST"])
-@limiter.limit(_login_limit, methods=["POST"])
-@limiter.limit(_login_limit, methods=["POST"], key_func=_username_key)
+@bp.route("/login", methods=["GET", "POST"])  # limited per address and username (factory)
 def login() -> str | Response:
     if current_user.is_authenticated:
         return redirect(url_for("annotator.home"))

@@ -1,9 +1,11 @@
-"""Flask extensions, created unbound here and bound to an app in :func:`annotate.create_app`."""
+"""Flask extensions, created unbound here and bound to an app in :func:`annotate.create_app`.
+
+The log-in limit's limiter is not here: flask-limiter keeps its storage, key prefix and
+state in the limiter, not the app, so each app gets its own
+(:func:`annotate.factory._bind_limiter`)."""
 
 from __future__ import annotations
 
-from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -29,8 +31,3 @@ db = SQLAlchemy(model_class=Base)
 login_manager = LoginManager()
 csrf = CSRFProtect()
 migrate = Migrate()
-limiter = Limiter(key_func=get_remote_address, default_limits=[])
-"""The log-in limit. Its storage is the app's ``RATELIMIT_STORAGE_URI`` (set in
-:func:`annotate.create_app`: ``memory://`` unless ``LEXSUB_LIMITER_STORAGE`` names a
-shared one such as Redis), never fixed here: a storage given to the constructor would win
-over every app's configuration. One limiter serves the one app of a server process."""

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request, session
+from flask import Flask, current_app, render_template, request, session
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import event
@@ -25,7 +28,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
-from annotate import database_url
+from annotate import database_url, env_flag
 from annotate.numeric import FormError, IdConverter
 from annotate.sources.model import LIMITS
 
@@ -58,16 +61,30 @@ def _trust_proxies(app: Flask, count: int) -> None:
     app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
 
 
-def _bind_limiter(app: Flask) -> None:
-    """Bind the module's limiter to ``app`` with ``app``'s settings (its storage, key
-    prefix). The limiter would keep the first app's key prefix and whether a storage was
-    ever unreachable; a server process makes one app, but the tests make many, so both
-    start afresh with each app's new storage."""
-    from annotate.extensions import limiter
+def _bind_limiter(app: Flask) -> Limiter:
+    """A limiter of ``app``'s own (in ``app.extensions["limiter"]``), configured by its
+    ``RATELIMIT_*`` settings: its storage, key prefix, in-memory fallback. A server process
+    makes one app, the tests many: each starts with its own storage, prefix and state."""
+    return Limiter(get_remote_address, app=app, default_limits=[])
 
-    limiter._key_prefix = ""
-    limiter.init_app(app)
-    limiter._storage_dead = False
+
+def _login_limit() -> str:
+    """``LOGIN_LIMIT``: attempts allowed per client address and per username."""
+    return str(current_app.config["LOGIN_LIMIT"])
+
+
+def _limit_logins(app: Flask, limiter: Limiter) -> None:
+    """The log-in limit on ``app``'s views: a log-in (POST) per client address and per
+    username, a crowd study link per address."""
+    from annotate.auth import username_key
+
+    def limit(endpoint: str, **options: Any) -> None:
+        view: Callable[..., Any] = app.view_functions[endpoint]
+        app.view_functions[endpoint] = limiter.limit(_login_limit, **options)(view)
+
+    limit("auth.login", methods=["POST"], key_func=username_key)
+    limit("auth.login", methods=["POST"])
+    limit("annotator.study")
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -117,7 +134,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["RATELIMIT_KEY_PREFIX"] = os.environ["LEXSUB_LIMITER_PREFIX"]
     if os.environ.get("LEXSUB_PROXIES"):
         app.config["TRUSTED_PROXIES"] = _proxy_count(os.environ["LEXSUB_PROXIES"])
-    if os.environ.get("LEXSUB_SECURE_COOKIES"):
+    if env_flag("LEXSUB_SECURE_COOKIES"):
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
     if test_config:
         app.config.update(test_config)
@@ -137,7 +154,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(PACKAGE / "migrations"), render_as_batch=True)
     login_manager.init_app(app)
     csrf.init_app(app)
-    _bind_limiter(app)
+    limiter = _bind_limiter(app)
     i18n.init_app(app)
     app.url_map.converters["id"] = IdConverter  # every id in a path: <id:name>
     app.register_blueprint(auth.bp)
@@ -146,6 +163,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(members.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(judge.bp)  # judgement rounds
+    _limit_logins(app, limiter)
     cli.init_app(app)
 
     _error_pages(app)

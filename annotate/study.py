@@ -65,11 +65,6 @@ def members(dataset: Dataset) -> list[User]:
     )
 
 
-def has_assignments(user: User, dataset: Dataset) -> bool:
-    """Whether ``user`` was given some of the sentences of ``dataset`` (not all)."""
-    return bool(db.session.scalar(select(assigned_in(user.id, dataset.id))))
-
-
 def sentences_of(
     user_id: IdValue,
     instance: type[Instance],

@@ -71,16 +71,6 @@ def _plain(answer: str) -> bool:
     )
 
 
-def reads_alike(answer: str) -> bool:
-    """Whether score.pl's split and the fixed split surely give the same guesses (a plain
-    answer with no ``non``).
-
-    >>> reads_alike("glad;merry"), reads_alike("glad; merry"), reads_alike("non stop")
-    (True, False, False)
-    """
-    return _plain(answer) and "non" not in answer and answer == answer.lower()
-
-
 def guesses_fixed(answer: str, forms: dict[str, str] | None = None) -> list[str]:
     """The fixed rules: each guess normalised (:func:`scoring.gold.normalise`: NFC, case
     folded, hyphens as spaces, apostrophes removed, trimmed and single-spaced), empty

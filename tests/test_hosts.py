@@ -68,10 +68,9 @@ def test_the_limit_counts_in_memory_by_default(
 ) -> None:
     from limits.storage import MemoryStorage
 
-    from annotate.extensions import limiter
-
     monkeypatch.delenv("LEXSUB_LIMITER_STORAGE", raising=False)
     app = _app(tmp_path, migrated_sqlite)
+    (limiter,) = app.extensions["limiter"]
     assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
     assert type(limiter.storage) is MemoryStorage
 
@@ -81,11 +80,10 @@ def test_the_environment_names_a_shared_storage(
 ) -> None:
     from limits.storage import RedisStorage
 
-    from annotate.extensions import limiter
-
     monkeypatch.setenv("LEXSUB_LIMITER_STORAGE", "redis://127.0.0.1:6379/7")
     monkeypatch.setenv("LEXSUB_LIMITER_PREFIX", "study-7")
     app = _app(tmp_path, migrated_sqlite)
+    (limiter,) = app.extensions["limiter"]
     assert app.config["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:6379/7"
     assert app.config["RATELIMIT_KEY_PREFIX"] == "study-7"
     assert type(limiter.storage) is RedisStorage
@@ -106,6 +104,36 @@ def test_an_unreachable_storage_falls_back_to_memory(tmp_path: Path, migrated_sq
     assert _attempt(client, "ann", "password1") == 302  # in: the limit counts, not blocks
     client.post("/logout")
     assert _attempt(client, "ann", "wrong") == 429  # the fourth attempt in a minute
+
+
+def test_each_app_counts_in_its_own_storage_with_its_own_prefix(
+    tmp_path: Path, migrated_sqlite: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Apps made one after the other in a process (the tests make many) share nothing of
+    the limit: not an earlier app's key prefix, nor its storage having gone away."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.setenv("LEXSUB_LIMITER_PREFIX", "first-app")
+    dead = _app(tmp_path / "a", migrated_sqlite, RATELIMIT_STORAGE_URI=CLOSED_PORT)
+    assert _attempt(dead.test_client(), "ann", "wrong") == 200  # its storage found dead
+    monkeypatch.delenv("LEXSUB_LIMITER_PREFIX")
+    app = _app(tmp_path / "b", migrated_sqlite, LOGIN_LIMIT="1 per minute")
+    (limiter,) = app.extensions["limiter"]
+    assert (limiter,) != tuple(dead.extensions["limiter"])
+    client = app.test_client()
+    assert _attempt(client, "ann", "wrong") == 200
+    assert _attempt(client, "ann", "wrong") == 429
+    keys = sorted(limiter.storage.storage)  # limits' MemoryStorage: its counters by key
+    assert keys and not [key for key in keys if "first-app" in key], keys
+    assert [key for key in keys if "username:ann" in key], keys
+
+
+def test_a_study_link_is_limited_per_address_as_a_log_in_is(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    client = _app(tmp_path, migrated_sqlite, LOGIN_LIMIT="2 per minute").test_client()
+    codes = [client.get("/study/no-such-token").status_code for _ in range(3)]
+    assert codes == [404, 404, 429]
 
 
 def test_without_trusted_proxies_a_forwarded_address_is_ignored(

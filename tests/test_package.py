@@ -176,13 +176,15 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     # simplemma and spacy-lookups-data: the gold compiler's lemmatisers for other languages;
     # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
     # (scoring.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
-    # resampler's products (scoring.significance)
+    # resampler's products (scoring.significance); pycountry: a dataset's language, read
+    # with the task's XML (annotate.sources.language, gold-to-swords)
     assert plain == {
         "defusedxml",
         "numpy",
         "krippendorff",
         "lemminflect",
         "nltk",
+        "pycountry",
         "simplemma",
         "spacy-lookups-data",
         "threadpoolctl",
@@ -278,6 +280,29 @@ def test_the_commands_run_without_flask(venv: Venv) -> None:
     table = json.loads(report.stdout)
     # PA: item 1 |{shining}| / |{shining, brilliant}| = 1/2, item 2: 0; mean 1/4
     assert (table["all"]["PA"], table["all"]["T"]) == (0.25, 2)
+    # gold-to-swords reads the task's XML (its corpus's lang by name: pycountry) without Flask
+    (venv.work / "task.xml").write_text(
+        '<corpus lang="english"><lexelt item="bright.a"><instance id="1"><context>'
+        'He was <head>bright</head> .</context></instance><instance id="2"><context>'
+        "She is <head>bright</head> .</context></instance></lexelt></corpus>",
+        encoding="utf-8",
+    )
+    swords = venv.run(
+        [
+            venv.bin("python"),
+            "-m",
+            "scoring.benchmark.convert",
+            "gold-to-swords",
+            "out/gold",
+            "--xml",
+            "task.xml",
+        ]
+    )
+    dataset = json.loads(swords.stdout)
+    assert [(t["target"], t["offset"], t["pos"]) for t in dataset["targets"].values()] == [
+        ("bright", 7, "ADJ"),
+        ("bright", 7, "ADJ"),
+    ]
 
 
 def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(

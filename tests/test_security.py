@@ -64,6 +64,61 @@ def test_session_cookie_settings(app: Flask) -> None:
     assert secure.config["SESSION_COOKIE_SECURE"] is True
 
 
+@pytest.mark.parametrize(
+    ("value", "secure"),
+    [
+        ("0", False),
+        ("false", False),
+        ("No", False),
+        ("OFF", False),
+        ("", False),
+        ("1", True),
+        ("true", True),
+        ("Yes", True),
+        (" on ", True),
+    ],
+)
+def test_secure_cookies_setting_reads_off_and_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, secure: bool
+) -> None:
+    monkeypatch.setenv("LEXSUB_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("LEXSUB_SECURE_COOKIES", value)
+    app = create_app({"TESTING": True, "SECRET_KEY": "x"})
+    assert app.config["SESSION_COOKIE_SECURE"] is secure
+    assert app.config.get("REMEMBER_COOKIE_SECURE", False) is secure
+
+
+def test_secure_cookies_unset_is_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LEXSUB_INSTANCE", str(tmp_path))
+    monkeypatch.delenv("LEXSUB_SECURE_COOKIES", raising=False)
+    assert create_app({"TESTING": True, "SECRET_KEY": "x"}).config["SESSION_COOKIE_SECURE"] is False
+
+
+@pytest.mark.parametrize("value", ["2", "enabled", "y"])
+def test_secure_cookies_setting_that_is_neither_on_nor_off_stops_the_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
+    monkeypatch.setenv("LEXSUB_INSTANCE", str(tmp_path))
+    monkeypatch.setenv("LEXSUB_SECURE_COOKIES", value)
+    with pytest.raises(ValueError) as caught:
+        create_app({"TESTING": True, "SECRET_KEY": "x"})
+    assert str(caught.value) == (
+        f"LEXSUB_SECURE_COOKIES={value!r}: must be on (1, true, yes, on) "
+        "or off (0, false, no, off, empty)"
+    )
+
+
+def test_every_boolean_setting_reads_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test suite's own switch is read by the same rule as the app's."""
+    from tests import test_faults
+
+    monkeypatch.setenv("LEXSUB_TEST_RESTART_POSTGRES", "true")
+    assert test_faults._why_not_restart("postgresql://nobody@127.0.0.1:1/x") is None
+    monkeypatch.setenv("LEXSUB_TEST_RESTART_POSTGRES", "maybe")
+    with pytest.raises(ValueError, match=r"^LEXSUB_TEST_RESTART_POSTGRES='maybe': must be on"):
+        test_faults._why_not_restart("postgresql://nobody@127.0.0.1:1/x")
+
+
 def test_secret_key_is_generated_into_instance(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

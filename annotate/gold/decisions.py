@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -144,12 +143,6 @@ class Decisions:
         """``sha256:`` of the canonical JSON of the decisions (for the signature)."""
         text = json.dumps(self.as_json(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-    def with_entries(self, more: Iterable[Decision]) -> Decisions:
-        """These decisions with ``more`` added; an added one replaces one with its key."""
-        index = {_key(decision): decision for decision in self.entries}
-        index.update((_key(decision), decision) for decision in more)
-        return Decisions(tuple(index.values()))
 
 
 NO_DECISIONS = Decisions()

@@ -17,13 +17,11 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from scoring.substitute import APOSTROPHE, INVISIBLE, SPACE, clean, fold_apostrophes, strip_stray
+from scoring.substitute import APOSTROPHE, clean, fold_apostrophes, strip_stray
 
 UNICODE = "unicode"
 CASE = "case"
 PUNCTUATION = "punctuation"
-REASONS = (UNICODE, INVISIBLE, SPACE, APOSTROPHE, CASE, PUNCTUATION)
-"""The reasons a form can change, in the order the steps run."""
 
 
 @dataclass(frozen=True, slots=True)

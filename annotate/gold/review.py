@@ -16,21 +16,12 @@ from dataclasses import dataclass
 
 from annotate.gold.compiler import (
     CompiledGold,
-    CompileOptions,
     LemmaChange,
-    compile_responses,
     item_order,
 )
 from annotate.gold.decisions import Action, Decision, Decisions
 from annotate.gold.normalisation import normalise
 from annotate.gold.records import Response
-
-
-def lemma_review(
-    records: Iterable[Response], options: CompileOptions | None = None
-) -> tuple[LemmaChange, ...]:
-    """Every change proposed (or decided) when compiling ``records`` with ``options``."""
-    return compile_responses(records, options).lemma_changes
 
 
 def pending_changes(gold: CompiledGold) -> tuple[LemmaChange, ...]:

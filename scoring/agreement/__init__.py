@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -450,24 +450,3 @@ def first_substitute_units(items: Iterable[Item]) -> tuple[list[str], list[list[
         given = {r.annotator: min(r.substitutes) for r in item.responses if r.substitutes}
         units.append([given.get(a) for a in annotators])
     return annotators, units
-
-
-def agreement_summary(items: Iterable[Item]) -> Mapping[str, Any]:
-    """Table 1 and the per-annotator figures as a JSON-ready dict."""
-    listed = list(items)
-    table = agreement_table(listed)
-    return {
-        "table": {
-            key: {"PA": row.PA, "PAm": row.PAm, "T": row.T, "mode_share": row.mode_share}
-            for key, row in table.items()
-        },
-        "annotators": {
-            a: {
-                "with_others": v.with_others,
-                "with_mode": v.with_mode,
-                "items": v.items,
-                "mode_items": v.mode_items,
-            }
-            for a, v in annotator_agreement(listed).items()
-        },
-    }

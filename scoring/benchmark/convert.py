@@ -47,7 +47,7 @@ import json
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from scoring.agreement.swords import ALL_LABELS, Swords, SwordsTarget, read_swords
 from scoring.benchmark.swords import SwordsResult, read_result_file, result_json
@@ -58,11 +58,25 @@ from scoring.io import FormatError
 from scoring.lines import read_text
 from scoring.ranking import RankingLine, Scored, format_ranking_line, read_ranking
 
-if TYPE_CHECKING:
-    from annotate.importer import Instance
-
 POS_OF_TAG = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 NEGATIVES = ("none", "pooled")
+
+
+class Sentence(Protocol):
+    """What the conversion needs of an item's sentence: its id and its context split
+    around the target (``before + head + after``), as the task's XML reader gives it."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def before(self) -> str: ...
+
+    @property
+    def head(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
 
 
 # --- SWORDS' ids -------------------------------------------------------------------------
@@ -105,7 +119,7 @@ def _merged(entries: Iterable[tuple[str, int]]) -> dict[str, tuple[str, int]]:
 
 def gold_to_swords(
     gold: Sequence[GoldLineAsWritten],
-    instances: Iterable[Instance],
+    instances: Iterable[Sentence],
     negatives: str = "none",
     name: str = "<gold>",
 ) -> dict[str, Any]:
@@ -222,14 +236,11 @@ def swords_result(
 # --- the command -------------------------------------------------------------------------
 
 
-def _read_instances(path: str) -> Iterable[Instance]:
-    try:
-        from annotate.importer import read_lexsub_xml
-    except ImportError as error:
-        raise OSError(
-            f"gold-to-swords reads the task's XML with annotate.importer, which needs "
-            f"{error.name}: pip install 'lexsub[web]'"
-        ) from error
+def _read_instances(path: str) -> Iterable[Sentence]:
+    # The task's XML has one reader, the importer's (pure, no web): the one import of
+    # annotate in scoring, until that reader has its home here (tests/test_layers.py).
+    from annotate.sources.semeval import read_lexsub_xml
+
     return read_lexsub_xml(path).instances
 
 

@@ -39,9 +39,6 @@ from typing import Any
 from scoring.judgements.labels import NEGATIVE, POSITIVE, LabelSet
 from scoring.judgements.records import Candidate
 
-TABLE11 = ("sys", "origA")
-TABLE12 = ("sys_only", "origA_only", "both")
-
 
 def _check(labels: Sequence[str], label_set: LabelSet) -> None:
     if not labels:
@@ -166,8 +163,3 @@ def by_origin(found: Sequence[Verdict], label_set: LabelSet) -> dict[str, Breakd
         name: breakdown((v for v in found if name in v.candidate.origin), label_set)
         for name in names
     }
-
-
-def verdict_counts(found: Iterable[Verdict]) -> Mapping[str, int]:
-    """How many candidates got each verdict."""
-    return dict(sorted(Counter(v.label for v in found).items()))

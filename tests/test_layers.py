@@ -1,0 +1,117 @@
+"""The direction of imports: the pure library knows nothing of the web.
+
+``scoring/`` (the scorer, the measures, their commands) imports neither Flask (``flask``,
+``flask_*``, ``werkzeug``), SQLAlchemy nor ``annotate``; the gold compiler
+(``annotate/gold``) imports neither Flask nor SQLAlchemy, and of ``annotate`` only itself.
+Every module is read with :mod:`ast` and every ``import`` anywhere in it counts: at the
+top, inside a function, under ``if TYPE_CHECKING:``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WEB = ("flask", "werkzeug", "sqlalchemy")
+
+KNOWN = {("scoring/benchmark/convert.py", "annotate.sources.semeval")}
+"""Imports that break the rule, each on purpose and for now: ``gold-to-swords`` reads the
+task's XML with the importer's reader (pure, no web), which has not moved into ``scoring``
+yet."""
+
+
+def imported(source: str, module: str) -> list[tuple[int, str]]:
+    """(line, module) of every import in ``source`` (the module ``module``, dotted, so that
+    relative imports resolve), wherever it stands.
+
+    >>> imported("import os\\ndef f():\\n    from flask import g\\n", "scoring.x")
+    [(1, 'os'), (3, 'flask')]
+    >>> imported("from . import y\\nfrom .z import w\\n", "scoring.a.b")
+    [(1, 'scoring.a'), (2, 'scoring.a.z')]
+    """
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            name = node.module or ""
+            if node.level:
+                package = module.split(".")[: -node.level]
+                name = ".".join([*package, name] if name else package)
+            found.append((node.lineno, name))
+    return sorted(found)
+
+
+def _is_web(name: str) -> bool:
+    top = name.split(".")[0]
+    return top in WEB or top.startswith("flask_")
+
+
+def _is_annotate(name: str) -> bool:
+    return name == "annotate" or name.startswith("annotate.")
+
+
+def _modules(folder: str) -> list[Path]:
+    return sorted((ROOT / folder).rglob("*.py"))
+
+
+def _is_web_or_annotate(name: str) -> bool:
+    return _is_web(name) or _is_annotate(name)
+
+
+def _is_web_or_app(name: str) -> bool:
+    return _is_web(name) or (_is_annotate(name) and not name.startswith("annotate.gold"))
+
+
+def _breaches(folder: str, forbidden: Callable[[str], bool]) -> list[str]:
+    """``FILE:LINE: imports NAME`` for each import under ``folder`` that ``forbidden``
+    refuses and :data:`KNOWN` does not list."""
+    breaches: list[str] = []
+    for path in _modules(folder):
+        relative = path.relative_to(ROOT).as_posix()
+        module = relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        for line, name in imported(path.read_text(encoding="utf-8"), module):
+            if forbidden(name) and (relative, name) not in KNOWN:
+                breaches.append(f"{relative}:{line}: imports {name}")
+    return breaches
+
+
+def test_scoring_imports_no_flask_sqlalchemy_or_annotate() -> None:
+    assert len(_modules("scoring")) > 50
+    assert _breaches("scoring", _is_web_or_annotate) == []
+
+
+def test_the_compiler_imports_no_flask_sqlalchemy_or_app_module() -> None:
+    assert len(_modules("annotate/gold")) > 10
+    assert _breaches("annotate/gold", _is_web_or_app) == []
+
+
+def test_each_known_exception_is_still_there() -> None:
+    """An exception that no longer happens is struck off, so that it cannot come back."""
+    for relative, name in KNOWN:
+        module = relative.removesuffix(".py").replace("/", ".")
+        source = (ROOT / relative).read_text(encoding="utf-8")
+        assert name in [found for _, found in imported(source, module)], (relative, name)
+
+
+@pytest.mark.parametrize(
+    ("source", "name"),
+    [
+        ("import flask\n", "flask"),
+        ("from flask_login import current_user\n", "flask_login"),
+        ("def f():\n    from sqlalchemy import select\n", "sqlalchemy"),
+        ("import werkzeug.exceptions\n", "werkzeug.exceptions"),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import annotate.models\n",
+            "annotate.models",
+        ),
+        ("class A:\n    def m(self):\n        from annotate import importer\n", "annotate"),
+    ],
+)
+def test_every_kind_of_import_is_seen(source: str, name: str) -> None:
+    names = [found for _, found in imported(source, "scoring.example")]
+    assert name in names and _is_web_or_annotate(name)
