@@ -334,8 +334,8 @@ _REPEATS = 8
 
 
 _SUSPECT = ("-", "'", "non", " \n", "  ", " ;", "; ", ";;")
-"""What makes an answer read differently under the two rule sets (:func:`scoring.official.
-reads_alike`): a hyphen or apostrophe, ``non``, an answer that ends with a space (empty
+"""What makes an answer read differently under the two rule sets (both read a plain,
+lower-case answer with no ``non`` alike): a hyphen or apostrophe, ``non``, an answer that ends with a space (empty
 answers too: ``:: `` ends the line), a double space, white space around a ``;``, an empty
 guess; an answer that starts with a space or ``;`` (after ``:: ``, so a double space or
 `` ;``). Control characters (CR, tab) and non-ASCII ones are looked for by
@@ -346,7 +346,7 @@ _SEMICOLON_AS_SPACE = bytes.maketrans(b";", b" ")
 
 def _odd_lines(ascii_text: bytes | None, split: Sequence[str]) -> list[int]:
     """The numbers of the lines with a character that is not printable ASCII (what
-    :func:`scoring.official.reads_alike` refuses: tab, CR, other controls, non-ASCII);
+    no plain answer holds: tab, CR, other controls, non-ASCII);
     ``ascii_text`` is the text encoded, None when it is not ASCII."""
     if ascii_text is not None and not ascii_text.translate(None, _PRINTABLE):
         return []  # the usual file: checked in C, line by line is not needed
@@ -370,8 +370,8 @@ def _find_all(haystack: AnyStr, needle: AnyStr, newline: AnyStr) -> list[int]:
 
 def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     """The numbers of the lines of ``text`` (``split``: its lines) whose answer the two
-    rule sets may read differently: every line with an answer that
-    :func:`scoring.official.reads_alike` refuses is among them (the whole line is looked
+    rule sets may read differently: every line with an answer that is not plain,
+    lower-case and free of ``non`` is among them (the whole line is looked
     at, so some others are too). A pre-pass in C: ``find`` over the whole text, the four
     pairs of spaces and semicolons at once (``;`` read as a space) when it is ASCII."""
     ascii_text = text.encode("ascii") if text.isascii() else None

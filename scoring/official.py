@@ -124,7 +124,7 @@ class Trace:
     ``lines[j]`` is the j-th scored line's number, ``scores[j]`` what it adds to the
     numerator, ``outcomes[j]`` the bits attempted | mode attempted << 1 | mode correct << 2
     | repeats a guess << 3 | guesses scored << 4; ``readings[j]`` is a hash of the guesses
-    read (the same for an answer both rule sets read alike, :func:`reads_alike`);
+    read (the same for an answer both rule sets read alike);
     ``stale[j]`` is 1 for a line scored with the previous line's guesses (compat);
     ``ids[j]`` is its item id. ``unscored`` lists the lines with an id that the scan
     skipped because the gold has no item in T for it, as (line, id).

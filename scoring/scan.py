@@ -263,7 +263,7 @@ class _Scan:
                     if not guesses[-1] or "-" in answer or "'" in answer or "non" in answer:
                         guesses = guesses_compat(answer)
                         alike = False
-                    elif dirty is not None:  # reads_alike, the rest of it (ASCII
+                    elif dirty is not None:  # read alike both ways, the rest of it (ASCII
                         # text; an answer without letters is dirty too)
                         alike = (
                             answer.islower()
