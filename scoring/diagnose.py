@@ -335,10 +335,10 @@ _REPEATS = 8
 
 _SUSPECT = ("-", "'", "non", " \n", "  ", " ;", "; ", ";;")
 """What makes an answer read differently under the two rule sets (both read a plain,
-lower-case answer with no ``non`` alike): a hyphen or apostrophe, ``non``, an answer that ends with a space (empty
-answers too: ``:: `` ends the line), a double space, white space around a ``;``, an empty
-guess; an answer that starts with a space or ``;`` (after ``:: ``, so a double space or
-`` ;``). Control characters (CR, tab) and non-ASCII ones are looked for by
+lower-case answer with no ``non`` alike): a hyphen or apostrophe, ``non``, an answer that
+ends with a space (empty answers too: ``:: `` ends the line), a double space, white space
+around a ``;``, an empty guess; an answer that starts with a space or ``;`` (after ``:: ``,
+so a double space or `` ;``). Control characters (CR, tab) and non-ASCII ones are looked for by
 :func:`_odd_lines`."""
 _PRINTABLE = bytes(range(32, 127)) + b"\n"
 _SEMICOLON_AS_SPACE = bytes.maketrans(b";", b" ")
