@@ -116,9 +116,6 @@ def read_text(path: str | os.PathLike[str]) -> str:
     return decode_text(data, name)
 
 
-_LONG_NUMBER = re.compile(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}")
-
-
 def parse_json(text: str) -> Any:
     """``json.loads``, with arrays or objects nested too deep for the parser and integers
     of more digits than Python converts refused as :class:`json.JSONDecodeError` (with its
@@ -138,20 +135,20 @@ def parse_json(text: str) -> Any:
             at,
         ) from None
     except ValueError as error:  # an integer past sys.get_int_max_str_digits()
-        found = _LONG_NUMBER.search(text)
+        found = re.search(f"[0-9]{{{sys.get_int_max_str_digits() + 1},}}", text)
         at, digits = (found.start(), len(found.group())) if found else (0, 0)
         raise json.JSONDecodeError(
             f"a number of {digits} digits (at most {sys.get_int_max_str_digits()})", text, at
         ) from error
 
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_BRACKETS = r'"(?:[^"\\]|\\.)*"|[\[\]{}]'  # compiled on an error only, as re caches it
 
 
 def _deepest(text: str) -> tuple[int, int]:
     """The deepest nesting of ``text`` and where it is first reached."""
     depth = deepest = at = 0
-    for match in _BRACKETS.finditer(text):
+    for match in re.finditer(_BRACKETS, text):
         token = match.group()
         if token in "[{":
             depth += 1

@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
-from typing import Literal, TypeVar, cast
+from typing import Literal, NamedTuple, TypeVar, cast
 
 from scoring.io import FormatError, parse_gold_lines, split_lines
 from scoring.lines import as_text, iter_chunks, perl_split
 from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
-from scoring.substitute import APOSTROPHES
-from scoring.types import LEXELT, GoldRules, Rules
+from scoring.types import APOSTROPHES, LEXELT, GoldRules, Rules
 
 Count = int | float
 """A gold count: Perl keeps counts past 2**64 - 1 as doubles, and so does compat."""
@@ -86,8 +85,7 @@ class Gold:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class _Rest:
+class _Rest(NamedTuple):  # a record: a tuple is built faster than a frozen dataclass
     in_t: bool
     entries: tuple[tuple[str, Count], ...]
     mode: str | None
@@ -170,7 +168,7 @@ def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
 
 _NO_APOSTROPHES = str.maketrans("", "", "'" + "".join(APOSTROPHES))
 """The straight apostrophe and every character matched as it
-(:data:`scoring.substitute.APOSTROPHES`: the curly U+2019), removed."""
+(:data:`scoring.types.APOSTROPHES`: the curly U+2019), removed."""
 _NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 
 

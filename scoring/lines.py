@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Sequence
+from functools import cache
 from operator import itemgetter
 
 from scoring.files import refuse_wide
@@ -26,18 +27,17 @@ PATTERNS = {
     "best": r"([\w.]+) (\S+) :: (.*)",
     "oot": r"([\w.]+) (\S+) ::: (.*)",
 }
-_EXACT = {
-    (kind, unicode): re.compile(pattern, 0 if unicode else re.ASCII)
-    for kind, pattern in PATTERNS.items()
-    for unicode in (False, True)
-}
-_ANCHORED = {
-    (kind, unicode): re.compile(
-        rf"^(?:{pattern}|(.*))$", re.MULTILINE if unicode else re.ASCII | re.MULTILINE
-    )
-    for kind, pattern in PATTERNS.items()
-    for unicode in (False, True)
-}
+
+
+@cache
+def _patterns(kind: str, unicode: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A ``kind`` line's pattern over a whole text (a line that does not match is the
+    last group) and over one line, compiled when first used: a run reads two kinds."""
+    pattern = PATTERNS[kind]
+    flags = 0 if unicode else re.ASCII
+    return re.compile(rf"^(?:{pattern}|(.*))$", flags | re.MULTILINE), re.compile(pattern, flags)
+
+
 NONSPACE = re.compile(r"\S", re.ASCII)
 _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
@@ -85,8 +85,7 @@ def iter_chunks(
     numbered as Perl's ``$lcnt`` counts them.
     """
     unicode = unicode and not text.isascii()  # the same patterns on ASCII text
-    anchored = _ANCHORED[kind, unicode]
-    exact = _EXACT[kind, unicode]
+    anchored, exact = _patterns(kind, unicode)
     number = 1
     start = 0
     size = len(text)

@@ -34,17 +34,17 @@ measure (``tests/test_measures.py``).
 
 This module and the families' registrations import no numpy (the scorer reads them); the
 leaderboard's rows (:mod:`scoring.measures`) are loaded when an item's statistics are
-first asked for.
+first asked for, and the mw and SWORDS families when :data:`MEASURES` or a measure of
+theirs is first asked for (a best or oot run of the scorer needs neither).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
-from scoring.benchmark.swords_measures import SWORDS
-from scoring.multiword_measures import MULTIWORD
 from scoring.quotient import Measure, Quotient, Row, Value
 from scoring.signature import scorer_settings, signature
 from scoring.types import Rules, SystemKind
@@ -276,16 +276,34 @@ def _registry(*families: Sequence[Measure]) -> dict[str, Measure]:
     return registry
 
 
-MEASURES: dict[str, Measure] = _registry(LEADERBOARD, MULTIWORD, SWORDS)
-"""Every measure, registered once: the leaderboard's, then mw's, then SWORDS'."""
+MEASURES: dict[str, Measure]
+"""Every measure, registered once: the leaderboard's, then mw's, then SWORDS' (built when
+first read)."""
+_LEADERBOARD_BY_NAME: dict[str, Measure] = {measure.name: measure for measure in LEADERBOARD}
+
+
+@cache
+def _measures() -> dict[str, Measure]:
+    from scoring.benchmark.swords_measures import SWORDS
+    from scoring.multiword_measures import MULTIWORD
+
+    return _registry(LEADERBOARD, MULTIWORD, SWORDS)
+
+
+def __getattr__(name: str) -> object:
+    """:data:`MEASURES`, the registry, built on first reading (PEP 562)."""
+    if name == "MEASURES":
+        return _measures()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def measure_def(name: str, kinds: frozenset[SystemKind] | None = None) -> Measure:
     """The registered measure called ``name`` (one that applies to one of ``kinds``, when
     given); ValueError naming the known ones."""
-    measure = MEASURES.get(name)
+    measures = _measures()
+    measure = measures.get(name)
     if measure is None or (kinds is not None and not measure.kinds & kinds):
-        known = [m.name for m in MEASURES.values() if kinds is None or m.kinds & kinds]
+        known = [m.name for m in measures.values() if kinds is None or m.kinds & kinds]
         raise ValueError(f"unknown measure {name!r}; measures are: {', '.join(known)}")
     return measure
 
@@ -303,5 +321,5 @@ def figure(name: str, sums: Mapping[str, float]) -> float | None:
     ...     "mode_correct": 0, "has_mode": 0})
     (0.75, None)
     """
-    measure = MEASURES[name]
+    measure = _LEADERBOARD_BY_NAME.get(name) or _measures()[name]
     return measure.figure([sums[column] for column in measure.columns()])

@@ -28,8 +28,7 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import BinaryIO, Literal, TextIO
+from typing import BinaryIO, Literal, NamedTuple, TextIO
 
 from scoring.command import FAILURES, USAGE_STATUS, describe, fail
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
@@ -64,8 +63,9 @@ NOTHING_SCORED = (
 )
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
+    """The arguments of one run, as :func:`parse_arguments` reads them (a record)."""
+
     system: str
     gold: str
     measure: str | None  # None: score.pl prints its usage line and scores nothing

@@ -26,6 +26,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from scoring.types import APOSTROPHES
+
 MAX_LENGTH = 60
 """Characters in a substitute or multiword (the form's boxes and the database hold this)."""
 MAX_WORDS = 5
@@ -55,10 +57,6 @@ INVISIBLE = "invisible"
 SPACE = "white space"
 APOSTROPHE = "apostrophe"
 """The reason reported when :func:`fold_apostrophes` changed a form."""
-APOSTROPHES = {"\u2019": "'"}
-"""Characters matched as the straight apostrophe: the right single quotation mark U+2019
-that keyboards and word processors type for it (Italian and French elision:
-``dell\u2019anno`` is ``dell'anno``)."""
 _APOSTROPHE_TABLE = str.maketrans(APOSTROPHES)
 
 LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")

@@ -28,3 +28,9 @@ JSON object, scored against a SWORDS dataset)."""
 LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
 """A lexelt as every strict reader takes it: ``lemma.pos`` or ``lemma.orig_pos.pos`` with
 the last part one of n, v, a, r."""
+
+APOSTROPHES = {"\u2019": "'"}
+"""Characters matched as the straight apostrophe: the right single quotation mark U+2019
+that keyboards and word processors type for it (Italian and French elision:
+``dell\u2019anno`` is ``dell'anno``). Here, not in :mod:`scoring.substitute` (which
+folds them), so that the gold reader does without the substitute rule's module."""
