@@ -31,6 +31,7 @@ from annotate.sources.model import LIMITS, ImportResult, Limits, SourceError
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.table import parse_table
+from scoring.files import wide_codec
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -85,7 +86,7 @@ def detect_format(data: bytes, name: str) -> str:
     'tsv'
     """
     head = data[:HEAD].removeprefix(b"\xef\xbb\xbf")
-    wide = utf16(head)
+    wide = wide_codec(head)
     if wide is not None:
         if head.decode(wide, "ignore").lstrip("\ufeff \t\r\n").startswith("<"):
             return "semeval"  # only the task's XML declares other encodings
@@ -114,23 +115,6 @@ def detect_format(data: bytes, name: str) -> str:
         "not a TSV or CSV header naming id, lexelt and sentence; give the format "
         f"({', '.join(FORMATS)})",
     )
-
-
-def utf16(head: bytes) -> str | None:
-    """The codec of a file that starts with ``head`` if it is UTF-16 or UTF-32 (a
-    byte-order mark, or a zero byte in one of its first two bytes, which no UTF-8 text
-    has), else None.
-
-    >>> utf16("id\\t".encode("utf-16")), utf16("id".encode("utf-16-be")), utf16(b"id")
-    ('utf-16', 'utf-16-be', None)
-    """
-    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
-        return "utf-32"
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return "utf-16"
-    if len(head) >= 2 and (head[0] == 0) != (head[1] == 0):
-        return "utf-16-be" if head[0] == 0 else "utf-16-le"
-    return None
 
 
 def parse_source(
