@@ -65,7 +65,8 @@ from annotate.rounds import (
 )
 from annotate.services import MAX_DATASET_NAME, ServiceError
 from annotate.uploads import uploaded_text
-from scoring.io import FormatError, split_lines
+from scoring.formats import FormatError
+from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
 from scoring.judgements.records import judgement_line

@@ -11,7 +11,7 @@ sentence and its candidates in the order judges see them).
   the gold's types). Each item's candidates are the union of the humans' and the
   systems' substitutes, as types after the compiler's normalisation
   (:func:`annotate.gold.normalise`; a hyphen and a space count as the same, as the
-  scorer reads them, :func:`scoring.gold.fold`), each with its origin (``"human"`` and
+  scorer reads them, :func:`scoring.terms.fold`), each with its origin (``"human"`` and
   the system names), shown "in random order" with the origin hidden. One seeded random
   generator draws the sample (``random.Random(seed).sample``), then shuffles each item's
   candidates, so a seed always gives the same round.
@@ -30,9 +30,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from annotate.gold import normalise
-from scoring.gold import fold, read_gold_as_written
-from scoring.io import FormatError
+from scoring.formats import FormatError
+from scoring.formats.gold import read_gold_as_written
 from scoring.judgements.records import HUMAN
+from scoring.terms import fold
 
 HEAD = ("<head>", "</head>")
 COLUMNS = ("sentence", "target", "candidate")

@@ -27,8 +27,9 @@ from annotate.services import ServiceError, safe_source, shown
 from annotate.sources.model import Instance as SourceInstance
 from scoring.agreement.swords import ALL_LABELS, parse_swords
 from scoring.files import TextError, decode_text
-from scoring.gold import Gold, read_gold_as_written, read_readings
-from scoring.io import FormatError, parse_gold_line
+from scoring.formats import FormatError
+from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
+from scoring.formats.ranked import parse_ranking, rankings_of
 from scoring.leaderboard import (
     Leaderboard,
     Settings,
@@ -39,7 +40,6 @@ from scoring.leaderboard import (
 )
 from scoring.measures import detect_kind, first_answers
 from scoring.official import ScorerDied
-from scoring.ranking import parse_ranking, rankings_of
 from scoring.registry import MEASURES
 from scoring.score import run as score_command
 

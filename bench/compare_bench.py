@@ -42,8 +42,8 @@ import time
 from pathlib import Path
 
 from bench import machine
-from scoring.gold import read_gold
-from scoring.lines import read_text
+from scoring.formats.gold import read_gold
+from scoring.formats.text import read_text
 
 REPO = Path(__file__).resolve().parent.parent
 

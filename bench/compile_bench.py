@@ -52,7 +52,7 @@ from pathlib import Path
 from annotate.gold.records import Response, write_responses
 from annotate.gold.split import split_gold
 from bench.lemmatiser_compare import read_forms
-from scoring.io import read_lines
+from scoring.formats.text import read_lines
 
 REPO = Path(__file__).resolve().parent.parent
 

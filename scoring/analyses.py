@@ -3,8 +3,8 @@
 oot (Tables 7-8, column IwD), type overlap (4.2, eq. 8, Table 9) and disambiguation
 precision (4.3, eqs. 9-10, Table 10).
 
-They take what the readers give (a :class:`~scoring.gold.Gold`, the official
-:class:`~scoring.official.OfficialScores`, strict :class:`~scoring.io.SystemLine` rows)
+They take what the readers give (a :class:`~scoring.formats.gold.Gold`, the official
+:class:`~scoring.official.OfficialScores`, strict :class:`~scoring.formats.system.SystemLine` rows)
 and return frozen dataclasses with an ``as_dict`` for JSON. Choices where the paper is
 silent are listed in docs/analyses.md; the main ones:
 
@@ -26,8 +26,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, Gold, ItemGold, normalise
-from scoring.io import SystemLine
+from scoring.formats.gold import Gold, ItemGold
+from scoring.formats.system import SystemLine
 from scoring.official import (
     OOT_GUESSES,
     OfficialScores,
@@ -36,7 +36,8 @@ from scoring.official import (
     score_item,
 )
 from scoring.report import POS_COLUMNS, PosScores, by_pos, vars_of
-from scoring.types import Rules
+from scoring.terms import normalise
+from scoring.types import Count, Rules
 
 Json = dict[str, object]
 
@@ -280,7 +281,7 @@ def oot_table(
 
 def substitute_type(form: str) -> str:
     """A system's guess or a gold key as the analyses compare them: the fixed rules' form
-    (:func:`~scoring.gold.normalise`, idempotent on a key the fixed reader gave)."""
+    (:func:`~scoring.terms.normalise`, idempotent on a key the fixed reader gave)."""
     return normalise(form)
 
 

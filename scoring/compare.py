@@ -31,9 +31,9 @@ from pathlib import PurePath
 from typing import TextIO
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.gold import read_readings
+from scoring.formats.gold import read_readings
+from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
-from scoring.lines import read_text
 from scoring.official import ScorerDied
 from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
 from scoring.render import render_leaderboard

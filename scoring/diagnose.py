@@ -23,8 +23,9 @@ from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
 from typing import AnyStr
 
-from scoring.gold import Gold, ItemGold, normalise
-from scoring.lines import CHUNK, HYPHENS, OTHER, as_text, has_content, iter_chunks, perl_split
+from scoring.formats.gold import Gold, ItemGold
+from scoring.formats.text import as_text
+from scoring.lines import CHUNK, HYPHENS, OTHER, has_content, iter_chunks, perl_split
 from scoring.official import (
     LINES_LISTED,
     OOT_GUESSES,
@@ -36,6 +37,7 @@ from scoring.official import (
 )
 from scoring.perl import perl_round
 from scoring.scan import score_rows
+from scoring.terms import normalise
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
@@ -265,7 +267,7 @@ def diagnose(
 ) -> list[str]:
     """The notes on ``system`` from two plain scans of it kept with ``trace=True``, under
     the compat and the fixed reading of the gold (``differ``: the ids those readings may
-    score differently, :func:`scoring.gold.read_gold_pair`). The lines the scans score or
+    score differently, :func:`scoring.formats.gold.read_gold_pair`). The lines the scans score or
     read differently, and the scored lines of those ids, are explained; the fixed rules'
     figures are the fixed scan's. ``only``, its dirty lines (:func:`select_dirty`), holds
     every such line, so only they need reading again."""
@@ -418,7 +420,7 @@ def dirty_lines(
     the same guesses) when it is not in ``suspect`` (:func:`suspect_lines`: its answer
     reads alike under both rule sets, so it is neither empty nor stale), when for oot it
     repeats no guess (the fixed rules credit each distinct guess once), and when its id's
-    two gold readings are the same item (``differ``, :func:`scoring.gold.read_gold_pair`:
+    two gold readings are the same item (``differ``, :func:`scoring.formats.gold.read_gold_pair`:
     not one-character, numeric or double-spaced entries, ``pn``, a hyphenated or ``0``
     mode, a repeated id, …). Every other scored line is dirty, and so is the first line of
     each id of ``differ`` that the compat scan did not score (the fixed reading may put

@@ -22,11 +22,11 @@ import numpy as np
 
 from scoring import analyses, significance
 from scoring.agreement.swords import Swords
-from scoring.gold import Gold
-from scoring.io import SystemLine, parse_system_line
+from scoring.formats.gold import Gold
+from scoring.formats.ranked import format_ranking_line
+from scoring.formats.system import SystemLine, parse_system_line
 from scoring.measures import Settings, SystemRows, corpus_totals, pos_masks, score_files
 from scoring.official import score_system
-from scoring.ranking import format_ranking_line
 from scoring.registry import LEADERBOARD_KINDS, MEASURES, measure_def
 from scoring.significance import Resampling
 from scoring.types import SystemKind
@@ -193,7 +193,7 @@ def leaderboard(
 ) -> Leaderboard:
     """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``; the
     revised and ranking measures read ``reading`` (the fixed reading of the same file,
-    :func:`scoring.gold.read_readings`; ``gold`` itself when None), and their signatures
+    :func:`scoring.formats.gold.read_readings`; ``gold`` itself when None), and their signatures
     say which. A system given as a SWORDS result is scored as its ranked candidates and,
     against ``swords``, with SWORDS' own figures beside the others."""
     for name in settings.measures or ():

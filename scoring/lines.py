@@ -13,14 +13,10 @@ read lines with Unicode classes (``unicode=True``), so lexelts are whole.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator, Sequence
 from functools import cache
 from operator import itemgetter
-
-from scoring.files import refuse_wide
-from scoring.io import ERRORS
 
 PATTERNS = {
     "gold": r"([\w.]+) (\S+) :: (.*)",
@@ -41,22 +37,6 @@ def _patterns(kind: str, unicode: bool) -> tuple[re.Pattern[str], re.Pattern[str
 NONSPACE = re.compile(r"\S", re.ASCII)
 _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
-
-
-def read_text(path: str | os.PathLike[str]) -> str:
-    """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
-    :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads."""
-    with open(path, "rb") as file:  # not pathlib: the scorer's start-up does without it
-        data = file.read()
-    refuse_wide(data, os.fspath(path))
-    return data.decode("utf-8", ERRORS)
-
-
-def as_text(source: str | Sequence[str]) -> str:
-    """Accept a whole text or a sequence of lines (without their ``\\n``)."""
-    if isinstance(source, str):
-        return source
-    return "".join(line + "\n" for line in source)
 
 
 def has_content(text: str) -> bool:

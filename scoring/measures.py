@@ -40,12 +40,13 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring import ranking, revised
-from scoring.gold import Gold, ItemGold, answer_key
-from scoring.io import pos_of
+from scoring.formats import ranked
+from scoring.formats.gold import Gold, ItemGold
 from scoring.lines import HYPHENS, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import OOT_GUESSES, guesses_fixed, score_item, score_system
 from scoring.registry import MEASURES, OFFICIAL_COLUMNS, measure_def
-from scoring.types import Rules, SystemKind, Task
+from scoring.terms import answer_key
+from scoring.types import Rules, SystemKind, Task, pos_of
 
 Array = npt.NDArray[np.float64]
 Row = tuple[float, ...]
@@ -133,7 +134,7 @@ class Answers(NamedTuple):
     answer line split and normalised by the measures' reading (:func:`split_answer`).
     ``ranking``: a ranked file's candidates, normalised the same way; without them the
     ranking measures read ``guesses`` in file order (an oot file's ranking,
-    :func:`scoring.ranking.as_ranking`). ``outcome``: the scan's score of ``official``.
+    :func:`scoring.formats.ranked.as_ranking`). ``outcome``: the scan's score of ``official``.
     (A named tuple, as the scan's :class:`scoring.official.ItemScore`: one is made for
     every item a file answers.)
     """
@@ -141,7 +142,7 @@ class Answers(NamedTuple):
     official: tuple[str, ...] = ()
     fresh: bool = True
     guesses: tuple[str, ...] = ()
-    ranking: tuple[ranking.Scored, ...] = ()
+    ranking: tuple[ranked.Scored, ...] = ()
     outcome: tuple[float, bool, bool] | None = None
     """What the official scan made of ``official``: (score, mode attempted, mode
     correct), as :func:`scoring.official.score_item` gives them; None: not scanned (the
@@ -472,7 +473,7 @@ def _ranking(given: Given, k: float) -> Array:
     """The ranking measures of each item's ranked candidates, best first by
     :func:`scoring.ranking.rank_order` (score descending, ties in the order given, each
     candidate once), or, with none, of its guesses in file order (an oot file's ranking,
-    :func:`scoring.ranking.as_ranking`: the i-th of n scores n - i + 1, so the order is
+    :func:`scoring.formats.ranked.as_ranking`: the i-th of n scores n - i + 1, so the order is
     A_i's, uncut)."""
     table = given.table
     scored = {
@@ -572,7 +573,7 @@ def detect_kind(text: str, name: str) -> SystemKind:
     for line in text.splitlines():
         if not line.strip():
             continue
-        if ranking.looks_ranked(line.strip()):
+        if ranked.looks_ranked(line.strip()):
             return "ranked"
         if " ::: " in line or line.rstrip().endswith(":::"):
             return "oot"
@@ -586,7 +587,7 @@ def detect_kind(text: str, name: str) -> SystemKind:
 
 def split_answer(answer: str, rules: Rules) -> list[str]:
     """One answer's guesses, each in the form of gold keys under ``rules``
-    (:func:`scoring.gold.answer_key`), empty guesses dropped."""
+    (:func:`scoring.terms.answer_key`), empty guesses dropped."""
     if rules == "fixed":
         return guesses_fixed(answer)
     return [answer_key(guess, rules) for guess in answer.split(";") if guess.strip()]
@@ -630,7 +631,7 @@ def read_answers(
             "is scored with scoring.score -t mw, a SWORDS result as its ranked candidates"
         )
     if kind == "ranked":
-        lines = ranking.parse_ranking(text.splitlines(), name)
+        lines = ranked.parse_ranking(text.splitlines(), name)
         return {
             line.id: Answers(ranking=ranking.normalised(line.candidates, rules))
             for line in lines

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.diagnose import Tally, show
-from scoring.gold import compat_entries, compat_first_count
+from scoring.formats.gold import compat_entries, compat_first_count
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import has_content, perl_split
 from scoring.multiword_measures import MultiwordItem, row

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from scoring.gold import normalise
 from scoring.lines import NONSPACE
 from scoring.perl import perl_truthy
 from scoring.quotient import Quotient, Row, Value
 from scoring.signature import scorer_settings, signature
+from scoring.terms import normalise
 from scoring.types import Rules, SystemKind
 
 COLUMNS = ("found", "genuine", "matched", "has_mw")

@@ -23,10 +23,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from scoring.gold import Gold, ItemGold, compat_guess, normalise
-from scoring.lines import NONSPACE, as_text, iter_chunks
+from scoring.formats.gold import Gold, ItemGold
+from scoring.formats.text import as_text
+from scoring.lines import NONSPACE, iter_chunks
 from scoring.perl import perl_str
 from scoring.registry import figure
+from scoring.terms import compat_guess, normalise
 from scoring.types import Rules, Task
 
 OOT_GUESSES = 10
@@ -72,7 +74,7 @@ def _plain(answer: str) -> bool:
 
 
 def guesses_fixed(answer: str, forms: dict[str, str] | None = None) -> list[str]:
-    """The fixed rules: each guess normalised (:func:`scoring.gold.normalise`: NFC, case
+    """The fixed rules: each guess normalised (:func:`scoring.terms.normalise`: NFC, case
     folded, hyphens as spaces, apostrophes removed, trimmed and single-spaced), empty
     guesses dropped; ``non-`` is left alone. ``forms``, when given, keeps each guess's
     normal form for the next answers (a scan normalises each guess once)."""

@@ -47,53 +47,27 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
 - Gold and ids. Gold items are read as :mod:`scoring.revised` reads them
   (:func:`scoring.revised.frequencies`: keys in their rules' form), and the candidates
   are put in the same form by the one candidate normaliser
-  (:func:`scoring.gold.answer_key`), whether they come from a ranked file or a best or oot
+  (:func:`scoring.terms.answer_key`), whether they come from a ranked file or a best or oot
   file: ``brand-new`` meets a gold ``brand-new``, ``people's`` a gold
   ``people's``. Candidates given with a :class:`~scoring.revised.Frequencies` are taken
   as already normalised (what the registry passes). The registry reads the gold under
   the fixed rules unless asked otherwise (:mod:`scoring.measures`). Ids of the ranking
   that are not gold items (e.g. items outside T) are ignored.
-- File format (docs/ranking.md): ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE``, the
-  score first so that a multiword candidate needs no quoting; four colons so that the
-  strict best/oot readers refuse a ranking file and this reader refuses an oot file.
+- File format: :mod:`scoring.formats.ranked` (docs/ranking.md).
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from operator import truediv
-from pathlib import Path
 
-from scoring.gold import ItemGold, answer_key
-from scoring.io import FormatError, SystemLine, parse_all, read_lines, read_system
+from scoring.formats.gold import ItemGold
+from scoring.formats.ranked import Scored
 from scoring.revised import Frequencies, GoldCounts, Number, frequencies
-from scoring.types import LEXELT, Rules, SystemKind
-
-SEPARATOR = "::::"
-"""Between ``LEXELT ID`` and the scored candidates of a ranking line."""
-
-
-@dataclass(frozen=True, slots=True)
-class Scored:
-    """One candidate and the system's score for it (higher is better)."""
-
-    candidate: str
-    score: float
-
-
-@dataclass(frozen=True, slots=True)
-class RankingLine:
-    """One line of a ranked-candidates file: the scored candidates of one item, as given."""
-
-    lexelt: str
-    id: str
-    candidates: tuple[Scored, ...]
-    line: int = 0
-
+from scoring.terms import answer_key
+from scoring.types import Rules
 
 Weights = Mapping[str, Number]
 
@@ -111,7 +85,7 @@ class ItemRanking:
 
 
 def normalised(ranking: Iterable[Scored], rules: Rules = "fixed") -> tuple[Scored, ...]:
-    """Candidates in the form of gold keys under ``rules`` (:func:`scoring.gold.answer_key`).
+    """Candidates in the form of gold keys under ``rules`` (:func:`scoring.terms.answer_key`).
 
     >>> normalised([Scored("Run-down", 0.5)])
     (Scored(candidate='run down', score=0.5),)
@@ -315,105 +289,3 @@ def ranking_measures(
         "p_at_10": _top_k(weights, order, 10, recall=False),
         "r_at_10": _top_k(weights, order, 10, recall=True),
     }
-
-
-# --- files -------------------------------------------------------------------------------
-
-_HEAD = re.compile(rf"(\S+) (\S+) {SEPARATOR}(?: (.*))?")
-_SCORE = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
-
-
-def _parse_entry(field: str, where: str) -> Scored:
-    score_text, space, candidate = field.partition(" ")
-    if not space:
-        raise FormatError([f"{where}: entry {field!r} must be 'SCORE CANDIDATE'"])
-    if not _SCORE.fullmatch(score_text):
-        raise FormatError(
-            [
-                f"{where}: score {score_text!r} of {field!r} is not a decimal "
-                "number (scores come first: 'SCORE CANDIDATE')"
-            ]
-        )
-    score = float(score_text)
-    if not math.isfinite(score):
-        raise FormatError(
-            [f"{where}: score {score_text!r} is not finite; scores must be finite numbers"]
-        )
-    if not candidate or candidate != " ".join(candidate.split()):
-        raise FormatError(
-            [f"{where}: candidate {candidate!r} must be non-empty, trimmed and single-spaced"]
-        )
-    return Scored(candidate, score)
-
-
-def parse_ranking_line(text: str, line: int = 0, name: str = "<ranking>") -> RankingLine:
-    """Parse ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE`` strictly (one trailing
-    ``;`` allowed); raise :class:`FormatError` naming the rule broken."""
-    where = f"{name}:{line}"
-    text = text.removesuffix("\r")
-    head = _HEAD.fullmatch(text)
-    if head is None:
-        hint = " (an oot line: read it with read_system_ranking)" if " ::: " in text else ""
-        raise FormatError(
-            [
-                f"{where}: expected 'LEXELT ID {SEPARATOR} SCORE CANDIDATE;…' "
-                f"with single spaces{hint}"
-            ]
-        )
-    lexelt, item_id, rest = head.group(1), head.group(2), head.group(3) or ""
-    if not LEXELT.fullmatch(lexelt):
-        raise FormatError(
-            [f"{where}: lexelt {lexelt!r} is not lemma.pos or lemma.pos.pos with pos in n, v, a, r"]
-        )
-    fields = rest.split(";") if rest else []
-    if fields and fields[-1] == "":
-        fields.pop()
-    return RankingLine(lexelt, item_id, tuple(_parse_entry(field, where) for field in fields), line)
-
-
-def format_ranking_line(ranking: RankingLine) -> str:
-    """The line :func:`parse_ranking_line` reads back (scores in Python's shortest repr)."""
-    entries = ";".join(f"{item.score!r} {item.candidate}" for item in ranking.candidates)
-    return f"{ranking.lexelt} {ranking.id} {SEPARATOR}" + (f" {entries}" if entries else "")
-
-
-def read_ranking(path: str | Path) -> tuple[RankingLine, ...]:
-    """Read a ranked-candidates file strictly: blank lines skipped, every problem reported
-    as ``FILE:LINE: problem (rule)``, a repeated id refused."""
-    return parse_ranking(read_lines(path), str(path))
-
-
-def looks_ranked(text: str) -> bool:
-    """Whether a line is a ranked-candidates line (``LEXELT ID ::::`` …) rather than a
-    best or oot answer."""
-    return _HEAD.fullmatch(text.removesuffix("\r")) is not None
-
-
-def parse_ranking(lines: Iterable[str], name: str = "<ranking>") -> tuple[RankingLine, ...]:
-    """:func:`read_ranking` on lines already read (``name`` is used in the messages)."""
-    return parse_all(lines, name, parse_ranking_line, "ids must be unique: one ranking per item")
-
-
-def rankings_of(lines: Iterable[RankingLine]) -> dict[str, tuple[Scored, ...]]:
-    """id → scored candidates, as given (the measures order them)."""
-    return {line.id: line.candidates for line in lines}
-
-
-def as_ranking(guesses: Sequence[str]) -> tuple[Scored, ...]:
-    """Guesses in file order as a ranking: the i-th of n scores n - i + 1 (first = best,
-    no ties).
-
-    >>> [item.score for item in as_ranking(["a", "b"])]
-    [2.0, 1.0]
-    """
-    return tuple(Scored(guess, float(len(guesses) - place)) for place, guess in enumerate(guesses))
-
-
-def system_rankings(lines: Iterable[SystemLine]) -> dict[str, tuple[Scored, ...]]:
-    """A best or oot system's answers as rankings (:func:`as_ranking`)."""
-    return {line.id: as_ranking(line.answers) for line in lines}
-
-
-def read_system_ranking(path: str | Path, kind: SystemKind) -> dict[str, tuple[Scored, ...]]:
-    """Read a best or oot file with :func:`scoring.io.read_system` as rankings."""
-    return system_rankings(read_system(path, kind))

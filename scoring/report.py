@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from scoring.files import CsvWriter
-from scoring.gold import Gold
-from scoring.io import pos_of
+from scoring.formats.gold import Gold
 from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
 from scoring.registry import figure
 from scoring.signature import scorer_settings, signature
+from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
     from scoring.multiword import MultiwordScores

@@ -32,10 +32,10 @@ Choices where the slides say nothing (each is tested in ``tests/test_revised.py`
 - weighted precision: the penalty k must be > 0 (with k = 0 a wholly wrong answer would
   be 0/0); "incorrect" terms are those with freq_i = 0, i.e. |A_i - H_i|.
 - Matching (one normaliser). A gold item's keys are put in the form of its
-  rules by :func:`scoring.gold.gold_key` (an :class:`~scoring.gold.ItemGold` by the rules
+  rules by :func:`scoring.terms.gold_key` (an :class:`~scoring.formats.gold.ItemGold` by the rules
   it was read under, a plain mapping by the fixed rules: case folded, hyphens as spaces,
   apostrophes removed; counts of keys that then coincide are summed), and the guesses by
-  the same rules' :func:`scoring.gold.answer_key`, so ``people's`` matches a gold
+  the same rules' :func:`scoring.terms.answer_key`, so ``people's`` matches a gold
   ``people's`` and ``Brand-new`` a gold ``brand new``. A :class:`Frequencies` is an item
   already read: guesses given with one are taken as normalised (what the registry passes).
 """
@@ -46,8 +46,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.gold import Count, ItemGold, answer_key, gold_key
-from scoring.types import Rules
+from scoring.formats.gold import ItemGold
+from scoring.terms import answer_key, gold_key
+from scoring.types import Count, Rules
 
 RANK_POSITIONS = 10
 """The rank measure averages over positions 1..10 (slide "Measures of Ranking")."""
@@ -123,7 +124,7 @@ def read_item(
     gold: GoldCounts | Frequencies, guesses: Sequence[str]
 ) -> tuple[Frequencies, Sequence[str]]:
     """A gold item's :class:`Frequencies` and the guesses in the form of its keys
-    (:func:`scoring.gold.answer_key` under its rules); guesses given with a
+    (:func:`scoring.terms.answer_key` under its rules); guesses given with a
     :class:`Frequencies` are taken as already normalised."""
     if isinstance(gold, Frequencies):
         return gold, guesses

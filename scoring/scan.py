@@ -21,7 +21,7 @@ from itertools import islice
 from operator import itemgetter
 from typing import cast
 
-from scoring.gold import Gold, ItemGold
+from scoring.formats.gold import Gold, ItemGold
 from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import (
     LINES_LISTED,

@@ -33,9 +33,10 @@ from typing import BinaryIO, Literal, NamedTuple, TextIO
 from scoring.command import FAILURES, USAGE_STATUS, describe, fail
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.files import not_utf8, without_mark
-from scoring.gold import Gold, read_gold, read_gold_pair
-from scoring.io import FormatError, encode, read_system, split_lines
-from scoring.lines import read_text
+from scoring.formats import FormatError
+from scoring.formats.gold import Gold, read_gold, read_gold_pair
+from scoring.formats.system import read_system
+from scoring.formats.text import encode, read_text, split_lines
 from scoring.official import OfficialScores, ScorerDied, score_system
 from scoring.perl import perl_truthy
 from scoring.report import (

@@ -9,7 +9,7 @@ Rules = Literal["compat", "fixed"]
 """``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
 
 GoldRules = Literal["compat", "fixed", "strict"]
-"""How :func:`scoring.gold.read_gold` reads a gold file: as score.pl does (``compat``),
+"""How :func:`scoring.formats.gold.read_gold` reads a gold file: as score.pl does (``compat``),
 corrected (``fixed``), or corrected after refusing any malformed line (``strict``)."""
 
 Task = Literal["best", "oot"]
@@ -34,3 +34,16 @@ APOSTROPHES = {"\u2019": "'"}
 that keyboards and word processors type for it (Italian and French elision:
 ``dell\u2019anno`` is ``dell'anno``). Here, not in :mod:`scoring.substitute` (which
 folds them), so that the gold reader does without the substitute rule's module."""
+
+Count = int | float
+"""A gold count: annotators who gave a substitute, or a decimal weight (SemDis 2014's
+averaged scores); score.pl keeps counts past 2**64 - 1 as doubles, and so does compat."""
+
+
+def pos_of(lexelt: str) -> str:
+    """The part of speech of a lexelt: its last dotted part (``stand.n.v`` → ``v``).
+
+    >>> pos_of("stand.n.v"), pos_of("bright.a"), pos_of("odd")
+    ('v', 'a', '')
+    """
+    return lexelt.rsplit(".", 1)[-1] if "." in lexelt else ""

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from scoring.benchmark.candidates import BenchmarkItem
-from scoring.ranking import RankingLine, Scored, format_ranking_line
+from scoring.formats.ranked import RankingLine, Scored, format_ranking_line
 
 SEED = 2007
 

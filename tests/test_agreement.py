@@ -33,7 +33,7 @@ from scoring.agreement import (
     parse_annotators,
     read_annotators,
 )
-from scoring.io import FormatError
+from scoring.formats import FormatError
 
 
 def line(

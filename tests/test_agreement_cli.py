@@ -85,7 +85,7 @@ def test_runs_on_the_compiled_trial_gold(tmp_path: Path) -> None:
     official 295 items."""
     from annotate.gold import CompileOptions, compile_responses, write_outputs
     from annotate.gold.split import split_gold
-    from scoring.io import read_lines
+    from scoring.formats.text import read_lines
 
     gold = shared_path("data", "semeval2007", "trial", "gold.trial")
     split = split_gold(read_lines(gold), str(gold))
@@ -102,7 +102,7 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
     intervals around every figure, the seed printed, and the same numbers twice."""
     from annotate.gold import CompileOptions, compile_responses, write_outputs
     from annotate.gold.split import split_gold
-    from scoring.io import read_lines
+    from scoring.formats.text import read_lines
 
     gold = shared_path("data", "semeval2007", "test", "gold")
     split = split_gold(read_lines(gold), str(gold))

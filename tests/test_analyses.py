@@ -28,9 +28,9 @@ from scoring.analyses import (
     type_overlap,
     upper_bounds,
 )
-from scoring.gold import Gold, read_gold
-from scoring.io import SystemLine, parse_system_line, read_system
-from scoring.lines import read_text
+from scoring.formats.gold import Gold, read_gold
+from scoring.formats.system import SystemLine, parse_system_line, read_system
+from scoring.formats.text import read_text
 from scoring.official import score_system
 from scoring.perl import perl_round
 from scoring.types import Rules

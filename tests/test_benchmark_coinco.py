@@ -17,7 +17,7 @@ from scoring.benchmark.candidates import BenchmarkItem, Options, SystemItem, sco
 from scoring.benchmark.cli import main
 from scoring.benchmark.coinco import coinco_items
 from scoring.coinco import CoincoSubstitute, CoincoTarget, read_coinco, read_coinco_sentences
-from scoring.ranking import RankingLine
+from scoring.formats.ranked import RankingLine
 from tests.benchmark_systems import gold_order_system, pool_shuffled_system, ranked_text
 from tests.conftest import shared_path
 

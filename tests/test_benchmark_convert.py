@@ -29,9 +29,9 @@ from scoring.benchmark.swords import (
     read_result_file,
 )
 from scoring.benchmark.wordnet import wordnet_available
-from scoring.gold import read_gold_as_written
-from scoring.io import FormatError
-from scoring.ranking import RankingLine, Scored, format_ranking_line, parse_ranking
+from scoring.formats import FormatError
+from scoring.formats.gold import read_gold_as_written
+from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, parse_ranking
 from tests import swords_systems
 from tests.conftest import SMALL_XML, shared_path
 

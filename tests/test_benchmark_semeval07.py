@@ -28,10 +28,11 @@ from scoring.benchmark.candidates import (
 )
 from scoring.benchmark.cli import main
 from scoring.benchmark.semeval07 import read_task_gold
-from scoring.gold import read_gold, read_gold_as_written
-from scoring.io import FormatError, read_lines
-from scoring.lines import read_text
-from scoring.ranking import gap, parse_ranking_line, read_system_ranking
+from scoring.formats import FormatError
+from scoring.formats.gold import read_gold, read_gold_as_written
+from scoring.formats.ranked import parse_ranking_line, read_system_ranking
+from scoring.formats.text import read_lines, read_text
+from scoring.ranking import gap
 from tests.benchmark_systems import gold_order_system, pool_shuffled_system, ranked_text
 from tests.conftest import shared_path
 
@@ -179,7 +180,7 @@ def test_gold_errors_name_file_line_value_and_rule() -> None:
 
 
 def test_the_benchmark_reads_gold_as_the_splitter_does() -> None:
-    # one reader (scoring.gold.read_gold_as_written): the benchmark keeps pn in its place
+    # one reader (scoring.formats.gold.read_gold_as_written): the benchmark keeps pn in its place
     # and decimal weights; the splitter's responses leave pn apart and refuse a weight
     rest = "a 1;pn 2;b  1;toutou 2.5;"
     assert item(rest).entries == (("a", 1), ("pn", 2), ("b ", 1), ("toutou", 2.5))

@@ -41,8 +41,8 @@ from scoring.benchmark.wordnet import (
     source_directory,
     wordnet_available,
 )
-from scoring.io import FormatError
-from scoring.ranking import Scored
+from scoring.formats import FormatError
+from scoring.formats.ranked import Scored
 from tests import swords_systems
 from tests.conftest import shared_path
 

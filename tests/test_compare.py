@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from scoring import __version__, compare, significance
-from scoring.gold import read_gold
+from scoring.formats.gold import read_gold
+from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard, system_names
-from scoring.lines import read_text
 from scoring.measures import detect_kind, score_files
 from scoring.official import score_system
 from scoring.registry import MEASURES

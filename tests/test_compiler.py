@@ -49,8 +49,8 @@ from annotate.gold.split import (
     split_item,
 )
 from annotate.gold.write import annotator_lines, gold_lines, mwgold_lines, summary, summary_text
-from scoring.gold import GoldLineAsWritten, read_gold_as_written
-from scoring.io import read_lines
+from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
+from scoring.formats.text import read_lines
 from scoring.score import run as score_command
 from scoring.types import AnswerKind
 from tests.conftest import shared_path

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.diagnose import diagnose, fixed_scan, select_dirty, suspect_lines
-from scoring.gold import read_gold_pair
+from scoring.formats.gold import read_gold_pair
 from scoring.official import OfficialScores, score_system
 from scoring.types import Task
 

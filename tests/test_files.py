@@ -144,8 +144,8 @@ def test_every_csv_the_project_writes_goes_through_csv_writer() -> None:
 def test_a_count_past_a_double_is_nan_under_score_pl_rules_and_refused_under_the_fixed() -> None:
     """score.pl numifies a count of 400 digits as Inf, so its shares are NaN and it prints
     ``NaN``; the fixed rules refuse the count, naming the line and the rule."""
-    from scoring.gold import read_gold
-    from scoring.io import FormatError
+    from scoring.formats import FormatError
+    from scoring.formats.gold import read_gold
     from scoring.official import score_system
     from scoring.perl import perl_round, perl_str
     from scoring.report import official_text

@@ -72,8 +72,8 @@ def test_end_to_end_trial_through_the_app(app: Flask, tmp_path: Path) -> None:
     official gold, except where the web form collapses white space (item 211's
     'secretion  producing', pinned)."""
     from annotate.gold.split import split_gold
-    from scoring.gold import read_gold_as_written
-    from scoring.io import read_lines
+    from scoring.formats.gold import read_gold_as_written
+    from scoring.formats.text import read_lines
 
     xml = shared_path("data", "semeval2007", "trial", "lexsub_trial.xml")
     gold_path = shared_path("data", "semeval2007", "trial", "gold.trial")

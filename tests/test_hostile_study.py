@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from scoring.agreement.__main__ import main as agreement_main
-from scoring.gold import read_gold
+from scoring.formats.gold import read_gold
 from scoring.score import run as score_run
 from tests.conftest import assign, login, make_user, save
 

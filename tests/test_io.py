@@ -8,20 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.io import (
-    FormatError,
+from scoring.formats import FormatError
+from scoring.formats.gold import (
     GoldEntry,
     GoldLine,
-    SystemLine,
     format_gold_line,
-    format_system_line,
     parse_gold_line,
-    parse_system_line,
     read_gold_lines,
-    read_lines,
-    read_system,
-    write_lines,
 )
+from scoring.formats.system import SystemLine, format_system_line, parse_system_line, read_system
+from scoring.formats.text import read_lines, write_lines
 
 
 def test_read_gold_returns_typed_lines(tmp_path: Path) -> None:
@@ -128,7 +124,7 @@ def test_system_parse_format_round_trip(
 
 
 def test_read_gold_strict_refuses_a_malformed_line_and_otherwise_reads_as_fixed() -> None:
-    from scoring.gold import read_gold
+    from scoring.formats.gold import read_gold
 
     good = ["bright.a 1 :: intelligent 3;clever 2;", "bright.a 2 :: shining 2;"]
     strict = read_gold(good, "strict", "g")

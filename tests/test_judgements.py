@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from scoring.agreement.alpha import ordinal_alpha
-from scoring.io import FormatError
+from scoring.formats import FormatError
+from scoring.formats.ranked import Scored
 from scoring.judgements import cli
 from scoring.judgements.agreement import value_counts, view_agreement
 from scoring.judgements.labels import LEXICAL_REFERENCE, POSTHOC, SWORDS, guess_label_set
@@ -34,7 +35,6 @@ from scoring.judgements.records import Judgement, candidates, judgement_line, pa
 from scoring.judgements.report import render_text, report
 from scoring.judgements.swords import read_swords_judgements
 from scoring.judgements.verdicts import binary_verdict, verdict, verdicts
-from scoring.ranking import Scored
 from scoring.ranking import average_precision as ranking_ap
 from tests.conftest import shared_path
 

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from annotate.judge_build import GoldItem, Sentence, parse_rows, posthoc_round
-from scoring.io import FormatError
+from scoring.formats import FormatError
 from scoring.judgements.records import parse_judgements
 from tests.conftest import login, make_user
 

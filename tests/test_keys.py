@@ -8,8 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from annotate.sources import SourceError, parse_source
-from scoring.gold import read_gold_as_written
-from scoring.io import parse_gold_line
+from scoring.formats.gold import parse_gold_line, read_gold_as_written
 from scoring.keys import InvalidKey, check_instance_id, check_lexelt
 from tests.test_importer_formats import encoded, swords
 

@@ -22,9 +22,11 @@ from hypothesis import strategies as st
 from scoring import __version__, ranking, revised
 from scoring.benchmark.swords import target_gold
 from scoring.benchmark.swords_measures import COLUMNS, METRICS, row
-from scoring.gold import Gold, fold, read_gold
+from scoring.formats import ranked as ranked_format
+from scoring.formats.gold import Gold, read_gold
+from scoring.formats.ranked import Scored
+from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
-from scoring.lines import read_text
 from scoring.measures import (
     FAMILIES,
     Answers,
@@ -39,7 +41,6 @@ from scoring.measures import (
 from scoring.multiword import read_mwgold_lines, score_multiwords
 from scoring.multiword_measures import MultiwordItem
 from scoring.official import OOT_GUESSES, score_item, score_system
-from scoring.ranking import Scored
 from scoring.registry import (
     LEADERBOARD,
     LEADERBOARD_KINDS,
@@ -48,6 +49,7 @@ from scoring.registry import (
     Ratio,
     measure_def,
 )
+from scoring.terms import fold
 from scoring.types import Rules, SystemKind, Task
 from tests.conftest import shared_path
 
@@ -142,7 +144,7 @@ def exact_row(
             row[name] = Fraction(stats.score) if chosen else Fraction(0)
     if kind in ("oot", "ranked"):
         # an oot file's ranking is its first answer line in file order
-        ranked = ranking.as_ranking(first) if kind == "oot" else answers.ranking
+        ranked = ranked_format.as_ranking(first) if kind == "oot" else answers.ranking
         found = ranking.ranking_measures(item, ranked)
         for name in ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "auc"):
             row[name] = Fraction(found[name].value)
@@ -188,7 +190,7 @@ def item_route(
             row["weighted_precision"] = float(revised.weighted_precision(freqs, chosen, k).score)
             row["rank"] = float(revised.rank(freqs, chosen).score)
     if kind in ("oot", "ranked"):
-        ranked = answers.ranking or ranking.as_ranking(answers.guesses)
+        ranked = answers.ranking or ranked_format.as_ranking(answers.guesses)
         found = ranking.ranking_measures({} if freqs is None else freqs, ranked)
         for name in ("gap", "ap", "p_at_1", "p_at_10", "r_at_10", "auc"):
             row[name] = float(found[name].value)
@@ -491,7 +493,7 @@ entries = st.dictionaries(st.sampled_from(EDGE_TERMS), COUNTS, min_size=1, max_s
 guess_lists = st.lists(st.sampled_from([*EDGE_TERMS, "w1", "w2"]), max_size=14)
 scored_lists = st.lists(
     st.builds(
-        ranking.Scored,
+        ranked_format.Scored,
         st.sampled_from([*EDGE_TERMS, "w1", "w2"]),
         st.sampled_from([0.0, 0.25, 0.5, 1.0]),
     ),
@@ -506,7 +508,7 @@ answer_sets = st.one_of(st.none(), st.tuples(guess_lists, scored_lists))
     st.sampled_from([0.5, 1.0, 2.0]),
 )
 def test_bulk_rows_equal_the_item_functions_bit_for_bit(
-    corpus: list[tuple[dict[str, float], tuple[list[str], list[ranking.Scored]] | None]],
+    corpus: list[tuple[dict[str, float], tuple[list[str], list[ranked_format.Scored]] | None]],
     k: float,
 ) -> None:
     """Random golds (decimal counts, so the order of additions shows; counts of 0) and

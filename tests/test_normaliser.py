@@ -13,10 +13,12 @@ import pytest
 
 from scoring import __version__, ranking, revised
 from scoring.compare import main as compare_main
-from scoring.gold import answer_key, gold_key, normalise, read_gold, read_readings
+from scoring.formats import ranked
+from scoring.formats.gold import read_gold, read_readings
+from scoring.formats.ranked import Scored
+from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
-from scoring.lines import read_text
-from scoring.ranking import Scored
+from scoring.terms import answer_key, gold_key, normalise
 from tests.conftest import shared_path
 
 GOLD = (
@@ -63,10 +65,10 @@ def test_every_ranking_route_gives_an_exact_answer_full_credit() -> None:
     for text, kind in ((EXACT_OOT, "oot"), (EXACT_RANKED, "ranked")):
         # the library: an item read from the file, and the candidates as the file has them
         if kind == "ranked":
-            candidates = ranking.rankings_of(ranking.parse_ranking(text.splitlines()))
+            candidates = ranked.rankings_of(ranked.parse_ranking(text.splitlines()))
         else:
             candidates = {
-                line.split()[1]: ranking.as_ranking(line.split(" ::: ")[1].split(";"))
+                line.split()[1]: ranked.as_ranking(line.split(" ::: ")[1].split(";"))
                 for line in text.splitlines()
             }
         for item_id, item in gold.items.items():
@@ -149,7 +151,7 @@ def test_the_same_oot_file_gets_one_gap_by_every_route() -> None:
     for line in system.splitlines():
         head, _, answer = line.partition(" ::: ")
         guesses = [guess for guess in answer.split(";") if guess.strip()]
-        candidates.setdefault(head.split()[1], ranking.as_ranking(guesses))
+        candidates.setdefault(head.split()[1], ranked.as_ranking(guesses))
     values = [
         ranking.gap(item, candidates.get(item_id, ())) for item_id, item in reading.items.items()
     ]
@@ -212,8 +214,8 @@ def test_a_german_gold_scored_fixed_gives_exact_answers_full_credit(tmp_path: Pa
 
 def test_gold_errors_name_the_real_line() -> None:
     """A gold error names the real line: never line 0, nor the first line of the chunk."""
-    from scoring.gold import read_gold_pair
-    from scoring.io import FormatError
+    from scoring.formats import FormatError
+    from scoring.formats.gold import read_gold_pair
 
     text = "a.n 1 :: x 1;y 1;\nb.n 2 :: glad 2;\nc.n 3 :: bad entry;\n"
     for read in (lambda: read_gold(text, "fixed", "g"), lambda: read_gold_pair(text, "g")):

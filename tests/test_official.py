@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.gold import read_gold
+from scoring.formats.gold import read_gold
 from scoring.multiword import score_multiwords
 from scoring.official import ScorerDied, guesses_compat, guesses_fixed, score_system
 from scoring.perl import perl_round, perl_str

@@ -108,8 +108,8 @@ def test_oracle_has_38_cases() -> None:
 def test_known_published_figures(shared: Path) -> None:
     """Facts from ../shared/data/README.md: trial |T| = 295 (203 with a mode), test |T| =
     1,696 (1,230 with a mode)."""
-    from scoring.gold import read_gold
-    from scoring.io import read_lines
+    from scoring.formats.gold import read_gold
+    from scoring.formats.text import read_lines
 
     trial = read_gold(read_lines(shared_path("data", "semeval2007", "trial", "gold.trial")))
     test = read_gold(read_lines(shared_path("data", "semeval2007", "test", "gold")))

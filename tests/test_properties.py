@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.gold import read_gold
+from scoring.formats.gold import read_gold
 from scoring.official import score_system
 
 _CLEAN = [
@@ -171,7 +171,7 @@ def test_the_diff_of_two_scans_finds_every_difference(
     same under both, and the differences it lists add up to the difference of the totals;
     the gold pair the compiler uses equals reading the gold twice."""
     from scoring.diagnose import differing
-    from scoring.gold import read_gold_pair
+    from scoring.formats.gold import read_gold_pair
 
     gold, system = case
     if measure == "oot":
@@ -215,8 +215,8 @@ def test_the_diff_of_two_scans_finds_every_difference(
 @given(st.text(st.sampled_from(list("aB -';\r\té\u2019E\u0301")), max_size=12))
 def test_the_fixed_split_reads_every_answer_guess_by_guess(answer: str) -> None:
     """guesses_fixed's fast path for a plain answer gives what reading each guess does."""
-    from scoring.gold import normalise
     from scoring.official import guesses_fixed
+    from scoring.terms import normalise
 
     assert guesses_fixed(answer) == [
         normalise(guess) for guess in answer.split(";") if normalise(guess)
@@ -227,7 +227,7 @@ def test_the_fixed_split_reads_every_answer_guess_by_guess(answer: str) -> None:
 @given(st.text(st.sampled_from(list("aB -'\u2019;éE\u0301\u0130\u00dfK\u212a ")), max_size=12))
 def test_the_normaliser_is_idempotent(term: str) -> None:
     """normalise(normalise(x)) == normalise(x): every path may normalise at its boundary."""
-    from scoring.gold import normalise
+    from scoring.terms import normalise
 
     once = normalise(term)
     assert normalise(once) == once

@@ -14,25 +14,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.gold import Gold, ItemGold, read_gold
-from scoring.io import FormatError, read_lines, read_system
-from scoring.measures import Answers, SystemRows, gold_items, score_files, system_rows
-from scoring.ranking import (
-    ItemRanking,
+from scoring.formats import FormatError
+from scoring.formats.gold import Gold, ItemGold, read_gold
+from scoring.formats.ranked import (
     RankingLine,
     Scored,
-    average_precision,
     format_ranking_line,
-    gap,
     parse_ranking_line,
-    precision_at,
-    rank_order,
     rankings_of,
     read_ranking,
     read_system_ranking,
+    system_rankings,
+)
+from scoring.formats.system import read_system
+from scoring.formats.text import read_lines
+from scoring.measures import Answers, SystemRows, gold_items, score_files, system_rows
+from scoring.ranking import (
+    ItemRanking,
+    average_precision,
+    gap,
+    precision_at,
+    rank_order,
     recall_at,
     roc_auc,
-    system_rankings,
 )
 from tests.conftest import shared_path
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.gold import Gold, ItemGold, read_gold
+from scoring.formats.gold import Gold, ItemGold, read_gold
 from scoring.measures import Answers, gold_items, score_files, system_rows
 from scoring.official import score_item
 from scoring.revised import (

@@ -3,8 +3,8 @@
 - the chunked scan (:mod:`scoring.scan`, what :func:`scoring.official.score_system` runs on
   a whole file) against the line-by-line scan (:func:`scoring.official.score_lines`, which
   follows score.pl line for line): every figure, every per-item row, the trace, the log;
-- the chunked gold reader (:meth:`scoring.gold._Reader.add_chunk`) against reading the
-  lines one at a time (:meth:`scoring.gold._Reader.add`);
+- the chunked gold reader (:meth:`scoring.formats.gold._Reader.add_chunk`) against reading the
+  lines one at a time (:meth:`scoring.formats.gold._Reader.add`);
 - the answers a chunk's pre-pass calls plain or hyphenated
   (:func:`scoring.lines.answer_kinds`) against both rule sets' own split of them.
 
@@ -20,8 +20,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
-from scoring.gold import Gold, _compat_rest, _Reader, parse_rest_compat, read_gold, read_gold_pair
-from scoring.io import FormatError
+from scoring.formats import FormatError
+from scoring.formats.gold import (
+    Gold,
+    _compat_rest,
+    _Reader,
+    parse_rest_compat,
+    read_gold,
+    read_gold_pair,
+)
 from scoring.lines import HYPHENS, OTHER, answer_kinds
 from scoring.official import (
     OfficialScores,

@@ -25,7 +25,7 @@ from scoring.agreement.swords import (
     read_swords,
     swords_agreement,
 )
-from scoring.io import FormatError
+from scoring.formats import FormatError
 from tests.conftest import shared_path
 
 T, F, U = "TRUE", "FALSE", "UNSURE"

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from scoring.gold import mode, strict_top
+from scoring.terms import mode, strict_top
 from scoring.types import AnswerKind
 
 TRule = Literal["annotators", "responses"]

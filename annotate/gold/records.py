@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from scoring.files import not_utf8, parse_json, without_mark
-from scoring.io import FormatError
+from scoring.formats import FormatError
 from scoring.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
 from scoring.types import ANSWER_KINDS, AnswerKind
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.agreement.swords import SwordsTarget, json_path, parse_swords
-from scoring.io import FormatError
+from scoring.formats import FormatError
 from scoring.keys import joined
 
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}

@@ -38,10 +38,11 @@ from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
 from scoring.agreement.multiword import annotator_multiword as annotator_multiword
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
 from scoring.files import parse_json, read_text
-from scoring.gold import mode
-from scoring.io import FormatError, json_object_problem, pos_of, split_lines
+from scoring.formats import FormatError
+from scoring.formats.text import json_object_problem, split_lines
 from scoring.substitute import InvalidSubstitute, check_substitute
-from scoring.types import ANSWER_KINDS, AnswerKind
+from scoring.terms import mode
+from scoring.types import ANSWER_KINDS, AnswerKind, pos_of
 
 PA_VARIANTS = ("per_item", "pooled_2007")
 PaVariant = Literal["per_item", "pooled_2007"]
@@ -144,7 +145,7 @@ def _response(obj: Any, seen: dict[str, str | None]) -> tuple[str, str, Response
 def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[Item, ...]:
     """Items from ``annotators.jsonl`` lines (written by ``annotate.gold.write``), sorted by
     (lexelt, instance); every problem is reported as ``FILE:LINE: problem (rule)`` in one
-    :class:`scoring.io.FormatError`. Blank lines are errors too."""
+    :class:`scoring.formats.FormatError`. Blank lines are errors too."""
     problems: list[str] = []
     grouped: dict[tuple[str, str], dict[str, Response]] = {}
     seen: dict[str, str | None] = {}

@@ -50,7 +50,7 @@ import numpy as np
 from scoring.agreement import fleiss_kappa
 from scoring.agreement.alpha import Counts, package_alpha
 from scoring.files import parse_json, read_text
-from scoring.io import FormatError
+from scoring.formats import FormatError
 
 LABELS = ("FALSE", "TRUE", "UNSURE")
 """The three-way categories, in column order."""
@@ -165,7 +165,7 @@ def _substitute(
 def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABELS) -> Swords:
     """A :class:`Swords` from the decoded JSON object; every problem is reported as
     ``NAME:PATH: problem (rule)``, PATH a JSON path (:func:`json_path`), in one
-    :class:`scoring.io.FormatError`. ``labels``
+    :class:`scoring.formats.FormatError`. ``labels``
     are the labels accepted (:data:`LABELS` for agreement, :data:`ALL_LABELS` to score)."""
     if not isinstance(data, dict):
         raise FormatError([f"{name}: {type(data).__name__} is not an object"])

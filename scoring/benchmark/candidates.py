@@ -19,8 +19,8 @@ twice keeps its last count (Melamud also counts both entries in the ideal rankin
 candidate ranked twice counts at each place, ties keep the file order, and multiword
 entries are kept (``--mwe drop`` is Melamud's ``no-mwe``; LexSubGen's ``gap_normalized``
 keeps only ``[A-Za-z]+``). Under ``--matching fixed`` (the default) a candidate meets a
-gold key through the one normaliser (:func:`scoring.gold.answer_key`, whose form
-:func:`scoring.gold.gold_key` gives the keys): keys that coincide are summed and a
+gold key through the one normaliser (:func:`scoring.terms.answer_key`, whose form
+:func:`scoring.terms.gold_key` gives the keys): keys that coincide are summed and a
 candidate is kept once, at its first place, as in :mod:`scoring.ranking`. Under
 ``--matching raw`` strings are compared exactly as the chosen codebase compares them.
 """
@@ -36,12 +36,15 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from scoring.benchmark.cli import Report
-from scoring.gold import Count, gold_key
-from scoring.io import FormatError, read_lines, read_system
-from scoring.lines import read_text
+from scoring.formats import FormatError
+from scoring.formats.ranked import Scored, as_ranking, parse_ranking
+from scoring.formats.system import read_system
+from scoring.formats.text import read_lines, read_text
 from scoring.measures import detect_kind
-from scoring.ranking import Scored, as_ranking, normalised, ordered_gap, parse_ranking, rank_order
+from scoring.ranking import normalised, ordered_gap, rank_order
 from scoring.signature import signature
+from scoring.terms import gold_key
+from scoring.types import Count
 
 Convention = Literal["melamud", "lexsubgen"]
 Matching = Literal["fixed", "raw"]
@@ -201,7 +204,7 @@ def item_generation(view: GoldView, order: Sequence[str]) -> dict[str, float]:
 def read_system_items(path: str | Path, form: SystemFormat = "auto") -> dict[str, SystemItem]:
     """A ranked-candidates file (``LEXELT ID :::: SCORE CAND;…``, docs/ranking.md), or a
     best (``::``) or oot (``:::``) file whose guesses rank in file order
-    (:func:`scoring.ranking.as_ranking`), read by the project's strict readers; ``auto``
+    (:func:`scoring.formats.ranked.as_ranking`), read by the project's strict readers; ``auto``
     tells them apart by the first line naming an item."""
     kind = detect_kind(read_text(path), str(path)) if form == "auto" else form
     if kind == "ranked":

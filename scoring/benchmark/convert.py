@@ -13,7 +13,7 @@ scored on SWORDS (``python -m scoring.benchmark swords``) and on the leaderboard
 **gold → SWORDS dataset** (:func:`gold_to_swords`). The task's XML gives each item's
 sentence (the context), its ``<head>`` (the target) and its offset; the lexelt's PoS gives
 the target's (n NOUN, v VERB, a ADJ, r ADV). Each gold entry (read as written,
-:func:`scoring.gold.read_gold_as_written`, whitespace made single; ``pn`` left out) becomes
+:func:`scoring.formats.gold.read_gold_as_written`, whitespace made single; ``pn`` left out) becomes
 a substitute with one ``TRUE_IMPLICIT`` label per annotator who gave it, as SWORDS'
 own conversion of SemEval-2007 does (``swords/datasets.py``, ``semeval07``); entries
 equal but for case are merged (SWORDS' substitute ids ignore case), their counts summed.
@@ -53,10 +53,10 @@ from scoring.agreement.swords import ALL_LABELS, Swords, SwordsTarget, read_swor
 from scoring.benchmark.swords import SwordsResult, read_result_file, result_json
 from scoring.benchmark.wordnet import NLTK_POS
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.gold import GoldLineAsWritten, read_gold_as_written
-from scoring.io import FormatError
-from scoring.lines import read_text
-from scoring.ranking import RankingLine, Scored, format_ranking_line, read_ranking
+from scoring.formats import FormatError
+from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
+from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, read_ranking
+from scoring.formats.text import read_text
 
 POS_OF_TAG = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 NEGATIVES = ("none", "pooled")

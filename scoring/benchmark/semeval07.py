@@ -5,10 +5,10 @@ generation setting (LexSubGen's P@1, P@3, R@10): :mod:`scoring.benchmark.candida
 
 ``GOLD`` is a task gold file (``test/gold``, ``trial/gold.trial``, or both joined, which
 LexSubGen calls ``semeval_all``). The field's codebases read it differently from score.pl
-(:func:`scoring.gold.read_gold`), so :func:`read_task_gold` keeps what they keep: every
+(:func:`scoring.formats.gold.read_gold`), so :func:`read_task_gold` keeps what they keep: every
 line is an item (items outside T too), entries stay as written and in file order
 (``pn`` and its place included, a double space before the count left on the substitute),
-as :func:`scoring.gold.read_gold_as_written` reads them (decimal weights allowed).
+as :func:`scoring.formats.gold.read_gold_as_written` reads them (decimal weights allowed).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
 from scoring.benchmark.cli import Report
-from scoring.gold import GoldLineAsWritten, read_gold_as_written
-from scoring.io import read_lines
+from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
+from scoring.formats.text import read_lines
 
 DESCRIPTION = (
     "SemEval-2007 lexical substitution: GAP over the pooled candidates (Melamud's or "
@@ -47,7 +47,7 @@ def _benchmark_rules() -> Callable[[GoldLineAsWritten], str | None]:
 
 def read_task_gold(lines: Sequence[str], name: str = "<gold>") -> tuple[BenchmarkItem, ...]:
     """Every line ``LEXELT ID :: SUBSTITUTE COUNT;…`` as a :class:`BenchmarkItem`, entries
-    as written. Raises :class:`scoring.io.FormatError` naming ``FILE:LINE``, the value and
+    as written. Raises :class:`scoring.formats.FormatError` naming ``FILE:LINE``, the value and
     the rule for a malformed line, a count of 0 or a repeated id."""
     return tuple(
         BenchmarkItem(line.lexelt, line.instance, line.written, f"{name}:{line.line}")

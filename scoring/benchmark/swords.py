@@ -82,8 +82,8 @@ from scoring.agreement.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.benchmark.cli import Report
 from scoring.benchmark.swords_measures import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
 from scoring.files import finite_number, parse_json, shown_value
-from scoring.io import FormatError
-from scoring.ranking import Scored
+from scoring.formats import FormatError
+from scoring.formats.ranked import Scored
 from scoring.registry import figure
 from scoring.revised import Frequencies, Number
 from scoring.signature import signature
@@ -143,7 +143,7 @@ def _entry(entry: Any, place: int, where: str) -> Scored | str:
 
 def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
     """A :class:`SwordsResult` from decoded JSON; every problem in one
-    :class:`~scoring.io.FormatError` as ``NAME: JSON path: problem (rule)``."""
+    :class:`~scoring.formats.FormatError` as ``NAME: JSON path: problem (rule)``."""
     if not isinstance(data, dict) or not isinstance(data.get("substitutes"), dict):
         raise FormatError(
             [

@@ -33,7 +33,7 @@ from scoring.signature import signature
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
-    from scoring.ranking import Scored
+    from scoring.formats.ranked import Scored
     from scoring.revised import Frequencies
 
 K = 10

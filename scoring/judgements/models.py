@@ -40,10 +40,12 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.files import finite_number, parse_json, read_text, shown_value
-from scoring.io import FormatError, split_lines
+from scoring.formats import FormatError
+from scoring.formats.ranked import Scored
+from scoring.formats.text import split_lines
 from scoring.judgements.labels import POSITIVE, LabelSet
 from scoring.judgements.verdicts import Verdict
-from scoring.ranking import Scored, roc_auc
+from scoring.ranking import roc_auc
 
 Key = tuple[str, str]
 """(item, candidate)."""

@@ -5,7 +5,7 @@ round export writes it; ``python -m scoring.judgements`` reads it.
 
 A candidate is one (item, candidate) pair; every line of a candidate gives the same
 origin, and a judge judges a candidate once. Every problem is reported as
-``FILE:LINE: problem (rule)`` in one :class:`scoring.io.FormatError`.
+``FILE:LINE: problem (rule)`` in one :class:`scoring.formats.FormatError`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring.files import parse_json, read_text
-from scoring.io import FormatError, json_object_problem, split_lines
+from scoring.formats import FormatError
+from scoring.formats.text import json_object_problem, split_lines
 
 KEYS = ("item", "candidate", "judge", "label", "origin")
 HUMAN = "human"

@@ -24,7 +24,7 @@ from typing import Any
 
 from scoring.agreement.swords import load_json, parse_swords
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.io import FormatError
+from scoring.formats import FormatError
 from scoring.judgements.records import HUMAN, Judgement, judgement_line
 
 HUMAN_SOURCE = "coinco"

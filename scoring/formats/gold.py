@@ -1,33 +1,39 @@
-"""Gold files read for scoring, under score.pl's rules (compat) or corrected (fixed).
+"""Gold and mwgold files: ``LEXELT ID :: sub count;sub count;`` (McCarthy & Navigli 2007,
+section 2.2.1; the mwgold's entries are multiwords).
 
-A gold line is ``LEXELT ID :: sub count;sub count;`` (McCarthy & Navigli 2007, section 2.2.1). What
-the measures need of an item (McCarthy & Navigli 2007, section 4): the frequencies of H_i,
-normalised by |H_i|; whether the item is in T (two or more responses, not counting ``pn``); its mode
-m_i, the single most frequent substitute if there is one.
+Three readings of one format, each for its purpose:
 
-Gold files repeat the same substitute lists a lot, so each distinct ``(lexelt, rest of
-line)`` is parsed once and its :class:`ItemGold` shared by every id that has it.
+* :func:`read_gold` (and :func:`read_gold_pair`, :func:`read_readings`): what scoring
+  needs of an item (McCarthy & Navigli 2007, section 4): the frequencies of H_i,
+  normalised by |H_i|; whether the item is in T (two or more responses, not counting
+  ``pn``); its mode m_i. Under score.pl's rules (``compat``, lines it ignores ignored) or
+  corrected (``fixed``); ``strict`` refuses a malformed file first (:func:`parse_gold`).
+  Gold files repeat the same substitute lists a lot, so each distinct ``(lexelt, rest of
+  line)`` is parsed once and its :class:`ItemGold` shared by every id that has it.
+* :func:`parse_gold` / :func:`format_gold`: typed lines (:class:`GoldLine`), read
+  strictly, and written back.
+* :func:`read_gold_as_written`: entries exactly as written, ``pn`` in its place (what the
+  splitter rebuilds responses from and the benchmarks rank against).
 """
 
 from __future__ import annotations
 
+import os
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
-from typing import Literal, NamedTuple, TypeVar, cast
+from typing import Literal, NamedTuple, cast
 
-from scoring.io import FormatError, parse_gold_lines, split_lines
-from scoring.lines import as_text, iter_chunks, perl_split
+from scoring.formats import FormatError
+from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
+from scoring.lines import iter_chunks, perl_split
 from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
-from scoring.types import APOSTROPHES, LEXELT, GoldRules, Rules
-
-Count = int | float
-"""A gold count: Perl keeps counts past 2**64 - 1 as doubles, and so does compat."""
+from scoring.terms import fold, mode, normalise
+from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
 
 _lexelt_of = itemgetter(0)
 _id_of = itemgetter(1)
@@ -130,121 +136,6 @@ def _compat_rest(rest: str) -> _Rest:
             delta -= 1
         entries.append((key, count))
     return _Rest(True, tuple(entries), mode, delta, deleted)
-
-
-_N = TypeVar("_N", bound=float)
-
-
-def strict_top(counts: Iterable[tuple[str, _N]]) -> tuple[str, _N] | None:
-    """The entry strictly more frequent than every other, if there is one (the first of
-    equals never wins: a tie at the top has no such entry).
-
-    >>> strict_top([("glad", 3), ("merry", 2)])
-    ('glad', 3)
-    >>> strict_top([("glad", 3), ("merry", 3), ("sunny", 2)]) is None
-    True
-    """
-    best: tuple[str, _N] | None = None
-    tied = False
-    for entry in counts:
-        if best is None or entry[1] > best[1]:
-            best, tied = entry, False
-        elif entry[1] == best[1]:
-            tied = True
-    return None if tied else best
-
-
-def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
-    """m_i: the substitute strictly more frequent than every other, or None (McCarthy & Navigli
-    2009, section 2.2.2; McCarthy & Navigli 2007, section 4). The one mode rule of the fixed gold
-    reading, the gold compiler and the agreement measures.
-
-    >>> mode([("glad", 3), ("merry", 3), ("sunny", 2)]) is None
-    True
-    """
-    top = strict_top(counts)
-    return top[0] if top else None
-
-
-_NO_APOSTROPHES = str.maketrans("", "", "'" + "".join(APOSTROPHES))
-"""The straight apostrophe and every character matched as it
-(:data:`scoring.types.APOSTROPHES`: the curly U+2019), removed."""
-_NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
-
-
-def normalise(term: str) -> str:
-    """The fixed rules' one normaliser, for gold keys and system answers alike: Unicode
-    NFC, case folded (``str.casefold``), hyphens as spaces (McCarthy & Navigli 2007, 2.2: "if the
-    humans have used a hyphen ... we will accept a space instead"), apostrophes (straight and
-    curly) removed, trimmed and single-spaced. Idempotent: a form normalised twice is the
-    form normalised once, so every path can call it at its boundary.
-
-    >>> normalise(" Non-stop\u2019ing  Café ")
-    'non stoping café'
-    >>> normalise(normalise("Rock 'n' Roll")) == normalise("Rock 'n' Roll") == "rock n roll"
-    True
-    """
-    if _NORMAL.fullmatch(term):  # already normal: lower-case words, single spaces
-        return term
-    if term.isascii():
-        if not term.islower():
-            term = term.lower()
-        return " ".join(term.replace("-", " ").translate(_NO_APOSTROPHES).split())
-    term = unicodedata.normalize("NFC", term).casefold()
-    term = " ".join(term.replace("-", " ").translate(_NO_APOSTROPHES).split())
-    return unicodedata.normalize("NFC", term)  # a removed apostrophe may join a mark on
-
-
-def fold(term: str) -> str:
-    """A term as score.pl compares a gold key with a guess: hyphens as spaces (McCarthy & Navigli
-    2007, 2.2). The compat rules' fold; the fixed rules use :func:`normalise`.
-
-    >>> fold("run-down")
-    'run down'
-    """
-    return term.replace("-", " ")
-
-
-_NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
-"""score.pl's ``fixmisc``: a guess starting ``non-`` or ``non `` loses the separator."""
-
-
-def compat_guess(guess: str) -> str:
-    """One guess as score.pl's ``fixmisc`` leaves it: ``non-x`` → ``nonx``, hyphens as
-    spaces, one apostrophe removed; nothing trimmed or lower-cased.
-
-    >>> compat_guess("non-stop's")
-    'nonstops'
-    """
-    non = _NON.match(guess)
-    if non:
-        guess = "non" + non.group(2)
-    return guess.replace("-", " ").replace("'", "", 1)
-
-
-def answer_key(term: str, rules: Rules = "fixed") -> str:
-    """The one candidate normaliser: a system's answer or ranked candidate in the form the
-    gold keys of ``rules`` take (:func:`gold_key`), so that every path (the official,
-    revised and ranking measures, the analyses, the leaderboard, the benchmarks, the
-    library functions) matches a system's words to gold keys alike. ``fixed``:
-    :func:`normalise`; ``compat``: score.pl's :func:`compat_guess`.
-
-    >>> answer_key("People's", "fixed"), answer_key("people's", "compat")
-    ('peoples', 'peoples')
-    """
-    return normalise(term) if rules == "fixed" else compat_guess(term)
-
-
-def gold_key(key: str, rules: Rules = "fixed") -> str:
-    """A gold key, as the reader of ``rules`` gives it, in the form answers are matched
-    against: ``fixed``: :func:`normalise` (the reader has already applied it: this is
-    idempotent); ``compat``: hyphens as spaces (score.pl keeps a hyphenated key and
-    accepts its spaced copy).
-
-    >>> gold_key("brand-new", "compat"), gold_key("Brand-new", "fixed")
-    ('brand new', 'brand new')
-    """
-    return normalise(key) if rules == "fixed" else fold(key)
 
 
 WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
@@ -734,3 +625,87 @@ def read_readings(
         return gold, gold
     compat, fixed, _differ = read_gold_pair(source, name)
     return (compat, fixed) if rules == "compat" else (fixed, compat)
+
+
+# --- typed lines, read strictly and written back -----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GoldEntry:
+    """One substitute of a gold line and how many annotators gave it."""
+
+    substitute: str
+    count: Count
+    """Annotators who gave it, or a decimal weight (SemDis 2014's averaged scores)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GoldLine:
+    """One line of a gold or mwgold file, as the strict reader returns it."""
+
+    lexelt: str
+    id: str
+    entries: tuple[GoldEntry, ...]
+    line: int = 0
+
+    @property
+    def pos(self) -> str:
+        return pos_of(self.lexelt)
+
+
+def parse_gold_line(text: str, line: int = 0, name: str = "<gold>") -> GoldLine:
+    """Parse one gold or mwgold line strictly; raise :class:`FormatError` naming the rule."""
+    where = f"{name}:{line}"
+    if text.endswith("\r"):
+        text = text[:-1]
+    head = split_head(text, "::")
+    if isinstance(head, str):
+        raise FormatError([f"{where}: {head}"])
+    lexelt, item_id, rest = head
+    entries: list[GoldEntry] = []
+    seen: set[str] = set()
+    for field in fields(rest):
+        substitute, space, count = field.rpartition(" ")
+        if not space or not WEIGHT.fullmatch(count) or not float(count) > 0:
+            raise FormatError(
+                [
+                    f"{where}: entry {field!r} must be 'SUBSTITUTE COUNT' with a count of 1 "
+                    "or more, or a decimal weight above 0 (such as 2.5)"
+                ]
+            )
+        if substitute != substitute.strip() or "  " in substitute or not substitute:
+            raise FormatError(
+                [f"{where}: substitute {substitute!r} must be non-empty, single-spaced, trimmed"]
+            )
+        if substitute in seen:
+            raise FormatError([f"{where}: substitute {substitute!r} is listed twice"])
+        seen.add(substitute)
+        entries.append(GoldEntry(substitute, int(count) if count.isdigit() else float(count)))
+    return GoldLine(lexelt, item_id, tuple(entries), line)
+
+
+def parse_gold_lines(lines: Sequence[str], name: str = "<gold>") -> tuple[GoldLine, ...]:
+    """Parse gold or mwgold lines strictly: every problem is reported, nothing is skipped
+    (what :func:`read_gold` checks under ``rules="strict"``)."""
+    return parse_all(lines, name, parse_gold_line, "ids must be unique")
+
+
+def parse_gold(text: str, name: str = "<gold>") -> tuple[GoldLine, ...]:
+    """:func:`parse_gold_lines` of a whole text."""
+    return parse_gold_lines(split_lines(text), name)
+
+
+def read_gold_lines(path: str | os.PathLike[str]) -> tuple[GoldLine, ...]:
+    """Read a gold or mwgold file's lines strictly (:func:`parse_gold_lines`)."""
+    return parse_gold_lines(read_lines(path), str(path))
+
+
+def format_gold_line(gold: GoldLine) -> str:
+    """The task's gold line: ``lexelt id :: sub count;sub count;`` (trailing ``;``)."""
+    entries = "".join(f"{e.substitute} {e.count};" for e in gold.entries)
+    return f"{gold.lexelt} {gold.id} :: {entries}"
+
+
+def format_gold(lines: Iterable[GoldLine]) -> str:
+    """A gold file's text: :func:`format_gold_line` of each line, each ending ``\\n``."""
+    return "".join(format_gold_line(line) + "\n" for line in lines)
