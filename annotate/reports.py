@@ -38,8 +38,8 @@ from annotate.models import Dataset, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_number
 from annotate.organiser import organiser_required
 from annotate.services import MAX_USERNAME, ServiceError
-from scoring.agreement import parse_annotators
 from scoring.agreement.report import KEYS, AgreementReport, PosReport, report
+from scoring.formats.annotators import parse_annotators
 from scoring.official import ScorerDied
 from scoring.registry import MEASURES
 

@@ -43,8 +43,6 @@ from typing import Any
 import numpy as np
 
 from scoring.agreement import (
-    Item,
-    Response,
     first_substitute_units,
     indicator_alpha,
     indicator_counts,
@@ -55,6 +53,8 @@ from scoring.agreement import (
     pairwise_agreement,
 )
 from scoring.agreement.alpha import alpha_from_counts
+from scoring.formats.annotators import Item
+from scoring.types import Answer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -88,14 +88,12 @@ def build(items: int, vocabulary: int, seed: int) -> list[Item]:
             multiword = None if mark < 0 else f"w{lemma} mw{mark}"
             if kinds[row]:
                 responses.append(
-                    Response(
-                        annotator, "nil" if kinds[row] == 1 else "name", frozenset(), multiword
-                    )
+                    Answer(annotator, "nil" if kinds[row] == 1 else "name", frozenset(), multiword)
                 )
                 continue
             chosen = list(dict.fromkeys(draws[row].tolist()))[: int(sizes[row])]
             responses.append(
-                Response(annotator, "substitutes", frozenset(words[c] for c in chosen), multiword)
+                Answer(annotator, "substitutes", frozenset(words[c] for c in chosen), multiword)
             )
         result.append(Item(f"w{lemma}.n", str(number + 1), tuple(responses)))
     return result

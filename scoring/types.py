@@ -3,6 +3,7 @@ the same kinds). One name per concept: an annotator's *answer* has an :data:`Ans
 a system's *file* has a :data:`SystemKind`."""
 
 import re
+from dataclasses import dataclass
 from typing import Literal
 
 Rules = Literal["compat", "fixed"]
@@ -19,6 +20,21 @@ AnswerKind = Literal["substitutes", "name", "nil"]
 """What an annotator gave for one instance: substitutes, "part of a proper name" or
 "no substitute"."""
 ANSWER_KINDS: tuple[AnswerKind, ...] = ("substitutes", "name", "nil")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """h_i: one annotator's answer to one item (McCarthy & Navigli 2009, section 2.2.2), the
+    one record of it that the agreement measures, the gold compiler and ``annotators.jsonl``
+    (:mod:`scoring.formats.annotators`) share. A response as the app exports it, with its
+    item and history, is :class:`annotate.gold.records.Response`."""
+
+    annotator: str
+    kind: AnswerKind
+    substitutes: frozenset[str]
+    """The set h_i; empty for ``name`` and ``nil``."""
+    multiword: str | None = None
+
 
 SystemKind = Literal["best", "oot", "mw", "ranked", "swords"]
 """What a system file holds: best answers (``::``), oot answers (``:::``), multiwords

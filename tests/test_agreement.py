@@ -18,8 +18,6 @@ from hypothesis import strategies as st
 
 from scoring.agreement import (
     AgreementRow,
-    Item,
-    Response,
     agreement_table,
     annotator_agreement,
     cohen_kappa,
@@ -30,10 +28,10 @@ from scoring.agreement import (
     mode_agreement,
     nominal_alpha,
     pairwise_agreement,
-    parse_annotators,
-    read_annotators,
 )
 from scoring.formats import FormatError
+from scoring.formats.annotators import Item, parse_annotators, read_annotators
+from scoring.types import Answer
 
 
 def line(
@@ -63,7 +61,7 @@ def item(lexelt: str, instance: str, answers: dict[str, list[str]]) -> Item:
         lexelt,
         instance,
         tuple(
-            Response(a, "substitutes" if s else "nil", frozenset(s))
+            Answer(a, "substitutes" if s else "nil", frozenset(s))
             for a, s in sorted(answers.items())
         ),
     )
@@ -92,7 +90,7 @@ HAPPY = item(
 ALONE = Item(
     "bright.a",
     "3",
-    (Response("1", "substitutes", frozenset({"shiny"})), Response("2", "name", frozenset())),
+    (Answer("1", "substitutes", frozenset({"shiny"})), Answer("2", "name", frozenset())),
 )
 ITEMS = (CHARGE, HAPPY, ALONE)
 
@@ -118,8 +116,8 @@ def test_reader_groups_lines_into_items(tmp_path: Path) -> None:
     assert bright == ALONE
     assert bright.id == "bright.a 3" and bright.pos == "a" and not bright.in_t
     assert happy.responses == (
-        Response("1", "substitutes", frozenset({"glad", "merry"})),
-        Response("2", "substitutes", frozenset({"glad"})),
+        Answer("1", "substitutes", frozenset({"glad", "merry"})),
+        Answer("2", "substitutes", frozenset({"glad"})),
     )
     assert happy.in_t
 
@@ -285,10 +283,7 @@ def build(rows: list[list[frozenset[str]]], names: list[str]) -> list[Item]:
             str(n),
             tuple(
                 sorted(
-                    (
-                        Response(names[k], "substitutes" if s else "nil", s)
-                        for k, s in enumerate(row)
-                    ),
+                    (Answer(names[k], "substitutes" if s else "nil", s) for k, s in enumerate(row)),
                     key=lambda r: r.annotator,
                 )
             ),

@@ -23,8 +23,6 @@ from nltk.metrics.distance import jaccard_distance as nltk_jaccard
 from nltk.metrics.distance import masi_distance as nltk_masi
 
 from scoring.agreement import (
-    Item,
-    Response,
     alpha_from_counts,
     indicator_alpha,
     indicator_counts,
@@ -33,6 +31,8 @@ from scoring.agreement import (
     nominal_alpha,
 )
 from scoring.agreement.alpha import SetDistance, package_alpha, set_alpha, set_pair_counts
+from scoring.formats.annotators import Item
+from scoring.types import Answer
 
 
 def item(instance: str, *answers: str) -> Item:
@@ -41,7 +41,7 @@ def item(instance: str, *answers: str) -> Item:
         "w.n",
         instance,
         tuple(
-            Response(str(k), "substitutes" if text else "nil", frozenset(text.split()))
+            Answer(str(k), "substitutes" if text else "nil", frozenset(text.split()))
             for k, text in enumerate(answers, start=1)
         ),
     )

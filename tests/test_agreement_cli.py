@@ -133,8 +133,9 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
 
 
 def test_intervals_of_identical_lemmas_are_points() -> None:
-    from scoring.agreement import Item, Response
     from scoring.agreement.report import intervals
+    from scoring.formats.annotators import Item
+    from scoring.types import Answer
 
     def item(lexelt: str, instance: str) -> Item:
         # PA: one pair {a, b} vs {a}: 1/2; mode a (2 votes): credits 1/2 + 1 over 2 answers
@@ -142,8 +143,8 @@ def test_intervals_of_identical_lemmas_are_points() -> None:
             lexelt,
             instance,
             (
-                Response("1", "substitutes", frozenset({"a", "b"})),
-                Response("2", "substitutes", frozenset({"a"})),
+                Answer("1", "substitutes", frozenset({"a", "b"})),
+                Answer("2", "substitutes", frozenset({"a"})),
             ),
         )
 

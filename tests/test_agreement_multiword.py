@@ -12,15 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.agreement import (
-    Item,
-    MultiwordAgreement,
-    Response,
-    annotator_multiword,
-    multiword_agreement,
-    parse_annotators,
-)
+from scoring.agreement import MultiwordAgreement, annotator_multiword, multiword_agreement
 from scoring.agreement.multiword import AnnotatorMultiword, PairAgreement, pair_list
+from scoring.formats.annotators import Item, parse_annotators
+from scoring.types import Answer
 
 
 def line(
@@ -137,7 +132,7 @@ def build(rows: list[list[str | None]], names: list[str]) -> list[Item]:
             str(n),
             tuple(
                 sorted(
-                    (Response(names[k], "nil", frozenset(), mark) for k, mark in enumerate(row)),
+                    (Answer(names[k], "nil", frozenset(), mark) for k, mark in enumerate(row)),
                     key=lambda r: r.annotator,
                 )
             ),

@@ -19,14 +19,12 @@ raises ``ValueError`` naming the rule when a figure is undefined, never returnin
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from scoring.agreement.alpha import alpha_from_counts as alpha_from_counts
 from scoring.agreement.alpha import indicator_alpha as indicator_alpha
@@ -37,157 +35,12 @@ from scoring.agreement.alpha import nominal_alpha as nominal_alpha
 from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
 from scoring.agreement.multiword import annotator_multiword as annotator_multiword
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
-from scoring.files import parse_json, read_text
-from scoring.formats import FormatError
-from scoring.formats.text import json_object_problem, split_lines
-from scoring.substitute import InvalidSubstitute, check_substitute
+from scoring.formats.annotators import Item
 from scoring.terms import mode
-from scoring.types import ANSWER_KINDS, AnswerKind, pos_of
 
 PA_VARIANTS = ("per_item", "pooled_2007")
 PaVariant = Literal["per_item", "pooled_2007"]
 TABLE_KEYS = ("n", "v", "a", "r", "all")
-FIELDS = ("annotator", "lexelt", "instance", "kind", "substitutes", "multiword")
-
-
-# --- reading ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Response:
-    """h_i: one annotator's answer to one item."""
-
-    annotator: str
-    kind: AnswerKind
-    substitutes: frozenset[str]
-    """The set h_i; empty for ``name`` and ``nil``."""
-    multiword: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One item (lexelt, instance) and its responses, sorted by annotator."""
-
-    lexelt: str
-    instance: str
-    responses: tuple[Response, ...]
-
-    @property
-    def id(self) -> str:
-        """The item id as the gold file writes it: ``lexelt instance``."""
-        return f"{self.lexelt} {self.instance}"
-
-    @property
-    def pos(self) -> str:
-        """The part of speech: the last dotted part of the lexelt."""
-        return pos_of(self.lexelt)
-
-    @property
-    def answers(self) -> tuple[frozenset[str], ...]:
-        """The non-empty h_i, in annotator order."""
-        return tuple(r.substitutes for r in self.responses if r.substitutes)
-
-    @property
-    def in_t(self) -> bool:
-        """Whether the item is in T: non-empty answers from at least two annotators."""
-        return len(self.answers) >= 2
-
-    def without(self, annotator: str) -> Item:
-        """The item with one annotator's response removed."""
-        kept = tuple(r for r in self.responses if r.annotator != annotator)
-        return Item(self.lexelt, self.instance, kept)
-
-
-def _substitute_problem(text: str, seen: dict[str, str | None]) -> str | None:
-    """Why ``text`` is no valid substitute (:mod:`scoring.substitute`, the rule the form
-    and the compiler apply), or None; ``seen`` caches the answers."""
-    if text not in seen:
-        try:
-            check_substitute(text)
-            seen[text] = None
-        except InvalidSubstitute as error:
-            seen[text] = f"substitute {error} ({error.rule})"
-    return seen[text]
-
-
-def _response(obj: Any, seen: dict[str, str | None]) -> tuple[str, str, Response] | str:
-    """The (lexelt, instance, response) of one decoded line, or the problem with it."""
-    problem = json_object_problem(obj, FIELDS)
-    if problem is not None:
-        return problem
-    for key in ("annotator", "lexelt", "instance"):
-        if not isinstance(obj[key], str) or not obj[key]:
-            return f"{key} {obj[key]!r} is not a non-empty string"
-    kind = obj["kind"]
-    if kind not in ANSWER_KINDS:
-        return f"kind {kind!r} is not one of {', '.join(ANSWER_KINDS)}"
-    subs = obj["substitutes"]
-    if not isinstance(subs, list) or not all(isinstance(s, str) and s for s in subs):
-        return f"substitutes {subs!r} is not a list of non-empty strings"
-    for text in subs:
-        problem = _substitute_problem(text, seen)
-        if problem:
-            return problem
-    if subs != sorted(set(subs)):
-        return f"substitutes {subs!r} is not a sorted list without repeats (it is a set)"
-    if (kind == "substitutes") != bool(subs):
-        return (
-            f"kind {kind!r} with {len(subs)} substitutes (kind substitutes has at least "
-            "one, name and nil have none)"
-        )
-    multiword = obj["multiword"]
-    if multiword is not None and (not isinstance(multiword, str) or not multiword):
-        return f"multiword {multiword!r} is neither null nor a non-empty string"
-    response = Response(obj["annotator"], kind, frozenset(subs), multiword)
-    return obj["lexelt"], obj["instance"], response
-
-
-def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[Item, ...]:
-    """Items from ``annotators.jsonl`` lines (written by ``annotate.gold.write``), sorted by
-    (lexelt, instance); every problem is reported as ``FILE:LINE: problem (rule)`` in one
-    :class:`scoring.formats.FormatError`. Blank lines are errors too."""
-    problems: list[str] = []
-    grouped: dict[tuple[str, str], dict[str, Response]] = {}
-    seen: dict[str, str | None] = {}
-    number = 0
-    for number, text in enumerate(lines, start=1):
-        try:
-            obj = parse_json(text)
-        except json.JSONDecodeError as error:
-            problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
-            continue
-        parsed = _response(obj, seen)
-        if isinstance(parsed, str):
-            problems.append(f"{name}:{number}: {parsed}")
-            continue
-        lexelt, instance, response = parsed
-        if not pos_of(lexelt):
-            problems.append(f"{name}:{number}: lexelt {lexelt!r} has no PoS (word.pos)")
-            continue
-        answers = grouped.setdefault((lexelt, instance), {})
-        if response.annotator in answers:
-            problems.append(
-                f"{name}:{number}: annotator {response.annotator!r} answers "
-                f"{lexelt} {instance} twice (one line per annotator and item)"
-            )
-            continue
-        answers[response.annotator] = response
-    if number == 0:
-        problems.append(
-            f"{name}: the file is empty (one JSON object per line is expected: "
-            "the annotators.jsonl the compiler writes)"
-        )
-    if problems:
-        raise FormatError(problems)
-    return tuple(
-        Item(lexelt, instance, tuple(answers[a] for a in sorted(answers)))
-        for (lexelt, instance), answers in sorted(grouped.items())
-    )
-
-
-def read_annotators(path: str | Path) -> tuple[Item, ...]:
-    """:func:`parse_annotators` on a file."""
-    return parse_annotators(split_lines(read_text(path)), str(path))
 
 
 # --- PA and PA_m ----------------------------------------------------------------------------

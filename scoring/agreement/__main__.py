@@ -17,9 +17,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from scoring.agreement import read_annotators
 from scoring.agreement.report import report
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.formats.annotators import read_annotators
 from scoring.render import render_agreement
 
 

@@ -41,7 +41,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from scoring.agreement import Item
+    from scoring.formats.annotators import Item
 
 Counts = npt.NDArray[np.int64]
 MAX_SET = 16

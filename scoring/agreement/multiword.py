@@ -10,7 +10,7 @@ pairwise agreement of the actual multiword which is identified." Here the first 
 * detection: over every pair of annotators who both answered an item (any kind: the
   multiword tick is independent of the substitutes, ``name`` and ``nil`` answers
   included), the pair agrees when both marked a multiword or neither did
-  (``Response.multiword`` is or is not None);
+  (``Answer.multiword`` is or is not None);
 * identification: over every pair who both marked a multiword for the item, the pair
   agrees when the two strings are equal (as written in ``annotators.jsonl``, where the
   compiler has already normalised them).
@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 from scoring.agreement.alpha import alpha_from_counts, nominal_alpha
 
 if TYPE_CHECKING:
-    from scoring.agreement import Item, Response
+    from scoring.formats.annotators import Item
+    from scoring.types import Answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,7 @@ def _pair_agreement(per_item: list[tuple[int, int]]) -> PairAgreement:
     return PairAgreement(mean, agreeing / pairs, len(per_item), pairs, agreeing)
 
 
-def _agreeing(responses: tuple[Response, ...]) -> tuple[int, int, int, int]:
+def _agreeing(responses: tuple[Answer, ...]) -> tuple[int, int, int, int]:
     """(detection agreeing, detection pairs, identification agreeing, identification
     pairs) of one item's responses, by counting: n responses of which k marked, the
     marked strings with counts c_s."""

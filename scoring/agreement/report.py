@@ -27,7 +27,6 @@ from scoring import significance
 from scoring.agreement import (
     AgreementRow,
     AnnotatorAgreement,
-    Item,
     agreement_table,
     annotator_agreement,
     first_substitute_units,
@@ -40,6 +39,7 @@ from scoring.agreement import (
     nominal_alpha,
     pair_scores,
 )
+from scoring.formats.annotators import Item
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
 
