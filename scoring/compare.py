@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
             )
         swords = None
         if args.swords_data:
-            from scoring.agreement.swords import ALL_LABELS, read_swords
+            from scoring.formats.swords import ALL_LABELS, read_swords
 
             data = read_swords(args.swords_data, ALL_LABELS)
             swords = SwordsData(data, PurePath(args.swords_data).name)

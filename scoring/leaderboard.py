@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from scoring import analyses, significance
-from scoring.agreement.swords import Swords
 from scoring.formats.gold import Gold
 from scoring.formats.ranked import format_ranking_line
+from scoring.formats.swords import Swords
 from scoring.formats.system import SystemLine, parse_system_line
 from scoring.measures import Settings, SystemRows, corpus_totals, pos_masks, score_files
 from scoring.official import score_system

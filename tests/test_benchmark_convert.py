@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from scoring.agreement.swords import ALL_LABELS, parse_swords, read_swords
 from scoring.benchmark.convert import (
     context_id,
     gold_to_swords,
@@ -32,6 +31,7 @@ from scoring.benchmark.wordnet import wordnet_available
 from scoring.formats import FormatError
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, parse_ranking
+from scoring.formats.swords import ALL_LABELS, parse_swords, read_swords
 from tests import swords_systems
 from tests.conftest import SMALL_XML, shared_path
 

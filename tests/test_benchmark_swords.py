@@ -20,7 +20,6 @@ from typing import Any
 
 import pytest
 
-from scoring.agreement.swords import ALL_LABELS, parse_swords, read_swords
 from scoring.benchmark import wordnet
 from scoring.benchmark.cli import main
 from scoring.benchmark.swords import (
@@ -43,6 +42,7 @@ from scoring.benchmark.wordnet import (
 )
 from scoring.formats import FormatError
 from scoring.formats.ranked import Scored
+from scoring.formats.swords import ALL_LABELS, parse_swords, read_swords
 from tests import swords_systems
 from tests.conftest import shared_path
 

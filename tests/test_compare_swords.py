@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from scoring.agreement.swords import ALL_LABELS, parse_swords
 from scoring.benchmark.convert import gold_to_swords
 from scoring.benchmark.swords import evaluate_swords, parse_result
 from scoring.benchmark.wordnet import wordnet_available
 from scoring.compare import main as compare_main
 from scoring.formats.gold import read_gold, read_gold_as_written
 from scoring.formats.ranked import parse_ranking, rankings_of
+from scoring.formats.swords import ALL_LABELS, parse_swords
 from scoring.ranking import gap
 from tests.conftest import SMALL_XML
 

@@ -291,7 +291,7 @@ def test_swords_bad_target_is_refused_with_its_path(
 
 
 def test_swords_file_rules_come_from_the_agreement_reader() -> None:
-    # scoring.agreement.swords.parse_swords is the one SWORDS reader: its messages.
+    # scoring.formats.swords.parse_swords is the one SWORDS reader: its messages.
     error = refused(encoded(swords(substitute_labels={"s:1": ["MAYBE"]})), "s.json")
     assert (
         str(error)

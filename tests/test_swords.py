@@ -17,15 +17,13 @@ import pytest
 from scoring.agreement import alpha_from_counts, fleiss_kappa, nominal_alpha
 from scoring.agreement.alpha import package_alpha
 from scoring.agreement.swords import (
-    Swords,
     SwordsAgreement,
     generalised_fleiss_kappa,
     label_counts,
-    parse_swords,
-    read_swords,
     swords_agreement,
 )
 from scoring.formats import FormatError
+from scoring.formats.swords import Swords, parse_swords, read_swords
 from tests.conftest import shared_path
 
 T, F, U = "TRUE", "FALSE", "UNSURE"

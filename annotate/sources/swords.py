@@ -9,7 +9,7 @@ file 762)::
                          "pos": "NOUN", "extra": {"coinco_lemma": "total"}}},
      "substitutes": {…}, "substitute_labels": {…}}
 
-The file is first read by :func:`scoring.agreement.swords.parse_swords`, the project's one
+The file is first read by :func:`scoring.formats.swords.parse_swords`, the project's one
 SWORDS reader (the four keys, every target at its offset, every substitute and its
 labels), so a file that the agreement and benchmark commands refuse is refused here too,
 with the same message. Then one instance
@@ -30,8 +30,8 @@ import re
 from typing import Any
 
 from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
-from scoring.agreement.swords import SwordsTarget, json_path, parse_swords
 from scoring.formats import FormatError
+from scoring.formats.swords import SwordsTarget, json_path, parse_swords
 from scoring.keys import joined
 
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}

@@ -49,13 +49,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
-from scoring.agreement.swords import ALL_LABELS, Swords, SwordsTarget, read_swords
 from scoring.benchmark.swords import SwordsResult, read_result_file, result_json
 from scoring.benchmark.wordnet import NLTK_POS
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats import FormatError
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, read_ranking
+from scoring.formats.swords import ALL_LABELS, Swords, SwordsTarget, read_swords
 from scoring.formats.text import read_text
 
 POS_OF_TAG = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}

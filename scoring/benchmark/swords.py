@@ -8,7 +8,7 @@ Command::
     python -m scoring.benchmark swords SYSTEM --data DATASET [--format text|json]
 
 ``DATASET`` is a SWORDS dataset JSON (``swords-v1.1_test.json.gz``; read by
-:func:`scoring.agreement.swords.read_swords`), ``SYSTEM`` a SWORDS result JSON
+:func:`scoring.formats.swords.read_swords`), ``SYSTEM`` a SWORDS result JSON
 (``.gz`` allowed)::
 
     {"substitutes_lemmatized": false,
@@ -78,12 +78,12 @@ from typing import Any
 
 import numpy as np
 
-from scoring.agreement.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.benchmark.cli import Report
 from scoring.benchmark.swords_measures import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
 from scoring.files import finite_number, parse_json, shown_value
 from scoring.formats import FormatError
 from scoring.formats.ranked import Scored
+from scoring.formats.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.registry import figure
 from scoring.revised import Frequencies, Number
 from scoring.signature import signature

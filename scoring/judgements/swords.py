@@ -9,7 +9,7 @@ The file says which labels a substitute got, not which rater gave them (raters a
 exchangeable, :mod:`scoring.agreement.swords`), so the judges are named by position,
 ``r01`` to ``r10``: the figures over all judges (Fleiss' kappa, alpha, the verdicts and
 tables) are meaningful, those of one judge or one pair of judges are not. The file is
-read and checked by :func:`scoring.agreement.swords.parse_swords`.
+read and checked by :func:`scoring.formats.swords.parse_swords`.
 
 ``python -m scoring.judgements.swords SWORDS_FILE --out FILE`` writes the round as a
 judgements file for ``python -m scoring.judgements FILE --labels swords``.
@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from scoring.agreement.swords import load_json, parse_swords
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats import FormatError
+from scoring.formats.swords import load_json, parse_swords
 from scoring.judgements.records import HUMAN, Judgement, judgement_line
 
 HUMAN_SOURCE = "coinco"
