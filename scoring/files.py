@@ -20,6 +20,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from scoring.formats import FormatError
+
 # csv, gzip and json are loaded by the functions that use them: the scorer's text run reads
 # its files through this module and starts without them.
 
@@ -32,8 +34,11 @@ BOMS = (
 UTF8_RULE = "files are UTF-8 text"
 
 
-class TextError(ValueError):
+class TextError(FormatError):
     """A file that is not UTF-8 text. The message names the file (and line) and the rule."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__([message])
 
 
 def decode_text(data: bytes, name: str) -> str:

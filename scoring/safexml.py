@@ -23,16 +23,18 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
     ParseError,
 )
 
+from scoring.formats import FormatError, Problem
+
 _PARSER_POSITION = re.compile(r": line \d+, column \d+$")
 
 
-class XmlError(ValueError):
+class XmlError(FormatError):
     """A file that breaks a rule of its XML format: ``FILE:LINE: problem``, or
     ``FILE:LINE: WHERE: problem`` where ``where`` names the place in the format's own
     terms (``sentence 3 (…), token 7``)."""
 
     def __init__(self, file: str, line: int, problem: str, where: str = "") -> None:
-        super().__init__(f"{file}:{line}: {where + ': ' if where else ''}{problem}")
+        super().__init__([Problem(file, line, f"{where}: {problem}" if where else problem)])
         self.file = file
         self.line = line
         self.problem = problem

@@ -89,11 +89,10 @@ def parse_swords_dataset(
     try:
         dataset = parse_swords(decoded, name)
     except FormatError as error:
-        rest = error.problems[0].removeprefix(f"{name}:")
-        where, first = rest.partition(": ")[::2] if rest.startswith("$") else ("", rest.strip())
+        first = error.located[0]
         more = len(error.problems) - 1
         raise SourceError(
-            name, where.strip(), first + (f" (and {more} more problems)" if more else "")
+            name, first.where, first.problem + (f" (and {more} more problems)" if more else "")
         ) from None
     targets = {target.id: target for target in dataset.target_list}
     rows = [_row(targets[tid], raw, name) for tid, raw in decoded["targets"].items()]

@@ -25,14 +25,38 @@ raise this same error.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class Problem(NamedTuple):
+    """One problem of a file and where it is: a line number, a JSON path, or ``""`` for
+    the whole file.
+
+    >>> str(Problem("gold", 3, "no ' ::' found")), str(Problem("d.json", "", "not an object"))
+    ("gold:3: no ' ::' found", 'd.json: not an object')
+    """
+
+    file: str
+    where: int | str
+    problem: str
+
+    def __str__(self) -> str:
+        if self.where == "":
+            return f"{self.file}: {self.problem}"
+        return f"{self.file}:{self.where}: {self.problem}"
 
 
 class FormatError(ValueError):
-    """A file broke a rule of its format. ``problems`` holds every ``FILE:LINE: …`` (or
-    ``FILE: JSON.PATH: …``) message."""
+    """A file broke a rule of its format: the one error of every reader (the importer's
+    :class:`annotate.sources.model.SourceError`, the XML feed's
+    :class:`scoring.safexml.XmlError` and :class:`scoring.files.TextError` are kinds of
+    it). ``problems`` holds every ``FILE:LINE: …`` (or ``FILE:JSON.PATH: …``) message;
+    ``located`` those given as :class:`Problem` records, so that a caller can take a
+    problem's parts without reading them back out of its message."""
 
-    def __init__(self, problems: Sequence[str]) -> None:
-        self.problems = tuple(problems)
+    def __init__(self, problems: Sequence[str | Problem]) -> None:
+        self.located = tuple(problem for problem in problems if isinstance(problem, Problem))
+        self.problems = tuple(map(str, problems))
         shown = "\n".join(self.problems[:20])
         more = len(self.problems) - 20
         super().__init__(shown + (f"\n… and {more} more problems" if more > 0 else ""))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.files import parse_json, read_text
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problem
 
 LABELS = ("FALSE", "TRUE", "UNSURE")
 """The three-way categories, in column order."""
@@ -81,11 +81,11 @@ def json_path(*keys: str) -> str:
     return "$" + "".join(f"[{json.dumps(key, ensure_ascii=False)}]" for key in keys)
 
 
-Problem = tuple[str, str]
+_Fault = tuple[str, str]
 """What is wrong and where: (the key at fault, empty for the object itself; the problem)."""
 
 
-def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | Problem:
+def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | _Fault:
     """One target, or the key at fault and the problem with it."""
     if not isinstance(obj, dict):
         return "", f"{type(obj).__name__} is not an object"
@@ -114,7 +114,7 @@ def _target(tid: str, obj: Any, contexts: Any) -> SwordsTarget | Problem:
 
 def _substitute(
     sid: str, obj: Any, labels: Any, targets: Any, allowed: Sequence[str]
-) -> SwordsSubstitute | Problem:
+) -> SwordsSubstitute | _Fault:
     """One substitute, or the key at fault and the problem with it (``labels``: the
     problem is in ``substitute_labels``)."""
     if not isinstance(obj, dict):
@@ -138,18 +138,22 @@ def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABE
     :class:`scoring.formats.FormatError`. ``labels``
     are the labels accepted (:data:`LABELS` for agreement, :data:`ALL_LABELS` to score)."""
     if not isinstance(data, dict):
-        raise FormatError([f"{name}: {type(data).__name__} is not an object"])
+        raise FormatError([Problem(name, "", f"{type(data).__name__} is not an object")])
     missing = [key for key in KEYS if not isinstance(data.get(key), dict)]
     if missing:
         raise FormatError(
             [
-                f"{name}: {', '.join(missing)} missing or not an object (a "
-                f"SWORDS file has {', '.join(KEYS)})"
+                Problem(
+                    name,
+                    "",
+                    f"{', '.join(missing)} missing or not an object (a "
+                    f"SWORDS file has {', '.join(KEYS)})",
+                )
             ]
         )
     substitutes, given = data["substitutes"], data["substitute_labels"]
     problems = [
-        f"{name}:{json_path('substitute_labels', sid)}: no such substitute"
+        Problem(name, json_path("substitute_labels", sid), "no such substitute")
         for sid in sorted(set(given) - set(substitutes))
     ]
     targets: list[SwordsTarget] = []
@@ -157,7 +161,7 @@ def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABE
         target = _target(tid, data["targets"][tid], data["contexts"])
         if isinstance(target, tuple):
             key, problem = target
-            problems.append(f"{name}:{json_path('targets', tid, *filter(None, [key]))}: {problem}")
+            problems.append(Problem(name, json_path("targets", tid, *filter(None, [key])), problem))
         else:
             targets.append(target)
     parsed: list[SwordsSubstitute] = []
@@ -170,13 +174,15 @@ def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABE
                 if key == "labels"
                 else json_path("substitutes", sid, *filter(None, [key]))
             )
-            problems.append(f"{name}:{path}: {problem}")
+            problems.append(Problem(name, path, problem))
         else:
             parsed.append(result)
     lemmatized = data.get("substitutes_lemmatized", True)
     if not isinstance(lemmatized, bool):
         problems.append(
-            f"{name}:{json_path('substitutes_lemmatized')}: {lemmatized!r} is not true or false"
+            Problem(
+                name, json_path("substitutes_lemmatized"), f"{lemmatized!r} is not true or false"
+            )
         )
     if problems:
         raise FormatError(problems)
