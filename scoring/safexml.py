@@ -2,7 +2,7 @@
 defusedxml's parser (no entity expansion, no external references; a DTD only where the
 format has one), each failure an error naming the file, the line and the rule.
 
-Pure (no Flask, no database): :mod:`scoring.coinco` reads CoInCo through it, and the
+Pure (no Flask, no database): :mod:`scoring.formats.coinco` reads CoInCo through it, and the
 importer (``annotate/sources/xml.py``) the task's XML, its errors then its own
 ``SourceError``.
 """

@@ -1,4 +1,4 @@
-"""CoInCo: the XML reader (:mod:`scoring.coinco`) and ``python -m scoring.benchmark
+"""CoInCo: the XML reader (:mod:`scoring.formats.coinco`) and ``python -m scoring.benchmark
 coinco``. The real file's items equal what Melamud's converter writes;
 the figures equal the reference runs' (docs/benchmarks.md)."""
 
@@ -16,7 +16,12 @@ import pytest
 from scoring.benchmark.candidates import BenchmarkItem, Options, SystemItem, score
 from scoring.benchmark.cli import main
 from scoring.benchmark.coinco import coinco_items
-from scoring.coinco import CoincoSubstitute, CoincoTarget, read_coinco, read_coinco_sentences
+from scoring.formats.coinco import (
+    CoincoSubstitute,
+    CoincoTarget,
+    read_coinco,
+    read_coinco_sentences,
+)
 from scoring.formats.ranked import RankingLine
 from tests.benchmark_systems import gold_order_system, pool_shuffled_system, ranked_text
 from tests.conftest import shared_path

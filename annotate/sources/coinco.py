@@ -31,7 +31,7 @@ they are CoInCo's gold, not a study's input.
 The token's place in the sentence is found by :func:`locate_tokens`: the tokens are the
 sentence's words in order, but some are split (``hadn`` ``n\u2019t`` for ``hadn\u2019t``), some
 overlap (``com/syndicate`` ``syndicate``) and a few words have no token.
-The file is read by :func:`scoring.coinco.read_coinco_sentences`, the project's one
+The file is read by :func:`scoring.formats.coinco.read_coinco_sentences`, the project's one
 CoInCo reader, in its contexts-only reading (``gold=False``: ``posTT``, ``problematic``
 and the substitutions may be missing), so the benchmark and the importer refuse a
 malformed file alike; parsing is as safe as the task's XML (defusedxml: no DTD, no entity
@@ -53,7 +53,7 @@ from annotate.sources.model import (
     SourceError,
     group_lexelts,
 )
-from scoring.coinco import CoincoToken, iter_coinco_sentences
+from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
 from scoring.keys import joined
 from scoring.safexml import XmlError
 
@@ -182,7 +182,7 @@ def _row(
 
 def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -> ImportResult:
     """The instances of a CoInCo XML file (module docstring), read a chunk at a time by
-    :func:`scoring.coinco.iter_coinco_sentences` (contexts only: ``gold=False``);
+    :func:`scoring.formats.coinco.iter_coinco_sentences` (contexts only: ``gold=False``);
     SourceError naming the line and the rule for what that reader refuses, an annotated
     token with another tag or not in its sentence, and the rules every format shares
     (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""

@@ -3,7 +3,7 @@ al. 2014) in the candidate-ranking setting (GAP over each target's pooled gold
 candidates) and the generation setting (LexSubGen's P@1, P@3, R@10):
 :mod:`scoring.benchmark.candidates`.
 
-The items are CoInCo's target tokens read by :func:`scoring.coinco.read_coinco`, turned
+The items are CoInCo's target tokens read by :func:`scoring.formats.coinco.read_coinco`, turned
 into gold items as Melamud's converter (``orenmel/lexsub``,
 ``jcs/evaluation/lst/coinco2lst_converter.py``) turns them into the task's gold format,
 the form LexSubGen's CoInCo files have: only tokens with ``problematic="no"``; the
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
 from scoring.benchmark.cli import Report
-from scoring.coinco import CoincoTarget, read_coinco
+from scoring.formats.coinco import CoincoTarget, read_coinco
 from scoring.keys import joined
 from scoring.types import LEXELT
 
