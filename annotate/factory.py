@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 
 from annotate import database_url, env_flag
 from annotate.numeric import FormError, IdConverter
-from annotate.sources.model import LIMITS
+from scoring.formats.instances import LIMITS
 
 PACKAGE = Path(__file__).resolve().parent
 

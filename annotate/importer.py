@@ -7,7 +7,8 @@ this module keeps the names the app, the commands and the tests have always impo
 from __future__ import annotations
 
 from annotate.sources import FORMATS, parse_source, read_source
-from annotate.sources.model import (
+from annotate.sources.semeval import parse_lexsub_xml, read_lexsub_xml
+from scoring.formats.instances import (
     MAX_HEAD,
     MAX_INSTANCE_ID,
     MAX_ITEM,
@@ -19,7 +20,7 @@ from annotate.sources.model import (
     SourceError,
     split_item,
 )
-from annotate.sources.semeval import format_lexsub_xml, parse_lexsub_xml, read_lexsub_xml
+from scoring.formats.taskxml import format_lexsub_xml
 
 XMLImportError = SourceError
 """The older name of :class:`SourceError` (the task's XML was the only format)."""

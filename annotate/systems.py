@@ -24,10 +24,10 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services import ServiceError, safe_source, shown
-from annotate.sources.model import Instance as SourceInstance
 from scoring.files import TextError, decode_text
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
+from scoring.formats.instances import Instance as SourceInstance
 from scoring.formats.ranked import parse_ranking, rankings_of
 from scoring.formats.swords import ALL_LABELS, parse_swords
 from scoring.leaderboard import (

@@ -757,7 +757,7 @@ def scaled(sentences: Path, factor: int, folder: Path) -> Path:
     from dataclasses import replace
 
     from annotate.sources.read import parse_source
-    from annotate.sources.semeval import format_lexsub_xml
+    from scoring.formats.taskxml import format_lexsub_xml
 
     lexelts = parse_source(sentences.read_bytes(), str(sentences)).lexelts
     copies = [

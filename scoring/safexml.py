@@ -2,9 +2,9 @@
 defusedxml's parser (no entity expansion, no external references; a DTD only where the
 format has one), each failure an error naming the file, the line and the rule.
 
-Pure (no Flask, no database): :mod:`scoring.formats.coinco` reads CoInCo through it, and the
-importer (``annotate/sources/xml.py``) the task's XML, its errors then its own
-``SourceError``.
+Pure (no Flask, no database): :mod:`scoring.formats.coinco` reads CoInCo through it, and
+:mod:`scoring.formats.taskxml` the task's XML (its errors then the importer's
+``SourceError``, a kind of :class:`~scoring.formats.FormatError` as :class:`XmlError` is).
 """
 
 from __future__ import annotations

@@ -4,28 +4,22 @@ SQLAlchemy; the database writing is :func:`annotate.services.import_dataset`).
 ============  ===========================================  =====================
 format        module                                        instances
 ============  ===========================================  =====================
-``semeval``   :mod:`annotate.sources.semeval`               one per ``<instance>``
+``semeval``   :mod:`scoring.formats.taskxml`                one per ``<instance>``
 ``coinco``    :mod:`annotate.sources.coinco`                one per annotated token
 ``swords``    :mod:`annotate.sources.swords`                one per target
 ``tsv``       :mod:`annotate.sources.table`                 one per row
 ``csv``       :mod:`annotate.sources.table`                 one per row
 ============  ===========================================  =====================
 
-Any of them may be gzip-compressed. :func:`parse_source` unpacks, tells the format from
+The task's XML is read by :mod:`scoring.formats.taskxml` (``annotate.sources.semeval``
+binds the language names of ``<corpus lang="...">``), CoInCo's by
+:mod:`scoring.formats.coinco` and SWORDS' by :mod:`scoring.formats.swords`; the modules
+here make instances of what they read. Any of them may be gzip-compressed. :func:`parse_source` unpacks, tells the format from
 the content and parses, a chunk at a time, within :class:`Limits`; every format ends in
-the one instance type (:mod:`annotate.sources.model`) and the same rules for ids, items
+the one instance type (:mod:`scoring.formats.instances`) and the same rules for ids, items
 and lengths.
 """
 
-from annotate.sources.model import (
-    LIMITS,
-    ImportResult,
-    Instance,
-    Lexelt,
-    Limits,
-    Repair,
-    SourceError,
-)
 from annotate.sources.read import (
     FORMATS,
     check_size,
@@ -33,6 +27,15 @@ from annotate.sources.read import (
     gunzip,
     parse_source,
     read_source,
+)
+from scoring.formats.instances import (
+    LIMITS,
+    ImportResult,
+    Instance,
+    Lexelt,
+    Limits,
+    Repair,
+    SourceError,
 )
 
 __all__ = [

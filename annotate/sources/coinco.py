@@ -44,7 +44,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from annotate.sources.model import (
+from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
+from scoring.formats.instances import (
     LIMITS,
     ImportResult,
     Limits,
@@ -53,7 +54,6 @@ from annotate.sources.model import (
     SourceError,
     group_lexelts,
 )
-from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
 from scoring.keys import joined
 from scoring.safexml import XmlError
 
@@ -185,7 +185,7 @@ def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -
     :func:`scoring.formats.coinco.iter_coinco_sentences` (contexts only: ``gold=False``);
     SourceError naming the line and the rule for what that reader refuses, an annotated
     token with another tag or not in its sentence, and the rules every format shares
-    (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
+    (:func:`scoring.formats.instances.group_lexelts`, with ``limits``)."""
     repairs: list[Repair] = []
     skipped: list[str] = []
     lexelts = group_lexelts(_rows(data, name, limits, repairs, skipped), name, limits)

@@ -9,7 +9,7 @@ byte-order mark, or zero bytes) is the task's XML when it starts with ``<`` and 
 otherwise: JSON and tables are UTF-8.
 
 A file is unpacked and parsed a chunk at a time within the bounds of
-:class:`~annotate.sources.model.Limits` (the unpacked size, the instances, a context's
+:class:`~scoring.formats.instances.Limits` (the unpacked size, the instances, a context's
 length), so that no upload, not even a gzip bomb, can fill the memory.
 """
 
@@ -27,16 +27,16 @@ from pathlib import Path
 
 from annotate.sources.coinco import parse_coinco
 from annotate.sources.language import iso639_1
-from annotate.sources.model import LIMITS, ImportResult, Limits, SourceError
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.table import parse_table
 from scoring.files import wide_codec
+from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv")
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_UNCOMPRESSED = LIMITS.unpacked
-"""The most bytes a file may hold once gunzipped (:class:`~annotate.sources.model.Limits`)."""
+"""The most bytes a file may hold once gunzipped (:class:`~scoring.formats.instances.Limits`)."""
 CHUNK = 2**20
 """The bytes unpacked and parsed at a time: a gzip file is never inflated whole."""
 HEAD = 65536

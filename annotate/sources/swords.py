@@ -29,8 +29,8 @@ import json
 import re
 from typing import Any
 
-from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.formats import FormatError
+from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.formats.swords import SwordsTarget, json_path, parse_swords
 from scoring.keys import joined
 

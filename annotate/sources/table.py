@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
-from annotate.sources.model import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
+from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 
 REQUIRED = ("id", "lexelt", "sentence")
 DELIMITERS = {"tsv": "\t", "csv": ","}
@@ -105,7 +105,7 @@ def parse_table(
     bytes or its bytes in chunks (read as they come); SourceError naming the line and the
     rule for a header without the required columns, a row with another number of fields,
     a sentence without exactly one ``<head>``, a quote left open, and the rules every
-    format shares (:func:`annotate.sources.model.group_lexelts`, with ``limits``)."""
+    format shares (:func:`scoring.formats.instances.group_lexelts`, with ``limits``)."""
     chunks = (data,) if isinstance(data, bytes) else data
     return ImportResult(group_lexelts(_rows(chunks, name, format), name, limits), ())
 

@@ -237,9 +237,7 @@ def swords_result(
 
 
 def _read_instances(path: str) -> Iterable[Sentence]:
-    # The task's XML has one reader, the importer's (pure, no web): the one import of
-    # annotate in scoring, until that reader has its home here (tests/test_layers.py).
-    from annotate.sources.semeval import read_lexsub_xml
+    from scoring.formats.taskxml import read_lexsub_xml
 
     return read_lexsub_xml(path).instances
 

@@ -48,7 +48,7 @@ class Problem(NamedTuple):
 
 class FormatError(ValueError):
     """A file broke a rule of its format: the one error of every reader (the importer's
-    :class:`annotate.sources.model.SourceError`, the XML feed's
+    :class:`scoring.formats.instances.SourceError`, the XML feed's
     :class:`scoring.safexml.XmlError` and :class:`scoring.files.TextError` are kinds of
     it). ``problems`` holds every ``FILE:LINE: …`` (or ``FILE:JSON.PATH: …``) message;
     ``located`` those given as :class:`Problem` records, so that a caller can take a
