@@ -11,11 +11,11 @@ format        module                                        instances
 ``csv``       :mod:`annotate.sources.table`                 one per row
 ============  ===========================================  =====================
 
-The task's XML is read by :mod:`scoring.formats.taskxml` (``annotate.sources.semeval``
-binds the language names of ``<corpus lang="...">``), CoInCo's by
-:mod:`scoring.formats.coinco` and SWORDS' by :mod:`scoring.formats.swords`; the modules
-here make instances of what they read. Any of them may be gzip-compressed.
-:func:`parse_source` unpacks, tells the format from the content and parses, a chunk at a time, within :class:`Limits`; every format ends in
+The task's XML is read by :mod:`scoring.formats.taskxml` (``annotate.sources.semeval`` binds
+the language names of ``<corpus lang="...">``), CoInCo's by :mod:`scoring.formats.coinco`
+and SWORDS' by :mod:`scoring.formats.swords`; the modules here make instances of what they
+read. Any of them may be gzip-compressed. :func:`parse_source` unpacks, tells the format
+from the content and parses, a chunk at a time, within :class:`Limits`; every format ends in
 the one instance type (:mod:`scoring.formats.instances`) and the same rules for ids, items
 and lengths.
 """
