@@ -1,6 +1,16 @@
-"""Names shared by the scoring modules (and by the gold compiler, which reads answers of
-the same kinds). One name per concept: an annotator's *answer* has an :data:`AnswerKind`;
-a system's *file* has a :data:`SystemKind`."""
+"""The vocabulary: each concept the scoring modules, the file formats and the gold
+compiler share, named once.
+
+* :class:`Answer`: h_i, one annotator's answer to one item (the agreement measures,
+  ``annotators.jsonl`` and the compiler alike); its :data:`AnswerKind`;
+* :data:`Count`: a gold count; :data:`LEXELT` and :func:`pos_of`: an item's lexelt and
+  its part of speech;
+* :data:`SystemKind`: what a system's *file* holds; :data:`Task`: best or oot;
+* :data:`Rules` and :data:`GoldRules`: score.pl's rules or corrected.
+
+A response as the app exports it (with its item, dictionary use and time) is the
+responses format's record, :class:`annotate.gold.records.Response`.
+"""
 
 import re
 from dataclasses import dataclass

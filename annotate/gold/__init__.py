@@ -10,7 +10,7 @@ Pipeline: :func:`normalise` → :func:`lemmatise` with :class:`Decisions` →
 (:mod:`annotate.gold.languages`), case folded when counting (:mod:`annotate.gold.casefold`).
 """
 
-from annotate.gold.aggregate import Answer, CompiledItem, TRule, aggregate_item
+from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
 from annotate.gold.casefold import CaseFold
 from annotate.gold.compiler import (
     CompiledGold,
@@ -45,6 +45,7 @@ from annotate.gold.records import (
 )
 from annotate.gold.review import decisions_template, pending_changes
 from annotate.gold.write import summary, write_outputs
+from scoring.types import Answer
 
 __all__ = [
     "IDENTITY",

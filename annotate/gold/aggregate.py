@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from scoring.terms import mode, strict_top
-from scoring.types import AnswerKind
+from scoring.types import Answer
 
 TRule = Literal["annotators", "responses"]
 T_RULES: tuple[TRule, ...] = ("annotators", "responses")
@@ -32,17 +32,6 @@ ONE_ANNOTATOR = "substitutes from one annotator only"
 ONE_RESPONSE = "one response only"
 MW_TIE = "most frequent multiwords tied"
 MW_SINGLE = "most frequent multiword given by one annotator"
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """h_i: one annotator's answer to one item after normalisation and lemmatisation."""
-
-    annotator: str
-    kind: AnswerKind
-    substitutes: tuple[str, ...]
-    """The set, sorted."""
-    multiword: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from annotate.gold.aggregate import Answer
+from scoring.types import Answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,15 +41,15 @@ def gold_forms(
     folding changes, and those changes in (lexelt, form) order.
 
     >>> mapping, _ = gold_forms([
-    ...     ("schön.a", Answer("a", "substitutes", ("Schön",))),
-    ...     ("schön.a", Answer("b", "substitutes", ("schön",))),
+    ...     ("schön.a", Answer("a", "substitutes", frozenset({"Schön"}))),
+    ...     ("schön.a", Answer("b", "substitutes", frozenset({"schön"}))),
     ... ])
     >>> mapping
     {('schön.a', 'Schön'): 'schön'}
     """
     counts: dict[tuple[str, str], int] = {}
     for lexelt, answer in answers:
-        for form in answer.substitutes:
+        for form in sorted(answer.substitutes):
             key = lexelt, form
             counts[key] = counts.get(key, 0) + 1
         if answer.multiword:
@@ -78,7 +78,9 @@ def gold_forms(
 def fold_answer(answer: Answer, lexelt: str, mapping: Mapping[tuple[str, str], str]) -> Answer:
     """``answer`` with its forms as ``mapping`` gives them (a set again: two forms that
     fold together count once)."""
-    substitutes = tuple(sorted({mapping.get((lexelt, form), form) for form in answer.substitutes}))
+    substitutes = frozenset(
+        sorted({mapping.get((lexelt, form), form) for form in answer.substitutes})
+    )
     multiword = (
         mapping.get((lexelt, answer.multiword), answer.multiword) if answer.multiword else None
     )

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from annotate.gold.aggregate import Answer, CompiledItem, TRule, aggregate_item
+from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
 from annotate.gold.casefold import CaseFold, fold_answer, gold_forms
 from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.languages import LanguageRules, lemmatise_in, lemmatiser_for, rules_for
@@ -34,6 +34,7 @@ from scoring.substitute import (
     check_multiword,
     check_substitute,
 )
+from scoring.types import Answer
 
 VERSION = "1"
 """Version of the compiler's rules, written into the signature."""
@@ -374,7 +375,7 @@ class _Compiler:
             else ""
         )
         item[1][annotator] = Answer(
-            annotator, response.kind, tuple(sorted(forms)), multiword or None
+            annotator, response.kind, frozenset(sorted(forms)), multiword or None
         )
 
     def _leave_out(self, response: Response, value: str, rule: str, message: str) -> None:

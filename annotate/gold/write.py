@@ -65,7 +65,7 @@ def annotator_lines(gold: CompiledGold) -> Iterator[str]:
     for item in gold.items:
         head = f'"lexelt": {quoted(item.lexelt)}, "instance": {quoted(item.instance)}, '
         for answer in item.answers:
-            substitutes = ", ".join(map(quoted, answer.substitutes))
+            substitutes = ", ".join(map(quoted, sorted(answer.substitutes)))
             multiword = "null" if answer.multiword is None else quoted(answer.multiword)
             yield (
                 f'{{"annotator": {quoted(answer.annotator)}, {head}"kind": '
