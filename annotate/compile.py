@@ -1,6 +1,6 @@
 """``python -m annotate.compile RESPONSES_FILE --out DIR``: compile a gold from responses.
 
-Reads the responses exported as JSON Lines (see :mod:`annotate.gold.records`), compiles
+Reads the responses exported as JSON Lines (see :mod:`scoring.formats.responses`), compiles
 them (:func:`annotate.gold.compile_responses`) and writes ``gold``, ``mwgold``,
 ``annotators.jsonl`` and ``summary.json`` into DIR (:mod:`annotate.gold.write`).
 
@@ -28,10 +28,10 @@ from collections.abc import Sequence
 from annotate.gold.aggregate import T_RULES
 from annotate.gold.compiler import CompileOptions, compile_responses
 from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
-from annotate.gold.records import iter_responses
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.formats.responses import iter_responses
 
 
 def parser() -> argparse.ArgumentParser:
@@ -93,7 +93,7 @@ def run(argv: Sequence[str]) -> int:
         )
         gold = compile_responses(iter_responses(args.responses), options)
         write_outputs(gold, args.out)
-    except FAILURES as error:  # ResponseError, DecisionError: they name file and line
+    except FAILURES as error:  # FormatError, DecisionError: they name file and line
         return fail(describe(error))
     in_t = gold.in_t
     applied = sum(1 for change in gold.lemma_changes if change.applied)

@@ -24,11 +24,12 @@ from annotate.gold import (
     write_outputs,
 )
 from annotate.gold.decisions import check_correction
-from annotate.gold.records import Response, ResponseError, parse_response
 from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
 from annotate.services import ServiceError, check_text, export_records
+from scoring.formats import FormatError
+from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt
 
 MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
@@ -109,7 +110,7 @@ def dataset_records(dataset: Dataset) -> list[Response]:
             parse_response(record, f"{dataset.name}:{index}")
             for index, record in enumerate(export_records(dataset), 1)
         ]
-    except ResponseError as error:
+    except FormatError as error:
         raise BrokenDataset(
             f"dataset {dataset.name!r} cannot be compiled: it holds what an older version "
             f"imported without the gold's rules for a lexelt and an instance id. {error}"

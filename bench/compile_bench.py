@@ -49,9 +49,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from annotate.gold.records import Response, write_responses
 from annotate.gold.split import split_gold
 from bench.lemmatiser_compare import read_forms
+from scoring.formats.responses import Response, write_responses
 from scoring.formats.text import read_lines
 
 REPO = Path(__file__).resolve().parent.parent

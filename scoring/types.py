@@ -9,7 +9,7 @@ compiler share, named once.
 * :data:`Rules` and :data:`GoldRules`: score.pl's rules or corrected.
 
 A response as the app exports it (with its item, dictionary use and time) is the
-responses format's record, :class:`annotate.gold.records.Response`.
+responses format's record, :class:`scoring.formats.responses.Response`.
 """
 
 import re
@@ -37,7 +37,7 @@ class Answer:
     """h_i: one annotator's answer to one item (McCarthy & Navigli 2009, section 2.2.2), the
     one record of it that the agreement measures, the gold compiler and ``annotators.jsonl``
     (:mod:`scoring.formats.annotators`) share. A response as the app exports it, with its
-    item and history, is :class:`annotate.gold.records.Response`."""
+    item and history, is :class:`scoring.formats.responses.Response`."""
 
     annotator: str
     kind: AnswerKind

@@ -16,8 +16,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from annotate.compile import run
-from annotate.gold.records import Response, write_responses
 from bench.lemmatiser_compare import Form, read_forms
+from scoring.formats.responses import Response, write_responses
 from scoring.substitute import TARGET, check_substitute
 from tests.conftest import answer, login, make_user
 

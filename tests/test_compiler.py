@@ -26,7 +26,6 @@ from annotate.gold import (
     Decisions,
     Lemmatiser,
     Response,
-    ResponseError,
     compile_responses,
     decisions_template,
     item_order,
@@ -49,6 +48,7 @@ from annotate.gold.split import (
     split_item,
 )
 from annotate.gold.write import annotator_lines, gold_lines, mwgold_lines, summary, summary_text
+from scoring.formats import FormatError
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.text import read_lines
 from scoring.score import run as score_command
@@ -465,7 +465,7 @@ GOOD = {
 def test_an_empty_responses_file_is_an_error_that_says_so(tmp_path: Path) -> None:
     path = tmp_path / "responses.jsonl"
     path.write_text("\n\n")
-    with pytest.raises(ResponseError) as error:
+    with pytest.raises(FormatError) as error:
         read_responses(path)
     assert error.value.problems == (
         f"{path}: the file has no response (it is empty; one JSON "
@@ -510,7 +510,7 @@ def test_malformed_responses_name_file_line_and_rule(
 ) -> None:
     path = tmp_path / "responses.jsonl"
     path.write_text(json.dumps(GOOD) + "\n\n" + json.dumps({**GOOD, **change}) + "\n")
-    with pytest.raises(ResponseError) as error:
+    with pytest.raises(FormatError) as error:
         read_responses(path)
     assert error.value.problems[0].startswith(f"{path}:3: ")
     assert message in str(error.value)
@@ -520,16 +520,16 @@ def test_more_malformed_input(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     missing = {key: value for key, value in GOOD.items() if key != "kind"}
     path.write_bytes(b"{oops\n[1]\n\xff\n" + json.dumps(missing).encode() + b"\n")
-    with pytest.raises(ResponseError) as error:
+    with pytest.raises(FormatError) as error:
         read_responses(path)
     assert [p.split(": ", 1)[0] for p in error.value.problems] == [
         f"{path}:{n}" for n in range(1, 5)
     ]
     assert "missing key(s) kind" in error.value.problems[3]
     first = Response("a", "w.n", "1", "nil", where="f:1")
-    with pytest.raises(ResponseError, match="f:2: annotator a answered instance 1 twice"):
+    with pytest.raises(FormatError, match="f:2: annotator a answered instance 1 twice"):
         compile_responses([first, Response("a", "w.n", "1", "nil", where="f:2")])
-    with pytest.raises(ResponseError, match=r"f:3: instance 1 is under lexelt w\.v here"):
+    with pytest.raises(FormatError, match=r"f:3: instance 1 is under lexelt w\.v here"):
         compile_responses([first, Response("b", "w.v", "1", "nil", where="f:3")])
 
 

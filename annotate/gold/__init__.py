@@ -1,7 +1,7 @@
 """The gold compiler, pure: plain data in, values and files out.
 
 No Flask and no SQLAlchemy here: the app exports responses (or passes
-:class:`~annotate.gold.records.Response` values) and calls :func:`compile_responses`;
+:class:`~scoring.formats.responses.Response` values) and calls :func:`compile_responses`;
 the command line ``python -m annotate.compile`` does the same on a JSON Lines file.
 
 Pipeline: :func:`normalise` → :func:`lemmatise` with :class:`Decisions` →
@@ -36,15 +36,9 @@ from annotate.gold.lemmatisation import (
     lemminflect_lemmatiser,
 )
 from annotate.gold.normalisation import normalise
-from annotate.gold.records import (
-    Response,
-    ResponseError,
-    iter_responses,
-    read_responses,
-    write_responses,
-)
 from annotate.gold.review import decisions_template, pending_changes
 from annotate.gold.write import summary, write_outputs
+from scoring.formats.responses import Response, iter_responses, read_responses, write_responses
 from scoring.types import Answer
 
 __all__ = [
@@ -62,7 +56,6 @@ __all__ = [
     "Lemmatiser",
     "NormalisationChange",
     "Response",
-    "ResponseError",
     "Signature",
     "TRule",
     "aggregate_item",

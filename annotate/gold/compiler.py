@@ -27,7 +27,8 @@ from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.languages import LanguageRules, lemmatise_in, lemmatiser_for, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.normalisation import Normalised, normalise_with_reasons
-from annotate.gold.records import Response, ResponseError
+from scoring.formats import FormatError
+from scoring.formats.responses import Response
 from scoring.substitute import (
     Checked,
     InvalidSubstitute,
@@ -387,7 +388,7 @@ class _Compiler:
 
     def result(self) -> CompiledGold:
         if self.problems:
-            raise ResponseError(self.problems)
+            raise FormatError(self.problems)
         options = self.options
         case_folds: tuple[CaseFold, ...] = ()
         if not self.english and options.normalise:
@@ -503,7 +504,7 @@ class _Compiler:
 def compile_responses(
     records: Iterable[Response], options: CompileOptions | None = None
 ) -> CompiledGold:
-    """Compile responses into a gold. Raises :class:`ResponseError` listing every
+    """Compile responses into a gold. Raises :class:`FormatError` listing every
     instance under two lexelts and every annotator who answered an instance twice."""
     compiler = _Compiler(options or CompileOptions())
     collecting = gc.isenabled()

@@ -21,7 +21,7 @@ from annotate.gold.compiler import (
 )
 from annotate.gold.decisions import Action, Decision, Decisions
 from annotate.gold.normalisation import normalise
-from annotate.gold.records import Response
+from scoring.formats.responses import Response
 
 
 def pending_changes(gold: CompiledGold) -> tuple[LemmaChange, ...]:

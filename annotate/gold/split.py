@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotate.gold.normalisation import normalise
-from annotate.gold.records import Response, write_responses
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.files import read_text
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
+from scoring.formats.responses import Response, write_responses
 from scoring.formats.text import split_lines
 from scoring.types import AnswerKind
 

@@ -17,7 +17,7 @@ module                         format
 :mod:`scoring.formats.annotators`  ``annotators.jsonl``: one annotator's answer a line
 =============================  ============================================================
 
-The responses the gold compiler reads (:mod:`annotate.gold.records`), the judgements
+The responses the gold compiler reads (:mod:`scoring.formats.responses`), the judgements
 (:mod:`scoring.judgements.records`) and the importer's formats (:mod:`annotate.sources`)
 raise this same error.
 """

@@ -1,4 +1,5 @@
-"""The compiler's input, one response per (annotator, instance), as JSON Lines.
+"""Responses JSONL: the gold compiler's input (:mod:`annotate.gold`), one response per
+(annotator, instance), as the app exports it.
 
 Each line is one JSON object with (at least) these keys::
 
@@ -45,10 +46,6 @@ KEYS = (
     "updated_at",
 )
 _FORBIDDEN = re.compile(r"[;\n\r\x00]")
-
-
-class ResponseError(FormatError):
-    """Malformed responses; ``problems`` holds every ``FILE:LINE: what is wrong (rule)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,10 +157,10 @@ def _is_iso(text: str) -> bool:
 def parse_response(obj: object, where: str = "<response>") -> Response:
     """Check one decoded JSON value and build its :class:`Response`."""
     if not isinstance(obj, dict):
-        raise ResponseError([f"{where}: expected a JSON object, got {type(obj).__name__}"])
+        raise FormatError([f"{where}: expected a JSON object, got {type(obj).__name__}"])
     problems = _problems(obj)
     if problems:
-        raise ResponseError([f"{where}: {problem}" for problem in problems])
+        raise FormatError([f"{where}: {problem}" for problem in problems])
     checked = cast(dict[str, Any], obj)
     return Response(
         checked["annotator"],
@@ -238,36 +235,50 @@ class _Checker:
 
 
 def iter_responses(path: str | Path) -> Iterator[Response]:
-    """The responses of a JSON Lines file, one by one. Blank lines are skipped. After the
-    last good response, raises :class:`ResponseError` listing every malformed line (and
-    when the file holds no response at all)."""
-    name = str(path)
+    """The responses of a JSON Lines file, one by one (:func:`iter_parsed`)."""
+    with Path(path).open("rb") as handle:
+        yield from iter_parsed(handle, str(path))
+
+
+def iter_parsed(lines: Iterable[bytes], name: str = "<responses>") -> Iterator[Response]:
+    """The responses of JSON Lines (bytes, each line with or without its newline), one by
+    one. Blank lines are skipped. After the last good response, raises
+    :class:`FormatError` listing every malformed line (and when there is no response at
+    all)."""
     problems: list[str] = []
     checker = _Checker()
     read = 0
-    with Path(path).open("rb") as handle:
-        for number, raw in enumerate(handle, 1):
-            if number == 1:
-                raw = without_mark(raw, name)  # TextError for UTF-16: nothing is read
-            if not raw.strip():
-                continue
-            where = f"{name}:{number}"
-            read += 1
-            try:
-                yield checker.parse(parse_json(raw.decode("utf-8")), where)
-            except UnicodeDecodeError as error:
-                problems.append(not_utf8(name, number, raw, error.start))
-            except json.JSONDecodeError as error:
-                problems.append(f"{where}: not JSON ({error.msg} at column {error.colno})")
-            except ResponseError as error:
-                problems.extend(error.problems)
+    for number, raw in enumerate(lines, 1):
+        if number == 1:
+            raw = without_mark(raw, name)  # TextError for UTF-16: nothing is read
+        if not raw.strip():
+            continue
+        where = f"{name}:{number}"
+        read += 1
+        try:
+            yield checker.parse(parse_json(raw.decode("utf-8")), where)
+        except UnicodeDecodeError as error:
+            problems.append(not_utf8(name, number, raw, error.start))
+        except json.JSONDecodeError as error:
+            problems.append(f"{where}: not JSON ({error.msg} at column {error.colno})")
+        except FormatError as error:
+            problems.extend(error.problems)
     if not read:
         problems.append(
             f"{name}: the file has no response (it is empty; one JSON object "
             "per line is expected, as the app's export writes)"
         )
     if problems:
-        raise ResponseError(problems)
+        raise FormatError(problems)
+
+
+def parse_responses(data: bytes | str, name: str = "<responses>") -> list[Response]:
+    """Every response of a JSON Lines text (:func:`iter_parsed`)."""
+    raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
+    lines = raw.split(b"\n")  # as a file is read: on newlines only
+    if lines[-1] == b"":
+        lines.pop()
+    return list(iter_parsed(lines, name))
 
 
 def read_responses(path: str | Path) -> list[Response]:
@@ -290,6 +301,12 @@ def response_json(response: Response) -> str:
         },
         ensure_ascii=False,
     )
+
+
+def format_responses(responses: Iterable[Response]) -> str:
+    """The JSON Lines text of ``responses`` (:func:`response_json`, each line ending
+    ``\\n``), which :func:`parse_responses` reads back."""
+    return "".join(response_json(response) + "\n" for response in responses)
 
 
 def write_responses(path: str | Path, responses: Iterable[Response]) -> int:
