@@ -5,7 +5,6 @@ lemma decisions, and the files. The compiling itself is pure
 from __future__ import annotations
 
 import io
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -23,8 +22,9 @@ from annotate.gold import (
     write_decisions,
     write_outputs,
 )
-from annotate.gold.decisions import check_correction
+from annotate.gold.decisions import check_correction, decisions_text
 from annotate.gold.review import FormUse, form_uses
+from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
 from annotate.services import ServiceError, check_text, export_records
@@ -152,11 +152,11 @@ def write_dataset_gold(
 
 def gold_files(dataset: Dataset, options: CompileOptions | None = None) -> dict[str, bytes]:
     """The files ``lexsub compile --dataset NAME --out DIR`` writes with ``options``
-    (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes: the
-    same function writes them, so they are the same bytes."""
-    with tempfile.TemporaryDirectory() as folder:
-        write_dataset_gold(dataset, Path(folder), options)
-        return {path.name: path.read_bytes() for path in sorted(Path(folder).iterdir())}
+    (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes, sorted
+    by name: the same texts are written there, so they are the same bytes."""
+    texts = output_texts(compile_dataset(dataset, options))
+    texts["decisions.json"] = decisions_text(decisions_of(dataset))
+    return {name: texts[name].encode("utf-8") for name in sorted(texts)}
 
 
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)

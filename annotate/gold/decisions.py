@@ -194,7 +194,11 @@ def read_decisions(path: str | Path) -> Decisions:
     return parse_decisions(data, str(path))
 
 
+def decisions_text(decisions: Decisions) -> str:
+    """Decisions as JSON, sorted by surface then lexelt (global first)."""
+    return json.dumps(decisions.as_json(), indent=1, ensure_ascii=False) + "\n"
+
+
 def write_decisions(path: str | Path, decisions: Decisions) -> None:
-    """Write decisions as JSON, sorted by surface then lexelt (global first)."""
-    text = json.dumps(decisions.as_json(), indent=1, ensure_ascii=False)
-    Path(path).write_text(text + "\n", encoding="utf-8")
+    """Write :func:`decisions_text` to ``path``."""
+    Path(path).write_text(decisions_text(decisions), encoding="utf-8")

@@ -26,16 +26,18 @@ from typing import Any
 
 from annotate.gold.aggregate import CompiledItem
 from annotate.gold.compiler import AnswerProblem, CompiledGold, LemmaChange, NormalisationChange
-from scoring.formats.gold import read_gold_pair
+from scoring.formats.gold import GoldEntry, GoldLine, format_gold_line, read_gold_pair
 
 FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
 
 
 def gold_line(item: CompiledItem) -> str:
-    """One gold line (the item must be listed: a substitute or a name answer)."""
-    entries = "".join(f"{substitute} {count};" for substitute, count in item.counts)
-    names = f"pn {item.names};" if item.names else ""
-    return f"{item.lexelt} {item.instance} :: {entries}{names}"
+    """One gold line (the item must be listed: a substitute or a name answer), ``pn N``
+    last (:func:`scoring.formats.gold.format_gold_line`)."""
+    entries = [GoldEntry(substitute, count) for substitute, count in item.counts]
+    if item.names:
+        entries.append(GoldEntry("pn", item.names))
+    return format_gold_line(GoldLine(item.lexelt, item.instance, tuple(entries)))
 
 
 def gold_lines(gold: CompiledGold) -> Iterator[str]:
@@ -48,7 +50,8 @@ def mwgold_lines(gold: CompiledGold) -> Iterator[str]:
     for item in gold.items:
         if item.multiword is not None:
             multiword, count = item.multiword
-            yield f"{item.lexelt} {item.instance} :: {multiword} {count};"
+            entry = (GoldEntry(multiword, count),)
+            yield format_gold_line(GoldLine(item.lexelt, item.instance, entry))
 
 
 def annotator_lines(gold: CompiledGold) -> Iterator[str]:
@@ -223,10 +226,19 @@ def summary_text(data: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def _write(path: Path, lines: Iterator[str]) -> None:
-    with path.open("w", encoding="utf-8", newline="\n") as handle:
-        for line in lines:
-            handle.write(line + "\n")
+def _text(lines: Iterator[str]) -> str:
+    return "".join(line + "\n" for line in lines)
+
+
+def output_texts(gold: CompiledGold) -> dict[str, str]:
+    """The text of each of :data:`FILES`, by name: what :func:`write_outputs` writes and
+    the organiser's download zips."""
+    return {
+        "gold": _text(gold_lines(gold)),
+        "mwgold": _text(mwgold_lines(gold)),
+        "annotators.jsonl": _text(annotator_lines(gold)),
+        "summary.json": summary_text(summary(gold)),
+    }
 
 
 def write_outputs(gold: CompiledGold, out: str | Path) -> dict[str, Path]:
@@ -234,8 +246,6 @@ def write_outputs(gold: CompiledGold, out: str | Path) -> dict[str, Path]:
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     paths = {name: folder / name for name in FILES}
-    _write(paths["gold"], gold_lines(gold))
-    _write(paths["mwgold"], mwgold_lines(gold))
-    _write(paths["annotators.jsonl"], annotator_lines(gold))
-    paths["summary.json"].write_text(summary_text(summary(gold)), encoding="utf-8", newline="\n")
+    for name, text in output_texts(gold).items():
+        paths[name].write_text(text, encoding="utf-8", newline="\n")
     return paths
