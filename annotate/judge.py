@@ -66,10 +66,10 @@ from annotate.rounds import (
 from annotate.services import MAX_DATASET_NAME, ServiceError
 from annotate.uploads import uploaded_text
 from scoring.formats import FormatError
+from scoring.formats.judgements import format_judgements
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
-from scoring.judgements.records import judgement_line
 from scoring.judgements.report import JudgementReport, curve_charts, report
 
 bp = Blueprint("judge", __name__)
@@ -266,7 +266,7 @@ def round_page(round_id: int) -> str | BaseResponse:
 def export(round_id: int) -> Response:
     """Every label as JSON Lines: item, candidate, judge, label, origin."""
     round_ = db.get_or_404(JudgementRound, round_id)
-    body = "".join(judgement_line(j) + "\n" for j in export_judgements(round_))
+    body = format_judgements(export_judgements(round_))
     return Response(
         body,
         mimetype="application/x-ndjson",

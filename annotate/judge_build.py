@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from annotate.gold import normalise
 from scoring.formats import FormatError
 from scoring.formats.gold import read_gold_as_written
-from scoring.judgements.records import HUMAN
+from scoring.formats.judgements import HUMAN
 from scoring.terms import fold
 
 HEAD = ("<head>", "</head>")

@@ -25,9 +25,9 @@ from annotate.rounds import (
 from annotate.services import ServiceError
 from scoring.files import TextError, read_text
 from scoring.formats import FormatError
+from scoring.formats.judgements import judgement_line
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
-from scoring.judgements.records import judgement_line
 from scoring.judgements.report import render_text, report
 
 round_group = AppGroup("round", help="Judgement rounds: create, assign judges, export, report.")

@@ -1,7 +1,7 @@
 """Judgement rounds in the database: creating a round from a
 :class:`~annotate.judge_build.RoundSpec`, assigning judges, the screens a judge works
 through, saving labels with their history, progress, and the export in the judgements
-format (:mod:`scoring.judgements.records`), which the report reads.
+format (:mod:`scoring.formats.judgements`), which the report reads.
 
 The content of a round is built by the pure :mod:`annotate.judge_build`; every figure
 comes from :func:`scoring.judgements.report`. This module only reads and writes the
@@ -41,8 +41,8 @@ from annotate.services import (
     retried,
     shown,
 )
+from scoring.formats.judgements import Judgement
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
-from scoring.judgements.records import Judgement
 from scoring.measures import detect_kind, first_answers
 
 LAYOUTS = ("sentence", "candidate")

@@ -18,6 +18,7 @@ import pytest
 
 from scoring.agreement.alpha import ordinal_alpha
 from scoring.formats import FormatError
+from scoring.formats.judgements import Judgement, candidates, judgement_line, parse_judgements
 from scoring.formats.ranked import Scored
 from scoring.judgements import cli
 from scoring.judgements.agreement import value_counts, view_agreement
@@ -31,7 +32,6 @@ from scoring.judgements.models import (
     permutation_test,
     recall_by_label,
 )
-from scoring.judgements.records import Judgement, candidates, judgement_line, parse_judgements
 from scoring.judgements.report import render_text, report
 from scoring.judgements.swords import read_swords_judgements
 from scoring.judgements.verdicts import binary_verdict, verdict, verdicts

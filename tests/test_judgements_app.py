@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from annotate.judge_build import GoldItem, Sentence, parse_rows, posthoc_round
 from scoring.formats import FormatError
-from scoring.judgements.records import parse_judgements
+from scoring.formats.judgements import parse_judgements
 from tests.conftest import login, make_user
 
 # --- pure: sampling and rows ------------------------------------------------------------------

@@ -18,7 +18,7 @@ module                         format
 =============================  ============================================================
 
 The responses the gold compiler reads (:mod:`scoring.formats.responses`), the judgements
-(:mod:`scoring.judgements.records`) and the importer's formats (:mod:`annotate.sources`)
+(:mod:`scoring.formats.judgements`) and the importer's formats (:mod:`annotate.sources`)
 raise this same error.
 """
 

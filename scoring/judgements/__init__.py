@@ -6,7 +6,7 @@ context, or false).
 Pure: plain data in, frozen dataclasses out; no Flask, no SQLAlchemy.
 
 * :mod:`~scoring.judgements.labels`: the label sets, as data;
-* :mod:`~scoring.judgements.records`: the judgements file (JSON Lines, the contract);
+* :mod:`~scoring.formats.judgements`: the judgements file (JSON Lines, the contract);
 * :mod:`~scoring.judgements.verdicts`: the majority verdict and Tables 11 and 12;
 * :mod:`~scoring.judgements.agreement`: Cohen's and Fleiss' kappa, alpha nominal and
   ordinal, per round and per judge, on the labels and the binary view;
@@ -16,8 +16,8 @@ Pure: plain data in, frozen dataclasses out; no Flask, no SQLAlchemy.
 * :mod:`~scoring.judgements.swords`: the SWORDS judgements as a finished round.
 """
 
+from scoring.formats.judgements import Judgement, parse_judgements, read_judgements
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
-from scoring.judgements.records import Judgement, parse_judgements, read_judgements
 from scoring.judgements.report import JudgementReport, render_text, report
 from scoring.judgements.verdicts import binary_verdict, verdict
 

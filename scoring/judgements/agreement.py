@@ -28,8 +28,8 @@ import numpy.typing as npt
 from scoring.agreement import cohen_kappa, fleiss_kappa
 from scoring.agreement.alpha import alpha_from_counts, ordinal_alpha
 from scoring.agreement.swords import generalised_fleiss_kappa
+from scoring.formats.judgements import Candidate
 from scoring.judgements.labels import BINARY, LabelSet
-from scoring.judgements.records import Candidate
 from scoring.judgements.verdicts import binary_verdict, verdict
 
 View = Literal["full", "binary"]

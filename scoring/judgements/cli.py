@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.formats.judgements import read_judgements
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.models import PERMUTATIONS, RECALL_LEVEL, SEED, Key, read_scores
-from scoring.judgements.records import read_judgements
 from scoring.judgements.report import curve_charts, render_text, report
 from scoring.judgements.svg import document
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.formats.judgements import Judgement, candidates
 from scoring.judgements.agreement import ViewAgreement, round_agreement
 from scoring.judgements.labels import LabelSet, guess_label_set
 from scoring.judgements.models import (
@@ -19,7 +20,6 @@ from scoring.judgements.models import (
     ModelEvaluation,
     evaluate,
 )
-from scoring.judgements.records import Judgement, candidates
 from scoring.judgements.svg import line_chart
 from scoring.judgements.verdicts import (
     Breakdown,

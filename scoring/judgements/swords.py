@@ -24,8 +24,8 @@ from typing import Any
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats import FormatError
+from scoring.formats.judgements import HUMAN, Judgement, judgement_line
 from scoring.formats.swords import load_json, parse_swords
-from scoring.judgements.records import HUMAN, Judgement, judgement_line
 
 HUMAN_SOURCE = "coinco"
 

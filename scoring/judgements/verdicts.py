@@ -36,8 +36,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scoring.formats.judgements import Candidate
 from scoring.judgements.labels import NEGATIVE, POSITIVE, LabelSet
-from scoring.judgements.records import Candidate
 
 
 def _check(labels: Sequence[str], label_set: LabelSet) -> None:

@@ -15,8 +15,8 @@ pytest.importorskip(
 from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
+from scoring.formats.judgements import Judgement
 from scoring.judgements.labels import POSTHOC
-from scoring.judgements.records import Judgement
 from scoring.judgements.report import report
 from tests.browser.conftest import PASSWORD, Live
 from tests.conftest import shared_path

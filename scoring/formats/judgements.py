@@ -71,6 +71,12 @@ def judgement_line(judgement: Judgement) -> str:
     return json.dumps(judgement.to_json(), ensure_ascii=False)
 
 
+def format_judgements(judgements: Iterable[Judgement]) -> str:
+    """The judgements file's text: :func:`judgement_line` of each, each ending ``\\n``
+    (what :func:`parse_judgements` reads back)."""
+    return "".join(judgement_line(judgement) + "\n" for judgement in judgements)
+
+
 def _problem(obj: Any) -> str | Judgement:
     problem = json_object_problem(obj, KEYS)
     if problem is not None:
