@@ -7,8 +7,8 @@ format        module                                        instances
 ``semeval``   :mod:`scoring.formats.taskxml`                one per ``<instance>``
 ``coinco``    :mod:`annotate.sources.coinco`                one per annotated token
 ``swords``    :mod:`annotate.sources.swords`                one per target
-``tsv``       :mod:`annotate.sources.table`                 one per row
-``csv``       :mod:`annotate.sources.table`                 one per row
+``tsv``       :mod:`scoring.formats.table`                 one per row
+``csv``       :mod:`scoring.formats.table`                 one per row
 ============  ===========================================  =====================
 
 The task's XML is read by :mod:`scoring.formats.taskxml` (``annotate.sources.semeval`` binds

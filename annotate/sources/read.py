@@ -29,9 +29,9 @@ from annotate.sources.coinco import parse_coinco
 from annotate.sources.language import iso639_1
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
-from annotate.sources.table import parse_table
 from scoring.files import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
+from scoring.formats.table import parse_table
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv")
 GZIP_MAGIC = b"\x1f\x8b"

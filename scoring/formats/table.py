@@ -1,4 +1,4 @@
-"""Import of a table of sentences: TSV or CSV, UTF-8, RFC 4180 quoting.
+"""TSV and CSV tables of sentences to annotate: UTF-8, RFC 4180 quoting.
 
 The first row names the columns; ``id``, ``lexelt`` and ``sentence`` are required (in
 any order and case), any other column is ignored. Each further row is one instance: its
@@ -26,7 +26,15 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
-from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
+from scoring.formats.instances import (
+    LIMITS,
+    ImportResult,
+    Lexelt,
+    Limits,
+    Row,
+    SourceError,
+    group_lexelts,
+)
 
 REQUIRED = ("id", "lexelt", "sentence")
 DELIMITERS = {"tsv": "\t", "csv": ","}
@@ -160,3 +168,20 @@ def shown_header(header: list[str]) -> str:
     """The header as a message quotes it."""
     text = ", ".join(header)
     return repr(text[:60] + ("…" if len(text) > 60 else ""))
+
+
+def format_table(lexelts: Iterable[Lexelt], format: str = "csv") -> str:
+    """A TSV or CSV table of ``lexelts``' instances (header ``id``, ``lexelt``,
+    ``sentence``; the target marked ``<head>…</head>``; fields quoted as RFC 4180 needs,
+    ``\\n`` line ends) that :func:`parse_table` reads back. ValueError for a context that
+    holds ``<head>`` or ``</head>`` itself (it could not be read back as one target)."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=DELIMITERS[format], lineterminator="\n")
+    writer.writerow(REQUIRED)
+    for lexelt in lexelts:
+        for instance in lexelt.instances:
+            if any(tag in instance.text for tag in ("<head>", "</head>")):
+                raise ValueError(f"instance {instance.id!r} holds <head> in its context")
+            sentence = f"{instance.before}<head>{instance.head}</head>{instance.after}"
+            writer.writerow((instance.id, lexelt.item, sentence))
+    return out.getvalue()
