@@ -20,12 +20,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
-from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
 from annotate.gold.aggregate import CompiledItem
 from annotate.gold.compiler import AnswerProblem, CompiledGold, LemmaChange, NormalisationChange
+from scoring.formats.annotators import annotator_lines as lines_of
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold_line, read_gold_pair
 
 FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
@@ -55,26 +55,8 @@ def mwgold_lines(gold: CompiledGold) -> Iterator[str]:
 
 
 def annotator_lines(gold: CompiledGold) -> Iterator[str]:
-    """``annotators.jsonl`` lines: what ``json.dumps`` gives for each object (ensure_ascii
-    off), built from a cache of encoded strings because there may be millions."""
-    encoded: dict[str, str] = {}
-
-    def quoted(text: str) -> str:
-        found = encoded.get(text)
-        if found is None:
-            found = encoded[text] = encode_basestring(text)
-        return found
-
-    for item in gold.items:
-        head = f'"lexelt": {quoted(item.lexelt)}, "instance": {quoted(item.instance)}, '
-        for answer in item.answers:
-            substitutes = ", ".join(map(quoted, sorted(answer.substitutes)))
-            multiword = "null" if answer.multiword is None else quoted(answer.multiword)
-            yield (
-                f'{{"annotator": {quoted(answer.annotator)}, {head}"kind": '
-                f'{quoted(answer.kind)}, "substitutes": [{substitutes}], '
-                f'"multiword": {multiword}}}'
-            )
+    """``annotators.jsonl`` lines (:func:`scoring.formats.annotators.annotator_lines`)."""
+    return lines_of((item.lexelt, item.instance, item.answers) for item in gold.items)
 
 
 def _normalisation(change: NormalisationChange) -> dict[str, Any]:

@@ -13,8 +13,9 @@ writes it (:mod:`annotate.gold.write`) and the agreement measures read it
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -153,10 +154,34 @@ def read_annotators(path: str | Path) -> tuple[Item, ...]:
     return parse_annotators(split_lines(read_text(path)), str(path))
 
 
+def annotator_lines(items: Iterable[tuple[str, str, Iterable[Answer]]]) -> Iterator[str]:
+    """The lines (without newline) of ``(lexelt, instance, answers)`` items: for each answer
+    in the order given, what ``json.dumps`` gives for its object (non-ASCII characters as
+    they are, substitutes sorted), built from a cache of encoded strings because there may
+    be millions."""
+    encoded: dict[str, str] = {}
+
+    def quoted(text: str) -> str:
+        found = encoded.get(text)
+        if found is None:
+            found = encoded[text] = encode_basestring(text)
+        return found
+
+    for lexelt, instance, answers in items:
+        head = f'"lexelt": {quoted(lexelt)}, "instance": {quoted(instance)}, '
+        for answer in answers:
+            substitutes = ", ".join(map(quoted, sorted(answer.substitutes)))
+            multiword = "null" if answer.multiword is None else quoted(answer.multiword)
+            yield (
+                f'{{"annotator": {quoted(answer.annotator)}, {head}"kind": '
+                f'{quoted(answer.kind)}, "substitutes": [{substitutes}], '
+                f'"multiword": {multiword}}}'
+            )
+
+
 def format_annotators(items: Iterable[Item]) -> str:
     """The ``annotators.jsonl`` text :func:`parse_annotators` reads back: one line per
-    answer, items in the order given, answers in their order (``json.dumps`` of each object,
-    non-ASCII characters as they are).
+    answer (:func:`annotator_lines`), items in the order given, answers in their order.
 
     >>> items = (Item("bright.a", "1", (Answer("1", "nil", frozenset()),)),)
     >>> format_annotators(items) == (
@@ -165,19 +190,5 @@ def format_annotators(items: Iterable[Item]) -> str:
     ... )
     True
     """
-    return "".join(
-        json.dumps(
-            {
-                "annotator": answer.annotator,
-                "lexelt": item.lexelt,
-                "instance": item.instance,
-                "kind": answer.kind,
-                "substitutes": sorted(answer.substitutes),
-                "multiword": answer.multiword,
-            },
-            ensure_ascii=False,
-        )
-        + "\n"
-        for item in items
-        for answer in item.responses
-    )
+    rows = ((item.lexelt, item.instance, item.responses) for item in items)
+    return "".join(line + "\n" for line in annotator_lines(rows))
