@@ -14,17 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scoring.diagnose import Tally, show
-from scoring.formats.gold import compat_entries, compat_first_count
+from scoring.formats.gold import read_mwgold_lines
 from scoring.lines import NONSPACE as _NONSPACE
-from scoring.lines import has_content, perl_split
+from scoring.lines import has_content
 from scoring.multiword_measures import MultiwordItem, row
-from scoring.perl import perl_eq, perl_truthy
 from scoring.registry import figure
 from scoring.types import Rules
 
 # score.pl's multiword patterns; \s may not cross lines, so these run line by line.
 MW_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$", re.ASCII)
-_MW_GOLD_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*:: (.*)", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -59,38 +57,6 @@ class MultiwordScores:
         """The registered mw measure ``mw.NAME`` (``detection_P``, ``detection_R``,
         ``identification_P``, ``identification_R``); None where its denominator is 0."""
         return figure(f"mw.{name}", self.sums)
-
-
-def read_mwgold_lines(
-    lines: Sequence[str], gold_name: str, log: list[str]
-) -> tuple[dict[str, str], int]:
-    """score.pl's ``readmwfile``: the multiword "mode" of each item given by two or more
-    annotators, and how many there are. Malformed lines are reported into ``log``."""
-    modes: dict[str, str] = {}
-    total_modes = 0
-    for number, line in enumerate(lines, 1):
-        found = _MW_GOLD_LINE.search(line)
-        if found is None:
-            if _NONSPACE.search(line):
-                log.append(f"Error in {gold_name} on line {number}")
-            continue
-        _lexelt, item_id, rest = found.groups()
-        fields = perl_split(rest)
-        if not compat_first_count(fields) > 1:
-            continue
-        mode: str | None = None
-        mode_count: int | float = 0
-        deleted = False
-        for multiword, count in compat_entries(fields):
-            if not perl_truthy(mode) and count > 1:
-                mode, mode_count = multiword, count
-                modes[item_id] = mode
-                total_modes += 1
-            elif not deleted and perl_truthy(mode) and perl_eq(count, mode_count):
-                modes.pop(item_id, None)
-                total_modes -= 1
-                deleted = True
-    return modes, total_modes
 
 
 def score_multiwords(

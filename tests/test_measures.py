@@ -23,7 +23,7 @@ from scoring import __version__, ranking, revised
 from scoring.benchmark.swords import target_gold
 from scoring.benchmark.swords_measures import COLUMNS, METRICS, row
 from scoring.formats import ranked as ranked_format
-from scoring.formats.gold import Gold, read_gold
+from scoring.formats.gold import Gold, read_gold, read_mwgold_lines
 from scoring.formats.ranked import Scored
 from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
@@ -38,7 +38,7 @@ from scoring.measures import (
     score_files,
     system_rows,
 )
-from scoring.multiword import read_mwgold_lines, score_multiwords
+from scoring.multiword import score_multiwords
 from scoring.multiword_measures import MultiwordItem
 from scoring.official import OOT_GUESSES, score_item, score_system
 from scoring.registry import (

@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple, cast
 
 from scoring.formats import FormatError
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
-from scoring.lines import iter_chunks, perl_split
+from scoring.lines import NONSPACE, iter_chunks, perl_split
 from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
@@ -709,3 +709,41 @@ def format_gold_line(gold: GoldLine) -> str:
 def format_gold(lines: Iterable[GoldLine]) -> str:
     """A gold file's text: :func:`format_gold_line` of each line, each ending ``\\n``."""
     return "".join(format_gold_line(line) + "\n" for line in lines)
+
+
+# --- the mwgold as score.pl reads it -----------------------------------------------------
+
+_MW_GOLD_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*:: (.*)", re.ASCII)
+"""score.pl's mwgold line pattern (``\\s`` may not cross lines: it runs line by line)."""
+
+
+def read_mwgold_lines(
+    lines: Sequence[str], gold_name: str, log: list[str]
+) -> tuple[dict[str, str], int]:
+    """score.pl's ``readmwfile``: the multiword "mode" of each item given by two or more
+    annotators, and how many there are. Malformed lines are reported into ``log``."""
+    modes: dict[str, str] = {}
+    total_modes = 0
+    for number, line in enumerate(lines, 1):
+        found = _MW_GOLD_LINE.search(line)
+        if found is None:
+            if NONSPACE.search(line):
+                log.append(f"Error in {gold_name} on line {number}")
+            continue
+        _lexelt, item_id, rest = found.groups()
+        fields = perl_split(rest)
+        if not compat_first_count(fields) > 1:
+            continue
+        mode: str | None = None
+        mode_count: int | float = 0
+        deleted = False
+        for multiword, count in compat_entries(fields):
+            if not perl_truthy(mode) and count > 1:
+                mode, mode_count = multiword, count
+                modes[item_id] = mode
+                total_modes += 1
+            elif not deleted and perl_truthy(mode) and perl_eq(count, mode_count):
+                modes.pop(item_id, None)
+                total_modes -= 1
+                deleted = True
+    return modes, total_modes
