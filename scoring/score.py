@@ -35,7 +35,6 @@ from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.files import not_utf8, without_mark
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
-from scoring.formats.system import read_system
 from scoring.formats.text import encode, read_text, split_lines
 from scoring.official import OfficialScores, ScorerDied, score_system
 from scoring.perl import perl_truthy
@@ -183,6 +182,8 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
     unread: list[str] = []
     try:
         if options.strict:
+            from scoring.formats.system import read_system  # only then: start-up pays nothing
+
             check_utf8(options.system)
             read_system(options.system, _kind(options.measure))
         text, notes = _score(options, unread)
