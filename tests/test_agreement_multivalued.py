@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -22,6 +23,7 @@ from scoring.agreement.multivalued import (
     substitute_multivalued_alpha,
     substitute_sets,
 )
+from tests.conftest import shared_path
 
 Units = list[list[frozenset[str] | None]]
 
@@ -218,3 +220,22 @@ def test_substitute_alpha_is_table_3_in_words() -> None:
     assert substitute_multivalued_alpha(items) == pytest.approx(
         multivalued_alpha(coded("bd d .", "abd b bd", ". a a", "a . ."))
     )
+
+
+def test_split_test_gold_figures(tmp_path: Path) -> None:
+    """The figures docs/agreement.md gives for the split test gold (compiled without
+    normalisation or lemmatisation), beside MASI alpha on the same items."""
+    from annotate.gold import CompileOptions, compile_responses, write_outputs
+    from annotate.gold.split import split_gold
+    from scoring.agreement import read_annotators
+    from scoring.agreement.alpha import masi_alpha
+    from scoring.io import read_lines
+
+    gold = shared_path("data", "semeval2007", "test", "gold")
+    split = split_gold(read_lines(gold), str(gold))
+    options = CompileOptions(normalise=False, lemmatise=False)
+    write_outputs(compile_responses(split.responses, options), tmp_path)
+    items = read_annotators(tmp_path / "annotators.jsonl")
+    assert round(substitute_multivalued_alpha(items), 3) == 0.284
+    assert round(substitute_multivalued_alpha(items, nil="empty"), 3) == 0.280
+    assert round(masi_alpha(items), 3) == 0.214
