@@ -178,6 +178,8 @@ def test_refusals() -> None:
         multivalued_alpha(coded("a a", "a a ."))
     with pytest.raises(ValueError, match="expected disagreement 0"):
         multivalued_alpha(coded("- -", "- ."))
+    with pytest.raises(ValueError, match="a set of 17 values"):
+        multivalued_alpha([[frozenset(range(17)), frozenset({1})]])
 
 
 # --- substitution answers -------------------------------------------------------------------

@@ -24,10 +24,10 @@ members they do not share, for nominal values
 The nominal δ depends on |C ∩ K| only, so D(a, b) = 1 - 2 Y(a, b) / ((a + b) Z(a, b)) with
 Z = Σ w and Y = Σ w |C ∩ K|, the coefficients of s^a t^b in
 Π_x (1 + n_x s + n_x t + n_x (n_x - 1) u s t) at u = 1 and of its derivative in u: one pass
-over the values, in integers, instead of enumerating every pair of subsets of the
-vocabulary (:func:`expected_weights`). Everything is exact (:class:`fractions.Fraction`);
-the published examples of Krippendorff & Craggs (2016), tables 3, 8a-c and 9a-c, are the
-tests.
+over the distinct occurrence counts, in integers, instead of enumerating every pair of
+subsets of the vocabulary (:func:`expected_weights`). Everything is exact
+(:class:`fractions.Fraction`); the published examples of Krippendorff & Craggs (2016),
+tables 3, 8a-c and 9a-c, are the tests.
 """
 
 from __future__ import annotations
@@ -39,6 +39,9 @@ from typing import Literal, Protocol
 
 ValueSet = frozenset[Hashable]
 Nil = Literal["missing", "empty"]
+LARGEST_SET = 16
+"""The largest set accepted: the expected disagreement multiplies polynomials of degree
+(largest + 1)² (annotators give at most 3 substitutes)."""
 
 
 def set_difference(first: ValueSet, second: ValueSet) -> Fraction:
@@ -49,32 +52,67 @@ def set_difference(first: ValueSet, second: ValueSet) -> Fraction:
     return 1 - Fraction(2 * len(first & second), len(first) + len(second))
 
 
-def expected_weights(occurrences: Iterable[int], largest: int) -> tuple[list[list[int]], ...]:
+Weights = tuple[list[list[int]], list[list[int]]]
+"""(Z, Y): truncated polynomials in s and t, Y the derivative in u (see below)."""
+
+
+def _product(first: Weights, second: Weights, largest: int) -> Weights:
+    """The product of two (Z, Y) pairs, terms of degree above ``largest`` in s or in t
+    dropped: Z = Z1 Z2, Y = Z1 Y2 + Y1 Z2 (the derivative of a product)."""
+    size = largest + 1
+    z = [[0] * size for _ in range(size)]
+    y = [[0] * size for _ in range(size)]
+    (z1, y1), (z2, y2) = first, second
+    for a1 in range(size):
+        for b1 in range(size):
+            if not (z1[a1][b1] or y1[a1][b1]):
+                continue
+            for a2 in range(size - a1):
+                for b2 in range(size - b1):
+                    z[a1 + a2][b1 + b2] += z1[a1][b1] * z2[a2][b2]
+                    y[a1 + a2][b1 + b2] += z1[a1][b1] * y2[a2][b2] + y1[a1][b1] * z2[a2][b2]
+    return z, y
+
+
+def _one(largest: int) -> Weights:
+    """The polynomial 1 (and its derivative 0)."""
+    size = largest + 1
+    return (
+        [[int(a == b == 0) for b in range(size)] for a in range(size)],
+        [[0] * size for _ in range(size)],
+    )
+
+
+def _power(base: Weights, exponent: int, largest: int) -> Weights:
+    result = _one(largest)
+    while exponent:
+        if exponent & 1:
+            result = _product(result, base, largest)
+        exponent >>= 1
+        if exponent:
+            base = _product(base, base, largest)
+    return result
+
+
+def expected_weights(occurrences: Iterable[int], largest: int) -> Weights:
     """(Z, Y): Z[a][b] = Σ w(C, K) and Y[a][b] = Σ w(C, K) |C ∩ K| over the sets C of a
     values and K of b values (a, b ≤ ``largest``), w as in the module docstring, for values
     occurring ``occurrences`` times. Each value x multiplies the generating polynomial by
     1 + n s + n t + n (n - 1) u s t (x in neither set, in C only, in K only, in both);
-    Y carries the derivative in u."""
+    Y carries the derivative in u. Values with the same n give the same factor, so each
+    distinct n is raised to its multiplicity by squaring: the cost depends on the number
+    of distinct counts, not on the size of the vocabulary."""
     size = largest + 1
-    z = [[0] * size for _ in range(size)]
-    y = [[0] * size for _ in range(size)]
-    z[0][0] = 1
-    for n in occurrences:
-        both = n * (n - 1)
-        for a in range(largest, -1, -1):  # downwards: each value is used once
-            for b in range(largest, -1, -1):
-                new_z, new_y = z[a][b], y[a][b]
-                if a:
-                    new_z += n * z[a - 1][b]
-                    new_y += n * y[a - 1][b]
-                if b:
-                    new_z += n * z[a][b - 1]
-                    new_y += n * y[a][b - 1]
-                if a and b:
-                    new_z += both * z[a - 1][b - 1]
-                    new_y += both * (y[a - 1][b - 1] + z[a - 1][b - 1])
-                z[a][b], y[a][b] = new_z, new_y
-    return z, y
+    total = _one(largest)
+    for n, values in sorted(Counter(occurrences).items()):
+        z = [[0] * size for _ in range(size)]
+        y = [[0] * size for _ in range(size)]
+        z[0][0] = 1
+        if largest:
+            z[1][0] = z[0][1] = n
+            z[1][1] = y[1][1] = n * (n - 1)
+        total = _product(total, _power((z, y), values, largest), largest)
+    return total
 
 
 def multivalued_alpha_exact(units: Iterable[Sequence[Iterable[Hashable] | None]]) -> Fraction:
@@ -83,7 +121,7 @@ def multivalued_alpha_exact(units: Iterable[Sequence[Iterable[Hashable] | None]]
     None when they did not code the unit). Units with fewer than two sets are not
     pairable and drop out. ValueError when no unit is pairable or the expected
     disagreement is 0 (every pairable set is the same single value, or all are empty)."""
-    observed = Fraction(0)
+    pairs: Counter[tuple[int, int, int]] = Counter()  # (m_u, |C| + |K|, |C ∩ K|) → pairs
     pooled: list[ValueSet] = []
     for unit in units:
         sets = [frozenset(v) for v in unit if v is not None]
@@ -91,15 +129,26 @@ def multivalued_alpha_exact(units: Iterable[Sequence[Iterable[Hashable] | None]]
         if m < 2:
             continue
         pooled += sets
-        within = sum(
-            (set_difference(c, k) for i, c in enumerate(sets) for k in sets[i + 1 :]),
-            Fraction(0),
+        pairs.update(
+            (m, len(c) + len(k), len(c & k)) for i, c in enumerate(sets) for k in sets[i + 1 :]
         )
-        observed += 2 * within / (m - 1)
     n = len(pooled)
     if n == 0:
         raise ValueError("no unit has two sets (alpha needs pairable values)")
+    # each unordered pair twice, (C, K) and (K, C); δ = 1 - 2 i / (|C| + |K|)
+    observed = sum(
+        (
+            Fraction(2 * number, m - 1) * (1 - Fraction(2 * i, sizes) if sizes else 0)
+            for (m, sizes, i), number in sorted(pairs.items())
+        ),
+        Fraction(0),
+    )
     sizes = Counter(map(len, pooled))
+    if max(sizes) > LARGEST_SET:
+        raise ValueError(
+            f"a set of {max(sizes)} values (multi-valued alpha accepts sets of at most "
+            f"{LARGEST_SET})"
+        )
     occurrences = Counter(x for value in pooled for x in value)
     z, y = expected_weights(sorted(occurrences.values()), max(sizes))
     expected = Fraction(0)
