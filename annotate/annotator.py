@@ -103,10 +103,9 @@ def _visible(dataset_id: int) -> Dataset:
 @bp.get("/annotate/dataset/<id:dataset_id>")
 @login_required
 def dataset_start(dataset_id: int) -> str | Response | tuple[str, int]:
-    if current_user.study_id == dataset_id and current_user.participant_id:
-        released = _released(dataset_id)
-        if released is not None:
-            return released
+    released = _released(dataset_id)
+    if released is not None:
+        return released
     dataset = _visible(dataset_id)
     instance = resume(current_user, dataset)
     if instance is None:
@@ -116,9 +115,12 @@ def dataset_start(dataset_id: int) -> str | Response | tuple[str, int]:
 
 @bp.get("/annotate/dataset/<id:dataset_id>/done")
 @login_required
-def finished(dataset_id: int) -> str | Response:
+def finished(dataset_id: int) -> str | Response | tuple[str, int]:
     """A finished dataset: says so, what is left in the others, and to a crowd
     participant the completion code. Not finished yet: its first unanswered sentence."""
+    released = _released(dataset_id)
+    if released is not None:
+        return released
     dataset = _visible(dataset_id)
     use_language(dataset.language)
     instance = resume(current_user, dataset)
@@ -155,7 +157,7 @@ def _study_full(dataset: Dataset, error: StudyFull) -> tuple[str, int]:
     released, none is free) with the study's screen-out code, if it has one."""
     screenout = dataset.screenout_code if error.started else None
     page = render_template(
-        "annotate/study.html", dataset=dataset, error=str(error), screenout=screenout
+        "annotate/study.html", dataset=dataset, error=str(error), screenout=screenout, full=True
     )
     return page, 409
 
@@ -164,7 +166,9 @@ def _released(dataset_id: int) -> str | Response | tuple[str, int] | None:
     """A participant of this dataset's study who is no longer a member (their batch was
     released while they were away) and comes back in the same session: a new batch if
     one is free (and the study link is open), else the study-full page. None when they
-    are still a member."""
+    are still a member, or not one of its participants."""
+    if current_user.study_id != dataset_id or not current_user.participant_id:
+        return None
     dataset = db.get_or_404(Dataset, dataset_id)
     if is_member(current_user, dataset):
         return None

@@ -261,7 +261,7 @@ def test_forged_ids_cannot_hold_a_study_once_their_batches_expire(app: Flask) ->
     ):
         page = response.get_data(as_text=True)
         assert response.status_code == 409 and 'id="screenout-code">SCREEN-9<' in page
-        assert "DONE-1" not in page
+        assert "DONE-1" not in page and 'name="participant"' not in page
     assert _accounts(app, "f1") == [(f"p{words}-f1", words)]
     assert _answers(app, words) == [(f"p{words}-f2", ["kept"])]
     # f3's saves go nowhere: its sentence is real2's now
