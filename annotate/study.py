@@ -245,12 +245,18 @@ def batches(dataset: Dataset, size: int) -> list[list[int]]:
     return result
 
 
+def _lock(dataset: Dataset) -> None:
+    """Lock the dataset's row until the transaction ends (PostgreSQL's ``SELECT … FOR
+    UPDATE``; SQLite, which has one writer at a time, ignores it)."""
+    db.session.execute(select(Dataset.id).where(Dataset.id == dataset.id).with_for_update())
+
+
 def give_batch(user: User, dataset: Dataset) -> bool:
     """Assign ``user`` the first batch (of :func:`batches`) with the fewest annotators,
     fewer than ``per_sentence``; False when every batch has them all. Not committed.
-    The dataset's row is locked first (PostgreSQL), so that two arrivals at once do not
+    The dataset's row is locked first (:func:`_lock`), so that two arrivals at once do not
     both take the last free batch."""
-    db.session.execute(select(Dataset.id).where(Dataset.id == dataset.id).with_for_update())
+    _lock(dataset)
     per_sentence = dataset.per_sentence or 1
     counts = dict(
         db.session.execute(
@@ -424,10 +430,11 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     if user is not None and is_member(user, dataset):
         return user
     started = user is not None
-    if dataset.design == "overlap" and release_expired(dataset, now):
-        db.session.commit()
+    _lock(dataset)  # arrivals at once are admitted one after the other (PostgreSQL)
+    release_expired(dataset, now)
     cap = dataset.max_participants
     if cap is not None and study_participants(dataset) >= cap:
+        db.session.commit()  # the releases stay
         raise StudyFull(f"the study {dataset.name!r} has its {cap} participants", started)
     if user is None:
         username = f"p{dataset.id}-{participant_id}"
