@@ -253,7 +253,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     found = read(current_user, instance_id, following=posted)
     if found is None or not found[0].may_open:
         if current_user.study_id is not None and not wants_json():
-            # a participant's batch released: their study's start says what is next
+            # a participant's sentence that is not theirs (their batch was released, or
+            # another study's): their own study's start says what is next
             return redirect(url_for("annotator.dataset_start", dataset_id=current_user.study_id))
         abort(404)  # no such sentence, another dataset's, or not one of the annotator's
     addressed, page = found

@@ -131,8 +131,8 @@ def _change(dataset: Dataset, action: str) -> None:
     elif action == "study-rules":
         set_study_rules(
             dataset,
-            form_number(request.form, "release_minutes", "minutes", *RELEASE_MINUTES),
-            form_number(request.form, "max_participants", "participants", *MAX_PARTICIPANTS),
+            form_number(request.form, "release_minutes", "release minutes", *RELEASE_MINUTES),
+            form_number(request.form, "max_participants", "most participants", *MAX_PARTICIPANTS),
             request.form.get("screenout_code", "").strip() or None,
         )
         flash("Study rules saved.", "info")
