@@ -24,10 +24,10 @@ from scoring import analyses, significance
 from scoring.agreement.swords import Swords
 from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
-from scoring.measures import Settings, SystemRows, corpus_totals, pos_masks, score_files
-from scoring.official import score_system
 from scoring.ranking import format_ranking_line
-from scoring.registry import LEADERBOARD_KINDS, MEASURES, measure_def
+from scoring.registry import LEADERBOARD_BY_NAME, LEADERBOARD_KINDS, MEASURES, measure_def
+from scoring.rows import Settings, SystemRows, corpus_totals, pos_masks, score_files
+from scoring.scan import score_system
 from scoring.significance import Resampling
 from scoring.types import SystemKind
 
@@ -217,7 +217,7 @@ def leaderboard(
         gold.rules,
         figures,
         {m: MEASURES[m].description for m in used},
-        {m: MEASURES[m].signature(settings, gold.rules, reading.rules) for m in used},
+        {m: LEADERBOARD_BY_NAME[m].signature(settings, gold.rules, reading.rules) for m in used},
         {
             "best": float(bounds.best),
             "oot": float(bounds.oot),
