@@ -4,8 +4,9 @@ scoring.revised and scoring.ranking on exact frequencies, the official credit fr
 gold's counts, on hand-made and real data; mw's and SWORDS': hand-computed values); the
 leaderboard's bulk rows against the same item functions on the float frequencies, bit for
 bit (the rows were computed so item by item before they were computed in bulk), with
-hand-computed edge cases of the bulk route; one route for an item and for the bulk rows;
-the scorer's figures are the registry's; the signatures."""
+hand-computed edge cases of the bulk route; the families' exact routes against the exact
+route written here; the scorer's figures are the registry's; the signatures. (Every
+registered measure's exact route against its bulk route: tests/test_registry.py.)"""
 
 from __future__ import annotations
 
@@ -225,6 +226,9 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
     exact = [
         exact_row(kind, gold_item, one, k) for gold_item, one in zip(items, given, strict=True)
     ]
+    for gold_item, one, expected in zip(items, given, exact, strict=True):  # the families' own
+        found = {c: v for f in FAMILIES[kind] for c, v in f.exact(gold_item, one, k).items()}
+        assert found == {c: expected[c] for c in found}, (name, gold_item.id)
     checked = 0
     for measure_name in rows.measures():
         measure = BOARD[measure_name]
