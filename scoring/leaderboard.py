@@ -1,5 +1,5 @@
 """One table for many systems: every applicable measure
-of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.measures`) per
+of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.rows`) per
 system, optionally by PoS (Tables 4-8 of the 2009 paper), the theoretical upper bounds of
 the gold (:mod:`scoring.analyses`), and, when asked, bootstrap intervals and pairwise
 significance (:mod:`scoring.significance`), resampling lemmas. The command line
@@ -26,8 +26,9 @@ from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
 from scoring.ranking import format_ranking_line
 from scoring.registry import LEADERBOARD_BY_NAME, LEADERBOARD_KINDS, MEASURES, measure_def
-from scoring.rows import Settings, SystemRows, corpus_totals, pos_masks, score_files
+from scoring.rows import SystemRows, corpus_totals, pos_masks, score_files
 from scoring.scan import score_system
+from scoring.signature import Settings
 from scoring.significance import Resampling
 from scoring.types import SystemKind
 

@@ -102,7 +102,7 @@ class ItemScore(NamedTuple):
     ``stale`` marks a compat line whose empty answer was scored with the previous line's
     guesses; ``duplicates`` counts repeated guesses (oot); ``answers`` are the guesses
     scored (split by the rules, cut to 10 for oot, the previous line's when stale): what
-    the official measures of :mod:`scoring.measures` read.
+    the official family (:mod:`scoring.measures.official`) reads.
     """
 
     line: int

@@ -48,13 +48,11 @@ from scoring.lines import HYPHENS, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.official import guesses_fixed
 from scoring.registry import FAMILIES, MEASURES, measure_def
 from scoring.scan import score_system
-from scoring.signature import Settings
 from scoring.types import Rules, SystemKind, Task
 
 __all__ = [
     "Answers",
     "GoldItem",
-    "Settings",
     "SystemRows",
     "detect_kind",
     "first_answers",

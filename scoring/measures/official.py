@@ -51,7 +51,11 @@ def _bulk(task: Task, given: Given) -> Columns:
     import numpy as np
 
     table = given.table
-    found: list[tuple[int, float, bool, bool, bool]] = []
+    answered: list[int] = []
+    outcomes: dict[Column, list[float]] = {
+        column: []
+        for column in (Column.SCORE, Column.ATTEMPTED, Column.MODE_ATTEMPTED, Column.MODE_CORRECT)
+    }
     for j, (gold_item, answers) in enumerate(zip(table.items, given.answers, strict=True)):
         guesses = answers.official
         item = gold_item.item
@@ -60,17 +64,16 @@ def _bulk(task: Task, given: Given) -> Columns:
                 score, tried, right = answers.outcome
             else:
                 _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
-            found.append((j, score, answers.fresh, tried, right))
+            answered.append(j)
+            outcomes[Column.SCORE].append(score)
+            outcomes[Column.ATTEMPTED].append(answers.fresh)
+            outcomes[Column.MODE_ATTEMPTED].append(tried)
+            outcomes[Column.MODE_CORRECT].append(right)
     out: dict[str, Array] = {column: np.zeros(len(table)) for column in Column}
     out[Column.ITEM] = table.in_t.copy()
     out[Column.HAS_MODE] = table.has_mode.copy()
-    if found:
-        values = np.array(found, dtype=np.float64)
-        rows = values[:, 0].astype(np.int64)
-        for c, column in enumerate(
-            (Column.SCORE, Column.ATTEMPTED, Column.MODE_ATTEMPTED, Column.MODE_CORRECT), 1
-        ):
-            out[column][rows] = values[:, c]
+    for column, values in outcomes.items():
+        out[column][answered] = values
     return out
 
 
