@@ -63,8 +63,8 @@ class Measure(Protocol):
     """One registered measure, as sacrebleu's ``Metric``: its name, the family whose
     columns it reads (a module of :mod:`scoring.measures`), the kinds of system it applies
     to, a description, the column sums it reads and its figure from column sums (one, or
-    B vectorised). Each family's measures also have a ``signature`` taking the settings
-    that family has."""
+    B vectorised). The leaderboard's measures also sign their figures
+    (:meth:`Ratio.signature`); the scorer and the benchmarks sign theirs as a whole."""
 
     @property
     def name(self) -> str: ...

@@ -25,10 +25,10 @@ from scoring.benchmark.swords import target_gold
 from scoring.gold import Gold, fold, read_gold
 from scoring.leaderboard import Settings, leaderboard
 from scoring.lines import read_text
-from scoring.measures.multiword import MULTIWORD, MultiwordItem
+from scoring.measures.multiword import MultiwordItem
 from scoring.measures.multiword import exact_row as mw_exact_row
 from scoring.measures.official import COLUMNS as OFFICIAL_COLUMNS
-from scoring.measures.swords import COLUMNS, METRICS, SWORDS, row
+from scoring.measures.swords import COLUMNS, METRICS, row
 from scoring.measures.swords import exact_row as swords_exact_row
 from scoring.multiword import read_mwgold_lines, score_multiwords
 from scoring.official import OOT_GUESSES, score_item
@@ -602,9 +602,6 @@ def test_every_mw_measure_equals_its_hand_computed_value(rules: Rules) -> None:
         0.5,
         0.0,
     ]
-    assert {m.name: m for m in MULTIWORD}["mw.detection_R"].signature("fixed") == (
-        f"metric:mw.detection_R|rules:fixed|t:two+responses|version:{__version__}"
-    )
 
 
 def test_every_swords_measure_equals_its_hand_computed_value() -> None:
@@ -650,9 +647,6 @@ def test_every_swords_measure_equals_its_hand_computed_value() -> None:
     nothing = swords["swords.strict_a_f@10"]
     assert nothing.figure([0, 3, 2]) is None
     assert nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]])).tolist() == [0.0, 0.4]
-    assert {m.name: m for m in SWORDS}["swords.gap"].signature(("data", "d.json"), ("k", 10)) == (
-        f"metric:swords.gap|data:d.json|k:10|version:{__version__}"
-    )
 
 
 def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> None:

@@ -398,7 +398,7 @@ def lemmatiser_name() -> str:
 
 def swords_settings(data: str) -> tuple[tuple[str, object], ...]:
     """Every setting that fixes SWORDS' figures on the dataset file named ``data`` (what
-    :meth:`~scoring.measures.swords.SwordsMeasure.signature` takes)."""
+    :func:`swords_signature` signs)."""
     return (
         ("data", data),
         ("lemmatiser", lemmatiser_name()),

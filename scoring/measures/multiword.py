@@ -28,7 +28,6 @@ from scoring.gold import normalise
 from scoring.lines import NONSPACE
 from scoring.perl import perl_truthy
 from scoring.quotient import Quotient, Row, Value
-from scoring.signature import scorer_settings, signature
 from scoring.types import Rules, SystemKind
 
 COLUMNS = ("found", "genuine", "matched", "has_mw")
@@ -83,10 +82,6 @@ class MultiwordRatio(Quotient):
 
     def parts(self, sums: Sequence[Value]) -> tuple[Value, Value]:
         return sums[0], sums[1]
-
-    def signature(self, rules: Rules) -> str:
-        """``metric:mw.detection_P|rules:compat|t:two+responses|version:X``."""
-        return signature(self.name, *scorer_settings(rules))
 
 
 _SOURCE = "score.pl -t mw (McCarthy & Navigli 2007, section 4.3)"

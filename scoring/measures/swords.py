@@ -31,7 +31,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from scoring.quotient import Quotient, Row, Value, f_score
-from scoring.signature import signature
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
@@ -135,11 +134,6 @@ class SwordsMeasure(Quotient):
         if self.harmonic:
             return f_score(sums[0], sums[1], sums[2])
         return sums[0], sums[1]
-
-    def signature(self, *settings: tuple[str, object]) -> str:
-        """``metric:swords.NAME|`` then SWORDS' settings
-        (:func:`scoring.benchmark.swords.swords_settings`) and the version."""
-        return signature(self.name, *settings)
 
 
 def _setting(prefix: str, level: str) -> tuple[SwordsMeasure, ...]:
