@@ -41,8 +41,8 @@ from scoring.benchmark.cli import Report
 from scoring.gold import Count, gold_key
 from scoring.io import FormatError, read_lines, read_system
 from scoring.lines import read_text
-from scoring.measures import detect_kind
 from scoring.ranking import Scored, as_ranking, normalised, ordered_gap, parse_ranking, rank_order
+from scoring.rows import detect_kind
 from scoring.signature import signature
 
 Convention = Literal["melamud", "lexsubgen"]
