@@ -116,3 +116,15 @@ def test_best_refuses_malformed_lines(tmp_path: Path, gold: str, system: str, wh
         )
     assert status == 1
     assert where in err.getvalue()
+
+
+def test_undefined_figures_are_zero_with_a_note(tmp_path: Path) -> None:
+    """A gold whose only item is outside T (one entry, count 1) leaves every denominator 0."""
+    (tmp_path / "gold").write_text("Flügel.n 5 :: Schwinge 1\n", encoding="utf-8")
+    (tmp_path / "best").write_text("Flügel.n 5 :: Schwinge\n", encoding="utf-8")
+    result = run(str(tmp_path / "best"), "--data", str(tmp_path / "gold"))
+    assert figures(result) == (0.0, 0.0, 0.0, 0.0)
+    assert result["notes"] == [
+        f"best {name} is undefined (its denominator is 0); shown as 0"
+        for name in ("precision", "recall", "mode precision", "mode recall")
+    ]
