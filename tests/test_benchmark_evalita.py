@@ -132,3 +132,16 @@ def test_llm_response_errors(tmp_path: Path, lines: list[str], message: str) -> 
     answers = tmp_path / "answers.jsonl"
     answers.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert message in failure(str(answers), "--data", str(gold), "-t", "llm-f1")
+
+
+@pytest.mark.parametrize("rules", ["fixed", "compat"])
+def test_oot_by_hand(rules: str) -> None:
+    """5/5 + 1/4 + 2/4 + (1+2)/7 + 3/3 over 5 items; modes right on items 3 and 5 of 4.
+    Under compat, città's località is dropped from the gold, so paese alone is 2/2: the
+    same credit."""
+    result = run(
+        str(DATA / "system.oot"), "--data", str(DATA / "gold"), "-t", "oot", "--rules", rules
+    )
+    expected = 100 * (1 + 0.25 + 0.5 + 3 / 7 + 1) / 5
+    assert result["precision"] == result["recall"] == pytest.approx(expected, abs=1e-12)
+    assert result["mode precision"] == result["mode recall"] == 50.0
