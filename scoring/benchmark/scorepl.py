@@ -19,7 +19,8 @@ from typing import Literal
 
 from scoring.gold import read_gold
 from scoring.io import read_gold_lines, read_lines, read_system
-from scoring.official import score_system
+from scoring.registry import official_figure
+from scoring.scan import score_system
 from scoring.types import Rules
 
 Measure = Literal["best", "oot"]
@@ -57,7 +58,7 @@ def official_figures(
     metrics: dict[str, float] = {}
     notes: list[str] = []
     for shown, name in FIGURES:
-        value = scores.figure(name)
+        value = official_figure(scores, name)
         if value is None:
             notes.append(f"{measure} {shown} is undefined (its denominator is 0); shown as 0")
         metrics[shown] = 100 * (value or 0.0)
