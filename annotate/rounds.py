@@ -43,7 +43,7 @@ from annotate.services import (
 )
 from scoring.formats.judgements import Judgement
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
-from scoring.measures import detect_kind, first_answers
+from scoring.rows import detect_kind, first_answers
 
 LAYOUTS = ("sentence", "candidate")
 """All candidates of a sentence on one screen (the default), or one candidate a screen."""

@@ -211,12 +211,13 @@ def spreadsheet_safe(cell: object) -> object:
 
 
 class CsvWriter:
-    """``csv.writer`` with ``\\n`` line ends and every cell :func:`spreadsheet_safe`."""
+    """``csv.writer`` with ``\\n`` line ends and every cell :func:`spreadsheet_safe`
+    (``delimiter``: a tab for TSV)."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, delimiter: str = ",") -> None:
         import csv
 
-        self._writer = csv.writer(out, lineterminator="\n")
+        self._writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
 
     def writerow(self, row: Iterable[object]) -> None:
         self._writer.writerow([spreadsheet_safe(cell) for cell in row])

@@ -1,5 +1,5 @@
 """``python -m scoring.benchmark semeval07``: GAP over the pooled candidates (Melamud's and
-LexSubGen's conventions) and LexSubGen's P@1, P@3, R@10.
+LexSubGen's conventions) and LexSubGen's P@k, R@k and F1@k (k = 1, 3, 10).
 
 Hand-made items are checked against Melamud's formula worked by hand; the real golds
 against the figures Melamud's ``lst_gap.py`` and LexSubGen's metrics printed on the same
@@ -142,7 +142,26 @@ def test_lexsubgen_takes_the_ideal_in_file_order() -> None:
 def test_generation_as_lexsubgen_counts() -> None:
     generation = Options("generation", "lexsubgen", "fixed")
     values = score([item("a 2;b 1;c 1;")], ranking("4 a;3 x;2 b;1 y"), generation).items["1"]
-    assert values == {"prec@1": 1.0, "prec@3": pytest.approx(2 / 3), "rec@10": pytest.approx(2 / 3)}
+    # gold {a, b, c}, ranked a x b y. k = 1: 1 hit of 1, P 1, R 1/3, F1 2(1/3)/(4/3) = 1/2;
+    # k = 3: 2 hits of 3, P 2/3, R 2/3, F1 2/3; k = 10: the 4 given, 2 hits, P 1/2, R 2/3,
+    # F1 2(1/2)(2/3)/(7/6) = 4/7. LexSubGen's names, in its order.
+    assert values == pytest.approx(
+        {
+            "prec@1": 1.0,
+            "rec@1": 1 / 3,
+            "f1@1": 1 / 2,
+            "prec@3": 2 / 3,
+            "rec@3": 2 / 3,
+            "f1@3": 2 / 3,
+            "prec@10": 1 / 2,
+            "rec@10": 2 / 3,
+            "f1@10": 4 / 7,
+        }
+    )
+    assert list(values) == [f"{name}@{k}" for k in (1, 3, 10) for name in ("prec", "rec", "f1")]
+    # no hit: P, R and F1 are 0 (LexSubGen's F1 is 0 when P or R is)
+    miss = score([item("a 2;")], ranking("1 x"), generation).items["1"]
+    assert (miss["prec@1"], miss["rec@1"], miss["f1@1"]) == (0.0, 0.0, 0.0)
     # fewer than k: P@k divides by the number given (LexSubGen's formula)
     short = score([item("a 2;b 1;c 1;")], ranking("2 a;1 x"), generation)
     assert short.items["1"]["prec@3"] == 0.5
@@ -151,6 +170,17 @@ def test_generation_as_lexsubgen_counts() -> None:
     raw = Options("generation", "lexsubgen", "raw")
     twice = score([item("garden 2;garden  1;lot 1;")], ranking("2 garden;1 garden"), raw)
     assert twice.items["1"]["prec@3"] == 1.0 and twice.items["1"]["rec@10"] == pytest.approx(2 / 3)
+
+
+def test_generation_f1_is_the_mean_of_the_items_f1() -> None:
+    # item 1: gold {a, b, c, d}, top 1 = a: P 1, R 1/4, F1 2/5; item 2: gold {e}, top 1 = e:
+    # F1 1. The figure is the mean of the F1s, (2/5 + 1) / 2 = 70%, as LexSubGen averages its
+    # per-item rows; the F1 of the mean P (1) and R (5/8) would be 10/13 = 76.9%.
+    items = [item("a 1;b 1;c 1;d 1;", item_id="1"), item("e 1;", item_id="2")]
+    system = {**ranking("1 a", item_id="1"), **ranking("1 e", item_id="2")}
+    metrics = score(items, system, Options("generation", "lexsubgen", "raw")).metrics
+    assert metrics["f1@1"] == pytest.approx(70.0)
+    assert (metrics["prec@1"], metrics["rec@1"]) == pytest.approx((100.0, 62.5))
 
 
 def test_an_item_without_a_system_line_scores_zero() -> None:
@@ -414,7 +444,50 @@ def test_raw_matching_reproduces_the_reference_runs(data: str, name: str) -> Non
     )
     if generation is not None:
         figures = score(items, system, Options("generation", "lexsubgen", "raw")).metrics
-        assert tuple(figures.values()) == pytest.approx(generation, abs=tolerance)
+        reported = tuple(figures[name] for name in ("prec@1", "prec@3", "rec@10"))
+        assert reported == pytest.approx(generation, abs=tolerance)
+
+
+# LexSubGen's compute_precision_recall_f1_topk, unmodified, on the context2vec oot file with
+# the gold lists and rankings as --matching raw reads them (run of 2026-11-27): the means of
+# all nine figures in percent. prec@1, prec@3 and rec@10 are also those of REFERENCE, whose
+# gold LexSubGen's own reader read.
+GENERATION_REFERENCE = {
+    "trial": {
+        "prec@1": 7.666666666666666,
+        "rec@1": 2.46984126984127,
+        "f1@1": 3.645238095238095,
+        "prec@3": 5.222222222222223,
+        "rec@3": 5.511904761904763,
+        "f1@3": 5.034126984126986,
+        "prec@10": 3.5666666666666624,
+        "rec@10": 10.899206349206347,
+        "f1@10": 5.144200679494795,
+    },
+    "test": {
+        "prec@1": 8.514386376981797,
+        "rec@1": 2.5772446383133407,
+        "f1@1": 3.801787694917463,
+        "prec@3": 6.596202779408862,
+        "rec@3": 5.682199479909408,
+        "f1@3": 5.843490690818946,
+        "prec@10": 4.245449207281279,
+        "rec@10": 11.698333473142624,
+        "f1@10": 6.0293578193651,
+    },
+}
+
+
+@pytest.mark.parametrize("data", sorted(GENERATION_REFERENCE))
+def test_every_generation_figure_equals_lexsubgens(data: str) -> None:
+    folder, name = ("trial", "gold.trial") if data == "trial" else ("test", "gold")
+    path = shared_path("data", "semeval2007", folder, name)
+    items = read_task_gold(read_lines(path), str(path))
+    figures = score(
+        items, system_of("context2vec", items), Options("generation", "lexsubgen", "raw")
+    )
+    assert figures.metrics == pytest.approx(GENERATION_REFERENCE[data], abs=1e-11)
+    assert list(figures.metrics) == list(GENERATION_REFERENCE[data])
 
 
 def test_the_command_on_the_test_gold_and_context2vec() -> None:

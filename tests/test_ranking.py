@@ -28,7 +28,6 @@ from scoring.formats.ranked import (
 )
 from scoring.formats.system import read_system
 from scoring.formats.text import read_lines
-from scoring.measures import Answers, SystemRows, gold_items, score_files, system_rows
 from scoring.ranking import (
     ItemRanking,
     average_precision,
@@ -38,6 +37,7 @@ from scoring.ranking import (
     recall_at,
     roc_auc,
 )
+from scoring.rows import Answers, SystemRows, gold_items, score_files, system_rows
 from tests.conftest import shared_path
 
 ItemMeasure = Callable[[Mapping[str, int], Sequence[Scored]], ItemRanking]

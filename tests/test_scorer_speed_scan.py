@@ -30,14 +30,8 @@ from scoring.formats.gold import (
     read_gold_pair,
 )
 from scoring.lines import HYPHENS, OTHER, answer_kinds
-from scoring.official import (
-    OfficialScores,
-    ScorerDied,
-    guesses_compat,
-    guesses_fixed,
-    score_lines,
-    score_system,
-)
+from scoring.official import OfficialScores, ScorerDied, guesses_compat, guesses_fixed, score_lines
+from scoring.scan import score_system
 from scoring.types import Task
 
 _GOLD_SUBS = st.sampled_from(

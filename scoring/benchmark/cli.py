@@ -32,6 +32,8 @@ BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
     "semeval07": "scoring.benchmark.semeval07",
     "coinco": "scoring.benchmark.coinco",
+    "germeval": "scoring.benchmark.germeval",
+    "evalita": "scoring.benchmark.evalita",
 }
 """Benchmark name → the module that scores it."""
 

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
+from scoring.files import CsvWriter
 from scoring.formats.instances import (
     LIMITS,
     ImportResult,
@@ -173,10 +174,12 @@ def shown_header(header: list[str]) -> str:
 def format_table(lexelts: Iterable[Lexelt], format: str = "csv") -> str:
     """A TSV or CSV table of ``lexelts``' instances (header ``id``, ``lexelt``,
     ``sentence``; the target marked ``<head>…</head>``; fields quoted as RFC 4180 needs,
-    ``\\n`` line ends) that :func:`parse_table` reads back. ValueError for a context that
-    holds ``<head>`` or ``</head>`` itself (it could not be read back as one target)."""
+    ``\\n`` line ends) that :func:`parse_table` reads back, written as every CSV of the
+    project is (:class:`scoring.files.CsvWriter`: a cell a spreadsheet would read as a
+    formula gets a leading ``'``). ValueError for a context that holds ``<head>`` or
+    ``</head>`` itself (it could not be read back as one target)."""
     out = io.StringIO()
-    writer = csv.writer(out, delimiter=DELIMITERS[format], lineterminator="\n")
+    writer = CsvWriter(out, DELIMITERS[format])
     writer.writerow(REQUIRED)
     for lexelt in lexelts:
         for instance in lexelt.instances:

@@ -100,7 +100,7 @@ def _study(live: Live, tmp: Path) -> Study:
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Dataset, Instance, User
     from annotate.services import import_dataset, save_answer
-    from annotate.study import open_study
+    from annotate.study import open_study, participant, set_study_rules, unassign
 
     live.user("boss", "organiser")
     live.user("ann", datasets=("demo",))
@@ -120,6 +120,10 @@ def _study(live: Live, tmp: Path) -> Study:
         assign(db.session.scalars(select(User).where(User.username == "ann")).one(), german)
         demo = db.session.scalars(select(Dataset).where(Dataset.name == "demo")).one()
         token = open_study(demo, "DONE-42")
+        # the study full: "gone" started and was let go, "here" holds the only place
+        set_study_rules(demo, 30, 1, "OUT-7")
+        unassign(participant(demo, "gone"), demo)
+        participant(demo, "here")
         instances = list(
             db.session.scalars(
                 select(Instance).where(Instance.dataset_id == demo.id).order_by(Instance.position)
@@ -322,6 +326,13 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "visitor",
         "study link, bad id",
         lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=a%20b"), 400),
+        "demo",
+    ),
+    (
+        "annotator.study",
+        "visitor",
+        "study full, screen-out code",
+        lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=gone"), 409),
         "demo",
     ),
     ("annotator.home", "ann", "your work", _path(lambda s: "/"), None),
