@@ -58,3 +58,39 @@ SYSTEMS = {"ranked": ranked_system, "mixed": mixed_system}
 def write_system(path: Path, rows: Sequence[Row]) -> Path:
     path.write_text("".join("\t".join([s, w, *subs]) + "\n" for s, w, subs in rows), "utf-8")
     return path
+
+
+# --- complexity (MLSP's *_lcp.tsv) -------------------------------------------------------
+
+LcpRow = tuple[str, float]
+
+
+def lcp_rows(path: Path) -> list[LcpRow]:
+    """Each line's id and complexity."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if line.strip():
+            fields = line.split("\t")
+            rows.append((fields[0], float(fields[4])))
+    return rows
+
+
+def rounded_system(rows: Sequence[LcpRow]) -> list[LcpRow]:
+    """The gold rounded to one decimal: many ties (Spearman's average ranks)."""
+    return [(ident, round(value, 1)) for ident, value in rows]
+
+
+def shifted_system(rows: Sequence[LcpRow]) -> list[LcpRow]:
+    """The gold shifted by a fixed pattern in [-0.1, 0.1], in reverse order, with an id
+    the gold does not have (ignored)."""
+    shifted = [(ident, value + ((i * 37) % 11 - 5) / 50) for i, (ident, value) in enumerate(rows)]
+    return [*shifted[::-1], ("not_in_gold", 0.5)]
+
+
+LCP_SYSTEMS = {"rounded": rounded_system, "shifted": shifted_system}
+
+
+def write_lcp_system(path: Path, rows: Sequence[LcpRow]) -> Path:
+    """Two columns ``ID<TAB>VALUE``."""
+    path.write_text("".join(f"{ident}\t{value!r}\n" for ident, value in rows), "utf-8")
+    return path

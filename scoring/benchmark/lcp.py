@@ -45,18 +45,19 @@ class LcpScores:
 
 
 def pearson(x: Sequence[float], y: Sequence[float]) -> float:
-    """Pearson's r as SciPy's ``pearsonr`` computes it (the centred vectors scaled by
-    their largest magnitude, then by their norms; the result clipped to [-1, 1]); NaN
-    when either vector is constant."""
+    """Pearson's r in SciPy's ``pearsonr`` arithmetic (the centred vectors' norms taken
+    after scaling by their largest magnitude, their unit vectors' dot product, clipped to
+    [-1, 1]); NaN when either vector is constant."""
     xs = np.asarray(x, dtype=np.float64)
     ys = np.asarray(y, dtype=np.float64)
+    if (xs == xs[0]).all() or (ys == ys[0]).all():
+        return math.nan
     xm = xs - xs.mean()
     ym = ys - ys.mean()
     x_max, y_max = np.abs(xm).max(), np.abs(ym).max()
-    if x_max == 0 or y_max == 0:
-        return math.nan
-    xm, ym = xm / x_max, ym / y_max
-    r = float(np.dot(xm / np.linalg.norm(xm), ym / np.linalg.norm(ym)))
+    x_norm = x_max * np.linalg.norm(xm / x_max, axis=-1)  # a reduction, as SciPy
+    y_norm = y_max * np.linalg.norm(ym / y_max, axis=-1)
+    r = float(np.vecdot(xm / x_norm, ym / y_norm))
     return max(-1.0, min(1.0, r))
 
 
@@ -80,8 +81,12 @@ def average_ranks(values: Sequence[float]) -> list[float]:
 
 
 def spearman(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rho: Pearson's r of the average ranks (SciPy's ``spearmanr``)."""
-    return pearson(average_ranks(x), average_ranks(y))
+    """Spearman's rho in SciPy's ``spearmanr`` arithmetic: NumPy's ``corrcoef`` of the
+    average ranks (laid out as SciPy lays them out); NaN when either vector is constant."""
+    if len(set(x)) == 1 or len(set(y)) == 1:
+        return math.nan
+    ranked = np.vstack((average_ranks(x), average_ranks(y))).T
+    return float(np.corrcoef(ranked, rowvar=False)[1, 0])
 
 
 def r2(gold: Sequence[float], predicted: Sequence[float]) -> float:
