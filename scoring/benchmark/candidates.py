@@ -20,11 +20,12 @@ outside T too), ``pn`` is a gold substitute like any other, a gold substitute wr
 twice keeps its last count (Melamud also counts both entries in the ideal ranking), a
 candidate ranked twice counts at each place, ties keep the file order, and multiword
 entries are kept (``--mwe drop`` is Melamud's ``no-mwe``; LexSubGen's ``gap_normalized``
-keeps only ``[A-Za-z]+``). Under ``--matching fixed`` (the default) a candidate meets a
-gold key through the one normaliser (:func:`scoring.terms.answer_key`, whose form
-:func:`scoring.terms.gold_key` gives the keys): keys that coincide are summed and a
-candidate is kept once, at its first place, as in :mod:`scoring.ranking`. Under
-``--matching raw`` strings are compared exactly as the chosen codebase compares them.
+keeps only ``[A-Za-z]+``). Under ``--matching raw`` (the default: the benchmark's own
+figures) strings are compared exactly as the chosen codebase compares them. Under
+``--matching fixed`` a candidate meets a gold key through the one normaliser
+(:func:`scoring.terms.answer_key`, whose form :func:`scoring.terms.gold_key` gives the
+keys): keys that coincide are summed and a candidate is kept once, at its first place,
+as in :mod:`scoring.ranking`.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class Options:
 
     setting: Setting = "ranking"
     convention: Convention = "melamud"
-    matching: Matching = "fixed"
+    matching: Matching = "raw"
     drop_multiword: bool = False
     """Melamud's ``no-mwe``: multiword gold entries and candidates left out (ranking,
     melamud convention only)."""
@@ -381,9 +382,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--matching",
         choices=get_args(Matching),
-        default="fixed",
-        help="fixed: candidates meet gold keys through the one normaliser (default); "
-        "raw: exact strings, as the chosen codebase compares them",
+        default="raw",
+        help="raw: exact strings, as the chosen codebase compares them (default: its own "
+        "figures); fixed: candidates meet gold keys through the one normaliser",
     )
     parser.add_argument(
         "--mwe",
