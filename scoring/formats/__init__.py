@@ -5,21 +5,27 @@ records back into a string; its ``read_*`` and ``write_*`` functions are thin wr
 that add the file. Every problem is one :class:`FormatError` naming ``FILE:LINE`` (or a
 JSON path) and the rule broken.
 
-=============================  ============================================================
-module                         format
-=============================  ============================================================
-:mod:`scoring.formats.text`    lines as Perl reads them, bytes kept; JSON Lines objects
-:mod:`scoring.formats.gold`    gold and mwgold files (``LEXELT ID :: sub count;…``)
-:mod:`scoring.formats.system`  system files: best (``::``), oot (``:::``), mw (``::``)
-:mod:`scoring.formats.ranked`  ranked candidates (``LEXELT ID :::: SCORE CANDIDATE;…``)
-:mod:`scoring.formats.swords`  SWORDS datasets and results (Lee et al. 2021), JSON
-:mod:`scoring.formats.coinco`  CoInCo's XML (Kremer et al. 2014)
-:mod:`scoring.formats.annotators`  ``annotators.jsonl``: one annotator's answer a line
-=============================  ============================================================
+==================================  ======================================================
+module                              format
+==================================  ======================================================
+:mod:`scoring.formats.gold`         gold and mwgold files (``LEXELT ID :: sub count;…``)
+:mod:`scoring.formats.system`       system files: best (``::``), oot (``:::``), mw (``::``)
+:mod:`scoring.formats.ranked`       ranked candidates (``LEXELT ID :::: SCORE CANDIDATE;…``)
+:mod:`scoring.formats.swords`       SWORDS datasets (Lee et al. 2021), JSON
+:mod:`scoring.formats.coinco`       CoInCo's XML (Kremer et al. 2014)
+:mod:`scoring.formats.taskxml`      the task's XML input (McCarthy & Navigli 2007)
+:mod:`scoring.formats.table`        TSV and CSV tables of sentences
+:mod:`scoring.formats.instances`    what every dataset format gives: instances by lexelt
+:mod:`scoring.formats.responses`    responses JSONL, the gold compiler's input
+:mod:`scoring.formats.annotators`   ``annotators.jsonl``: one annotator's answer a line
+:mod:`scoring.formats.judgements`   judgements JSONL, a judgement round's labels
+:mod:`scoring.formats.text`         lines as Perl reads them; the strict line parse
+==================================  ======================================================
 
-The responses the gold compiler reads (:mod:`scoring.formats.responses`), the judgements
-(:mod:`scoring.formats.judgements`) and the importer's formats (:mod:`annotate.sources`)
-raise this same error.
+The importers (:mod:`annotate.sources`), the gold compiler (:mod:`annotate.gold`), the
+scorer and the benchmarks read and write through these modules. TSAR-2022's, MLSP-2024's,
+GermEval's and EVALITA's files are read by their benchmarks (:mod:`scoring.benchmark`),
+as their own scripts read them.
 """
 
 from __future__ import annotations
