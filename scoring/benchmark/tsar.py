@@ -157,7 +157,7 @@ def average_precision_over_k(relevant: Sequence[bool], k: int) -> float:
     a gold substitute, summed and divided by ``k``.
 
     >>> average_precision_over_k([True, False, True], 3)  # (1/1 + 2/3) / 3
-    0.5555555555555556
+    0.5555555555555555
     """
     found = 0
     total = 0.0
