@@ -5,20 +5,29 @@ The others were measured on forms we wrote and checked by hand
 (``python -m bench.lemmatiser_compare``, README "Studies in other languages"): Italian is
 lemmatised with spaCy's lookup tables by part of speech (spacy-lookups-data, 53 of 53
 forms right, simplemma 49), German and every other language simplemma covers (54) with
-simplemma (German: 55 of 55, spaCy's one table 53). The typed form is lemmatised before
-its case is folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
+simplemma (German: 55 of 55, spaCy's one table 53; Spanish 53 of 55, 47; French 49 of
+50, 46; Portuguese 47 of 50, 43; Catalan 47 of 50, 28), except Tagalog, which is kept
+as typed (:data:`NOT_LEMMATISED`). The typed form is lemmatised before its case is
+folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
 
 1. **Lookup form.** German capitalises nouns: a noun target's substitutes are looked up
    with a capital first letter (``anlagen`` → ``Anlagen`` → *Anlage*, not the verb
    *anliegen*), a verb's and an adjective's with a small one (``Schönen`` → ``schönen`` →
-   *schön*, not the noun *Schöne*). Other languages look the word up as typed. A word
-   typed all in capitals (``HÄUSER``) is first written small.
+   *schön*, not the noun *Schöne*). Other languages look the word up as typed, and a word
+   with a capital that the lemmatiser leaves alone again in small letters (Catalan
+   ``Cases`` → *casa*). A word typed all in capitals (``HÄUSER``) is first written small.
 2. **Elision.** A word with an apostrophe inside (``l'anno``, ``dell'anno``) keeps what
    stands up to the apostrophe and lemmatises the rest (simplemma drops the article).
 3. **A lemma must fit the part of speech**, else the word is kept: a German noun's lemma
    starts with a capital, an adjective's with a small letter, a verb's ends in *-en*,
    *-rn*, *-ln* or is *tun* or *sein* (``einen`` → *ein* is no verb); an Italian verb's
-   ends in *-re* or *-rsi* (simplemma's ``porta`` → *porto* is no verb).
+   ends in *-re* or *-rsi* (simplemma's ``porta`` → *porto* is no verb); a Spanish
+   verb's in *-ar*, *-er*, *-ir*, *-ír*, a Portuguese one's in *-ar*, *-er*, *-ir*,
+   *-or*, *-ôr*, a French one's in *-er*, *-ir*, *-re*, a Catalan one's in *-ar*,
+   *-er*, *-ir*, *-re*. In these four, which simplemma lemmatises without a part of
+   speech, a noun's or an adjective's lemma that ends like an infinitive must begin the
+   word (``mujeres`` → *mujer*; Catalan ``veu``, voice, is not *veure*, to see, nor
+   ``arbre`` *arbrar*).
 4. **Adjectives lose their inflection** (``schönen`` → *schön*, ``belle`` → *bello*).
    Comparatives and superlatives go to the positive too, as the lemmatisers' data has
    them: German ``größer`` → *groß*, ``besser`` → *gut*, ``schönsten`` → *schön*; Italian
@@ -34,7 +43,16 @@ its case is folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
    noun or adjective phrase's head is the word before the first preposition (``case di
    campagna`` → *casa di campagna*), else a noun phrase's first word and an adjective
    phrase's last (``molto belle`` → *molto bello*); a verb phrase's its first word
-   (``andava via`` → *andare via*). Other languages leave phrases as typed.
+   (``andava via`` → *andare via*). Spanish, French, Portuguese and Catalan as Italian
+   (``casas de campo`` → *casa de campo*, ``fit semblant`` → *faire semblant*), but a
+   verb phrase that begins with a pronoun stays as typed (``se fue``, ``se moque``: the
+   pronoun is not the verb), and so does Catalan's periphrastic past (``va fer``, not
+   *anar fer*). Other languages leave phrases as typed.
+6. **Enclitic pronouns keep a verb as typed** (:func:`has_enclitic`): Portuguese
+   ``dá-lo`` and ``disse-lhe``, Catalan ``donar-li`` and ``fes-ho``, French
+   ``donne-le``, Spanish ``dárselo``, ``diciéndole``, ``hacerlo``. simplemma makes
+   ``dá-lo`` *dá-o* and ``fes-ho`` *fes-ell*, and drops the pronoun of ``hacerlo``; what
+   the pronoun stands for is part of the answer, as the article of ``l'anno`` is.
 
 Case is folded afterwards, when answers are counted (:mod:`annotate.gold.casefold`).
 """
@@ -43,6 +61,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -73,6 +92,18 @@ class LanguageRules:
     elided_links: tuple[str, ...] = ()
     heads: tuple[tuple[str, HeadRule], ...] = (("n", "none"), ("v", "none"), ("a", "none"))
     unchanged_pos: frozenset[str] = frozenset({"r"})
+    enclitics: frozenset[str] = frozenset()
+    """Pronouns that follow a verb, joined by a hyphen (``dá-lo``, ``donar-li``,
+    ``donne-le``), or written as one word with it when ``fused_enclitics``
+    (``dárselo``): such a verb is kept as typed (rule 6)."""
+    fused_enclitics: bool = False
+    nominal_not_verb: bool = False
+    """Rule 3 for a lemmatiser that knows no part of speech: a noun's or adjective's
+    lemma that ends as an infinitive must begin the word (``mujeres`` → *mujer*, but not
+    Catalan ``veu``, voice, → *veure*, to see)."""
+    verb_phrase_keepers: frozenset[str] = frozenset()
+    """First words that keep a verb phrase as typed (rule 5): proclitic pronouns
+    (``se fue``), Catalan's periphrastic past (``va fer``)."""
 
     def head_rule(self, pos: str) -> HeadRule:
         return dict(self.heads).get(pos, "none")
@@ -85,9 +116,15 @@ class LanguageRules:
             parts.append("fit:n=capital,a=small")
         if self.verb_endings:
             parts.append("fit:v=" + ",".join("-" + ending for ending in self.verb_endings))
+        if self.nominal_not_verb:
+            parts.append("fit:n,a=not-infinitive-unless-prefix")
         parts.append("elision")
+        if self.enclitics:
+            parts.append("enclitics:" + ("hyphen,fused" if self.fused_enclitics else "hyphen"))
         parts.append(",".join(sorted(self.unchanged_pos)) + "-unchanged")
         parts.append("head:" + ",".join(f"{pos}={rule}" for pos, rule in self.heads))
+        if self.verb_phrase_keepers:
+            parts.append("v-phrase-kept-after:" + ",".join(sorted(self.verb_phrase_keepers)))
         parts.append("fold:casefold")
         return ";".join(parts)
 
@@ -117,7 +154,59 @@ ITALIAN = LanguageRules(
     elided_links=("d'", "dell'", "all'", "dall'", "nell'", "sull'"),
     heads=(("n", "before-link-else-first"), ("v", "first"), ("a", "before-link-else-last")),
 )
-RULES: dict[str, LanguageRules] = {"de": GERMAN, "it": ITALIAN}
+ROMANCE_HEADS: tuple[tuple[str, HeadRule], ...] = (
+    ("n", "before-link-else-first"),
+    ("v", "first"),
+    ("a", "before-link-else-last"),
+)
+SPANISH = LanguageRules(
+    "es",
+    nominal_not_verb=True,
+    verb_endings=("ar", "er", "ir", "ír"),
+    links=_words("de del a al en con por para sin sobre entre hasta desde hacia contra según tras"),
+    heads=ROMANCE_HEADS,
+    enclitics=_words("me te se nos os lo la le los las les"),
+    fused_enclitics=True,
+    verb_phrase_keepers=_words("se me te nos os lo la le los las les no"),
+)
+FRENCH = LanguageRules(
+    "fr",
+    nominal_not_verb=True,
+    verb_endings=("er", "ir", "re"),
+    links=_words("de du des à au aux en avec pour par sans sur sous dans entre chez vers"),
+    elided_links=("d'",),
+    heads=ROMANCE_HEADS,
+    enclitics=_words("le la les lui leur moi toi nous vous en y t m"),
+    verb_phrase_keepers=_words("se me te nous vous le la les lui leur y en ne s' m' t' l' n'"),
+)
+PORTUGUESE = LanguageRules(
+    "pt",
+    nominal_not_verb=True,
+    verb_endings=("ar", "er", "ir", "or", "ôr"),
+    links=_words(
+        "de do da dos das a ao aos à às em no na nos nas com por para sem sobre entre "
+        "pelo pela pelos pelas até desde"
+    ),
+    heads=ROMANCE_HEADS,
+    enclitics=_words("o a os as lo la los las no na nos nas lhe lhes me te se vos"),
+    verb_phrase_keepers=_words("se me te nos vos o a os as lhe lhes não"),
+)
+CATALAN = LanguageRules(
+    "ca",
+    nominal_not_verb=True,
+    verb_endings=("ar", "er", "ir", "re"),
+    links=_words("de del dels a al als en amb per pel pels sense sobre entre fins des cap"),
+    elided_links=("d'",),
+    heads=ROMANCE_HEADS,
+    enclitics=_words("el la els les lo los li ho hi en ne me te se nos vos m t s l n"),
+    verb_phrase_keepers=_words(
+        "es em et ens us el la els les li ho hi en ne no s' m' t' l' n' "
+        "vaig vas va vam vàrem vau vàreu van varen"
+    ),
+)
+RULES: dict[str, LanguageRules] = {
+    rules.code: rules for rules in (GERMAN, ITALIAN, SPANISH, FRENCH, PORTUGUESE, CATALAN)
+}
 
 
 def rules_for(language: str) -> LanguageRules:
@@ -206,19 +295,66 @@ def spacy_lookups_lemmatiser(language: str) -> Lemmatiser:
 CHOSEN: dict[str, Callable[[str], Lemmatiser]] = {"it": spacy_lookups_lemmatiser}
 """Languages whose lemmatiser is not simplemma, chosen by measured accuracy on forms
 checked by hand (``python -m bench.lemmatiser_compare``): Italian, where spaCy's tables
-by part of speech get 53 of 53 forms right and simplemma 49."""
+by part of speech get 53 of 53 forms right and simplemma 49. For Spanish, French,
+Portuguese and Catalan simplemma wins (spaCy's one table per language knows no part of
+speech: Spanish ``casas`` → *casar*, the verb)."""
+
+
+NOT_LEMMATISED: dict[str, str] = {
+    "tl": (
+        "simplemma's Tagalog data gives roots, which change the part of speech "
+        "(maganda 'beautiful' -> ganda 'beauty', malaki 'big' -> laki 'size') and drop "
+        "focus and aspect (kumain, bumili -> kain, bili); spaCy's Tagalog table changes "
+        "none of these forms"
+    ),
+    "ja": (
+        "neither simplemma nor spacy-lookups-data has Japanese lemmas (spaCy lemmatises "
+        "Japanese with SudachiPy, a large dependency lexsub does not add)"
+    ),
+    "si": "neither simplemma nor spacy-lookups-data has Sinhala lemmas",
+}
+"""Languages kept as typed although a lemmatiser covers them, or whose lack of one the
+compile summary explains: each reason is printed by the compiler and written into
+``summary.json`` (``forms_kept_as_typed``). Filipino (MLSP-2024's ``fil``) is read as
+Tagalog, ``tl`` (:data:`annotate.sources.language.ALIASES`)."""
+
+
+def has_lemmatiser(language: str) -> bool:
+    """Whether :func:`lemmatiser_for` gives a lemmatiser for ``language`` (not English)."""
+    if language in NOT_LEMMATISED:
+        return False
+    return language in CHOSEN or language in simplemma_languages()
 
 
 def lemmatiser_for(language: str) -> Lemmatiser | None:
     """The lemmatiser of a language other than English: :data:`CHOSEN`'s (ValueError
-    when its package is missing), else simplemma where it covers the language, else None
-    (substitutes are then only normalised and case-folded)."""
+    when its package is missing), else simplemma where it covers the language and
+    :data:`NOT_LEMMATISED` does not refuse it, else None (substitutes are then only
+    normalised and case-folded, and the summary says why: :func:`kept_as_typed`)."""
+    if not has_lemmatiser(language):
+        return None
     chosen = CHOSEN.get(language)
     if chosen is not None:
         return chosen(language)  # a dependency: missing, it is an error, not a fallback
-    if language in simplemma_languages():
-        return simplemma_lemmatiser(language)
-    return None
+    return simplemma_lemmatiser(language)
+
+
+def kept_as_typed(language: str) -> str:
+    """Why a compile in ``language`` lemmatised nothing (no lemmatiser was used).
+
+    >>> kept_as_typed("si")
+    'forms are kept as typed: neither simplemma nor spacy-lookups-data has Sinhala lemmas'
+    >>> kept_as_typed("de"), kept_as_typed("zh")  # doctest: +NORMALIZE_WHITESPACE
+    ('forms are kept as typed: lemmatisation was turned off',
+     'forms are kept as typed: no lemmatiser lexsub ships covers language zh')
+    """
+    if language in NOT_LEMMATISED:
+        reason = NOT_LEMMATISED[language]
+    elif has_lemmatiser(language):
+        reason = "lemmatisation was turned off"
+    else:
+        reason = f"no lemmatiser lexsub ships covers language {language}"
+    return f"forms are kept as typed: {reason}"
 
 
 def _lookup_form(word: str, pos: str, rules: LanguageRules) -> str:
@@ -230,14 +366,16 @@ def _lookup_form(word: str, pos: str, rules: LanguageRules) -> str:
     return first + word[1:]
 
 
-def _fits(lemma: str, pos: str, rules: LanguageRules) -> bool:
-    """Rule 3: whether ``lemma`` can be a lemma of a word of PoS ``pos``."""
+def _fits(lemma: str, pos: str, rules: LanguageRules, word: str) -> bool:
+    """Rule 3: whether ``lemma`` can be a lemma of ``word``, of PoS ``pos``."""
     if not lemma:
         return False
     if rules.capitalised_nouns and pos == "n" and not lemma[0].isupper():
         return False
     if rules.capitalised_nouns and pos == "a" and lemma[0].isupper():
         return False
+    if pos in ("n", "a") and rules.nominal_not_verb and lemma.endswith(rules.verb_endings):
+        return _unaccented(word.casefold()).startswith(_unaccented(lemma.casefold()))
     return not (pos == "v" and rules.verb_endings and not lemma.endswith(rules.verb_endings))
 
 
@@ -252,15 +390,71 @@ def word_lemma(word: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRules
     prefix, stem = word[:cut], word[cut:]
     if not stem or not stem[0].isalpha():
         return word
+    if pos == "v" and has_enclitic(stem, lemmatiser, rules):
+        return word
     lookup = _lookup_form(stem, pos, rules)
     found = lemmatiser.candidates(lookup, UPOS[pos])
     lemma = found[0] if found else lookup
-    return prefix + (lemma if _fits(lemma, pos, rules) else lookup)
+    if lemma == lookup and not rules.capitalised_nouns and lookup != lookup.lower():
+        lower = lookup.lower()
+        found = lemmatiser.candidates(lower, UPOS[pos])
+        if found and found[0] != lower and _fits(found[0], pos, rules, lower):
+            lemma = found[0]
+    return prefix + (lemma if _fits(lemma, pos, rules, lookup) else lookup)
+
+
+def _unaccented(text: str) -> str:
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+def has_enclitic(word: str, lemmatiser: Lemmatiser, rules: LanguageRules) -> bool:
+    """Rule 6: whether the verb form ``word`` carries enclitic pronouns. Joined by a
+    hyphen, every part after the first hyphen must be a pronoun (``dá-lo``,
+    ``donar-li``, ``donne-le``, ``menjar-se-les``). Written as one word (Spanish), one
+    or two pronouns end it and what is left either has a written accent and ends in a
+    vowel, ``r`` or ``n`` (``dárselo``, ``diciéndole``, ``cómpralo``, not
+    ``comíamos``), or is what the lemmatiser gives for the whole, an infinitive
+    (``hacerlo`` → *hacer*).
+
+    >>> same = Lemmatiser("x", "1", lambda w, p: (w,))
+    >>> [has_enclitic(w, same, SPANISH) for w in ("dárselo", "comíamos", "hablase")]
+    [True, False, False]
+    """
+    lower = word.casefold()
+    verb, hyphen, tail = lower.partition("-")
+    if hyphen:
+        parts = [part for part in tail.replace(APOSTROPHE, "-").split("-") if part]
+        return bool(verb and parts) and all(part in rules.enclitics for part in parts)
+    if not rules.fused_enclitics:
+        return False
+    rest = lower
+    by_length = sorted(rules.enclitics, key=len, reverse=True)
+    for _ in range(2):
+        clitic = next((c for c in by_length if rest.endswith(c) and len(rest) > len(c) + 1), "")
+        if not clitic:
+            break
+        rest = rest[: -len(clitic)]
+    if rest == lower:
+        return False
+    plain = _unaccented(rest)
+    if plain != rest:
+        return plain[-1] in "aeiourn"
+    found = lemmatiser.candidates(word, UPOS["v"])
+    return plain.endswith(rules.verb_endings) and found[:1] == (plain,)
 
 
 def _is_link(word: str, rules: LanguageRules) -> bool:
     folded = word.casefold()
     return folded in rules.links or folded.startswith(rules.elided_links)
+
+
+def _keeps_verb_phrase(first: str, rules: LanguageRules) -> bool:
+    folded = first.casefold()
+    if folded in rules.verb_phrase_keepers:
+        return True
+    cut = folded.find(APOSTROPHE, 0, len(folded) - 1) + 1
+    return cut > 0 and folded[:cut] in rules.verb_phrase_keepers
 
 
 def head_candidates(words: list[str], pos: str, rules: LanguageRules) -> list[int]:
@@ -270,6 +464,8 @@ def head_candidates(words: list[str], pos: str, rules: LanguageRules) -> list[in
         return [0]
     rule = rules.head_rule(pos)
     if rule == "none":
+        return []
+    if pos == "v" and _keeps_verb_phrase(words[0], rules):
         return []
     if rule.startswith("before-link"):
         for index in range(1, len(words)):

@@ -26,6 +26,7 @@ from typing import Any
 
 from annotate.gold.aggregate import CompiledItem
 from annotate.gold.compiler import AnswerProblem, CompiledGold, LemmaChange, NormalisationChange
+from annotate.gold.languages import kept_as_typed
 from scoring.gold import read_gold_pair
 
 FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
@@ -190,9 +191,11 @@ def _language(gold: CompiledGold) -> dict[str, Any]:
         if gold.lemmatiser
         else None
     )
+    kept = {} if gold.lemmatiser else {"forms_kept_as_typed": kept_as_typed(gold.language)}
     return {
         "language": gold.language,
         "lemmatiser": lemmatiser,
+        **kept,
         "case_folded": [
             {"lexelt": fold.lexelt, "form": fold.form, "gold": fold.gold, "count": fold.count}
             for fold in gold.case_folds
