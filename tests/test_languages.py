@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from flask import Flask
 
 from annotate.compile import run
 from annotate.gold.languages import (
@@ -16,14 +17,17 @@ from annotate.gold.languages import (
     FRENCH,
     PORTUGUESE,
     SPANISH,
+    LanguageRules,
     has_enclitic,
     lemmatise_in,
     lemmatiser_for,
+    rules_for,
     simplemma_lemmatiser,
 )
 from annotate.gold.records import Response, write_responses
 from annotate.sources.language import declared_language, iso639_1
 from bench.lemmatiser_compare import read_forms, right_with_rules, spacy_lookups
+from tests.conftest import answer, make_user
 
 ROMANCE = ["es", "fr", "pt", "ca"]
 
@@ -148,10 +152,7 @@ def test_simplemma_beats_spacy_s_table(language: str) -> None:
         (FRENCH, "peut-être", False),
     ],
 )
-def test_enclitic_pronouns_are_found(rules: object, word: str, found: bool) -> None:
-    from annotate.gold.languages import LanguageRules
-
-    assert isinstance(rules, LanguageRules)
+def test_enclitic_pronouns_are_found(rules: LanguageRules, word: str, found: bool) -> None:
     assert has_enclitic(word, simplemma_lemmatiser(rules.code), rules) is found
 
 
@@ -175,8 +176,6 @@ def test_enclitic_pronouns_are_found(rules: object, word: str, found: bool) -> N
     ],
 )
 def test_the_rules_of_each_language(language: str, pos: str, typed: str, lemma: str) -> None:
-    from annotate.gold.languages import rules_for
-
     lemmatiser = lemmatiser_for(language)
     assert lemmatiser is not None
     assert lemmatise_in(typed, pos, lemmatiser, rules_for(language)) == lemma
@@ -250,3 +249,42 @@ def test_fil_is_read_as_tagalog() -> None:
         "si",
         "de",
     ]
+
+
+# --- the app: a Japanese dataset compiled by lexsub compile ------------------------------
+
+JAPANESE_XML = """<?xml version="1.0" encoding="utf-8"?>
+<corpus lang="ja">
+  <lexelt item="家.n">
+    <instance id="1"><context>古い<head>家</head>に住んでいる。</context></instance>
+  </lexelt>
+</corpus>
+""".encode()
+
+
+@pytest.mark.database
+def test_lexsub_compile_says_japanese_forms_are_kept_as_typed(app: Flask, tmp_path: Path) -> None:
+    from annotate.importer import parse_lexsub_xml
+    from annotate.services import import_dataset
+
+    with app.app_context():
+        dataset = import_dataset(
+            parse_lexsub_xml(JAPANESE_XML, "ja.xml"), "ie", "ja.xml", JAPANESE_XML
+        ).dataset
+        assert dataset.language == "ja"
+    for name in ("ann", "bob"):
+        make_user(app, name)
+    answer(app, "ann", {"1": {"sub1": "住宅", "sub2": "住まい"}})
+    answer(app, "bob", {"1": {"sub1": "住宅"}})
+    result = app.test_cli_runner().invoke(
+        args=["lexsub", "compile", "--dataset", "ie", "--out", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert (
+        "(language ja, no lemmatiser: forms are kept as typed: neither simplemma nor "
+        "spacy-lookups-data has Japanese lemmas (spaCy lemmatises Japanese with SudachiPy, a "
+        "large dependency lexsub does not add))"
+    ) in result.output
+    assert (tmp_path / "gold").read_text(encoding="utf-8") == "家.n 1 :: 住宅 2;住まい 1;\n"
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["forms_kept_as_typed"].startswith("forms are kept as typed: neither")
