@@ -173,6 +173,22 @@ def test_enclitic_pronouns_are_found(rules: LanguageRules, word: str, found: boo
         ("fr", "n", "l'homme", "l'homme"),
         ("fr", "v", "s'arrêtaient", "s'arrêter"),
         ("fr", "a", "meilleures", "meilleur"),
+        # seen in MLSP-2024's trial substitutes: what a head alone would get wrong
+        ("pt", "n", "processos democráticos", "processos democráticos"),  # not processo
+        ("es", "n", "abogados y jueces", "abogados y jueces"),  # no linking word: as typed
+        ("ca", "a", "de vacances", "de vacances"),  # a linking word first: not de vacança
+        ("ca", "n", "d'altres cultures", "d'altres cultures"),  # not d'altre cultures
+        ("ca", "n", "d'us", "d'us"),  # a pronoun: simplemma's 'tu' never
+        ("ca", "v", "va", "anar"),  # alone, the auxiliary of the past is a verb
+        ("es", "v", "accediendo a", "acceder a"),
+        ("es", "a", "grandes pérdidas", "grandes pérdidas"),  # its words agree
+        ("ca", "a", "moltes cultures", "moltes cultures"),
+        ("ca", "a", "no necessària", "no necessari"),  # a degree word before the head
+        ("es", "a", "usados", "usados"),  # simplemma's 'usarse' is an infinitive
+        ("ca", "a", "secundaria", "secundaria"),  # 'secundar' + 'ia' is no inflection
+        ("fr", "a", "premières", "premier"),  # 'premier' + 'es': an inflection
+        ("es", "n", "guardarlo", "guardarlo"),  # an infinitive and its pronoun
+        ("es", "n", "títulos", "título"),  # no verb: -los is not a pronoun here
     ],
 )
 def test_the_rules_of_each_language(language: str, pos: str, typed: str, lemma: str) -> None:

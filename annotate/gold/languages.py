@@ -26,8 +26,9 @@ folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
    *-or*, *-ôr*, a French one's in *-er*, *-ir*, *-re*, a Catalan one's in *-ar*,
    *-er*, *-ir*, *-re*. In these four, which simplemma lemmatises without a part of
    speech, a noun's or an adjective's lemma that ends like an infinitive must begin the
-   word (``mujeres`` → *mujer*; Catalan ``veu``, voice, is not *veure*, to see, nor
-   ``arbre`` *arbrar*).
+   word, followed by nothing but *-s*, *-es*, *-a*, *-as* or *-e* (``mujeres`` → *mujer*;
+   Catalan ``veu``, voice, is not *veure*, to see, nor ``arbre`` *arbrar*, nor Spanish
+   ``usados`` *usarse*).
 4. **Adjectives lose their inflection** (``schönen`` → *schön*, ``belle`` → *bello*).
    Comparatives and superlatives go to the positive too, as the lemmatisers' data has
    them: German ``größer`` → *groß*, ``besser`` → *gut*, ``schönsten`` → *schön*; Italian
@@ -44,10 +45,15 @@ folded; the rules (:class:`LanguageRules`) add what a lookup cannot:
    campagna`` → *casa di campagna*), else a noun phrase's first word and an adjective
    phrase's last (``molto belle`` → *molto bello*); a verb phrase's its first word
    (``andava via`` → *andare via*). Spanish, French, Portuguese and Catalan as Italian
-   (``casas de campo`` → *casa de campo*, ``fit semblant`` → *faire semblant*), but a
-   verb phrase that begins with a pronoun stays as typed (``se fue``, ``se moque``: the
-   pronoun is not the verb), and so does Catalan's periphrastic past (``va fer``, not
-   *anar fer*). Other languages leave phrases as typed.
+   (``casas de campo`` → *casa de campo*, ``fit semblant`` → *faire semblant*), except
+   that a noun phrase with no linking word stays as typed (``processos democráticos``:
+   its head alone would break the agreement, *processo democráticos*), as does a phrase
+   that begins with one (``de vacances``), a verb phrase that begins with a pronoun
+   (``se fue``, ``se moque``: the pronoun is not the verb) and Catalan's periphrastic past
+   (``va fer``, not *anar fer*), and an adjective phrase whose last word is not its only
+   word the lemmatiser changes (``grandes pérdidas``: its words agree; ``muy bonitas`` →
+   *muy bonito*); pronouns are not lemmatised (Catalan ``d'us`` is not *d'tu*). Other
+   languages leave phrases as typed.
 6. **Enclitic pronouns keep a verb as typed** (:func:`has_enclitic`): Portuguese
    ``dá-lo`` and ``disse-lhe``, Catalan ``donar-li`` and ``fes-ho``, French
    ``donne-le``, Spanish ``dárselo``, ``diciéndole``, ``hacerlo``. simplemma makes
@@ -72,10 +78,17 @@ from typing import Literal
 from annotate.gold.lemmatisation import UPOS, Lemmatiser
 
 HeadRule = Literal[
-    "last", "first", "before-link-else-last", "before-link-else-first", "last-then-first", "none"
+    "last",
+    "first",
+    "before-link",
+    "before-link-else-last",
+    "before-link-else-first",
+    "last-then-first",
+    "none",
 ]
 """How a phrase's head is found: ``last-then-first`` tries the last word, then the first
-(the first that the lemmatiser changes wins)."""
+(the first that the lemmatiser changes wins); ``before-link`` alone keeps a phrase with
+no linking word as typed."""
 
 APOSTROPHE = "'"
 
@@ -101,6 +114,18 @@ class LanguageRules:
     """Rule 3 for a lemmatiser that knows no part of speech: a noun's or adjective's
     lemma that ends as an infinitive must begin the word (``mujeres`` → *mujer*, but not
     Catalan ``veu``, voice, → *veure*, to see)."""
+    agreeing_phrases_kept: bool = False
+    """A phrase whose head is its last word stays as typed when the lemmatiser would
+    change a word before it too (``grandes pérdidas``, ``moltes cultures``: the words
+    agree, and one lemma would break that), a word of ``degree_words`` aside (``muy
+    bonitas`` → *muy bonito*, though simplemma makes ``muy`` *mucho*)."""
+    degree_words: frozenset[str] = frozenset()
+    link_first_kept: bool = False
+    """A phrase that begins with a linking word stays as typed (``de vacances``,
+    ``d'altres cultures``: a prepositional phrase has no head to lemmatise)."""
+    pronouns: frozenset[str] = frozenset()
+    """Personal pronouns, never lemmatised (simplemma makes Catalan ``us`` *tu*, Spanish
+    ``se`` *él*)."""
     verb_phrase_keepers: frozenset[str] = frozenset()
     """First words that keep a verb phrase as typed (rule 5): proclitic pronouns
     (``se fue``), Catalan's periphrastic past (``va fer``)."""
@@ -123,6 +148,12 @@ class LanguageRules:
             parts.append("enclitics:" + ("hyphen,fused" if self.fused_enclitics else "hyphen"))
         parts.append(",".join(sorted(self.unchanged_pos)) + "-unchanged")
         parts.append("head:" + ",".join(f"{pos}={rule}" for pos, rule in self.heads))
+        if self.link_first_kept:
+            parts.append("phrase-kept-after-link")
+        if self.agreeing_phrases_kept:
+            parts.append("agreeing-phrase-kept")
+        if self.pronouns:
+            parts.append("pronouns-unchanged")
         if self.verb_phrase_keepers:
             parts.append("v-phrase-kept-after:" + ",".join(sorted(self.verb_phrase_keepers)))
         parts.append("fold:casefold")
@@ -155,32 +186,47 @@ ITALIAN = LanguageRules(
     heads=(("n", "before-link-else-first"), ("v", "first"), ("a", "before-link-else-last")),
 )
 ROMANCE_HEADS: tuple[tuple[str, HeadRule], ...] = (
-    ("n", "before-link-else-first"),
+    ("n", "before-link"),
     ("v", "first"),
     ("a", "before-link-else-last"),
 )
+SPANISH_PRONOUNS = _words("me te se nos os lo la le los las les")
 SPANISH = LanguageRules(
     "es",
+    agreeing_phrases_kept=True,
+    degree_words=_words("muy más menos tan bastante demasiado poco no"),
+    link_first_kept=True,
+    pronouns=SPANISH_PRONOUNS,
     nominal_not_verb=True,
     verb_endings=("ar", "er", "ir", "ír"),
     links=_words("de del a al en con por para sin sobre entre hasta desde hacia contra según tras"),
     heads=ROMANCE_HEADS,
-    enclitics=_words("me te se nos os lo la le los las les"),
+    enclitics=SPANISH_PRONOUNS,
     fused_enclitics=True,
-    verb_phrase_keepers=_words("se me te nos os lo la le los las les no"),
+    verb_phrase_keepers=SPANISH_PRONOUNS | {"no"},
 )
+FRENCH_PRONOUNS = _words("se me te nous vous le la les lui leur y en")
 FRENCH = LanguageRules(
     "fr",
+    agreeing_phrases_kept=True,
+    degree_words=_words("très plus moins si trop assez bien peu pas non"),
+    link_first_kept=True,
+    pronouns=FRENCH_PRONOUNS,
     nominal_not_verb=True,
     verb_endings=("er", "ir", "re"),
     links=_words("de du des à au aux en avec pour par sans sur sous dans entre chez vers"),
     elided_links=("d'",),
     heads=ROMANCE_HEADS,
     enclitics=_words("le la les lui leur moi toi nous vous en y t m"),
-    verb_phrase_keepers=_words("se me te nous vous le la les lui leur y en ne s' m' t' l' n'"),
+    verb_phrase_keepers=FRENCH_PRONOUNS | _words("ne s' m' t' l' n'"),
 )
+PORTUGUESE_PRONOUNS = _words("se me te nos vos o a os as lo la los las lhe lhes")
 PORTUGUESE = LanguageRules(
     "pt",
+    agreeing_phrases_kept=True,
+    degree_words=_words("muito mais menos tão bastante demasiado pouco bem não"),
+    link_first_kept=True,
+    pronouns=PORTUGUESE_PRONOUNS,
     nominal_not_verb=True,
     verb_endings=("ar", "er", "ir", "or", "ôr"),
     links=_words(
@@ -188,21 +234,24 @@ PORTUGUESE = LanguageRules(
         "pelo pela pelos pelas até desde"
     ),
     heads=ROMANCE_HEADS,
-    enclitics=_words("o a os as lo la los las no na nos nas lhe lhes me te se vos"),
-    verb_phrase_keepers=_words("se me te nos vos o a os as lhe lhes não"),
+    enclitics=PORTUGUESE_PRONOUNS | _words("no na nas"),
+    verb_phrase_keepers=PORTUGUESE_PRONOUNS | {"não"},
 )
+CATALAN_PRONOUNS = _words("em et es ens us el la els les li ho hi en ne me te se nos vos lo los")
 CATALAN = LanguageRules(
     "ca",
+    agreeing_phrases_kept=True,
+    degree_words=_words("molt més menys tan força bastant massa poc ben no"),
+    link_first_kept=True,
+    pronouns=CATALAN_PRONOUNS,
     nominal_not_verb=True,
     verb_endings=("ar", "er", "ir", "re"),
     links=_words("de del dels a al als en amb per pel pels sense sobre entre fins des cap"),
     elided_links=("d'",),
     heads=ROMANCE_HEADS,
-    enclitics=_words("el la els les lo los li ho hi en ne me te se nos vos m t s l n"),
-    verb_phrase_keepers=_words(
-        "es em et ens us el la els les li ho hi en ne no s' m' t' l' n' "
-        "vaig vas va vam vàrem vau vàreu van varen"
-    ),
+    enclitics=CATALAN_PRONOUNS | _words("m t s l n"),
+    verb_phrase_keepers=CATALAN_PRONOUNS
+    | _words("no s' m' t' l' n' vaig vas va vam vàrem vau vàreu van varen"),
 )
 RULES: dict[str, LanguageRules] = {
     rules.code: rules for rules in (GERMAN, ITALIAN, SPANISH, FRENCH, PORTUGUESE, CATALAN)
@@ -366,6 +415,20 @@ def _lookup_form(word: str, pos: str, rules: LanguageRules) -> str:
     return first + word[1:]
 
 
+NOMINAL_ENDINGS = frozenset({"", "s", "es", "a", "as", "e"})
+"""What a noun or adjective may add to a lemma that ends like an infinitive (``mujeres``
+→ *mujer*, ``chère`` → *cher*, ``primeres`` → *primer*; not ``secundaria`` → *secundar*)."""
+
+
+def _infinitive_like(lemma: str, rules: LanguageRules) -> bool:
+    """Whether ``lemma`` ends as an infinitive of the language, reflexive ones too
+    (Spanish *usarse*)."""
+    folded = lemma.casefold()
+    return folded.endswith(rules.verb_endings) or (
+        folded.endswith("se") and folded[:-2].endswith(rules.verb_endings)
+    )
+
+
 def _fits(lemma: str, pos: str, rules: LanguageRules, word: str) -> bool:
     """Rule 3: whether ``lemma`` can be a lemma of ``word``, of PoS ``pos``."""
     if not lemma:
@@ -374,8 +437,9 @@ def _fits(lemma: str, pos: str, rules: LanguageRules, word: str) -> bool:
         return False
     if rules.capitalised_nouns and pos == "a" and lemma[0].isupper():
         return False
-    if pos in ("n", "a") and rules.nominal_not_verb and lemma.endswith(rules.verb_endings):
-        return _unaccented(word.casefold()).startswith(_unaccented(lemma.casefold()))
+    if pos in ("n", "a") and rules.nominal_not_verb and _infinitive_like(lemma, rules):
+        plain, stem = _unaccented(word.casefold()), _unaccented(lemma.casefold())
+        return plain.startswith(stem) and plain[len(stem) :] in NOMINAL_ENDINGS
     return not (pos == "v" and rules.verb_endings and not lemma.endswith(rules.verb_endings))
 
 
@@ -390,7 +454,9 @@ def word_lemma(word: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRules
     prefix, stem = word[:cut], word[cut:]
     if not stem or not stem[0].isalpha():
         return word
-    if pos == "v" and has_enclitic(stem, lemmatiser, rules):
+    if has_enclitic(stem, lemmatiser, rules, verb=pos == "v"):
+        return word
+    if stem.casefold() in rules.pronouns:
         return word
     lookup = _lookup_form(stem, pos, rules)
     found = lemmatiser.candidates(lookup, UPOS[pos])
@@ -408,24 +474,28 @@ def _unaccented(text: str) -> str:
     return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def has_enclitic(word: str, lemmatiser: Lemmatiser, rules: LanguageRules) -> bool:
-    """Rule 6: whether the verb form ``word`` carries enclitic pronouns. Joined by a
-    hyphen, every part after the first hyphen must be a pronoun (``dá-lo``,
+def has_enclitic(
+    word: str, lemmatiser: Lemmatiser, rules: LanguageRules, verb: bool = True
+) -> bool:
+    """Rule 6: whether ``word`` is a verb form that carries enclitic pronouns. Joined by
+    a hyphen, every part after the first hyphen must be a pronoun (``dá-lo``,
     ``donar-li``, ``donne-le``, ``menjar-se-les``). Written as one word (Spanish), one
-    or two pronouns end it and what is left either has a written accent and ends in a
-    vowel, ``r`` or ``n`` (``dárselo``, ``diciéndole``, ``cómpralo``, not
-    ``comíamos``), or is what the lemmatiser gives for the whole, an infinitive
-    (``hacerlo`` → *hacer*).
+    or two pronouns end it and what is left is what the lemmatiser gives for the whole,
+    an infinitive (``hacerlo`` → *hacer*), or, for a verb target (``verb``), has a
+    written accent and ends in a vowel, ``r`` or ``n`` (``dárselo``, ``diciéndole``,
+    ``cómpralo``, not ``comíamos``; a noun's ``títulos`` is no verb).
 
     >>> same = Lemmatiser("x", "1", lambda w, p: (w,))
     >>> [has_enclitic(w, same, SPANISH) for w in ("dárselo", "comíamos", "hablase")]
     [True, False, False]
+    >>> has_enclitic("títulos", same, SPANISH, verb=False)
+    False
     """
     lower = word.casefold()
-    verb, hyphen, tail = lower.partition("-")
+    head, hyphen, tail = lower.partition("-")
     if hyphen:
         parts = [part for part in tail.replace(APOSTROPHE, "-").split("-") if part]
-        return bool(verb and parts) and all(part in rules.enclitics for part in parts)
+        return bool(head and parts) and all(part in rules.enclitics for part in parts)
     if not rules.fused_enclitics:
         return False
     rest = lower
@@ -439,7 +509,7 @@ def has_enclitic(word: str, lemmatiser: Lemmatiser, rules: LanguageRules) -> boo
         return False
     plain = _unaccented(rest)
     if plain != rest:
-        return plain[-1] in "aeiourn"
+        return verb and plain[-1] in "aeiourn"
     found = lemmatiser.candidates(word, UPOS["v"])
     return plain.endswith(rules.verb_endings) and found[:1] == (plain,)
 
@@ -467,10 +537,14 @@ def head_candidates(words: list[str], pos: str, rules: LanguageRules) -> list[in
         return []
     if pos == "v" and _keeps_verb_phrase(words[0], rules):
         return []
+    if rules.link_first_kept and _is_link(words[0], rules):
+        return []
     if rule.startswith("before-link"):
         for index in range(1, len(words)):
             if _is_link(words[index], rules):
                 return [index - 1]
+        if rule == "before-link":
+            return []
         rule = "last" if rule.endswith("last") else "first"
     if rule == "first":
         return [0]
@@ -495,6 +569,14 @@ def lemmatise_in(text: str, pos: str, lemmatiser: Lemmatiser, rules: LanguageRul
     if not places:
         return text
     candidates = head_candidates([tokens[index] for index in places], pos, rules)
+    if rules.agreeing_phrases_kept and candidates == [len(places) - 1] and len(places) > 1:
+        before = [tokens[index] for index in places[:-1]]
+        if any(
+            word.casefold() not in rules.degree_words
+            and word_lemma(word, pos, lemmatiser, rules) != word
+            for word in before
+        ):
+            return text  # grandes pérdidas: its words agree, one lemma would break that
     recased: tuple[int, str] | None = None
     for candidate in candidates:
         place = places[candidate]
