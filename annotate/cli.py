@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
-from annotate.gold.languages import kept_as_typed
+from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import review_lines
 from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.importer import parse_lexsub_xml

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from annotate.gold.aggregate import T_RULES
 from annotate.gold.compiler import CompileOptions, compile_responses
 from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
-from annotate.gold.languages import kept_as_typed
+from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.records import iter_responses
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs

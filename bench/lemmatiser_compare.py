@@ -12,7 +12,7 @@ right:
 - ``simplemma, no rules``: simplemma with the form as typed, phrases by the same head
   rule, no lookup capitalisation and no part-of-speech fit;
 - ``spaCy lookups``: spaCy's lookup tables (``spacy-lookups-data``) under the same rules
-  (:func:`annotate.gold.languages.spacy_lookups_lemmatiser`): one table per language;
+  (:func:`annotate.gold.lemmatisers.spacy_lookups_lemmatiser`): one table per language;
   Italian's tables per part of speech, as spaCy's ``ItalianLemmatizer`` reads them.
 
 The misses of the lemmatiser each language uses are listed below its figures.
@@ -25,14 +25,13 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from annotate.gold.languages import (
-    lemmatise_in,
+from annotate.gold.languages import lemmatise_in, rules_for
+from annotate.gold.lemmatisation import Lemmatiser, lemmatise, lemminflect_lemmatiser
+from annotate.gold.lemmatisers import (
     lemmatiser_for,
-    rules_for,
     simplemma_lemmatiser,
     spacy_lookups_lemmatiser,
 )
-from annotate.gold.lemmatisation import Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.normalisation import normalise
 
 LANGUAGES = ("de", "it", "es", "fr", "pt", "ca")

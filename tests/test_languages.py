@@ -20,10 +20,9 @@ from annotate.gold.languages import (
     LanguageRules,
     has_enclitic,
     lemmatise_in,
-    lemmatiser_for,
     rules_for,
-    simplemma_lemmatiser,
 )
+from annotate.gold.lemmatisers import lemmatiser_for, simplemma_lemmatiser
 from annotate.gold.records import Response, write_responses
 from annotate.sources.language import declared_language, iso639_1
 from bench.lemmatiser_compare import read_forms, right_with_rules, spacy_lookups

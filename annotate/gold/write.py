@@ -26,7 +26,7 @@ from typing import Any
 
 from annotate.gold.aggregate import CompiledItem
 from annotate.gold.compiler import AnswerProblem, CompiledGold, LemmaChange, NormalisationChange
-from annotate.gold.languages import kept_as_typed
+from annotate.gold.lemmatisers import kept_as_typed
 from scoring.gold import read_gold_pair
 
 FILES = ("gold", "mwgold", "annotators.jsonl", "summary.json")
