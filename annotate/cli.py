@@ -22,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
+from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import review_lines
 from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.importer import parse_lexsub_xml
@@ -304,7 +305,11 @@ def compile_command(
     in_t = sum(1 for item in gold.items if item.in_t)
     language = ""
     if gold.language != "en":  # English's line stays as it was
-        lemmatiser = " ".join(gold.lemmatiser[:2]) if gold.lemmatiser else "no lemmatiser"
+        lemmatiser = (
+            " ".join(gold.lemmatiser[:2])
+            if gold.lemmatiser
+            else f"no lemmatiser: {kept_as_typed(gold.language)}"
+        )
         language = f" (language {gold.language}, {lemmatiser})"
     click.echo(
         f"compiled {gold.responses} responses of {len(gold.annotators)} annotators{language}: "

@@ -28,8 +28,10 @@ from collections.abc import Sequence
 from annotate.gold.aggregate import T_RULES
 from annotate.gold.compiler import CompileOptions, compile_responses
 from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
+from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
+from annotate.sources.language import ALIASES
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats.responses import iter_responses
 
@@ -66,6 +68,7 @@ def language_code(value: str) -> str:
     """An ISO 639-1 code (two letters, any case, given in lower case); else a usage error
     stating the rule."""
     code = value.strip().lower()
+    code = ALIASES.get(code, code)  # MLSP-2024's fil: Filipino, read as Tagalog (tl)
     if len(code) != 2 or not code.isascii() or not code.isalpha():
         raise argparse.ArgumentTypeError(
             f"{value!r} is not an ISO 639-1 language code (two letters, such as en, de, it)"
@@ -105,6 +108,10 @@ def run(argv: Sequence[str]) -> int:
         f"{len(gold.normalisations)} forms normalised, {applied} lemma changes applied "
         f"({len(pending_changes(gold))} not yet decided) → {args.out}"
     )
+    if gold.language != "en":  # English's output stays as it was
+        lemmatiser = gold.lemmatiser
+        used = f"{lemmatiser[0]} {lemmatiser[1]}" if lemmatiser else kept_as_typed(gold.language)
+        print(f"language {gold.language}: {used}")
     return 0
 
 

@@ -6,11 +6,12 @@ round of no dataset (one made from a rows file); the judge's list of rounds uses
 language all their rounds share.
 
 A dataset has a language (``Dataset.language``, an ISO 639-1 code). The annotator's pages
-of a dataset use its catalogue when we ship one (:data:`CATALOGUES`: German, Italian) and
-English otherwise; pages of no one dataset (the annotator's home, the instructions, "all
-done") use the language all the annotator's datasets share, else English. Organiser pages
-and the log-in page stay English. The English texts are the msgids themselves, so English
-pages are exactly what they were before translation.
+of a dataset use its catalogue when we ship one (:data:`CATALOGUES`: German, Italian,
+Spanish, French, Portuguese as written in Brazil, Catalan) and English otherwise; pages
+of no one dataset (the annotator's home, the instructions, "all done") use the language
+all the annotator's datasets share, else English. Organiser pages and the log-in page
+stay English. The English texts are the msgids themselves, so English pages are exactly
+what they were before translation.
 
 Two languages are told apart: the *interface* language (the catalogue, :func:`ui_language`)
 and the *page* language (the study's, :func:`page_language`), which ``<html lang>`` carries
@@ -41,7 +42,7 @@ def N_(text: str) -> str:
     return text
 
 
-CATALOGUES = frozenset({"de", "it"})
+CATALOGUES = frozenset({"de", "it", "es", "fr", "pt", "ca"})
 """The languages we ship a catalogue for (besides English, which the msgids are)."""
 
 babel = Babel()

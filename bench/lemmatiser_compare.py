@@ -1,8 +1,10 @@
-"""Which lemmatiser for German and Italian: accuracy on forms checked by hand.
+"""Which lemmatiser for German, Italian, Spanish, French, Portuguese and Catalan:
+accuracy on forms checked by hand.
 
 ``python -m bench.lemmatiser_compare`` reads the hand-checked tables
-``tests/data/lemmas_de.tsv`` and ``tests/data/lemmas_it.tsv`` (part of speech, the form as
-typed, its gold form) and prints, per language, how many forms each candidate gets right:
+``tests/data/lemmas_LANG.tsv`` (:data:`LANGUAGES`; part of speech, the form as typed, its
+gold form, why it is there) and prints, per language, how many forms each candidate gets
+right:
 
 - ``lemminflect (before)``: what the compiler did before it knew languages (lower case,
   then LemmInflect's English rules), compared with case ignored;
@@ -10,7 +12,7 @@ typed, its gold form) and prints, per language, how many forms each candidate ge
 - ``simplemma, no rules``: simplemma with the form as typed, phrases by the same head
   rule, no lookup capitalisation and no part-of-speech fit;
 - ``spaCy lookups``: spaCy's lookup tables (``spacy-lookups-data``) under the same rules
-  (:func:`annotate.gold.languages.spacy_lookups_lemmatiser`): German's one table;
+  (:func:`annotate.gold.lemmatisers.spacy_lookups_lemmatiser`): one table per language;
   Italian's tables per part of speech, as spaCy's ``ItalianLemmatizer`` reads them.
 
 The misses of the lemmatiser each language uses are listed below its figures.
@@ -23,16 +25,17 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from annotate.gold.languages import (
-    lemmatise_in,
+from annotate.gold.languages import lemmatise_in, rules_for
+from annotate.gold.lemmatisation import Lemmatiser, lemmatise, lemminflect_lemmatiser
+from annotate.gold.lemmatisers import (
     lemmatiser_for,
-    rules_for,
     simplemma_lemmatiser,
     spacy_lookups_lemmatiser,
 )
-from annotate.gold.lemmatisation import Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.normalisation import normalise
 
+LANGUAGES = ("de", "it", "es", "fr", "pt", "ca")
+"""The languages with a table of hand-checked forms."""
 TABLES = Path(__file__).resolve().parent.parent / "tests" / "data"
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 
@@ -107,7 +110,7 @@ def wrong_with_rules(forms: list[Form], lemmatiser: Lemmatiser) -> list[tuple[Fo
 
 def main() -> None:
     english = lemminflect_lemmatiser()
-    for language in ("de", "it"):
+    for language in LANGUAGES:
         forms = read_forms(language)
         total = len(forms)
         print(f"{language}: {total} forms checked by hand")

@@ -1,7 +1,7 @@
 """Annotator pages in the study's language: the dataset's language picks
-the catalogue (German, Italian; English otherwise), the English texts stay exactly as they
-were, ``lang`` is on the sentence and ``<html>``, and the committed catalogues are whole
-and compiled."""
+the catalogue (German, Italian, Spanish, French, Portuguese, Catalan; English otherwise),
+the English texts stay exactly as they were, ``lang`` is on the sentence and ``<html>``,
+and the committed catalogues are whole and compiled."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ pytestmark = pytest.mark.database
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "annotate" / "translations"
 
-# sentences we wrote: one German, one Italian, one French study
+# sentences we wrote: a German, an Italian, a Spanish, a French, a Portuguese, a Catalan
+# and a Dutch study (Dutch has no catalogue)
 STUDIES = {
     "de": """<corpus lang="german">
   <lexelt item="Haus.n">
@@ -41,6 +42,26 @@ STUDIES = {
     "fr": """<corpus lang="french">
   <lexelt item="maison.n">
     <instance id="fr1"><context>Les <head>maisons</head> sont vieilles.</context></instance>
+  </lexelt>
+</corpus>""",
+    "es": """<corpus lang="spanish">
+  <lexelt item="casa.n">
+    <instance id="es1"><context>Las <head>casas</head> del río son viejas.</context></instance>
+  </lexelt>
+</corpus>""",
+    "pt": """<corpus lang="portuguese">
+  <lexelt item="casa.n">
+    <instance id="pt1"><context>As <head>casas</head> do rio são velhas.</context></instance>
+  </lexelt>
+</corpus>""",
+    "ca": """<corpus lang="catalan">
+  <lexelt item="casa.n">
+    <instance id="ca1"><context>Les <head>cases</head> del riu són velles.</context></instance>
+  </lexelt>
+</corpus>""",
+    "nl": """<corpus lang="dutch">
+  <lexelt item="huis.n">
+    <instance id="nl1"><context>De <head>huizen</head> zijn oud.</context></instance>
   </lexelt>
 </corpus>""",
 }
@@ -165,12 +186,80 @@ def _dataset_id(app: Flask, name: str) -> int:
 def test_a_language_without_a_catalogue_keeps_english_and_says_so(
     app: Flask, ann: FlaskClient
 ) -> None:
-    (first,) = _study(app, "fr")
+    (first,) = _study(app, "nl")
     page = ann.get(f"/annotate/{first}").get_data(as_text=True)
     # the study's language on <html> and the sentence, the English interface marked English
-    assert '<html lang="fr">' in page and '<body lang="en">' in page
-    assert 'id="sentence" lang="fr">Les <mark class="target"><b>maisons</b></mark>' in page
+    assert '<html lang="nl">' in page and '<body lang="en">' in page
+    assert 'id="sentence" lang="nl">De <mark class="target"><b>huizen</b></mark>' in page
     assert '<label for="sub1">Substitute 1</label>' in page
+
+
+NEW_CATALOGUES = {
+    "es": (
+        "Palabra 1 de 1 · frase 1 de 1 · 0 / 1 hechas",
+        (
+            '<label for="sub1">Sustituto 1</label>',
+            "> Nombre propio</label>",
+            "> Ningún sustituto (nil)</label>",
+            '<button type="submit">Guardar y seguir</button>',
+        ),
+        "Elige «Nombre propio» o «Ningún sustituto (nil)», no ambos.",
+        "Has respondido a todas las frases de study-es. ¡Gracias!",
+    ),
+    "fr": (
+        "Mot 1 sur 1 · phrase 1 sur 1 · 0 / 1 faites",
+        (
+            '<label for="sub1">Substitut 1</label>',
+            "> Nom propre</label>",
+            "> Aucun substitut (nil)</label>",
+            '<button type="submit">Enregistrer et continuer</button>',
+        ),
+        "Choisissez «\u00a0Nom propre\u00a0» ou «\u00a0Aucun substitut (nil)\u00a0», pas les deux.",
+        "Vous avez répondu à toutes les phrases de study-fr. Merci\u00a0!",
+    ),
+    "pt": (
+        "Palavra 1 de 1 · frase 1 de 1 · 0 / 1 feitas",
+        (
+            '<label for="sub1">Substituto 1</label>',
+            "> Nome próprio</label>",
+            "> Nenhum substituto (nil)</label>",
+            '<button type="submit">Salvar e continuar</button>',
+        ),
+        "Escolha “Nome próprio” ou “Nenhum substituto (nil)”, não os dois.",
+        "Você respondeu a todas as frases de study-pt. Obrigado!",
+    ),
+    "ca": (
+        "Paraula 1 de 1 · frase 1 de 1 · 0 / 1 fetes",
+        (
+            '<label for="sub1">Substitut 1</label>',
+            "> Nom propi</label>",
+            "> Cap substitut (nil)</label>",
+            '<button type="submit">Desa i continua</button>',
+        ),
+        "Trieu «Nom propi» o «Cap substitut (nil)», no tots dos.",
+        "Heu respost totes les frases de study-ca. Gràcies!",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(NEW_CATALOGUES))
+def test_a_study_is_annotated_in_its_language(app: Flask, ann: FlaskClient, language: str) -> None:
+    """The sentence page, its refusal and the finished page, in Spanish, French,
+    Portuguese and Catalan (the texts as the catalogues give them)."""
+    progress, labels, both, finished = NEW_CATALOGUES[language]
+    (first,) = _study(app, language)
+    page = ann.get(f"/annotate/{first}").get_data(as_text=True)
+    assert f'<html lang="{language}">' in page and "<body>" in page
+    assert progress in page
+    for label in labels:
+        assert label in page, label
+    assert "Substitute 1" not in page and "Save and next" not in page
+    page = ann.post(f"/annotate/{first}", data={"name": "on", "nil": "on"}).get_data(as_text=True)
+    assert both in page
+    ann.post(f"/annotate/{first}", data={"sub1": "x1"})
+    done = f"/annotate/dataset/{_dataset_id(app, f'study-{language}')}/done"
+    page = ann.get(done).get_data(as_text=True)
+    assert finished in page
 
 
 def test_english_pages_keep_their_texts(app: Flask, ann: FlaskClient, dataset: int) -> None:

@@ -6,8 +6,9 @@ the command line ``python -m annotate.compile`` does the same on a JSON Lines fi
 
 Pipeline: :func:`normalise` → :func:`lemmatise` with :class:`Decisions` →
 :func:`aggregate_item` → :func:`write_outputs`. Languages other than English
-(:attr:`CompileOptions.language`): :func:`lemmatiser_for` and :func:`rules_for`
-(:mod:`annotate.gold.languages`), case folded when counting (:mod:`annotate.gold.casefold`).
+(:attr:`CompileOptions.language`): :func:`lemmatiser_for` (:mod:`annotate.gold.lemmatisers`)
+and :func:`rules_for` (:mod:`annotate.gold.languages`), case folded when counting
+(:mod:`annotate.gold.casefold`).
 """
 
 from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
@@ -28,13 +29,14 @@ from annotate.gold.decisions import (
     read_decisions,
     write_decisions,
 )
-from annotate.gold.languages import LanguageRules, lemmatiser_for, rules_for
+from annotate.gold.languages import LanguageRules, rules_for
 from annotate.gold.lemmatisation import (
     IDENTITY,
     Lemmatiser,
     lemmatise,
     lemminflect_lemmatiser,
 )
+from annotate.gold.lemmatisers import lemmatiser_for
 from annotate.gold.normalisation import normalise
 from annotate.gold.review import decisions_template, pending_changes
 from annotate.gold.write import summary, write_outputs

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
 from annotate.gold.casefold import CaseFold, fold_answer, gold_forms
 from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
-from annotate.gold.languages import LanguageRules, lemmatise_in, lemmatiser_for, rules_for
+from annotate.gold.languages import LanguageRules, lemmatise_in, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
+from annotate.gold.lemmatisers import lemmatiser_for
 from annotate.gold.normalisation import Normalised, normalise_with_reasons
 from scoring.formats import FormatError
 from scoring.formats.responses import Response
@@ -53,7 +54,7 @@ class CompileOptions:
     lemmatiser: Lemmatiser | None = None
     """Used when ``lemmatise``; None: the language's (English: LemmInflect, dictionary
     only, :func:`~annotate.gold.lemmatisation.lemminflect_lemmatiser`; others: simplemma,
-    :func:`~annotate.gold.languages.lemmatiser_for`)."""
+    :func:`~annotate.gold.lemmatisers.lemmatiser_for`)."""
     decisions: Decisions = NO_DECISIONS
     t_rule: TRule = "annotators"
     only_t: bool = False

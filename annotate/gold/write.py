@@ -25,6 +25,7 @@ from typing import Any
 
 from annotate.gold.aggregate import CompiledItem
 from annotate.gold.compiler import AnswerProblem, CompiledGold, LemmaChange, NormalisationChange
+from annotate.gold.lemmatisers import kept_as_typed
 from scoring.formats.annotators import annotator_lines as lines_of
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold_line, read_gold_pair
 
@@ -175,9 +176,11 @@ def _language(gold: CompiledGold) -> dict[str, Any]:
         if gold.lemmatiser
         else None
     )
+    kept = {} if gold.lemmatiser else {"forms_kept_as_typed": kept_as_typed(gold.language)}
     return {
         "language": gold.language,
         "lemmatiser": lemmatiser,
+        **kept,
         "case_folded": [
             {"lexelt": fold.lexelt, "form": fold.form, "gold": fold.gold, "count": fold.count}
             for fold in gold.case_folds

@@ -9,6 +9,10 @@ codes):
   SemEval-2007 files): a language's English name (``english``, ``German``), a two- or
   three-letter ISO 639 code (``de``, ``deu``, ``ger``), or a tag whose first part is one
   (``de-DE``, ``it_IT``); the language must have a two-letter code.
+
+Filipino has none: ISO 639-1 codes only Tagalog (``tl``), the language Filipino is the
+standard form of. MLSP-2024 names it ``fil``, so both readings take ``fil`` (and the name
+*Filipino*) as ``tl`` (:data:`ALIASES`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from functools import cache
 import pycountry  # type: ignore[import-untyped, unused-ignore]
 
 DEFAULT = "en"
+ALIASES = {"fil": "tl"}
+"""Codes of languages without an ISO 639-1 code, read as the code of the language they
+are a standard form of: Filipino (``fil``, MLSP-2024's code) as Tagalog (``tl``)."""
 _TAG = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})+")
 
 
@@ -54,6 +61,8 @@ def iso639_1(code: str) -> str:
     cleaned = code.strip().lower()
     if cleaned in codes():
         return cleaned
+    if cleaned in ALIASES:
+        return ALIASES[cleaned]
     rule = f"language {code!r} is not an ISO 639-1 code (two letters, such as en, de, it)"
     try:
         meant = declared_language(code)
@@ -70,6 +79,8 @@ def declared_language(value: str) -> str:
 
     >>> [declared_language(v) for v in ("english", "German", "ita", "de-DE", "fr", "en", "EN")]
     ['en', 'de', 'it', 'de', 'fr', 'en', 'en']
+    >>> [declared_language(v) for v in ("fil", "Filipino", "fil-PH", "tl")]
+    ['tl', 'tl', 'tl', 'tl']
     """
     cleaned = value.strip()
     tag = _TAG.fullmatch(cleaned)
@@ -84,7 +95,7 @@ def declared_language(value: str) -> str:
             f"language {value!r} is neither a language's English name (english, german, "
             "italian) nor an ISO 639 code (en, deu)"
         ) from None
-    code = getattr(language, "alpha_2", None)
+    code = getattr(language, "alpha_2", None) or ALIASES.get(language.alpha_3)
     if not isinstance(code, str):
         raise ValueError(f"language {value!r} ({language.name}) has no ISO 639-1 (two-letter) code")
     return code
