@@ -1,7 +1,8 @@
 """The Flask app factory (annotation app, organiser pages): :func:`annotate.create_app`.
 
-Templates and migrations are data inside the package (``annotate/templates``,
-``annotate/migrations``), so an installed app finds them from any directory. The instance
+The templates are the top-level ``templates/`` of a checkout, installed inside the package
+as ``annotate/templates`` (see setup.py); migrations, static files and catalogues are data
+inside the package. Either way an app finds them from any directory. The instance
 folder (SQLite database, ``config.py``, the generated secret key) is ``LEXSUB_INSTANCE``
 when set, otherwise Flask's default: ``instance/`` beside the package in a checkout (or an
 editable install), ``PREFIX/var/annotate-instance`` for an installed package.
@@ -33,6 +34,11 @@ from annotate.numeric import FormError, IdConverter
 from annotate.sources.model import LIMITS
 
 PACKAGE = Path(__file__).resolve().parent
+TEMPLATES = next(
+    (folder for folder in (PACKAGE / "templates", PACKAGE.parent / "templates") if folder.is_dir()),
+    PACKAGE / "templates",
+)
+"""The pages' templates: inside the installed package, or the checkout's ``templates/``."""
 
 
 def _secret_key(instance: Path) -> str:
@@ -101,7 +107,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         "annotate",
         instance_path=os.path.abspath(chosen) if chosen else None,
-        template_folder="templates",
+        template_folder=str(TEMPLATES),
         instance_relative_config=True,
     )
     instance = Path(app.instance_path)

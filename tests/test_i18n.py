@@ -374,7 +374,7 @@ def test_the_template_holds_every_msgid_of_the_code(tmp_path: Path) -> None:
             "N_",
             "-o",
             str(out),
-            str(TRANSLATIONS.parent),
+            str(TRANSLATIONS.parents[1]),
         ],
         check=True,
         capture_output=True,
