@@ -29,9 +29,8 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
-from annotate import database_url, env_flag
+from annotate import settings
 from annotate.numeric import FormError, IdConverter
-from annotate.sources.model import LIMITS
 
 PACKAGE = Path(__file__).resolve().parent
 TEMPLATES = next(
@@ -48,16 +47,6 @@ def _secret_key(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
-
-
-def _proxy_count(value: str) -> int:
-    """``LEXSUB_PROXIES``: how many reverse proxies (or load balancers) stand in front."""
-    if not value.strip().isdigit():
-        raise ValueError(
-            f"LEXSUB_PROXIES={value!r}: must be the number of reverse proxies in front of "
-            "the app (0, 1, 2, ...)"
-        )
-    return int(value)
 
 
 def _trust_proxies(app: Flask, count: int) -> None:
@@ -94,62 +83,33 @@ def _limit_logins(app: Flask, limiter: Limiter) -> None:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``instance/config.py``, the environment
-    (``SECRET_KEY``, ``DATABASE_URL``, ``LEXSUB_LIMITER_STORAGE``,
-    ``LEXSUB_LIMITER_PREFIX``, ``LEXSUB_PROXIES``, ``LEXSUB_SECURE_COOKIES``) and
-    ``test_config``, in that order.
+    """Build the app: the defaults of :data:`annotate.settings.SETTINGS`, then
+    ``instance/config.py``, the environment (each setting's variable) and ``test_config``,
+    in that order.
 
     Nothing a request depends on is kept in the process: the session is the signed cookie
     (``SECRET_KEY``), the account's session token is in the database, and the log-in limit
     counts in ``RATELIMIT_STORAGE_URI`` (Redis when several hosts serve one database; see
     docs/deploy.md)."""
-    chosen = os.environ.get("LEXSUB_INSTANCE")
     app = Flask(
         "annotate",
-        instance_path=os.path.abspath(chosen) if chosen else None,
+        instance_path=settings.instance_path(os.environ),
         template_folder=str(TEMPLATES),
         instance_relative_config=True,
     )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'lexsub.sqlite'}",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_HTTPONLY=True,
-        MAX_CONTENT_LENGTH=64 * 1024 * 1024,
-        IMPORT_LIMITS=LIMITS,  # a context's length, the instances, the unpacked size
-        LOGIN_LIMIT="20 per minute",
-        # The limit's counters: this process's memory unless LEXSUB_LIMITER_STORAGE names a
-        # storage every host shares (redis://HOST:6379/0). While that storage is
-        # unreachable, each process counts in its own memory (logged) instead of
-        # refusing every log-in.
-        RATELIMIT_STORAGE_URI="memory://",
-        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
-        WTF_CSRF_TIME_LIMIT=None,  # a form's token lasts as long as its session
-        TRUSTED_PROXIES=0,  # reverse proxies in front whose X-Forwarded-For is believed
-    )
+    app.config.from_mapping(settings.defaults(instance))
     app.config.from_pyfile("config.py", silent=True)
-    if os.environ.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-    if os.environ.get("DATABASE_URL"):
-        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
-    if os.environ.get("LEXSUB_LIMITER_STORAGE"):
-        app.config["RATELIMIT_STORAGE_URI"] = os.environ["LEXSUB_LIMITER_STORAGE"]
-    if os.environ.get("LEXSUB_LIMITER_PREFIX"):
-        app.config["RATELIMIT_KEY_PREFIX"] = os.environ["LEXSUB_LIMITER_PREFIX"]
-    if os.environ.get("LEXSUB_PROXIES"):
-        app.config["TRUSTED_PROXIES"] = _proxy_count(os.environ["LEXSUB_PROXIES"])
-    if env_flag("LEXSUB_SECURE_COOKIES"):
-        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
+    app.config.update(settings.from_environment(os.environ))
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    url = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    url = settings.database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if url.startswith("sqlite"):
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.SQLITE_ENGINE)
 
     from annotate import annotator, auth, cli, i18n, judge, members, organiser, reports
     from annotate.extensions import csrf, db, login_manager, migrate
