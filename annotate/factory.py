@@ -71,7 +71,7 @@ def _login_limit() -> str:
 def _limit_logins(app: Flask, limiter: Limiter) -> None:
     """The log-in limit on ``app``'s views: a log-in (POST) per client address and per
     username, a crowd study link per address."""
-    from annotate.auth import username_key
+    from annotate.web.auth import username_key
 
     def limit(endpoint: str, **options: Any) -> None:
         view: Callable[..., Any] = app.view_functions[endpoint]
@@ -111,8 +111,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if url.startswith("sqlite"):
         app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.SQLITE_ENGINE)
 
-    from annotate import annotator, auth, cli, i18n, judge, members, organiser, reports
+    from annotate import cli, i18n
     from annotate.extensions import csrf, db, login_manager, migrate
+    from annotate.web import annotator, auth, judge, members, organiser, reports
 
     if app.config["TRUSTED_PROXIES"]:
         _trust_proxies(app, int(app.config["TRUSTED_PROXIES"]))
@@ -194,8 +195,8 @@ def _private_pages(response: Response) -> Response:
 def _error_pages(app: Flask) -> None:
     """Styled pages for the HTTP errors, a form sent after its session ended, and any
     unexpected error (rolled back, logged, a 500 page that needs no database)."""
-    from annotate.annotator import keep_and_log_in, session_ended, wants_json
     from annotate.extensions import db
+    from annotate.web.annotator import keep_and_log_in, session_ended, wants_json
 
     def page(code: int, message: str | None = None) -> tuple[str, int]:
         limit = app.config.get("MAX_CONTENT_LENGTH") or 0

@@ -99,8 +99,9 @@ def _study(live: Live, tmp: Path) -> Study:
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Dataset, Instance, User
-    from annotate.services import import_dataset, save_answer
-    from annotate.study import open_study
+    from annotate.services.datasets import import_dataset
+    from annotate.services.responses import save_answer
+    from annotate.services.study import open_study
 
     live.user("boss", "organiser")
     live.user("ann", datasets=("demo",))
@@ -115,7 +116,7 @@ def _study(live: Live, tmp: Path) -> Study:
         db.session.commit()
         german_id = german.id
     with live.app.app_context():
-        from annotate.study import assign
+        from annotate.services.study import assign
 
         assign(db.session.scalars(select(User).where(User.username == "ann")).one(), german)
         demo = db.session.scalars(select(Dataset).where(Dataset.name == "demo")).one()
@@ -169,7 +170,13 @@ def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
     from annotate.extensions import db
     from annotate.judge_build import gold_items_from_file, parse_rows
     from annotate.models import User
-    from annotate.rounds import assign_judge, create_round, posthoc_spec, save_labels, screens
+    from annotate.services.rounds import (
+        assign_judge,
+        create_round,
+        posthoc_spec,
+        save_labels,
+        screens,
+    )
 
     gold = gold_items_from_file(POSTHOC_GOLD.splitlines(), "gold.txt")
     plan = posthoc_spec(demo, {"sys.best": POSTHOC_SYSTEM}, 2, 7, gold)

@@ -5,7 +5,7 @@ format (:mod:`scoring.judgements.records`), which the report reads.
 
 The content of a round is built by the pure :mod:`annotate.judge_build`; every figure
 comes from :func:`scoring.judgements.report`. This module only reads and writes the
-database, following the patterns of :mod:`annotate.services` (a save updates the current
+database, following the patterns of :mod:`annotate.services.responses` (a save updates the current
 label and appends a revision in one transaction, retried on a concurrent save).
 """
 
@@ -19,11 +19,11 @@ from sqlalchemy import Exists, exists, func, select
 
 from annotate.extensions import db
 from annotate.gold import CompiledGold
-from annotate.goldfiles import compile_dataset
 from annotate.judge_build import GoldItem, RoundSpec, Sentence, posthoc_round
 from annotate.models import (
     CandidateLabel,
     Dataset,
+    IdValue,
     Instance,
     JudgementRound,
     LabelRevision,
@@ -33,14 +33,9 @@ from annotate.models import (
     User,
     now,
 )
-from annotate.services import (
-    MAX_DATASET_NAME,
-    IdValue,
-    ServiceError,
-    check_text,
-    retried,
-    shown,
-)
+from annotate.services.goldfiles import compile_dataset
+from annotate.services.responses import retried
+from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, shown
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.records import Judgement
 from scoring.measures import detect_kind, first_answers

@@ -23,7 +23,7 @@ from annotate.extensions import db
 from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
-from annotate.services import ServiceError, safe_source, shown
+from annotate.services.rules import ServiceError, safe_source, shown
 from annotate.sources.model import Instance as SourceInstance
 from scoring.agreement.swords import ALL_LABELS, parse_swords
 from scoring.files import TextError, decode_text

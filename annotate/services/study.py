@@ -18,8 +18,18 @@ from sqlalchemy import ColumnElement, Exists, and_, delete, exists, func, or_, s
 from sqlalchemy.orm import aliased
 
 from annotate.extensions import db
-from annotate.models import Assignment, Dataset, DatasetMember, Instance, Lexelt, Response, User
-from annotate.services import MAX_USERNAME, IdValue, ServiceError, create_user, shown
+from annotate.models import (
+    Assignment,
+    Dataset,
+    DatasetMember,
+    IdValue,
+    Instance,
+    Lexelt,
+    Response,
+    User,
+)
+from annotate.services.accounts import create_user
+from annotate.services.rules import MAX_USERNAME, ServiceError, shown
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)

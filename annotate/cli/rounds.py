@@ -1,5 +1,5 @@
 """``flask --app wsgi lexsub round ...``: judgement rounds from the command line (thin:
-parse, call :mod:`annotate.rounds`, print). Errors end with ``Error: …`` (exit 1)."""
+parse, call :mod:`annotate.services.rounds`, print). Errors end with ``Error: …`` (exit 1)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import click
 from flask.cli import AppGroup
 
 from annotate.judge_build import gold_items_from_file, parse_rows
-from annotate.rounds import (
+from annotate.services.rounds import (
     LAYOUTS,
     assign_judge,
     create_round,
@@ -22,7 +22,7 @@ from annotate.rounds import (
     unassign_judge,
     users_named,
 )
-from annotate.services import ServiceError
+from annotate.services.rules import ServiceError
 from scoring.files import TextError, read_text
 from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set

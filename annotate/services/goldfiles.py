@@ -28,7 +28,8 @@ from annotate.gold.records import Response, ResponseError, parse_response
 from annotate.gold.review import FormUse, form_uses
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
-from annotate.services import ServiceError, check_text, export_records
+from annotate.services.datasets import export_records
+from annotate.services.rules import ServiceError, check_text
 from scoring.keys import InvalidKey, check_lexelt
 
 MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
