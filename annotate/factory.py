@@ -1,11 +1,15 @@
 """The Flask app factory (annotation app, organiser pages): :func:`annotate.create_app`.
 
-The templates are the top-level ``templates/`` of a checkout, installed inside the package
-as ``annotate/templates`` (see setup.py); migrations, static files and catalogues are data
-inside the package. Either way an app finds them from any directory. The instance
-folder (SQLite database, ``config.py``, the generated secret key) is ``LEXSUB_INSTANCE``
-when set, otherwise Flask's default: ``instance/`` beside the package in a checkout (or an
-editable install), ``PREFIX/var/annotate-instance`` for an installed package.
+The templates are the top-level ``templates/`` of a checkout (one folder per blueprint of
+:mod:`annotate.web`), installed inside the package as ``annotate/templates`` (setup.py).
+Migrations, static files and the catalogues stay data inside the package: Flask serves
+``static/`` and Flask-Babel reads ``translations/`` from the app's own folder with no
+setting, and each belongs to code beside it (the pages' scripts, :mod:`annotate.i18n`), so
+moving them out would add a mapping and gain a reader nothing. Either way an app finds them
+from any directory. The instance folder (SQLite database, ``config.py``, the generated
+secret key) is ``LEXSUB_INSTANCE`` when set, otherwise Flask's default: ``instance/``
+beside the package in a checkout (or an editable install), ``PREFIX/var/annotate-instance``
+for an installed package.
 """
 
 from __future__ import annotations
