@@ -7,20 +7,13 @@ from sqlalchemy import select
 
 from annotate.extensions import db
 from annotate.models import User
-from annotate.services.rules import MAX_USERNAME, ServiceError, shown
+from annotate.services.rules import ServiceError, check_username, shown
 
 
 def create_user(username: str, password: str, role: str = "annotator") -> User:
     if role not in ("annotator", "organiser"):
         raise ServiceError(f"role {shown(role)} is not annotator or organiser")
-    if (
-        not username
-        or len(username) > MAX_USERNAME
-        or not username.replace("_", "").replace("-", "").replace(".", "").isalnum()
-    ):
-        raise ServiceError(
-            f"username {shown(username)} must be 1-{MAX_USERNAME} letters, digits, '.', '_' or '-'"
-        )
+    check_username(username)
     if len(password) < 8:
         raise ServiceError("a password has at least 8 characters")
     if db.session.scalar(select(User).where(User.username == username)):

@@ -47,3 +47,17 @@ def safe_source(file_name: str) -> str:
     removed and, past :data:`MAX_SOURCE` characters, shortened (ending in '…')."""
     cleaned = UNSAFE.sub("", file_name)
     return cleaned if len(cleaned) <= MAX_SOURCE else cleaned[: MAX_SOURCE - 1] + "…"
+
+
+def check_username(username: str) -> str:
+    """``username`` if an account may have it: 1 to :data:`MAX_USERNAME` letters, digits,
+    ``.``, ``_`` or ``-``; otherwise :class:`ServiceError` naming it and the rule."""
+    if (
+        not username
+        or len(username) > MAX_USERNAME
+        or not username.replace("_", "").replace("-", "").replace(".", "").isalnum()
+    ):
+        raise ServiceError(
+            f"username {shown(username)} must be 1-{MAX_USERNAME} letters, digits, '.', '_' or '-'"
+        )
+    return username

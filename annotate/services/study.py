@@ -29,7 +29,7 @@ from annotate.models import (
     User,
 )
 from annotate.services.accounts import create_user
-from annotate.services.rules import MAX_USERNAME, ServiceError, shown
+from annotate.services.rules import MAX_USERNAME, ServiceError, check_username, shown
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)
@@ -391,15 +391,7 @@ def create_users(
         raise ServiceError(f"{len(rows)} accounts at once; at most {MAX_BULK}")
     seen: set[str] = set()
     for username, password in rows:
-        if (
-            not username
-            or len(username) > MAX_USERNAME
-            or not username.replace("_", "").replace("-", "").replace(".", "").isalnum()
-        ):
-            raise ServiceError(
-                f"username {shown(username)} must be 1-{MAX_USERNAME} "
-                "letters, digits, '.', '_' or '-'"
-            )
+        check_username(username)
         if username in seen:
             raise ServiceError(f"username {username!r} is in the list twice")
         seen.add(username)
