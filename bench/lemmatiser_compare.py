@@ -31,7 +31,7 @@ from annotate.gold.languages import (
     spacy_lookups_lemmatiser,
 )
 from annotate.gold.lemmatisation import Lemmatiser, lemmatise, lemminflect_lemmatiser
-from annotate.gold.normalisation import normalise
+from scoring.normalisation import normalise
 
 TABLES = Path(__file__).resolve().parent.parent / "tests" / "data"
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")

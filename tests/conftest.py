@@ -141,9 +141,9 @@ def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int
     """A lexical-reference judgement round of two candidates (a rows file we write), with
     ``judge`` assigned when given; its id."""
     from annotate.extensions import db
-    from annotate.judge_build import parse_rows
     from annotate.models import User
     from annotate.services.rounds import assign_judge, create_round
+    from scoring.judgements.rounds import parse_rows
 
     plan = parse_rows(
         [

@@ -37,10 +37,10 @@ def _round(app: Flask, name: str, rows: str, judges: tuple[str, ...], german: bo
     of no dataset), with ``judges`` assigned."""
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
-    from annotate.judge_build import parse_rows
     from annotate.models import Dataset, User
     from annotate.services.datasets import import_dataset
     from annotate.services.rounds import assign_judge, create_round
+    from scoring.judgements.rounds import parse_rows
 
     with app.app_context():
         dataset = None

@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
-from annotate.judge_build import gold_items_from_file, parse_rows
 from annotate.services.rounds import (
     LAYOUTS,
     assign_judge,
@@ -28,6 +27,7 @@ from scoring.io import FormatError, split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.records import judgement_line
 from scoring.judgements.report import render_text, report
+from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
 round_group = AppGroup("round", help="Judgement rounds: create, assign judges, export, report.")
 

@@ -35,7 +35,6 @@ from annotate.gold.lemmatisation import (
     lemmatise,
     lemminflect_lemmatiser,
 )
-from annotate.gold.normalisation import normalise
 from annotate.gold.records import (
     Response,
     ResponseError,
@@ -45,6 +44,7 @@ from annotate.gold.records import (
 )
 from annotate.gold.review import decisions_template, pending_changes
 from annotate.gold.write import summary, write_outputs
+from scoring.normalisation import normalise
 
 __all__ = [
     "IDENTITY",

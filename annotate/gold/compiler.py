@@ -26,8 +26,8 @@ from annotate.gold.casefold import CaseFold, fold_answer, gold_forms
 from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.languages import LanguageRules, lemmatise_in, lemmatiser_for, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
-from annotate.gold.normalisation import Normalised, normalise_with_reasons
 from annotate.gold.records import Response, ResponseError
+from scoring.normalisation import Normalised, normalise_with_reasons
 from scoring.substitute import (
     Checked,
     InvalidSubstitute,

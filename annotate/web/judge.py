@@ -37,7 +37,6 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import csrf, db, login_manager
 from annotate.i18n import common_language, use_language
-from annotate.judge_build import gold_items_from_file, parse_rows
 from annotate.models import Dataset, JudgementRound, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_ids, form_number, whole_number
 from annotate.services.rounds import (
@@ -69,6 +68,7 @@ from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
 from scoring.judgements.records import judgement_line
 from scoring.judgements.report import JudgementReport, curve_charts, report
+from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
 bp = Blueprint("judge", __name__)
 F = TypeVar("F", bound=Callable[..., Any])

@@ -168,7 +168,6 @@ def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
     import json
 
     from annotate.extensions import db
-    from annotate.judge_build import gold_items_from_file, parse_rows
     from annotate.models import User
     from annotate.services.rounds import (
         assign_judge,
@@ -177,6 +176,7 @@ def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
         save_labels,
         screens,
     )
+    from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
     gold = gold_items_from_file(POSTHOC_GOLD.splitlines(), "gold.txt")
     plan = posthoc_spec(demo, {"sys.best": POSTHOC_SYSTEM}, 2, 7, gold)
