@@ -134,6 +134,8 @@ RULE_MESSAGES = (
     # annotate.services.study: what a crowd participant's study link may answer
     N_("participant id %(value)s must be 1-64 letters, digits, '.', '_' or '-'"),
     N_("every sentence of %(dataset)s has %(count)s annotators already"),
+    N_("the study %(dataset)s has its %(count)s participants"),
+    N_("the study %(dataset)s is closed"),
     N_("user %(user)s exists already"),
 )
 """The English messages :mod:`scoring.substitute` (and :func:`annotate.services.study.participant`)

@@ -55,6 +55,8 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     (de)activation, ends every session of the account at once."""
 
     __tablename__ = "users"
+    # a participant id names one account within one study only
+    __table_args__ = (UniqueConstraint("study_id", "participant_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(String(80), unique=True)
@@ -64,8 +66,13 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=now)
     session_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_session_token)
     # A crowd participant (Prolific, Mechanical Turk) arrives by a study link with this
-    # id and has no password: only the link logs them in (annotate.services.study).
-    participant_id: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
+    # id and has no password: only the link of ``study_id`` (the dataset whose study made
+    # the account) logs them in (annotate.services.study). The same id in another study is
+    # another account.
+    participant_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    study_id: Mapped[int | None] = mapped_column(
+        ForeignKey("datasets.id"), nullable=True, index=True
+    )
 
     def get_id(self) -> str:  # what flask-login keeps in the session cookie
         return self.session_token
@@ -115,6 +122,15 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     batch_size: Mapped[int | None] = mapped_column(nullable=True)
     study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # The crowd study's rules (annotate.services.study): the code shown to a participant refused
+    # after starting (none: no code); the minutes after which an unfinished overlap batch
+    # whose participant saved nothing goes back to the pool (none: never); the most
+    # participants at once (none: no cap).
+    screenout_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    release_minutes: Mapped[int | None] = mapped_column(
+        nullable=True, default=30, server_default="30"
+    )
+    max_participants: Mapped[int | None] = mapped_column(nullable=True)
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")

@@ -32,10 +32,10 @@ from scoring.official import (
     OfficialScores,
     Trace,
     guesses_compat,
-    score_system,
 )
 from scoring.perl import perl_round
-from scoring.scan import score_rows
+from scoring.registry import official_figure
+from scoring.scan import score_rows, score_system
 from scoring.types import Task
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
@@ -784,8 +784,11 @@ def show(value: float | None) -> str:
 
 
 def _figures(scores: OfficialScores) -> str:
+    precision, recall, mode_precision, mode_recall = (
+        show(official_figure(scores, name)) for name in ("P", "R", "mode_P", "mode_R")
+    )
     return (
-        f"precision {show(scores.figure('P'))}, recall {show(scores.figure('R'))}, mode "
-        f"precision {show(scores.figure('mode_P'))}, mode recall "
-        f"{show(scores.figure('mode_R'))}"
+        f"precision {precision}, recall {recall}, mode "
+        f"precision {mode_precision}, mode recall "
+        f"{mode_recall}"
     )

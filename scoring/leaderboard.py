@@ -1,5 +1,5 @@
 """One table for many systems: every applicable measure
-of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.measures`) per
+of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.rows`) per
 system, optionally by PoS (Tables 4-8 of the 2009 paper), the theoretical upper bounds of
 the gold (:mod:`scoring.analyses`), and, when asked, bootstrap intervals and pairwise
 significance (:mod:`scoring.significance`), resampling lemmas. The command line
@@ -24,10 +24,11 @@ from scoring import analyses, significance
 from scoring.agreement.swords import Swords
 from scoring.gold import Gold
 from scoring.io import SystemLine, parse_system_line
-from scoring.measures import Settings, SystemRows, corpus_totals, pos_masks, score_files
-from scoring.official import score_system
 from scoring.ranking import format_ranking_line
-from scoring.registry import LEADERBOARD_KINDS, MEASURES, measure_def
+from scoring.registry import LEADERBOARD_BY_NAME, LEADERBOARD_KINDS, MEASURES, measure_def
+from scoring.rows import SystemRows, corpus_totals, pos_masks, score_files
+from scoring.scan import score_system
+from scoring.signature import Settings
 from scoring.significance import Resampling
 from scoring.types import SystemKind
 
@@ -217,7 +218,7 @@ def leaderboard(
         gold.rules,
         figures,
         {m: MEASURES[m].description for m in used},
-        {m: MEASURES[m].signature(settings, gold.rules, reading.rules) for m in used},
+        {m: LEADERBOARD_BY_NAME[m].signature(settings, gold.rules, reading.rules) for m in used},
         {
             "best": float(bounds.best),
             "oot": float(bounds.oot),

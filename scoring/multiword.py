@@ -4,7 +4,7 @@
 MW is the set of items whose most frequent multiword was given by more than one
 annotator; a system line names the multiword it sees at that item. This module reads the
 mwgold as score.pl does and scans a system file; the measures, and the rule of one id's
-row, are registered in :mod:`scoring.multiword_measures`.
+row, are registered in :mod:`scoring.measures.multiword`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from scoring.diagnose import Tally, show
 from scoring.gold import compat_entries, compat_first_count
 from scoring.lines import NONSPACE as _NONSPACE
 from scoring.lines import has_content, perl_split
-from scoring.multiword_measures import MultiwordItem, row
+from scoring.measures.multiword import MultiwordItem, row
 from scoring.perl import perl_eq, perl_truthy
 from scoring.registry import figure
 from scoring.types import Rules
@@ -46,7 +46,7 @@ class MultiwordScores:
 
     @property
     def sums(self) -> dict[str, float]:
-        """The columns of the mw measures (:mod:`scoring.multiword_measures`) summed in the
+        """The columns of the mw measures (:mod:`scoring.measures.multiword`) summed in the
         file's order, |MW| as score.pl counts it."""
         return {
             "found": self.found,
@@ -102,7 +102,7 @@ def score_multiwords(
     verbose: bool = False,
 ) -> MultiwordScores:
     """Score a mw system file: each id's first line is one row of the mw measures
-    (:func:`scoring.multiword_measures.row`: compat counts a line with an empty answer as
+    (:func:`scoring.measures.multiword.row`: compat counts a line with an empty answer as
     a detection attempt of a gold multiword, fixed does not and compares answers trimmed
     and single-spaced, hyphens as spaces), summed in the file's order."""
     log: list[str] = []

@@ -12,21 +12,22 @@ For item i with gold frequencies freq_res over H_i and guesses a_i:
 Each scored line becomes a row of sufficient statistics (:class:`ItemScore`) and the
 corpus figures are functions of their sums, as in sacrebleu, so that resampling works for
 every measure: the scan sums them in the file's order (:attr:`OfficialScores.sums`) and
-the registered measures (:mod:`scoring.registry`: ``best.P``, …, ``oot.mode_R``) divide
-them. The differences between compat and fixed are listed in docs/scoring.md.
+the registered measures (:mod:`scoring.measures.official`: ``best.P``, …, ``oot.mode_R``)
+divide them. :func:`scoring.scan.score_system` scans a file; :func:`score_lines`, here,
+is its line-by-line reference. The differences between compat and fixed are listed in
+docs/scoring.md.
 """
 
 from __future__ import annotations
 
 from array import array
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from scoring.gold import Gold, ItemGold, compat_guess, normalise
 from scoring.lines import NONSPACE, as_text, iter_chunks
 from scoring.perl import perl_str
-from scoring.registry import figure
 from scoring.types import Rules, Task
 
 OOT_GUESSES = 10
@@ -101,7 +102,7 @@ class ItemScore(NamedTuple):
     ``stale`` marks a compat line whose empty answer was scored with the previous line's
     guesses; ``duplicates`` counts repeated guesses (oot); ``answers`` are the guesses
     scored (split by the rules, cut to 10 for oot, the previous line's when stale): what
-    the official measures of :mod:`scoring.measures` read.
+    the official family (:mod:`scoring.measures.official`) reads.
     """
 
     line: int
@@ -194,9 +195,10 @@ class OfficialScores:
 
     @property
     def sums(self) -> dict[str, float]:
-        """The official columns of the registry (:data:`scoring.registry.OFFICIAL_COLUMNS`)
-        summed as score.pl sums them: the score added line by line in the file's order,
-        |T| and |TM| as the gold counts them."""
+        """The official family's columns (:class:`scoring.measures.official.Column`)
+        summed as score.pl sums them (their figures: :func:`scoring.registry.figure`): the
+        score added line by line in the file's order, |T| and |TM| as the gold counts
+        them."""
         return {
             "item": self.total_items,
             "score": self.score_sum,
@@ -205,11 +207,6 @@ class OfficialScores:
             "mode_correct": self.mode_correct,
             "has_mode": self.total_modes,
         }
-
-    def figure(self, name: str) -> float | None:
-        """The registered measure ``MEASURE.NAME`` of these sums (``P``, ``R``, ``mode_P``,
-        ``mode_R`` of best or oot); None where its denominator is 0."""
-        return figure(f"{self.measure}.{name}", self.sums)
 
 
 Outcome = tuple[float, float, bool, bool]
@@ -235,38 +232,6 @@ def score_item(measure: Task, rules: Rules, item: ItemGold, guesses: Sequence[st
     return credit, score, tried, right
 
 
-def score_system(
-    measure: Task,
-    gold: Gold,
-    system: str | Sequence[str],
-    name: str,
-    verbose: bool = False,
-    keep_items: bool = True,
-    trace: bool = False,
-    numbers: Sequence[int] | None = None,
-    differ: Collection[str] | None = None,
-) -> OfficialScores:
-    """Score a best or oot system file (its text, or its lines) against ``gold`` under
-    ``gold.rules``. ``name`` is echoed in ``Error in NAME on line N`` as score.pl echoes
-    its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
-    scored line's outcome compactly (:class:`Trace`). ``numbers``, when ``system`` is a
-    selection of a file's lines, gives their line numbers in the file (default 1, 2, …);
-    the figures are then those of the selection alone.
-
-    ``differ`` (a compat scan of a whole ASCII file, with ``trace``): the ids whose two
-    gold readings differ; the scan then also lists the diagnosis' dirty lines
-    (:attr:`Trace.dirty`).
-
-    The scan is :mod:`scoring.scan`'s tight loop; with ``verbose`` it is
-    :func:`score_lines`, which follows score.pl line for line. Both give the same
-    figures, bit for bit."""
-    if verbose:
-        return score_lines(measure, gold, system, name, verbose, keep_items, trace, numbers)
-    from scoring.scan import score_chunks
-
-    return score_chunks(measure, gold, as_text(system), name, keep_items, trace, numbers, differ)
-
-
 def score_lines(
     measure: Task,
     gold: Gold,
@@ -277,8 +242,8 @@ def score_lines(
     trace: bool = False,
     numbers: Sequence[int] | None = None,
 ) -> OfficialScores:
-    """:func:`score_system` one line at a time, as score.pl reads them (the reference the
-    chunked scan is tested against)."""
+    """:func:`scoring.scan.score_system` one line at a time, as score.pl reads them (the
+    reference the chunked scan is tested against)."""
     rules = gold.rules
     traced = Trace() if trace else None
     fixed = rules == "fixed"

@@ -1,13 +1,14 @@
 """What a measure is, in the manner of sacrebleu's ``Metric``: the
 :class:`Measure` protocol every measure of the registry (:mod:`scoring.registry`) follows,
-and :class:`Quotient`, the one way a figure is computed from column sums.
+:class:`Quotient`, the one way a figure is computed from column sums, :class:`Ratio`, the
+leaderboard's measures, and :class:`Family`, columns computed together for every item
+(the families of :mod:`scoring.measures`).
 
-A measure turns each item into a row of sufficient statistics (``item_stats``: floats,
-its own columns of its family's row) and its figure is a function of the column sums over
-the items. Every figure lexsub reports ends in one division of two functions of those
-sums (:meth:`Quotient.parts`): best P is Σ score / Σ attempted, an F-score is 2PR / (P +
-R) with P and R themselves ratios of sums. The same ``parts`` serve both routes, so each
-figure is defined once:
+A family turns each item into a row of sufficient statistics (named columns) and a
+measure's figure is a function of the column sums over the items. Every figure lexsub
+reports ends in one division of two functions of those sums (:meth:`Quotient.parts`):
+best P is Σ score / Σ attempted, an F-score is 2PR / (P + R) with P and R themselves
+ratios of sums. The same ``parts`` serve both routes, so each figure is defined once:
 
 - :meth:`Quotient.figure`: one figure from sums given as Python numbers, None where the
   last division's denominator is 0 (where score.pl prints nothing or dies). It needs no
@@ -23,14 +24,20 @@ An inner ratio whose denominator is 0 counts as 0 (:func:`divide`) in both route
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from scoring.types import SystemKind
+from scoring.signature import Settings, scorer_settings, signature
+from scoring.types import Rules, SystemKind
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     import numpy as np
     import numpy.typing as npt
+
+    from scoring.bulk import Answers, Given, GoldItem
 
     Array = npt.NDArray[np.float64]
 
@@ -53,13 +60,17 @@ def divide(top: Value, bottom: Value) -> Value:
 
 
 class Measure(Protocol):
-    """One registered measure, as sacrebleu's ``Metric``: its name, the kinds of system
-    it applies to, a description, the column sums it reads, one item's statistics, its
-    figure from column sums (one, or B vectorised), and its signature (every setting that
-    fixes the figure: each family takes the settings it has)."""
+    """One registered measure, as sacrebleu's ``Metric``: its name, the family whose
+    columns it reads (a module of :mod:`scoring.measures`), the kinds of system it applies
+    to, a description, the column sums it reads and its figure from column sums (one, or
+    B vectorised). The leaderboard's measures also sign their figures
+    (:meth:`Ratio.signature`); the scorer and the benchmarks sign theirs as a whole."""
 
     @property
     def name(self) -> str: ...
+
+    @property
+    def family(self) -> str: ...
 
     @property
     def kinds(self) -> frozenset[SystemKind]: ...
@@ -69,13 +80,9 @@ class Measure(Protocol):
 
     def columns(self) -> tuple[str, ...]: ...
 
-    def item_stats(self, gold_item: Any, answers: Any) -> Row: ...
-
     def corpus(self, sums: Array) -> Array: ...
 
     def figure(self, sums: Sequence[float]) -> float | None: ...
-
-    def signature(self, *settings: Any, **named: Any) -> str: ...
 
 
 class Quotient:
@@ -121,3 +128,63 @@ def f_score(hits: Value, returned: Value, wanted: Value) -> tuple[Value, Value]:
     precision = divide(hits, returned)
     recall = divide(hits, wanted)
     return 2 * precision * recall, precision + recall
+
+
+@dataclass(frozen=True)
+class Ratio(Quotient):
+    """A measure ``Σ numerator / Σ denominator`` of two columns of ``family`` over the
+    items. ``official``: score.pl's scan gives the figure (the gold read under its own
+    rules; the others read it under ``Settings.reading``); ``uses_k``: the penalty k of
+    weighted precision fixes the figure."""
+
+    name: str
+    family: str
+    kinds: frozenset[SystemKind]
+    numerator: str
+    denominator: str
+    description: str
+    official: bool = False
+    uses_k: bool = False
+
+    def columns(self) -> tuple[str, ...]:
+        return self.numerator, self.denominator
+
+    def parts(self, sums: Sequence[Value]) -> tuple[Value, Value]:
+        return sums[0], sums[1]
+
+    def signature(self, settings: Settings, rules: Rules, reading: Rules | None = None) -> str:
+        """``metric:best.P|rules:compat|t:two+responses|...|version:X``: every setting that
+        fixes the figure. ``rules`` are the gold's, which the official measures read it
+        under; the others read it under ``reading`` (``rules`` when None)."""
+        parts = list(scorer_settings(rules if self.official or reading is None else reading))
+        if self.uses_k:
+            parts.append(("k", f"{settings.k:g}"))
+        if settings.significance:
+            parts += [
+                ("resample", "lemma"),
+                ("n", settings.resamples),
+                ("trials", settings.trials),
+                ("seed", settings.seed),
+                ("ci", f"{settings.confidence:g}"),
+            ]
+        return signature(self.name, *parts)
+
+
+ExactRow = Mapping[str, "Fraction"]
+"""One item's columns in exact arithmetic, by column name."""
+Columns = Mapping[str, "Array"]
+"""Every item's columns computed in bulk, by column name (one value per item)."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """Columns of the leaderboard computed together for every gold item: ``bulk(given,
+    k)`` gives each column's values for the items of ``given.table`` (numpy, loaded by
+    the call), ``exact(gold_item, answers, k)`` one item's columns in Fractions, the test
+    oracle of the bulk route (tests/test_measures.py checks that they agree on every
+    registered measure)."""
+
+    name: str
+    columns: tuple[str, ...]
+    bulk: Callable[[Given, float], Columns]
+    exact: Callable[[GoldItem, Answers, Fraction], ExactRow]

@@ -51,7 +51,7 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
   file: ``brand-new`` meets a gold ``brand-new``, ``people's`` a gold
   ``people's``. Candidates given with a :class:`~scoring.revised.Frequencies` are taken
   as already normalised (what the registry passes). The registry reads the gold under
-  the fixed rules unless asked otherwise (:mod:`scoring.measures`). Ids of the ranking
+  the fixed rules unless asked otherwise (:mod:`scoring.rows`). Ids of the ranking
   that are not gold items (e.g. items outside T) are ignored.
 - File format (docs/ranking.md): ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE``, the
   score first so that a multiword candidate needs no quoting; four colons so that the
@@ -210,7 +210,7 @@ def _gap(
 
 def gap_normaliser(ideal: Iterable[Number]) -> Number:
     """GAP's denominator Σ_{j<=R} ȳ_j for the ideal ranking's weights ``ideal`` (best
-    first), added in that order (the bulk rows of :mod:`scoring.measures` divide by it).
+    first), added in that order (the gold table of :mod:`scoring.bulk` adds it so).
 
     >>> gap_normaliser([2.0, 1.0])
     3.5

@@ -18,7 +18,7 @@ from scoring.gold import Gold
 from scoring.io import pos_of
 from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_round, perl_str
-from scoring.registry import figure
+from scoring.registry import figure, official_figure
 from scoring.signature import scorer_settings, signature
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
@@ -54,14 +54,19 @@ def official_text(scores: OfficialScores) -> str:
     if scores.duplicate_lines:
         printed.append(f"WARNING OOT file contains duplicates on {scores.duplicate_lines} lines")
     rules = scores.rules
-    precision = _pct(scores.figure("P"), rules, "precision (nothing attempted)", printed)
-    recall = _pct(scores.figure("R"), rules, "recall (no item in T)", printed)
+    precision = _pct(official_figure(scores, "P"), rules, "precision (nothing attempted)", printed)
+    recall = _pct(official_figure(scores, "R"), rules, "recall (no item in T)", printed)
     printed.append(f"Total = {scores.total_items}, attempted = {scores.attempted}")
     printed.append(f"precision = {precision}, recall = {recall}")
     mode_precision = _pct(
-        scores.figure("mode_P"), rules, "mode precision (no item with a mode attempted)", printed
+        official_figure(scores, "mode_P"),
+        rules,
+        "mode precision (no item with a mode attempted)",
+        printed,
     )
-    mode_recall = _pct(scores.figure("mode_R"), rules, "mode recall (no item with a mode)", printed)
+    mode_recall = _pct(
+        official_figure(scores, "mode_R"), rules, "mode recall (no item with a mode)", printed
+    )
     printed.append(f"Total with mode {scores.total_modes} attempted {scores.mode_attempted}")
     prefix = "Mode precision" if scores.measure == "best" else "precision"
     recall_name = "Mode recall" if scores.measure == "best" else "recall"
@@ -154,12 +159,12 @@ def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -
         "rules": scores.rules,
         "total": scores.total_items,
         "attempted": scores.attempted,
-        "precision": scores.figure("P"),
-        "recall": scores.figure("R"),
+        "precision": official_figure(scores, "P"),
+        "recall": official_figure(scores, "R"),
         "total_with_mode": scores.total_modes,
         "mode_attempted": scores.mode_attempted,
-        "mode_precision": scores.figure("mode_P"),
-        "mode_recall": scores.figure("mode_R"),
+        "mode_precision": official_figure(scores, "mode_P"),
+        "mode_recall": official_figure(scores, "mode_R"),
         "duplicate_lines": scores.duplicate_lines,
         "signature": _signature(scores.measure, scores.rules),
     }

@@ -22,7 +22,7 @@ from operator import itemgetter
 from typing import cast
 
 from scoring.gold import Gold, ItemGold
-from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
+from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, as_text, iter_chunks
 from scoring.official import (
     LINES_LISTED,
     OOT_GUESSES,
@@ -33,6 +33,7 @@ from scoring.official import (
     Trace,
     guesses_compat,
     guesses_fixed,
+    score_lines,
 )
 from scoring.types import Task
 
@@ -406,3 +407,33 @@ class _Scan:
         if self.trace is not None:
             self.trace.unscored.append((number, item_id))
         return True
+
+
+def score_system(
+    measure: Task,
+    gold: Gold,
+    system: str | Sequence[str],
+    name: str,
+    verbose: bool = False,
+    keep_items: bool = True,
+    trace: bool = False,
+    numbers: Sequence[int] | None = None,
+    differ: Collection[str] | None = None,
+) -> OfficialScores:
+    """Score a best or oot system file (its text, or its lines) against ``gold`` under
+    ``gold.rules``. ``name`` is echoed in ``Error in NAME on line N`` as score.pl echoes
+    its argument; ``verbose`` collects score.pl's ``-v`` lines; ``trace`` keeps each
+    scored line's outcome compactly (:class:`Trace`). ``numbers``, when ``system`` is a
+    selection of a file's lines, gives their line numbers in the file (default 1, 2, …);
+    the figures are then those of the selection alone.
+
+    ``differ`` (a compat scan of a whole ASCII file, with ``trace``): the ids whose two
+    gold readings differ; the scan then also lists the diagnosis' dirty lines
+    (:attr:`Trace.dirty`).
+
+    The scan is :func:`score_chunks`' tight loop; with ``verbose`` it is
+    :func:`scoring.official.score_lines`, which follows score.pl line for line. Both give the same
+    figures, bit for bit."""
+    if verbose:
+        return score_lines(measure, gold, system, name, verbose, keep_items, trace, numbers)
+    return score_chunks(measure, gold, as_text(system), name, keep_items, trace, numbers, differ)

@@ -36,7 +36,7 @@ from scoring.files import not_utf8, without_mark
 from scoring.gold import Gold, read_gold, read_gold_pair
 from scoring.io import FormatError, encode, read_system, split_lines
 from scoring.lines import read_text
-from scoring.official import OfficialScores, ScorerDied, score_system
+from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_truthy
 from scoring.report import (
     by_pos,
@@ -48,6 +48,7 @@ from scoring.report import (
     official_text,
     pos_tables,
 )
+from scoring.scan import score_system
 from scoring.types import Rules
 
 

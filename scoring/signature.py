@@ -8,6 +8,8 @@ setting that fixes it; the version is the installed package's (:data:`scoring.__
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import scoring
 
 T_RULE = "two+responses"
@@ -29,3 +31,20 @@ def scorer_settings(rules: str) -> tuple[tuple[str, object], ...]:
     """The settings every measure of a system against a gold shares: the rules the gold
     and the answers are read under, and how T is chosen."""
     return (("rules", rules), ("t", T_RULE))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What changes a number of the leaderboard, beyond the files: all of it goes into the
+    signatures (:meth:`scoring.quotient.Ratio.signature`)."""
+
+    measures: tuple[str, ...] | None = None  # None: every measure that applies
+    by_pos: bool = False
+    significance: bool = False
+    k: float = 1.0
+    resamples: int = 1000
+    trials: int = 1000
+    seed: int = 12345
+    confidence: float = 0.95
+    analyses: bool = False
+    workers: int = 1  # processes scoring the systems (the figures do not depend on it)

@@ -193,13 +193,19 @@ def test_command(small: Path, tmp_path: Path) -> None:
         "e_commerce.n 9 :::: 1 online trade\n"
     )
     out = io.StringIO()
-    assert main(["coinco", str(system), "--data", str(small), "--format", "json"], out) == 0
+    argv = ["coinco", str(system), "--data", str(small), "--format", "json"]
+    assert main([*argv, "--matching", "fixed"], out) == 0
     report = json.loads(out.getvalue())
     # item 7: clever 2/1, very clever 5/2, brilliant 7/3 over 3 + 5/2 + 7/3 + 8/4 = 59/6
     # item 9: 1; item 10: no line, 0
     assert report["gap"] == pytest.approx(((2 + 5 / 2 + 7 / 3) / (59 / 6) + 1 + 0) / 3 * 100)
     assert report["signature"].startswith("metric:coinco.ranking|convention:melamud|")
     assert "1 items have no system line" in report["notes"][1]
+    # the default (the codebases' exact strings): "very-clever" is not "very clever", so
+    # item 7 is (2/1 + (2 + 2)/3) / (59/6) = 20/59
+    default = io.StringIO()
+    assert main(argv, default) == 0
+    assert json.loads(default.getvalue())["gap"] == pytest.approx((20 / 59 + 1 + 0) / 3 * 100)
 
 
 # --- the real file -----------------------------------------------------------------------

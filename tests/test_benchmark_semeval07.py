@@ -1,5 +1,5 @@
 """``python -m scoring.benchmark semeval07``: GAP over the pooled candidates (Melamud's and
-LexSubGen's conventions) and LexSubGen's P@1, P@3, R@10.
+LexSubGen's conventions) and LexSubGen's P@k, R@k and F1@k (k = 1, 3, 10).
 
 Hand-made items are checked against Melamud's formula worked by hand; the real golds
 against the figures Melamud's ``lst_gap.py`` and LexSubGen's metrics printed on the same
@@ -37,6 +37,8 @@ from tests.conftest import shared_path
 
 MELAMUD_RAW = Options("ranking", "melamud", "raw")
 LEXSUBGEN_RAW = Options("ranking", "lexsubgen", "raw")
+FIXED = Options(matching="fixed")
+"""Our normaliser's matching (Melamud's convention), no longer the default."""
 
 
 def item(rest: str, lexelt: str = "bright.a", item_id: str = "1") -> BenchmarkItem:
@@ -58,7 +60,7 @@ def one(rest: str, entries: str, options: Options, metric: str = "gap") -> float
 def test_ties_keep_the_order_given() -> None:
     # b (0.9), then c and a tie at 0.5 in that order: b, c, a.
     # numerator 2/1 + (2+1)/2 + (2+1+3)/3 = 11/2; ideal 3/1 + 5/2 + 6/3 = 15/2
-    for options in (Options(), MELAMUD_RAW, LEXSUBGEN_RAW):
+    for options in (FIXED, MELAMUD_RAW, LEXSUBGEN_RAW):
         assert one("a 3;b 2;c 1;", "0.5 c;0.9 b;0.5 a", options) == pytest.approx(11 / 15)
 
 
@@ -67,7 +69,7 @@ def test_a_candidate_ranked_twice() -> None:
     for options in (MELAMUD_RAW, LEXSUBGEN_RAW):
         assert one("a 3;b 2;c 1;", "3 a;2 a;1 b", options) == pytest.approx(52 / 45)
     # fixed: once, at its first place: a, b -> 3 + 5/2 = 11/2 over 15/2
-    assert one("a 3;b 2;c 1;", "3 a;2 a;1 b", Options()) == pytest.approx(11 / 15)
+    assert one("a 3;b 2;c 1;", "3 a;2 a;1 b", FIXED) == pytest.approx(11 / 15)
 
 
 def test_a_gold_substitute_written_twice() -> None:
@@ -76,7 +78,7 @@ def test_a_gold_substitute_written_twice() -> None:
     # LexSubGen: {x: 2, y: 2}, ideal 2, 2 -> 2 + 4/2 = 4 = numerator
     assert one("x 1;y 2;x 2;", "2 x;1 y", LEXSUBGEN_RAW) == pytest.approx(1.0)
     # ours: x 3, y 2
-    assert one("x 1;y 2;x 2;", "2 x;1 y", Options()) == pytest.approx(1.0)
+    assert one("x 1;y 2;x 2;", "2 x;1 y", FIXED) == pytest.approx(1.0)
 
 
 def test_whitespace_variants_of_a_substitute() -> None:
@@ -90,15 +92,15 @@ def test_whitespace_variants_of_a_substitute() -> None:
     # LexSubGen strips it: {garden: 1 (the last), lot: 1, property: 1}; 1 + 2/2 over 1 + 1 + 1
     assert one(rest, "2 garden;1 lot", LEXSUBGEN_RAW) == pytest.approx(2 / 3)
     # ours: garden 3, lot 1, property 1: 3 + 4/2 over 3 + 4/2 + 5/3
-    assert one(rest, "2 garden;1 lot", Options()) == pytest.approx(5 / (5 + 5 / 3))
+    assert one(rest, "2 garden;1 lot", FIXED) == pytest.approx(5 / (5 + 5 / 3))
 
 
 def test_hyphen_and_apostrophe_keys() -> None:
     rest = "brand-new 2;people's 1;"
-    for options in (Options(), MELAMUD_RAW, LEXSUBGEN_RAW):  # the exact answer: 1
+    for options in (FIXED, MELAMUD_RAW, LEXSUBGEN_RAW):  # the exact answer: 1
         assert one(rest, "2 brand-new;1 people's", options) == 1.0
     # variants meet the keys only through the one normaliser
-    assert one(rest, "2 Brand new;1 peoples", Options()) == 1.0
+    assert one(rest, "2 Brand new;1 peoples", FIXED) == 1.0
     assert one(rest, "2 Brand new;1 peoples", MELAMUD_RAW) == 0.0
 
 
@@ -106,7 +108,7 @@ def test_pn_is_a_gold_substitute() -> None:
     # the trial gold's gall.n 211: 'pn 2;secretion  producing 1;'
     rest = "pn 2;secretion  producing 1;"
     # ours: 'secretion producing' 1 at place 1 over the ideal pn 2, then 1: 2 + 3/2
-    assert one(rest, "1 secretion producing", Options()) == pytest.approx(1 / 3.5)
+    assert one(rest, "1 secretion producing", FIXED) == pytest.approx(1 / 3.5)
     # Melamud and LexSubGen keep the double space inside: no candidate meets it
     assert one(rest, "1 secretion producing", MELAMUD_RAW) == 0.0
     assert one(rest, "1 pn", LEXSUBGEN_RAW) == pytest.approx(2 / 3.5)
@@ -114,7 +116,7 @@ def test_pn_is_a_gold_substitute() -> None:
 
 def test_items_outside_t_are_items() -> None:
     # one response: not in score.pl's T, an item for both codebases
-    assert one("word 1;", "1 word", Options()) == 1.0
+    assert one("word 1;", "1 word", FIXED) == 1.0
     assert one("pn 1;", "1 pn", MELAMUD_RAW) == 1.0
 
 
@@ -141,7 +143,26 @@ def test_lexsubgen_takes_the_ideal_in_file_order() -> None:
 def test_generation_as_lexsubgen_counts() -> None:
     generation = Options("generation", "lexsubgen", "fixed")
     values = score([item("a 2;b 1;c 1;")], ranking("4 a;3 x;2 b;1 y"), generation).items["1"]
-    assert values == {"prec@1": 1.0, "prec@3": pytest.approx(2 / 3), "rec@10": pytest.approx(2 / 3)}
+    # gold {a, b, c}, ranked a x b y. k = 1: 1 hit of 1, P 1, R 1/3, F1 2(1/3)/(4/3) = 1/2;
+    # k = 3: 2 hits of 3, P 2/3, R 2/3, F1 2/3; k = 10: the 4 given, 2 hits, P 1/2, R 2/3,
+    # F1 2(1/2)(2/3)/(7/6) = 4/7. LexSubGen's names, in its order.
+    assert values == pytest.approx(
+        {
+            "prec@1": 1.0,
+            "rec@1": 1 / 3,
+            "f1@1": 1 / 2,
+            "prec@3": 2 / 3,
+            "rec@3": 2 / 3,
+            "f1@3": 2 / 3,
+            "prec@10": 1 / 2,
+            "rec@10": 2 / 3,
+            "f1@10": 4 / 7,
+        }
+    )
+    assert list(values) == [f"{name}@{k}" for k in (1, 3, 10) for name in ("prec", "rec", "f1")]
+    # no hit: P, R and F1 are 0 (LexSubGen's F1 is 0 when P or R is)
+    miss = score([item("a 2;")], ranking("1 x"), generation).items["1"]
+    assert (miss["prec@1"], miss["rec@1"], miss["f1@1"]) == (0.0, 0.0, 0.0)
     # fewer than k: P@k divides by the number given (LexSubGen's formula)
     short = score([item("a 2;b 1;c 1;")], ranking("2 a;1 x"), generation)
     assert short.items["1"]["prec@3"] == 0.5
@@ -152,17 +173,28 @@ def test_generation_as_lexsubgen_counts() -> None:
     assert twice.items["1"]["prec@3"] == 1.0 and twice.items["1"]["rec@10"] == pytest.approx(2 / 3)
 
 
+def test_generation_f1_is_the_mean_of_the_items_f1() -> None:
+    # item 1: gold {a, b, c, d}, top 1 = a: P 1, R 1/4, F1 2/5; item 2: gold {e}, top 1 = e:
+    # F1 1. The figure is the mean of the F1s, (2/5 + 1) / 2 = 70%, as LexSubGen averages its
+    # per-item rows; the F1 of the mean P (1) and R (5/8) would be 10/13 = 76.9%.
+    items = [item("a 1;b 1;c 1;d 1;", item_id="1"), item("e 1;", item_id="2")]
+    system = {**ranking("1 a", item_id="1"), **ranking("1 e", item_id="2")}
+    metrics = score(items, system, Options("generation", "lexsubgen", "raw")).metrics
+    assert metrics["f1@1"] == pytest.approx(70.0)
+    assert (metrics["prec@1"], metrics["rec@1"]) == pytest.approx((100.0, 62.5))
+
+
 def test_an_item_without_a_system_line_scores_zero() -> None:
     items = [item("a 2;", item_id="1"), item("b 2;", item_id="2")]
-    result = score(items, ranking("1 a"), Options())
+    result = score(items, ranking("1 a"), FIXED)
     assert result.metrics["gap"] == 50.0
     assert any("no system line" in note for note in result.notes)
 
 
 def test_pools_are_every_gold_substitute_of_the_target() -> None:
     items = [item("a 2;pn 1;", "bar.n.v", "1"), item("b 2;a 1;", "bar.n", "2")]
-    assert pools(items, Options()) == {"bar.n": ("a", "pn", "b")}
-    assert format_pools(pools(items, Options())) == "bar.n::a;pn;b\n"
+    assert pools(items, FIXED) == {"bar.n": ("a", "pn", "b")}
+    assert format_pools(pools(items, FIXED)) == "bar.n::a;pn;b\n"
 
 
 # --- errors ------------------------------------------------------------------------------
@@ -242,21 +274,39 @@ def test_command_json_text_and_pool(tmp_path: Path) -> None:
     system = tmp_path / "run.ranked"
     system.write_text("bright.a 1 :::: 2 Brand new;1 peoples\nbright.a 2 :::: 1 clever;0 smart\n")
     pool = tmp_path / "pool"
+    fixed = ["--matching", "fixed"]
     report = run(
-        ["semeval07", str(system), "--data", str(gold), "--format", "json", "--pool-out", str(pool)]
+        [
+            "semeval07",
+            str(system),
+            "--data",
+            str(gold),
+            "--format",
+            "json",
+            *fixed,
+            "--pool-out",
+            str(pool),
+        ]
     )
     # item 1: 1; item 2: smart at place 2: (1/2) / 1
     assert report["gap"] == 75.0
     assert str(report["signature"]).startswith(
         "metric:semeval07.ranking|convention:melamud|mwe:keep|matching:fixed|"
     )
+    # the default is the codebases' exact strings: "Brand new" is not "brand-new", item 1
+    # scores 0
+    default = run(["semeval07", str(system), "--data", str(gold), "--format", "json"])
+    assert default["gap"] == 25.0
+    assert "|matching:raw|" in str(default["signature"])
     assert pool.read_text() == "bright.a::brand new;peoples;smart\n"
     text = io.StringIO()
-    main(["semeval07", str(system), "--data", str(gold), "--convention", "lexsubgen"], text)
+    main(["semeval07", str(system), "--data", str(gold), "--convention", "lexsubgen", *fixed], text)
     assert text.getvalue().splitlines()[:2] == ["gap             75.00", "gap_normalized  75.00"]
     oot = tmp_path / "run.oot"
     oot.write_text("bright.a 1 ::: brand new;peoples\nbright.a 2 ::: clever;smart\n")
-    assert run(["semeval07", str(oot), "--data", str(gold), "--format", "json"])["gap"] == 75.0
+    assert (
+        run(["semeval07", str(oot), "--data", str(gold), "--format", "json", *fixed])["gap"] == 75.0
+    )
 
 
 # --- every route gives the same GAP ------------------------------------------------------
@@ -313,10 +363,8 @@ def same_gap_by_every_route(gold: Path, system: Path) -> float:
         check=True,
     )
     by_compare = json.loads(compared.stdout)["systems"][system.name]["gap"]
-    benchmark = (
-        float(str(run(["semeval07", str(system), "--data", str(gold), "--format", "json"])["gap"]))
-        / 100
-    )
+    argv = ["semeval07", str(system), "--data", str(gold), "--format", "json"]
+    benchmark = float(str(run([*argv, "--matching", "fixed"])["gap"])) / 100  # the normaliser
     assert library == pytest.approx(by_compare, abs=1e-15)
     assert benchmark == pytest.approx(library, abs=1e-15)
     return library
@@ -413,18 +461,65 @@ def test_raw_matching_reproduces_the_reference_runs(data: str, name: str) -> Non
     )
     if generation is not None:
         figures = score(items, system, Options("generation", "lexsubgen", "raw")).metrics
-        assert tuple(figures.values()) == pytest.approx(generation, abs=tolerance)
+        reported = tuple(figures[name] for name in ("prec@1", "prec@3", "rec@10"))
+        assert reported == pytest.approx(generation, abs=tolerance)
+
+
+# LexSubGen's compute_precision_recall_f1_topk, unmodified, on the context2vec oot file with
+# the gold lists and rankings as --matching raw reads them (run of 2026-11-27): the means of
+# all nine figures in percent. prec@1, prec@3 and rec@10 are also those of REFERENCE, whose
+# gold LexSubGen's own reader read.
+GENERATION_REFERENCE = {
+    "trial": {
+        "prec@1": 7.666666666666666,
+        "rec@1": 2.46984126984127,
+        "f1@1": 3.645238095238095,
+        "prec@3": 5.222222222222223,
+        "rec@3": 5.511904761904763,
+        "f1@3": 5.034126984126986,
+        "prec@10": 3.5666666666666624,
+        "rec@10": 10.899206349206347,
+        "f1@10": 5.144200679494795,
+    },
+    "test": {
+        "prec@1": 8.514386376981797,
+        "rec@1": 2.5772446383133407,
+        "f1@1": 3.801787694917463,
+        "prec@3": 6.596202779408862,
+        "rec@3": 5.682199479909408,
+        "f1@3": 5.843490690818946,
+        "prec@10": 4.245449207281279,
+        "rec@10": 11.698333473142624,
+        "f1@10": 6.0293578193651,
+    },
+}
+
+
+@pytest.mark.parametrize("data", sorted(GENERATION_REFERENCE))
+def test_every_generation_figure_equals_lexsubgens(data: str) -> None:
+    folder, name = ("trial", "gold.trial") if data == "trial" else ("test", "gold")
+    path = shared_path("data", "semeval2007", folder, name)
+    items = read_task_gold(read_lines(path), str(path))
+    figures = score(
+        items, system_of("context2vec", items), Options("generation", "lexsubgen", "raw")
+    )
+    assert figures.metrics == pytest.approx(GENERATION_REFERENCE[data], abs=1e-11)
+    assert list(figures.metrics) == list(GENERATION_REFERENCE[data])
 
 
 def test_the_command_on_the_test_gold_and_context2vec() -> None:
     gold = shared_path("data", "semeval2007", "test", "gold")
     oot = shared_path("data", "systems", "context2vec", "test.generated.oot")
-    fixed = run(["semeval07", str(oot), "--data", str(gold), "--format", "json"])
+    fixed = run(
+        ["semeval07", str(oot), "--data", str(gold), "--format", "json", "--matching", "fixed"]
+    )
     assert fixed["gap"] == pytest.approx(5.325509264915557, abs=1e-11)
     assert "307 system ids are not items of the data and are ignored" in fixed["notes"]  # type: ignore[operator]
-    generation = run(
-        ["semeval07", str(oot), "--data", str(gold), "--setting", "generation", "--format", "json"]
-    )
+    # the default: exact strings, Melamud's own figure
+    default = run(["semeval07", str(oot), "--data", str(gold), "--format", "json"])
+    assert default["gap"] == pytest.approx(5.313266694606133, abs=1e-11)
+    argv = ["semeval07", str(oot), "--data", str(gold), "--setting", "generation"]
+    generation = run([*argv, "--format", "json", "--matching", "fixed"])
     assert [generation[k] for k in ("prec@1", "prec@3", "rec@10")] == pytest.approx(
         [8.514386376981797, 6.596202779408886, 11.707141459049856], abs=1e-11
     )
@@ -442,6 +537,8 @@ def test_gold_order_system_file_round_trip(tmp_path: Path) -> None:
             str(shared_path("data", "semeval2007", "trial", "gold.trial")),
             "--format",
             "json",
+            "--matching",
+            "fixed",
         ]
     )
     assert report["gap"] == 100.0  # the gold order is the ideal ranking under the normaliser

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from scoring.diagnose import diagnose, fixed_scan, select_dirty, suspect_lines
 from scoring.gold import read_gold_pair
-from scoring.official import OfficialScores, score_system
+from scoring.official import OfficialScores
+from scoring.scan import score_system
 from scoring.types import Task
 
 GOLD = ["w.n 1 :: glad 3;merry 1;", "w.n 2 :: glad 2;sunny 1;", "w.n 3 :: happy 2;gay 1;"]

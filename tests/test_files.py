@@ -146,9 +146,9 @@ def test_a_count_past_a_double_is_nan_under_score_pl_rules_and_refused_under_the
     ``NaN``; the fixed rules refuse the count, naming the line and the rule."""
     from scoring.gold import read_gold
     from scoring.io import FormatError
-    from scoring.official import score_system
     from scoring.perl import perl_round, perl_str
     from scoring.report import official_text
+    from scoring.scan import score_system
 
     assert (perl_str(float("nan")), perl_str(float("inf")), perl_round(float("nan"))) == (
         "NaN",

@@ -347,9 +347,12 @@ def test_every_message_of_the_substitute_rule_has_a_translation(app: Flask) -> N
                 assert translated != message, (language, message)
         use_language("en")
         assert {translate_message(message) for message in messages} == messages
-    assert len(RULE_MESSAGES) == 19
+    assert len(RULE_MESSAGES) == 21
     with app.test_request_context("/"):
         use_language("de")
+        assert translate_message("the study 'words' has its 2 participants") == (
+            "die Studie 'words' hat schon ihre 2 Teilnehmenden"
+        )
         assert translate_message("is too long: 61 characters (at most 60)") == (
             "ist zu lang: 61 Zeichen (höchstens 60)"
         )

@@ -4,8 +4,9 @@ scoring.revised and scoring.ranking on exact frequencies, the official credit fr
 gold's counts, on hand-made and real data; mw's and SWORDS': hand-computed values); the
 leaderboard's bulk rows against the same item functions on the float frequencies, bit for
 bit (the rows were computed so item by item before they were computed in bulk), with
-hand-computed edge cases of the bulk route; one route for an item and for the bulk rows;
-the scorer's figures are the registry's; the signatures."""
+hand-computed edge cases of the bulk route; the families' exact routes against the exact
+route written here; the scorer's figures are the registry's; the signatures. (Every
+registered measure's exact route against its bulk route: tests/test_registry.py.)"""
 
 from __future__ import annotations
 
@@ -21,12 +22,28 @@ from hypothesis import strategies as st
 
 from scoring import __version__, ranking, revised
 from scoring.benchmark.swords import target_gold
-from scoring.benchmark.swords_measures import COLUMNS, METRICS, row
 from scoring.gold import Gold, fold, read_gold
 from scoring.leaderboard import Settings, leaderboard
 from scoring.lines import read_text
-from scoring.measures import (
+from scoring.measures.multiword import MultiwordItem
+from scoring.measures.multiword import exact_row as mw_exact_row
+from scoring.measures.official import COLUMNS as OFFICIAL_COLUMNS
+from scoring.measures.swords import COLUMNS, METRICS, row
+from scoring.measures.swords import exact_row as swords_exact_row
+from scoring.multiword import read_mwgold_lines, score_multiwords
+from scoring.official import OOT_GUESSES, score_item
+from scoring.quotient import Ratio
+from scoring.ranking import Scored
+from scoring.registry import (
     FAMILIES,
+    LEADERBOARD,
+    LEADERBOARD_BY_NAME,
+    LEADERBOARD_KINDS,
+    MEASURES,
+    measure_def,
+    official_figure,
+)
+from scoring.rows import (
     Answers,
     GoldItem,
     SystemRows,
@@ -36,18 +53,7 @@ from scoring.measures import (
     score_files,
     system_rows,
 )
-from scoring.multiword import read_mwgold_lines, score_multiwords
-from scoring.multiword_measures import MultiwordItem
-from scoring.official import OOT_GUESSES, score_item, score_system
-from scoring.ranking import Scored
-from scoring.registry import (
-    LEADERBOARD,
-    LEADERBOARD_KINDS,
-    MEASURES,
-    OFFICIAL_COLUMNS,
-    Ratio,
-    measure_def,
-)
+from scoring.scan import score_system
 from scoring.types import Rules, SystemKind, Task
 from tests.conftest import shared_path
 
@@ -220,6 +226,9 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
     exact = [
         exact_row(kind, gold_item, one, k) for gold_item, one in zip(items, given, strict=True)
     ]
+    for gold_item, one, expected in zip(items, given, exact, strict=True):  # the families' own
+        found = {c: v for f in FAMILIES[kind] for c, v in f.exact(gold_item, one, k).items()}
+        assert found == {c: expected[c] for c in found}, (name, gold_item.id)
     checked = 0
     for measure_name in rows.measures():
         measure = BOARD[measure_name]
@@ -238,11 +247,6 @@ def check_every_measure(gold: Gold, name: str, text: str, k: Fraction = Fraction
         for index, gold_item in enumerate(items):
             assert stats[index, 0] == pytest.approx(float(exact[index][numerator]), abs=1e-12)
             assert stats[index, 1] == exact[index][denominator], (measure_name, gold_item.id)
-        # one route: an item's statistics are its columns of the bulk rows (item_stats
-        # computes one item alone; on a large gold, the first 100 items)
-        for index, gold_item in enumerate(items[:100] if len(items) > 300 else items):
-            one = measure.item_stats(gold_item, given[index], float(k))
-            assert one == tuple(stats[index]), (measure_name, gold_item.id)
         checked += 1
     return checked
 
@@ -342,11 +346,12 @@ def test_one_signature_for_the_same_measure_from_every_route() -> None:
     assert board.signatures["best.R"] == (
         f"metric:best.R|rules:compat|t:two+responses|version:{__version__}"
     )
-    assert MEASURES["best.R"].signature(Settings(), "compat") == board.signatures["best.R"]
-    assert MEASURES["weighted_precision.P"].signature(Settings(k=0.5), "fixed") == (
+    signed = LEADERBOARD_BY_NAME
+    assert signed["best.R"].signature(Settings(), "compat") == board.signatures["best.R"]
+    assert signed["weighted_precision.P"].signature(Settings(k=0.5), "fixed") == (
         f"metric:weighted_precision.P|rules:fixed|t:two+responses|k:0.5|version:{__version__}"
     )
-    significance = MEASURES["gap"].signature(Settings(significance=True, seed=3), "compat")
+    significance = signed["gap"].signature(Settings(significance=True, seed=3), "compat")
     assert significance.endswith(
         f"|resample:lemma|n:1000|trials:1000|seed:3|ci:0.95|version:{__version__}"
     )
@@ -542,9 +547,10 @@ def test_the_scan_sums_the_registry_s_official_columns(kind: Task, rules: Rules)
     rows = score_files(gold, [("s", text)])[0]
     assert scanned.sums == pytest.approx({c: rows.columns[c].sum() for c in OFFICIAL_COLUMNS})
     for name in ("P", "R", "mode_P", "mode_R"):
-        assert scanned.figure(name) == pytest.approx(rows.value(f"{kind}.{name}"), abs=1e-15)
+        figure = official_figure(scanned, name)
+        assert figure == pytest.approx(rows.value(f"{kind}.{name}"), abs=1e-15)
         measure = MEASURES[f"{kind}.{name}"]
-        assert scanned.figure(name) == measure.figure([scanned.sums[c] for c in measure.columns()])
+        assert figure == measure.figure([scanned.sums[c] for c in measure.columns()])
 
 
 MW_GOLD = [
@@ -586,12 +592,9 @@ def test_every_mw_measure_equals_its_hand_computed_value(rules: Rules) -> None:
     scores = score_multiwords(MW_GOLD, MW_SYSTEM, "s", "g", rules)
     mw = [m for m in MEASURES.values() if m.kinds == {"mw"}]
     assert [m.name for m in mw] == list(MW_EXPECTED[rules])
+    rows = [mw_exact_row(MultiwordItem(modes.get(i), rules), a) for i, a in answers.items()]
     for measure in mw:
-        stats = [
-            measure.item_stats(MultiwordItem(modes.get(i), rules), a) for i, a in answers.items()
-        ]
-        top = sum((Fraction(row[0]) for row in stats), Fraction(0))
-        bottom = sum((Fraction(row[1]) for row in stats), Fraction(0))
+        top, bottom = (sum((row[c] for row in rows), Fraction(0)) for c in measure.columns())
         assert top / bottom == MW_EXPECTED[rules][measure.name], measure.name
         short = measure.name.removeprefix("mw.")
         assert scores.figure(short) == float(MW_EXPECTED[rules][measure.name]), measure.name
@@ -599,9 +602,6 @@ def test_every_mw_measure_equals_its_hand_computed_value(rules: Rules) -> None:
         0.5,
         0.0,
     ]
-    assert MEASURES["mw.detection_R"].signature("fixed") == (
-        f"metric:mw.detection_R|rules:fixed|t:two+responses|version:{__version__}"
-    )
 
 
 def test_every_swords_measure_equals_its_hand_computed_value() -> None:
@@ -640,17 +640,13 @@ def test_every_swords_measure_equals_its_hand_computed_value() -> None:
         value = measure.figure([sums[COLUMNS.index(c)] for c in measure.columns()])
         exact = expected[name.removeprefix("swords.")]
         assert value == pytest.approx(float(exact), rel=1e-12, abs=1e-15), name
-        for (target, ranked), found in zip(answers, rows, strict=True):  # one route
-            assert measure.item_stats(target, ranked) == tuple(
-                found[COLUMNS.index(c)] for c in measure.columns()
-            ), name
+        for (target, ranked), found in zip(answers, rows, strict=True):  # the exact row
+            exact_row = swords_exact_row(target, ranked)
+            assert [float(exact_row[c]) for c in COLUMNS] == list(found), name
     # F of pooled counts where P = R = 0: 0, and undefined for the one figure
     nothing = swords["swords.strict_a_f@10"]
     assert nothing.figure([0, 3, 2]) is None
     assert nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]])).tolist() == [0.0, 0.4]
-    assert swords["swords.gap"].signature(("data", "d.json"), ("k", 10)) == (
-        f"metric:swords.gap|data:d.json|k:10|version:{__version__}"
-    )
 
 
 def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> None:

@@ -9,9 +9,11 @@ import pytest
 
 from scoring.gold import read_gold
 from scoring.multiword import score_multiwords
-from scoring.official import ScorerDied, guesses_compat, guesses_fixed, score_system
+from scoring.official import ScorerDied, guesses_compat, guesses_fixed
 from scoring.perl import perl_round, perl_str
+from scoring.registry import official_figure
 from scoring.report import official_text
+from scoring.scan import score_system
 
 # McCarthy & Navigli (2007), section 4: annotators gave glad merry / glad / cheerful glad / merry /
 # jovial, so H_i is glad 3, merry 2, cheerful 1, jovial 1 (|H_i| = 7); the system says
@@ -25,7 +27,7 @@ def test_happy_best_credit_is_3_plus_1_over_2_times_7() -> None:
     (row,) = scores.items
     assert row.credit == pytest.approx(float(Fraction(3 + 1, 7)))
     assert row.score == pytest.approx(float(Fraction(3 + 1, 2 * 7)))
-    assert scores.figure("P") == scores.figure("R") == row.score
+    assert official_figure(scores, "P") == official_figure(scores, "R") == row.score
     assert scores.mode_correct == 1  # glad is the mode and the first guess
     assert official_text(scores) == (
         "Total = 1, attempted = 1\n"
@@ -159,7 +161,7 @@ def test_fixed_best_on_quirks() -> None:
     assert not by_id["5"].attempted and by_id["5"].score == 0 and not by_id["5"].stale
     assert scores.attempted == 4
     assert scores.score_sum == pytest.approx(1 / 3 + 2 / 3 + 3 / 4 + 1 / 2)
-    assert scores.figure("R") == pytest.approx(scores.score_sum / 6)
+    assert official_figure(scores, "R") == pytest.approx(scores.score_sum / 6)
 
 
 def test_oot_duplicates_compat_credits_each_fixed_once() -> None:

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from scoring.gold import Gold, ItemGold, read_gold
 from scoring.io import FormatError, read_lines, read_system
-from scoring.measures import Answers, SystemRows, gold_items, score_files, system_rows
 from scoring.ranking import (
     ItemRanking,
     RankingLine,
@@ -34,6 +33,7 @@ from scoring.ranking import (
     roc_auc,
     system_rankings,
 )
+from scoring.rows import Answers, SystemRows, gold_items, score_files, system_rows
 from tests.conftest import shared_path
 
 ItemMeasure = Callable[[Mapping[str, int], Sequence[Scored]], ItemRanking]

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.gold import Gold, ItemGold, read_gold
-from scoring.measures import Answers, gold_items, score_files, system_rows
 from scoring.official import score_item
 from scoring.revised import (
     GoldCounts,
@@ -24,6 +23,7 @@ from scoring.revised import (
     weighted_precision,
     weighted_recall,
 )
+from scoring.rows import Answers, gold_items, score_files, system_rows
 
 ItemMeasure = Callable[[GoldCounts, Sequence[str]], ItemStats]
 

@@ -224,9 +224,9 @@ _NOT_AT_START = (
     "numpy",
     "pathlib",
     "scoring.multiword",
-    "scoring.measures",
-    "scoring.multiword_measures",
-    "scoring.benchmark.swords_measures",
+    "scoring.rows",
+    "scoring.measures.multiword",
+    "scoring.measures.swords",
     "scoring.substitute",
 )
 """Modules a best or oot run of the text output does without (its start-up is most of the

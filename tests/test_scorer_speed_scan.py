@@ -23,14 +23,8 @@ from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.gold import Gold, _compat_rest, _Reader, parse_rest_compat, read_gold, read_gold_pair
 from scoring.io import FormatError
 from scoring.lines import HYPHENS, OTHER, answer_kinds
-from scoring.official import (
-    OfficialScores,
-    ScorerDied,
-    guesses_compat,
-    guesses_fixed,
-    score_lines,
-    score_system,
-)
+from scoring.official import OfficialScores, ScorerDied, guesses_compat, guesses_fixed, score_lines
+from scoring.scan import score_system
 from scoring.types import Task
 
 _GOLD_SUBS = st.sampled_from(

@@ -292,10 +292,11 @@ def test_a_participant_has_no_password_and_comes_back_by_the_link(app: Flask, da
         small = db.get_or_404(Dataset, dataset)
         open_study(small, "C0DE-42")
         user = participant(small, "5f2b0c9e1a")
-        assert (user.username, user.participant_id) == ("p-5f2b0c9e1a", "5f2b0c9e1a")
+        assert (user.username, user.participant_id) == (f"p{dataset}-5f2b0c9e1a", "5f2b0c9e1a")
+        assert user.study_id == dataset
         assert not user.check_password("") and not user.check_password("anything")
         assert participant(small, "5f2b0c9e1a").id == user.id
-        assert [u.username for u in members(small)] == ["p-5f2b0c9e1a"]
+        assert [u.username for u in members(small)] == [f"p{dataset}-5f2b0c9e1a"]
         for bad in ("", "a b", "x" * 65, "ü", "a/b"):
             with pytest.raises(ServiceError):
                 participant(small, bad)
@@ -323,7 +324,7 @@ def test_the_study_link_logs_in_and_ends_with_the_completion_code(
     # the password log-in form cannot open the account
     client.post("/logout")
     response = client.post(
-        "/login", data={"username": "p-60a1b2c3d4e5f6a7b8c9d0e1", "password": ""}
+        "/login", data={"username": f"p{dataset}-60a1b2c3d4e5f6a7b8c9d0e1", "password": ""}
     )
     assert response.status_code == 200
     # MTurk's workerId works too
@@ -341,7 +342,9 @@ def test_a_full_overlap_study_says_so(app: Flask, client: FlaskClient) -> None:
     assert client.get(f"/study/{token}?PROLIFIC_PID=first").status_code == 302
     client.post("/logout")
     response = client.get(f"/study/{token}?PROLIFIC_PID=second")
-    assert response.status_code == 400 and b"has 1 annotators already" in response.data
+    assert response.status_code == 409 and b"has 1 annotators already" in response.data
+    with app.app_context():  # a refused participant gets no account
+        assert db.session.scalar(select(User).where(User.participant_id == "second")) is None
 
 
 def test_bulk_accounts(app: Flask, dataset: int) -> None:

@@ -257,7 +257,7 @@ def test_a_swords_result_is_scored_on_the_page(
     from annotate.services.goldfiles import compile_dataset
     from annotate.services.systems import scoring_gold, store_system, swords_data
     from scoring.benchmark.swords import evaluate_swords, parse_result
-    from scoring.benchmark.swords_measures import METRICS
+    from scoring.measures.swords import METRICS
 
     with answered.app_context():
         data = db.get_or_404(Dataset, dataset)

@@ -93,14 +93,31 @@ def run_migrations_online():
     connectable = get_engine()
 
     with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=get_metadata(),
-            **conf_args
-        )
+        # A batch operation on SQLite copies a table and drops the old one, which SQLite
+        # refuses while foreign keys are on and other tables' rows point at it (users,
+        # datasets): off for the migrations (set outside any transaction, where the pragma
+        # works), every key checked before the commit, and on again after.
+        sqlite = connection.dialect.name == 'sqlite'
+        if sqlite:
+            connection.exec_driver_sql('PRAGMA foreign_keys=OFF')
+            connection.commit()
+        try:
+            context.configure(
+                connection=connection,
+                target_metadata=get_metadata(),
+                **conf_args
+            )
 
-        with context.begin_transaction():
-            context.run_migrations()
+            with context.begin_transaction():
+                context.run_migrations()
+                if sqlite:
+                    broken = connection.exec_driver_sql('PRAGMA foreign_key_check').fetchall()
+                    if broken:
+                        raise RuntimeError(f'the migration breaks foreign keys: {broken[:5]}')
+        finally:
+            if sqlite:
+                connection.exec_driver_sql('PRAGMA foreign_keys=ON')
+                connection.commit()
 
 
 if context.is_offline_mode():

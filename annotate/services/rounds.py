@@ -38,7 +38,7 @@ from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, 
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.records import Judgement
 from scoring.judgements.rounds import GoldItem, RoundSpec, Sentence, posthoc_round
-from scoring.measures import detect_kind, first_answers
+from scoring.rows import detect_kind, first_answers
 
 LAYOUTS = ("sentence", "candidate")
 """All candidates of a sentence on one screen (the default), or one candidate a screen."""

@@ -5,7 +5,12 @@ member with no sentence assignment in a dataset annotates all its sentences (des
 ``all``); in the ``overlap`` design each member is given a batch of whole words, about
 ``batch_size`` sentences, so that each sentence gets exactly ``per_sentence`` annotators.
 Crowd participants arrive by the dataset's study link with a participant id
-(:func:`participant`), are made members, and see a completion code when they finish.
+(:func:`participant`): an id names one account within one study only. They are made
+members, and see the completion code when their sentences are all answered. An
+unfinished overlap batch whose participant has saved nothing for the study's
+``release_minutes`` goes back to the pool (:func:`release_expired`); a study admits at
+most ``max_participants`` at once; a participant refused (:class:`StudyFull`) gets no
+account, and one refused after starting (their batch was released) the screen-out code.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import ColumnElement, Exists, and_, delete, exists, func, or_, select
 from sqlalchemy.orm import aliased
@@ -28,8 +34,9 @@ from annotate.models import (
     Response,
     User,
 )
+from annotate.models import now as utc_now
 from annotate.services.accounts import create_user
-from annotate.services.rules import MAX_USERNAME, ServiceError, check_username, shown
+from annotate.services.rules import ServiceError, check_username, shown
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)
@@ -38,7 +45,10 @@ BATCH_SIZE = (1, 100000)
 """The overlap design's range of sentences in a batch."""
 PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 """What a participant id may be: Prolific's 24 hexadecimal digits, an MTurk worker id."""
-PARTICIPANT_PREFIX = "p-"
+RELEASE_MINUTES = (1, 7 * 24 * 60)
+"""The range of minutes after which an idle participant's batch goes back to the pool."""
+MAX_PARTICIPANTS = (1, 1000000)
+"""The range of a study's cap on participants."""
 
 
 def member_of(user_id: IdValue, dataset_id: IdValue) -> Exists:
@@ -178,6 +188,8 @@ def assign(user: User, dataset: Dataset) -> bool:
         raise ServiceError(f"{user.username} is an organiser: only annotators are assigned")
     if is_member(user, dataset):
         return False
+    if dataset.design == "overlap":
+        release_expired(dataset)
     db.session.add(DatasetMember(dataset_id=dataset.id, user_id=user.id))
     db.session.flush()
     if dataset.design == "overlap" and not give_batch(user, dataset):
@@ -235,9 +247,18 @@ def batches(dataset: Dataset, size: int) -> list[list[int]]:
     return result
 
 
+def _lock(dataset: Dataset) -> None:
+    """Lock the dataset's row until the transaction ends (PostgreSQL's ``SELECT … FOR
+    UPDATE``; SQLite, which has one writer at a time, ignores it)."""
+    db.session.execute(select(Dataset.id).where(Dataset.id == dataset.id).with_for_update())
+
+
 def give_batch(user: User, dataset: Dataset) -> bool:
     """Assign ``user`` the first batch (of :func:`batches`) with the fewest annotators,
-    fewer than ``per_sentence``; False when every batch has them all. Not committed."""
+    fewer than ``per_sentence``; False when every batch has them all. Not committed.
+    The dataset's row is locked first (:func:`_lock`), so that two arrivals at once do not
+    both take the last free batch."""
+    _lock(dataset)
     per_sentence = dataset.per_sentence or 1
     counts = dict(
         db.session.execute(
@@ -298,12 +319,7 @@ def open_study(dataset: Dataset, completion_code: str | None = None) -> str:
     """Give ``dataset`` a study link token (kept if it has one) and a completion code
     (``completion_code`` if given, e.g. the one Prolific shows, else a random one)."""
     if completion_code is not None:
-        completion_code = completion_code.strip()
-        if not PARTICIPANT_ID.fullmatch(completion_code):
-            raise ServiceError(
-                f"completion code {shown(completion_code)} must be 1-64 "
-                "letters, digits, '.', '_' or '-'"
-            )
+        completion_code = _code(completion_code, "completion code")
     if not dataset.study_token:
         dataset.study_token = secrets.token_urlsafe(16)
     if completion_code or not dataset.completion_code:
@@ -326,28 +342,168 @@ def study_dataset(token: str) -> Dataset | None:
     return dataset
 
 
-def participant(dataset: Dataset, participant_id: str) -> User:
-    """The account of crowd participant ``participant_id`` (created without a password
-    on the first visit, username ``p-`` and the id), a member of ``dataset``; in the
-    overlap design given a batch. :class:`ServiceError` for an id that is not 1-64
-    letters, digits, '.', '_' or '-', or when the study is full."""
+class StudyFull(ServiceError):
+    """A study refuses a participant: every batch has its annotators, or the study has
+    its cap of participants. ``started``: the participant had an account already (their
+    batch was released), so the study's screen-out code is theirs."""
+
+    def __init__(self, message: str, started: bool) -> None:
+        super().__init__(message)
+        self.started = started
+
+
+def _naive_utc(moment: datetime) -> datetime:
+    """``moment`` as the database keeps times: UTC, without a time zone."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def release_expired(dataset: Dataset, now: datetime | None = None) -> list[int]:
+    """Send back to the pool the unfinished batches of ``dataset``'s participants (accounts
+    of its study) who have saved nothing for ``release_minutes``, counted from their last
+    save in the batch or, with none, from when it was given: their membership and
+    assignments end (:func:`unassign`, not committed); their answers stay. Annotators the
+    organiser assigned keep their batches. The ids of the released accounts, in order."""
+    if dataset.design != "overlap" or not dataset.release_minutes:
+        return []
+    cutoff = _naive_utc(now or utc_now()) - timedelta(minutes=dataset.release_minutes)
+    rows = db.session.execute(
+        select(
+            Assignment.user_id,
+            func.count(Assignment.id),
+            func.count(Response.id),
+            func.max(Assignment.assigned_at),
+            func.max(Response.updated_at),
+        )
+        .join(User, User.id == Assignment.user_id)
+        .outerjoin(
+            Response,
+            and_(
+                Response.user_id == Assignment.user_id,
+                Response.instance_id == Assignment.instance_id,
+            ),
+        )
+        .where(Assignment.dataset_id == dataset.id, User.study_id == dataset.id)
+        .group_by(Assignment.user_id)
+        .order_by(Assignment.user_id)
+    ).all()
+    idle = [
+        user_id
+        for user_id, given, answered, assigned_at, saved_at in rows
+        if answered < given and _naive_utc(max(filter(None, (assigned_at, saved_at)))) < cutoff
+    ]
+    if idle:
+        for table in (DatasetMember, Assignment):
+            db.session.execute(
+                delete(table).where(table.dataset_id == dataset.id, table.user_id.in_(idle))
+            )
+        db.session.flush()
+    return idle
+
+
+def study_participants(dataset: Dataset) -> int:
+    """How many accounts of ``dataset``'s study are its members now (released ones are
+    not): what its cap counts."""
+    return (
+        db.session.scalar(
+            select(func.count(User.id)).where(
+                User.study_id == dataset.id, member_of(User.id, dataset.id)
+            )
+        )
+        or 0
+    )
+
+
+def participant(dataset: Dataset, participant_id: str, now: datetime | None = None) -> User:
+    """The account of crowd participant ``participant_id`` in ``dataset``'s study, a
+    member of it: found, or, on the first visit, created without a password (username
+    ``p<dataset id>-<participant id>``) and, in the overlap design, given a batch (expired
+    batches released first, :func:`release_expired`). A participant whose batch was
+    released gets a new one if one is free. :class:`StudyFull` when every batch has its
+    annotators or the study has ``max_participants``: then nothing is created (the
+    releases stay). :class:`ServiceError` for an id that is not 1-64 letters, digits,
+    '.', '_' or '-'."""
     if not PARTICIPANT_ID.fullmatch(participant_id):
         raise ServiceError(
             f"participant id {shown(participant_id)} must be 1-64 letters, digits, '.', '_' or '-'"
         )
-    user: User | None = db.session.scalar(select(User).where(User.participant_id == participant_id))
+    user: User | None = db.session.scalar(
+        select(User).where(User.study_id == dataset.id, User.participant_id == participant_id)
+    )
+    if user is not None and is_member(user, dataset):
+        return user
+    started = user is not None
+    _lock(dataset)  # arrivals at once are admitted one after the other (PostgreSQL)
+    release_expired(dataset, now)
+    cap = dataset.max_participants
+    if cap is not None and study_participants(dataset) >= cap:
+        db.session.commit()  # the releases stay
+        raise StudyFull(f"the study {dataset.name!r} has its {cap} participants", started)
     if user is None:
-        username = (PARTICIPANT_PREFIX + participant_id)[:MAX_USERNAME]
+        username = f"p{dataset.id}-{participant_id}"
         if db.session.scalar(select(User).where(User.username == username)) is not None:
             raise ServiceError(f"user {username!r} exists already")
         user = User(
-            username=username, role="annotator", password_hash="", participant_id=participant_id
+            username=username,
+            role="annotator",
+            password_hash="",
+            participant_id=participant_id,
+            study_id=dataset.id,
         )
         db.session.add(user)
-        db.session.commit()
-    if not is_member(user, dataset):
-        assign(user, dataset)  # ServiceError when full
+        db.session.flush()  # committed with its membership, or not at all
+    try:
+        assign(user, dataset)
+    except ServiceError as error:  # assign rolled back: no account, no membership
+        raise StudyFull(str(error), started) from error
     return user
+
+
+def set_study_rules(
+    dataset: Dataset,
+    release_minutes: int | None,
+    max_participants: int | None,
+    screenout_code: str | None,
+) -> None:
+    """The crowd study's rules: the minutes after which an idle participant's overlap
+    batch goes back to the pool (None: never), the cap on participants (None: none) and
+    the screen-out code (None: none)."""
+    if release_minutes is not None and not (
+        RELEASE_MINUTES[0] <= release_minutes <= RELEASE_MINUTES[1]
+    ):
+        raise ServiceError(
+            f"a batch is released after {RELEASE_MINUTES[0]}-{RELEASE_MINUTES[1]} minutes, "
+            f"not {release_minutes}"
+        )
+    if max_participants is not None and not (
+        MAX_PARTICIPANTS[0] <= max_participants <= MAX_PARTICIPANTS[1]
+    ):
+        raise ServiceError(
+            f"a study admits {MAX_PARTICIPANTS[0]}-{MAX_PARTICIPANTS[1]} participants, "
+            f"not {max_participants}"
+        )
+    if screenout_code is not None:
+        screenout_code = _code(screenout_code, "screen-out code")
+    dataset.release_minutes = release_minutes
+    dataset.max_participants = max_participants
+    dataset.screenout_code = screenout_code
+    db.session.commit()
+
+
+def _code(code: str, name: str) -> str:
+    """A completion or screen-out code, checked: 1-64 letters, digits, '.', '_' or '-'."""
+    code = code.strip()
+    if not PARTICIPANT_ID.fullmatch(code):
+        raise ServiceError(f"{name} {shown(code)} must be 1-64 letters, digits, '.', '_' or '-'")
+    return code
+
+
+def completed(user: User, dataset: Dataset) -> bool:
+    """Whether ``user`` is a participant of ``dataset``'s study whose sentences there are
+    all answered (and there are some): the completion code is theirs."""
+    if user.study_id != dataset.id or not is_member(user, dataset):
+        return False
+    total = sentence_count(user, dataset)
+    return total > 0 and answered_count(user, dataset) >= total
 
 
 @dataclass(frozen=True)

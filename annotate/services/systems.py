@@ -37,10 +37,10 @@ from scoring.leaderboard import (
     leaderboard,
     swords_as_ranked,
 )
-from scoring.measures import detect_kind, first_answers
 from scoring.official import ScorerDied
 from scoring.ranking import parse_ranking, rankings_of
 from scoring.registry import MEASURES
+from scoring.rows import detect_kind, first_answers
 from scoring.score import run as score_command
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")

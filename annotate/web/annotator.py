@@ -27,6 +27,9 @@ from annotate.services.itempage import ItemPage, read
 from annotate.services.responses import answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
+    StudyFull,
+    completed,
+    is_member,
     participant,
     sentence_filter,
     standings,
@@ -82,7 +85,10 @@ def _visible(dataset_id: int) -> Dataset:
 
 @bp.get("/annotate/dataset/<id:dataset_id>")
 @login_required
-def dataset_start(dataset_id: int) -> str | Response:
+def dataset_start(dataset_id: int) -> str | Response | tuple[str, int]:
+    released = _released(dataset_id)
+    if released is not None:
+        return released
     dataset = _visible(dataset_id)
     instance = resume(current_user, dataset)
     if instance is None:
@@ -92,9 +98,12 @@ def dataset_start(dataset_id: int) -> str | Response:
 
 @bp.get("/annotate/dataset/<id:dataset_id>/done")
 @login_required
-def finished(dataset_id: int) -> str | Response:
+def finished(dataset_id: int) -> str | Response | tuple[str, int]:
     """A finished dataset: says so, what is left in the others, and to a crowd
     participant the completion code. Not finished yet: its first unanswered sentence."""
+    released = _released(dataset_id)
+    if released is not None:
+        return released
     dataset = _visible(dataset_id)
     use_language(dataset.language)
     instance = resume(current_user, dataset)
@@ -110,7 +119,7 @@ def finished(dataset_id: int) -> str | Response:
         )
         return redirect(url_for("annotator.item", instance_id=instance.id))
     left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
-    code = dataset.completion_code if current_user.participant_id else None
+    code = dataset.completion_code if completed(current_user, dataset) else None
     return render_template(
         "annotate/done.html", dataset=dataset, left=left, code=code, unassigned=False
     )
@@ -126,10 +135,42 @@ PARTICIPANT_PARAMETERS = ("PROLIFIC_PID", "participant", "workerId")
 """Where a study link carries the participant id: Prolific, ours, Mechanical Turk."""
 
 
+def _study_full(dataset: Dataset, error: StudyFull) -> tuple[str, int]:
+    """The study-full page: to a participant refused after starting (their batch was
+    released, none is free) with the study's screen-out code, if it has one."""
+    screenout = dataset.screenout_code if error.started else None
+    page = render_template(
+        "annotate/study.html", dataset=dataset, error=str(error), screenout=screenout, full=True
+    )
+    return page, 409
+
+
+def _released(dataset_id: int) -> str | Response | tuple[str, int] | None:
+    """A participant of this dataset's study who is no longer a member (their batch was
+    released while they were away) and comes back in the same session: a new batch if
+    one is free (and the study link is open), else the study-full page. None when they
+    are still a member, or not one of its participants."""
+    if current_user.study_id != dataset_id or not current_user.participant_id:
+        return None
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if is_member(current_user, dataset):
+        return None
+    use_language(dataset.language)
+    try:
+        if not dataset.study_token:
+            raise StudyFull(f"the study {dataset.name!r} is closed", True)
+        participant(dataset, current_user.participant_id)
+    except StudyFull as error:
+        db.session.rollback()
+        return _study_full(dataset, error)
+    return redirect(url_for("annotator.dataset_start", dataset_id=dataset.id))
+
+
 @bp.get("/study/<token>")  # limited per address, as a log-in is (factory)
 def study(token: str) -> str | Response | tuple[str, int]:
-    """A crowd study link: the participant id in the URL makes (or finds) their account,
-    without a password, logs them in and opens their sentences."""
+    """A crowd study link: the participant id in the URL makes (or finds) their account
+    in this study, without a password, logs them in and opens their sentences. Never
+    cached (the factory marks logged-in pages; this one is also seen logged out)."""
     dataset = study_dataset(token)
     if dataset is None:
         abort(404)
@@ -141,6 +182,9 @@ def study(token: str) -> str | Response | tuple[str, int]:
         return render_template("annotate/study.html", dataset=dataset, error=None)
     try:
         user = participant(dataset, given)
+    except StudyFull as error:
+        db.session.rollback()
+        return _study_full(dataset, error)
     except ServiceError as error:
         db.session.rollback()
         return render_template("annotate/study.html", dataset=dataset, error=str(error)), 400
@@ -150,6 +194,14 @@ def study(token: str) -> str | Response | tuple[str, int]:
         logout_user()
     login_user(user)
     return redirect(url_for("annotator.dataset_start", dataset_id=dataset.id))
+
+
+@bp.after_request
+def _study_not_cached(response: Response) -> Response:
+    """``Cache-Control: no-store`` on the study link's pages, logged in or not."""
+    if request.endpoint == "annotator.study":
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 PENDING = "pending_answer"
@@ -183,6 +235,10 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     posted = request.method == "POST"
     found = read(current_user, instance_id, following=posted)
     if found is None or not found[0].may_open:
+        if current_user.study_id is not None and not wants_json():
+            # a participant's sentence that is not theirs (their batch was released, or
+            # another study's): their own study's start says what is next
+            return redirect(url_for("annotator.dataset_start", dataset_id=current_user.study_id))
         abort(404)  # no such sentence, another dataset's, or not one of the annotator's
     addressed, page = found
     use_language(addressed.dataset.language)

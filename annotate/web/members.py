@@ -17,7 +17,9 @@ from annotate.services.rules import ServiceError
 from annotate.services.study import (
     BATCH_SIZE,
     DESIGNS,
+    MAX_PARTICIPANTS,
     PER_SENTENCE,
+    RELEASE_MINUTES,
     NewAccount,
     answered_count,
     assign,
@@ -28,6 +30,8 @@ from annotate.services.study import (
     parse_user_lines,
     sentence_count,
     set_design,
+    set_study_rules,
+    study_participants,
     unassign,
 )
 from annotate.web.access import organiser_required
@@ -72,8 +76,24 @@ def dataset_members(dataset_id: int) -> str | Response:
         rows=rows,
         designs=DESIGNS,
         link=link,
+        templates=study_templates(link) if link else {},
+        participants=study_participants(dataset),
         max_guidelines=MAX_GUIDELINES,
     )
+
+
+def study_templates(link: str) -> dict[str, str]:
+    """The study link as each platform is given it, with the platform's placeholders:
+    Prolific substitutes ``{{%PROLIFIC_PID%}}``, ``{{%STUDY_ID%}}`` and
+    ``{{%SESSION_ID%}}``; Mechanical Turk (an ExternalQuestion HIT) appends
+    ``assignmentId``, ``hitId``, ``turkSubmitTo`` and ``workerId`` to the bare link
+    itself, as shown (lexsub reads ``workerId``)."""
+    return {
+        "Prolific": f"{link}?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}"
+        "&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+        "MTurk": f"{link}?assignmentId=ASSIGNMENT_ID&hitId=HIT_ID"
+        "&turkSubmitTo=SUBMIT_URL&workerId=WORKER_ID",
+    }
 
 
 def _change(dataset: Dataset, action: str) -> None:
@@ -108,6 +128,14 @@ def _change(dataset: Dataset, action: str) -> None:
     elif action == "open-study":
         open_study(dataset, request.form.get("completion_code", "").strip() or None)
         flash("The study link is open.", "info")
+    elif action == "study-rules":
+        set_study_rules(
+            dataset,
+            form_number(request.form, "release_minutes", "release minutes", *RELEASE_MINUTES),
+            form_number(request.form, "max_participants", "most participants", *MAX_PARTICIPANTS),
+            request.form.get("screenout_code", "").strip() or None,
+        )
+        flash("Study rules saved.", "info")
     elif action == "close-study":
         close_study(dataset)
         flash("The study link is closed.", "info")

@@ -9,7 +9,9 @@ benchmarks, scored as the field's code scores them.
   ``GeneralizedAveragePrecision.calc``) and ``lexsubgen`` (``Samsung/LexSubGen``,
   ``lexsubgen/metrics/candidate_ranking_metrics.py``: ``gap`` and ``gap_normalized``).
 - **Generation** (LexSubGen, ``all_word_ranking_metrics.compute_precision_recall_f1_topk``):
-  P@1, P@3 and R@10 of the system's top substitutes against the gold list.
+  P@k, R@k and F1@k for k = 1, 3, 10 of the system's top substitutes against the gold list
+  (P@1, P@3 and R@10 are the figures usually reported; LexSubGen's evaluation computes all
+  nine).
 
 What the two codebases do with each kind of gold entry, and what we do, is in
 docs/benchmarks.md; each choice is tested in
@@ -18,11 +20,12 @@ outside T too), ``pn`` is a gold substitute like any other, a gold substitute wr
 twice keeps its last count (Melamud also counts both entries in the ideal ranking), a
 candidate ranked twice counts at each place, ties keep the file order, and multiword
 entries are kept (``--mwe drop`` is Melamud's ``no-mwe``; LexSubGen's ``gap_normalized``
-keeps only ``[A-Za-z]+``). Under ``--matching fixed`` (the default) a candidate meets a
-gold key through the one normaliser (:func:`scoring.gold.answer_key`, whose form
-:func:`scoring.gold.gold_key` gives the keys): keys that coincide are summed and a
-candidate is kept once, at its first place, as in :mod:`scoring.ranking`. Under
-``--matching raw`` strings are compared exactly as the chosen codebase compares them.
+keeps only ``[A-Za-z]+``). Under ``--matching raw`` (the default: the benchmark's own
+figures) strings are compared exactly as the chosen codebase compares them. Under
+``--matching fixed`` a candidate meets a gold key through the one normaliser
+(:func:`scoring.gold.answer_key`, whose form :func:`scoring.gold.gold_key` gives the
+keys): keys that coincide are summed and a candidate is kept once, at its first place,
+as in :mod:`scoring.ranking`.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ from scoring.benchmark.cli import Report
 from scoring.gold import Count, gold_key
 from scoring.io import FormatError, read_lines, read_system
 from scoring.lines import read_text
-from scoring.measures import detect_kind
 from scoring.ranking import Scored, as_ranking, normalised, ordered_gap, parse_ranking, rank_order
+from scoring.rows import detect_kind
 from scoring.signature import signature
 
 Convention = Literal["melamud", "lexsubgen"]
@@ -48,8 +51,10 @@ Matching = Literal["fixed", "raw"]
 Setting = Literal["ranking", "generation"]
 SystemFormat = Literal["auto", "ranked", "best", "oot"]
 
-GENERATION_METRICS = (("prec@1", 1), ("prec@3", 3), ("rec@10", 10))
-"""The generation figures LexSubGen reports (its names, its k)."""
+GENERATION_K = (1, 3, 10)
+"""LexSubGen's ``k_list``: the k of its generation figures."""
+GENERATION_METRICS = tuple(f"{name}@{k}" for k in GENERATION_K for name in ("prec", "rec", "f1"))
+"""The generation figures, LexSubGen's names in its order: prec@1, rec@1, f1@1, prec@3, …."""
 
 LEXSUBGEN_WORD = re.compile(r"^[A-Za-z]+$")
 """LexSubGen's ``WORD_PAT_RE``: the gold substitutes and candidates ``gap_normalized``
@@ -95,7 +100,7 @@ class Options:
 
     setting: Setting = "ranking"
     convention: Convention = "melamud"
-    matching: Matching = "fixed"
+    matching: Matching = "raw"
     drop_multiword: bool = False
     """Melamud's ``no-mwe``: multiword gold entries and candidates left out (ranking,
     melamud convention only)."""
@@ -183,15 +188,21 @@ def item_gap(view: GoldView, order: Sequence[str], only_words: Convention | None
 
 
 def item_generation(view: GoldView, order: Sequence[str]) -> dict[str, float]:
-    """LexSubGen's P@k = |top k ∩ gold| / |top k| and R@k = |top k ∩ gold| / |gold list|
-    (0 when there is nothing to divide by); a candidate given twice counts twice."""
+    """LexSubGen's figures of one item for each k of :data:`GENERATION_K`: P@k = |top k ∩
+    gold| / |top k|, R@k = |top k ∩ gold| / |gold list| (each 0 when there is nothing to
+    divide by) and F1@k = 2 P R / (P + R) (0 when P or R is 0), as its
+    ``_precision_recall_f1_from_tp_tpfp_tpfn``; a candidate given twice counts twice. The
+    benchmark's F1@k is the mean of these per-item F1s (LexSubGen's), not the F1 of the
+    mean P and R."""
     golds = set(view.keys)
     values: dict[str, float] = {}
-    for name, k in GENERATION_METRICS:
+    for k in GENERATION_K:
         top = order[:k]
         hits = sum(term in golds for term in top)
-        divisor = len(view.keys) if name.startswith("rec") else len(top)
-        values[name] = hits / divisor if divisor else 0.0
+        precision = hits / len(top) if top else 0.0
+        recall = hits / len(view.keys) if view.keys else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision and recall else 0.0
+        values[f"prec@{k}"], values[f"rec@{k}"], values[f"f1@{k}"] = precision, recall, f1
     return values
 
 
@@ -356,7 +367,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         "--setting",
         choices=get_args(Setting),
         default="ranking",
-        help="ranking: GAP over the pooled candidates (default); generation: P@1, P@3, R@10",
+        help="ranking: GAP over the pooled candidates (default); generation: P@k, R@k, F1@k "
+        "for k = 1, 3, 10",
     )
     parser.add_argument(
         "--convention",
@@ -367,9 +379,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--matching",
         choices=get_args(Matching),
-        default="fixed",
-        help="fixed: candidates meet gold keys through the one normaliser (default); "
-        "raw: exact strings, as the chosen codebase compares them",
+        default="raw",
+        help="raw: exact strings, as the chosen codebase compares them (default: its own "
+        "figures); fixed: candidates meet gold keys through the one normaliser",
     )
     parser.add_argument(
         "--mwe",

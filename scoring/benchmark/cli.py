@@ -11,7 +11,8 @@ Each benchmark is a module named in :data:`BENCHMARKS` that provides:
   value and the rule) for input it cannot read.
 
 Text output is one ``NAME VALUE`` line per metric (values as the benchmark reports them,
-e.g. percentages with two decimals), then the signature; ``--format json`` is one object
+e.g. percentages with two decimals), or the benchmark's own layout (``Report.text``),
+then the signature; ``--format json`` is one object
 whose first keys are the metrics, then ``signature`` and ``notes``. Exit status 1 for
 unreadable or malformed input, 2 for bad usage.
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +34,10 @@ BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
     "semeval07": "scoring.benchmark.semeval07",
     "coinco": "scoring.benchmark.coinco",
+    "germeval": "scoring.benchmark.germeval",
+    "evalita": "scoring.benchmark.evalita",
+    "tsar": "scoring.benchmark.tsar",
+    "lcp": "scoring.benchmark.lcp",
 }
 """Benchmark name → the module that scores it."""
 
@@ -45,13 +51,21 @@ class Report:
     metrics: dict[str, float]
     signature: str
     notes: tuple[str, ...] = field(default=())
+    text: str = ""
+    """The metrics as the benchmark's own code prints them (empty: one ``NAME VALUE``
+    line each, with two decimals)."""
 
     def to_json(self) -> dict[str, object]:
-        return {**self.metrics, "signature": self.signature, "notes": list(self.notes)}
+        metrics = {
+            name: value if math.isfinite(value) else None for name, value in self.metrics.items()
+        }
+        return {**metrics, "signature": self.signature, "notes": list(self.notes)}
 
     def to_text(self) -> str:
         width = max((len(name) for name in self.metrics), default=0)
         lines = [f"{name:<{width}}  {value:.2f}" for name, value in self.metrics.items()]
+        if self.text:
+            lines = [self.text.rstrip("\n") + "\n"]
         lines += [f"signature: {self.signature}", *(f"note: {note}" for note in self.notes)]
         return "\n".join(lines) + "\n"
 

@@ -1,6 +1,6 @@
 """``python -m scoring.benchmark coinco SYSTEM --data coinco.xml[.gz]``: CoInCo (Kremer et
 al. 2014) in the candidate-ranking setting (GAP over each target's pooled gold
-candidates) and the generation setting (LexSubGen's P@1, P@3, R@10):
+candidates) and the generation setting (LexSubGen's P@k, R@k and F1@k for k = 1, 3, 10):
 :mod:`scoring.benchmark.candidates`.
 
 The items are CoInCo's target tokens read by :func:`scoring.coinco.read_coinco`, turned
@@ -26,7 +26,7 @@ from scoring.types import LEXELT
 
 DESCRIPTION = (
     "CoInCo: GAP over the pooled candidates (Melamud's or LexSubGen's convention) or "
-    "P@1, P@3, R@10 of generated substitutes (LexSubGen's)"
+    "P@k, R@k, F1@k (k = 1, 3, 10) of generated substitutes (LexSubGen's)"
 )
 
 MASC_POS = {"N": "n", "V": "v", "J": "a", "R": "r"}

@@ -1,7 +1,8 @@
 """``python -m scoring.benchmark semeval07 SYSTEM --data GOLD``: the SemEval-2007 lexical
 substitution task (McCarthy & Navigli 2007) in the candidate-ranking setting (GAP over
 each target's pooled gold candidates, Melamud's or LexSubGen's convention) and the
-generation setting (LexSubGen's P@1, P@3, R@10): :mod:`scoring.benchmark.candidates`.
+generation setting (LexSubGen's P@k, R@k and F1@k for k = 1, 3, 10):
+:mod:`scoring.benchmark.candidates`.
 
 ``GOLD`` is a task gold file (``test/gold``, ``trial/gold.trial``, or both joined, which
 LexSubGen calls ``semeval_all``). The field's codebases read it differently from score.pl
@@ -23,7 +24,8 @@ from scoring.io import read_lines
 
 DESCRIPTION = (
     "SemEval-2007 lexical substitution: GAP over the pooled candidates (Melamud's or "
-    "LexSubGen's convention) or P@1, P@3, R@10 of generated substitutes (LexSubGen's)"
+    "LexSubGen's convention) or P@k, R@k, F1@k (k = 1, 3, 10) of generated substitutes "
+    "(LexSubGen's)"
 )
 
 

@@ -39,7 +39,7 @@ Preprocessing (``preprocess_dataset_for_evaluation``, ``preprocess_result_for_ev
 Metrics (``evaluate``), as percentages, in SWORDS' order: for each of ``lenient_a``,
 ``lenient_c``, ``strict_a``, ``strict_c`` the keys ``f@10``, ``fs@10``, ``p@10``,
 ``r@10``, ``rs@10``; then ``strict_c_p@1``, ``gap``, ``gap_rat``. Each is a registered
-measure, ``swords.NAME`` (:mod:`scoring.benchmark.swords_measures`: one row of pooled
+measure, ``swords.NAME`` (:mod:`scoring.measures.swords`: one row of pooled
 counts and GAP a target, every figure a function of the column sums).
 
 - A substitute's score is its share of TRUE labels (TRUE and TRUE_IMPLICIT among the
@@ -80,9 +80,9 @@ import numpy as np
 
 from scoring.agreement.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.benchmark.cli import Report
-from scoring.benchmark.swords_measures import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
 from scoring.files import finite_number, parse_json, shown_value
 from scoring.io import FormatError
+from scoring.measures.swords import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
 from scoring.ranking import Scored
 from scoring.registry import figure
 from scoring.revised import Frequencies, Number
@@ -328,7 +328,7 @@ def evaluate_swords(
 ) -> SwordsScores:
     """Every figure of SWORDS' ``evaluate(dataset, result)`` (``allow_abstain=False``, with
     preprocessing): each target's row of the SWORDS measures
-    (:func:`scoring.benchmark.swords_measures.row`), the columns summed over the targets,
+    (:func:`scoring.measures.swords.row`), the columns summed over the targets,
     and each figure read through the registry (:data:`scoring.registry.MEASURES`), in
     percent. ``lemmatizer`` defaults to NLTK's WordNet lemmatiser as SWORDS calls it
     (:func:`scoring.benchmark.wordnet.lemmatize`); tests pass another to check the
@@ -398,7 +398,7 @@ def lemmatiser_name() -> str:
 
 def swords_settings(data: str) -> tuple[tuple[str, object], ...]:
     """Every setting that fixes SWORDS' figures on the dataset file named ``data`` (what
-    :meth:`~scoring.benchmark.swords_measures.SwordsMeasure.signature` takes)."""
+    :func:`swords_signature` signs)."""
     return (
         ("data", data),
         ("lemmatiser", lemmatiser_name()),

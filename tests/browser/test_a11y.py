@@ -101,7 +101,7 @@ def _study(live: Live, tmp: Path) -> Study:
     from annotate.models import Dataset, Instance, User
     from annotate.services.datasets import import_dataset
     from annotate.services.responses import save_answer
-    from annotate.services.study import open_study
+    from annotate.services.study import open_study, participant, set_study_rules, unassign
 
     live.user("boss", "organiser")
     live.user("ann", datasets=("demo",))
@@ -121,6 +121,10 @@ def _study(live: Live, tmp: Path) -> Study:
         assign(db.session.scalars(select(User).where(User.username == "ann")).one(), german)
         demo = db.session.scalars(select(Dataset).where(Dataset.name == "demo")).one()
         token = open_study(demo, "DONE-42")
+        # the study full: "gone" started and was let go, "here" holds the only place
+        set_study_rules(demo, 30, 1, "OUT-7")
+        unassign(participant(demo, "gone"), demo)
+        participant(demo, "here")
         instances = list(
             db.session.scalars(
                 select(Instance).where(Instance.dataset_id == demo.id).order_by(Instance.position)
@@ -329,6 +333,13 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "visitor",
         "study link, bad id",
         lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=a%20b"), 400),
+        "demo",
+    ),
+    (
+        "annotator.study",
+        "visitor",
+        "study full, screen-out code",
+        lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=gone"), 409),
         "demo",
     ),
     ("annotator.home", "ann", "your work", _path(lambda s: "/"), None),

@@ -140,11 +140,11 @@ def test_a_crowd_participant_arrives_by_link_and_leaves_with_the_code(
     boss.get_by_role("button", name="Save guidelines").click()
     boss.get_by_label("Completion code").fill("C0MPLETE")
     boss.get_by_role("button", name="Open a study link").click()
-    link = boss.locator("#study-link").inner_text().replace("…", "")
+    link = boss.locator("#study-link").inner_text()
 
-    page.goto(link + "5f1e2d3c4b5a69788796a5b4")
+    page.goto(link + "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4")
     expect(page).to_have_url(f"{live.url}/annotate/{ids[0]}")
-    expect(page.get_by_role("banner")).to_contain_text("p-5f1e2d3c4b5a69788796a5b4")
+    expect(page.get_by_role("banner")).to_contain_text(f"p{small}-5f1e2d3c4b5a69788796a5b4")
     for word in ("clever", "light", "bear"):
         page.get_by_label("Substitute 1", exact=True).fill(word)
         page.get_by_role("button", name="Save and next").click()

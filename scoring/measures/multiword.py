@@ -1,10 +1,12 @@
-"""The mw measures (McCarthy & Navigli 2007, section 4.3; ``score.pl -t mw``) registered in
-:mod:`scoring.registry`: multiword detection and identification, precision and recall.
+"""The mw family: the mw measures (McCarthy & Navigli 2007, section 4.3; ``score.pl -t mw``)
+registered in :mod:`scoring.registry`: multiword detection and identification, precision
+and recall.
 
 Each id a system file names (its first line; score.pl's ``%done``) gives one row of four
 columns (:func:`row`): ``found`` (the line has an answer), ``genuine`` (the id has a gold
 multiword and the system tried it), ``matched`` (and named it), ``has_mw`` (the id has a
-gold multiword: MW). Detection P is Σ genuine / Σ found, detection R Σ genuine / |MW|,
+gold multiword: MW), whole numbers, so that the float row is also the exact one
+(:func:`exact_row`). Detection P is Σ genuine / Σ found, detection R Σ genuine / |MW|,
 identification P Σ matched / Σ found, identification R Σ matched / |MW|.
 :func:`scoring.multiword.score_multiwords` scans a file with :func:`row` and sums the
 columns in the file's order, |MW| counted as score.pl's ``readmwfile`` counts it.
@@ -20,12 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from scoring.gold import normalise
 from scoring.lines import NONSPACE
 from scoring.perl import perl_truthy
 from scoring.quotient import Quotient, Row, Value
-from scoring.signature import scorer_settings, signature
 from scoring.types import Rules, SystemKind
 
 COLUMNS = ("found", "genuine", "matched", "has_mw")
@@ -57,6 +59,13 @@ def row(item: MultiwordItem, answer: str | None) -> Row:
     return float(has_answer), float(genuine), float(matched), float(has_mw)
 
 
+def exact_row(item: MultiwordItem, answer: str | None) -> dict[str, Fraction]:
+    """:func:`row` by column name, in Fractions (its values are 0 or 1)."""
+    return {
+        column: Fraction(value) for column, value in zip(COLUMNS, row(item, answer), strict=True)
+    }
+
+
 @dataclass(frozen=True)
 class MultiwordRatio(Quotient):
     """An mw measure: Σ numerator / Σ denominator of two of :data:`COLUMNS`."""
@@ -65,6 +74,7 @@ class MultiwordRatio(Quotient):
     numerator: str
     denominator: str
     description: str
+    family: str = "mw"
     kinds: frozenset[SystemKind] = field(default=frozenset(("mw",)))
 
     def columns(self) -> tuple[str, ...]:
@@ -72,15 +82,6 @@ class MultiwordRatio(Quotient):
 
     def parts(self, sums: Sequence[Value]) -> tuple[Value, Value]:
         return sums[0], sums[1]
-
-    def item_stats(self, gold_item: MultiwordItem, answers: str | None) -> Row:
-        """(numerator, denominator) of one id."""
-        found = row(gold_item, answers)
-        return tuple(found[COLUMNS.index(column)] for column in self.columns())
-
-    def signature(self, rules: Rules) -> str:
-        """``metric:mw.detection_P|rules:compat|t:two+responses|version:X``."""
-        return signature(self.name, *scorer_settings(rules))
 
 
 _SOURCE = "score.pl -t mw (McCarthy & Navigli 2007, section 4.3)"

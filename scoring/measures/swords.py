@@ -1,6 +1,7 @@
-"""SWORDS' figures (Lee et al. 2021; ``evaluate`` in ``swords/eval.py``) registered in
-:mod:`scoring.registry` as ``swords.NAME``: :mod:`scoring.benchmark.swords` prepares the
-data and the result as SWORDS does and reads every figure through the registry.
+"""The SWORDS family: SWORDS' figures (Lee et al. 2021; ``evaluate`` in
+``swords/eval.py``) registered in :mod:`scoring.registry` as ``swords.NAME``:
+:mod:`scoring.benchmark.swords` prepares the data and the result as SWORDS does and
+reads every figure through the registry.
 
 Each evaluated target gives one row (:func:`row`): for each of SWORDS' four settings
 (lenient or strict, acceptable or conceivable gold) the hits and the substitutes returned
@@ -26,15 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from scoring.quotient import Quotient, Row, Value, f_score
-from scoring.signature import signature
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
     from scoring.ranking import Scored
-    from scoring.revised import Frequencies
+    from scoring.revised import Frequencies, Number
 
 K = 10
 """SWORDS' cut of the system's list."""
@@ -82,12 +83,25 @@ class TargetGold:
 def row(target: TargetGold, ranked: Sequence[Scored]) -> Row:
     """One target's :data:`COLUMNS` for the system's list (lemmatised, best first, each
     lemma once; empty when the system leaves the target out)."""
+    return tuple(float(value) for value in _values(target, ranked))
+
+
+def exact_row(target: TargetGold, ranked: Sequence[Scored]) -> dict[str, Fraction]:
+    """:func:`row` by column name in Fractions (GAP exact when the target's weights are
+    Fractions)."""
+    return {
+        column: Fraction(value)
+        for column, value in zip(COLUMNS, _values(target, ranked), strict=True)
+    }
+
+
+def _values(target: TargetGold, ranked: Sequence[Scored]) -> list[Number]:
     from scoring.ranking import gap
 
     names = [entry.candidate for entry in ranked]
     lenient = [name for name in names if name in target.pool]
     gold = {"a": target.acceptable, "c": target.conceivable}
-    result: list[float] = []
+    result: list[Number] = []
     for _prefix, is_lenient, level in SETTINGS:
         top = (lenient if is_lenient else names)[:K]
         result += [sum(name in gold[level] for name in top), len(top)]
@@ -96,9 +110,9 @@ def row(target: TargetGold, ranked: Sequence[Scored]) -> Row:
     result += [sum(name in target.conceivable for name in names[:1]), len(names[:1])]
     for weights in (target.true_counts, target.true_shares):
         found = gap(weights, ranked)
-        result.append(float(found.value) if found.defined else -1.0)
-    result.append(1.0)
-    return tuple(float(value) for value in result)
+        result.append(found.value if found.defined else -1)
+    result.append(1)
+    return result
 
 
 @dataclass(frozen=True)
@@ -110,6 +124,7 @@ class SwordsMeasure(Quotient):
     reads: tuple[str, ...]
     description: str
     harmonic: bool = False
+    family: str = "swords"
     kinds: frozenset[SystemKind] = field(default=frozenset(("swords",)))
 
     def columns(self) -> tuple[str, ...]:
@@ -119,16 +134,6 @@ class SwordsMeasure(Quotient):
         if self.harmonic:
             return f_score(sums[0], sums[1], sums[2])
         return sums[0], sums[1]
-
-    def item_stats(self, gold_item: TargetGold, answers: Sequence[Scored]) -> Row:
-        """The columns of one target this figure reads."""
-        found = row(gold_item, answers)
-        return tuple(found[COLUMNS.index(column)] for column in self.columns())
-
-    def signature(self, *settings: tuple[str, object]) -> str:
-        """``metric:swords.NAME|`` then SWORDS' settings
-        (:func:`scoring.benchmark.swords.swords_settings`) and the version."""
-        return signature(self.name, *settings)
 
 
 def _setting(prefix: str, level: str) -> tuple[SwordsMeasure, ...]:

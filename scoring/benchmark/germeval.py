@@ -1,0 +1,141 @@
+"""``python -m scoring.benchmark germeval SYSTEM --data GOLD [-t best|oot|gap]``: GermEval
+2015 LexSub, German lexical substitution (Miller et al. 2015).
+
+The task's gold is a SemEval-2007 gold file (``LEXELT ID :: SUBSTITUTE COUNT;…``, UTF-8) and
+its scorer has two scripts (the scorer's README, dated 2015-04-16): ``score.pl``, "an
+updated version" of the SemEval-2007 scorer, for ``best`` (``LEXELT ID :: GUESS;…``) and
+``oot`` (``LEXELT ID ::: GUESS;…``), and ``scoreGAP.pl`` for GAP, whose ranked file lists
+candidates best first, unscored: ``LEXELT ID :::: CANDIDATE;CANDIDATE;…``.
+
+Neither script could be found to run, so the figures are the definitions', not checked
+against the task's code (docs/benchmarks.md says so):
+
+- best and oot are McCarthy & Navigli's (2007) through the project's score.pl
+  (:mod:`scoring.benchmark.scorepl`), under the fixed rules by default: the SemEval-2007
+  score.pl cuts letters outside ASCII (``Gefühl`` is read as ``hl``), which an update for
+  German must have changed; ``--rules compat`` gives the 2007 script's reading.
+- GAP is Kishida's (2005) generalised average precision as lexical substitution uses it
+  (Thater et al. 2010): :func:`scoring.ranking.ordered_gap` of the candidates as written
+  against the gold counts, the ideal ranking the counts sorted. The corpus figure is the
+  mean over the gold items (an item the ranked file lacks scores 0); a ranked line whose
+  id is not a gold item is ignored; a candidate given twice is refused, since where the
+  script would count it cannot be known.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from scoring.benchmark.cli import Report
+from scoring.benchmark.scorepl import add_rules_option, official_figures
+from scoring.io import FormatError, GoldLine, parse_all, read_gold_lines, read_lines
+from scoring.ranking import ordered_gap
+from scoring.signature import signature
+from scoring.types import LEXELT
+
+DESCRIPTION = (
+    "GermEval 2015 LexSub (German): best and oot as score.pl computes them, GAP of a "
+    "ranked file (LEXELT ID :::: CANDIDATE;…); from the task's definitions"
+)
+
+RANKED_SEPARATOR = " :::: "
+"""Between ``LEXELT ID`` and the ranked candidates of a GAP file (the scorer's README)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankedLine:
+    """One line of a GAP file: an item's candidates, best first."""
+
+    lexelt: str
+    id: str
+    candidates: tuple[str, ...]
+    line: int = 0
+
+
+def parse_ranked_line(text: str, line: int = 0, name: str = "<ranked>") -> RankedLine:
+    """``LEXELT ID :::: CANDIDATE;CANDIDATE;…``; raises :class:`FormatError` naming
+    ``FILE:LINE``, the value and the rule.
+
+    >>> parse_ranked_line("Ärger.n 7 :::: Wut;Zorn").candidates
+    ('Wut', 'Zorn')
+    """
+    where = f"{name}:{line}"
+    text = text.removesuffix("\r")
+    head, separator, rest = text.partition(RANKED_SEPARATOR)
+    if not separator:
+        raise FormatError([f"{where}: expected 'LEXELT ID :::: CANDIDATE;…', found {text!r}"])
+    parts = head.split(" ")
+    if len(parts) != 2 or not all(parts):
+        raise FormatError([f"{where}: expected 'LEXELT ID' before ' :::: ', found {head!r}"])
+    lexelt, item_id = parts
+    if not LEXELT.fullmatch(lexelt):
+        raise FormatError([f"{where}: lexelt {lexelt!r} is not lemma.pos with pos in n, v, a, r"])
+    fields = rest.split(";")
+    if fields and fields[-1] == "":
+        fields.pop()
+    seen: set[str] = set()
+    for candidate in fields:
+        if not candidate or candidate != candidate.strip():
+            raise FormatError(
+                [f"{where}: candidate {candidate!r} must be non-empty, without outer spaces"]
+            )
+        if candidate in seen:
+            raise FormatError([f"{where}: candidate {candidate!r} is ranked twice"])
+        seen.add(candidate)
+    return RankedLine(lexelt, item_id, tuple(fields), line)
+
+
+def parse_ranked(lines: Sequence[str], name: str = "<ranked>") -> tuple[RankedLine, ...]:
+    """Every non-blank line of a GAP file (one line per id), or :class:`FormatError`
+    listing every problem."""
+    return parse_all(lines, name, parse_ranked_line, "one line per item")
+
+
+def gap_figure(gold: Sequence[GoldLine], ranked: Sequence[RankedLine]) -> Fraction:
+    """Mean GAP over the gold items: Σ GAP_i / |gold items|, an item without a ranked line
+    scoring 0 (Kishida 2005; :func:`scoring.ranking.ordered_gap`).
+
+    >>> from scoring.io import GoldEntry
+    >>> item = GoldLine("Wut.n", "1", (GoldEntry("Zorn", 2), GoldEntry("Ärger", 1)))
+    >>> gap_figure([item], [RankedLine("Wut.n", "1", ("Ärger", "Zorn"))])
+    Fraction(5, 7)
+    """
+    if not gold:
+        raise ValueError("the gold has no items (GAP is a mean over them)")
+    by_id = {line.id: line.candidates for line in ranked}
+    total = Fraction(0)
+    for item in gold:
+        weights = {entry.substitute: Fraction(entry.count) for entry in item.entries}
+        total += Fraction(ordered_gap(weights, by_id.get(item.id, ())).value)
+    return total / len(gold)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-t",
+        dest="measure",
+        choices=("best", "oot", "gap"),
+        default="best",
+        help="best or oot (SYSTEM as score.pl reads it) or gap (SYSTEM a ranked file)",
+    )
+    add_rules_option(parser)
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    data = str(args.data)
+    if args.measure == "gap":
+        gold = read_gold_lines(data)
+        ranked = parse_ranked(read_lines(args.system), str(args.system))
+        value = gap_figure(gold, ranked)
+        sign = signature("germeval.gap", ("items", "gold"), ("data", _name(data)))
+        return Report("germeval", {"GAP": float(100 * value)}, sign)
+    metrics, notes = official_figures(args.measure, args.system, data, args.rules)
+    sign = signature(f"germeval.{args.measure}", ("rules", args.rules), ("data", _name(data)))
+    return Report("germeval", metrics, sign, notes)
+
+
+def _name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]

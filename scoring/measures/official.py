@@ -1,0 +1,171 @@
+"""The official family: best and oot (McCarthy & Navigli 2007, section 4, eq. 1-8) as
+score.pl computes them, under the gold's rules (:mod:`scoring.official`).
+
+Columns (:class:`Column`), one row per gold item: ``item`` (the item is in T), ``score``
+(what it adds to the numerator of best or oot), ``attempted``, ``mode_attempted``,
+``mode_correct``, ``has_mode`` (McCarthy & Navigli 2007, section 4: |T|, |A|, |AM|,
+|TM|). The routes:
+
+- bulk (:func:`bulk`): the scan's outcome of each item's guesses
+  (:func:`scoring.official.score_item`'s floats), one numpy column each;
+- exact (:func:`exact`): the same credit from the gold's counts in Fractions.
+
+The drop-in scorer sums the same columns in the system file's order
+(:attr:`scoring.official.OfficialScores.sums`) and prints :data:`MEASURES`' figures.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from scoring.gold import fold
+from scoring.official import score_item
+from scoring.quotient import Columns, ExactRow, Family, Ratio
+from scoring.types import SystemKind, Task
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+    from scoring.bulk import Answers, Array, Given, GoldItem
+
+
+class Column(StrEnum):
+    """The official family's columns."""
+
+    ITEM = "item"
+    SCORE = "score"
+    ATTEMPTED = "attempted"
+    MODE_ATTEMPTED = "mode_attempted"
+    MODE_CORRECT = "mode_correct"
+    HAS_MODE = "has_mode"
+
+
+COLUMNS: tuple[str, ...] = tuple(Column)
+
+
+def _bulk(task: Task, given: Given) -> Columns:
+    """best or oot by :func:`scoring.official.score_item` for each answered item in T
+    (the scan's outcome when it scored the item). score.pl skips an item no answer can
+    earn credit on (it scores 0)."""
+    import numpy as np
+
+    table = given.table
+    answered: list[int] = []
+    outcomes: dict[Column, list[float]] = {
+        column: []
+        for column in (Column.SCORE, Column.ATTEMPTED, Column.MODE_ATTEMPTED, Column.MODE_CORRECT)
+    }
+    for j, (gold_item, answers) in enumerate(zip(table.items, given.answers, strict=True)):
+        guesses = answers.official
+        item = gold_item.item
+        if guesses and item is not None and item.total:
+            if answers.outcome is not None:  # the scan scored them (score_item's floats)
+                score, tried, right = answers.outcome
+            else:
+                _credit, score, tried, right = score_item(task, gold_item.rules, item, guesses)
+            answered.append(j)
+            outcomes[Column.SCORE].append(score)
+            outcomes[Column.ATTEMPTED].append(answers.fresh)
+            outcomes[Column.MODE_ATTEMPTED].append(tried)
+            outcomes[Column.MODE_CORRECT].append(right)
+    out: dict[str, Array] = {column: np.zeros(len(table)) for column in Column}
+    out[Column.ITEM] = table.in_t.copy()
+    out[Column.HAS_MODE] = table.has_mode.copy()
+    for column, values in outcomes.items():
+        out[column][answered] = values
+    return out
+
+
+def _exact(task: Task, gold_item: GoldItem, answers: Answers) -> ExactRow:
+    """One item's columns in Fractions: the credit summed from count / |H_i| of each
+    guess (a hyphenated key also found with spaces, as the fixed rules read it), over
+    the guesses (best), each distinct guess once (fixed oot)."""
+    from fractions import Fraction
+
+    row: dict[str, Fraction] = {column: Fraction(0) for column in Column}
+    item = gold_item.item
+    if item is None:
+        return row
+    row[Column.ITEM] = Fraction(1)
+    row[Column.HAS_MODE] = Fraction(gold_item.has_mode)
+    guesses = answers.official
+    if not item.total or not guesses:
+        return row
+    total = Fraction(item.total)
+    norms = {key: Fraction(count) / total for key, count in item.counts}
+    for key, count in item.counts:
+        norms.setdefault(fold(key), Fraction(count) / total)
+    distinct = task == "oot" and gold_item.rules == "fixed"
+    credit = sum(
+        (
+            norms.get(guess, Fraction(0))
+            for guess in (dict.fromkeys(guesses) if distinct else guesses)
+        ),
+        Fraction(0),
+    )
+    _credit, _score, tried, right = score_item(task, gold_item.rules, item, guesses)
+    row[Column.SCORE] = credit / len(guesses) if task == "best" and credit else credit
+    row[Column.ATTEMPTED] = Fraction(answers.fresh)
+    row[Column.MODE_ATTEMPTED] = Fraction(tried)
+    row[Column.MODE_CORRECT] = Fraction(right)
+    return row
+
+
+def _family(task: Task) -> Family:
+    return Family(
+        f"official {task}",
+        COLUMNS,
+        lambda given, k: _bulk(task, given),
+        lambda gold_item, answers, k: _exact(task, gold_item, answers),
+    )
+
+
+BEST = _family("best")
+OOT = _family("oot")
+"""The official family of each task (the same columns)."""
+
+_SOURCE = "score.pl (McCarthy & Navigli 2007, section 4)"
+
+
+def _ratio(
+    family: Family, kind: SystemKind, name: str, top: Column, bottom: Column, what: str
+) -> Ratio:
+    return Ratio(
+        f"{kind}.{name}",
+        family.name,
+        frozenset((kind,)),
+        top.value,
+        bottom.value,
+        f"{kind} {what} ({_SOURCE})",
+        official=True,
+    )
+
+
+def _measures(family: Family, kind: SystemKind, first: int) -> tuple[Ratio, ...]:
+    return (
+        _ratio(family, kind, "P", Column.SCORE, Column.ATTEMPTED, f"precision, eq. {first}"),
+        _ratio(family, kind, "R", Column.SCORE, Column.ITEM, f"recall, eq. {first + 1}"),
+        _ratio(
+            family,
+            kind,
+            "mode_P",
+            Column.MODE_CORRECT,
+            Column.MODE_ATTEMPTED,
+            f"mode precision, eq. {first + 2}",
+        ),
+        _ratio(
+            family,
+            kind,
+            "mode_R",
+            Column.MODE_CORRECT,
+            Column.HAS_MODE,
+            f"mode recall, eq. {first + 3}",
+        ),
+    )
+
+
+BEST_MEASURES = _measures(BEST, "best", 1)
+OOT_MEASURES = _measures(OOT, "oot", 5)
+"""best.P/R/mode_P/mode_R and oot.P/R/mode_P/mode_R: ``.P`` divides by the items
+attempted, ``.R`` by all gold items (McCarthy & Navigli 2007, section 4)."""
