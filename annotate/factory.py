@@ -1,10 +1,15 @@
 """The Flask app factory (annotation app, organiser pages): :func:`annotate.create_app`.
 
-Templates and migrations are data inside the package (``annotate/templates``,
-``annotate/migrations``), so an installed app finds them from any directory. The instance
-folder (SQLite database, ``config.py``, the generated secret key) is ``LEXSUB_INSTANCE``
-when set, otherwise Flask's default: ``instance/`` beside the package in a checkout (or an
-editable install), ``PREFIX/var/annotate-instance`` for an installed package.
+The templates are the top-level ``templates/`` of a checkout (one folder per blueprint of
+:mod:`annotate.web`), installed inside the package as ``annotate/templates`` (setup.py).
+Migrations, static files and the catalogues stay data inside the package: Flask serves
+``static/`` and Flask-Babel reads ``translations/`` from the app's own folder with no
+setting, and each belongs to code beside it (the pages' scripts, :mod:`annotate.i18n`), so
+moving them out would add a mapping and gain a reader nothing. Either way an app finds them
+from any directory. The instance folder (SQLite database, ``config.py``, the generated
+secret key) is ``LEXSUB_INSTANCE`` when set, otherwise Flask's default: ``instance/``
+beside the package in a checkout (or an editable install), ``PREFIX/var/annotate-instance``
+for an installed package.
 """
 
 from __future__ import annotations
@@ -28,11 +33,15 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
-from annotate import database_url, env_flag
+from annotate import settings
 from annotate.numeric import FormError, IdConverter
-from scoring.formats.instances import LIMITS
 
 PACKAGE = Path(__file__).resolve().parent
+TEMPLATES = next(
+    (folder for folder in (PACKAGE / "templates", PACKAGE.parent / "templates") if folder.is_dir()),
+    PACKAGE / "templates",
+)
+"""The pages' templates: inside the installed package, or the checkout's ``templates/``."""
 
 
 def _secret_key(instance: Path) -> str:
@@ -42,16 +51,6 @@ def _secret_key(instance: Path) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
-
-
-def _proxy_count(value: str) -> int:
-    """``LEXSUB_PROXIES``: how many reverse proxies (or load balancers) stand in front."""
-    if not value.strip().isdigit():
-        raise ValueError(
-            f"LEXSUB_PROXIES={value!r}: must be the number of reverse proxies in front of "
-            "the app (0, 1, 2, ...)"
-        )
-    return int(value)
 
 
 def _trust_proxies(app: Flask, count: int) -> None:
@@ -76,7 +75,7 @@ def _login_limit() -> str:
 def _limit_logins(app: Flask, limiter: Limiter) -> None:
     """The log-in limit on ``app``'s views: a log-in (POST) per client address and per
     username, a crowd study link per address."""
-    from annotate.auth import username_key
+    from annotate.web.auth import username_key
 
     def limit(endpoint: str, **options: Any) -> None:
         view: Callable[..., Any] = app.view_functions[endpoint]
@@ -88,65 +87,37 @@ def _limit_logins(app: Flask, limiter: Limiter) -> None:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``instance/config.py``, the environment
-    (``SECRET_KEY``, ``DATABASE_URL``, ``LEXSUB_LIMITER_STORAGE``,
-    ``LEXSUB_LIMITER_PREFIX``, ``LEXSUB_PROXIES``, ``LEXSUB_SECURE_COOKIES``) and
-    ``test_config``, in that order.
+    """Build the app: the defaults of :data:`annotate.settings.SETTINGS`, then
+    ``instance/config.py``, the environment (each setting's variable) and ``test_config``,
+    in that order.
 
     Nothing a request depends on is kept in the process: the session is the signed cookie
     (``SECRET_KEY``), the account's session token is in the database, and the log-in limit
     counts in ``RATELIMIT_STORAGE_URI`` (Redis when several hosts serve one database; see
     docs/deploy.md)."""
-    chosen = os.environ.get("LEXSUB_INSTANCE")
     app = Flask(
         "annotate",
-        instance_path=os.path.abspath(chosen) if chosen else None,
-        template_folder="templates",
+        instance_path=settings.instance_path(os.environ),
+        template_folder=str(TEMPLATES),
         instance_relative_config=True,
     )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'lexsub.sqlite'}",
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        REMEMBER_COOKIE_HTTPONLY=True,
-        MAX_CONTENT_LENGTH=64 * 1024 * 1024,
-        IMPORT_LIMITS=LIMITS,  # a context's length, the instances, the unpacked size
-        LOGIN_LIMIT="20 per minute",
-        # The limit's counters: this process's memory unless LEXSUB_LIMITER_STORAGE names a
-        # storage every host shares (redis://HOST:6379/0). While that storage is
-        # unreachable, each process counts in its own memory (logged) instead of
-        # refusing every log-in.
-        RATELIMIT_STORAGE_URI="memory://",
-        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
-        WTF_CSRF_TIME_LIMIT=None,  # a form's token lasts as long as its session
-        TRUSTED_PROXIES=0,  # reverse proxies in front whose X-Forwarded-For is believed
-    )
+    app.config.from_mapping(settings.defaults(instance))
     app.config.from_pyfile("config.py", silent=True)
-    if os.environ.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
-    if os.environ.get("DATABASE_URL"):
-        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
-    if os.environ.get("LEXSUB_LIMITER_STORAGE"):
-        app.config["RATELIMIT_STORAGE_URI"] = os.environ["LEXSUB_LIMITER_STORAGE"]
-    if os.environ.get("LEXSUB_LIMITER_PREFIX"):
-        app.config["RATELIMIT_KEY_PREFIX"] = os.environ["LEXSUB_LIMITER_PREFIX"]
-    if os.environ.get("LEXSUB_PROXIES"):
-        app.config["TRUSTED_PROXIES"] = _proxy_count(os.environ["LEXSUB_PROXIES"])
-    if env_flag("LEXSUB_SECURE_COOKIES"):
-        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
+    app.config.update(settings.from_environment(os.environ))
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    url = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    url = settings.database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if url.startswith("sqlite"):
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {"connect_args": {"timeout": 30}})
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.SQLITE_ENGINE)
 
-    from annotate import annotator, auth, cli, i18n, judge, members, organiser, reports
+    from annotate import cli, i18n
     from annotate.extensions import csrf, db, login_manager, migrate
+    from annotate.web import annotator, auth, judge, members, organiser, reports
 
     if app.config["TRUSTED_PROXIES"]:
         _trust_proxies(app, int(app.config["TRUSTED_PROXIES"]))
@@ -228,8 +199,8 @@ def _private_pages(response: Response) -> Response:
 def _error_pages(app: Flask) -> None:
     """Styled pages for the HTTP errors, a form sent after its session ended, and any
     unexpected error (rolled back, logged, a 500 page that needs no database)."""
-    from annotate.annotator import keep_and_log_in, session_ended, wants_json
     from annotate.extensions import db
+    from annotate.web.annotator import keep_and_log_in, session_ended, wants_json
 
     def page(code: int, message: str | None = None) -> tuple[str, int]:
         limit = app.config.get("MAX_CONTENT_LENGTH") or 0

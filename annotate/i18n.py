@@ -132,14 +132,14 @@ RULE_MESSAGES = (
     N_("is one character long (the official scorer drops one-character gold entries)"),
     N_("is the target word itself"),
     N_("has more than %(words)s words (a substitute is a word or a short phrase)"),
-    # annotate.study: what a crowd participant's study link may answer
+    # annotate.services.study: what a crowd participant's study link may answer
     N_("participant id %(value)s must be 1-64 letters, digits, '.', '_' or '-'"),
     N_("every sentence of %(dataset)s has %(count)s annotators already"),
     N_("the study %(dataset)s has its %(count)s participants"),
     N_("the study %(dataset)s is closed"),
     N_("user %(user)s exists already"),
 )
-"""The English messages :mod:`scoring.substitute` (and :func:`annotate.study.participant`)
+"""The English messages :mod:`scoring.substitute` (and :func:`annotate.services.study.participant`)
 give: the rules stay there, in one place; each message is a msgid here, its ``%(name)s``
 parts the values a message carries. ``tests/test_i18n.py`` checks that every rule's
 message matches one of these."""

@@ -3,7 +3,7 @@
 Every save of an answer updates the current :class:`Response` of (annotator, instance)
 and appends a :class:`Revision`, in one transaction (nothing is lost). The
 dictionary tick of a word is the one of the annotator's latest save in that word
-(:func:`annotate.services.word_flag`): each response keeps the tick it was saved with.
+(:func:`annotate.services.responses.word_flag`): each response keeps the tick it was saved with.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from functools import cache
 
 from flask_login import UserMixin
-from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint, false
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, ColumnElement, ForeignKey, Index, String, Text, UniqueConstraint, false
+from sqlalchemy.orm import Mapped, QueryableAttribute, mapped_column, relationship
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotate.extensions import db
@@ -22,6 +22,9 @@ from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
 
 ROLES = ("annotator", "organiser")
 KINDS = ("substitutes", "name", "nil")
+
+IdValue = int | ColumnElement[int] | QueryableAttribute[int]
+"""An id in SQL: a value, or a column (of an aliased table, a CTE) in a larger query."""
 
 
 def now() -> datetime:
@@ -64,7 +67,7 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     session_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_session_token)
     # A crowd participant (Prolific, Mechanical Turk) arrives by a study link with this
     # id and has no password: only the link of ``study_id`` (the dataset whose study made
-    # the account) logs them in (annotate.study). The same id in another study is
+    # the account) logs them in (annotate.services.study). The same id in another study is
     # another account.
     participant_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     study_id: Mapped[int | None] = mapped_column(
@@ -110,7 +113,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     source: Mapped[str] = mapped_column(String(255), default="")
     source_sha256: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
-    # The study design (annotate.study): ``all`` (every member annotates every sentence)
+    # The study design (annotate.services.study): ``all`` (every member annotates every sentence)
     # or ``overlap`` (each sentence gets ``per_sentence`` annotators, each annotator a
     # batch of about ``batch_size`` sentences, a word's sentences together).
     guidelines: Mapped[str] = mapped_column(Text, default="")
@@ -119,7 +122,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     batch_size: Mapped[int | None] = mapped_column(nullable=True)
     study_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     completion_code: Mapped[str | None] = mapped_column(String(64), nullable=True)
-    # The crowd study's rules (annotate.study): the code shown to a participant refused
+    # The crowd study's rules (annotate.services.study): the code shown to a participant refused
     # after starting (none: no code); the minutes after which an unfinished overlap batch
     # whose participant saved nothing goes back to the pool (none: never); the most
     # participants at once (none: no cap).
@@ -131,7 +134,7 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
-    # Its figures, fixed at import (:func:`annotate.services.import_dataset`), so that no
+    # Its figures, fixed at import (:func:`annotate.services.datasets.import_dataset`), so that no
     # page counts them over the whole dataset: its sentences, and its words that have one.
     sentences: Mapped[int] = mapped_column(default=0, server_default="0")
     words: Mapped[int] = mapped_column(default=0, server_default="0")

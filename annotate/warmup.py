@@ -27,11 +27,11 @@ from jinja2 import Environment, meta
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from annotate.answers import Answer
-from annotate.auth import load_user
 from annotate.extensions import db
 from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
-from annotate.itempage import page_statement
-from annotate.services import save_statements
+from annotate.services.itempage import page_statement
+from annotate.services.responses import save_statements
+from annotate.web.access import load_user
 
 PAGES = ("annotate/item.html", "annotate/_item.html")
 """What a save-and-next renders: the annotation page, and the next sentence's part of it

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from annotate import create_app
 from annotate.importer import parse_lexsub_xml
-from annotate.services import import_dataset
+from annotate.services.datasets import import_dataset
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -677,7 +677,7 @@ def analyze(url: str) -> None:
     SELECT on 1,710 sentences)."""
     from sqlalchemy import create_engine
 
-    from annotate import database_url as driver_url
+    from annotate.settings import database_url as driver_url
 
     engine = create_engine(driver_url(url), isolation_level="AUTOCOMMIT")
     try:

@@ -73,8 +73,9 @@ def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[fl
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Instance
-    from annotate.services import create_user, import_dataset
-    from annotate.study import assign
+    from annotate.services.accounts import create_user
+    from annotate.services.datasets import import_dataset
+    from annotate.services.study import assign
 
     app = create_app(
         {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False}

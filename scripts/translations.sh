@@ -14,7 +14,7 @@ pybabel=${PYBABEL:-.venv/bin/pybabel}
 dir=annotate/translations
 if [ "${1:-}" != compile ]; then
   "$pybabel" extract --no-location --sort-output --omit-header -F "$dir/babel.cfg" -k N_ \
-    -o "$dir/messages.pot" annotate
+    -o "$dir/messages.pot" .
   for lang in de it es fr pt ca; do
     if [ -f "$dir/$lang/LC_MESSAGES/messages.po" ]; then
       "$pybabel" update --no-fuzzy-matching --width 100 -i "$dir/messages.pot" -d "$dir" -l "$lang"

@@ -109,7 +109,7 @@ def client(app: Flask) -> FlaskClient:
 def make_user(
     app: Flask, username: str, role: str = "annotator", password: str = "password1"
 ) -> int:
-    from annotate.services import create_user
+    from annotate.services.accounts import create_user
 
     with app.app_context():
         return create_user(username, password, role).id
@@ -119,7 +119,7 @@ def assign(app: Flask, username: str, dataset_id: int) -> None:
     """Make annotator ``username`` a member of the dataset (only members open it)."""
     from annotate.extensions import db
     from annotate.models import Dataset, User
-    from annotate.study import assign as assign_dataset
+    from annotate.services.study import assign as assign_dataset
 
     with app.app_context():
         user = db.session.query(User).filter_by(username=username).one()
@@ -141,9 +141,9 @@ def make_round(app: Flask, name: str = "round", judge: str | None = None) -> int
     """A lexical-reference judgement round of two candidates (a rows file we write), with
     ``judge`` assigned when given; its id."""
     from annotate.extensions import db
-    from annotate.judge_build import parse_rows
     from annotate.models import User
-    from annotate.rounds import assign_judge, create_round
+    from annotate.services.rounds import assign_judge, create_round
+    from scoring.judgements.rounds import parse_rows
 
     plan = parse_rows(
         [
@@ -170,7 +170,7 @@ def login(client: FlaskClient, username: str, password: str = "password1") -> No
 def dataset(app: Flask) -> int:
     """The small dataset above, imported as 'small'."""
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with app.app_context():
         return import_dataset(
@@ -231,7 +231,7 @@ def answer(app: Flask, username: str, answers: dict[str, dict[str, str]]) -> Non
     """``username`` logs in and saves ``answers`` (xml id → form) through HTTP."""
     from annotate.extensions import db
     from annotate.models import Dataset, Instance, User
-    from annotate.study import assign
+    from annotate.services.study import assign
 
     client = app.test_client()
     login(client, username)

@@ -346,8 +346,8 @@ def count_answers(database_url: str, saves: Iterable[Save]) -> Count:
     from sqlalchemy import create_engine, select
     from sqlalchemy.orm import Session
 
-    from annotate import database_url as driver_url
     from annotate.models import Response, Revision, User
+    from annotate.settings import database_url as driver_url
 
     made = list(saves)
     names = sorted({save.username for save in made})

@@ -65,7 +65,7 @@ def reset_postgres(database_url: str) -> None:
     """An empty ``public`` schema, as tests/conftest.py gives every PostgreSQL test."""
     from sqlalchemy import create_engine
 
-    from annotate import database_url as driver_url
+    from annotate.settings import database_url as driver_url
 
     engine = create_engine(driver_url(database_url))
     try:
@@ -90,8 +90,8 @@ def instance_order(database_url: str, dataset: str = DATASET) -> list[int]:
     """The sentence ids of ``dataset`` (the demo) in the order every annotator gets them."""
     from sqlalchemy import create_engine, select
 
-    from annotate import database_url as driver_url
     from annotate.models import Dataset, Instance
+    from annotate.settings import database_url as driver_url
 
     engine = create_engine(driver_url(database_url))
     try:

@@ -326,7 +326,7 @@ def german(app: Flask) -> int:
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Dataset
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with app.app_context():
         dataset = import_dataset(

@@ -39,7 +39,6 @@ from annotate.gold import (
     write_responses,
 )
 from annotate.gold.aggregate import MW_SINGLE, MW_TIE, NO_SUBSTITUTE, ONE_ANNOTATOR, ONE_RESPONSE
-from annotate.gold.normalisation import normalise_with_reasons
 from annotate.gold.review import pending_changes, review_lines
 from annotate.gold.split import (
     Split,
@@ -51,6 +50,7 @@ from annotate.gold.write import annotator_lines, gold_lines, mwgold_lines, summa
 from scoring.formats import FormatError
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.text import read_lines
+from scoring.normalisation import normalise_with_reasons
 from scoring.score import run as score_command
 from scoring.types import AnswerKind
 from tests.conftest import shared_path

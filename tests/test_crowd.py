@@ -15,8 +15,14 @@ from annotate.extensions import db
 from annotate.importer import parse_lexsub_xml
 from annotate.models import Assignment, Dataset, DatasetMember, Instance, Response, User
 from annotate.models import now as utc_now
-from annotate.services import import_dataset
-from annotate.study import members, open_study, release_expired, set_design, set_study_rules
+from annotate.services.datasets import import_dataset
+from annotate.services.study import (
+    members,
+    open_study,
+    release_expired,
+    set_design,
+    set_study_rules,
+)
 from tests.conftest import SMALL_XML, login, make_user, save
 from tests.conftest import assign as assign_user
 

@@ -18,8 +18,8 @@ pytestmark = pytest.mark.database
 def test_progress_counts_each_member_s_own_sentences(answered: Flask, dataset: int) -> None:
     from annotate.extensions import db
     from annotate.models import Assignment, Dataset, Instance, User
-    from annotate.services import progress_by_annotator
-    from annotate.study import assign
+    from annotate.services.datasets import progress_by_annotator
+    from annotate.services.study import assign
 
     make_user(answered, "dan")
     make_user(answered, "eve")
@@ -44,7 +44,7 @@ def test_dashboard_links_every_page_and_shows_percentages(
     answered: Flask, client: FlaskClient, dataset: int
 ) -> None:
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with answered.app_context():  # a second dataset with nobody assigned
         other = SMALL_XML.replace(b"bright.a", b"dark.a")

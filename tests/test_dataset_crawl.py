@@ -37,7 +37,7 @@ def import_all(app: Flask) -> dict[str, int]:
     ``glad`` to ``x;y``, which the compiler leaves out (listed on the problems page)."""
     from annotate.extensions import db
     from annotate.models import Instance, LemmaDecision, Lexelt
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
     from annotate.sources import parse_source
 
     ids = {}

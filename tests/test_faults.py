@@ -44,7 +44,7 @@ from pathlib import Path
 
 import pytest
 
-from annotate import env_flag
+from annotate.settings import env_flag
 from tests import live_clients, live_server
 from tests.conftest import IN_CI, database_url, skip_on_purpose
 from tests.live_clients import Annotator, Count
@@ -297,7 +297,7 @@ STARTED = Path(__file__).resolve().parent.parent / "instance" / "postgres-starte
 
 def _why_not_restart(url: str) -> str | None:
     """None when this run may restart the server of ``url``: asked to (``RESTART=1``, as
-    .ci/run sets, or another value :func:`annotate.env_flag` reads as on), or its cluster
+    .ci/run sets, or another value :func:`annotate.settings.env_flag` reads as on), or its cluster
     is one scripts/postgres.sh started for the tests (none answered). Else why not: a
     restart ends every session of everyone on the server."""
     if env_flag(RESTART):

@@ -347,12 +347,12 @@ def test_forbidden_too_large_and_stale_forms_have_pages(
 def test_an_unexpected_error_is_a_styled_500(
     app: Flask, annotator: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import annotate.annotator
+    import annotate.web.annotator
 
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(annotate.annotator, "save_answer", broken)
+    monkeypatch.setattr(annotate.web.annotator, "save_answer", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     response = annotator.post(f"/annotate/{_first(app)}", data={"sub1": "clever"})
     assert response.status_code == 500

@@ -74,7 +74,7 @@ def _study(app: Flask, language: str, username: str = "ann") -> list[int]:
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Dataset, Instance
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     data = (HEADER + STUDIES[language]).encode("utf-8")
     with app.app_context():
@@ -321,12 +321,12 @@ def test_pages_of_no_one_dataset_use_the_language_the_datasets_share(
 def test_a_study_link_in_german(app: Flask, client: FlaskClient) -> None:
     from annotate.extensions import db
     from annotate.models import Dataset
-    from annotate.study import open_study
+    from annotate.services.study import open_study
 
     make_user(app, "boss", "organiser")
     data = (HEADER + STUDIES["de"]).encode("utf-8")
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with app.app_context():
         dataset = import_dataset(parse_lexsub_xml(data, "de.xml"), "studie", "de.xml", data).dataset
@@ -466,7 +466,7 @@ def test_the_template_holds_every_msgid_of_the_code(tmp_path: Path) -> None:
             "N_",
             "-o",
             str(out),
-            str(TRANSLATIONS.parent),
+            str(TRANSLATIONS.parents[1]),
         ],
         check=True,
         capture_output=True,

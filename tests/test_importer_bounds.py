@@ -290,9 +290,9 @@ def test_instances_stored_in_batches_keep_their_order_and_positions(
 
     from annotate.extensions import db
     from annotate.models import Instance
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
-    monkeypatch.setattr("annotate.services.INSERT_BATCH", batch)
+    monkeypatch.setattr("annotate.services.datasets.INSERT_BATCH", batch)
     data = b"id\tlexelt\tsentence\n" + b"".join(
         f"{n}\t{w}.a\tan <head>{w}</head> {n}\n".encode()
         for n, w in enumerate(["bright", "dark", "bright", "dark", "bright"], 1)

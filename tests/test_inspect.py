@@ -96,7 +96,7 @@ def test_problem_marks_are_pure() -> None:
 
     from annotate.gold import CompileOptions, Response, compile_responses
     from annotate.gold.lemmatisation import IDENTITY
-    from annotate.inspect import StoredAnswer, problem_marks
+    from annotate.services.inspect import StoredAnswer, problem_marks
 
     records = [
         Response("ann", "bright.a", "1", "substitutes", ("Clever",), None),

@@ -33,14 +33,14 @@ ENGLISH_ROWS = "sentence\ttarget\tcandidate\nA <head>bright</head> day.\tbright\
 
 
 def _round(app: Flask, name: str, rows: str, judges: tuple[str, ...], german: bool) -> int:
-    """A lexical-reference round made through annotate.rounds (of the German dataset, or
+    """A lexical-reference round made through annotate.services.rounds (of the German dataset, or
     of no dataset), with ``judges`` assigned."""
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
-    from annotate.judge_build import parse_rows
     from annotate.models import Dataset, User
-    from annotate.rounds import assign_judge, create_round
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
+    from annotate.services.rounds import assign_judge, create_round
+    from scoring.judgements.rounds import parse_rows
 
     with app.app_context():
         dataset = None

@@ -15,9 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from annotate.judge_build import GoldItem, Sentence, parse_rows, posthoc_round
 from scoring.formats import FormatError
 from scoring.formats.judgements import parse_judgements
+from scoring.judgements.rounds import GoldItem, Sentence, parse_rows, posthoc_round
 from tests.conftest import login, make_user
 
 # --- pure: sampling and rows ------------------------------------------------------------------

@@ -280,7 +280,7 @@ JAPANESE_XML = """<?xml version="1.0" encoding="utf-8"?>
 @pytest.mark.database
 def test_lexsub_compile_says_japanese_forms_are_kept_as_typed(app: Flask, tmp_path: Path) -> None:
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with app.app_context():
         dataset = import_dataset(

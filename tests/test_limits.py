@@ -145,7 +145,8 @@ def test_bad_dataset_names_are_refused(
 
 def test_bad_dataset_names_are_refused_by_the_service(app: Flask) -> None:
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import ServiceError, import_dataset
+    from annotate.services.datasets import import_dataset
+    from annotate.services.rules import ServiceError
 
     result = parse_lexsub_xml(SMALL_XML, "small.xml")
     with app.app_context():
@@ -177,7 +178,7 @@ def test_an_over_long_file_name_is_kept_shortened(app: Flask, organiser: FlaskCl
 
 
 def test_control_characters_are_removed_from_a_file_name() -> None:
-    from annotate.services import safe_source
+    from annotate.services.rules import safe_source
 
     assert safe_source("a\x00b\x1fc\u202e.xml") == "abc.xml"
     assert safe_source("x" * 255) == "x" * 255
@@ -231,9 +232,9 @@ def test_bad_lemma_decisions_are_refused(
 
 def test_lemma_decisions_at_the_limits_are_stored(app: Flask, dataset: int) -> None:
     from annotate.extensions import db
-    from annotate.goldfiles import decide
     from annotate.models import Dataset, LemmaDecision
-    from annotate.services import ServiceError
+    from annotate.services.goldfiles import decide
+    from annotate.services.rules import ServiceError
 
     with app.app_context():
         small = db.session.get(Dataset, dataset)

@@ -1,4 +1,4 @@
-"""The organiser's study pages (annotate/members.py) and ``lexsub assign`` /
+"""The organiser's study pages (annotate/web/members.py) and ``lexsub assign`` /
 ``create-users`` / ``demo``."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from annotate.extensions import db
 from annotate.models import Dataset, User
-from annotate.study import members
+from annotate.services.study import members
 from tests.conftest import login, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL

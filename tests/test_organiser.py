@@ -158,7 +158,7 @@ def test_commands(app: Flask, tmp_path: Path) -> None:
 def test_export_name_with_any_characters(app: Flask, client: FlaskClient) -> None:
     """Found in a real browser: a dataset name outside latin-1 broke the download header."""
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     make_user(app, "boss", "organiser")
     login(client, "boss")

@@ -320,7 +320,8 @@ def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(
         }
     assert {"users", "datasets", "instances", "responses", "alembic_version"} <= tables
     assert (venv.work / "instance" / "secret_key").exists()
-    # the installed app has its catalogues (a German page) and its static files
+    # the installed app has its templates (the log-in page), its catalogues (a German page)
+    # and its static files, run from a folder that is not the checkout
     shown = venv.run(
         [
             venv.bin("python"),
@@ -334,8 +335,10 @@ def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(
             "    print(gettext('Save and next'))\n"
             "client = app.test_client()\n"
             "print(client.get('/static/lexsub.js').status_code, "
-            "client.get('/static/lexsub.css').status_code)\n",
+            "client.get('/static/lexsub.css').status_code)\n"
+            "login = client.get('/login')\n"
+            "print(login.status_code, b'name=\"password\"' in login.data)\n",
         ],
         env=env,
     )
-    assert shown.stdout.decode().splitlines() == ["Speichern und weiter", "200 200"]
+    assert shown.stdout.decode().splitlines() == ["Speichern und weiter", "200 200", "200 True"]

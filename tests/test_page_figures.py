@@ -40,7 +40,7 @@ def corpus(words: int, sentences: int, tag: str = "") -> bytes:
 
 def imported(app: Flask, name: str, data: bytes) -> int:
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with app.app_context():
         return import_dataset(
@@ -145,7 +145,7 @@ def test_the_page_shows_direct_counts_after_imports_saves_and_deletions(
     (overlap design: batches of about 4 sentences, whole words)."""
     from annotate.extensions import db
     from annotate.models import Dataset
-    from annotate.study import set_design
+    from annotate.services.study import set_design
 
     first = imported(app, "first", corpus(3, 2, "a"))
     second = imported(app, "second", corpus(5, 1, "b"))
@@ -294,7 +294,7 @@ def test_an_assigned_batchs_last_save_does_not_walk_the_dataset(
     his next sentence among everyone's made it ~100 times as many on the larger)."""
     from annotate.extensions import db
     from annotate.models import Dataset
-    from annotate.study import set_design
+    from annotate.services.study import set_design
 
     small = imported(app, "small", corpus(4, 2, "s"))
     large = imported(app, "large", corpus(400, 2, "l"))

@@ -56,7 +56,7 @@ def test_the_participants_finished_page_with_its_code_is_not_stored(
 ) -> None:
     from annotate.extensions import db
     from annotate.models import Dataset
-    from annotate.study import open_study
+    from annotate.services.study import open_study
 
     with app.app_context():
         token = open_study(db.get_or_404(Dataset, dataset), "C0DE-42")

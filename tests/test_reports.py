@@ -118,7 +118,7 @@ def test_scores_page_reports_a_bad_file(answered: Flask, client: FlaskClient, da
 
 
 def test_bar_chart_draws_values_intervals_and_escapes_labels() -> None:
-    from annotate.charts import Bar, bar_chart
+    from annotate.web.charts import Bar, bar_chart
 
     svg = str(bar_chart("<PA>", ["n", "v"], {"PA": [Bar(0.5, 0.25, 0.75), Bar(None)]}, height=240))
     # plot height 240 - 28 - 40 = 172: a bar of 0.5 is 86 high, its top at 28 + 86

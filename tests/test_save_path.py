@@ -96,10 +96,10 @@ def _stored(app: Flask) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
 
 
 def _flags(app: Flask, dataset: int) -> dict[tuple[str, str], bool]:
-    """(annotator, word) → the word's dictionary tick (annotate.services.word_flag)."""
+    """(annotator, word) → the word's dictionary tick (annotate.services.responses.word_flag)."""
     from annotate.extensions import db
     from annotate.models import Lexelt, User
-    from annotate.services import dictionary_flags
+    from annotate.services.responses import dictionary_flags
 
     with app.app_context():
         names = dict(db.session.execute(select(User.id, User.username)).all())
@@ -189,7 +189,7 @@ def test_a_fetch_save_and_next_is_four_statements_and_answers_the_next_page(
     assert _flags(app, dataset) == {("ann", "bright.a"): True, ("ann", "stand.n.v"): False}
     from annotate.extensions import db
     from annotate.models import Dataset
-    from annotate.services import export_records
+    from annotate.services.datasets import export_records
 
     with app.app_context():
         exported = [
@@ -247,7 +247,7 @@ def test_an_assigned_batch_counts_and_ends_with_its_own_sentences(
     bob stand.n.v (3); each one's figures and next sentence are their batch's."""
     from annotate.extensions import db
     from annotate.models import Dataset
-    from annotate.study import set_design
+    from annotate.services.study import set_design
 
     with app.app_context():
         set_design(db.get_or_404(Dataset, dataset), "overlap", 1, 2)

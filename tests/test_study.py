@@ -1,4 +1,4 @@
-"""annotate.study: members, who opens what, overlap batches, crowd participants; and
+"""annotate.services.study: members, who opens what, overlap batches, crowd participants; and
 the annotation flow that depends on them (landing, finished page, study link)."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from sqlalchemy import select
 from annotate.extensions import db
 from annotate.importer import parse_lexsub_xml
 from annotate.models import Assignment, Dataset, Instance, User
-from annotate.services import ServiceError, import_dataset
-from annotate.study import (
+from annotate.services.datasets import import_dataset
+from annotate.services.rules import ServiceError
+from annotate.services.study import (
     assign,
     batches,
     can_open,

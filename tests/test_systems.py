@@ -71,9 +71,9 @@ def test_uploads_stay_ranked_after_a_reload(
 
 def test_service_stores_what_the_issue_lists(answered: Flask, dataset: int) -> None:
     from annotate.extensions import db
-    from annotate.goldfiles import compile_dataset
     from annotate.models import Dataset
-    from annotate.systems import rank, store_system, stored_systems
+    from annotate.services.goldfiles import compile_dataset
+    from annotate.services.systems import rank, store_system, stored_systems
 
     with answered.app_context():
         data = db.get_or_404(Dataset, dataset)
@@ -114,9 +114,9 @@ def test_same_figures_as_compare_and_diagnosis_as_score(
     import json
 
     from annotate.extensions import db
-    from annotate.goldfiles import compile_dataset
     from annotate.models import Dataset
-    from annotate.systems import store_system
+    from annotate.services.goldfiles import compile_dataset
+    from annotate.services.systems import store_system
     from scoring.compare import main as compare_main
     from scoring.score import run
 
@@ -227,7 +227,7 @@ def test_significance_on_request(answered: Flask, client: FlaskClient, dataset: 
 
 
 def test_chart_legend_entries_never_overlap() -> None:
-    from annotate.charts import Bar, bar_chart, legend_layout, legend_width
+    from annotate.web.charts import Bar, bar_chart, legend_layout, legend_width
 
     names = [f"system-{i}-{'x' * (i * 7)}.best" for i in range(9)]
     placed = legend_layout(names, 44, 630)
@@ -253,9 +253,9 @@ def test_a_swords_result_is_scored_on_the_page(
     import json
 
     from annotate.extensions import db
-    from annotate.goldfiles import compile_dataset
     from annotate.models import Dataset
-    from annotate.systems import scoring_gold, store_system, swords_data
+    from annotate.services.goldfiles import compile_dataset
+    from annotate.services.systems import scoring_gold, store_system, swords_data
     from scoring.benchmark.swords import evaluate_swords, parse_result
     from scoring.measures.swords import METRICS
 

@@ -37,10 +37,10 @@ from annotate.gold.lemmatisation import (
     lemminflect_lemmatiser,
 )
 from annotate.gold.lemmatisers import lemmatiser_for
-from annotate.gold.normalisation import normalise
 from annotate.gold.review import decisions_template, pending_changes
 from annotate.gold.write import summary, write_outputs
 from scoring.formats.responses import Response, iter_responses, read_responses, write_responses
+from scoring.normalisation import normalise
 from scoring.types import Answer
 
 __all__ = [

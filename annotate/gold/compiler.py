@@ -27,9 +27,9 @@ from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.languages import LanguageRules, lemmatise_in, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.lemmatisers import lemmatiser_for
-from annotate.gold.normalisation import Normalised, normalise_with_reasons
 from scoring.formats import FormatError
 from scoring.formats.responses import Response
+from scoring.normalisation import Normalised, normalise_with_reasons
 from scoring.substitute import (
     Checked,
     InvalidSubstitute,

@@ -20,8 +20,8 @@ from annotate.gold.compiler import (
     item_order,
 )
 from annotate.gold.decisions import Action, Decision, Decisions
-from annotate.gold.normalisation import normalise
 from scoring.formats.responses import Response
+from scoring.normalisation import normalise
 
 
 def pending_changes(gold: CompiledGold) -> tuple[LemmaChange, ...]:

@@ -1,5 +1,5 @@
 """Importers of the field's data formats: bytes in, instances out (pure: no Flask, no
-SQLAlchemy; the database writing is :func:`annotate.services.import_dataset`).
+SQLAlchemy; the database writing is :func:`annotate.services.datasets.import_dataset`).
 
 ============  ===========================================  =====================
 format        module                                        instances

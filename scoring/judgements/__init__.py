@@ -5,6 +5,8 @@ context, or false).
 
 Pure: plain data in, frozen dataclasses out; no Flask, no SQLAlchemy.
 
+* :mod:`~scoring.judgements.rounds`: a round's content (the post hoc sample of a gold and
+  systems' answers, or a rows file), which the app stores and shows to judges;
 * :mod:`~scoring.judgements.labels`: the label sets, as data;
 * :mod:`~scoring.formats.judgements`: the judgements file (JSON Lines, the contract);
 * :mod:`~scoring.judgements.verdicts`: the majority verdict and Tables 11 and 12;

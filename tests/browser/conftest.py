@@ -56,8 +56,8 @@ class Live:
 
         from annotate.extensions import db
         from annotate.models import Dataset
-        from annotate.services import create_user
-        from annotate.study import assign
+        from annotate.services.accounts import create_user
+        from annotate.services.study import assign
 
         with self.app.app_context():
             user = create_user(username, password, role)
@@ -96,7 +96,7 @@ def live(tmp_path: Path) -> Iterator[Live]:
     from annotate import create_app
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     app = create_app(
         {

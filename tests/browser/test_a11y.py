@@ -99,8 +99,9 @@ def _study(live: Live, tmp: Path) -> Study:
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Dataset, Instance, User
-    from annotate.services import import_dataset, save_answer
-    from annotate.study import open_study, participant, set_study_rules, unassign
+    from annotate.services.datasets import import_dataset
+    from annotate.services.responses import save_answer
+    from annotate.services.study import open_study, participant, set_study_rules, unassign
 
     live.user("boss", "organiser")
     live.user("ann", datasets=("demo",))
@@ -115,7 +116,7 @@ def _study(live: Live, tmp: Path) -> Study:
         db.session.commit()
         german_id = german.id
     with live.app.app_context():
-        from annotate.study import assign
+        from annotate.services.study import assign
 
         assign(db.session.scalars(select(User).where(User.username == "ann")).one(), german)
         demo = db.session.scalars(select(Dataset).where(Dataset.name == "demo")).one()
@@ -171,9 +172,15 @@ def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
     import json
 
     from annotate.extensions import db
-    from annotate.judge_build import gold_items_from_file, parse_rows
     from annotate.models import User
-    from annotate.rounds import assign_judge, create_round, posthoc_spec, save_labels, screens
+    from annotate.services.rounds import (
+        assign_judge,
+        create_round,
+        posthoc_spec,
+        save_labels,
+        screens,
+    )
+    from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
     gold = gold_items_from_file(POSTHOC_GOLD.splitlines(), "gold.txt")
     plan = posthoc_spec(demo, {"sys.best": POSTHOC_SYSTEM}, 2, 7, gold)

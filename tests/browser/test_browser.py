@@ -114,7 +114,7 @@ def test_annotator_annotates_goes_back_resumes_and_uses_the_keyboard(
 ) -> None:
     from annotate.extensions import db
     from annotate.models import Dataset, Instance, Lexelt, Response, Revision
-    from annotate.services import dictionary_flags
+    from annotate.services.responses import dictionary_flags
 
     user_id = live.user("ann", datasets=("demo",))
     ids = instance_ids(live)
@@ -556,7 +556,7 @@ def save_demo_answers(live: Live, answers: dict[str, list[tuple[str, ...]]]) -> 
     from annotate.answers import Answer
     from annotate.extensions import db
     from annotate.models import Dataset, Instance, User
-    from annotate.services import save_answer
+    from annotate.services.responses import save_answer
 
     live.user("boss", "organiser")
     for name in answers:

@@ -33,7 +33,7 @@ def _import(live: Live, data: bytes, name: str) -> tuple[int, list[int]]:
     from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
     from annotate.models import Instance
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     with live.app.app_context():
         dataset = import_dataset(

@@ -35,7 +35,7 @@ def _log_in(page: Page, live: Live, username: str) -> None:
 
 def _trial(live: Live) -> None:
     from annotate.importer import parse_lexsub_xml
-    from annotate.services import import_dataset
+    from annotate.services.datasets import import_dataset
 
     path = shared_path("data", "semeval2007", "trial", "lexsub_trial.xml")
     data = path.read_bytes()

@@ -33,8 +33,8 @@ def save_answers(live: Live) -> list[tuple[str, str]]:
     from annotate.answers import Answer
     from annotate.extensions import db
     from annotate.models import Dataset, Instance, User
-    from annotate.services import save_answer
-    from annotate.study import assign
+    from annotate.services.responses import save_answer
+    from annotate.services.study import assign
 
     live.user("boss", "organiser")
     for name in ANSWERS:

@@ -1,7 +1,7 @@
 """lean save path
 
 The dictionary tick moves onto each answer (responses.used_dictionary): a word's tick is
-the one of the annotator's latest save in that word (annotate.services.word_flag), so a
+the one of the annotator's latest save in that word (annotate.services.responses.word_flag), so a
 save writes no separate word flag. Every existing answer takes its word's flag
 (what every page showed for it), else its latest revision's tick; word_flags goes. The
 next sentence is found by index: instances (dataset_id, position).

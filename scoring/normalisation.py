@@ -5,7 +5,7 @@ controls, a byte-order mark) and white space trimmed and runs of it collapsed to
 (:func:`scoring.substitute.clean`, the cleaning every checked answer gets); the curly
 apostrophe U+2019 as the straight one (:func:`scoring.substitute.fold_apostrophes`);
 lower case (English only: other languages lemmatise the typed form first and fold case
-when answers are counted, :mod:`annotate.gold.casefold`);
+when answers are counted, in the gold compiler);
 punctuation at either end stripped ("stray" punctuation: any Unicode punctuation character
 except the hyphen, repeated until none is left, white space trimmed again). Inner
 punctuation (``11.27 kilograms``, ``people's``) and every hyphen are kept: the scorer

@@ -23,7 +23,7 @@ from annotate.extensions import db
 from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
-from annotate.services import ServiceError, safe_source, shown
+from annotate.services.rules import ServiceError, safe_source, shown
 from scoring.files import TextError, decode_text
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings

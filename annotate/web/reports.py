@@ -1,6 +1,6 @@
 """Organiser report pages: the agreement report of a dataset and the
 stored leaderboard of uploaded system files against its compiled gold, and the pages on
-which organisers read every answer (``annotate.inspect``).
+which organisers read every answer (``annotate.services.inspect``).
 
 The numbers come from the same library functions as the command lines
 (``python -m scoring.agreement``, ``python -m scoring.compare``); this module only
@@ -18,12 +18,13 @@ from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
-from annotate import systems
-from annotate.charts import Bar, bar_chart
 from annotate.extensions import db
 from annotate.gold.write import annotator_lines, scorer_view
-from annotate.goldfiles import compile_dataset
-from annotate.inspect import (
+from annotate.models import Dataset, SystemRun, User
+from annotate.numeric import MAX_SEED, form_id, form_number
+from annotate.services import systems
+from annotate.services.goldfiles import compile_dataset
+from annotate.services.inspect import (
     FILTERS,
     PROBLEMS,
     annotators_with_answers,
@@ -34,10 +35,9 @@ from annotate.inspect import (
     matches,
     problem_marks,
 )
-from annotate.models import Dataset, SystemRun, User
-from annotate.numeric import MAX_SEED, form_id, form_number
-from annotate.organiser import organiser_required
-from annotate.services import MAX_USERNAME, ServiceError
+from annotate.services.rules import MAX_USERNAME, ServiceError
+from annotate.web.access import organiser_required
+from annotate.web.charts import Bar, bar_chart
 from scoring.agreement.report import KEYS, AgreementReport, PosReport, report
 from scoring.formats.annotators import parse_annotators
 from scoring.official import ScorerDied
@@ -118,7 +118,7 @@ def item(dataset_id: int, xml_id: str) -> str:
 @organiser_required
 def answers(dataset_id: int) -> str:
     """Every current answer of the dataset, in annotation order, with the marks of the
-    compiler (``?problem=`` one of :data:`annotate.inspect.FILTERS` keeps those only),
+    compiler (``?problem=`` one of :data:`annotate.services.inspect.FILTERS` keeps those only),
     and a link to each annotator's page and each item's page."""
     return _answers_page(db.get_or_404(Dataset, dataset_id), None)
 
@@ -138,7 +138,7 @@ def annotator(dataset_id: int, username: str) -> str:
 
 def _answers_page(dataset: Dataset, user: User | None) -> str:
     """The answers of the dataset (of one annotator when ``user`` is given), kept to the
-    problem named by ``?problem=`` (one of :data:`annotate.inspect.FILTERS`)."""
+    problem named by ``?problem=`` (one of :data:`annotate.services.inspect.FILTERS`)."""
     chosen = request.args.get("problem", "")
     if chosen not in FILTERS:
         chosen = ""

@@ -1,5 +1,5 @@
 """``flask --app wsgi lexsub round ...``: judgement rounds from the command line (thin:
-parse, call :mod:`annotate.rounds`, print). Errors end with ``Error: …`` (exit 1)."""
+parse, call :mod:`annotate.services.rounds`, print). Errors end with ``Error: …`` (exit 1)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
-from annotate.judge_build import gold_items_from_file, parse_rows
-from annotate.rounds import (
+from annotate.services.rounds import (
     LAYOUTS,
     assign_judge,
     create_round,
@@ -22,13 +21,14 @@ from annotate.rounds import (
     unassign_judge,
     users_named,
 )
-from annotate.services import ServiceError
+from annotate.services.rules import ServiceError
 from scoring.files import TextError, read_text
 from scoring.formats import FormatError
 from scoring.formats.judgements import judgement_line
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.report import render_text, report
+from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
 round_group = AppGroup("round", help="Judgement rounds: create, assign judges, export, report.")
 

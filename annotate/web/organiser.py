@@ -8,9 +8,8 @@ from __future__ import annotations
 import io
 import json
 import shlex
-from collections.abc import Callable, Mapping
-from functools import wraps
-from typing import Any, TypeVar, cast
+from collections.abc import Mapping
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -24,14 +23,22 @@ from flask import (
     send_file,
     url_for,
 )
-from flask_login import current_user, login_required
+from flask_login import current_user
 from sqlalchemy import func, select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions, summary
 from annotate.gold.write import FILES
-from annotate.goldfiles import (
+from annotate.models import Dataset, Instance, User
+from annotate.services.accounts import create_user
+from annotate.services.datasets import (
+    export_records,
+    import_dataset,
+    progress_by_annotator,
+    progress_by_word,
+)
+from annotate.services.goldfiles import (
     BrokenDataset,
     compile_dataset,
     decide,
@@ -39,32 +46,13 @@ from annotate.goldfiles import (
     gold_zip,
     lemma_review_of,
 )
-from annotate.models import Dataset, Instance, User
-from annotate.services import (
-    ServiceError,
-    create_user,
-    export_records,
-    import_dataset,
-    progress_by_annotator,
-    progress_by_word,
-)
+from annotate.services.rules import ServiceError
 from annotate.sources import FORMATS, parse_source
 from annotate.sources.language import iso639_1, language_name
+from annotate.web.access import organiser_required
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 T_RULES = ("annotators", "responses")
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def organiser_required(view: F) -> F:
-    @wraps(view)
-    @login_required
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not current_user.is_organiser:
-            abort(403)
-        return view(*args, **kwargs)
-
-    return cast(F, wrapped)
 
 
 @bp.app_errorhandler(BrokenDataset)

@@ -13,9 +13,8 @@ from werkzeug.wrappers import Response
 from annotate.extensions import db
 from annotate.models import Dataset, User
 from annotate.numeric import form_id, form_ids, form_number
-from annotate.organiser import organiser_required
-from annotate.services import ServiceError
-from annotate.study import (
+from annotate.services.rules import ServiceError
+from annotate.services.study import (
     BATCH_SIZE,
     DESIGNS,
     MAX_PARTICIPANTS,
@@ -35,7 +34,8 @@ from annotate.study import (
     study_participants,
     unassign,
 )
-from annotate.uploads import uploaded_text
+from annotate.web.access import organiser_required
+from annotate.web.uploads import uploaded_text
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000

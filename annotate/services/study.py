@@ -28,13 +28,15 @@ from annotate.models import (
     Assignment,
     Dataset,
     DatasetMember,
+    IdValue,
     Instance,
     Lexelt,
     Response,
     User,
 )
 from annotate.models import now as utc_now
-from annotate.services import MAX_USERNAME, IdValue, ServiceError, create_user, shown
+from annotate.services.accounts import create_user
+from annotate.services.rules import ServiceError, check_username, shown
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)
@@ -545,15 +547,7 @@ def create_users(
         raise ServiceError(f"{len(rows)} accounts at once; at most {MAX_BULK}")
     seen: set[str] = set()
     for username, password in rows:
-        if (
-            not username
-            or len(username) > MAX_USERNAME
-            or not username.replace("_", "").replace("-", "").replace(".", "").isalnum()
-        ):
-            raise ServiceError(
-                f"username {shown(username)} must be 1-{MAX_USERNAME} "
-                "letters, digits, '.', '_' or '-'"
-            )
+        check_username(username)
         if username in seen:
             raise ServiceError(f"username {username!r} is in the list twice")
         seen.add(username)

@@ -1,12 +1,12 @@
 """What the annotation page of a sentence needs, read in one SQL statement.
 
 A request for ``/annotate/<id>`` reads, in one SELECT: the sentence it names (whether
-the user may open it, :func:`annotate.study.opens`; the lemma and the word as it stands,
+the user may open it, :func:`annotate.services.study.opens`; the lemma and the word as it stands,
 which the validation needs), and the page to show: that sentence for a GET, the
 annotator's next sentence after a save. The page is its sentence, its dataset, the
 word's sentences (answered or not), word k of n, sentence k of n, done / total over the
-annotator's sentences (:func:`annotate.study.sentences_of`), the previous sentence, the
-saved answer and the word's dictionary tick (:func:`annotate.services.word_flag`).
+annotator's sentences (:func:`annotate.services.study.sentences_of`), the previous sentence, the
+saved answer and the word's dictionary tick (:func:`annotate.services.responses.word_flag`).
 
 A save changes what the page read before it knows in a way the save tells
 (:meth:`ItemPage.after_save`): one more done when the save was the sentence's first,
@@ -39,9 +39,9 @@ from sqlalchemy.orm import aliased
 
 from annotate.extensions import db
 from annotate.models import Assignment, Dataset, Instance, Lexelt, Response, User
-from annotate.rounds import judges_a_round
-from annotate.services import word_flag
-from annotate.study import assigned_in, assigned_to, member_of, opens, sentences_of
+from annotate.services.responses import word_flag
+from annotate.services.rounds import judges_a_round
+from annotate.services.study import assigned_in, assigned_to, member_of, opens, sentences_of
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from functools import wraps
 from typing import Any, TypeVar, cast
 
 from flask import (
@@ -36,14 +35,11 @@ from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
-from annotate.charts import Bar, bar_chart
 from annotate.extensions import csrf, db, login_manager
 from annotate.i18n import common_language, use_language
-from annotate.judge_build import gold_items_from_file, parse_rows
 from annotate.models import Dataset, JudgementRound, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_ids, form_number, whole_number
-from annotate.organiser import organiser_required
-from annotate.rounds import (
+from annotate.services.rounds import (
     LAYOUTS,
     Screen,
     assign_judge,
@@ -63,14 +59,17 @@ from annotate.rounds import (
     screens,
     unassign_judge,
 )
-from annotate.services import MAX_DATASET_NAME, ServiceError
-from annotate.uploads import uploaded_text
+from annotate.services.rules import MAX_DATASET_NAME, ServiceError
+from annotate.web.access import judge_required, organiser_required
+from annotate.web.charts import Bar, bar_chart
+from annotate.web.uploads import uploaded_text
 from scoring.formats import FormatError
 from scoring.formats.judgements import format_judgements
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
 from scoring.judgements.report import JudgementReport, curve_charts, report
+from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
 bp = Blueprint("judge", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -105,18 +104,6 @@ def round_language(round_: JudgementRound) -> str | None:
         return None
     dataset = db.session.get(Dataset, round_.dataset_id)
     return dataset.language if dataset is not None else None
-
-
-def judge_required(view: F) -> F:
-    """Logged in (else the log-in page, coming back here)."""
-
-    @wraps(view)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not current_user.is_authenticated:
-            return login_manager.unauthorized()
-        return view(*args, **kwargs)
-
-    return cast(F, wrapped)
 
 
 def _upload_text(field: str) -> tuple[str, str] | None:

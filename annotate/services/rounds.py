@@ -1,11 +1,11 @@
 """Judgement rounds in the database: creating a round from a
-:class:`~annotate.judge_build.RoundSpec`, assigning judges, the screens a judge works
+:class:`~scoring.judgements.rounds.RoundSpec`, assigning judges, the screens a judge works
 through, saving labels with their history, progress, and the export in the judgements
 format (:mod:`scoring.formats.judgements`), which the report reads.
 
-The content of a round is built by the pure :mod:`annotate.judge_build`; every figure
+The content of a round is built by the pure :mod:`scoring.judgements.rounds`; every figure
 comes from :func:`scoring.judgements.report`. This module only reads and writes the
-database, following the patterns of :mod:`annotate.services` (a save updates the current
+database, following the patterns of :mod:`annotate.services.responses` (a save updates the current
 label and appends a revision in one transaction, retried on a concurrent save).
 """
 
@@ -19,11 +19,10 @@ from sqlalchemy import Exists, exists, func, select
 
 from annotate.extensions import db
 from annotate.gold import CompiledGold
-from annotate.goldfiles import compile_dataset
-from annotate.judge_build import GoldItem, RoundSpec, Sentence, posthoc_round
 from annotate.models import (
     CandidateLabel,
     Dataset,
+    IdValue,
     Instance,
     JudgementRound,
     LabelRevision,
@@ -33,16 +32,12 @@ from annotate.models import (
     User,
     now,
 )
-from annotate.services import (
-    MAX_DATASET_NAME,
-    IdValue,
-    ServiceError,
-    check_text,
-    retried,
-    shown,
-)
+from annotate.services.goldfiles import compile_dataset
+from annotate.services.responses import retried
+from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, shown
 from scoring.formats.judgements import Judgement
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
+from scoring.judgements.rounds import GoldItem, RoundSpec, Sentence, posthoc_round
 from scoring.rows import detect_kind, first_answers
 
 LAYOUTS = ("sentence", "candidate")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from werkzeug.datastructures import FileStorage
 
-from annotate.services import ServiceError
+from annotate.services.rules import ServiceError
 from scoring.files import TextError, decode_text
 
 

@@ -15,7 +15,7 @@ from sqlalchemy import select
 from annotate.extensions import db
 from annotate.gold import CompiledGold
 from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User
-from annotate.services import dictionary_flags
+from annotate.services.responses import dictionary_flags
 
 
 @dataclass(frozen=True)

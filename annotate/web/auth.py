@@ -1,9 +1,7 @@
 """Logging in and out (flask-login), with attempts limited per client and per username.
 
-The session cookie names the user's session token (``User.get_id``), not the id; the token
-changes on logout, on a password reset and on (de)activation, and the loader only finds
-active users by their current token, so each of these ends every session of the account.
-A log-in checks exactly one password hash whether or not the username exists.
+Who is logged in is read by the user loader of :mod:`annotate.web.access`. A log-in
+checks exactly one password hash whether or not the username exists.
 """
 
 from __future__ import annotations
@@ -16,22 +14,12 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from annotate.annotator import landing
-from annotate.extensions import db, login_manager
+from annotate.extensions import db
 from annotate.models import User, check_no_password
-from annotate.services import MAX_USERNAME, UNSAFE
+from annotate.services.rules import MAX_USERNAME, UNSAFE
+from annotate.web.access import landing
 
 bp = Blueprint("auth", __name__)
-login_manager.login_view = "auth.login"
-login_manager.login_message = "Log in to continue."
-
-
-@login_manager.user_loader
-def load_user(token: str) -> User | None:
-    """The active user whose current session token the cookie names (``User.get_id``)."""
-    if not token or UNSAFE.search(token):
-        return None
-    return db.session.scalar(select(User).where(User.session_token == token, User.active.is_(True)))
 
 
 def username_key() -> str:

@@ -22,11 +22,11 @@ from werkzeug.wrappers import Response
 from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer
 from annotate.extensions import db, login_manager
 from annotate.i18n import common_language, translate, use_language
-from annotate.itempage import ItemPage, read
-from annotate.models import Dataset, Instance, User
-from annotate.rounds import rounds_of
-from annotate.services import ServiceError, answered_ids, resume, save_answer
-from annotate.study import (
+from annotate.models import Dataset, Instance
+from annotate.services.itempage import ItemPage, read
+from annotate.services.responses import answered_ids, resume, save_answer
+from annotate.services.rules import ServiceError
+from annotate.services.study import (
     StudyFull,
     completed,
     is_member,
@@ -60,23 +60,6 @@ def instructions() -> str:
         guided=[d for d in datasets if d.guidelines.strip()],
         limit=MAX_LENGTH,
     )
-
-
-def landing(user: User) -> str:
-    """Where ``user`` goes after logging in: an organiser to the organiser dashboard; an
-    annotator to the first unanswered sentence of their first unfinished dataset, else
-    (every dataset finished, or none assigned) a judge of a round to their rounds
-    (/judge), anyone else to their home page."""
-    if user.is_organiser:
-        return url_for("organiser.dashboard")
-    for standing in standings(user):
-        if not standing.finished:
-            instance = resume(user, standing.dataset)
-            if instance is not None:
-                return url_for("annotator.item", instance_id=instance.id)
-    if rounds_of(user):
-        return url_for("judge.home")
-    return url_for("annotator.home")
 
 
 @bp.get("/annotate")
@@ -243,7 +226,7 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's
     content (the fetch protocol: README, *Saving without a page load*). A save costs four
-    SQL statements (the user, :func:`annotate.itempage.read`, the save's two), the page
+    SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two), the page
     two (the user, its read); a refused answer's page one more read."""
     if not current_user.is_authenticated:
         if request.method == "POST":

@@ -24,13 +24,15 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import review_lines
-from annotate.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.importer import parse_lexsub_xml
 from annotate.models import Dataset, User
-from annotate.services import ServiceError, create_user, export_records, import_dataset
+from annotate.services.accounts import create_user
+from annotate.services.datasets import export_records, import_dataset
+from annotate.services.goldfiles import decide, proposed_changes, write_dataset_gold
+from annotate.services.rules import ServiceError
+from annotate.services.study import assign, create_users, parse_user_lines, unassign
 from annotate.sources import FORMATS, SourceError, check_size, parse_source
 from annotate.sources.language import iso639_1, language_name
-from annotate.study import assign, create_users, parse_user_lines, unassign
 from scoring.command import FAILURES, describe, one_line, version_line
 from scoring.files import TextError, read_text
 
@@ -88,7 +90,7 @@ lexsub = Commands(
         )
     ],
 )
-DEMO = Path(__file__).resolve().parent / "demo" / "demo.xml"
+DEMO = Path(__file__).resolve().parents[1] / "demo" / "demo.xml"
 DEMO_USERS = (
     ("organiser", "organiser", "demo-organiser"),
     ("alice", "annotator", "demo-alice"),
@@ -97,7 +99,7 @@ DEMO_USERS = (
 
 
 def init_app(app: Flask) -> None:
-    from annotate.judge_cli import round_group  # judgement rounds
+    from annotate.cli.rounds import round_group
 
     lexsub.add_command(round_group)
     app.cli.add_command(lexsub)

@@ -27,7 +27,8 @@ from annotate.gold.review import FormUse, form_uses
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
-from annotate.services import ServiceError, check_text, export_records
+from annotate.services.datasets import export_records
+from annotate.services.rules import ServiceError, check_text
 from scoring.formats import FormatError
 from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt
