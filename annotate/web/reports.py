@@ -59,7 +59,9 @@ def agreement(dataset_id: int) -> str:
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     seed = _seed()
-    found = report(items, leave_out=True, with_intervals=True, seed=seed)
+    found = report(
+        items, leave_out=True, with_intervals=True, seed=seed, excluded=len(compiled.excluded)
+    )
     return render_template(
         "reports/agreement.html",
         dataset=dataset,
