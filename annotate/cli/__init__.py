@@ -24,14 +24,18 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.exclusions import Exclusion, parse_exclusion
 from annotate.gold.lemmatisers import kept_as_typed
+from annotate.gold.methods import FORMATS as REPORT_FORMATS
+from annotate.gold.methods import Format, methods_text
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
 from annotate.models import Dataset, User
+from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
 from annotate.services.exclusions import exclude, exclusions_of, include, stored_exclusions
 from annotate.services.goldfiles import decide, proposed_changes, write_dataset_gold
 from annotate.services.inspect import annotators_with_answers
+from annotate.services.methods import SEED, study_methods
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
 from annotate.sources import FORMATS, SourceError, check_size, parse_source
@@ -402,6 +406,35 @@ def exclude_command(name: str, username: str | None, reason: str | None, undo: b
     except ServiceError as error:
         raise click.ClickException(str(error)) from error
     click.echo(f"{username} left out of dataset {name!r}: {reason.strip()}")
+
+
+@lexsub.command("report")
+@click.option("--dataset", "name", required=True)
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(REPORT_FORMATS),
+    default="markdown",
+    show_default=True,
+    help="Markdown or LaTeX.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=SEED,
+    show_default=True,
+    help="Seed of the bootstrap intervals over lemmas.",
+)
+def report_command(name: str, format_: Format, seed: int) -> None:
+    """Print the methods paragraph: annotators (and who was left out, why), items,
+    responses and substitutes per item, T, PA and PAm with their bootstrap intervals,
+    alpha (MASI), and the signatures; the text of the dataset's Methods paragraph page."""
+    dataset = _dataset(name)
+    try:
+        figures = study_methods(dataset, seed)
+    except ValueError as error:  # responses the compiler refuses: it names each
+        raise click.ClickException(f"dataset {name!r}: {error}") from error
+    click.echo(methods_text(figures, format_), nl=False)
 
 
 @lexsub.command("lemmas")
