@@ -9,9 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from annotate.compile import run as compile_command
-from annotate.gold import CompileOptions, compile_responses, write_responses
+from annotate.gold import CompileOptions, Response, compile_responses, write_responses
 from annotate.gold.exclusions import DEFAULT_REASON, Excluded, Exclusion, merge, parse_exclusion
 from annotate.gold.write import gold_lines, output_texts, summary
 from tests.test_compiler import answer
@@ -125,3 +127,39 @@ def test_cli_compiler_refuses_an_annotator_not_in_the_file(
     assert compile_command([str(responses), "--out", str(out), "--exclude", "dan"]) == 1
     assert f"Error: {responses}: no responses of 'dan'" in capsys.readouterr().err
     assert not out.exists()
+
+
+NAMES = ("ann", "bob", "cat", "dan")
+WORDS = ("glad", "content", "sad", "merry", "cheerful")
+
+
+@st.composite
+def studies(draw: st.DrawFn) -> list[Response]:
+    """Up to four annotators on up to four items, each answering an item at most once."""
+    records = []
+    for instance in ("1", "2", "3", "4"):
+        for name in draw(st.lists(st.sampled_from(NAMES), unique=True, max_size=4)):
+            chosen = draw(st.lists(st.sampled_from(WORDS), unique=True, max_size=3))
+            records.append(answer(name, instance, *chosen))
+    return draw(st.permutations(records))
+
+
+@given(studies(), st.sets(st.sampled_from(NAMES), max_size=2))
+@settings(max_examples=60, deadline=None)
+def test_leaving_out_is_compiling_without_their_responses(
+    records: list[Response], left: set[str]
+) -> None:
+    """The gold and annotators.jsonl of a compile that leaves annotators out are those of
+    the responses without theirs; only the summary and the signature say more."""
+    excluded = tuple(Exclusion(name, "r") for name in sorted(left))
+    with_exclusion = output_texts(
+        compile_responses(records, CompileOptions(normalise=False, excluded=excluded))
+    )
+    kept = [record for record in records if record.annotator not in left]
+    without = output_texts(compile_responses(kept, CompileOptions(normalise=False)))
+    for name in ("gold", "mwgold", "annotators.jsonl"):
+        assert with_exclusion[name] == without[name]
+    body = json.loads(with_exclusion["summary.json"])
+    counts = {row["annotator"]: row["responses"] for row in body.get("excluded", [])}
+    assert counts == {name: sum(r.annotator == name for r in records) for name in left}
+    assert body["responses"] == len(kept)
