@@ -154,3 +154,15 @@ def test_exclusion_form_refuses(answered: Flask, form: dict[str, str], message: 
     page = client.post("/organiser/datasets/1/exclusions", data=form, follow_redirects=True)
     assert message in page.get_data(as_text=True)
     assert "Take bob back" not in page.get_data(as_text=True)
+
+
+def test_answers_pages_mark_the_answers_left_out(answered: Flask) -> None:
+    answered.test_cli_runner().invoke(
+        args=["lexsub", "exclude", "--dataset", "small", "cat", "--reason", "a bot"]
+    )
+    client = answered.test_client()
+    login(client, "boss")
+    page = client.get("/organiser/datasets/1/answers?problem=excluded").get_data(as_text=True)
+    assert page.count('class="mark mark-excluded"') == 2  # cat's two answers, no one else's
+    page = client.get("/organiser/datasets/1/annotators/ann?problem=excluded")
+    assert "mark-excluded" not in page.get_data(as_text=True)
