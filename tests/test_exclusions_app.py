@@ -164,5 +164,5 @@ def test_answers_pages_mark_the_answers_left_out(answered: Flask) -> None:
     login(client, "boss")
     page = client.get("/organiser/datasets/1/answers?problem=excluded").get_data(as_text=True)
     assert page.count('class="mark mark-excluded"') == 2  # cat's two answers, no one else's
-    page = client.get("/organiser/datasets/1/annotators/ann?problem=excluded")
-    assert "mark-excluded" not in page.get_data(as_text=True)
+    ann = client.get("/organiser/datasets/1/annotators/ann?problem=excluded")
+    assert "mark-excluded" not in ann.get_data(as_text=True)
