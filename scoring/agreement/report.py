@@ -205,9 +205,11 @@ def report(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
+    excluded: int = 0,
 ) -> AgreementReport:
     """The report of ``items``: every PoS key, the annotators and the multiwords, and
-    leave-one-out rows and bootstrap intervals over lemmas when asked."""
+    leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: how
+    many annotators were left out of ``items`` before (recorded in the signature)."""
     table = agreement_table(items)
     pos = {}
     for key in KEYS:
@@ -230,7 +232,7 @@ def report(
             multiword.marked,
             multiword.responses,
         ),
-        signature(with_intervals, resamples, seed, confidence),
+        signature(with_intervals, resamples, seed, confidence, excluded),
         leave_one_out(items) if leave_out else None,
         Resampling(resamples, seed, confidence) if with_intervals else None,
         len({frozenset(r.annotator for r in item.responses) for item in items}) > 1,
@@ -238,11 +240,16 @@ def report(
 
 
 def signature(
-    with_intervals: bool = False, resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
+    with_intervals: bool = False,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    excluded: int = 0,
 ) -> str:
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
-    nominal alpha, and the resampling when there are intervals."""
+    nominal alpha, the resampling when there are intervals, and ``excluded:N`` when N
+    annotators were left out (:mod:`annotate.gold.exclusions`; nothing when none were)."""
     parts: list[tuple[str, object]] = [
         ("pa", "per_item"),
         ("t", "two+nonempty"),
@@ -255,4 +262,6 @@ def signature(
             ("seed", seed),
             ("ci", f"{confidence:g}"),
         ]
+    if excluded:
+        parts.append(("excluded", excluded))
     return build_signature("agreement", *parts)
