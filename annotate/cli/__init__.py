@@ -284,8 +284,19 @@ def create_users_command(file: Path, name: str | None) -> None:
     help="T: two annotators, or two responses.",
 )
 @click.option("--only-t", is_flag=True, help="Write only the items in T to gold.")
+@click.option(
+    "--keep-checks",
+    is_flag=True,
+    help="Keep the attention-check sentences (left out by default; summary.json counts them).",
+)
 def compile_command(
-    name: str, out: Path, no_normalise: bool, no_lemmatise: bool, t_rule: str, only_t: bool
+    name: str,
+    out: Path,
+    no_normalise: bool,
+    no_lemmatise: bool,
+    t_rule: str,
+    only_t: bool,
+    keep_checks: bool,
 ) -> None:
     """Compile the dataset's responses, with the stored lemma decisions, in the dataset's
     language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
@@ -294,6 +305,7 @@ def compile_command(
         lemmatise=not no_lemmatise,
         t_rule=t_rule,  # type: ignore[arg-type]
         only_t=only_t,
+        keep_checks=keep_checks,
     )
     dataset = _dataset(name)
     try:

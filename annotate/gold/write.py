@@ -125,6 +125,11 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "signature": gold.signature.text,
         **_language(gold),
         "responses": gold.responses,
+        **(
+            {}
+            if gold.check_items_left_out is None
+            else {"check_items_left_out": gold.check_items_left_out}
+        ),
         "annotators": list(gold.annotators),
         "annotator_sets": annotator_sets(
             [[a.annotator for a in item.answers] for item in gold.items]
