@@ -99,9 +99,11 @@ DEMO_USERS = (
 
 
 def init_app(app: Flask) -> None:
+    from annotate.cli.checks import checks_command
     from annotate.cli.rounds import round_group
 
     lexsub.add_command(round_group)
+    lexsub.add_command(checks_command)
     app.cli.add_command(lexsub)
 
 
