@@ -303,6 +303,14 @@ def test_check_items_stay_out_of_the_gold_unless_kept(
     assert "--keep-checks" in html
     download = boss.get(f"/organiser/datasets/{dataset}/gold?file=gold")
     assert download.data == left["gold"]
+    # the agreement too: each annotator's items are 2 without the check sentence, 3 with it
+    agreement = f"/organiser/datasets/{dataset}/agreement"
+    html = boss.get(agreement).get_data(as_text=True)
+    assert "1 attention-check sentences are left out" in html
+    assert re.findall(r"<tr><td>p\d+-[ab]</td>.*?<td>(\d+)</td></tr>", html, re.S)[:2] == ["2", "2"]
+    html = boss.get(agreement + "?keep_checks=on").get_data(as_text=True)
+    assert "The attention-check sentences are kept" in html
+    assert re.findall(r"<tr><td>p\d+-[ab]</td>.*?<td>(\d+)</td></tr>", html, re.S)[:2] == ["3", "3"]
 
 
 # --- time per sentence, the study's own page --------------------------------------------------
