@@ -410,3 +410,22 @@ def test_the_checks_command_sets_and_lists(app: Flask, dataset: int, tmp_path) -
     assert f"no check item saved: {path}: sentence '7' is not in 'small'" in result.output
     with app.app_context():
         assert db.session.scalar(select(Instance.id).where(Instance.xml_id == "1")) is not None
+
+
+def test_the_study_page_pages_its_participants(app: Flask, boss: FlaskClient, dataset: int) -> None:
+    from annotate.services.participants import PER_PAGE
+    from annotate.services.study import participant
+
+    _study(app, dataset)
+    with app.app_context():
+        small = db.get_or_404(Dataset, dataset)
+        for number in range(PER_PAGE + 1):
+            participant(small, f"p{number:03d}")
+    page = f"/organiser/datasets/{dataset}/study"
+    first = boss.get(page).get_data(as_text=True)
+    assert first.count('<tr id="participant-') == PER_PAGE == 50
+    assert "Page 1 of 2." in first and 'rel="next"' in first and 'rel="prev"' not in first
+    assert 'id="participant-p049"' in first and 'id="participant-p050"' not in first
+    second = boss.get(page + "?page=2").get_data(as_text=True)
+    assert second.count('<tr id="participant-') == 1 and 'id="participant-p050"' in second
+    assert "Page 2 of 2." in second and 'rel="prev"' in second and 'rel="next"' not in second
