@@ -155,6 +155,11 @@ def test_a_right_second_attempt_starts(app: Flask, client: FlaskClient, dataset:
     user = _user(app, "p2")
     assert user.comprehension_failures == 1 and user.started_at is not None
     assert user.screened_out_at is None
+    make_user(app, "boss", "organiser")
+    boss = app.test_client()
+    login(boss, "boss")
+    html = boss.get(f"/organiser/datasets/{dataset}/study").get_data(as_text=True)
+    assert "UTC (after 1 failed attempt)" in html
 
 
 def test_the_study_page_checks_the_comprehension_format(
@@ -374,6 +379,10 @@ def test_participants_are_listed_on_their_study_page_only(
         assert app.test_client().get(f"/study/{token}?PROLIFIC_PID={name}").status_code == 302
     members = boss.get(f"/organiser/datasets/{dataset}/members").get_data(as_text=True)
     assert ">ann</label>" in members and "p1" not in members
+    from tests.conftest import make_round
+
+    judges = boss.get(f"/organiser/rounds/{make_round(app)}").get_data(as_text=True)
+    assert "ann" in judges and "p1" not in judges
     assert f'href="/organiser/datasets/{dataset}/study" id="study-page"' in members
     # saving the members (ann ticked) leaves the participants their membership
     boss.post(f"/organiser/datasets/{dataset}/members", data={"action": "members", "user": []})
