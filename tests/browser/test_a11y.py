@@ -463,6 +463,13 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         _path(lambda s: f"/organiser/datasets/{s.german}"),
         "haus",
     ),
+    (
+        "organiser.delete",
+        "boss",
+        "what deleting would remove",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/delete"),
+        "demo",
+    ),
     # judgement rounds: the organiser's pages
     ("judge.rounds", "boss", "rounds and forms", _path(lambda s: "/organiser/rounds"), None),
     (
