@@ -203,6 +203,8 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
             f"randomisation trials of lemmas, seed {setting.seed}, "
             f"{100 * setting.confidence:g}% intervals\n"
         )
+        if setting.warning is not None:
+            parts.append(f"Warning: {setting.warning}.\n")
         if board.significance:
             parts.append(table(*_significance_rows(board)))
         else:
