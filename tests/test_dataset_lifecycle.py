@@ -222,3 +222,58 @@ def test_delete_needs_the_typed_name_and_leaves_no_row_of_the_dataset(
         kept = db.session.scalars(select(User).where(User.username == names[1])).one()
         assert kept.study_id is None
         assert db.get_or_404(JudgementRound, round_id).dataset_id is None
+
+
+def test_the_commands_rename_archive_and_delete(app: Flask, dataset: int) -> None:
+    runner = app.test_cli_runner()
+    make_user(app, "ann")
+    assign(app, "ann", dataset)
+    _answer(app, "ann", dataset)
+
+    def run(*args: str) -> tuple[int, str]:
+        result = runner.invoke(args=["lexsub", "dataset", *args])
+        return result.exit_code, result.output
+
+    assert run("rename", "small", "lexsub-2007") == (
+        0,
+        "renamed dataset 'small' to 'lexsub-2007'\n",
+    )
+    assert run("rename", "small", "x") == (1, "Error: no dataset 'small'\n")
+    assert run("archive", "lexsub-2007") == (0, "dataset 'lexsub-2007' archived\n")
+    with app.app_context():
+        found = db.session.get(Dataset, dataset)
+        assert found is not None and found.archived_at is not None
+    assert run("archive", "lexsub-2007", "--undo") == (0, "dataset 'lexsub-2007' unarchived\n")
+    before = _counts(app)
+    preview = (
+        "  dataset_members: 1 rows\n"
+        "  datasets: 1 rows\n"
+        "  instances: 3 rows\n"
+        "  lexelts: 2 rows\n"
+        "  responses: 3 rows\n"
+        "  revisions: 3 rows\n"
+    )
+    assert run("delete", "lexsub-2007") == (
+        0,
+        "would delete (confirm with --confirm 'lexsub-2007') dataset 'lexsub-2007':\n" + preview,
+    )
+    assert _counts(app) == before
+    assert run("delete", "lexsub-2007", "--confirm", "small") == (
+        1,
+        "Error: type the dataset's name 'lexsub-2007' to delete it (typed 'small')\n",
+    )
+    assert run("delete", "lexsub-2007", "--confirm", "lexsub-2007") == (
+        0,
+        "deleted dataset 'lexsub-2007':\n" + preview,
+    )
+    after = _counts(app)
+    assert {
+        table: before[table] - after[table] for table in before if before[table] != after[table]
+    } == {
+        "dataset_members": 1,
+        "datasets": 1,
+        "instances": 3,
+        "lexelts": 2,
+        "responses": 3,
+        "revisions": 3,
+    }

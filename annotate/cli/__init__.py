@@ -105,8 +105,10 @@ organiser still has it gets a new one."""
 
 
 def init_app(app: Flask) -> None:
+    from annotate.cli.datasets import dataset_group
     from annotate.cli.rounds import round_group
 
+    lexsub.add_command(dataset_group)
     lexsub.add_command(round_group)
     app.cli.add_command(lexsub)
 
