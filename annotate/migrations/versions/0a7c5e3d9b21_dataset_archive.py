@@ -3,7 +3,7 @@
 a dataset's archived_at: when the organiser archived it (none: in use)
 
 Revision ID: 0a7c5e3d9b21
-Revises: f6a7b8c9d0e1
+Revises: a7e1c5d9b3f2
 Create Date: 2026-11-27 08:00:00
 
 """
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0a7c5e3d9b21'
-down_revision = 'f6a7b8c9d0e1'
+down_revision = 'a7e1c5d9b3f2'
 branch_labels = None
 depends_on = None
 
