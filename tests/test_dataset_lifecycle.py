@@ -11,6 +11,7 @@ from sqlalchemy import func, select
 from annotate.extensions import db
 from annotate.importer import parse_lexsub_xml
 from annotate.models import (
+    AnnotatorExclusion,
     Dataset,
     Instance,
     LemmaDecision,
@@ -155,6 +156,9 @@ def test_delete_needs_the_typed_name_and_leaves_no_row_of_the_dataset(
         only_here = participant(small, "p1")
         elsewhere = participant(small, "p2")
         db.session.add(LemmaDecision(dataset_id=dataset, surface="clever", action="accept"))
+        db.session.add(
+            AnnotatorExclusion(dataset_id=dataset, user_id=only_here.id, reason="speeder")
+        )
         db.session.add(
             SystemRun(dataset_id=dataset, file_name="s.best", content="", sha256="0", kind="best")
         )
