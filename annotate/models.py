@@ -119,6 +119,10 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     source: Mapped[str] = mapped_column(String(255), default="")
     source_sha256: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # When the organiser archived it (none: in use). An archived dataset is kept whole
+    # but hidden from annotators: not listed, not opened, its study link closed
+    # (annotate.services.study); organisers still see it and can unarchive it.
+    archived_at: Mapped[datetime | None] = mapped_column(nullable=True)
     # The study design (annotate.services.study): ``all`` (every member annotates every sentence)
     # or ``overlap`` (each sentence gets ``per_sentence`` annotators, each annotator a
     # batch of about ``batch_size`` sentences, a word's sentences together).

@@ -61,7 +61,7 @@ from annotate.services.rounds import (
 )
 from annotate.services.rules import MAX_DATASET_NAME, ServiceError
 from annotate.web.access import judge_required, organiser_required
-from annotate.web.charts import Bar, bar_chart
+from annotate.web.charts import Bar, bar_chart, verdict_colours
 from annotate.web.uploads import uploaded_text
 from scoring.formats import FormatError
 from scoring.formats.judgements import format_judgements
@@ -310,6 +310,7 @@ def report_page(round_id: int) -> str | tuple[str, int]:
                 label: [Bar(_fraction(r.percent[label])) for r in shown.values()]
                 for label in label_set.labels
             },
+            colours=verdict_colours(label_set.labels, label_set.binary),
         )
         if result.models:
             rp, roc = curve_charts(result.models)
