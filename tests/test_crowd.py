@@ -23,30 +23,11 @@ from annotate.services.study import (
     set_design,
     set_study_rules,
 )
-from tests.conftest import SMALL_XML, join, login, make_user, save
+from tests.conftest import OTHER_XML, SMALL_XML, WORDS_XML, join, login, make_user, save
 from tests.conftest import assign as assign_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
-OTHER_XML = (
-    SMALL_XML.replace(b'id="1"', b'id="11"')
-    .replace(b'id="2"', b'id="12"')
-    .replace(b'id="3"', b'id="13"')
-)
-
-# four words: 3 + 1 + 2 + 2 sentences; batches of 3 are words a | b c | d
-WORDS_XML = b"""<?xml version="1.0" ?>
-<corpus lang="english">
-<lexelt item="a.n"><instance id="a1"><context><head>a</head> x</context></instance>
-<instance id="a2"><context><head>a</head> y</context></instance>
-<instance id="a3"><context><head>a</head> z</context></instance></lexelt>
-<lexelt item="b.n"><instance id="b1"><context><head>b</head> x</context></instance></lexelt>
-<lexelt item="c.n"><instance id="c1"><context><head>c</head> x</context></instance>
-<instance id="c2"><context><head>c</head> y</context></instance></lexelt>
-<lexelt item="d.n"><instance id="d1"><context><head>d</head> x</context></instance>
-<instance id="d2"><context><head>d</head> y</context></instance></lexelt>
-</corpus>
-"""
 
 PID = "60a1b2c3d4e5f6a7b8c9d0e1"
 

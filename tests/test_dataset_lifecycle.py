@@ -22,15 +22,9 @@ from annotate.models import (
 )
 from annotate.services.datasets import import_dataset
 from annotate.services.study import open_study, participant
-from tests.conftest import SMALL_XML, assign, instance_ids, login, make_round, make_user
+from tests.conftest import OTHER_XML, assign, instance_ids, login, make_round, make_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
-
-OTHER_XML = (
-    SMALL_XML.replace(b'id="1"', b'id="11"')
-    .replace(b'id="2"', b'id="12"')
-    .replace(b'id="3"', b'id="13"')
-)
 
 
 def _import(app: Flask, data: bytes, name: str) -> int:

@@ -19,13 +19,8 @@ from sqlalchemy import select
 
 from tests.browser.conftest import Live
 from tests.browser.test_study_browser import _log_in
-from tests.conftest import SMALL_XML
+from tests.conftest import OTHER_XML, SMALL_XML
 
-OTHER_XML = (
-    SMALL_XML.replace(b'id="1"', b'id="11"')
-    .replace(b'id="2"', b'id="12"')
-    .replace(b'id="3"', b'id="13"')
-)
 PID = "5f1e2d3c4b5a69788796a5b4"
 
 
