@@ -442,7 +442,7 @@ def test_unknown_content_is_refused_with_the_formats() -> None:
     assert str(refused(b"hello\nworld\n", "f.txt")) == (
         "f.txt:1: cannot tell the format: not XML (starting with <), not JSON (starting with "
         "{), not a TSV or CSV header naming id, lexelt and sentence; give the format "
-        "(semeval, coinco, swords, tsv, csv)"
+        "(semeval, coinco, swords, tsv, csv, tsar)"
     )
 
 

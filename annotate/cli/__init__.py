@@ -162,8 +162,10 @@ def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     help="The file's format (default: told from the content).",
 )
 def import_command(file: Path, name: str, language: str | None, format_: str | None) -> None:
-    """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, or a TSV or CSV
-    table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed."""
+    """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, a TSV or CSV
+    table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed, or
+    (--format tsar) a TSAR-2022 or MLSP-2024 file: SENTENCE<TAB>WORD[<TAB>SUBSTITUTE...]
+    makes a simplification study, MLSP's *_lcp.tsv a complexity study."""
     started = time.perf_counter()
     limits = current_app.config["IMPORT_LIMITS"]
     try:
@@ -185,6 +187,9 @@ def import_command(file: Path, name: str, language: str | None, format_: str | N
     for note in result.notes:
         click.echo(f"{file}: {note}")
     click.echo(f"language {imported.dataset.language} ({language_name(imported.dataset.language)})")
+    click.echo(f"task {imported.dataset.task}")
+    if imported.dataset.reference:
+        click.echo(f"the file's {imported.dataset.task} gold is kept as the reference gold")
     verb = "imported" if imported.created else "already imported, unchanged:"
     click.echo(
         f"{verb} {imported.instances} instances in {len(result.lexelts)} words as "
