@@ -28,7 +28,12 @@ from annotate.importer import parse_lexsub_xml
 from annotate.models import Dataset, User
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
-from annotate.services.goldfiles import decide, proposed_changes, write_dataset_gold
+from annotate.services.goldfiles import (
+    decide,
+    proposed_changes,
+    write_dataset_gold,
+    write_task_files,
+)
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
 from annotate.sources import FORMATS, SourceError, check_size, parse_source
@@ -301,6 +306,9 @@ def compile_command(
         only_t=only_t,
     )
     dataset = _dataset(name)
+    if dataset.task == "complexity":
+        _compile_ratings(dataset, out)
+        return
     try:
         gold = write_dataset_gold(dataset, out, options)
     except OSError as error:
@@ -321,6 +329,30 @@ def compile_command(
     click.echo(
         f"compiled {gold.responses} responses of {len(gold.annotators)} annotators{language}: "
         f"{len(gold.items)} items, {in_t} in T; files in {out}"
+    )
+    if dataset.task == "simplification":
+        click.echo(f"simplification study: TSAR's gold layout in {out / 'tsar_gold.tsv'}")
+
+
+def _compile_ratings(dataset: Dataset, out: Path) -> None:
+    """``lexsub compile`` of a complexity study: MLSP's layout and the ratings' alpha."""
+    try:
+        files = write_task_files(dataset, out)
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot write {error.filename or out}: {error.strerror}"
+        ) from error
+    rated = files["lcp_gold.tsv"].count("\n")
+    agreement = json.loads(files["agreement.json"])
+    alpha = agreement["alpha"]
+    figures = (
+        f"ordinal alpha {alpha['ordinal']:.4f}, interval alpha {alpha['interval']:.4f}"
+        if alpha
+        else f"no alpha: {agreement['reason']}"
+    )
+    click.echo(
+        f"compiled the ratings of {rated} targets ({figures}): lcp_gold.tsv and "
+        f"agreement.json in {out}"
     )
 
 
