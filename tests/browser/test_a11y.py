@@ -89,6 +89,8 @@ class Study:
     referenz: int
     scores: Path  # a model's scores of the post hoc round's candidates
     bad_scores: Path
+    rated_first: int  # the first sentence of a complexity study (a 1-5 rating)
+    simple_first: int  # the first sentence of a simplification study
 
     def url(self, path: str) -> str:
         return self.live.url + path
@@ -156,12 +158,44 @@ def _study(live: Live, tmp: Path) -> Study:
             referenz,
             tmp / "model.jsonl",
             tmp / "broken.jsonl",
+            *_task_studies(ann),
         )
     system = tmp / "mine.best"
     system.write_text("spring.n d2 :: season\nspring.n d3 :: source\n", encoding="utf-8")
     study.scores.write_text(scores, encoding="utf-8")
     study.bad_scores.write_text('{"item": "d1", "score": 1}\n', encoding="utf-8")
     return study
+
+
+RATED = b"en_1\tenglish\tAn arduous climb began at dawn.\tarduous\t0.5\n"
+SIMPLE = b"An arduous climb began at dawn.\tarduous\n"
+
+
+def _task_studies(annotator: Any) -> tuple[int, int]:
+    """A complexity and a simplification study of one sentence we wrote, imported as
+    ``lexsub import --format tsar`` imports them, ``annotator`` a member of both: the
+    first sentence of each."""
+    from annotate.services.datasets import import_dataset
+    from annotate.services.study import assign
+    from annotate.sources import parse_source
+
+    firsts = []
+    for name, data in (("rated", RATED), ("simple", SIMPLE)):
+        dataset = import_dataset(parse_source(data, f"{name}.tsv", "tsar"), name, name, data)
+        assign(annotator, dataset.dataset)
+        firsts.append(dataset.dataset.lexelts[0].instances[0].id)
+    return firsts[0], firsts[1]
+
+
+def _no_rating(study: Study) -> Visit:
+    """The complexity page sent with no rating chosen: it comes back with the error."""
+
+    def run(page: Page) -> None:
+        _open(page, study.url(f"/annotate/{study.rated_first}"))
+        page.get_by_role("button", name="Save and next").click()
+        expect(page.get_by_role("alert")).to_be_visible()
+
+    return run
 
 
 def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
@@ -361,6 +395,21 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "demo",
     ),
     ("annotator.item", "ann", "question", _post_item({"Substitute 1": "nil"}), "demo"),
+    (
+        "annotator.item",
+        "ann",
+        "complexity rating",
+        _path(lambda s: f"/annotate/{s.rated_first}"),
+        "rated",
+    ),
+    ("annotator.item", "ann", "no rating chosen", _no_rating, "rated"),
+    (
+        "annotator.item",
+        "ann",
+        "simplification",
+        _path(lambda s: f"/annotate/{s.simple_first}"),
+        "simple",
+    ),
     (
         "annotator.item",
         "ann",
