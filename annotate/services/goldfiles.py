@@ -105,12 +105,15 @@ class BrokenDataset(ServiceError):
 
 
 def dataset_records(dataset: Dataset) -> list[Response]:
-    """The dataset's current responses as the compiler reads them; :class:`BrokenDataset`
-    naming every response (``DATASET:N``), its value and the rule when some break one."""
+    """The dataset's current responses as the compiler reads them (a complexity study's
+    ratings are not substitutes: they compile by :mod:`annotate.services.taskgold`);
+    :class:`BrokenDataset` naming every response (``DATASET:N``), its value and the rule
+    when some break one."""
     try:
         return [
             parse_response(record, f"{dataset.name}:{index}")
             for index, record in enumerate(export_records(dataset), 1)
+            if record["kind"] != "rating"
         ]
     except FormatError as error:
         raise BrokenDataset(

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from dataclasses import dataclass
 
 from sqlalchemy import select
 
 from annotate.extensions import db
 from annotate.gold.tasks import TaskInstance, complexity_gold, simplification_gold
 from annotate.models import Dataset, Instance, Response, User
+from annotate.services.rules import ServiceError
 from annotate.sources.language import language_name
 from scoring.agreement.ratings import RatingAgreement, rating_agreement
+from scoring.benchmark import lcp, tsar
+from scoring.benchmark.tsar_files import parse_lcp, parse_tsar
+from scoring.formats import FormatError
 
 TASK_FILES = {"simplification": "tsar_gold.tsv", "complexity": "lcp_gold.tsv"}
 """The benchmark layout each task's study compiles to, by file name."""
@@ -80,3 +85,80 @@ def task_files(dataset: Dataset) -> dict[str, str]:
         agreement = {"alpha": None, "reason": str(error)}
     files["agreement.json"] = json.dumps(agreement, indent=2, sort_keys=True) + "\n"
     return files
+
+
+BENCHMARKS = {
+    "simplification": "TSAR-2022 (tsar_eval.py)",
+    "complexity": "MLSP-2024 LCP (lcp_evaluate.py)",
+}
+"""The scorer a study's task is scored with, as the page names it."""
+
+
+@dataclass(frozen=True)
+class BenchmarkScores:
+    """A system scored against a study's gold by its benchmark's scorer: the figures
+    (fractions, unfloored), the text the official script prints, and notes."""
+
+    benchmark: str
+    against: str
+    system: str
+    metrics: dict[str, float]
+    text: str
+    notes: tuple[str, ...]
+
+
+def text_lines(text: str) -> list[str]:
+    """Lines as Python's universal newlines split them, without their ends (the official
+    scripts' reading: :func:`scoring.benchmark.tsar_files.read_text_lines`)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def score_system(dataset: Dataset, data: bytes, name: str, reference: bool) -> BenchmarkScores:
+    """Score a system file (TSAR's prediction layout, or MLSP's ``ID<TAB>VALUE``) against
+    the study's gold as compiled now, or (``reference``) the gold of the file it was
+    imported from, with the benchmark's own scorer (:mod:`scoring.benchmark.tsar`,
+    :mod:`scoring.benchmark.lcp`). :class:`ServiceError` naming the rule otherwise."""
+    task = dataset.task
+    if task not in BENCHMARKS:
+        raise ServiceError(
+            f"dataset {dataset.name!r} is a {task} study: only simplification and complexity "
+            "studies are scored by TSAR's and MLSP's scorers"
+        )
+    if reference and not dataset.reference:
+        raise ServiceError(f"dataset {dataset.name!r} was imported from a file without a gold")
+    gold_text = dataset.reference if reference else task_files(dataset)[TASK_FILES[task]]
+    against = "the imported file's gold" if reference else "the study's gold as compiled now"
+    try:
+        system = text_lines(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise ServiceError(f"{name}: not UTF-8 text") from None
+    try:
+        if task == "simplification":
+            found = tsar.score(
+                parse_tsar(text_lines(gold_text), "gold"),
+                parse_tsar(system, name),
+                prediction_name=name,
+            )
+            return BenchmarkScores(
+                BENCHMARKS[task],
+                against,
+                name,
+                found.metrics,
+                tsar.text_of(found.metrics),
+                found.notes,
+            )
+        gold_lines = ["\t".join(line.split("\t")[:5]) for line in text_lines(gold_text)]
+        scored = lcp.score(parse_lcp(gold_lines, "gold"), parse_lcp(system, name), name)
+        return BenchmarkScores(
+            BENCHMARKS[task],
+            against,
+            name,
+            scored.metrics,
+            lcp.text_of(scored.metrics),
+            scored.notes,
+        )
+    except FormatError as error:
+        raise ServiceError(f"not scored: {error}") from None

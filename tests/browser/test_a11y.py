@@ -89,7 +89,8 @@ class Study:
     referenz: int
     scores: Path  # a model's scores of the post hoc round's candidates
     bad_scores: Path
-    rated_first: int  # the first sentence of a complexity study (a 1-5 rating)
+    rated: int  # a complexity study (a 1-5 rating) and its first sentence
+    rated_first: int
     simple_first: int  # the first sentence of a simplification study
 
     def url(self, path: str) -> str:
@@ -171,20 +172,20 @@ RATED = b"en_1\tenglish\tAn arduous climb began at dawn.\tarduous\t0.5\n"
 SIMPLE = b"An arduous climb began at dawn.\tarduous\n"
 
 
-def _task_studies(annotator: Any) -> tuple[int, int]:
+def _task_studies(annotator: Any) -> tuple[int, int, int]:
     """A complexity and a simplification study of one sentence we wrote, imported as
     ``lexsub import --format tsar`` imports them, ``annotator`` a member of both: the
-    first sentence of each."""
+    complexity study's id and the first sentence of each."""
     from annotate.services.datasets import import_dataset
     from annotate.services.study import assign
     from annotate.sources import parse_source
 
-    firsts = []
+    ids = []
     for name, data in (("rated", RATED), ("simple", SIMPLE)):
         dataset = import_dataset(parse_source(data, f"{name}.tsv", "tsar"), name, name, data)
         assign(annotator, dataset.dataset)
-        firsts.append(dataset.dataset.lexelts[0].instances[0].id)
-    return firsts[0], firsts[1]
+        ids += [dataset.dataset.id, dataset.dataset.lexelts[0].instances[0].id]
+    return ids[0], ids[1], ids[3]
 
 
 def _no_rating(study: Study) -> Visit:
@@ -194,6 +195,21 @@ def _no_rating(study: Study) -> Visit:
         _open(page, study.url(f"/annotate/{study.rated_first}"))
         page.get_by_role("button", name="Save and next").click()
         expect(page.get_by_role("alert")).to_be_visible()
+
+    return run
+
+
+def _benchmark_result(study: Study) -> Visit:
+    """The complexity study's system scored by MLSP's scorer against the file's gold."""
+
+    def run(page: Page) -> None:
+        system = study.scores.parent / "mine_lcp.tsv"
+        system.write_text("en_1\t0.4\n", encoding="utf-8")
+        _open(page, study.url(f"/organiser/datasets/{study.rated}/scores"))
+        page.get_by_label("System file").set_input_files(system)
+        page.get_by_label("The imported file's gold").check()
+        page.get_by_role("button", name="Score with MLSP-2024 LCP").click()
+        expect(page.locator("#benchmark-text")).to_be_visible()
 
     return run
 
@@ -505,6 +521,14 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         _path(lambda s: f"/organiser/datasets/{s.demo}"),
         "demo",
     ),
+    (
+        "reports.scores",
+        "boss",
+        "complexity study's scores",
+        _path(lambda s: f"/organiser/datasets/{s.rated}/scores"),
+        "rated",
+    ),
+    ("reports.scores", "boss", "complexity system scored", _benchmark_result, "rated"),
     (
         "organiser.dataset",
         "boss",
