@@ -7,6 +7,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.agreement.alpha import ordinal_alpha
 from scoring.agreement.metric_alpha import interval_alpha
@@ -75,3 +77,23 @@ def test_one_pairable_target_has_no_interval() -> None:
     agreement = rating_agreement([[1, 5], [2]])
     assert agreement.intervals is None
     assert agreement.alpha["interval"] == pytest.approx(rating_alpha([[1, 5]], "interval"))
+
+
+@given(
+    st.lists(
+        st.lists(st.one_of(st.none(), st.integers(1, 5)), min_size=2, max_size=6),
+        min_size=2,
+        max_size=20,
+    ),
+    st.randoms(use_true_random=False),
+)
+def test_a_permutation_of_targets_or_annotators_changes_no_alpha(
+    units: list[list[int | None]], rng: random.Random
+) -> None:
+    try:
+        figures = [rating_alpha(units, level) for level in ("ordinal", "interval")]
+    except ValueError:
+        return  # undefined: nothing to compare
+    shuffled = [rng.sample(unit, len(unit)) for unit in rng.sample(units, len(units))]
+    again = [rating_alpha(shuffled, level) for level in ("ordinal", "interval")]
+    assert again == pytest.approx(figures, abs=1e-12)

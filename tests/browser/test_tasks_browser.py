@@ -72,3 +72,49 @@ def test_a_tsar_study_from_import_to_score(
     org.get_by_role("button", name="Score with TSAR-2022").click()
     # the file's gold has 'difficult' too: the first is right
     expect(figures.get_by_role("row", name="MAP@1/Potential@1/Precision@1 1.0000")).to_be_visible()
+
+
+RATED = (
+    "en_1\tenglish\tAn arduous climb began at dawn.\tarduous\t0.5\n"
+    "en_2\tenglish\tThe summit was reached by noon.\tsummit\t0.25\n"
+)
+
+
+def test_a_complexity_study_is_rated_with_the_keyboard(
+    live: Live, new_page: Callable[..., Page], tmp_path: Path
+) -> None:
+    from sqlalchemy import select
+
+    from annotate.extensions import db
+    from annotate.models import Response, User
+    from annotate.services.datasets import import_dataset
+    from annotate.sources import parse_source
+
+    with live.app.app_context():
+        data = RATED.encode()
+        import_dataset(parse_source(data, "rated.tsv", "tsar"), "rated", "rated.tsv", data)
+    live.user("ann", datasets=("rated",))
+    page = new_page()
+    log_in(page, live, "ann")
+    page.goto(f"{live.url}/annotate")
+    group = page.get_by_role("group", name="How difficult is the bold word in this sentence?")
+    expect(group).to_be_visible()
+    expect(page.get_by_role("radio", name="1 · very easy")).to_be_focused()
+    page.get_by_role("button", name="Save and next").click()  # nothing chosen: refused
+    expect(page.get_by_role("alert")).to_contain_text("Choose how difficult the word is")
+    page.get_by_role("radio", name="4 · difficult", exact=True).check()
+    page.get_by_role("button", name="Save and next").click()
+    # the next sentence arrives (saved by the page's script), its first rating focused
+    expect(page.locator("#sentence")).to_contain_text("The summit was reached by noon.")
+    expect(page.get_by_role("radio", name="1 · very easy")).to_be_focused()
+    page.keyboard.press("ArrowRight")  # a radio group moves with the arrows
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="rated: finished")).to_be_visible()
+    with live.app.app_context():
+        saved = db.session.execute(
+            select(Response.kind, Response.substitutes)
+            .join(User, User.id == Response.user_id)
+            .where(User.username == "ann")
+            .order_by(Response.instance_id)
+        ).all()
+    assert [tuple(row) for row in saved] == [("rating", ["4"]), ("rating", ["2"])]
