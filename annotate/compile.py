@@ -12,6 +12,9 @@ Options:
 ``--t-rule annotators|responses``  T: two annotators with substitutes (default) or two
                           responses in H_i
 ``--only-t``              write only the items in T to ``gold``
+``--exclude ANNOTATOR[=REASON]``  leave the annotator's responses out (repeatable); the
+                          reason goes into ``summary.json``'s ``excluded``, and the
+                          signature ends in ``|excluded:N``
 ``--language CODE``       the study's language, ISO 639-1 (default ``en``): English keeps
                           LemmInflect and its rules; other languages simplemma and their
                           own rules (annotate.gold.languages), case folded when counting
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 from annotate.gold.aggregate import T_RULES
 from annotate.gold.compiler import CompileOptions, compile_responses
 from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
+from annotate.gold.exclusions import Exclusion, parse_exclusion
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
@@ -61,7 +65,23 @@ def parser() -> argparse.ArgumentParser:
         metavar="CODE",
         help="the study's language, ISO 639-1 (default: en)",
     )
+    result.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        type=exclusion,
+        metavar="ANNOTATOR[=REASON]",
+        help="leave this annotator out, with a reason (repeatable)",
+    )
     return result
+
+
+def exclusion(value: str) -> Exclusion:
+    """``ANNOTATOR`` or ``ANNOTATOR=REASON``; else a usage error stating the rule."""
+    try:
+        return parse_exclusion(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def language_code(value: str) -> str:
@@ -93,8 +113,15 @@ def run(argv: Sequence[str]) -> int:
             t_rule=args.t_rule,
             only_t=args.only_t,
             language=args.language,
+            excluded=tuple(args.exclude),
         )
         gold = compile_responses(iter_responses(args.responses), options)
+        absent = [excluded.annotator for excluded in gold.excluded if not excluded.responses]
+        if absent:
+            return fail(
+                f"{args.responses}: no responses of {', '.join(map(repr, absent))} "
+                "(--exclude names an annotator of the file); nothing written"
+            )
         write_outputs(gold, args.out)
     except FAILURES as error:  # FormatError, DecisionError: they name file and line
         return fail(describe(error))
@@ -112,6 +139,8 @@ def run(argv: Sequence[str]) -> int:
         lemmatiser = gold.lemmatiser
         used = f"{lemmatiser[0]} {lemmatiser[1]}" if lemmatiser else kept_as_typed(gold.language)
         print(f"language {gold.language}: {used}")
+    for excluded in gold.excluded:
+        print(f"left out {excluded.annotator} ({excluded.responses} responses): {excluded.reason}")
     return 0
 
 

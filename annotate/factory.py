@@ -113,7 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     url = settings.database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     app.config["SQLALCHEMY_DATABASE_URI"] = url
     if url.startswith("sqlite"):
-        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.SQLITE_ENGINE)
+        app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", settings.sqlite_engine())
 
     from annotate import cli, i18n
     from annotate.extensions import csrf, db, login_manager, migrate

@@ -271,6 +271,21 @@ class LemmaDecision(db.Model):  # type: ignore[name-defined,misc]
     decided_at: Mapped[datetime] = mapped_column(default=now)
 
 
+class AnnotatorExclusion(db.Model):  # type: ignore[name-defined,misc]
+    """An annotator left out of a dataset's gold, agreement and scores, with the reason;
+    their answers stay (:mod:`annotate.services.exclusions`)."""
+
+    __tablename__ = "annotator_exclusions"
+    __table_args__ = (UniqueConstraint("dataset_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    reason: Mapped[str] = mapped_column(String(255))
+    excluded_by: Mapped[str] = mapped_column(String(80), default="")
+    excluded_at: Mapped[datetime] = mapped_column(default=now)
+
+
 class SystemRun(db.Model):  # type: ignore[name-defined,misc]
     """A system file uploaded to a dataset's leaderboard: the file as
     uploaded, who and when, the rules it is scored under, and its last scoring: the

@@ -229,8 +229,11 @@ def from_environment(environ: Mapping[str, str]) -> dict[str, Any]:
     return values
 
 
-SQLITE_ENGINE = {"connect_args": {"timeout": 30}}
-"""SQLite's engine options when none are given: a save waits up to 30 s for a lock."""
+def sqlite_engine() -> dict[str, dict[str, int]]:
+    """SQLite's engine options when none are given: a save waits up to 30 s for a lock.
+    A new dict each call: Flask-SQLAlchemy writes into ``connect_args`` (an in-memory
+    database gets ``check_same_thread``), which must not reach the next app."""
+    return {"connect_args": {"timeout": 30}}
 
 
 def instance_path(environ: Mapping[str, str]) -> str | None:

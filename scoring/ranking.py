@@ -12,8 +12,13 @@ Sources:
   ideal ranking, so an ideal ranking scores exactly 1.
 - Average precision with binary relevance (Glickman et al. 2006, section 5.1:
   "area under an uninterpolated recall-precision curve", after Voorhees & Harman 1999):
-  AP = (1/R) Σ_{i: rel(c_i)} P@i, R the number of relevant substitutes. A candidate is
-  relevant iff its gold count is > 0. AP is GAP with all gold weights equal.
+  AP = Σ_k (R_k - R_{k-1}) P_k = (1/R) Σ_k h_k P_k over the thresholds k, one per distinct
+  score, highest first (R_k, P_k recall and precision of the candidates scoring at least
+  it, h_k the relevant ones scoring exactly it), R the number of relevant substitutes.
+  Tied scores are one threshold, as in scikit-learn's ``average_precision_score`` and the
+  judgement study (:mod:`scoring.judgements.models`), so AP does not depend on the order of
+  tied candidates. Without ties it is (1/R) Σ_{i: rel(c_i)} P@i, and GAP with all gold
+  weights equal. A candidate is relevant iff its gold count is > 0.
 - ROC AUC (Cohn 2003, section 3: "the probability that a binary classifier
   will rank a randomly chosen positive instance higher than a randomly chosen negative
   instance"), in its Mann-Whitney form: AUC = (#{(p, n): s_p > s_n} + ½ #{(p, n): s_p =
@@ -30,8 +35,9 @@ frequencies; scores only order candidates.
 Choices where the sources are silent (each is tested in ``tests/test_ranking.py``):
 
 - Order. Candidates are sorted by score, highest first; equal scores keep the order in
-  which they were given (a stable sort: file order breaks ties). A best or oot file read
-  as a ranking scores its guesses n, n-1, …, 1: the file order is the rank.
+  which they were given (a stable sort: file order breaks ties for GAP and P@k, R@k; AP
+  and AUC treat tied scores as one threshold). A best or oot file read as a ranking
+  scores its guesses n, n-1, …, 1: the file order is the rank.
 - Duplicates. A candidate given twice (after folding) is kept once, at its first place in
   that order, i.e. with its highest score.
 - Candidates not in the gold have weight 0 (irrelevant, negative for AUC).
@@ -198,8 +204,17 @@ def gap_normaliser(ideal: Iterable[Number]) -> Number:
 
 
 def average_precision(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:
-    """AP = (1/R) Σ_{i: c_i relevant} P@i, relevant iff gold count > 0 (Glickman et al. 2006,
-    5.1)."""
+    """AP = (1/R) Σ_k h_k P_k, the area under the uninterpolated recall-precision curve
+    (Glickman et al. 2006, 5.1): k over the thresholds, one per distinct score best first,
+    h_k the relevant candidates scoring exactly it, P_k the precision of those scoring at
+    least it; relevant iff gold count > 0, R the relevant gold substitutes. Without ties it
+    is (1/R) Σ_{i: c_i relevant} P@i; tied scores are one threshold, as in scikit-learn's
+    ``average_precision_score``, so the order of tied candidates does not matter.
+
+    >>> gold = {"a": 1, "b": 1}
+    >>> average_precision(gold, [Scored("a", 0.5), Scored("x", 0.5), Scored("b", 0.1)]).value
+    Fraction(7, 12)
+    """
     return _average_precision(*_read(gold, ranking))
 
 
@@ -207,13 +222,22 @@ def _average_precision(weights: Weights, order: Sequence[Scored]) -> ItemRanking
     if not weights:
         return ItemRanking(Fraction(0), False, bool(order))
     divide = _division(weights)
+    hits = _hits(weights, order)
     total: Number = 0
-    found = 0
-    for i, hit in enumerate(_hits(weights, order), 1):
-        if hit:
-            found += 1
-            total += divide(found, i)
+    found = start = 0
+    for end in _tie_ends(order):
+        group = hits[start:end]
+        found += sum(group)
+        for _ in range(sum(group)):  # each relevant candidate of the group, as the bulk adds
+            total += divide(found, end)
+        start = end
     return ItemRanking(total / len(weights), True, bool(order))
+
+
+def _tie_ends(order: Sequence[Scored]) -> list[int]:
+    """The end (exclusive) of each group of equal scores in ``order`` (best first)."""
+    size = len(order)
+    return [i for i in range(1, size + 1) if i == size or order[i].score != order[i - 1].score]
 
 
 def roc_auc(gold: GoldCounts | Frequencies, ranking: Sequence[Scored]) -> ItemRanking:

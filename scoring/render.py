@@ -238,7 +238,7 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
     """Table 1 in percentages, the alphas, per annotator, multiwords, leave-one-out."""
     lines = [
         f"{'PoS':<5}{'#':>6}{'PA':>8}{'% with mode':>13}{'PAm':>8}"
-        f"{'alpha first':>13}{'indicator':>11}{'MASI':>8}"
+        f"{'alpha first':>13}{'indicator':>11}{'MASI':>8}{'multi-valued':>14}"
     ]
     keys = KEYS if by_pos else ("all",)
     for key in keys:
@@ -247,6 +247,7 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
             f"{key:<5}{row.T:>6}{_pct(row.PA):>8}{_pct(row.mode_share):>13}"
             f"{_pct(row.PAm):>8}{_alpha_text(alpha['nominal_first']):>13}"
             f"{_alpha_text(alpha['indicator']):>11}{_alpha_text(alpha['masi']):>8}"
+            f"{_alpha_text(body.pos[key].multivalued_alpha):>14}"
         )
     if body.resampling is not None:
         setting = body.resampling
@@ -298,7 +299,8 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
 
 
 def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
-    """One row per PoS key: T, PA, mode share, PAm, the three alphas, and the intervals."""
+    """One row per PoS key: T, PA, mode share, PAm, the three alphas, the intervals and
+    multi-valued alpha."""
     out = io.StringIO()
     writer = CsvWriter(out)
     writer.writerow(
@@ -315,6 +317,7 @@ def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
             "PA_high",
             "PAm_low",
             "PAm_high",
+            "multivalued_alpha",
         ]
     )
     for key in KEYS if by_pos else ("all",):
@@ -324,8 +327,16 @@ def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
             found.get(name) or ["", ""] for name in ("PA", "PAm")
         ]
         values = [row.PA, row.mode_share, row.PAm, *body.pos[key].alpha.values()]
+        multivalued = body.pos[key].multivalued_alpha
         writer.writerow(
-            [key, row.T, *("" if v is None else v for v in values), *bounds[0], *bounds[1]]
+            [
+                key,
+                row.T,
+                *("" if v is None else v for v in values),
+                *bounds[0],
+                *bounds[1],
+                "" if multivalued is None else multivalued,
+            ]
         )
     return out.getvalue()
 

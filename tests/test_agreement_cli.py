@@ -73,6 +73,30 @@ def test_text_and_csv(annotators: Path) -> None:
     assert row["pos"] == "all" and float(row["PA"]) == pytest.approx((1 / 10 + 11 / 36) / 2)
 
 
+def test_multivalued_alpha_in_json_text_and_csv(tmp_path: Path) -> None:
+    # single substitutes: δ is nominal, so multi-valued alpha is nominal alpha. Items
+    # {glad}{glad}, {merry}{merry}, {glad}{merry}: n = 6 (3 glad, 3 merry), D_o = 2/6,
+    # D_e = 2·3·3 / (6·5) = 3/5, alpha = 1 - (1/3) / (3/5) = 4/9
+    answers = [("1", "glad", "glad"), ("2", "merry", "merry"), ("3", "glad", "merry")]
+    lines = [
+        line(annotator, "happy.a", instance, [word])
+        for instance, *words in answers
+        for annotator, word in zip(("a", "b"), words, strict=True)
+    ]
+    path = tmp_path / "annotators.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    body = json.loads(_run(str(path), "--format", "json")[1])
+    assert body["all"]["multivalued_alpha"] == pytest.approx(4 / 9, abs=1e-15)
+    assert body["a"]["multivalued_alpha"] == body["all"]["multivalued_alpha"]
+    assert body["n"]["multivalued_alpha"] is None  # no item: undefined
+    text = _run(str(path), "--by-pos")[1].splitlines()
+    assert text[0].split()[-1] == "multi-valued"
+    assert text[3].split()[0] == "a" and text[3].split()[-1] == "0.444"
+    assert text[1].split()[0] == "n" and text[1].split()[-1] == "n/a"
+    (row,) = list(csv.DictReader(io.StringIO(_run(str(path), "--format", "csv")[1])))
+    assert float(row["multivalued_alpha"]) == pytest.approx(4 / 9, abs=1e-15)
+
+
 def test_bad_file_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text("{not json\n")

@@ -4,6 +4,8 @@ path), the value and the rule."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,13 +18,15 @@ from scoring.formats.coinco import read_coinco
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold, parse_gold, read_gold
 from scoring.formats.instances import Instance, Lexelt
 from scoring.formats.judgements import Judgement, format_judgements, parse_judgements
+from scoring.formats.lcp import LcpLine, format_lcp, parse_lcp, read_lcp
 from scoring.formats.ranked import RankingLine, Scored, format_ranked, parse_ranked
 from scoring.formats.responses import Response, format_responses, parse_responses
 from scoring.formats.swords import parse_swords
 from scoring.formats.system import SystemLine, format_system, parse_system
 from scoring.formats.table import format_table, parse_table
 from scoring.formats.taskxml import format_lexsub_xml, parse_lexsub_xml
-from scoring.formats.text import split_lines
+from scoring.formats.text import split_lines, universal_lines
+from scoring.formats.tsar import TsarLine, format_tsar, parse_tsar, read_tsar
 from scoring.safexml import XmlError
 from scoring.types import Answer
 
@@ -149,6 +153,95 @@ def test_ranked_problems_name_file_and_line() -> None:
         "run.ranked:2: score 'high' of 'high clever' is not a decimal number "
         "(scores come first: 'SCORE CANDIDATE')"
     ]
+
+
+# --- TSAR-2022 and MLSP-2024 substitutes ----------------------------------------------
+
+
+def test_tsar_round_trip() -> None:
+    lines = (
+        TsarLine("He is bright.", "bright", ("smart", "very clever"), "g.tsv:1"),
+        TsarLine("It is big.", "big", (), "g.tsv:2"),
+    )
+    text = format_tsar(lines)
+    assert text == "He is bright.\tbright\tsmart\tvery clever\nIt is big.\tbig\n"
+    assert parse_tsar(universal_lines(text), "g.tsv") == lines
+
+
+# no control character (tabs, line breaks), no space: a field that reads back as written
+fields = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zs", "Zl", "Zp")), min_size=1)
+
+
+@given(st.lists(st.tuples(fields, fields, st.lists(fields, max_size=4)), max_size=5))
+def test_tsar_parse_of_format_is_identity(rows: list[tuple[str, str, list[str]]]) -> None:
+    lines = tuple(
+        TsarLine(sentence, word, tuple(substitutes), f"g.tsv:{number}")
+        for number, (sentence, word, substitutes) in enumerate(rows, 1)
+    )
+    assert parse_tsar(universal_lines(format_tsar(lines)), "g.tsv") == lines
+
+
+def test_tsar_format_refuses_what_it_could_not_read_back() -> None:
+    with pytest.raises(ValueError, match=r"'a\\tb' holds a tab"):
+        format_tsar([TsarLine("s", "w", ("a\tb",), "")])
+    with pytest.raises(ValueError, match=r"' a' starts or ends with white space"):
+        format_tsar([TsarLine("s", "w", (" a",), "")])
+    with pytest.raises(ValueError, match=r"'s\\tw ' starts or ends with white space"):
+        format_tsar([TsarLine("s", "w ", (), "")])
+
+
+def test_tsar_problems_name_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "g.tsv"
+    path.write_bytes(b"s\tw\ta\r\nonly a sentence\r\rs2\tw2\n")
+    with pytest.raises(FormatError) as error:
+        read_tsar(path)
+    assert problems(error) == [
+        f"{path}:2: 'only a sentence' has no tab (each line is SENTENCE<TAB>WORD<TAB>SUBSTITUTE…)",
+        f"{path}:3: a blank line has no tab (each line is SENTENCE<TAB>WORD<TAB>SUBSTITUTE…)",
+    ]
+
+
+# --- MLSP-2024 lexical complexity -----------------------------------------------------
+
+
+def test_lcp_round_trip() -> None:
+    lines = (LcpLine("en_1", 0.25, "p.tsv:1"), LcpLine("en_2", 1e-05, "p.tsv:2"))
+    text = format_lcp(lines)
+    assert text == "en_1\t0.25\nen_2\t1e-05\n"
+    assert parse_lcp(universal_lines(text), "p.tsv") == lines
+    # the gold's five columns give the same records
+    gold = "en_1\ten\tIt is big.\tbig\t0.25\n"
+    assert parse_lcp(universal_lines(gold), "p.tsv") == lines[:1]
+
+
+@given(
+    st.lists(
+        st.tuples(
+            fields.filter(lambda t: "\t" not in t), st.floats(allow_nan=False, allow_infinity=False)
+        ),
+        max_size=5,
+    )
+)
+def test_lcp_parse_of_format_is_identity(rows: list[tuple[str, float]]) -> None:
+    lines = tuple(
+        LcpLine(ident, value, f"p.tsv:{number}") for number, (ident, value) in enumerate(rows, 1)
+    )
+    assert parse_lcp(universal_lines(format_lcp(lines)), "p.tsv") == lines
+
+
+def test_lcp_problems_name_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "p.tsv"
+    path.write_text("en_1\t0.5\nen_2\tinf\nen_3\t0.1\t0.2\n\t0.3\n", encoding="utf-8")
+    with pytest.raises(FormatError) as error:
+        read_lcp(path)
+    assert problems(error) == [
+        f"{path}:2: value 'inf' is not a finite number",
+        f"{path}:3: 3 tab-separated columns (ID<TAB>LANGUAGE<TAB>SENTENCE<TAB>WORD<TAB>VALUE,"
+        " or ID<TAB>VALUE)",
+        f"{path}:4: empty id (the first column names the target)",
+    ]
+    with pytest.raises(ValueError, match=r"value nan of 'a' is not a finite number"):
+        format_lcp([LcpLine("a", float("nan"), "")])
 
 
 # --- SWORDS ----------------------------------------------------------------------------

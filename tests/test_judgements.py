@@ -244,6 +244,20 @@ def test_ap_and_auc_with_ties_by_hand() -> None:
     )
 
 
+def test_ap_with_ties_is_scikit_learns_and_the_ranking_measure() -> None:
+    from sklearn.metrics import average_precision_score
+
+    # 34/45 by hand above; the rows in another order give the same AP
+    assert average_precision_score(RELEVANT, SCORES) == pytest.approx(34 / 45, abs=1e-15)
+    gold = {str(i): 1 for i, hit in enumerate(RELEVANT) if hit}
+    ranked = [Scored(str(i), s) for i, s in enumerate(SCORES)]
+    assert ranking_ap(gold, ranked).value == Fraction(34, 45)
+    assert average_precision(SCORES[::-1], RELEVANT[::-1]) == pytest.approx(34 / 45, abs=1e-15)
+    # a relevant and an irrelevant candidate tied: one threshold, AP 1/2 in either order
+    assert average_precision([0.5, 0.5], [True, False]) == 0.5
+    assert average_precision([0.5, 0.5], [False, True]) == 0.5
+
+
 def test_ap_without_ties_is_the_ranking_measure() -> None:
     scores = [0.9, 0.7, 0.6, 0.4, 0.3, 0.2, 0.1]
     relevant = [True, False, True, False, False, True, False]

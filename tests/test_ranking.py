@@ -190,13 +190,63 @@ def test_average_precision_hand_computed() -> None:
     assert average_precision({"a": 1, "b": 9}, ranked("a", "x")).value == Fraction(1, 2)
 
 
+def test_average_precision_counts_tied_scores_as_one_threshold() -> None:
+    # a and x tie at 0.5, then b: one threshold {a, x} with P = 1/2, then {a, x, b}
+    # with P = 2/3; AP = (1/2)(1/2 + 2/3) = 7/12 whichever of a, x is given first
+    gold = {"a": 1, "b": 1}
+    first = scored(("a", 0.5), ("x", 0.5), ("b", 0.1))
+    second = scored(("x", 0.5), ("a", 0.5), ("b", 0.1))
+    assert average_precision(gold, first).value == Fraction(7, 12)
+    assert average_precision(gold, second).value == Fraction(7, 12)
+    # by file order the two would be (1/1 + 2/3) / 2 = 5/6 and (1/2 + 2/3) / 2 = 7/12;
+    # with every candidate tied there is one threshold: P = 2/3 for both relevant ones
+    assert average_precision(gold, scored(("x", 1.0), ("a", 1.0), ("b", 1.0))).value == (
+        Fraction(2, 3)
+    )
+    # a single relevant candidate tied with one other: 1.0 by file order, 0.5 here
+    assert average_precision({"a": 1}, scored(("a", 0.5), ("x", 0.5))).value == Fraction(1, 2)
+    # d is never ranked: R = 3, so (1/2)(1/2 + 2/3) becomes (1/3)(1/2 + 2/3)
+    assert average_precision({**gold, "d": 2}, first).value == Fraction(7, 18)
+
+
+def test_average_precision_equals_scikit_learn_with_ties() -> None:
+    from sklearn.metrics import average_precision_score
+
+    scores = [0.9, 0.8, 0.8, 0.5, 0.5, 0.1, 0.5]
+    relevant = [1, 0, 1, 1, 0, 0, 1]
+    gold = {str(i): 1 for i, hit in enumerate(relevant) if hit}
+    ranked = [Scored(str(i), s) for i, s in enumerate(scores)]
+    # thresholds 0.9, 0.8, 0.5, 0.1: h = 1, 1, 2, 0; P = 1, 2/3, 4/6: (1 + 2/3 + 2 * 4/6) / 4
+    assert average_precision(gold, ranked).value == Fraction(3, 4)
+    assert average_precision_score(relevant, scores) == pytest.approx(0.75, abs=1e-15)
+
+
+@settings(max_examples=300)
+@given(golds, rankings)
+def test_average_precision_is_scikit_learns_times_the_share_of_gold_ranked(
+    gold: dict[str, int], ranking: list[Scored]
+) -> None:
+    from sklearn.metrics import average_precision_score
+
+    order = rank_order(ranking)
+    relevant = [item.candidate in gold for item in order]
+    result = average_precision(gold, ranking)
+    if not any(relevant):  # nothing relevant ranked: AP 0 (scikit-learn warns and gives 0)
+        assert result == ItemRanking(Fraction(0), True, bool(ranking))
+        return
+    # scikit-learn divides by the relevant candidates scored, AP by every gold substitute
+    expected = average_precision_score(relevant, [item.score for item in order])
+    assert float(result.value) == pytest.approx(expected * sum(relevant) / len(gold), abs=1e-12)
+
+
 @settings(max_examples=300)
 @given(st.sets(st.sampled_from(TERMS), min_size=1), st.integers(1, 7), rankings)
-def test_gap_with_equal_weights_is_average_precision(
+def test_gap_with_equal_weights_is_average_precision_without_ties(
     relevant: set[str], weight: int, ranking: list[Scored]
 ) -> None:
     gold = dict.fromkeys(relevant, weight)
-    assert gap(gold, ranking) == average_precision(gold, ranking)
+    untied = [Scored(item.candidate, -i) for i, item in enumerate(rank_order(ranking))]
+    assert gap(gold, untied) == average_precision(gold, untied)
 
 
 # --- ROC AUC ---------------------------------------------------------------------------

@@ -47,7 +47,7 @@ OUTPUT = {
         "30 responses, 3 annotators, 10 items: 10 in T, 9 with a mode, 0 in MW;"
     ),
     "python -m scoring.agreement demo-gold/annotators.jsonl": (
-        "\nall      10   40.56        90.00   66.67        0.438     -0.062   0.282\n"
+        "\nall      10   40.56        90.00   66.67        0.438     -0.062   0.282         0.475\n"
     ),
     "python -m scoring.score tests/data/demo/system.best demo-gold/gold": (
         "precision = 59.17, recall = 59.17\n"

@@ -8,10 +8,10 @@ import re
 from pathlib import Path
 
 import pytest
-from scoring.formats.instances import LIMITS
 
 from annotate import create_app
 from annotate.settings import SETTINGS, defaults, from_environment
+from scoring.formats.instances import LIMITS
 
 ROOT = Path(__file__).resolve().parent.parent
 FLASK_OWN = {"PROPAGATE_EXCEPTIONS"}

@@ -25,8 +25,8 @@ from scoring.benchmark.tsar import (
     score,
     text_of,
 )
-from scoring.benchmark.tsar_files import parse_tsar, read_tsar
 from scoring.formats import FormatError
+from scoring.formats.tsar import parse_tsar, read_tsar
 from scoring.lexsub import main as lexsub_main
 from tests.conftest import shared_path
 from tests.tsar_systems import SYSTEMS, gold_rows, write_system

@@ -22,18 +22,25 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
+from annotate.gold.exclusions import Exclusion, parse_exclusion
 from annotate.gold.lemmatisers import kept_as_typed
+from annotate.gold.methods import FORMATS as REPORT_FORMATS
+from annotate.gold.methods import Format, methods_text
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
 from annotate.models import Dataset, User
+from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
+from annotate.services.exclusions import exclude, exclusions_of, include, stored_exclusions
 from annotate.services.goldfiles import (
     decide,
     proposed_changes,
     write_dataset_gold,
     write_task_files,
 )
+from annotate.services.inspect import annotators_with_answers
+from annotate.services.methods import SEED, study_methods
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
 from annotate.sources import FORMATS, SourceError, check_size, parse_source
@@ -281,6 +288,28 @@ def create_users_command(file: Path, name: str | None) -> None:
     click.echo(f"created {len(created)} annotator accounts", err=True)
 
 
+def _exclusions(
+    ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+) -> tuple[Exclusion, ...]:
+    """``--exclude USER[=REASON]``: each an :class:`Exclusion`, or click's usage error."""
+    try:
+        return tuple(parse_exclusion(value) for value in values)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from error
+
+
+def _check_answered(dataset: Dataset, excluded: tuple[Exclusion, ...]) -> None:
+    """Refuse an ``--exclude`` naming nobody who answered in the dataset (a typo would
+    otherwise leave everyone in, silently)."""
+    answered = set(annotators_with_answers(dataset))
+    absent = [exclusion.annotator for exclusion in excluded if exclusion.annotator not in answered]
+    if absent:
+        raise click.ClickException(
+            f"dataset {dataset.name!r} has no answers of {', '.join(map(repr, absent))} "
+            "(--exclude names an annotator who answered); nothing written"
+        )
+
+
 @lexsub.command("compile")
 @click.option("--dataset", "name", required=True)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
@@ -294,21 +323,40 @@ def create_users_command(file: Path, name: str | None) -> None:
     help="T: two annotators, or two responses.",
 )
 @click.option("--only-t", is_flag=True, help="Write only the items in T to gold.")
+@click.option(
+    "--exclude",
+    "excluded",
+    multiple=True,
+    callback=_exclusions,
+    metavar="USER[=REASON]",
+    help="Leave USER's answers out of this compile, with REASON (repeatable); "
+    "'lexsub exclude' keeps an exclusion for every compile and page.",
+)
 def compile_command(
-    name: str, out: Path, no_normalise: bool, no_lemmatise: bool, t_rule: str, only_t: bool
+    name: str,
+    out: Path,
+    no_normalise: bool,
+    no_lemmatise: bool,
+    t_rule: str,
+    only_t: bool,
+    excluded: tuple[Exclusion, ...],
 ) -> None:
     """Compile the dataset's responses, with the stored lemma decisions, in the dataset's
-    language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json."""
+    language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json.
+    The annotators left out (--exclude, 'lexsub exclude', and removed or deactivated
+    members) are listed with their reasons in summary.json's "excluded"."""
     options = CompileOptions(
         normalise=not no_normalise,
         lemmatise=not no_lemmatise,
         t_rule=t_rule,  # type: ignore[arg-type]
         only_t=only_t,
+        excluded=excluded,
     )
     dataset = _dataset(name)
     if dataset.task == "complexity":
         _compile_ratings(dataset, out)
         return
+    _check_answered(dataset, excluded)
     try:
         gold = write_dataset_gold(dataset, out, options)
     except OSError as error:
@@ -330,6 +378,8 @@ def compile_command(
         f"compiled {gold.responses} responses of {len(gold.annotators)} annotators{language}: "
         f"{len(gold.items)} items, {in_t} in T; files in {out}"
     )
+    for left in gold.excluded:
+        click.echo(f"left out {left.annotator} ({left.responses} responses): {left.reason}")
     if dataset.task == "simplification":
         click.echo(f"simplification study: TSAR's gold layout in {out / 'tsar_gold.tsv'}")
 
@@ -354,6 +404,74 @@ def _compile_ratings(dataset: Dataset, out: Path) -> None:
         f"compiled the ratings of {rated} targets ({figures}): lcp_gold.tsv and "
         f"agreement.json in {out}"
     )
+
+
+@lexsub.command("exclude")
+@click.argument("username", required=False)
+@click.option("--dataset", "name", required=True)
+@click.option("--reason", help="Why USER is left out (required to leave out).")
+@click.option("--undo", is_flag=True, help="Take USER back into the gold.")
+def exclude_command(name: str, username: str | None, reason: str | None, undo: bool) -> None:
+    """Leave USER out of the dataset's gold, agreement and scores (every compile, page and
+    download), with --reason; their answers stay. --undo takes them back. Without USER,
+    list everyone left out: these, and removed or deactivated members."""
+    dataset = _dataset(name)
+    if username is None:
+        if reason is not None or undo:
+            raise click.UsageError("--reason and --undo need USER")
+        stored = {row.annotator: row for row in stored_exclusions(dataset)}
+        every = exclusions_of(dataset)
+        for exclusion in every:
+            row = stored.get(exclusion.annotator)
+            by = f" (by {row.excluded_by}, {row.excluded_at:%Y-%m-%d})" if row else ""
+            click.echo(f"{exclusion.annotator}\t{exclusion.reason}{by}")
+        click.echo(f"{len(every)} annotators left out of dataset {name!r}", err=True)
+        return
+    try:
+        if undo:
+            if reason is not None:
+                raise click.UsageError("give --reason or --undo, not both")
+            done = include(dataset, username)
+            click.echo(
+                f"{username} {'taken back into' if done else 'was not left out of'} "
+                f"dataset {name!r}"
+            )
+            return
+        if reason is None:
+            raise click.UsageError("give --reason (why the annotator is left out)")
+        exclude(dataset, username, reason, "cli")
+    except ServiceError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"{username} left out of dataset {name!r}: {reason.strip()}")
+
+
+@lexsub.command("report")
+@click.option("--dataset", "name", required=True)
+@click.option(
+    "--format",
+    "format_",
+    type=click.Choice(REPORT_FORMATS),
+    default="markdown",
+    show_default=True,
+    help="Markdown or LaTeX.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=SEED,
+    show_default=True,
+    help="Seed of the bootstrap intervals over lemmas.",
+)
+def report_command(name: str, format_: Format, seed: int) -> None:
+    """Print the methods paragraph: annotators (and who was left out, why), items,
+    responses and substitutes per item, T, PA and PAm with their bootstrap intervals,
+    alpha (MASI), and the signatures; the text of the dataset's Methods paragraph page."""
+    dataset = _dataset(name)
+    try:
+        figures = study_methods(dataset, seed)
+    except ValueError as error:  # responses the compiler refuses: it names each
+        raise click.ClickException(f"dataset {name!r}: {error}") from error
+    click.echo(methods_text(figures, format_), nl=False)
 
 
 @lexsub.command("lemmas")

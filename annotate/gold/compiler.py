@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
 from annotate.gold.casefold import CaseFold, fold_answer, gold_forms
 from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
+from annotate.gold.exclusions import Excluded, Exclusion, merge
 from annotate.gold.languages import LanguageRules, lemmatise_in, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.lemmatisers import lemmatiser_for
@@ -63,6 +64,9 @@ class CompileOptions:
     """The dataset's language (ISO 639-1): English keeps its rules byte for byte; any
     other is lemmatised before case is folded (:mod:`annotate.gold.languages`) and
     counted with case folded (:mod:`annotate.gold.casefold`)."""
+    excluded: tuple[Exclusion, ...] = ()
+    """Annotators whose responses are skipped, each with a reason
+    (:mod:`annotate.gold.exclusions`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,15 +127,18 @@ class Signature:
     version: str = VERSION
     language: str = "en"
     """Written only when it is not English (so that English signatures stay as they were)."""
+    excluded: int = 0
+    """How many annotators were left out; written only when some were."""
 
     @property
     def text(self) -> str:
         yes = {True: "yes", False: "no"}
         language = "" if self.language == "en" else f"|language:{self.language}"
+        excluded = f"|excluded:{self.excluded}" if self.excluded else ""
         return (
             f"lexsub-compile:{self.version}|normalise:{yes[self.normalise]}"
             f"|lemmatiser:{self.lemmatiser}|rules:{self.rules}|decisions:{self.decisions}"
-            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}{language}"
+            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}{language}{excluded}"
         )
 
 
@@ -160,6 +167,9 @@ class CompiledGold:
     recased: dict[tuple[str, str], str] = field(default_factory=dict, compare=False)
     """(form, lexelt) → lemma for the forms whose lemma differs from them only in case (a
     German noun written small: not a change to review, but the gold's form)."""
+    excluded: tuple[Excluded, ...] = ()
+    """The annotators left out (:attr:`CompileOptions.excluded`), by name, with the
+    responses skipped; their responses are not in :attr:`responses`."""
 
     @property
     def in_t(self) -> tuple[CompiledItem, ...]:
@@ -217,6 +227,7 @@ class _Compiler:
         self.left_out: list[AnswerProblem] = []
         self.flagged: list[AnswerProblem] = []
         self.recased: dict[tuple[str, str], str] = {}
+        self.excluded = {exclusion.annotator: 0 for exclusion in options.excluded}
 
     @staticmethod
     def _lemmatiser(options: CompileOptions) -> Lemmatiser | None:
@@ -314,6 +325,9 @@ class _Compiler:
         return proposed, decision.result(text, proposed), decision.action
 
     def add(self, response: Response) -> None:
+        if response.annotator in self.excluded:
+            self.excluded[response.annotator] += 1
+            return
         self.responses += 1
         strings = self.strings
         instance = response.instance
@@ -412,6 +426,7 @@ class _Compiler:
             options.t_rule,
             options.only_t,
             language=options.language,
+            excluded=len(self.excluded),
         )
         return CompiledGold(
             items,
@@ -428,6 +443,10 @@ class _Compiler:
             (lemmatiser.name, lemmatiser.version, lemmatiser.language) if lemmatiser else None,
             case_folds,
             self.recased,
+            tuple(
+                Excluded(exclusion.annotator, exclusion.reason, self.excluded[exclusion.annotator])
+                for exclusion in merge(options.excluded)
+            ),
         )
 
     def _fold_case(self) -> tuple[CaseFold, ...]:

@@ -8,7 +8,8 @@
 ``annotators.jsonl``  one object per (annotator, instance): annotator, lexelt, instance,
               kind, substitutes (the set, sorted), multiword; items in item order,
               annotators by name. The input of the agreement measures.
-``summary.json``  counts, the items out of T and why, the modes, the multiword notes,
+``summary.json``  counts, the annotators left out and why (``excluded``, only when some
+              were), the items out of T and why, the modes, the multiword notes,
               every normalisation and lemma change, and the signature; for a language
               other than English also ``language``, ``lemmatiser`` and ``case_folded``.
 
@@ -126,6 +127,7 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         **_language(gold),
         "responses": gold.responses,
         "annotators": list(gold.annotators),
+        **_excluded(gold),
         "annotator_sets": annotator_sets(
             [[a.annotator for a in item.answers] for item in gold.items]
         ),
@@ -162,6 +164,14 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "flagged": [_problem(problem) for problem in gold.flagged],
         "scorer": scorer_view(gold),
     }
+
+
+def _excluded(gold: CompiledGold) -> dict[str, Any]:
+    """``excluded``: each annotator left out, the reason and the responses skipped; no key
+    when nobody was (such summaries stay as they were)."""
+    if not gold.excluded:
+        return {}
+    return {"excluded": [excluded.to_json() for excluded in gold.excluded]}
 
 
 def _language(gold: CompiledGold) -> dict[str, Any]:

@@ -23,11 +23,13 @@ from annotate.gold import (
     write_outputs,
 )
 from annotate.gold.decisions import check_correction, decisions_text
+from annotate.gold.exclusions import merge
 from annotate.gold.review import FormUse, form_uses
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
 from annotate.models import Dataset, LemmaDecision
 from annotate.services.datasets import export_records
+from annotate.services.exclusions import exclusions_of
 from annotate.services.rules import ServiceError, check_text
 from annotate.services.taskgold import task_files
 from scoring.formats import FormatError
@@ -126,7 +128,9 @@ def compile_dataset(
     dataset: Dataset, options: CompileOptions | None = None, records: list[Response] | None = None
 ) -> CompiledGold:
     """Compile the dataset's current responses (or ``records`` read from them) with its
-    stored decisions, in its language (``Dataset.language``: the lemmatiser and rules)."""
+    stored decisions, in its language (``Dataset.language``: the lemmatiser and rules),
+    leaving out ``options.excluded`` and the dataset's exclusions
+    (:func:`~annotate.services.exclusions.exclusions_of`: stored, removed, deactivated)."""
     if records is None:
         records = dataset_records(dataset)
     base = options or CompileOptions()
@@ -140,6 +144,7 @@ def compile_dataset(
             t_rule=base.t_rule,
             only_t=base.only_t,
             language=dataset.language or "en",
+            excluded=merge(base.excluded, exclusions_of(dataset)),
         ),
     )
 

@@ -143,6 +143,7 @@ PROBLEMS = {
     "flagged": "flagged (kept, worth a look)",
     "normalised": "changed by normalisation",
     "lemmatised": "changed by a lemma change",
+    "excluded": "its annotator is left out of the gold (Compile gold says why)",
 }
 """The marks :func:`problem_marks` gives an answer, and what each says."""
 FILTERS = {
@@ -157,7 +158,10 @@ def problem_marks(
     compiled: CompiledGold, answers: Iterable[StoredAnswer]
 ) -> dict[tuple[str, str], tuple[str, ...]]:
     """(annotator, instance) → the marks of :data:`PROBLEMS` the compiler gives that
-    answer: left out, flagged, or a value it changed by normalisation or a lemma change."""
+    answer: left out, flagged, or a value it changed by normalisation or a lemma change;
+    an answer of an annotator the compile left out is marked ``excluded`` only (the
+    compiler never read it)."""
+    excluded = {row.annotator for row in compiled.excluded}
     left_out = {(p.annotator, p.instance) for p in compiled.left_out}
     flagged = {(p.annotator, p.instance) for p in compiled.flagged}
     normalised = {change.surface: change for change in compiled.normalisations}
@@ -171,6 +175,9 @@ def problem_marks(
     marks: dict[tuple[str, str], tuple[str, ...]] = {}
     for answer in answers:
         key = (answer.annotator, answer.instance)
+        if answer.annotator in excluded:
+            marks[key] = ("excluded",)
+            continue
         found = []
         if key in left_out:
             found.append("left-out")

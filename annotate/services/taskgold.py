@@ -17,8 +17,10 @@ from annotate.services.rules import ServiceError
 from annotate.sources.language import language_name
 from scoring.agreement.ratings import RatingAgreement, rating_agreement
 from scoring.benchmark import lcp, tsar
-from scoring.benchmark.tsar_files import parse_lcp, parse_tsar
 from scoring.formats import FormatError
+from scoring.formats.lcp import parse_lcp
+from scoring.formats.text import universal_lines
+from scoring.formats.tsar import parse_tsar
 
 TASK_FILES = {"simplification": "tsar_gold.tsv", "complexity": "lcp_gold.tsv"}
 """The benchmark layout each task's study compiles to, by file name."""
@@ -107,15 +109,6 @@ class BenchmarkScores:
     notes: tuple[str, ...]
 
 
-def text_lines(text: str) -> list[str]:
-    """Lines as Python's universal newlines split them, without their ends (the official
-    scripts' reading: :func:`scoring.benchmark.tsar_files.read_text_lines`)."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
-
-
 def score_system(dataset: Dataset, data: bytes, name: str, reference: bool) -> BenchmarkScores:
     """Score a system file (TSAR's prediction layout, or MLSP's ``ID<TAB>VALUE``) against
     the study's gold as compiled now, or (``reference``) the gold of the file it was
@@ -132,13 +125,13 @@ def score_system(dataset: Dataset, data: bytes, name: str, reference: bool) -> B
     gold_text = dataset.reference if reference else task_files(dataset)[TASK_FILES[task]]
     against = "the imported file's gold" if reference else "the study's gold as compiled now"
     try:
-        system = text_lines(data.decode("utf-8-sig"))
+        system = universal_lines(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise ServiceError(f"{name}: not UTF-8 text") from None
     try:
         if task == "simplification":
             found = tsar.score(
-                parse_tsar(text_lines(gold_text), "gold"),
+                parse_tsar(universal_lines(gold_text), "gold"),
                 parse_tsar(system, name),
                 prediction_name=name,
             )
@@ -150,7 +143,7 @@ def score_system(dataset: Dataset, data: bytes, name: str, reference: bool) -> B
                 tsar.text_of(found.metrics),
                 found.notes,
             )
-        gold_lines = ["\t".join(line.split("\t")[:5]) for line in text_lines(gold_text)]
+        gold_lines = ["\t".join(line.split("\t")[:5]) for line in universal_lines(gold_text)]
         scored = lcp.score(parse_lcp(gold_lines, "gold"), parse_lcp(system, name), name)
         return BenchmarkScores(
             BENCHMARKS[task],

@@ -3,14 +3,15 @@ al. 2024): a simplification study from ``SENTENCE<TAB>WORD[<TAB>SUBSTITUTE…]``
 ``*_none.tsv`` and ``*_gold.tsv``, MLSP's ``*_ls.tsv``), a complexity study from
 ``ID<TAB>LANGUAGE<TAB>SENTENCE<TAB>WORD<TAB>COMPLEXITY`` (MLSP's ``*_lcp.tsv``).
 
-The lines are read by the benchmark's own readers (:mod:`scoring.benchmark.tsar_files`, the
-only place this package reads them), so that a file the scorer reads is the file imported.
-Each line is one instance. Its target is found in the sentence by :func:`find_target` (the
-word as a whole word, else anywhere, in its case, then in any case, else the sentence's word
-most like it, reported as a repair: MLSP's German file gives lemmas); a word the sentence
-does not hold is refused with ``FILE:LINE``. An instance's id is the MLSP file's own
-(``en_1``) or ``LANGUAGE_LINE`` for a line of another file (the language as the file's name
-writes it: ``fil_1``), so that the ids of an ``*_ls.tsv`` and its ``*_lcp.tsv`` agree.
+The lines are read by the benchmark's readers (:mod:`scoring.formats.tsar`,
+:mod:`scoring.formats.lcp`; the importer calls them here only), so that a file the scorer
+reads is the file imported. Each line is one instance. Its target is found in the sentence by
+:func:`find_target` (the word as a whole word, else anywhere, in its case, then in any
+case, else the sentence's word most like it, reported as a repair: MLSP's German file
+gives lemmas); a word the sentence does not hold is refused with ``FILE:LINE``. An
+instance's id is the MLSP file's own (``en_1``) or ``LANGUAGE_LINE`` for a line of another
+file (the language as the file's name writes it: ``fil_1``), so that the ids of an
+``*_ls.tsv`` and its ``*_lcp.tsv`` agree.
 The files name no part of speech: every word is filed as ``WORD.n`` (white space, dots and
 semicolons in it made ``_``), which no output of these tasks uses (both keep responses as
 typed); the import says so. Substitutes and complexities in the file are kept
@@ -23,7 +24,6 @@ import re
 from difflib import SequenceMatcher
 
 from annotate.sources.language import declared_language
-from scoring.benchmark.tsar_files import parse_lcp, parse_tsar
 from scoring.formats import FormatError
 from scoring.formats.instances import (
     LIMITS,
@@ -34,6 +34,9 @@ from scoring.formats.instances import (
     SourceError,
     group_lexelts,
 )
+from scoring.formats.lcp import parse_lcp
+from scoring.formats.text import universal_lines
+from scoring.formats.tsar import parse_tsar
 
 SIMPLIFICATION = "simplification"
 COMPLEXITY = "complexity"
@@ -121,9 +124,7 @@ def parse_tsar_source(
     given, else the one the file (MLSP's second column) or its name gives, else ``en``.
     SourceError naming ``FILE:LINE`` for a line the benchmark's reader refuses or whose
     word the sentence does not hold."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
+    lines = universal_lines(text)
     if not lines:
         raise SourceError(name, "", "no instances: the file holds no line")
     complexity = is_lcp(lines[0])

@@ -38,6 +38,7 @@ from annotate.services.datasets import (
     progress_by_annotator,
     progress_by_word,
 )
+from annotate.services.exclusions import exclude, include, stored_exclusions
 from annotate.services.goldfiles import (
     BrokenDataset,
     compile_dataset,
@@ -324,7 +325,37 @@ def compile_gold(dataset_id: int) -> str:
         command=command_line(dataset, options),
         query=_query(options),
         files=(*FILES, "decisions.json"),
+        stored=stored_exclusions(dataset),
     )
+
+
+EXCLUSION_PAGES = {"compile": "organiser.compile_gold", "agreement": "reports.agreement"}
+"""Where the exclusion forms send the organiser back to (``back``; default the compile page)."""
+
+
+@bp.post("/datasets/<id:dataset_id>/exclusions")
+@organiser_required
+def exclusions(dataset_id: int) -> BaseResponse:
+    """Leave ``username`` out of the dataset's gold, agreement and scores with ``reason``
+    (as ``lexsub exclude``), or with ``undo=on`` take them back; their answers stay."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    username = request.form.get("username", "")
+    try:
+        if request.form.get("undo") == "on":
+            done = include(dataset, username)
+            flash(
+                f"{username} is back in the gold."
+                if done
+                else f"{username} was not left out by an organiser.",
+                "info",
+            )
+        else:
+            row = exclude(dataset, username, request.form.get("reason", ""), current_user.username)
+            flash(f"{username} is left out: {row.reason}", "info")
+    except ServiceError as error:
+        flash(f"Not changed: {error}", "error")
+    page = EXCLUSION_PAGES.get(request.form.get("back", ""), "organiser.compile_gold")
+    return redirect(url_for(page, dataset_id=dataset.id))
 
 
 @bp.get("/datasets/<id:dataset_id>/gold")

@@ -19,7 +19,8 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
-from annotate.gold.write import annotator_lines, scorer_view
+from annotate.gold.methods import FORMATS, methods_text
+from annotate.gold.write import scorer_view
 from annotate.models import Dataset, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_number
 from annotate.services import systems
@@ -35,12 +36,12 @@ from annotate.services.inspect import (
     matches,
     problem_marks,
 )
+from annotate.services.methods import SEED, dataset_agreement, study_methods
 from annotate.services.rules import MAX_USERNAME, ServiceError
 from annotate.services.taskgold import BENCHMARKS, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
-from scoring.agreement.report import KEYS, AgreementReport, PosReport, report
-from scoring.formats.annotators import parse_annotators
+from scoring.agreement.report import KEYS, AgreementReport, PosReport
 from scoring.official import ScorerDied
 from scoring.registry import MEASURES
 
@@ -57,10 +58,7 @@ def agreement(dataset_id: int) -> str:
     bootstrap intervals over lemmas, and the charts."""
     dataset = db.get_or_404(Dataset, dataset_id)
     compiled = compile_dataset(dataset)
-    lines = list(annotator_lines(compiled))
-    items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
-    seed = _seed()
-    found = report(items, leave_out=True, with_intervals=True, seed=seed)
+    found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
     return render_template(
         "reports/agreement.html",
         dataset=dataset,
@@ -74,7 +72,22 @@ def agreement(dataset_id: int) -> str:
 def _seed() -> int:
     """The query string's ``seed`` of the resampling, 12345 when none is given."""
     seed = form_number(request.args, "seed", "seed", 0, MAX_SEED)
-    return 12345 if seed is None else seed
+    return SEED if seed is None else seed
+
+
+@bp.get("/datasets/<id:dataset_id>/methods")
+@organiser_required
+def methods(dataset_id: int) -> str:
+    """The methods paragraph: the study as papers report it, in Markdown and LaTeX (the
+    text of ``lexsub report``)."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    figures = study_methods(dataset, _seed())
+    return render_template(
+        "reports/methods.html",
+        dataset=dataset,
+        figures=figures,
+        texts={format: methods_text(figures, format) for format in FORMATS},
+    )
 
 
 @bp.get("/datasets/<id:dataset_id>/problems")

@@ -5,11 +5,14 @@ agreement report on the compiler's ``annotators.jsonl`` (:mod:`scoring.agreement
 Table 1 of McCarthy & Navigli (2009): PA (eq. 1), the share of items with a mode, PAm
 (eq. 2) and |T|, for all items and, with ``--by-pos``, for each PoS; three views of
 Krippendorff's alpha (``alpha.nominal_first``, ``alpha.indicator``, ``alpha.masi``:
-docs/agreement.md); per annotator, the agreement with the others and with the mode;
+docs/agreement.md) and multi-valued alpha (``multivalued_alpha``, Krippendorff & Craggs
+2016); per annotator, the agreement with the others and with the mode;
 multiword detection and identification agreement; with ``--leave-one-out``, every figure
 again without each annotator; with ``--intervals``, bootstrap intervals over lemmas for
 PA, PAm and the mode share (the seed is printed). JSON and CSV give fractions; text
-gives percentages.
+gives percentages. ``--help`` lists the registered agreement measures
+(:data:`scoring.registry.AGREEMENT`): the report's, then the library's for labels,
+judgements and ratings.
 """
 
 from __future__ import annotations
@@ -20,7 +23,11 @@ from collections.abc import Sequence
 from scoring.agreement.report import report
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats.annotators import read_annotators
+from scoring.registry import figures_of, listing
 from scoring.render import render_agreement
+
+REPORTED = (*figures_of("agreement", "sets"), *figures_of("agreement", "multiwords"))
+"""The registered agreement measures the report gives."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -28,6 +35,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m scoring.agreement",
         command="lexsub-agreement",
         description="Agreement report on annotators.jsonl.",
+        epilog="The report's measures (scoring.registry): "
+        + listing([(f.name, f.description) for f in REPORTED])
+        + ". The library's other agreement measures (scoring.agreement, for labels, "
+        "judgements and ratings, which annotators.jsonl does not hold): "
+        + listing([(f.name, f.description) for f in figures_of("agreement") if f not in REPORTED])
+        + ".",
     )
     parser.add_argument("annotators", metavar="ANNOTATORS_FILE")
     parser.add_argument("--format", choices=("text", "json", "csv"), default="text")

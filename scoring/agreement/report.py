@@ -2,7 +2,8 @@
 organiser's agreement page shows, from one function (:func:`report`).
 
 Per PoS key (``n``, ``v``, ``a``, ``r``, ``all``): Table 1 of McCarthy & Navigli 2009 (PA, eq. 1;
-the share of T with a mode; PA_m, eq. 2; |T|) and three alphas (:mod:`scoring.agreement.alpha`);
+the share of T with a mode; PA_m, eq. 2; |T|), three alphas (:mod:`scoring.agreement.alpha`)
+and multi-valued alpha (:mod:`scoring.agreement.multivalued`, ``nil`` answers missing);
 per annotator the agreement with the others and with the mode; the multiword agreement
 (:mod:`scoring.agreement.multiword`); optionally every figure without each annotator and
 percentile bootstrap intervals over lemmas for PA, PA_m and the mode share.
@@ -39,6 +40,7 @@ from scoring.agreement import (
     nominal_alpha,
     pair_scores,
 )
+from scoring.agreement.multivalued import substitute_multivalued_alpha
 from scoring.formats.annotators import Item
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
@@ -122,15 +124,21 @@ def _row(row: AgreementRow) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class PosReport:
-    """Table 1's row for one PoS key, its three alphas and (when asked) its intervals
-    (figure → [low, high], None where undefined)."""
+    """Table 1's row for one PoS key, its three alphas, multi-valued alpha (Krippendorff &
+    Craggs 2016: each annotator's answer set one value; None where undefined) and (when
+    asked) its intervals (figure → [low, high], None where undefined)."""
 
     row: AgreementRow
     alpha: Mapping[str, float | None]
     intervals: Mapping[str, list[float] | None] | None = None
+    multivalued_alpha: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        body = {**_row(self.row), "alpha": dict(self.alpha)}
+        body = {
+            **_row(self.row),
+            "alpha": dict(self.alpha),
+            "multivalued_alpha": self.multivalued_alpha,
+        }
         if self.intervals is not None:
             body["intervals"] = dict(self.intervals)
         return body
@@ -197,9 +205,11 @@ def report(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
+    excluded: int = 0,
 ) -> AgreementReport:
     """The report of ``items``: every PoS key, the annotators and the multiwords, and
-    leave-one-out rows and bootstrap intervals over lemmas when asked."""
+    leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: how
+    many annotators were left out of ``items`` before (recorded in the signature)."""
     table = agreement_table(items)
     pos = {}
     for key in KEYS:
@@ -208,6 +218,7 @@ def report(
             table[key],
             alphas(subset),
             intervals(subset, resamples, seed, confidence) if with_intervals else None,
+            _defined(substitute_multivalued_alpha, subset),
         )
     multiword = multiword_agreement(items)
     return AgreementReport(
@@ -221,7 +232,7 @@ def report(
             multiword.marked,
             multiword.responses,
         ),
-        signature(with_intervals, resamples, seed, confidence),
+        signature(with_intervals, resamples, seed, confidence, excluded),
         leave_one_out(items) if leave_out else None,
         Resampling(resamples, seed, confidence) if with_intervals else None,
         len({frozenset(r.annotator for r in item.responses) for item in items}) > 1,
@@ -229,11 +240,16 @@ def report(
 
 
 def signature(
-    with_intervals: bool = False, resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
+    with_intervals: bool = False,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    excluded: int = 0,
 ) -> str:
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
-    nominal alpha, and the resampling when there are intervals."""
+    nominal alpha, the resampling when there are intervals, and ``excluded:N`` when N
+    annotators were left out (:mod:`annotate.gold.exclusions`; nothing when none were)."""
     parts: list[tuple[str, object]] = [
         ("pa", "per_item"),
         ("t", "two+nonempty"),
@@ -246,4 +262,6 @@ def signature(
             ("seed", seed),
             ("ci", f"{confidence:g}"),
         ]
+    if excluded:
+        parts.append(("excluded", excluded))
     return build_signature("agreement", *parts)

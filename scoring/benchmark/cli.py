@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.registry import benchmark_figures, listing
 
 BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
@@ -97,6 +98,8 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         sub.add_argument("--data", required=True, metavar="DATASET", help="the benchmark data")
         sub.add_argument("--format", choices=("text", "json"), default="text")
         module.configure(sub)
+        figures = f"Figures (scoring.registry): {listing(benchmark_figures(name))}."
+        sub.epilog = f"{sub.epilog} {figures}" if sub.epilog else figures
     return parser.parse_args(argv)
 
 

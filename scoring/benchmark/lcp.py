@@ -6,7 +6,7 @@ squared error and R² (as scikit-learn's ``mean_absolute_error``, ``mean_squared
 and ``r2_score``) between the gold complexities and the predictions.
 
 The files are MLSP's ``*_lcp.tsv`` (``ID<TAB>LANGUAGE<TAB>SENTENCE<TAB>WORD<TAB>VALUE``)
-or two columns ``ID<TAB>VALUE`` (:mod:`scoring.benchmark.tsar_files`; the script itself
+or two columns ``ID<TAB>VALUE`` (:mod:`scoring.formats.lcp`; the script itself
 reads ``ID,VALUE``). As the script: the items are the gold's ids in the gold's order, an
 id given twice keeps its last value, predictions for ids outside the gold are ignored
 (a note counts them) and a gold id without a prediction stops it (lexsub refuses, naming
@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.benchmark.cli import Report
-from scoring.benchmark.tsar_files import LcpLine, read_lcp
 from scoring.formats import FormatError
+from scoring.formats.lcp import LcpLine, read_lcp
 from scoring.signature import signature
 
 DESCRIPTION = (

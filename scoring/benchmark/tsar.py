@@ -2,7 +2,7 @@
 TSAR-2022 shared task (Saggion et al. 2022) scores it, with its ``tsar_eval.py``, which
 MLSP-2024 (Shardlow et al. 2024) ships as ``ls_evaluate.py`` for its ``*_ls.tsv`` files.
 
-Both files are ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (:mod:`scoring.benchmark.tsar_files`);
+Both files are ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (:mod:`scoring.formats.tsar`);
 an item is its ``SENTENCE__WORD`` key. The script's conventions, each kept:
 
 - strings match exactly (``--matching fixed``: through the one normaliser instead,
@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from scoring.benchmark.cli import Report
-from scoring.benchmark.tsar_files import TsarLine, read_tsar
 from scoring.formats import FormatError
+from scoring.formats.tsar import TsarLine, read_tsar
 from scoring.signature import signature
 from scoring.terms import normalise
 

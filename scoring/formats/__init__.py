@@ -19,13 +19,15 @@ module                              format
 :mod:`scoring.formats.responses`    responses JSONL, the gold compiler's input
 :mod:`scoring.formats.annotators`   ``annotators.jsonl``: one annotator's answer a line
 :mod:`scoring.formats.judgements`   judgements JSONL, a judgement round's labels
+:mod:`scoring.formats.tsar`         TSAR-2022's and MLSP-2024's substitutes (``*_ls.tsv``)
+:mod:`scoring.formats.lcp`          MLSP-2024's lexical complexity (``*_lcp.tsv``)
 :mod:`scoring.formats.text`         lines as Perl reads them; the strict line parse
 ==================================  ======================================================
 
 The importers (:mod:`annotate.sources`), the gold compiler (:mod:`annotate.gold`), the
-scorer and the benchmarks read and write through these modules. TSAR-2022's, MLSP-2024's,
-GermEval's and EVALITA's files are read by their benchmarks (:mod:`scoring.benchmark`),
-as their own scripts read them.
+scorer and the benchmarks read and write through these modules. GermEval's and EVALITA's
+files are read by their benchmarks (:mod:`scoring.benchmark`), as their own scripts read
+them.
 """
 
 from __future__ import annotations

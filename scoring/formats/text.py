@@ -56,6 +56,23 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def universal_lines(text: str) -> list[str]:
+    """Lines as Python's universal newlines split them (``\\n``, ``\\r\\n``, ``\\r``),
+    without their ends, as ``open(…).readlines()`` reads them (the TSAR-2022 and MLSP-2024
+    scripts do).
+
+    >>> universal_lines("a\\r\\nb\\rc\\n")
+    ['a', 'b', 'c']
+    """
+    return split_lines(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def read_universal_lines(path: str | os.PathLike[str]) -> list[str]:
+    """:func:`universal_lines` of a file (:func:`read_text`: a byte-order mark kept, as the
+    official scripts keep it; bytes that are not UTF-8 kept through ``surrogateescape``)."""
+    return universal_lines(read_text(path))
+
+
 def as_text(source: str | Sequence[str]) -> str:
     """Accept a whole text or a sequence of lines (without their ``\\n``)."""
     if isinstance(source, str):

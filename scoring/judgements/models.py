@@ -8,8 +8,9 @@ ones (:mod:`scoring.judgements.verdicts`).
   of rows. **Average precision** is the area under this uninterpolated curve,
   AP = Σ_k (R_k - R_{k-1}) P_k over the thresholds k (R_0 = 0), "equivalent to the area
   under an uninterpolated recall-precision curve" (Glickman et al. 2006, after Voorhees & Harman
-  1999). Without ties it equals (1/R) Σ_{i relevant} P@i,
-  :func:`scoring.ranking.average_precision` (the tests compare them).
+  1999), as scikit-learn's ``average_precision_score`` computes it: the ranking measures'
+  :func:`scoring.ranking.average_precision`, which treats ties so too. Without ties it
+  equals (1/R) Σ_{i relevant} P@i.
 * The ROC curve (Cohn 2003, section 3) plots the true positive rate against the false
   positive rate at the same thresholds, from (0, 0); its area is
   :func:`scoring.ranking.roc_auc` (Mann-Whitney, a tie counting one half), the
@@ -30,7 +31,6 @@ Scores file: JSON Lines, one object per candidate with ``item``, ``candidate``,
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +45,7 @@ from scoring.formats.ranked import Scored
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import POSITIVE, LabelSet
 from scoring.judgements.verdicts import Verdict
+from scoring.ranking import average_precision as ranking_ap
 from scoring.ranking import roc_auc
 
 Key = tuple[str, str]
@@ -150,14 +151,15 @@ def curves(scores: Sequence[float], relevant: Sequence[bool]) -> Curves:
 
 
 def average_precision(scores: Sequence[float], relevant: Sequence[bool]) -> float:
-    """The area under the uninterpolated recall-precision curve, Σ (R_k - R_{k-1}) P_k."""
-    points = curves(scores, relevant).recall_precision
-    area = []
-    previous = 0.0
-    for recall, precision in points:
-        area.append((recall - previous) * precision)
-        previous = recall
-    return math.fsum(area)
+    """The area under the uninterpolated recall-precision curve, Σ (R_k - R_{k-1}) P_k,
+    tied scores one threshold: :func:`scoring.ranking.average_precision`, exact, as a
+    float. ValueError without a relevant row."""
+    if len(scores) != len(relevant) or not scores:
+        raise ValueError(f"{len(scores)} scores for {len(relevant)} rows (one each, at least one)")
+    gold = {str(i): 1 for i, hit in enumerate(relevant) if hit}
+    if not gold:
+        raise ValueError("no relevant candidate (recall is undefined)")
+    return float(ranking_ap(gold, [Scored(str(i), s) for i, s in enumerate(scores)]).value)
 
 
 def auc(scores: Sequence[float], relevant: Sequence[bool]) -> float | None:

@@ -62,17 +62,7 @@ def _rows(table: GoldTable, terms: Terms, scores: Array | None) -> Columns:
     weight = running(x, lengths)
     gap = segment_sums(np.where(hit, weight / i, 0.0), terms)
     out[Column.GAP][rows] = gap / table.gap_normaliser[rows]
-    # AP = (1/R) Σ_{relevant c_i} P@i
-    found = running(hit.astype(np.float64), lengths)
-    out[Column.AP][rows] = segment_sums(np.where(hit, found / i, 0.0), terms) / relevant
-    out[Column.P_AT_1][rows] = hit[terms.starts]
-    top = terms.count(hit & (place < 10))
-    out[Column.P_AT_10][rows] = top / 10
-    out[Column.R_AT_10][rows] = top / relevant
-    # AUC from mid-ranks (1 = lowest score): a tie group at places [a, b) of m holds the
-    # ascending ranks m - b + 1 .. m - a
-    positives = terms.count(hit)
-    negatives = lengths - positives
+    # each candidate's tie group holds the places [a, b) of its item
     if scores is not None:
         tied = np.zeros(len(x), dtype=bool)
         tied[1:] = (scores[1:] == scores[:-1]) & (place[1:] > 0)
@@ -82,6 +72,20 @@ def _rows(table: GoldTable, terms: Terms, scores: Array | None) -> Columns:
         a, b = first[group], (first + size)[group]
     else:
         a, b = place, place + 1
+    # AP = (1/R) Σ_k h_k P_k over the tie groups k (one threshold each), h_k the relevant
+    # candidates of group k and P_k the precision of the candidates down to its end:
+    # each relevant candidate adds the precision at the end of its group
+    found = running(hit.astype(np.float64), lengths)
+    found_at_end = found[terms.starts[terms.segment] + b - 1]
+    out[Column.AP][rows] = segment_sums(np.where(hit, found_at_end / b, 0.0), terms) / relevant
+    out[Column.P_AT_1][rows] = hit[terms.starts]
+    top = terms.count(hit & (place < 10))
+    out[Column.P_AT_10][rows] = top / 10
+    out[Column.R_AT_10][rows] = top / relevant
+    # AUC from mid-ranks (1 = lowest score): a tie group at places [a, b) of m holds the
+    # ascending ranks m - b + 1 .. m - a
+    positives = terms.count(hit)
+    negatives = lengths - positives
     m = lengths[terms.segment]
     midrank = (2 * m - a - b + 1) / 2
     rank_sum = np.bincount(terms.segment, weights=np.where(hit, midrank, 0.0), minlength=len(rows))
@@ -163,8 +167,8 @@ MEASURES: tuple[Ratio, ...] = (
     _mean(
         Column.AP,
         Column.RELEVANT,
-        "average precision, binary relevance (Glickman et al. 2006), mean over items with a"
-        " relevant candidate",
+        "average precision, binary relevance, tied scores one threshold (Glickman et al."
+        " 2006), mean over items with a relevant candidate",
     ),
     _mean(
         Column.AUC,

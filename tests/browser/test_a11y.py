@@ -508,6 +508,13 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "demo",
     ),
     (
+        "reports.methods",
+        "boss",
+        "methods paragraph",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/methods"),
+        "demo",
+    ),
+    (
         "reports.scores",
         "boss",
         "scores with a system and significance",

@@ -1,0 +1,73 @@
+"""Annotators left out of a compile, each with a reason, their answers kept.
+
+An organiser leaves an annotator out of the gold, the agreement and the scores (a
+spammer, a participant who misread the task, one whose agreement with the others is far
+below theirs) without deleting anything: the compiler skips that annotator's responses,
+``summary.json`` lists them under ``excluded`` with the reason and how many responses were
+left out, and the signature ends in ``|excluded:N`` (nothing is added when nobody is
+excluded, so such outputs keep their bytes).
+
+On the command lines an exclusion is written ``ANNOTATOR`` or ``ANNOTATOR=REASON``
+(:func:`parse_exclusion`); the reason defaults to :data:`DEFAULT_REASON`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+DEFAULT_REASON = "left out by the organiser"
+MAX_REASON = 255
+"""The longest reason (characters), as stored with a dataset's exclusions."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """One annotator left out of a compile, and why."""
+
+    annotator: str
+    reason: str = DEFAULT_REASON
+
+
+def parse_exclusion(text: str) -> Exclusion:
+    """``ANNOTATOR`` or ``ANNOTATOR=REASON`` (split at the first ``=``; spaces around
+    either part are dropped). :class:`ValueError` naming the value and the rule when the
+    annotator is empty or the reason too long.
+
+    >>> parse_exclusion("bob=answers in French")
+    Exclusion(annotator='bob', reason='answers in French')
+    >>> parse_exclusion("bob").reason
+    'left out by the organiser'
+    """
+    annotator, _, reason = text.partition("=")
+    annotator, reason = annotator.strip(), reason.strip()
+    if not annotator:
+        raise ValueError(f"{text!r} names no annotator (write ANNOTATOR or ANNOTATOR=REASON)")
+    if len(reason) > MAX_REASON:
+        raise ValueError(
+            f"the reason for leaving out {annotator!r} has {len(reason)} characters "
+            f"(at most {MAX_REASON})"
+        )
+    return Exclusion(annotator, reason or DEFAULT_REASON)
+
+
+def merge(*groups: Iterable[Exclusion]) -> tuple[Exclusion, ...]:
+    """The exclusions of every group, one per annotator (the first group that names an
+    annotator gives the reason), sorted by annotator."""
+    found: dict[str, Exclusion] = {}
+    for group in groups:
+        for exclusion in group:
+            found.setdefault(exclusion.annotator, exclusion)
+    return tuple(found[name] for name in sorted(found))
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """An annotator a compile left out: who, why, and how many responses were skipped."""
+
+    annotator: str
+    reason: str
+    responses: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"annotator": self.annotator, "reason": self.reason, "responses": self.responses}

@@ -1,0 +1,237 @@
+"""The methods paragraph: a study's figures as papers report them, in Markdown or LaTeX.
+
+Pure: :func:`study_figures` takes the compiled gold (:class:`CompiledGold`) and the
+agreement report of its ``annotators.jsonl`` (:func:`scoring.agreement.report.report`, the
+one the agreement page and ``python -m scoring.agreement`` print) and keeps the figures a
+paper gives; :func:`methods_text` writes them. Nothing is computed here that those two do
+not compute: PA (McCarthy & Navigli 2009, eq. 1) and PA_m (eq. 2) with the report's
+bootstrap intervals over lemmas, and Krippendorff's alpha (Krippendorff 2011) with MASI
+distance (Passonneau 2006), as the report gives it (without an interval).
+
+``lexsub report`` and the organiser's methods page call :func:`methods_text`, so the
+text is the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from annotate.gold.compiler import CompiledGold
+from annotate.gold.exclusions import Excluded
+from scoring.agreement.report import AgreementReport
+
+Format = Literal["markdown", "latex"]
+FORMATS: tuple[Format, ...] = ("markdown", "latex")
+
+T_RULE_TEXT = {
+    "annotators": "substitutes from at least two annotators",
+    "responses": "at least two substitute responses",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckScore:
+    """One participant's attention checks: how many of their check items they answered
+    with an accepted substitute, of how many they answered."""
+
+    annotator: str
+    passed: int
+    answered: int
+
+
+@dataclass(frozen=True)
+class StudyFigures:
+    """What the methods paragraph reports."""
+
+    dataset: str
+    language: str
+    annotators: int
+    excluded: tuple[Excluded, ...]
+    items: int
+    lemmas: int
+    responses: int
+    substitutes: int
+    """Distinct substitutes summed over the items (the entries of the gold lines, ``pn`` not
+    counted)."""
+    t_rule: str
+    in_t: int
+    agreement_t: int
+    pa: float | None
+    pa_interval: tuple[float, float] | None
+    pam: float | None
+    pam_interval: tuple[float, float] | None
+    mode_share: float
+    alpha_masi: float | None
+    resamples: int | None
+    seed: int | None
+    confidence: float | None
+    gold_signature: str
+    agreement_signature: str
+    checks: tuple[CheckScore, ...] | None = None
+    """None: the study has no attention checks (or they are not recorded)."""
+
+
+def _interval(
+    intervals: Mapping[str, list[float] | None] | None, name: str
+) -> tuple[float, float] | None:
+    found = intervals.get(name) if intervals else None
+    return (found[0], found[1]) if found else None
+
+
+def study_figures(
+    dataset: str,
+    gold: CompiledGold,
+    agreement: AgreementReport,
+    checks: Sequence[CheckScore] | None = None,
+) -> StudyFigures:
+    """The figures of a compiled gold and its agreement report (``checks``: each
+    participant's attention checks, None when the study has none)."""
+    everything = agreement.pos["all"]
+    intervals = everything.intervals
+    resampling = agreement.resampling
+    return StudyFigures(
+        dataset=dataset,
+        language=gold.language,
+        annotators=len(gold.annotators),
+        excluded=gold.excluded,
+        items=len(gold.items),
+        lemmas=len({item.lexelt for item in gold.items}),
+        responses=gold.responses,
+        substitutes=sum(len(item.counts) for item in gold.items),
+        t_rule=gold.signature.t_rule,
+        in_t=len(gold.in_t),
+        agreement_t=everything.row.T,
+        pa=everything.row.PA,
+        pa_interval=_interval(intervals, "PA"),
+        pam=everything.row.PAm,
+        pam_interval=_interval(intervals, "PAm"),
+        mode_share=everything.row.mode_share,
+        alpha_masi=everything.alpha.get("masi"),
+        resamples=resampling.resamples if resampling else None,
+        seed=resampling.seed if resampling else None,
+        confidence=resampling.confidence if resampling else None,
+        gold_signature=gold.signature.text,
+        agreement_signature=agreement.signature,
+        checks=tuple(checks) if checks is not None else None,
+    )
+
+
+@dataclass(frozen=True)
+class _Markup:
+    percent: str
+    dash: str
+    pam: str
+    alpha: str
+    heading: str
+    code: str
+
+    def escape(self, text: str) -> str:
+        return text
+
+
+_LATEX_SPECIAL = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+)
+
+
+class _Latex(_Markup):
+    def escape(self, text: str) -> str:
+        return text.translate(_LATEX_SPECIAL)
+
+
+MARKUP: dict[Format, _Markup] = {
+    "markdown": _Markup("%", "\N{EN DASH}", "PAm", "alpha", "**{}.**", "`{}`"),
+    "latex": _Latex(r"\%", "--", "PA$_m$", r"$\alpha$", r"\paragraph{{{}}}", r"\texttt{{{}}}"),
+}
+
+
+def _number(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _percent(value: float | None, markup: _Markup) -> str:
+    return "undefined" if value is None else f"{100 * value:.2f}{markup.percent}"
+
+
+def _with_interval(
+    value: float | None, interval: tuple[float, float] | None, figures: StudyFigures, m: _Markup
+) -> str:
+    text = _percent(value, m)
+    if value is None or interval is None or figures.confidence is None:
+        return text
+    low, high = (f"{100 * bound:.2f}" for bound in interval)
+    return f"{text} ({100 * figures.confidence:g}{m.percent} CI {low}{m.dash}{high})"
+
+
+def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
+    """The methods paragraph (and a line of signatures) in ``format``, ending in a newline."""
+    m = MARKUP[format]
+    e = m.escape
+    per_item = figures.responses / figures.items if figures.items else 0.0
+    substitutes = figures.substitutes / figures.items if figures.items else 0.0
+    sentences = [
+        f"{_number(figures.annotators, 'annotator', 'annotators')} gave "
+        f"{_number(figures.responses, 'response', 'responses')} to "
+        f"{_number(figures.items, 'item', 'items')} of "
+        f"{_number(figures.lemmas, 'target word', 'target words')} "
+        f"(language {e(figures.language)}): {per_item:.2f} responses and "
+        f"{substitutes:.2f} distinct substitutes per item."
+    ]
+    if figures.excluded:
+        left = "; ".join(
+            f"{e(row.annotator)} ({e(row.reason)}, "
+            f"{_number(row.responses, 'response', 'responses')})"
+            for row in figures.excluded
+        )
+        sentences.append(
+            f"{_number(len(figures.excluded), 'annotator was', 'annotators were')} "
+            f"left out: {left}."
+        )
+    share = figures.in_t / figures.items if figures.items else None
+    sentences.append(
+        f"T, the items with {T_RULE_TEXT.get(figures.t_rule, figures.t_rule)}, holds "
+        f"{_number(figures.in_t, 'item', 'items')} ({_percent(share, m)} of the items)."
+    )
+    resampling = ""
+    if figures.resamples is not None:
+        resampling = (
+            f"; intervals from {figures.resamples} bootstrap resamples of lemmas, "
+            f"seed {figures.seed}"
+        )
+    sentences.append(
+        f"Pairwise agreement (PA; {e('McCarthy & Navigli')} 2009, eq. 1) over the "
+        f"{figures.agreement_t} items of T is "
+        f"{_with_interval(figures.pa, figures.pa_interval, figures, m)}, and agreement with "
+        f"the mode ({m.pam}, eq. 2) is "
+        f"{_with_interval(figures.pam, figures.pam_interval, figures, m)}, "
+        f"{_percent(figures.mode_share, m)} of the items of T having a mode{resampling}."
+    )
+    alpha = "undefined" if figures.alpha_masi is None else f"{figures.alpha_masi:.3f}"
+    sentences.append(f"Krippendorff's {m.alpha} with MASI distance is {alpha}.")
+    if figures.checks:
+        rates = [c.passed / c.answered for c in figures.checks if c.answered]
+        if rates:
+            sentences.append(
+                f"On the attention checks, the {_number(len(rates), 'participant', 'participants')}"
+                f" answered {_percent(sum(rates) / len(rates), m)} correctly on average "
+                f"(lowest {_percent(min(rates), m)})."
+            )
+    heading = m.heading.format(e(f"Annotation of {figures.dataset}"))
+    signatures = (
+        f"Signatures: gold {m.code.format(e(figures.gold_signature))}; "
+        f"agreement {m.code.format(e(figures.agreement_signature))}."
+    )
+    return f"{heading} {' '.join(sentences)}\n\n{signatures}\n"

@@ -1,0 +1,52 @@
+"""A dataset's agreement report and methods paragraph, as the pages and ``lexsub report``
+give them: the gold compiled with the dataset's exclusions (:func:`compile_dataset`), its
+``annotators.jsonl`` read back, and one call of :func:`scoring.agreement.report.report`.
+The rendering is pure (:mod:`annotate.gold.methods`)."""
+
+from __future__ import annotations
+
+from annotate.gold import CompiledGold
+from annotate.gold.methods import CheckScore, StudyFigures, study_figures
+from annotate.gold.write import annotator_lines
+from annotate.models import Dataset
+from annotate.services.goldfiles import compile_dataset
+from scoring.agreement.report import AgreementReport, report
+from scoring.formats.annotators import parse_annotators
+
+SEED = 12345
+"""The resampling's seed when none is given (the agreement page's default)."""
+
+
+def dataset_agreement(
+    dataset: Dataset, compiled: CompiledGold, seed: int = SEED, leave_out: bool = False
+) -> AgreementReport:
+    """The agreement report of the compiled gold, with bootstrap intervals over lemmas
+    (``seed``) and the leave-one-out rows when asked; its signature records how many
+    annotators the compile left out."""
+    lines = list(annotator_lines(compiled))
+    items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
+    return report(
+        items,
+        leave_out=leave_out,
+        with_intervals=True,
+        seed=seed,
+        excluded=len(compiled.excluded),
+    )
+
+
+def check_scores(dataset: Dataset) -> tuple[CheckScore, ...] | None:
+    """Each participant's attention-check score, None while the dataset has no check items.
+
+    The hook for attention checks: when check items and their accepted answers are stored,
+    return one :class:`CheckScore` per participant here and the methods paragraph reports
+    them (mean and lowest share answered correctly)."""
+    return None
+
+
+def study_methods(dataset: Dataset, seed: int = SEED) -> StudyFigures:
+    """The figures of the methods paragraph: the gold as ``lexsub compile`` makes it with
+    the default options, and the agreement report the agreement page shows."""
+    compiled = compile_dataset(dataset)
+    return study_figures(
+        dataset.name, compiled, dataset_agreement(dataset, compiled, seed), check_scores(dataset)
+    )

@@ -1,0 +1,65 @@
+"""``lexsub report`` and the methods page on the ``answered`` fixture (lemmatised, as
+``lexsub compile`` does by default): bright.a 1 ann {clever}, bob {clever, smart}, cat a
+name; stand.n.v 3 ann {tolerate, bear}, bob {tolerate}, cat {bear}. By hand: PA =
+(1/2 + (1/2 + 1/2 + 0)/3) / 2 = 41.67%; item 1's mode clever (item 3's bear and tolerate
+tie), PAm = (1 + 1/2) / 2 = 75.00%, half of T with a mode."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from markupsafe import escape
+
+from tests.conftest import login
+
+pytestmark = pytest.mark.database
+
+OPENING = (
+    "**Annotation of small.** 3 annotators gave 6 responses to 2 items of 2 target words "
+    "(language en): 3.00 responses and 2.00 distinct substitutes per item. T, the items "
+    "with substitutes from at least two annotators, holds 2 items (100.00% of the items). "
+    "Pairwise agreement (PA; McCarthy & Navigli 2009, eq. 1) over the 2 items of T is "
+    "41.67% (95% CI "
+)
+
+
+def test_report_command_and_page_agree(answered: Flask) -> None:
+    runner = answered.test_cli_runner()
+    result = runner.invoke(args=["lexsub", "report", "--dataset", "small"])
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert text.startswith(OPENING)
+    assert "agreement with the mode (PAm, eq. 2) is 75.00% (95% CI " in text
+    assert "50.00% of the items of T having a mode; intervals from 1000 bootstrap" in text
+    assert "left out" not in text
+    latex = runner.invoke(args=["lexsub", "report", "--dataset", "small", "--format", "latex"])
+    assert latex.output.startswith(r"\paragraph{Annotation of small} 3 annotators gave 6")
+    client = answered.test_client()
+    login(client, "boss")
+    page = client.get("/organiser/datasets/1/methods").get_data(as_text=True)
+    assert str(escape(text)) in page
+    assert str(escape(latex.output)) in page
+    assert "No attention checks are recorded" in page
+
+
+def test_report_leaves_out_who_the_organiser_left_out(answered: Flask) -> None:
+    runner = answered.test_cli_runner()
+    runner.invoke(args=["lexsub", "exclude", "--dataset", "small", "bob", "--reason", "a bot"])
+    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
+    # without bob: item 1 has one annotator with substitutes (out of T); item 3 ann
+    # {tolerate, bear}, cat {bear}: PA 1/2, mode bear, PAm (1/2 + 1) / 2
+    assert text.startswith(
+        "**Annotation of small.** 2 annotators gave 4 responses to 2 items of 2 target "
+        "words (language en): 2.00 responses and 1.50 distinct substitutes per item. "
+        "1 annotator was left out: bob (a bot, 2 responses). T, the items with substitutes "
+        "from at least two annotators, holds 1 item (50.00% of the items). Pairwise "
+        "agreement (PA; McCarthy & Navigli 2009, eq. 1) over the 1 items of T is 50.00%"
+    )
+    assert "is 75.00%" in text
+    assert "|excluded:1`; agreement `metric:agreement|" in text
+
+
+def test_report_of_no_dataset(app: Flask) -> None:
+    result = app.test_cli_runner().invoke(args=["lexsub", "report", "--dataset", "nope"])
+    assert result.exit_code == 1
+    assert result.output == "Error: no dataset 'nope'\n"
