@@ -97,7 +97,7 @@ def test_a_simplification_study_asks_for_simpler_words_and_compiles_to_tsar(
 def test_a_complexity_study_rates_one_to_five_and_compiles_to_mlsp(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
-    study(app, tmp_path, "rated", RATED, ("ann", "bea"))
+    dataset_id = study(app, tmp_path, "rated", RATED, ("ann", "bea"))
     first, second, third = instance_ids(app)
     login(client, "ann")
     page = client.get(f"/annotate/{first}").get_data(as_text=True)
@@ -135,6 +135,12 @@ def test_a_complexity_study_rates_one_to_five_and_compiles_to_mlsp(
     assert agreement["alpha"]["ordinal"] == pytest.approx(46 / 51, abs=1e-12)
     assert (agreement["units"], agreement["pairable"], agreement["seed"]) == (3, 3, 12345)
     assert not (tmp_path / "out" / "gold").exists()
+    client.post("/logout")
+    organiser(app, client)
+    page = client.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
+    assert "3 of 3 rated targets have two ratings or more" in page
+    assert "<tr><td>ordinal</td><td>0.902</td>" in page  # 46 / 51
+    assert "<tr><td>interval</td><td>0.833</td>" in page  # 5 / 6
 
 
 def test_a_substitution_study_keeps_its_wording(
@@ -245,6 +251,8 @@ def test_the_organisers_pages_open_on_a_rated_study(
         '<dd id="task">complexity: a 1-5 rating of the word (compiles to the MLSP-2024 layout); '
         "the gold of the imported file is kept as the reference</dd>"
     ) in facts
+    agreement = client.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
+    assert "No alpha yet: no target has two ratings (alpha needs pairable values)." in agreement
     for page in ("", "/progress", "/compile", "/agreement", "/answers", "/problems", "/lemmas"):
         response = client.get(f"/organiser/datasets/{dataset_id}{page}")
         assert response.status_code == 200, (page, response.status_code)

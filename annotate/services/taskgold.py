@@ -59,9 +59,11 @@ def ratings_by_instance(dataset: Dataset) -> dict[str, list[int]]:
     }
 
 
-def rating_agreement_of(dataset: Dataset) -> RatingAgreement:
-    """Ordinal and interval alpha of the study's ratings, with bootstrap intervals."""
-    return rating_agreement(list(ratings_by_instance(dataset).values()))
+def rating_agreement_of(dataset: Dataset, seed: int = 12345) -> RatingAgreement:
+    """Ordinal and interval alpha of the study's ratings, with bootstrap intervals over
+    the targets (``seed``); ValueError when alpha is undefined (no target rated twice,
+    every rating the same)."""
+    return rating_agreement(list(ratings_by_instance(dataset).values()), seed=seed)
 
 
 def task_files(dataset: Dataset) -> dict[str, str]:

@@ -38,7 +38,7 @@ from annotate.services.inspect import (
 )
 from annotate.services.methods import SEED, dataset_agreement, study_methods
 from annotate.services.rules import MAX_USERNAME, ServiceError
-from annotate.services.taskgold import BENCHMARKS, score_system
+from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
@@ -57,6 +57,14 @@ def agreement(dataset_id: int) -> str:
     """Table 1 for the dataset's current responses, per annotator, alpha and kappa, with
     bootstrap intervals over lemmas, and the charts."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    if dataset.task == "complexity":  # ratings, not sets of substitutes
+        try:
+            rated, reason = rating_agreement_of(dataset, _seed()), None
+        except ValueError as error:
+            rated, reason = None, str(error)
+        return render_template(
+            "reports/rating_agreement.html", dataset=dataset, agreement=rated, reason=reason
+        )
     compiled = compile_dataset(dataset)
     found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
     return render_template(

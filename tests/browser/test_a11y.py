@@ -537,6 +537,13 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     ),
     ("reports.scores", "boss", "complexity system scored", _benchmark_result, "rated"),
     (
+        "reports.agreement",
+        "boss",
+        "complexity study, no alpha yet",
+        _path(lambda s: f"/organiser/datasets/{s.rated}/agreement"),
+        "rated",
+    ),
+    (
         "organiser.dataset",
         "boss",
         "German dataset",
