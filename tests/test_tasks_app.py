@@ -253,10 +253,30 @@ def test_the_organisers_pages_open_on_a_rated_study(
     ) in facts
     agreement = client.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
     assert "No alpha yet: no target has two ratings (alpha needs pairable values)." in agreement
-    for page in ("", "/progress", "/compile", "/agreement", "/answers", "/problems", "/lemmas"):
+    pages = ("", "/progress", "/compile", "/agreement", "/answers", "/problems", "/lemmas")
+    for page in (*pages, "/methods", "/members"):
         response = client.get(f"/organiser/datasets/{dataset_id}{page}")
         assert response.status_code == 200, (page, response.status_code)
     download = client.get(f"/organiser/datasets/{dataset_id}/gold?file=lcp_gold.tsv")
     assert download.get_data(as_text=True) == (
         "en_1\tenglish\tThe prototype was shown.\tprototype\t0.25\n"
+    )
+
+
+def test_any_format_imports_as_a_study_of_the_task_given(app: Flask, tmp_path: Path) -> None:
+    from tests.test_importer_formats import TSV
+
+    path = tmp_path / "ours.tsv"
+    path.write_bytes(TSV)
+    result = app.test_cli_runner().invoke(
+        args=["lexsub", "import", str(path), "--dataset", "ours", "--task", "complexity"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "task complexity" in result.output
+    refused = app.test_cli_runner().invoke(
+        args=["lexsub", "import", str(path), "--dataset", "x", "--task", "rating"]
+    )
+    assert refused.exit_code == 2
+    assert "'rating' is not one of 'substitution', 'simplification', 'complexity'" in (
+        refused.output
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import time
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from annotate.gold.methods import FORMATS as REPORT_FORMATS
 from annotate.gold.methods import Format, methods_text
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
-from annotate.models import Dataset, User
+from annotate.models import TASKS, Dataset, User
 from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
@@ -173,7 +174,15 @@ def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     type=click.Choice(FORMATS),
     help="The file's format (default: told from the content).",
 )
-def import_command(file: Path, name: str, language: str | None, format_: str | None) -> None:
+@click.option(
+    "--task",
+    type=click.Choice(TASKS),
+    help="What the annotators do (default: simplification or complexity for --format tsar, "
+    "else substitution).",
+)
+def import_command(
+    file: Path, name: str, language: str | None, format_: str | None, task: str | None
+) -> None:
     """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, a TSV or CSV
     table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed, or
     (--format tsar) a TSAR-2022 or MLSP-2024 file: SENTENCE<TAB>WORD[<TAB>SUBSTITUTE...]
@@ -189,6 +198,8 @@ def import_command(file: Path, name: str, language: str | None, format_: str | N
         raise click.ClickException(f"nothing imported: {error}") from error
     try:
         result = parse_source(data, str(file), format_, language, limits)
+        if task is not None:
+            result = replace(result, task=task)
         imported = import_dataset(result, name, file.name, data)
     except SourceError as error:  # it names FILE:LINE or FILE:PATH
         raise click.ClickException(f"nothing imported: {error}") from error
