@@ -213,6 +213,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         session.exitstatus = 1
 
 
+def join(client: FlaskClient, link: str) -> int:
+    """Follow a study link as a participant and press Start on the onboarding page (no
+    consent text, no questions); returns the link's own status (302 when admitted)."""
+    response = client.get(link)
+    if response.status_code == 302:
+        opened = client.get(response.headers["Location"])
+        if opened.headers.get("Location", "").endswith("/start"):
+            assert client.post(opened.headers["Location"]).status_code == 302
+    return response.status_code
+
+
 def save(client: FlaskClient, instance_id: int, form: dict[str, str]) -> int:
     """Save ``form`` through the annotation page, confirming flagged values (a one-letter
     substitute, ``nil`` typed as a word, the target word) as an annotator would by

@@ -316,6 +316,11 @@ def test_the_study_link_logs_in_and_ends_with_the_completion_code(
     response = client.get(f"/study/{token}?PROLIFIC_PID=60a1b2c3d4e5f6a7b8c9d0e1")
     assert response.headers["Location"] == f"/annotate/dataset/{dataset}"
     ids = _ids_of(app, dataset)
+    # the onboarding page first: no sentence before Start
+    start = f"/study/dataset/{dataset}/start"
+    assert client.get(f"/annotate/dataset/{dataset}").headers["Location"] == start
+    assert client.get(f"/annotate/{ids[0]}").headers["Location"] == start
+    assert client.post(start).headers["Location"] == f"/annotate/dataset/{dataset}"
     assert client.get(f"/annotate/dataset/{dataset}").headers["Location"] == f"/annotate/{ids[0]}"
     for instance_id in ids:
         assert save(client, instance_id, {"sub1": "word"}) == 302

@@ -112,9 +112,11 @@ DEMO_USERS = (
 
 
 def init_app(app: Flask) -> None:
+    from annotate.cli.checks import checks_command
     from annotate.cli.rounds import round_group
 
     lexsub.add_command(round_group)
+    lexsub.add_command(checks_command)
     app.cli.add_command(lexsub)
 
 
@@ -343,6 +345,11 @@ def _check_answered(dataset: Dataset, excluded: tuple[Exclusion, ...]) -> None:
     help="Leave USER's answers out of this compile, with REASON (repeatable); "
     "'lexsub exclude' keeps an exclusion for every compile and page.",
 )
+@click.option(
+    "--keep-checks",
+    is_flag=True,
+    help="Keep the attention-check sentences (left out by default; summary.json counts them).",
+)
 def compile_command(
     name: str,
     out: Path,
@@ -351,6 +358,7 @@ def compile_command(
     t_rule: str,
     only_t: bool,
     excluded: tuple[Exclusion, ...],
+    keep_checks: bool,
 ) -> None:
     """Compile the dataset's responses, with the stored lemma decisions, in the dataset's
     language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json.
@@ -362,6 +370,7 @@ def compile_command(
         t_rule=t_rule,  # type: ignore[arg-type]
         only_t=only_t,
         excluded=excluded,
+        keep_checks=keep_checks,
     )
     dataset = _dataset(name)
     if dataset.task == "complexity":

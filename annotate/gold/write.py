@@ -126,6 +126,11 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "signature": gold.signature.text,
         **_language(gold),
         "responses": gold.responses,
+        **(
+            {}
+            if gold.check_items_left_out is None
+            else {"check_items_left_out": gold.check_items_left_out}
+        ),
         "annotators": list(gold.annotators),
         **_excluded(gold),
         "annotator_sets": annotator_sets(

@@ -418,7 +418,9 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     member of it: found, or, on the first visit, created without a password (username
     ``p<dataset id>-<participant id>``) and, in the overlap design, given a batch (expired
     batches released first, :func:`release_expired`). A participant whose batch was
-    released gets a new one if one is free. :class:`StudyFull` when every batch has its
+    released gets a new one if one is free; one screened out by the comprehension check
+    (:mod:`annotate.services.onboarding`) is returned as they are, never admitted again.
+    :class:`StudyFull` when every batch has its
     annotators or the study has ``max_participants``: then nothing is created (the
     releases stay). :class:`ServiceError` for an id that is not 1-64 letters, digits,
     '.', '_' or '-'."""
@@ -429,8 +431,8 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     user: User | None = db.session.scalar(
         select(User).where(User.study_id == dataset.id, User.participant_id == participant_id)
     )
-    if user is not None and is_member(user, dataset):
-        return user
+    if user is not None and (is_member(user, dataset) or user.screened_out_at is not None):
+        return user  # a participant screened out is never admitted again (onboarding)
     started = user is not None
     _lock(dataset)  # arrivals at once are admitted one after the other (PostgreSQL)
     release_expired(dataset, now)

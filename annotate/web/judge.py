@@ -221,7 +221,9 @@ def round_page(round_id: int) -> str | BaseResponse:
         current = {user.id for user in judges(round_)}
         added = removed = 0
         try:
-            for user in db.session.scalars(select(User).where(User.role == "annotator")):
+            for user in db.session.scalars(
+                select(User).where(User.role == "annotator", User.study_id.is_(None))
+            ):
                 if user.id in wanted and user.id not in current:
                     added += assign_judge(user, round_)
                 elif user.id not in wanted and user.id in current:
@@ -233,7 +235,11 @@ def round_page(round_id: int) -> str | BaseResponse:
             flash(f"{added} judges assigned, {removed} removed.", "info")
         return redirect(url_for("judge.round_page", round_id=round_.id))
     annotators = list(
-        db.session.scalars(select(User).where(User.role == "annotator").order_by(User.username))
+        db.session.scalars(
+            select(User)
+            .where(User.role == "annotator", User.study_id.is_(None))
+            .order_by(User.username)
+        )
     )
     current = {user.id for user in judges(round_)}
     return render_template(

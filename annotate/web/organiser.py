@@ -261,6 +261,7 @@ def compile_options(args: Mapping[str, str]) -> CompileOptions:
         lemmatise=args.get("no_lemmatise") != "on",
         t_rule=t_rule,  # type: ignore[arg-type]
         only_t=args.get("only_t") == "on",
+        keep_checks=args.get("keep_checks") == "on",
     )
 
 
@@ -285,6 +286,8 @@ def command_line(dataset: Dataset, options: CompileOptions) -> str:
         words += ["--t-rule", options.t_rule]
     if options.only_t:
         words.append("--only-t")
+    if options.keep_checks:
+        words.append("--keep-checks")
     return shlex.join(words)
 
 
@@ -295,6 +298,7 @@ def _query(options: CompileOptions) -> dict[str, str]:
         ("only_t", options.only_t),
         ("no_normalise", not options.normalise),
         ("no_lemmatise", not options.lemmatise),
+        ("keep_checks", options.keep_checks),
     ):
         if on:
             query[key] = "on"

@@ -73,6 +73,9 @@ REFERENZ_ROWS = (
 )
 """A lexical-reference round of the German study, one candidate a screen."""
 
+QUESTION = "Which box is for a proper name?\n* the Proper name tick\n- the first substitute box"
+"""The demo study's comprehension check: one question."""
+
 
 @dataclass
 class Study:
@@ -126,6 +129,8 @@ def _study(live: Live, tmp: Path) -> Study:
         token = open_study(demo, "DONE-42")
         # the study full: "gone" started and was let go, "here" holds the only place
         set_study_rules(demo, 30, 1, "OUT-7")
+        demo.consent = "I agree to take part."
+        demo.comprehension = QUESTION
         unassign(participant(demo, "gone"), demo)
         participant(demo, "here")
         instances = list(
@@ -371,6 +376,23 @@ def _ranked(file: Callable[[Study], Path], shown: str) -> Callable[[Study], Visi
     return visit
 
 
+def _onboarding(failures: int) -> Callable[[Study], Visit]:
+    """The demo study's onboarding page as participant "here" (the visitor, logged in by
+    the link) sees it, after ``failures`` more wrong answers to its question."""
+
+    def visit(study: Study) -> Visit:
+        def run(page: Page) -> None:
+            _open(page, study.url(f"/study/{study.token}?participant=here"))
+            for _ in range(failures):
+                page.get_by_label("the first substitute box").check()
+                page.get_by_role("button", name="I agree: start").click()
+            expect(page.locator("#consent, #screened-out").first).to_be_visible()
+
+        return run
+
+    return visit
+
+
 # endpoint -> (who, name of the state, how to get there, the dataset the page is about)
 PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     ("auth.login", "visitor", "log in", _path(lambda s: "/login"), None),
@@ -392,6 +414,17 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=gone"), 409),
         "demo",
     ),
+    (
+        "members.study_page",
+        "boss",
+        "study page",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/study"),
+        "demo",
+    ),
+    # last of the visitor's pages: the link logs the visitor in as participant "here"
+    ("onboarding.onboarding", "visitor", "onboarding", _onboarding(0), "demo"),
+    ("onboarding.onboarding", "visitor", "comprehension failed once", _onboarding(1), "demo"),
+    ("onboarding.onboarding", "visitor", "screened out", _onboarding(1), "demo"),
     ("annotator.home", "ann", "your work", _path(lambda s: "/"), None),
     ("annotator.instructions", "ann", "instructions", _path(lambda s: "/instructions"), None),
     ("annotator.start", "ann", "first unanswered", _path(lambda s: "/annotate"), "demo"),

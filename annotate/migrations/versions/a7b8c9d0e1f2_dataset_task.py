@@ -1,7 +1,7 @@
 """a dataset's task (substitution, simplification, complexity) and its reference gold
 
 Revision ID: a7b8c9d0e1f2
-Revises: a7e1c5d9b3f2
+Revises: 0a1b2c3d4e5f
 Create Date: 2026-11-27 08:10:00
 
 """
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "a7b8c9d0e1f2"
-down_revision = "a7e1c5d9b3f2"
+down_revision = "0a1b2c3d4e5f"
 branch_labels = None
 depends_on = None
 
