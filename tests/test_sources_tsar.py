@@ -178,3 +178,23 @@ def test_a_refused_file_imports_nothing(app: Flask, tmp_path: Path) -> None:
 )
 def test_find_target(sentence: str, word: str, found: tuple[int, int, bool]) -> None:
     assert find_target(sentence, word) == found
+
+
+@pytest.mark.parametrize(
+    ("file_name", "instances", "words"),
+    [
+        ("tsar2022_en_test_gold.tsv", 373, 319),
+        ("tsar2022_es_test_gold.tsv", 368, 344),
+        ("tsar2022_pt_test_gold.tsv", 374, 339),
+        ("tsar2022_en_trial_gold.tsv", 10, 10),
+        ("tsar2022_es_trial_gold.tsv", 12, 12),
+        ("tsar2022_pt_trial_gold.tsv", 10, 10),
+    ],
+)
+def test_every_tsar_gold_imports_like_its_input(file_name: str, instances: int, words: int) -> None:
+    gold = shared_path("data", "tsar2022", file_name)
+    none = shared_path("data", "tsar2022", file_name.replace("_gold", "_none"))
+    result = parse_source(gold.read_bytes(), gold.name, "tsar")
+    assert (result.n_instances, len(result.lexelts)) == (instances, words)
+    same = parse_source(none.read_bytes(), none.name, "tsar")
+    assert same.instances == result.instances
