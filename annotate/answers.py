@@ -25,7 +25,7 @@ from scoring.substitute import (
 )
 
 MAX_SUBSTITUTES = 3
-FIELDS = ("sub1", "sub2", "sub3", "name", "nil", "mw", "multiword", "used_dictionary")
+FIELDS = ("sub1", "sub2", "sub3", "name", "nil", "mw", "multiword", "used_dictionary", "rating")
 """The form's fields (their labels are contracts: see templates/annotate/item.html)."""
 __all__ = [
     "FIELDS",
@@ -35,12 +35,21 @@ __all__ = [
     "FormCheck",
     "Message",
     "validate_answer",
+    "validate_rating",
 ]
+
+
+RATINGS = ("1", "2", "3", "4", "5")
+"""A complexity study's answer: how difficult the target is, 1 (very easy) to 5 (very
+difficult), the five-point scale of MultiLS (Shardlow et al. 2024)."""
 
 
 @dataclass(frozen=True)
 class Answer:
-    kind: str  # substitutes | name | nil
+    """An answer as stored: ``kind`` substitutes, name or nil; or ``rating`` (a
+    complexity study), whose one element of ``substitutes`` is the rating, 1 to 5."""
+
+    kind: str  # substitutes | name | nil | rating
     substitutes: tuple[str, ...]
     multiword: str | None
     used_dictionary: bool
@@ -227,3 +236,13 @@ def _token(cautions: list[Message]) -> str:
         return ""
     text = "\x1f".join(f"{' '.join(m.fields)}\x1e{m.text}" for m in cautions)
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def validate_rating(form: Mapping[str, str]) -> FormCheck:
+    """Read a complexity study's form: ``rating``, one of :data:`RATINGS`."""
+    value = (form.get("rating") or "").strip()
+    if value not in RATINGS:
+        return FormCheck(
+            None, (Message(("rating",), N_("Choose how difficult the word is, from 1 to 5.")),)
+        )
+    return FormCheck(Answer("rating", (value,), None, False))

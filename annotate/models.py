@@ -21,6 +21,10 @@ from annotate.extensions import db
 from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
 
 ROLES = ("annotator", "organiser")
+TASKS = ("substitution", "simplification", "complexity")
+"""What a dataset's annotators do: give substitutes (McCarthy & Navigli 2007), give
+simpler substitutes (Saggion et al. 2022), or rate the target's complexity from 1 to 5
+(Shardlow et al. 2024)."""
 KINDS = ("substitutes", "name", "nil")
 
 IdValue = int | ColumnElement[int] | QueryableAttribute[int]
@@ -155,6 +159,12 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
+    # The annotators' task (:data:`TASKS`), and the imported file's own gold when it
+    # carries one (TSAR's or MLSP's substitutes or complexities, the file's text).
+    task: Mapped[str] = mapped_column(
+        String(16), default="substitution", server_default="substitution"
+    )
+    reference: Mapped[str] = mapped_column(Text, default="", server_default="")
     # Its figures, fixed at import (:func:`annotate.services.datasets.import_dataset`), so that no
     # page counts them over the whole dataset: its sentences, and its words that have one.
     sentences: Mapped[int] = mapped_column(default=0, server_default="0")

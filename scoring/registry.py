@@ -339,6 +339,22 @@ AGREEMENT: tuple[Figure, ...] = (
         "Krippendorff 2011",
         f"{_AGREE}.metric_alpha:ratio_alpha",
     ),
+    _agreement(
+        "complexity.alpha.ordinal",
+        "ratings",
+        "Krippendorff's alpha of a complexity study's 1-5 ratings, ordinal level",
+        "Krippendorff 2011",
+        f"{_AGREE}.ratings:rating_alpha",
+        level="ordinal",
+    ),
+    _agreement(
+        "complexity.alpha.interval",
+        "ratings",
+        "Krippendorff's alpha of a complexity study's 1-5 ratings, interval level",
+        "Krippendorff 2011",
+        f"{_AGREE}.ratings:rating_alpha",
+        level="interval",
+    ),
 )
 """The agreement measures: the report's (``sets``, ``multiwords``) in its order, then those
 for labels, SWORDS' judgements and ratings."""

@@ -442,7 +442,7 @@ def test_unknown_content_is_refused_with_the_formats() -> None:
     assert str(refused(b"hello\nworld\n", "f.txt")) == (
         "f.txt:1: cannot tell the format: not XML (starting with <), not JSON (starting with "
         "{), not a TSV or CSV header naming id, lexelt and sentence; give the format "
-        "(semeval, coinco, swords, tsv, csv)"
+        "(semeval, coinco, swords, tsv, csv, tsar)"
     )
 
 
@@ -586,7 +586,14 @@ def test_the_readme_examples_import() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Importing data", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `")]
-    assert [row.split("`")[1] for row in rows] == ["semeval", "coinco", "swords", "tsv", "csv"]
+    assert [row.split("`")[1] for row in rows] == [
+        "semeval",
+        "coinco",
+        "swords",
+        "tsv",
+        "csv",
+        "tsar",
+    ]
     examples = {row.split("`")[1]: row.rsplit("| `", 1)[1] for row in rows}
     for name in ("semeval", "coinco", "swords"):
         example = examples[name].split("` |")[0]
@@ -606,6 +613,9 @@ def test_the_readme_examples_import() -> None:
     assert [(i.lexelt, i.after) for i in parse_source(table.encode(), "c").instances] == [
         ("spazieren_gehen.v", ' im Park spazieren, "gern".')
     ]
+    line = examples["tsar"].split("`")[0].replace("⇥", "\t")
+    [instance] = parse_source(line.encode(), "t", "tsar").instances
+    assert (instance.id, instance.lexelt, instance.head) == ("en_1", "arduous.n", "arduous")
 
 
 def test_gzip_that_unpacks_too_far_is_refused() -> None:

@@ -35,6 +35,7 @@ NOT_MEASURES = {
     "set_alpha": "masi_alpha with any set distance (masi_alpha is registered)",
     "package_alpha": "the krippendorff package's nominal alpha, the route of indicator_alpha",
     "multivalued_alpha": "substitute_multivalued_alpha on units already made into sets",
+    "rating_agreement": "rating_alpha at both levels with bootstrap intervals (registered)",
 }
 """Functions of scoring.agreement named like a measure that are the route of a registered
 one, with why."""

@@ -11,6 +11,7 @@ import json
 import secrets
 import time
 from contextlib import suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +30,17 @@ from annotate.gold.methods import FORMATS as REPORT_FORMATS
 from annotate.gold.methods import Format, methods_text
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
-from annotate.models import Dataset, User
+from annotate.models import TASKS, Dataset, User
 from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
 from annotate.services.exclusions import exclude, exclusions_of, include, stored_exclusions
-from annotate.services.goldfiles import decide, proposed_changes, write_dataset_gold
+from annotate.services.goldfiles import (
+    decide,
+    proposed_changes,
+    write_dataset_gold,
+    write_task_files,
+)
 from annotate.services.inspect import annotators_with_answers
 from annotate.services.methods import SEED, study_methods
 from annotate.services.rules import ServiceError
@@ -178,9 +184,19 @@ def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     type=click.Choice(FORMATS),
     help="The file's format (default: told from the content).",
 )
-def import_command(file: Path, name: str, language: str | None, format_: str | None) -> None:
-    """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, or a TSV or CSV
-    table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed."""
+@click.option(
+    "--task",
+    type=click.Choice(TASKS),
+    help="What the annotators do (default: simplification or complexity for --format tsar, "
+    "else substitution).",
+)
+def import_command(
+    file: Path, name: str, language: str | None, format_: str | None, task: str | None
+) -> None:
+    """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, a TSV or CSV
+    table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed, or
+    (--format tsar) a TSAR-2022 or MLSP-2024 file: SENTENCE<TAB>WORD[<TAB>SUBSTITUTE...]
+    makes a simplification study, MLSP's *_lcp.tsv a complexity study."""
     started = time.perf_counter()
     limits = current_app.config["IMPORT_LIMITS"]
     try:
@@ -192,6 +208,8 @@ def import_command(file: Path, name: str, language: str | None, format_: str | N
         raise click.ClickException(f"nothing imported: {error}") from error
     try:
         result = parse_source(data, str(file), format_, language, limits)
+        if task is not None:
+            result = replace(result, task=task)
         imported = import_dataset(result, name, file.name, data)
     except SourceError as error:  # it names FILE:LINE or FILE:PATH
         raise click.ClickException(f"nothing imported: {error}") from error
@@ -202,6 +220,9 @@ def import_command(file: Path, name: str, language: str | None, format_: str | N
     for note in result.notes:
         click.echo(f"{file}: {note}")
     click.echo(f"language {imported.dataset.language} ({language_name(imported.dataset.language)})")
+    click.echo(f"task {imported.dataset.task}")
+    if imported.dataset.reference:
+        click.echo(f"the file's {imported.dataset.task} gold is kept as the reference gold")
     verb = "imported" if imported.created else "already imported, unchanged:"
     click.echo(
         f"{verb} {imported.instances} instances in {len(result.lexelts)} words as "
@@ -394,6 +415,9 @@ def compile_command(
         keep_checks=keep_checks,
     )
     dataset = _dataset(name)
+    if dataset.task == "complexity":
+        _compile_ratings(dataset, out)
+        return
     _check_answered(dataset, excluded)
     try:
         gold = write_dataset_gold(dataset, out, options)
@@ -418,6 +442,30 @@ def compile_command(
     )
     for left in gold.excluded:
         click.echo(f"left out {left.annotator} ({left.responses} responses): {left.reason}")
+    if dataset.task == "simplification":
+        click.echo(f"simplification study: TSAR's gold layout in {out / 'tsar_gold.tsv'}")
+
+
+def _compile_ratings(dataset: Dataset, out: Path) -> None:
+    """``lexsub compile`` of a complexity study: MLSP's layout and the ratings' alpha."""
+    try:
+        files = write_task_files(dataset, out)
+    except OSError as error:
+        raise click.ClickException(
+            f"cannot write {error.filename or out}: {error.strerror}"
+        ) from error
+    rated = files["lcp_gold.tsv"].count("\n")
+    agreement = json.loads(files["agreement.json"])
+    alpha = agreement["alpha"]
+    figures = (
+        f"ordinal alpha {alpha['ordinal']:.4f}, interval alpha {alpha['interval']:.4f}"
+        if alpha
+        else f"no alpha: {agreement['reason']}"
+    )
+    click.echo(
+        f"compiled the ratings of {rated} targets ({figures}): lcp_gold.tsv and "
+        f"agreement.json in {out}"
+    )
 
 
 @lexsub.command("exclude")

@@ -55,6 +55,8 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
             source=source,
             source_sha256=digest,
             language=result.language,
+            task=result.task,
+            reference=result.reference,
             sentences=sum(len(lexelt.instances) for lexelt in result.lexelts),
             words=sum(1 for lexelt in result.lexelts if lexelt.instances),
         )

@@ -32,6 +32,7 @@ from annotate.models import CheckItem, Dataset, Instance, LemmaDecision
 from annotate.services.datasets import export_records
 from annotate.services.exclusions import exclusions_of
 from annotate.services.rules import ServiceError, check_text
+from annotate.services.taskgold import task_files
 from scoring.formats import FormatError
 from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt
@@ -119,14 +120,16 @@ def check_ids(dataset: Dataset) -> set[str]:
 
 def dataset_records(dataset: Dataset, keep_checks: bool = False) -> list[Response]:
     """The dataset's current responses as the compiler reads them, its attention-check
-    sentences' left out unless ``keep_checks``; :class:`BrokenDataset` naming every
-    response (``DATASET:N``), its value and the rule when some break one."""
+    sentences' left out unless ``keep_checks`` (and a complexity study's ratings, which are
+    not substitutes: they compile by :mod:`annotate.services.taskgold`);
+    :class:`BrokenDataset` naming every response (``DATASET:N``), its value and the rule
+    when some break one."""
     checks = set() if keep_checks else check_ids(dataset)
     try:
         return [
             parse_response(record, f"{dataset.name}:{index}")
             for index, record in enumerate(export_records(dataset), 1)
-            if record["instance"] not in checks
+            if record["instance"] not in checks and record["kind"] != "rating"
         ]
     except FormatError as error:
         raise BrokenDataset(
@@ -171,19 +174,35 @@ def write_dataset_gold(
     dataset: Dataset, out: Path, options: CompileOptions | None = None
 ) -> CompiledGold:
     """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
-    with ``python -m annotate.compile … --decisions out/decisions.json``."""
+    with ``python -m annotate.compile … --decisions out/decisions.json``; a
+    simplification study's ``tsar_gold.tsv`` too (:func:`write_task_files`)."""
     gold = compile_dataset(dataset, options)
     write_outputs(gold, out)
     write_decisions(out / "decisions.json", decisions_of(dataset))
+    write_task_files(dataset, out)
     return gold
+
+
+def write_task_files(dataset: Dataset, out: Path) -> dict[str, str]:
+    """The study's gold in its benchmark's layout
+    (:func:`annotate.services.taskgold.task_files`) written into ``out``."""
+    files = task_files(dataset)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8", newline="")
+    return files
 
 
 def gold_files(dataset: Dataset, options: CompileOptions | None = None) -> dict[str, bytes]:
     """The files ``lexsub compile --dataset NAME --out DIR`` writes with ``options``
     (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes, sorted
-    by name: the same texts are written there, so they are the same bytes."""
-    texts = output_texts(compile_dataset(dataset, options))
-    texts["decisions.json"] = decisions_text(decisions_of(dataset))
+    by name: the same texts are written there, so they are the same bytes. A complexity
+    study's are its ratings' files only (``lcp_gold.tsv``, ``agreement.json``), a
+    simplification study's add ``tsar_gold.tsv``."""
+    texts = task_files(dataset)
+    if dataset.task != "complexity":
+        texts |= output_texts(compile_dataset(dataset, options))
+        texts["decisions.json"] = decisions_text(decisions_of(dataset))
     return {name: texts[name].encode("utf-8") for name in sorted(texts)}
 
 

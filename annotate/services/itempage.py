@@ -67,6 +67,7 @@ class DatasetName:
     id: int
     name: str
     language: str
+    task: str = "substitution"
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,9 @@ class ItemPage:
     def form(self) -> dict[str, str]:
         """The form's values: the saved answer (empty for a new sentence) and the tick."""
         form = {"used_dictionary": "on" if self.used_dictionary else ""}
-        if self.saved is not None:
+        if self.saved is not None and self.saved.kind == "rating":
+            form["rating"] = self.saved.substitutes[0] if self.saved.substitutes else ""
+        elif self.saved is not None:
             for index, substitute in enumerate(self.saved.substitutes[:3], 1):
                 form[f"sub{index}"] = substitute
             form["name"] = "on" if self.saved.kind == "name" else ""
@@ -144,7 +147,7 @@ def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, Item
     if not rows:
         return None
     top = rows[0]
-    dataset = DatasetName(top.dataset_id, top.name, top.language)
+    dataset = DatasetName(top.dataset_id, top.name, top.language, top.task)
     addressed = Addressed(
         top.id,
         top.lexelt_id,
@@ -200,6 +203,7 @@ def page_statement(following: bool) -> Select[Any]:
             Lexelt.word_index.label("lexelt_word_index"),
             Dataset.name,
             Dataset.language,
+            Dataset.task,
             Dataset.sentences,
             Dataset.words.label("dataset_words"),
             open_member_of(user_id, cur.dataset_id).label("member"),

@@ -9,6 +9,7 @@ format        module                                        instances
 ``swords``    :mod:`annotate.sources.swords`                one per target
 ``tsv``       :mod:`scoring.formats.table`                 one per row
 ``csv``       :mod:`scoring.formats.table`                 one per row
+``tsar``      :mod:`annotate.sources.tsar`                  one per line (TSAR, MLSP)
 ============  ===========================================  =====================
 
 The task's XML is read by :mod:`scoring.formats.taskxml` (``annotate.sources.semeval`` binds

@@ -4,7 +4,9 @@ The format is told from the first bytes (after gunzip and a UTF-8 byte-order mar
 ``{`` or ``[`` is JSON (SWORDS); ``<`` is XML, CoInCo when the root element is
 ``<document>``, the task's format otherwise (whose parser names a wrong root); text whose
 first line holds a tab is TSV, else one that holds a comma is CSV. Anything else is
-refused with the formats listed. ``format`` given skips the guess. UTF-16 text (a
+refused with the formats listed. ``format`` given skips the guess (TSAR's and MLSP's
+tab-separated files, ``tsar``, are only read when named: their lines look like a table's).
+UTF-16 text (a
 byte-order mark, or zero bytes) is the task's XML when it starts with ``<`` and refused
 otherwise: JSON and tables are UTF-8.
 
@@ -29,11 +31,12 @@ from annotate.sources.coinco import parse_coinco
 from annotate.sources.language import iso639_1
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
+from annotate.sources.tsar import parse_tsar_source
 from scoring.files import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
 from scoring.formats.table import parse_table
 
-FORMATS = ("semeval", "coinco", "swords", "tsv", "csv")
+FORMATS = ("semeval", "coinco", "swords", "tsv", "csv", "tsar")
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_UNCOMPRESSED = LIMITS.unpacked
 """The most bytes a file may hold once gunzipped (:class:`~scoring.formats.instances.Limits`)."""
@@ -142,6 +145,10 @@ def parse_source(
     stream = chain((head,), chunks)
     if chosen == "semeval":
         return parse_lexsub_xml(stream, name, code, limits)
+    if chosen == "tsar":
+        whole = b"".join(stream)
+        text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+        return parse_tsar_source(text, name, code, limits)
     if chosen in ("coinco", "swords"):
         whole = b"".join(stream) if data.startswith(GZIP_MAGIC) else data  # no copy
         if chosen == "coinco":

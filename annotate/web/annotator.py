@@ -19,7 +19,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer
+from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer, validate_rating
 from annotate.extensions import db, login_manager
 from annotate.i18n import common_language, translate, use_language
 from annotate.models import Dataset, Instance
@@ -60,6 +60,7 @@ def instructions() -> str:
     return render_template(
         "annotate/instructions.html",
         guided=[d for d in datasets if d.guidelines.strip()],
+        tasks={d.task for d in datasets},
         limit=MAX_LENGTH,
     )
 
@@ -279,7 +280,10 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
             record_view(timed, instance_id)
         return _render(page, form, FormCheck(None), addressed.judging)
     form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
-    check = validate_answer(form, addressed.targets)
+    if addressed.dataset.task == "complexity":
+        check = validate_rating(form)
+    else:
+        check = validate_answer(form, addressed.targets)
     if check.answer is None:
         if wants_json():
             return _refused(check)

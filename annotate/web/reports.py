@@ -39,6 +39,7 @@ from annotate.services.inspect import (
 )
 from annotate.services.methods import SEED, dataset_agreement, study_methods
 from annotate.services.rules import MAX_USERNAME, ServiceError
+from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
@@ -58,6 +59,14 @@ def agreement(dataset_id: int) -> str:
     bootstrap intervals over lemmas, and the charts. Attention-check sentences are left
     out unless ``?keep_checks=on``."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    if dataset.task == "complexity":  # ratings, not sets of substitutes
+        try:
+            rated, reason = rating_agreement_of(dataset, _seed()), None
+        except ValueError as error:
+            rated, reason = None, str(error)
+        return render_template(
+            "reports/rating_agreement.html", dataset=dataset, agreement=rated, reason=reason
+        )
     keep = request.args.get("keep_checks") == "on"
     compiled = compile_dataset(dataset, CompileOptions(keep_checks=keep))
     found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
@@ -211,6 +220,10 @@ def scores(dataset_id: int) -> str:
     warnings and score.pl's diagnosis; with ``?significance=on``, intervals and paired
     significance of the systems scored under ``rules``, against the gold as compiled now."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    if dataset.task == "complexity":  # ratings: MLSP's scorer only
+        return render_template(
+            "reports/task_scores.html", dataset=dataset, benchmark=BENCHMARKS[dataset.task]
+        )
     compiled = compile_dataset(dataset)
     stored = systems.stored_systems(dataset)
     current = systems.scoring_gold(compiled, "compat", f"{dataset.name} gold")
@@ -240,6 +253,33 @@ def scores(dataset_id: int) -> str:
         compared=compared,
         rules=rules,
         low=systems.LOW_COVERAGE,
+        benchmark=BENCHMARKS.get(dataset.task),
+    )
+
+
+@bp.post("/datasets/<id:dataset_id>/scores/benchmark")
+@organiser_required
+def benchmark_score(dataset_id: int) -> str | BaseResponse:
+    """A simplification or complexity study's system file scored by its benchmark's own
+    scorer (TSAR's, MLSP's LCP) against the study's gold as compiled now or the gold of
+    the file it was imported from; the figures are shown, not stored."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    upload = request.files.get("system")
+    if upload is None or not upload.filename:
+        flash("Choose a system file to score.", "error")
+        return redirect(url_for("reports.scores", dataset_id=dataset.id))
+    try:
+        result = score_system(
+            dataset, upload.read(), upload.filename, request.form.get("against") == "reference"
+        )
+    except ServiceError as error:
+        flash(str(error), "error")
+        return redirect(url_for("reports.scores", dataset_id=dataset.id))
+    return render_template(
+        "reports/task_scores.html",
+        dataset=dataset,
+        benchmark=BENCHMARKS[dataset.task],
+        result=result,
     )
 
 

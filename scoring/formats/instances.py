@@ -114,12 +114,17 @@ class Repair:
 @dataclass(frozen=True, slots=True)
 class ImportResult:
     """The lexelts of a file in file order, the repairs made to read it, the dataset's
-    language (an ISO 639-1 code) and notes on what was left out on purpose."""
+    language (an ISO 639-1 code), notes on what was left out on purpose, the task its
+    annotators do (``substitution``, ``simplification`` or ``complexity``) and the file's
+    own gold when it carries one (``reference``: TSAR's and MLSP's substitutes or
+    complexities, the file's text)."""
 
     lexelts: tuple[Lexelt, ...]
     repairs: tuple[Repair, ...]
     language: str = "en"
     notes: tuple[str, ...] = ()
+    task: str = "substitution"
+    reference: str = ""
 
     @property
     def instances(self) -> tuple[Instance, ...]:

@@ -92,6 +92,9 @@ class Study:
     referenz: int
     scores: Path  # a model's scores of the post hoc round's candidates
     bad_scores: Path
+    rated: int  # a complexity study (a 1-5 rating) and its first sentence
+    rated_first: int
+    simple_first: int  # the first sentence of a simplification study
 
     def url(self, path: str) -> str:
         return self.live.url + path
@@ -161,12 +164,59 @@ def _study(live: Live, tmp: Path) -> Study:
             referenz,
             tmp / "model.jsonl",
             tmp / "broken.jsonl",
+            *_task_studies(ann),
         )
     system = tmp / "mine.best"
     system.write_text("spring.n d2 :: season\nspring.n d3 :: source\n", encoding="utf-8")
     study.scores.write_text(scores, encoding="utf-8")
     study.bad_scores.write_text('{"item": "d1", "score": 1}\n', encoding="utf-8")
     return study
+
+
+RATED = b"en_1\tenglish\tAn arduous climb began at dawn.\tarduous\t0.5\n"
+SIMPLE = b"An arduous climb began at dawn.\tarduous\n"
+
+
+def _task_studies(annotator: Any) -> tuple[int, int, int]:
+    """A complexity and a simplification study of one sentence we wrote, imported as
+    ``lexsub import --format tsar`` imports them, ``annotator`` a member of both: the
+    complexity study's id and the first sentence of each."""
+    from annotate.services.datasets import import_dataset
+    from annotate.services.study import assign
+    from annotate.sources import parse_source
+
+    ids = []
+    for name, data in (("rated", RATED), ("simple", SIMPLE)):
+        dataset = import_dataset(parse_source(data, f"{name}.tsv", "tsar"), name, name, data)
+        assign(annotator, dataset.dataset)
+        ids += [dataset.dataset.id, dataset.dataset.lexelts[0].instances[0].id]
+    return ids[0], ids[1], ids[3]
+
+
+def _no_rating(study: Study) -> Visit:
+    """The complexity page sent with no rating chosen: it comes back with the error."""
+
+    def run(page: Page) -> None:
+        _open(page, study.url(f"/annotate/{study.rated_first}"))
+        page.get_by_role("button", name="Save and next").click()
+        expect(page.get_by_role("alert")).to_be_visible()
+
+    return run
+
+
+def _benchmark_result(study: Study) -> Visit:
+    """The complexity study's system scored by MLSP's scorer against the file's gold."""
+
+    def run(page: Page) -> None:
+        system = study.scores.parent / "mine_lcp.tsv"
+        system.write_text("en_1\t0.4\n", encoding="utf-8")
+        _open(page, study.url(f"/organiser/datasets/{study.rated}/scores"))
+        page.get_by_label("System file").set_input_files(system)
+        page.get_by_label("The imported file's gold").check()
+        page.get_by_role("button", name="Score with MLSP-2024 LCP").click()
+        expect(page.locator("#benchmark-text")).to_be_visible()
+
+    return run
 
 
 def _rounds(demo: Any, german: Any) -> tuple[int, int, str]:
@@ -397,6 +447,21 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     (
         "annotator.item",
         "ann",
+        "complexity rating",
+        _path(lambda s: f"/annotate/{s.rated_first}"),
+        "rated",
+    ),
+    ("annotator.item", "ann", "no rating chosen", _no_rating, "rated"),
+    (
+        "annotator.item",
+        "ann",
+        "simplification",
+        _path(lambda s: f"/annotate/{s.simple_first}"),
+        "simple",
+    ),
+    (
+        "annotator.item",
+        "ann",
         "German sentence",
         _path(lambda s: f"/annotate/{s.german_first}"),
         "haus",
@@ -495,6 +560,21 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "dataset",
         _path(lambda s: f"/organiser/datasets/{s.demo}"),
         "demo",
+    ),
+    (
+        "reports.scores",
+        "boss",
+        "complexity study's scores",
+        _path(lambda s: f"/organiser/datasets/{s.rated}/scores"),
+        "rated",
+    ),
+    ("reports.scores", "boss", "complexity system scored", _benchmark_result, "rated"),
+    (
+        "reports.agreement",
+        "boss",
+        "complexity study, no alpha yet",
+        _path(lambda s: f"/organiser/datasets/{s.rated}/agreement"),
+        "rated",
     ),
     (
         "organiser.dataset",

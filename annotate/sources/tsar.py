@@ -1,0 +1,195 @@
+"""TSAR-2022 and MLSP-2024 files as datasets to annotate (Saggion et al. 2022; Shardlow et
+al. 2024): a simplification study from ``SENTENCE<TAB>WORD[<TAB>SUBSTITUTE…]`` (TSAR's
+``*_none.tsv`` and ``*_gold.tsv``, MLSP's ``*_ls.tsv``), a complexity study from
+``ID<TAB>LANGUAGE<TAB>SENTENCE<TAB>WORD<TAB>COMPLEXITY`` (MLSP's ``*_lcp.tsv``).
+
+The lines are read by the benchmark's readers (:mod:`scoring.formats.tsar`,
+:mod:`scoring.formats.lcp`; the importer calls them here only), so that a file the scorer
+reads is the file imported. Each line is one instance. Its target is found in the sentence by
+:func:`find_target` (the word as a whole word, else anywhere, in its case, then in any
+case, else the sentence's word most like it, reported as a repair: MLSP's German file
+gives lemmas); a word the sentence does not hold is refused with ``FILE:LINE``. An
+instance's id is the MLSP file's own (``en_1``) or ``LANGUAGE_LINE`` for a line of another
+file (the language as the file's name writes it: ``fil_1``), so that the ids of an
+``*_ls.tsv`` and its ``*_lcp.tsv`` agree.
+The files name no part of speech: every word is filed as ``WORD.n`` (white space, dots and
+semicolons in it made ``_``), which no output of these tasks uses (both keep responses as
+typed); the import says so. Substitutes and complexities in the file are kept
+as the dataset's reference gold (:attr:`ImportResult.reference`), in the file's own layout.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from annotate.sources.language import declared_language
+from scoring.formats import FormatError
+from scoring.formats.instances import (
+    LIMITS,
+    ImportResult,
+    Limits,
+    Repair,
+    Row,
+    SourceError,
+    group_lexelts,
+)
+from scoring.formats.lcp import parse_lcp
+from scoring.formats.text import universal_lines
+from scoring.formats.tsar import parse_tsar
+
+SIMPLIFICATION = "simplification"
+COMPLEXITY = "complexity"
+_NOT_IN_ITEM = re.compile(r"[\s.;]+")
+_FILE_LANGUAGE = re.compile(
+    r"(?:^|_)([a-z]{2,3})_(?:trial|test|train|dev)|_(?:trial|test)_([a-z]{2,3})_"
+)
+_WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
+FORM_LIKENESS = 0.75
+"""How alike (difflib's ratio, case folded) a sentence's word must be to a target it
+does not hold for the word to be taken as the target's form."""
+_NUMBER = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*")
+NO_POS_NOTE = (
+    "TSAR and MLSP files name no part of speech: every word is filed as WORD.n "
+    "(responses are kept as typed, as these tasks score them)"
+)
+
+
+def is_lcp(first_line: str) -> bool:
+    """Whether a line is MLSP's complexity layout: five or more columns, an id without
+    white space first and a number fifth (the ``*_combined.tsv`` files too)."""
+    fields = first_line.split("\t")
+    return (
+        len(fields) >= 5 and not re.search(r"\s", fields[0]) and bool(_NUMBER.fullmatch(fields[4]))
+    )
+
+
+def file_language(name: str) -> str | None:
+    """The language a TSAR or MLSP file's name gives (``tsar2022_es_test_none.tsv``,
+    ``multilex_trial_fil_ls.tsv``) as an ISO 639-1 code, or None.
+
+    >>> names = ("tsar2022_es_test_none.tsv", "multilex_trial_fil_ls.tsv", "x.tsv")
+    >>> [file_language(name) for name in names]
+    ['es', 'tl', None]
+    """
+    tag = file_tag(name)
+    try:
+        return None if tag is None else declared_language(tag)
+    except ValueError:
+        return None
+
+
+def file_tag(name: str) -> str | None:
+    """The language tag in a TSAR or MLSP file's name, as written (``fil``), or None."""
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    match = _FILE_LANGUAGE.search(stem)
+    return None if match is None else match.group(1) or match.group(2)
+
+
+def find_target(sentence: str, word: str) -> tuple[int, int, bool]:
+    """Where the target ``word`` is in ``sentence`` (start, end, and whether it was found
+    only as another form): its first whole-word occurrence, else its first occurrence
+    (Japanese writes no spaces), each as written and then in any case; else the sentence's
+    word most like it, when that is at least :data:`FORM_LIKENESS` alike (MLSP's German
+    file gives lemmas: ``nominieren`` for *nominiert*); ``(-1, -1, False)`` when none is.
+
+    >>> find_target("an ant ate", "ant"), find_target("日本語の文", "本語")
+    ((3, 6, False), (1, 3, False))
+    >>> find_target("Tardo a capire", "tardo"), find_target("er wurde nominiert.", "nominieren")
+    ((0, 5, False), (9, 18, True))
+    >>> find_target("a b", "c")
+    (-1, -1, False)
+    """
+    word = word.strip()
+    if not word:
+        return -1, -1, False
+    for flags in (0, re.IGNORECASE):
+        whole = re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", sentence, flags)
+        found = whole or re.search(re.escape(word), sentence, flags)
+        if found is not None:
+            return found.start(), found.end(), False
+    best: tuple[float, int, int] = (FORM_LIKENESS, -1, -1)
+    folded = word.casefold()
+    for token in _WORD.finditer(sentence):
+        likeness = SequenceMatcher(None, folded, token.group().casefold()).ratio()
+        if likeness >= best[0] and (best[1] < 0 or likeness > best[0]):
+            best = (likeness, token.start(), token.end())
+    return best[1], best[2], best[1] >= 0
+
+
+def parse_tsar_source(
+    text: str, name: str, language: str | None = None, limits: Limits = LIMITS
+) -> ImportResult:
+    """The instances of a TSAR or MLSP file (module docstring), in ``language`` when
+    given, else the one the file (MLSP's second column) or its name gives, else ``en``.
+    SourceError naming ``FILE:LINE`` for a line the benchmark's reader refuses or whose
+    word the sentence does not hold."""
+    lines = universal_lines(text)
+    if not lines:
+        raise SourceError(name, "", "no instances: the file holds no line")
+    complexity = is_lcp(lines[0])
+    code = language or _declared(lines, complexity) or file_language(name) or "en"
+    rows: list[Row] = []
+    try:
+        if complexity:
+            values = parse_lcp(["\t".join(_lcp_fields(line)) for line in lines], name)
+            targets = [
+                (v.id, line.split("\t")[2], line.split("\t")[3])
+                for v, line in zip(values, lines, strict=True)
+            ]
+            has_reference = True
+        else:
+            parsed = parse_tsar(lines, name)
+            prefix = file_tag(name) if file_language(name) == code else code
+            targets = [
+                (f"{prefix}_{number}", row.sentence, row.word)
+                for number, row in enumerate(parsed, 1)
+            ]
+            has_reference = any(row.substitutes for row in parsed)
+    except FormatError as error:  # each problem is FILE:LINE: rule
+        where, _, problem = error.problems[0].removeprefix(f"{name}:").partition(": ")
+        raise SourceError(name, int(where) if where.isdigit() else where, problem) from None
+    repairs: list[Repair] = []
+    for number, (id_, sentence, word) in enumerate(targets, 1):
+        start, end, form = find_target(sentence, word)
+        if start < 0:
+            raise SourceError(
+                name, number, f"the word {word!r} is not in its sentence {sentence[:60]!r}"
+            )
+        if form:
+            repairs.append(
+                Repair(
+                    id_,
+                    number,
+                    f"the word {word!r} is not in the sentence: its form "
+                    f"{sentence[start:end]!r} is the target",
+                )
+            )
+        item = _NOT_IN_ITEM.sub("_", word.strip()).strip("_") + ".n"
+        rows.append(
+            Row(id_, item, sentence[:start], sentence[start:end], sentence[end:], number, number)
+        )
+    lexelts = group_lexelts(rows, name, limits)
+    return ImportResult(
+        lexelts,
+        tuple(repairs),
+        code,
+        (NO_POS_NOTE,),
+        task=COMPLEXITY if complexity else SIMPLIFICATION,
+        reference=text if has_reference else "",
+    )
+
+
+def _lcp_fields(line: str) -> list[str]:
+    """An MLSP line's first five columns (a ``*_combined.tsv`` line has substitutes after)."""
+    return line.split("\t")[:5]
+
+
+def _declared(lines: list[str], complexity: bool) -> str | None:
+    """The language MLSP's second column names (``english``), or None."""
+    if not complexity:
+        return None
+    try:
+        return declared_language(lines[0].split("\t")[1])
+    except ValueError:
+        return None
