@@ -9,10 +9,10 @@ docs/agreement.md) and multi-valued alpha (``multivalued_alpha``, Krippendorff &
 2016); per annotator, the agreement with the others and with the mode;
 multiword detection and identification agreement; with ``--leave-one-out``, every figure
 again without each annotator; with ``--intervals``, bootstrap intervals over lemmas for
-PA, PAm and the mode share (the seed is printed). JSON and CSV give fractions; text
-gives percentages. ``--help`` lists the registered agreement measures
-(:data:`scoring.registry.AGREEMENT`): the report's, then the library's for labels,
-judgements and ratings.
+PA, PAm, the mode share and the three alphas (``alpha_intervals``; the seed is printed).
+JSON and CSV give fractions; text gives percentages. ``--help`` lists the registered
+agreement measures (:data:`scoring.registry.AGREEMENT`): the report's, then the
+library's for labels, judgements and ratings.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--intervals",
         action="store_true",
-        help="bootstrap intervals over lemmas for PA, PAm, the mode share",
+        help="bootstrap intervals over lemmas for PA, PAm, the mode share and the three alphas",
     )
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=12345)

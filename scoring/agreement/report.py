@@ -6,13 +6,15 @@ the share of T with a mode; PA_m, eq. 2; |T|), three alphas (:mod:`scoring.agree
 and multi-valued alpha (:mod:`scoring.agreement.multivalued`, ``nil`` answers missing);
 per annotator the agreement with the others and with the mode; the multiword agreement
 (:mod:`scoring.agreement.multiword`); optionally every figure without each annotator and
-percentile bootstrap intervals over lemmas for PA, PA_m and the mode share.
+percentile bootstrap intervals over lemmas for PA, PA_m, the mode share and the three alphas.
 
 Intervals resample lemmas (lexelts), as the items come ten per lemma
 (:mod:`scoring.significance`). Each figure is a ratio of sums over the items of T: PA is
 Σ pa_i / |T| (pa_i the mean of the item's pair scores), PA_m is Σ credits / Σ non-empty
 answers over T_m (equation 2 pools the answers), the mode share |T_m| / |T|; so one
-resampler gives all three. JSON and CSV give fractions; text gives percentages.
+resampler gives all three. The alphas are no such ratios: their intervals are computed on
+the same resamples (the same lemmas drawn as often) from terms kept per lemma
+(:mod:`scoring.agreement.resampled`). JSON and CSV give fractions; text gives percentages.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from scoring.agreement import (
     pair_scores,
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
+from scoring.agreement.resampled import alpha_intervals
 from scoring.formats.annotators import Item
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
@@ -126,12 +129,14 @@ def _row(row: AgreementRow) -> dict[str, Any]:
 class PosReport:
     """Table 1's row for one PoS key, its three alphas, multi-valued alpha (Krippendorff &
     Craggs 2016: each annotator's answer set one value; None where undefined) and (when
-    asked) its intervals (figure → [low, high], None where undefined)."""
+    asked) the intervals of PA, PA_m and the mode share (figure → [low, high], None where
+    undefined) and of the three alphas (view → [low, high], None where undefined)."""
 
     row: AgreementRow
     alpha: Mapping[str, float | None]
     intervals: Mapping[str, list[float] | None] | None = None
     multivalued_alpha: float | None = None
+    alpha_intervals: Mapping[str, list[float] | None] | None = None
 
     def to_json(self) -> dict[str, Any]:
         body = {
@@ -141,6 +146,8 @@ class PosReport:
         }
         if self.intervals is not None:
             body["intervals"] = dict(self.intervals)
+        if self.alpha_intervals is not None:
+            body["alpha_intervals"] = dict(self.alpha_intervals)
         return body
 
 
@@ -219,6 +226,7 @@ def report(
             alphas(subset),
             intervals(subset, resamples, seed, confidence) if with_intervals else None,
             _defined(substitute_multivalued_alpha, subset),
+            alpha_intervals(subset, resamples, seed, confidence) if with_intervals else None,
         )
     multiword = multiword_agreement(items)
     return AgreementReport(
