@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from annotate.gold import CompileOptions, compile_responses
-from annotate.gold.exclusions import Excluded, Exclusion
 from annotate.gold.methods import CheckScore, StudyFigures, methods_text, study_figures
 from annotate.gold.write import annotator_lines
 from scoring.agreement.report import report
+from scoring.exclusions import Excluded, Exclusion
 from scoring.formats.annotators import parse_annotators
 from tests.test_exclusions import RESPONSES
 
@@ -82,7 +82,9 @@ def test_figures_of_a_small_gold_by_hand() -> None:
     )
     gold = compile_responses(RESPONSES, options)
     agreement = report(
-        parse_annotators(list(annotator_lines(gold)), "small"), with_intervals=True, excluded=1
+        parse_annotators(list(annotator_lines(gold)), "small"),
+        with_intervals=True,
+        excluded=gold.excluded,
     )
     found = study_figures("small", gold, agreement)
     expected = replace(

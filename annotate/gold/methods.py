@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from annotate.gold.compiler import CompiledGold
-from annotate.gold.exclusions import Excluded
 from scoring.agreement.report import AgreementReport
+from scoring.exclusions import Excluded
 
 Format = Literal["markdown", "latex"]
 FORMATS: tuple[Format, ...] = ("markdown", "latex")

@@ -23,7 +23,6 @@ from annotate.gold import (
     write_outputs,
 )
 from annotate.gold.decisions import check_correction, decisions_text
-from annotate.gold.exclusions import merge
 from annotate.gold.review import FormUse, form_uses
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
@@ -31,6 +30,7 @@ from annotate.models import Dataset, LemmaDecision
 from annotate.services.datasets import export_records
 from annotate.services.exclusions import exclusions_of
 from annotate.services.rules import ServiceError, check_text
+from scoring.exclusions import merge
 from scoring.formats import FormatError
 from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt

@@ -21,8 +21,8 @@ def dataset_agreement(
     dataset: Dataset, compiled: CompiledGold, seed: int = SEED, leave_out: bool = False
 ) -> AgreementReport:
     """The agreement report of the compiled gold, with bootstrap intervals over lemmas
-    (``seed``) and the leave-one-out rows when asked; its signature records how many
-    annotators the compile left out."""
+    (``seed``) and the leave-one-out rows when asked; it lists the annotators the compile
+    left out, and its signature counts them."""
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     return report(
@@ -30,7 +30,7 @@ def dataset_agreement(
         leave_out=leave_out,
         with_intervals=True,
         seed=seed,
-        excluded=len(compiled.excluded),
+        excluded=compiled.excluded,
     )
 
 

@@ -44,6 +44,7 @@ from scoring.agreement import (
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
 from scoring.agreement.resampled import alpha_intervals
+from scoring.exclusions import Excluded
 from scoring.formats.annotators import Item
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
@@ -168,7 +169,8 @@ class MultiwordReport:
 class AgreementReport:
     """The agreement report: a :class:`PosReport` per key of :data:`KEYS`, each annotator's
     agreement, the multiword agreement, leave-one-out rows and the resampling when asked,
-    and the signature."""
+    the annotators left out of the items before (:mod:`scoring.exclusions`) and the
+    signature."""
 
     pos: Mapping[str, PosReport]
     annotators: Mapping[str, AnnotatorAgreement]
@@ -178,11 +180,12 @@ class AgreementReport:
     resampling: Resampling | None = None
     annotator_sets_differ: bool = False
     """Whether items have different annotator sets (an overlap or crowd design)."""
+    excluded: tuple[Excluded, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``python -m scoring.agreement --format json`` (README): one object per
-        PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``),
-        ``signature``."""
+        PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``,
+        ``excluded``: only when there are some), ``signature``."""
         body: dict[str, Any] = {key: value.to_json() for key, value in self.pos.items()}
         body["annotator_sets_differ"] = self.annotator_sets_differ
         body["annotators"] = {
@@ -201,6 +204,8 @@ class AgreementReport:
             }
         if self.resampling is not None:
             body["resampling"] = self.resampling.to_json()
+        if self.excluded:
+            body["excluded"] = [excluded.to_json() for excluded in self.excluded]
         body["signature"] = self.signature
         return body
 
@@ -212,11 +217,12 @@ def report(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
-    excluded: int = 0,
+    excluded: Sequence[Excluded] = (),
 ) -> AgreementReport:
     """The report of ``items``: every PoS key, the annotators and the multiwords, and
-    leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: how
-    many annotators were left out of ``items`` before (recorded in the signature)."""
+    leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: the
+    annotators left out of ``items`` before (:func:`scoring.exclusions.leave_out`, or a
+    compile that left them out), listed in the JSON and counted in the signature."""
     table = agreement_table(items)
     pos = {}
     for key in KEYS:
@@ -240,10 +246,11 @@ def report(
             multiword.marked,
             multiword.responses,
         ),
-        signature(with_intervals, resamples, seed, confidence, excluded),
+        signature(with_intervals, resamples, seed, confidence, len(excluded)),
         leave_one_out(items) if leave_out else None,
         Resampling(resamples, seed, confidence) if with_intervals else None,
         len({frozenset(r.annotator for r in item.responses) for item in items}) > 1,
+        tuple(excluded),
     )
 
 
@@ -257,7 +264,7 @@ def signature(
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
     nominal alpha, the resampling when there are intervals, and ``excluded:N`` when N
-    annotators were left out (:mod:`annotate.gold.exclusions`; nothing when none were)."""
+    annotators were left out (:mod:`scoring.exclusions`; nothing when none were)."""
     parts: list[tuple[str, object]] = [
         ("pa", "per_item"),
         ("t", "two+nonempty"),
