@@ -9,6 +9,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scoring.agreement import (
     alpha_from_counts,
@@ -141,3 +143,46 @@ def test_report_json_adds_alpha_intervals_only_with_intervals() -> None:
     assert body["all"]["alpha_intervals"] == alpha_intervals(TWO_LEMMAS, resamples=40, seed=3)
     assert body["n"]["alpha_intervals"] == body["all"]["alpha_intervals"]
     assert body["v"]["alpha_intervals"] == dict.fromkeys(VIEWS)  # no item: no interval
+
+
+WORDS = ("glad", "merry", "content", "happy", "sad")
+
+
+@st.composite
+def weighted_lemmas(draw: st.DrawFn) -> tuple[list[Item], list[int]]:
+    """Two to four lemmas sharing one vocabulary (so answer sets of different lemmas share
+    subsets), items of up to four annotators, and a weight (times drawn) per lemma."""
+    items = []
+    lemmas = draw(st.integers(2, 4))
+    for lemma in range(lemmas):
+        for instance in range(draw(st.integers(1, 3))):
+            answers = draw(
+                st.lists(
+                    st.lists(st.sampled_from(WORDS), min_size=1, max_size=3, unique=True),
+                    min_size=2,
+                    max_size=4,
+                )
+            )
+            items.append(item(f"w{lemma}.n", f"{lemma}-{instance}", *map(" ".join, answers)))
+    return items, draw(st.lists(st.integers(0, 3), min_size=lemmas, max_size=lemmas))
+
+
+@given(weighted_lemmas())
+@settings(max_examples=150, deadline=None)
+def test_weighted_lemmas_are_the_repeated_items(case: tuple[list[Item], list[int]]) -> None:
+    items, weights = case
+    groups = lemmas(items)
+    repeated = [
+        one for group, w in zip(groups, weights, strict=True) for _ in range(w) for one in group
+    ]
+    for name, view in VIEWS.items():
+        statistic = view(groups)
+        try:
+            expected: float | str = DIRECT[name](repeated)
+        except (ValueError, ZeroDivisionError) as error:
+            expected = type(error).__name__
+        try:
+            found: float | str = statistic(np.array(weights, dtype=np.int64))
+        except (ValueError, ZeroDivisionError) as error:
+            found = type(error).__name__
+        assert found == expected, name

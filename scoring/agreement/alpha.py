@@ -324,6 +324,14 @@ def expected_pairs(layout: Subsets, counts: Counts) -> dict[tuple[int, int, int]
     for j in range(1, width):
         rows = cover[layout.lengths == j]
         moments[:, :, j] = rows.T @ rows
+    return expected_from_moments(moments, by_size)
+
+
+def expected_from_moments(moments: Counts, by_size: Counts) -> dict[tuple[int, int, int], int]:
+    """:attr:`SetPairCounts.expected` from S(a, b, j) = Σ_{|t| = j} N_a(t) N_b(t) (S(a, b,
+    0) = the values of size a times those of size b) and the values of each size, by
+    binomial inversion (:func:`set_pair_counts`)."""
+    width = len(by_size)
     moment: list[list[list[int]]] = moments.tolist()
     sized: list[int] = by_size.tolist()
     expected: dict[tuple[int, int, int], int] = {}

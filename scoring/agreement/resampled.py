@@ -4,13 +4,16 @@ report's three alphas (:mod:`scoring.agreement.alpha`).
 PA and PA_m are ratios of sums over the items, so their intervals come from resampled
 column sums (:mod:`scoring.agreement.report`). Alpha is not such a ratio: its expected
 disagreement pairs the values of every item with those of every other. But each view of
-alpha is a function of integer terms that ARE sums over the items: the pairs of values
-within an item (by the item's number of values m_u), how often each value occurs and, for
-MASI, how often each distinct answer set occurs. So each view keeps those terms per lemma
-(the items of T of one lexelt) and, for a resample that draws lemma c w_c times, adds them
-weighted by w_c and computes alpha from the sums with the formula the view's own function
-uses: the alpha of the resampled items themselves (each drawn lemma's items repeated as
-often as it was drawn), to the bit (the tests recompute it so).
+alpha is a function of integer terms that are sums over the items (the pairs of values
+within an item, by the item's number of values m_u; how often each value occurs) or
+quadratic forms in them (MASI's S(a, b, j), a sum over pairs of answer sets that share a
+subset: :class:`_SharedSubsets` keeps it per pair of lemmas). So each view keeps those
+terms per lemma (the items of T of one lexelt) and, for a resample that draws lemma c w_c
+times, weights them by w_c and computes alpha from the sums with the formula the view's
+own function uses: the alpha of the resampled items themselves (each drawn lemma's items
+repeated as often as it was drawn), to the bit (the tests recompute it so). A resample
+costs a pass over the lemmas' terms, not over the items: on 100,000 items of 10,000
+lemmas, about 2 ms for MASI alpha.
 
 The resamples are those of the PA intervals: lemmas of the items of T, sorted, drawn with
 :func:`scoring.significance.weighted_interval` (the counts of
@@ -35,10 +38,12 @@ import numpy.typing as npt
 
 from scoring.agreement import first_substitute_units
 from scoring.agreement.alpha import (
+    Counts,
     SetPairCounts,
+    Subsets,
     alpha_from_sums,
     count_terms,
-    expected_pairs,
+    expected_from_moments,
     indicator_counts,
     nominal_from_sums,
     nominal_terms,
@@ -153,22 +158,87 @@ def indicator(groups: Sequence[Sequence[Item]]) -> Statistic:
     return alpha
 
 
+@dataclass(frozen=True)
+class _SharedSubsets:
+    """The terms of S(a, b, j) = Σ_{|t| = j} N_a(t) N_b(t) (:func:`~scoring.agreement.
+    alpha.set_pair_counts`) between lemmas: with N_ca(t) the answers of size a of lemma c
+    that hold the subset t, S of lemmas weighted w is Σ w_c w_c' Σ_t N_ca(t) N_c'b(t), a
+    quadratic form over the pairs of lemmas that share a subset. Each term is (c, c',
+    (a, b, j), Σ_t N_ca(t) N_c'b(t)), the terms sorted by (a, b, j); a resample costs one
+    pass over them, not over every answer set."""
+
+    first: Weights
+    second: Weights
+    values: Weights
+    starts: Weights
+    """Where each (a, b, j) that occurs starts among the terms."""
+    cells: Weights
+    """The (a, b, j) of each start, as (a * width + b) * width + j."""
+    width: int
+
+    @classmethod
+    def of(cls, layout: Subsets, sets: _Occurrences, lemmas: int) -> _SharedSubsets:
+        width = layout.width
+        spans = (1 << layout.sizes) - 1
+        offsets = np.cumsum(spans) - spans  # where each set's subsets start in layout.rows
+        span = spans[sets.value]
+        within = np.arange(int(span.sum())) - np.repeat(np.cumsum(span) - span, span)
+        subset = layout.rows[np.repeat(offsets[sets.value], span) + within]
+        lemma = np.repeat(sets.lemma, span)
+        size = np.repeat(layout.sizes[sets.value], span)
+        # N_ca(t): one entry per (t, c, a), sorted by t
+        keys, where = np.unique((subset * lemmas + lemma) * width + size, return_inverse=True)
+        counts = np.bincount(where, weights=np.repeat(sets.times, span)).astype(np.int64)
+        subset, lemma, size = keys // (lemmas * width), keys // width % lemmas, keys % width
+        # every ordered pair of entries of the same t
+        starts = np.flatnonzero(np.r_[True, subset[1:] != subset[:-1]])
+        group = np.diff(np.r_[starts, len(keys)])
+        each = np.repeat(group, group)
+        left = np.repeat(np.arange(len(keys)), each)
+        offset = np.arange(len(left)) - np.repeat(np.cumsum(each) - each, each)
+        right = np.repeat(np.repeat(starts, group), each) + offset
+        cell = (size[left] * width + size[right]) * width + layout.lengths[subset[left]]
+        # one term per (c, c', cell), sorted by cell
+        keys, where = np.unique(
+            (cell * lemmas + lemma[left]) * lemmas + lemma[right], return_inverse=True
+        )
+        values = np.bincount(where, weights=counts[left] * counts[right]).astype(np.int64)
+        cell = keys // (lemmas * lemmas)
+        starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+        return cls(keys // lemmas % lemmas, keys % lemmas, values, starts, cell[starts], width)
+
+    def moments(self, weights: Weights, sizes: Weights) -> Counts:
+        """S(a, b, j) of the lemmas weighted ``weights`` (exact integers), S(a, b, 0) the
+        values of size a times those of size b (``sizes``: the values of each size)."""
+        width = self.width
+        flat = np.zeros(width**3, dtype=np.int64)
+        if len(self.values):
+            terms = weights[self.first] * weights[self.second] * self.values
+            flat[self.cells] = np.add.reduceat(terms, self.starts)
+        moments: Counts = flat.reshape(width, width, width)
+        moments[:, :, 0] = np.outer(sizes, sizes)
+        return moments
+
+
 def masi(groups: Sequence[Sequence[Item]]) -> Statistic:
     """MASI alpha (:func:`~scoring.agreement.alpha.masi_alpha`) on weighted lemmas: the
-    observed pairs of each lemma weighted, and the expected pairs of the answer sets, each
-    set counted as often as the weighted lemmas give it."""
+    observed pairs of each lemma weighted, and the expected pairs from S(a, b, j) of the
+    weighted lemmas (:class:`_SharedSubsets`)."""
     observed, values = zip(*map(observed_pairs, groups), strict=True)
     pairs = _Table.of(observed)
     layout = subsets(_numbers(values))
     sets = _Occurrences.of(values, {value: n for n, value in enumerate(layout.sets)})
-    answers = np.array([sum(found.values()) for found in values], dtype=np.int64)
+    by_size = np.zeros((len(groups), layout.width), dtype=np.int64)
+    np.add.at(by_size, (sets.lemma, layout.sizes[sets.value]), sets.times)
+    shared = _SharedSubsets.of(layout, sets, len(groups))
 
     def alpha(weights: Weights) -> float:
+        sizes = weights @ by_size
         return set_alpha(
             SetPairCounts(
                 pairs.weighted(weights),
-                expected_pairs(layout, sets.weighted(weights)),
-                int(weights @ answers),
+                expected_from_moments(shared.moments(weights, sizes), sizes),
+                int(sizes.sum()),
             )
         )
 
