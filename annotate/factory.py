@@ -117,7 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from annotate import cli, i18n
     from annotate.extensions import csrf, db, login_manager, migrate
-    from annotate.web import annotator, auth, judge, members, organiser, reports
+    from annotate.web import annotator, auth, judge, members, onboarding, organiser, reports
 
     if app.config["TRUSTED_PROXIES"]:
         _trust_proxies(app, int(app.config["TRUSTED_PROXIES"]))
@@ -134,6 +134,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(members.bp)
     app.register_blueprint(reports.bp)
     app.register_blueprint(judge.bp)  # judgement rounds
+    app.register_blueprint(onboarding.bp)  # a crowd participant's first page
     _limit_logins(app, limiter)
     cli.init_app(app)
 

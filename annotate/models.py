@@ -73,6 +73,12 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     study_id: Mapped[int | None] = mapped_column(
         ForeignKey("datasets.id"), nullable=True, index=True
     )
+    # Onboarding (annotate.services.onboarding): when the participant pressed Start (and so
+    # agreed to the consent text, if the study has one); how many comprehension attempts
+    # they failed; when they were screened out (two failures: no sentences ever after).
+    started_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    comprehension_failures: Mapped[int] = mapped_column(default=0, server_default="0")
+    screened_out_at: Mapped[datetime | None] = mapped_column(nullable=True)
 
     def get_id(self) -> str:  # what flask-login keeps in the session cookie
         return self.session_token
@@ -113,6 +119,10 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     source: Mapped[str] = mapped_column(String(255), default="")
     source_sha256: Mapped[str] = mapped_column(String(64), default="")
     created_at: Mapped[datetime] = mapped_column(default=now)
+    # When the organiser archived it (none: in use). An archived dataset is kept whole
+    # but hidden from annotators: not listed, not opened, its study link closed
+    # (annotate.services.study); organisers still see it and can unarchive it.
+    archived_at: Mapped[datetime | None] = mapped_column(nullable=True)
     # The study design (annotate.services.study): ``all`` (every member annotates every sentence)
     # or ``overlap`` (each sentence gets ``per_sentence`` annotators, each annotator a
     # batch of about ``batch_size`` sentences, a word's sentences together).
@@ -131,6 +141,17 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
         nullable=True, default=30, server_default="30"
     )
     max_participants: Mapped[int | None] = mapped_column(nullable=True)
+    # Onboarding and quality (annotate.services.onboarding, annotate.services.checks): the
+    # consent text shown before Start (empty: none); the comprehension questions
+    # (annotate.comprehension's format; empty: none); the share of check items a
+    # participant must match (percent; none: no threshold) and what falling below does
+    # (``warn``: flagged to the organiser; ``block``: no completion code); the seconds per
+    # sentence under which a participant's median flags them as a speeder (none: never).
+    consent: Mapped[str] = mapped_column(Text, default="", server_default="")
+    comprehension: Mapped[str] = mapped_column(Text, default="", server_default="")
+    check_threshold: Mapped[int | None] = mapped_column(nullable=True)
+    check_action: Mapped[str] = mapped_column(String(8), default="warn", server_default="warn")
+    speeder_seconds: Mapped[int | None] = mapped_column(nullable=True)
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
@@ -167,6 +188,33 @@ class Assignment(db.Model):  # type: ignore[name-defined,misc]
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"), index=True)
     assigned_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class CheckItem(db.Model):  # type: ignore[name-defined,misc]
+    """A sentence the organiser made an attention check (a gold item): the substitutes it
+    accepts, matched after the compiler's normalisation and lemmatisation. Left out of
+    the gold and the agreement by default (annotate.services.goldfiles)."""
+
+    __tablename__ = "check_items"
+    __table_args__ = (UniqueConstraint("instance_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"))
+    accepted: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+
+class SentenceView(db.Model):  # type: ignore[name-defined,misc]
+    """When a crowd participant first saw a sentence: with their first save of it
+    (the first :class:`Revision`), their time on the sentence."""
+
+    __tablename__ = "sentence_views"
+    __table_args__ = (UniqueConstraint("user_id", "instance_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    instance_id: Mapped[int] = mapped_column(ForeignKey("instances.id"))
+    first_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class Lexelt(db.Model):  # type: ignore[name-defined,misc]

@@ -253,7 +253,11 @@ def leaderboard(
             intervals=intervals,
             significance=tests,
             resampling=Resampling(
-                settings.resamples, settings.seed, settings.confidence, settings.trials
+                settings.resamples,
+                settings.seed,
+                settings.confidence,
+                settings.trials,
+                clusters=max(len(set(rows.lexelts)) for rows in all_rows),
             ),
         )
     return board

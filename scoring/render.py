@@ -204,6 +204,8 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
             f"randomisation trials of lemmas, seed {setting.seed}, "
             f"{100 * setting.confidence:g}% intervals\n"
         )
+        if setting.warning is not None:
+            parts.append(f"Warning: {setting.warning}.\n")
         if board.significance:
             parts.append(table(*_significance_rows(board)))
         else:
@@ -287,11 +289,8 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
                 )
             )
     lines.append("")
-    if body.annotator_sets_differ:
-        lines.append(
-            "items have different annotator sets: pairwise figures compare the "
-            "annotators of each item"
-        )
+    if body.annotator_sets_note is not None:
+        lines.append(body.annotator_sets_note)
     lines.append(f"{'annotator':<16}{'with others':>12}{'with mode':>11}{'items':>7}")
     for name, value in body.annotators.items():
         lines.append(

@@ -5,5 +5,6 @@
 source "$(dirname "$0")/_venv.sh" requirements.txt
 flask --app wsgi lexsub init-db
 flask --app wsgi lexsub demo
-echo "open http://${HOST:-127.0.0.1}:${PORT:-5000}/ and log in with an account above" >&2
+echo "open http://${HOST:-127.0.0.1}:${PORT:-5000}/ and log in with an account above" \
+  "(the organiser's password, made for this install, is printed the first time only)" >&2
 exec flask --app wsgi run --host "${HOST:-127.0.0.1}" --port "${PORT:-5000}"

@@ -52,6 +52,27 @@ SMALL_XML = b"""<?xml version="1.0" ?>
 </corpus>
 """
 
+OTHER_XML = (
+    SMALL_XML.replace(b'id="1"', b'id="11"')
+    .replace(b'id="2"', b'id="12"')
+    .replace(b'id="3"', b'id="13"')
+)
+"""SMALL_XML under other instance ids: a second dataset beside it."""
+
+# four words: 3 + 1 + 2 + 2 sentences; batches of 3 are words a | b c | d
+WORDS_XML = b"""<?xml version="1.0" ?>
+<corpus lang="english">
+<lexelt item="a.n"><instance id="a1"><context><head>a</head> x</context></instance>
+<instance id="a2"><context><head>a</head> y</context></instance>
+<instance id="a3"><context><head>a</head> z</context></instance></lexelt>
+<lexelt item="b.n"><instance id="b1"><context><head>b</head> x</context></instance></lexelt>
+<lexelt item="c.n"><instance id="c1"><context><head>c</head> x</context></instance>
+<instance id="c2"><context><head>c</head> y</context></instance></lexelt>
+<lexelt item="d.n"><instance id="d1"><context><head>d</head> x</context></instance>
+<instance id="d2"><context><head>d</head> y</context></instance></lexelt>
+</corpus>
+"""
+
 
 def database_url(tmp_path: Path) -> str:
     """The database tests run on: PostgreSQL when LEXSUB_TEST_DATABASE_URL names one (a
@@ -211,6 +232,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
             "../shared/data, so a skip is a failure"
         )
         session.exitstatus = 1
+
+
+def join(client: FlaskClient, link: str) -> int:
+    """Follow a study link as a participant and press Start on the onboarding page (no
+    consent text, no questions); returns the link's own status (302 when admitted)."""
+    response = client.get(link)
+    if response.status_code == 302:
+        opened = client.get(response.headers["Location"])
+        if opened.headers.get("Location", "").endswith("/start"):
+            assert client.post(opened.headers["Location"]).status_code == 302
+    return response.status_code
 
 
 def save(client: FlaskClient, instance_id: int, form: dict[str, str]) -> int:

@@ -26,7 +26,9 @@ from urllib.parse import urlencode, urlsplit
 
 HOST = "127.0.0.1"
 PASSWORD = "password1"
-ORGANISER = ("organiser", "demo-organiser")  # made by `lexsub demo` (annotate/cli.py)
+ORGANISER = ("organiser", "organiser-of-the-tests")
+"""The demo organiser, given this password by ``lexsub demo --organiser-password``
+(tests/live_server.py): by itself the demo makes a random one."""
 
 
 def client_address(index: int) -> str:

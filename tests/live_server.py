@@ -22,7 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO
 
-from tests.live_clients import HOST, Browser
+from tests.live_clients import HOST, ORGANISER, Browser
 
 ROOT = Path(__file__).resolve().parent.parent
 DATASET = "demo"
@@ -82,7 +82,7 @@ def prepare_database(database_url: str) -> dict[str, str]:
         reset_postgres(database_url)
     env = server_environment(database_url)
     lexsub(env, "init-db")
-    lexsub(env, "demo")
+    lexsub(env, "demo", "--organiser-password", ORGANISER[1])
     return env
 
 

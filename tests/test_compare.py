@@ -304,6 +304,36 @@ def test_significance_of_a_system_against_itself_and_a_better_one(tmp_path: Path
     assert "seed 3" in text
 
 
+def test_significance_over_few_lemmas_says_it_is_unreliable(tmp_path: Path) -> None:
+    # 19 lemmas (word0 has items 1-9, word1..word18 ten each): one short of the rule of
+    # thumb; 20 lemmas (items 1-199 and one of word19) give no warning
+    def compared(items: int, output: str) -> str:
+        gold = "".join(f"word{n // 10}.n {n} :: right 3;fine 1;\n" for n in range(1, items + 1))
+        system = "".join(f"word{n // 10}.n {n} :: right\n" for n in range(1, items + 1))
+        other = "".join(f"word{n // 10}.n {n} :: fine\n" for n in range(1, items + 1))
+        paths = files(tmp_path, gold=gold, **{"a.best": system, "b.best": other})
+        status, out = run(
+            *paths.values(),
+            "--significance",
+            "--resamples",
+            "50",
+            "--trials",
+            "50",
+            "--measures",
+            "best.R",
+            "--format",
+            output,
+        )
+        assert status == 0
+        return out
+
+    warning = "only 19 lemmas: with fewer than 20 the intervals and p-values are unreliable"
+    assert json.loads(compared(189, "json"))["resampling"]["warning"] == warning
+    assert f"Warning: {warning}.\n" in compared(189, "text")
+    assert "warning" not in json.loads(compared(191, "json"))["resampling"]
+    assert "Warning" not in compared(191, "text")
+
+
 def test_workers_do_not_change_a_figure() -> None:
     gold = read_gold(GOLD)
     one = score_files(gold, [("a", BEST), ("b", OOT), ("c", RANKED)], workers=1)
@@ -379,6 +409,7 @@ def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
         "trials": 20,
         "seed": 12345,
         "confidence": 0.95,
+        "warning": "only 2 lemmas: with fewer than 20 the intervals and p-values are unreliable",
     }
     assert json.loads(json.dumps(body)) == body
 

@@ -422,6 +422,43 @@ def test_summary_and_signature(tmp_path: Path) -> None:
     assert data["scorer"] == {"compat_items": 1, "fixed_items": 1, "differing_items": 0}
 
 
+def test_the_scorer_note_names_the_reasons_of_this_gold() -> None:
+    """A German gold differs under score.pl's rules for its capitals (score.pl matches
+    case-sensitively) and its umlauts, not for one-character entries or 'pn'; an English
+    gold of one-letter answers for those."""
+
+    def note(language: str, *answers: Response) -> str:
+        options = CompileOptions(language=language, lemmatise=False)
+        found: str = summary(compile_responses(answers, options))["scorer"]["note"]
+        return found
+
+    german = note(
+        "de",
+        answer("a", "1", "Gebäude", "Heim", lexelt="haus.n"),
+        answer("b", "1", "Gebäude", lexelt="haus.n"),
+        answer("a", "2", "Bau", lexelt="haus.n"),
+        answer("b", "2", "Bau", lexelt="haus.n"),
+    )
+    assert german == (
+        "2 item(s) of this gold may score differently with score.pl's rules"
+        " (python -m scoring.score) than with --fixed: score.pl matches case-sensitively"
+        " (--fixed folds case), so an answer earns credit only with the gold entry's capitals"
+        " (2 item(s), such as 'Gebäude'); score.pl's entry pattern knows only ASCII letters"
+        " and keeps the part of an entry after its last other letter (1 item(s), such as"
+        " 'Gebäude'); see docs/scoring.md"
+    )
+    english = note(
+        "en",
+        answer("a", "1", "x", "glad"),
+        answer("b", "1", "x"),
+        answer("a", "2", "well-being"),
+        answer("b", "2", "well-being"),
+    )
+    assert "score.pl drops one-character entries (1 item(s), such as 'x')" in english
+    assert "hyphenated mode as written (--fixed also accepts it with a space) (1 item(s)" in english
+    assert "case" not in english and "pn" not in english
+
+
 def test_summary_says_when_score_pl_reads_the_gold_differently(tmp_path: Path) -> None:
     """score.pl drops one-character entries: an item of two one-letter answers counts in
     T under both rules but can earn credit only under --fixed, and the summary says so."""

@@ -23,30 +23,11 @@ from annotate.services.study import (
     set_design,
     set_study_rules,
 )
-from tests.conftest import SMALL_XML, login, make_user, save
+from tests.conftest import OTHER_XML, SMALL_XML, WORDS_XML, join, login, make_user, save
 from tests.conftest import assign as assign_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
-OTHER_XML = (
-    SMALL_XML.replace(b'id="1"', b'id="11"')
-    .replace(b'id="2"', b'id="12"')
-    .replace(b'id="3"', b'id="13"')
-)
-
-# four words: 3 + 1 + 2 + 2 sentences; batches of 3 are words a | b c | d
-WORDS_XML = b"""<?xml version="1.0" ?>
-<corpus lang="english">
-<lexelt item="a.n"><instance id="a1"><context><head>a</head> x</context></instance>
-<instance id="a2"><context><head>a</head> y</context></instance>
-<instance id="a3"><context><head>a</head> z</context></instance></lexelt>
-<lexelt item="b.n"><instance id="b1"><context><head>b</head> x</context></instance></lexelt>
-<lexelt item="c.n"><instance id="c1"><context><head>c</head> x</context></instance>
-<instance id="c2"><context><head>c</head> y</context></instance></lexelt>
-<lexelt item="d.n"><instance id="d1"><context><head>d</head> x</context></instance>
-<instance id="d2"><context><head>d</head> y</context></instance></lexelt>
-</corpus>
-"""
 
 PID = "60a1b2c3d4e5f6a7b8c9d0e1"
 
@@ -111,13 +92,13 @@ def test_one_participant_id_is_one_account_per_study(app: Flask, client: FlaskCl
     token_a, token_b = _open(app, a, "CODE-A"), _open(app, b, "CODE-B")
     ids_a, ids_b = _ids(app, a), _ids(app, b)
 
-    assert client.get(f"/study/{token_a}?PROLIFIC_PID={PID}").status_code == 302
+    assert join(client, f"/study/{token_a}?PROLIFIC_PID={PID}") == 302
     for instance_id in ids_a:
         assert save(client, instance_id, {"sub1": "clever"}) == 302
     assert ">CODE-A<" in client.get(f"/annotate/dataset/{a}/done").get_data(as_text=True)
 
     # B's link with the same id: another account, which opens nothing of A's
-    assert client.get(f"/study/{token_b}?PROLIFIC_PID={PID}").status_code == 302
+    assert join(client, f"/study/{token_b}?PROLIFIC_PID={PID}") == 302
     assert _accounts(app, PID) == [(f"p{a}-{PID}", a), (f"p{b}-{PID}", b)]
     assert client.get(f"/annotate/dataset/{a}/done").status_code == 404
     assert client.get(f"/annotate/dataset/{a}").status_code == 404
@@ -156,6 +137,7 @@ def test_the_completion_code_waits_for_the_whole_batch_and_is_never_cached(
     assert response.headers["Cache-Control"] == "no-store"
     response = client.get(f"/study/{token}?workerId=A1B2C3")
     assert response.status_code == 302 and response.headers["Cache-Control"] == "no-store"
+    assert join(client, f"/study/{token}?workerId=A1B2C3") == 302  # and Start
     assert save(client, first, {"sub1": "clever"}) == 302
     assert save(client, third, {"sub1": "bear"}) == 302
     response = client.get(f"/annotate/dataset/{small}/done")  # one missing: back to it
@@ -227,7 +209,7 @@ def test_forged_ids_cannot_hold_a_study_once_their_batches_expire(app: Flask) ->
     assert response.status_code == 302
     forged = {name: app.test_client() for name in ("f1", "f2", "f3")}
     for name, client in forged.items():
-        assert client.get(f"/study/{token}?PROLIFIC_PID={name}").status_code == 302
+        assert join(client, f"/study/{token}?PROLIFIC_PID={name}") == 302
     # the three batches are taken: a real participant is refused, and gets no account
     users = _users(app)
     response = app.test_client().get(f"/study/{token}?PROLIFIC_PID=real1")
@@ -291,7 +273,7 @@ def _batches(dataset: Dataset) -> dict[str, list[int]]:
 def test_a_released_participant_gets_a_new_batch_when_one_is_free(app: Flask) -> None:
     words, token = _words_study(app)
     late = app.test_client()
-    assert late.get(f"/study/{token}?PROLIFIC_PID=late").status_code == 302
+    assert join(late, f"/study/{token}?PROLIFIC_PID=late") == 302
     _age(app, words, 31)
     assert app.test_client().get(f"/study/{token}?PROLIFIC_PID=next").status_code == 302
     assert _members(app, words) == [f"p{words}-next"]  # late's batch went to next
@@ -312,7 +294,7 @@ def test_finished_batches_and_the_organisers_annotators_are_never_released(
     make_user(app, "lab")
     assign_user(app, "lab", words)  # the first batch
     done = app.test_client()
-    assert done.get(f"/study/{token}?PROLIFIC_PID=done").status_code == 302  # the second
+    assert join(done, f"/study/{token}?PROLIFIC_PID=done") == 302  # the second
     for instance_id in _ids(app, words)[3:6]:
         assert save(done, instance_id, {"sub1": "x"}) == 302
     assert 'id="completion-code">DONE-1<' in done.get(f"/annotate/dataset/{words}/done").get_data(

@@ -65,7 +65,9 @@ def test_dashboard_links_every_page_and_shows_percentages(
         "export",
     ):
         assert f'href="/organiser/datasets/{dataset}/{page}"' in section, page
+    assert f'href="/organiser/datasets/{dataset}"' in section  # name, archive, delete
     assert 'href="/organiser/users/bulk"' in html
+    assert 'href="/organiser/rounds">Judgement rounds</a>' in html
     rows = [
         " ".join(re.sub(r"<[^>]+>", " ", row).split())
         for row in re.findall(r"<tr>(.*?)</tr>", section, re.DOTALL)[1:]

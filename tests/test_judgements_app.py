@@ -254,6 +254,11 @@ def test_a_post_hoc_round_judged_and_reported(
     )
     assert re.search(r"<th scope=\"row\">both</th><td>1</td><td>100.00</td>", report)
     assert "<svg" in report and 'Fleiss\' kappa <strong id="kappa">' in report
+    # verdict colours that mean something: good and reasonable blue (darker for good),
+    # bad vermillion (Okabe & Ito's colour-blind safe palette), never bad in green
+    for label, colour in (("good", "#0072b2"), ("reasonable", "#56b4e9"), ("bad", "#d55e00")):
+        assert re.search(rf'fill="{colour}"/><text [^>]*>{label}</text>', report), label
+    assert "#4e9a06" not in report
     assert "<caption>Table 11 of McCarthy &amp; Navigli (2009): verdicts on" in report
 
 

@@ -65,3 +65,25 @@ def test_report_of_no_dataset(app: Flask) -> None:
     result = app.test_cli_runner().invoke(args=["lexsub", "report", "--dataset", "nope"])
     assert result.exit_code == 1
     assert result.output == "Error: no dataset 'nope'\n"
+
+
+def test_report_gives_the_attention_check_scores(answered: Flask, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # sentence 3 (stand.n.v) a check item accepting "bears": through the compiler's forms
+    # it is "bear", so ann {tolerate, bear} and cat {bear} pass, bob {tolerate} fails:
+    # mean (1 + 0 + 1) / 3 = 66.67%, lowest 0.00%; the check item leaves the gold, so the
+    # gold is item 1 alone (ann {clever}, bob {clever, smart}, cat a name: PA 1/2)
+    runner = answered.test_cli_runner()
+    path = tmp_path / "checks.tsv"
+    path.write_text("3\tbears\n", encoding="utf-8")
+    result = runner.invoke(args=["lexsub", "checks", "--dataset", "small", str(path)])
+    assert result.exit_code == 0, result.output
+    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
+    assert (
+        "On the attention checks, the 3 participants answered 66.67% correctly on average "
+        "(lowest 0.00%)." in text
+    )
+    assert text.startswith(
+        "**Annotation of small.** 3 annotators gave 3 responses to 1 item of 1 target word "
+        "(language en): 3.00 responses and 2.00 distinct substitutes per item."
+    )
+    assert "over the 1 items of T is 50.00%" in text

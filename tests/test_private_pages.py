@@ -62,6 +62,7 @@ def test_the_participants_finished_page_with_its_code_is_not_stored(
         token = open_study(db.get_or_404(Dataset, dataset), "C0DE-42")
     response = client.get(f"/study/{token}?PROLIFIC_PID=60a1b2c3d4e5f6a7b8c9d0e1")
     assert response.status_code == 302 and response.headers["Cache-Control"] == "no-store"
+    assert client.post(f"/study/dataset/{dataset}/start").status_code == 302
     for instance_id in instance_ids(app):
         assert save(client, instance_id, {"sub1": "word"}) == 302
     page = _no_store(client, f"/annotate/dataset/{dataset}/done")

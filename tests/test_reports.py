@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import login
+from tests.conftest import answer, login, make_user
 
 pytestmark = pytest.mark.database
 
@@ -61,6 +61,20 @@ def test_agreement_page_shows_table_1_and_charts(
     assert "seed 12345" in html
     for name in ("ann", "bob", "cat"):
         assert f"<td>{name}</td>" in html
+    assert "different annotator sets" not in html  # all three answered both items
+
+
+def test_agreement_page_says_when_items_have_different_annotator_sets(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    make_user(answered, "dan")
+    answer(answered, "dan", {"1": {"sub1": "clever"}})  # item 1 only: the sets differ
+    login(client, "boss")
+    html = client.get(f"/organiser/datasets/{dataset}/agreement").get_data(as_text=True)
+    assert (
+        "Note: items have different annotator sets: pairwise figures compare the annotators"
+        " of each item (an overlap or crowd design: not every annotator saw every item)."
+    ) in html
 
 
 def _title_and_body(html: str) -> tuple[str, str]:

@@ -29,30 +29,10 @@ from annotate.services.study import (
     unassign,
     visible_datasets,
 )
-from tests.conftest import SMALL_XML, login, make_user, save
+from tests.conftest import OTHER_XML, WORDS_XML, login, make_user, save
 from tests.conftest import assign as assign_user
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
-
-OTHER_XML = (
-    SMALL_XML.replace(b'id="1"', b'id="11"')
-    .replace(b'id="2"', b'id="12"')
-    .replace(b'id="3"', b'id="13"')
-)
-
-# four words: 3 + 1 + 2 + 2 sentences
-WORDS_XML = b"""<?xml version="1.0" ?>
-<corpus lang="english">
-<lexelt item="a.n"><instance id="a1"><context><head>a</head> x</context></instance>
-<instance id="a2"><context><head>a</head> y</context></instance>
-<instance id="a3"><context><head>a</head> z</context></instance></lexelt>
-<lexelt item="b.n"><instance id="b1"><context><head>b</head> x</context></instance></lexelt>
-<lexelt item="c.n"><instance id="c1"><context><head>c</head> x</context></instance>
-<instance id="c2"><context><head>c</head> y</context></instance></lexelt>
-<lexelt item="d.n"><instance id="d1"><context><head>d</head> x</context></instance>
-<instance id="d2"><context><head>d</head> y</context></instance></lexelt>
-</corpus>
-"""
 
 
 def _import(data: bytes, name: str) -> int:
@@ -316,6 +296,11 @@ def test_the_study_link_logs_in_and_ends_with_the_completion_code(
     response = client.get(f"/study/{token}?PROLIFIC_PID=60a1b2c3d4e5f6a7b8c9d0e1")
     assert response.headers["Location"] == f"/annotate/dataset/{dataset}"
     ids = _ids_of(app, dataset)
+    # the onboarding page first: no sentence before Start
+    start = f"/study/dataset/{dataset}/start"
+    assert client.get(f"/annotate/dataset/{dataset}").headers["Location"] == start
+    assert client.get(f"/annotate/{ids[0]}").headers["Location"] == start
+    assert client.post(start).headers["Location"] == f"/annotate/dataset/{dataset}"
     assert client.get(f"/annotate/dataset/{dataset}").headers["Location"] == f"/annotate/{ids[0]}"
     for instance_id in ids:
         assert save(client, instance_id, {"sub1": "word"}) == 302

@@ -224,6 +224,11 @@ def test_significance_on_request(answered: Flask, client: FlaskClient, dataset: 
         as_text=True
     )
     assert "resample:lemma" in page and "p (bootstrap)" in page
+    # the small dataset has two words: too few lemmas for the intervals and p-values
+    assert (
+        "Warning: only 2 lemmas: with fewer than 20 the intervals and p-values are unreliable."
+        in page
+    )
 
 
 def test_chart_legend_entries_never_overlap() -> None:

@@ -8,6 +8,7 @@ click's usage message (2).
 from __future__ import annotations
 
 import json
+import secrets
 import time
 from contextlib import suppress
 from pathlib import Path
@@ -99,16 +100,25 @@ lexsub = Commands(
 )
 DEMO = Path(__file__).resolve().parents[1] / "demo" / "demo.xml"
 DEMO_USERS = (
-    ("organiser", "organiser", "demo-organiser"),
+    ("organiser", "organiser", None),
     ("alice", "annotator", "demo-alice"),
     ("bob", "annotator", "demo-bob"),
 )
+"""The demo accounts: the organiser's password is made for each install
+(:func:`demo_command`), the annotators' are known."""
+OLD_ORGANISER_PASSWORD = "demo-organiser"
+"""The demo organiser's password before each install made its own: an install whose
+organiser still has it gets a new one."""
 
 
 def init_app(app: Flask) -> None:
+    from annotate.cli.checks import checks_command
+    from annotate.cli.datasets import dataset_group
     from annotate.cli.rounds import round_group
 
+    lexsub.add_command(dataset_group)
     lexsub.add_command(round_group)
+    lexsub.add_command(checks_command)
     app.cli.add_command(lexsub)
 
 
@@ -218,18 +228,52 @@ def export_command(name: str, out: Path) -> None:
 
 
 @lexsub.command("demo")
-def demo_command() -> None:
-    """Create the demo dataset and demo accounts (once) and print the log-ins."""
+@click.option(
+    "--organiser-password",
+    help="Give the demo organiser this password (for scripts and tests; default: a random"
+    " one when the account is made, printed once).",
+)
+def demo_command(organiser_password: str | None) -> None:
+    """Create the demo dataset and demo accounts (once) and print the log-ins. The demo
+    organiser's password is made for this install and printed only then; an annotator's
+    known password is printed only while it still opens the account."""
     data = DEMO.read_bytes()
     imported = import_dataset(parse_lexsub_xml(data, str(DEMO)), "demo", DEMO.name, data)
     click.echo(f"demo dataset: {imported.instances} sentences")
-    for username, role, password in DEMO_USERS:
-        user = db.session.scalar(select(User).where(User.username == username))
-        if user is None:
-            user = create_user(username, password, role)
-        if role == "annotator":
-            assign(user, imported.dataset)  # the demo dataset is theirs only
-        click.echo(f"  {role:<9}  username {username:<9}  password {password}")
+    try:
+        for username, role, known in DEMO_USERS:
+            user = db.session.scalar(select(User).where(User.username == username))
+            if known is None:
+                user, shown = _demo_organiser(user, username, organiser_password)
+            else:
+                if user is None:
+                    user = create_user(username, known, role)
+                assign(user, imported.dataset)  # the demo dataset is theirs only
+                works = user.check_password(known)
+                shown = known if works else "not shown (changed since the account was made)"
+            click.echo(f"  {role:<9}  username {username:<9}  password {shown}")
+    except ServiceError as error:
+        raise click.ClickException(str(error)) from error
+
+
+def _demo_organiser(user: User | None, username: str, given: str | None) -> tuple[User, str]:
+    """The demo organiser and what to print of its password: made (``given``, else a
+    random one) when the account is new, still has :data:`OLD_ORGANISER_PASSWORD`, or
+    ``given`` is; otherwise not shown, since only its maker knows it."""
+    if user is not None and given is None and not user.check_password(OLD_ORGANISER_PASSWORD):
+        return user, (
+            "not shown (printed once, when it was made; `flask --app wsgi lexsub demo"
+            " --organiser-password NEW` sets another)"
+        )
+    password = given or secrets.token_urlsafe(12)
+    if user is None:
+        user = create_user(username, password, "organiser")
+    else:
+        if len(password) < 8:
+            raise ServiceError("a password has at least 8 characters")
+        user.set_password(password)
+        db.session.commit()
+    return user, password if given else f"{password}  (made for this install: shown only now)"
 
 
 @lexsub.command("assign")
@@ -322,6 +366,11 @@ def _check_answered(dataset: Dataset, excluded: tuple[Exclusion, ...]) -> None:
     help="Leave USER's answers out of this compile, with REASON (repeatable); "
     "'lexsub exclude' keeps an exclusion for every compile and page.",
 )
+@click.option(
+    "--keep-checks",
+    is_flag=True,
+    help="Keep the attention-check sentences (left out by default; summary.json counts them).",
+)
 def compile_command(
     name: str,
     out: Path,
@@ -330,6 +379,7 @@ def compile_command(
     t_rule: str,
     only_t: bool,
     excluded: tuple[Exclusion, ...],
+    keep_checks: bool,
 ) -> None:
     """Compile the dataset's responses, with the stored lemma decisions, in the dataset's
     language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json.
@@ -341,6 +391,7 @@ def compile_command(
         t_rule=t_rule,  # type: ignore[arg-type]
         only_t=only_t,
         excluded=excluded,
+        keep_checks=keep_checks,
     )
     dataset = _dataset(name)
     _check_answered(dataset, excluded)

@@ -20,6 +20,7 @@ from annotate.gold.compiler import (
     NormalisationChange,
     Signature,
     compile_responses,
+    form_matcher,
     item_order,
 )
 from annotate.gold.decisions import (
@@ -63,6 +64,7 @@ __all__ = [
     "aggregate_item",
     "compile_responses",
     "decisions_template",
+    "form_matcher",
     "item_order",
     "iter_responses",
     "lemmatise",

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
@@ -67,6 +67,12 @@ class CompileOptions:
     excluded: tuple[Exclusion, ...] = ()
     """Annotators whose responses are skipped, each with a reason
     (:mod:`scoring.exclusions`)."""
+    keep_checks: bool = False
+    """Keep a dataset's attention-check items (:mod:`annotate.services.checks`) in the gold
+    and the agreement; applied by the database reader
+    (:func:`annotate.services.goldfiles.compile_dataset`), which records in ``summary.json``
+    how many it left out (``check_items_left_out``). The compiler itself reads what it is
+    given."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +176,9 @@ class CompiledGold:
     excluded: tuple[Excluded, ...] = ()
     """The annotators left out (:attr:`CompileOptions.excluded`), by name, with the
     responses skipped; their responses are not in :attr:`responses`."""
+    check_items_left_out: int | None = None
+    """A dataset with attention-check items: how many of them were left out (0 when kept);
+    None for one without (``summary.json`` then says nothing of them)."""
 
     @property
     def in_t(self) -> tuple[CompiledItem, ...]:
@@ -519,6 +528,28 @@ class _Compiler:
             )
             for (text, proposed, result, _), (total, lexelts, action) in sorted(groups.items())
         )
+
+
+def form_matcher(options: CompileOptions) -> Callable[[str, str], str | None]:
+    """The compiler's own rule of what a typed substitute becomes in the gold, as a
+    function ``(value, lexelt) -> form``: checked (:func:`~scoring.substitute.check_substitute`),
+    normalised and lemmatised with the options' decisions, exactly as :func:`compile_responses`
+    does it; None when the rules refuse the value (its response would be left out), ""
+    when normalisation empties it. For other languages than English, whose counts fold
+    case, compare the forms with ``str.casefold``. Attention checks match answers with it
+    (:mod:`annotate.services.checks`)."""
+    compiler = _Compiler(options)
+
+    def form(value: str, lexelt: str) -> str | None:
+        verdict = compiler.verdict(value, lexelt)
+        if isinstance(verdict, InvalidSubstitute):
+            return None
+        text = compiler.form(value, lexelt, "", plain=False)
+        if text != verdict.text and compiler.broken_form(text) is not None:
+            return None
+        return text
+
+    return form
 
 
 def compile_responses(

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -94,11 +94,62 @@ def _problem(problem: AnswerProblem) -> dict[str, str]:
     }
 
 
+SCORER_REASONS: tuple[tuple[str, Callable[[str], bool], str], ...] = (
+    (
+        "case",
+        lambda key: key != key.lower(),
+        "score.pl matches case-sensitively (--fixed folds case), so an answer earns credit"
+        " only with the gold entry's capitals",
+    ),
+    (
+        "ascii",
+        lambda key: not key.isascii(),
+        "score.pl's entry pattern knows only ASCII letters and keeps the part of an entry"
+        " after its last other letter",
+    ),
+    ("one_character", lambda key: len(key.strip()) == 1, "score.pl drops one-character entries"),
+    ("pn", lambda key: "pn" in key, "score.pl drops entries containing 'pn'"),
+    (
+        "hyphen",
+        lambda key: "-" in key,
+        "score.pl keeps a hyphenated mode as written (--fixed also accepts it with a space)",
+    ),
+    (
+        "spaces",
+        lambda key: key != key.strip() or "  " in key,
+        "score.pl keeps trailing and doubled spaces",
+    ),
+)
+"""Why score.pl's rules and ``--fixed`` may read a gold entry differently: a name, the
+test on the entry, what the note says."""
+
+
+def scorer_reasons(gold: CompiledGold, differ: Iterable[str]) -> list[str]:
+    """The notes of :data:`SCORER_REASONS` that apply to this gold: those whose test holds
+    for an entry of an item in ``differ`` (instance ids), each with how many such items
+    and the first entry, in the order of :data:`SCORER_REASONS`."""
+    ids = set(differ)
+    found: dict[str, list[str]] = {}
+    for item in gold.items:
+        if item.instance not in ids:
+            continue
+        for name, applies, _ in SCORER_REASONS:
+            hits = [key for key, _count in item.counts if applies(key)]
+            if hits:
+                found.setdefault(name, []).append(hits[0])
+    return [
+        f"{text} ({len(found[name])} item(s), such as {found[name][0]!r})"
+        for name, _, text in SCORER_REASONS
+        if name in found
+    ]
+
+
 def scorer_view(gold: CompiledGold) -> dict[str, Any]:
     """How ``python -m scoring.score`` reads the gold file: |T| (its ``Total``) under
     score.pl's rules and under ``--fixed``, the items the two readings may score
-    differently (score.pl drops one-character entries and any entry containing ``pn``,
-    and keeps trailing spaces), and a note saying so when there are any."""
+    differently, and a note saying so when there are any, naming the reasons that apply
+    to this gold (:func:`scorer_reasons`: case, letters outside ASCII, one-character
+    entries, ``pn`` in an entry, hyphens, spaces)."""
     compat, fixed, differ = read_gold_pair(list(gold_lines(gold)), "gold")
     view: dict[str, Any] = {
         "compat_items": compat.total_items,
@@ -106,11 +157,12 @@ def scorer_view(gold: CompiledGold) -> dict[str, Any]:
         "differing_items": len(differ),
     }
     if differ:
+        reasons = scorer_reasons(gold, differ) or ["the two readings of these lines differ"]
         view["note"] = (
             f"{len(differ)} item(s) of this gold may score differently with "
             "score.pl's rules (python -m scoring.score) than with --fixed: "
-            "score.pl drops one-character entries and entries containing 'pn', "
-            "and keeps trailing spaces; see docs/scoring.md"
+            + "; ".join(reasons)
+            + "; see docs/scoring.md"
         )
     return view
 
@@ -126,6 +178,11 @@ def summary(gold: CompiledGold) -> dict[str, Any]:
         "signature": gold.signature.text,
         **_language(gold),
         "responses": gold.responses,
+        **(
+            {}
+            if gold.check_items_left_out is None
+            else {"check_items_left_out": gold.check_items_left_out}
+        ),
         "annotators": list(gold.annotators),
         **_excluded(gold),
         "annotator_sets": annotator_sets(

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Column, Table, delete, func, select, update
 from sqlalchemy import text as sql
 
 from annotate.extensions import db
 from annotate.importer import ImportResult
 from annotate.models import Dataset, Instance, Lexelt, Response, User
+from annotate.models import now as utc_now
 from annotate.services.responses import dictionary_flags
 from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, safe_source
 from annotate.services.study import answered_count, members, sentence_count
@@ -198,3 +199,127 @@ def progress_by_word(dataset: Dataset) -> list[tuple[str, dict[str, int], int]]:
         .order_by(Lexelt.position)
     ).all()
     return [(item, done.get(item, {}), size) for item, size in sizes]
+
+
+# --- rename, archive, delete -------------------------------------------------------------
+
+
+def rename_dataset(dataset: Dataset, name: str) -> None:
+    """Give ``dataset`` a new name (:func:`check_text`'s rule; no other dataset may have
+    it). Nothing else changes: its answers, members and study link stay."""
+    name = name.strip()
+    check_text(name, "dataset name", MAX_DATASET_NAME)
+    if name == dataset.name:
+        return
+    if db.session.scalar(select(Dataset.id).where(Dataset.name == name)) is not None:
+        raise ServiceError(f"a dataset is named {name!r} already")
+    dataset.name = name
+    db.session.commit()
+
+
+def set_archived(dataset: Dataset, archived: bool) -> None:
+    """Archive ``dataset`` (kept whole, hidden from annotators: not listed, not opened,
+    its study link closed) or bring it back."""
+    dataset.archived_at = utc_now() if archived else None
+    db.session.commit()
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What deleting a dataset removes (or removed): rows per table, the tables whose
+    rows only lose their link to it (a judgement round made from it keeps its own copy
+    of the sentences), and its participant accounts, deleted or kept."""
+
+    rows: dict[str, int]
+    unlinked: dict[str, int]
+    accounts_deleted: list[str]
+    accounts_kept: list[str]
+
+
+def _references(table: Table) -> list[tuple[Table, Column[Any]]]:
+    """Every (table, column) of the schema whose foreign key points at ``table``'s id."""
+    return [
+        (other, column)
+        for other in db.metadata.sorted_tables
+        for column in other.columns
+        for key in column.foreign_keys
+        if key.column.table is table
+    ]
+
+
+def _walk(table: Table, chosen: Any, rows: dict[str, int], unlinked: dict[str, int]) -> None:
+    """Delete the rows of ``table`` whose id is in the SELECT ``chosen``, counting them,
+    and first what points at them: rows whose foreign key may be empty lose the link
+    (set to NULL), the others go too, all the way down the schema. A table added later is
+    covered as soon as its foreign key is declared."""
+    for other, column in _references(table):
+        where = column.in_(chosen)
+        if column.nullable:
+            linked = db.session.scalar(select(func.count()).select_from(other).where(where))
+            if linked:
+                unlinked[other.name] = unlinked.get(other.name, 0) + linked
+                db.session.execute(update(other).where(where).values({column.name: None}))
+            continue
+        _walk(other, select(other.c.id).where(where), rows, unlinked)
+    count = db.session.scalar(select(func.count()).select_from(table).where(table.c.id.in_(chosen)))
+    if count:
+        rows[table.name] = rows.get(table.name, 0) + count
+        db.session.execute(delete(table).where(table.c.id.in_(chosen)))
+
+
+def _still_used(user_id: int) -> bool:
+    """Whether any row of the schema still points at the account."""
+    return any(
+        db.session.scalar(select(func.count()).select_from(other).where(column == user_id))
+        for other, column in _references(_table(User))
+    )
+
+
+def _table(model: type[Any]) -> Table:
+    table: Table = model.__table__
+    return table
+
+
+def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> Removal:
+    """Delete ``dataset`` and everything of it, in one transaction: its words, sentences,
+    answers and their history, members, assignments, lemma decisions and stored systems
+    (every row whose foreign key leads to it, :func:`_walk`). A judgement round made from
+    it stays (it holds its own copy of the sentences) and loses the link. Its participant
+    accounts (``users.study_id``: made by its study link) are deleted with it when
+    nothing else points at them (no answer, membership or judgement anywhere else); one
+    that belongs somewhere else too is kept, its link to the study gone.
+
+    ``typed_name`` must equal the dataset's name (the organiser typed it to confirm).
+    With ``preview`` the same deletion runs and is rolled back: the :class:`Removal`
+    says exactly what would go, and nothing changes."""
+    if not preview and typed_name != dataset.name:
+        raise ServiceError(
+            f"type the dataset's name {dataset.name!r} to delete it"
+            f" (typed {typed_name[:MAX_DATASET_NAME]!r})"
+        )
+    rows: dict[str, int] = {}
+    unlinked: dict[str, int] = {}
+    deleted: list[str] = []
+    kept: list[str] = []
+    table = _table(Dataset)
+    try:
+        accounts = list(db.session.scalars(select(User).where(User.study_id == dataset.id)))
+        _walk(table, select(table.c.id).where(table.c.id == dataset.id), rows, unlinked)
+        unlinked.pop("users", None)  # the study's accounts: told apart below
+        for user in accounts:
+            db.session.expire(user)
+            if _still_used(user.id):
+                kept.append(user.username)
+            else:
+                deleted.append(user.username)
+                db.session.execute(delete(User).where(User.id == user.id))
+        if deleted:
+            rows["users"] = len(deleted)
+        if preview:
+            db.session.rollback()
+        else:
+            db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return Removal(rows, unlinked, sorted(deleted), sorted(kept))

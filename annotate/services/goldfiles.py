@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import select
@@ -26,7 +27,7 @@ from annotate.gold.decisions import check_correction, decisions_text
 from annotate.gold.review import FormUse, form_uses
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
-from annotate.models import Dataset, LemmaDecision
+from annotate.models import CheckItem, Dataset, Instance, LemmaDecision
 from annotate.services.datasets import export_records
 from annotate.services.exclusions import exclusions_of
 from annotate.services.rules import ServiceError, check_text
@@ -105,13 +106,27 @@ class BrokenDataset(ServiceError):
     that compile the dataset show the message (409) instead of failing."""
 
 
-def dataset_records(dataset: Dataset) -> list[Response]:
-    """The dataset's current responses as the compiler reads them; :class:`BrokenDataset`
-    naming every response (``DATASET:N``), its value and the rule when some break one."""
+def check_ids(dataset: Dataset) -> set[str]:
+    """The ids of the dataset's attention-check sentences (:mod:`annotate.services.checks`)."""
+    return set(
+        db.session.scalars(
+            select(Instance.xml_id)
+            .join(CheckItem, CheckItem.instance_id == Instance.id)
+            .where(CheckItem.dataset_id == dataset.id)
+        )
+    )
+
+
+def dataset_records(dataset: Dataset, keep_checks: bool = False) -> list[Response]:
+    """The dataset's current responses as the compiler reads them, its attention-check
+    sentences' left out unless ``keep_checks``; :class:`BrokenDataset` naming every
+    response (``DATASET:N``), its value and the rule when some break one."""
+    checks = set() if keep_checks else check_ids(dataset)
     try:
         return [
             parse_response(record, f"{dataset.name}:{index}")
             for index, record in enumerate(export_records(dataset), 1)
+            if record["instance"] not in checks
         ]
     except FormatError as error:
         raise BrokenDataset(
@@ -126,11 +141,14 @@ def compile_dataset(
     """Compile the dataset's current responses (or ``records`` read from them) with its
     stored decisions, in its language (``Dataset.language``: the lemmatiser and rules),
     leaving out ``options.excluded`` and the dataset's exclusions
-    (:func:`~annotate.services.exclusions.exclusions_of`: stored, removed, deactivated)."""
-    if records is None:
-        records = dataset_records(dataset)
+    (:func:`~annotate.services.exclusions.exclusions_of`: stored, removed, deactivated).
+    Its attention-check sentences are left out unless ``options.keep_checks``; the gold
+    says how many (:attr:`CompiledGold.check_items_left_out`)."""
     base = options or CompileOptions()
-    return compile_responses(
+    if records is None:
+        records = dataset_records(dataset, base.keep_checks)
+    checks = len(check_ids(dataset))
+    gold = compile_responses(
         records,
         CompileOptions(
             normalise=base.normalise,
@@ -141,8 +159,12 @@ def compile_dataset(
             only_t=base.only_t,
             language=dataset.language or "en",
             excluded=merge(base.excluded, exclusions_of(dataset)),
+            keep_checks=base.keep_checks,
         ),
     )
+    if not checks:
+        return gold
+    return replace(gold, check_items_left_out=0 if base.keep_checks else checks)
 
 
 def write_dataset_gold(

@@ -41,7 +41,13 @@ from annotate.extensions import db
 from annotate.models import Assignment, Dataset, Instance, Lexelt, Response, User
 from annotate.services.responses import word_flag
 from annotate.services.rounds import judges_a_round
-from annotate.services.study import assigned_in, assigned_to, member_of, opens, sentences_of
+from annotate.services.study import (
+    assigned_in,
+    assigned_to,
+    open_member_of,
+    opens,
+    sentences_of,
+)
 
 
 @dataclass(frozen=True)
@@ -196,7 +202,7 @@ def page_statement(following: bool) -> Select[Any]:
             Dataset.language,
             Dataset.sentences,
             Dataset.words.label("dataset_words"),
-            member_of(user_id, cur.dataset_id).label("member"),
+            open_member_of(user_id, cur.dataset_id).label("member"),
             assigned_in(user_id, cur.dataset_id).label("assigned_some"),
             assigned_to(user_id, cur.id).label("assigned_this"),
             judges_a_round(user_id).label("judge"),

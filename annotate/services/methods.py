@@ -5,11 +5,15 @@ The rendering is pure (:mod:`annotate.gold.methods`)."""
 
 from __future__ import annotations
 
+from sqlalchemy import select
+
+from annotate.extensions import db
 from annotate.gold import CompiledGold
 from annotate.gold.methods import CheckScore, StudyFigures, study_figures
 from annotate.gold.write import annotator_lines
-from annotate.models import Dataset
-from annotate.services.goldfiles import compile_dataset
+from annotate.models import Dataset, User
+from annotate.services import checks
+from annotate.services.goldfiles import check_ids, compile_dataset
 from scoring.agreement.report import AgreementReport, report
 from scoring.formats.annotators import parse_annotators
 
@@ -35,12 +39,26 @@ def dataset_agreement(
 
 
 def check_scores(dataset: Dataset) -> tuple[CheckScore, ...] | None:
-    """Each participant's attention-check score, None while the dataset has no check items.
-
-    The hook for attention checks: when check items and their accepted answers are stored,
-    return one :class:`CheckScore` per participant here and the methods paragraph reports
-    them (mean and lowest share answered correctly)."""
-    return None
+    """Each participant's attention-check score (:func:`annotate.services.checks.check_scores`:
+    answers matched through the compiler's own forms), by username; None while the dataset
+    has no check items."""
+    if not check_ids(dataset):
+        return None
+    scores = checks.check_scores(dataset)
+    names = dict(
+        db.session.execute(select(User.id, User.username).where(User.id.in_(list(scores))))
+        .tuples()
+        .all()
+    )
+    return tuple(
+        sorted(
+            (
+                CheckScore(names[user_id], score.matched, score.answered)
+                for user_id, score in scores.items()
+            ),
+            key=lambda score: score.annotator,
+        )
+    )
 
 
 def study_methods(dataset: Dataset, seed: int = SEED) -> StudyFigures:

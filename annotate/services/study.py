@@ -57,6 +57,17 @@ def member_of(user_id: IdValue, dataset_id: IdValue) -> Exists:
     return exists().where(member.dataset_id == dataset_id, member.user_id == user_id)
 
 
+def open_member_of(user_id: IdValue, dataset_id: IdValue) -> ColumnElement[bool]:
+    """SQL: the user is a member of the dataset and it is not archived (what opens its
+    sentences to an annotator; an archived dataset keeps its members for when it is
+    brought back)."""
+    archived = aliased(Dataset)
+    return and_(
+        member_of(user_id, dataset_id),
+        ~exists().where(archived.id == dataset_id, archived.archived_at.is_not(None)),
+    )
+
+
 def assigned_in(user_id: IdValue, dataset_id: IdValue) -> Exists:
     """SQL: the user was given some of the dataset's sentences (not all of them)."""
     given = aliased(Assignment)  # an alias: never correlated with a query's own table
@@ -136,22 +147,24 @@ def answered_count(user: User, dataset: Dataset) -> int:
 
 def visible_datasets(user: User) -> list[Dataset]:
     """What ``user`` may open: every dataset for an organiser, the datasets they are a
-    member of for an annotator (by id, the order they were imported in)."""
+    member of and that are not archived for an annotator (by id, the order they were
+    imported in)."""
     query = select(Dataset).order_by(Dataset.id)
     if not user.is_organiser:
         query = query.join(DatasetMember, DatasetMember.dataset_id == Dataset.id).where(
-            DatasetMember.user_id == user.id
+            DatasetMember.user_id == user.id, Dataset.archived_at.is_(None)
         )
     return list(db.session.scalars(query))
 
 
 def can_open(user: User, instance: Instance) -> bool:
-    """Whether ``user`` may open the sentence (:func:`opens`)."""
+    """Whether ``user`` may open the sentence (:func:`opens`); an annotator is no
+    member of an archived dataset (:func:`open_member_of`)."""
     if user.is_organiser:
         return True
     row = db.session.execute(
         select(
-            member_of(user.id, instance.dataset_id),
+            open_member_of(user.id, instance.dataset_id),
             assigned_in(user.id, instance.dataset_id),
             assigned_to(user.id, instance.id),
         )
@@ -335,10 +348,12 @@ def close_study(dataset: Dataset) -> None:
 
 
 def study_dataset(token: str) -> Dataset | None:
-    """The dataset whose study link carries ``token``."""
+    """The dataset whose study link carries ``token``, unless it is archived."""
     if not token or len(token) > 64:
         return None
-    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.study_token == token))
+    dataset: Dataset | None = db.session.scalar(
+        select(Dataset).where(Dataset.study_token == token, Dataset.archived_at.is_(None))
+    )
     return dataset
 
 
@@ -418,7 +433,9 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     member of it: found, or, on the first visit, created without a password (username
     ``p<dataset id>-<participant id>``) and, in the overlap design, given a batch (expired
     batches released first, :func:`release_expired`). A participant whose batch was
-    released gets a new one if one is free. :class:`StudyFull` when every batch has its
+    released gets a new one if one is free; one screened out by the comprehension check
+    (:mod:`annotate.services.onboarding`) is returned as they are, never admitted again.
+    :class:`StudyFull` when every batch has its
     annotators or the study has ``max_participants``: then nothing is created (the
     releases stay). :class:`ServiceError` for an id that is not 1-64 letters, digits,
     '.', '_' or '-'."""
@@ -429,8 +446,8 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     user: User | None = db.session.scalar(
         select(User).where(User.study_id == dataset.id, User.participant_id == participant_id)
     )
-    if user is not None and is_member(user, dataset):
-        return user
+    if user is not None and (is_member(user, dataset) or user.screened_out_at is not None):
+        return user  # a participant screened out is never admitted again (onboarding)
     started = user is not None
     _lock(dataset)  # arrivals at once are admitted one after the other (PostgreSQL)
     release_expired(dataset, now)

@@ -23,7 +23,9 @@ from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer
 from annotate.extensions import db, login_manager
 from annotate.i18n import common_language, translate, use_language
 from annotate.models import Dataset, Instance
+from annotate.services.checks import blocked
 from annotate.services.itempage import ItemPage, read
+from annotate.services.participants import record_view
 from annotate.services.responses import answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
@@ -83,10 +85,23 @@ def _visible(dataset_id: int) -> Dataset:
     return dataset
 
 
+def _onboarding(dataset_id: int) -> Response | None:
+    """A participant of this dataset's study who has not pressed Start, or was screened
+    out: their onboarding page (:mod:`annotate.web.onboarding`), never a sentence."""
+    user = current_user
+    if (
+        user.participant_id
+        and user.study_id == dataset_id
+        and (user.started_at is None or user.screened_out_at is not None)
+    ):
+        return redirect(url_for("onboarding.onboarding", dataset_id=dataset_id))
+    return None
+
+
 @bp.get("/annotate/dataset/<id:dataset_id>")
 @login_required
 def dataset_start(dataset_id: int) -> str | Response | tuple[str, int]:
-    released = _released(dataset_id)
+    released = _onboarding(dataset_id) or _released(dataset_id)
     if released is not None:
         return released
     dataset = _visible(dataset_id)
@@ -100,8 +115,9 @@ def dataset_start(dataset_id: int) -> str | Response | tuple[str, int]:
 @login_required
 def finished(dataset_id: int) -> str | Response | tuple[str, int]:
     """A finished dataset: says so, what is left in the others, and to a crowd
-    participant the completion code. Not finished yet: its first unanswered sentence."""
-    released = _released(dataset_id)
+    participant the completion code (the screen-out code instead when their attention-check
+    score is under a threshold that blocks). Not finished yet: its first unanswered sentence."""
+    released = _onboarding(dataset_id) or _released(dataset_id)
     if released is not None:
         return released
     dataset = _visible(dataset_id)
@@ -120,8 +136,16 @@ def finished(dataset_id: int) -> str | Response | tuple[str, int]:
         return redirect(url_for("annotator.item", instance_id=instance.id))
     left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
     code = dataset.completion_code if completed(current_user, dataset) else None
+    checks_failed = code is not None and blocked(current_user, dataset)
+    if checks_failed:
+        code = None
     return render_template(
-        "annotate/done.html", dataset=dataset, left=left, code=code, unassigned=False
+        "annotate/done.html",
+        dataset=dataset,
+        left=left,
+        code=code,
+        unassigned=False,
+        checks_failed=checks_failed,
     )
 
 
@@ -232,6 +256,12 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         if request.method == "POST":
             return session_ended() if wants_json() else keep_and_log_in(instance_id)
         return login_manager.unauthorized()  # type: ignore[no-any-return]
+    # a participant's views are timed: their id read before a save expires the user
+    timed = current_user.id if current_user.study_id is not None else None
+    if timed is not None:
+        onboarding = _onboarding(current_user.study_id)
+        if onboarding is not None:
+            return onboarding
     posted = request.method == "POST"
     found = read(current_user, instance_id, following=posted)
     if found is None or not found[0].may_open:
@@ -245,6 +275,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     if not posted:
         assert page is not None  # the sentence's own page
         form = _pending_form(instance_id) or page.form()
+        if timed is not None:
+            record_view(timed, instance_id)
         return _render(page, form, FormCheck(None), addressed.judging)
     form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
     check = validate_answer(form, addressed.targets)
@@ -267,6 +299,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     )
     url = url_for("annotator.item", instance_id=following.instance.id)
     if wants_json():
+        if timed is not None:
+            record_view(timed, following.instance.id)
         html = render_template(
             "annotate/_item.html", **_context(following, following.form(), FormCheck(None))
         )

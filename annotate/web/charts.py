@@ -13,11 +13,20 @@ from html import escape
 
 from markupsafe import Markup
 
+from scoring.judgements.labels import NEGATIVE, POSITIVE
+
 COLOURS = ("#3465a4", "#f57900", "#4e9a06", "#75507b", "#c4a000", "#cc0000", "#555753")
 LEGEND_ROW = 16
 """Height of a row of the legend."""
 LEGEND_LABEL = 40
 """Characters of a series name the legend shows (the full name is its tooltip)."""
+POSITIVE_COLOURS = ("#0072b2", "#56b4e9", "#9fd3f2")
+"""The colours of a verdict that accepts a candidate, best first: blues of Okabe & Ito
+(2008)'s palette, which readers with any colour vision tell from its orange."""
+NEGATIVE_COLOUR = "#d55e00"
+"""A verdict that rejects a candidate: Okabe & Ito's vermillion."""
+UNSURE_COLOUR = "#8c8c8c"
+"""A verdict that is neither (SWORDS' UNSURE): grey."""
 CHAR_WIDTH = 7.0
 """An upper bound of the width of one character at font size 11, for the layout."""
 
@@ -59,10 +68,13 @@ def bar_chart(
     percent: bool = True,
     width: int = 640,
     height: int = 260,
+    colours: Mapping[str, str] | None = None,
 ) -> Markup:
-    """An SVG bar chart: one cluster of bars per group, one colour per series, the y axis
-    from 0 to 1 (shown as 0-100 when ``percent``). ``series[name][g]`` is the bar of
-    group g."""
+    """An SVG bar chart: one cluster of bars per group, one colour per series (``colours``
+    by series name, else :data:`COLOURS` in turn), the y axis from 0 to 1 (shown as 0-100
+    when ``percent``). ``series[name][g]`` is the bar of group g. The chart comes in a
+    box of its own that scrolls sideways on a narrow screen (``.chart-scroll``), so that
+    its labels keep their size."""
     for name, bars in series.items():
         if len(bars) != len(groups):
             raise ValueError(
@@ -72,6 +84,7 @@ def bar_chart(
     left, right, top, bottom = 44, 10, 28, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     names = list(series)
+    fill = [(colours or {}).get(name, COLOURS[s % len(COLOURS)]) for s, name in enumerate(names)]
     group_w = plot_w / max(len(groups), 1)
     bar_w = group_w * 0.8 / max(len(names), 1)
 
@@ -82,6 +95,7 @@ def bar_chart(
     rows = 1 + max((row for _, row, _ in legend), default=0)
     full_height = height + (rows - 1) * LEGEND_ROW
     parts = [
+        f'<div class="chart-scroll" tabindex="0" role="group" aria-label="{escape(title)}">',
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {full_height}" '
         f'role="img" aria-label="{escape(title)}" class="chart">',
         f"<title>{escape(title)}</title>",
@@ -109,7 +123,7 @@ def bar_chart(
             shown = f"{100 * bar.value:.2f}" if percent else f"{bar.value:.3f}"
             parts.append(
                 f'<rect x="{x:.1f}" y="{y(bar.value):.1f}" width="{bar_w * 0.9:.1f}" '
-                f'height="{y(0) - y(bar.value):.1f}" fill="{COLOURS[s % 7]}">'
+                f'height="{y(0) - y(bar.value):.1f}" fill="{fill[s]}">'
                 f"<title>{escape(group)} {escape(name)}: {shown}</title></rect>"
             )
             if bar.low is not None and bar.high is not None:
@@ -124,8 +138,29 @@ def bar_chart(
         parts.append(
             f'<g class="legend"><title>{escape(names[s])}</title>'
             f'<rect x="{x:.1f}" y="{top_y}" width="10" height="10" '
-            f'fill="{COLOURS[s % 7]}"/><text x="{x + 14:.1f}" y="{top_y + 9}" '
+            f'fill="{fill[s]}"/><text x="{x + 14:.1f}" y="{top_y + 9}" '
             f'font-size="11">{escape(label)}</text></g>'
         )
-    parts.append("</svg>")
+    parts.append("</svg></div>")
     return Markup("".join(parts))
+
+
+def verdict_colours(labels: Sequence[str], sides: Mapping[str, str | None]) -> dict[str, str]:
+    """A colour for each verdict that says what it means: the labels that accept a
+    candidate (``sides[label] == "positive"``) in blues, darkest first, the ones that
+    reject it in vermillion, the others grey; colour-blind safe (Okabe & Ito 2008).
+
+    >>> verdict_colours(("good", "reasonable", "bad"),
+    ...                 {"good": "positive", "reasonable": "positive", "bad": "negative"})
+    {'good': '#0072b2', 'reasonable': '#56b4e9', 'bad': '#d55e00'}
+    """
+    found: dict[str, str] = {}
+    positive = 0
+    for label in labels:
+        side = sides.get(label)
+        if side == POSITIVE:
+            found[label] = POSITIVE_COLOURS[min(positive, len(POSITIVE_COLOURS) - 1)]
+            positive += 1
+        else:
+            found[label] = NEGATIVE_COLOUR if side == NEGATIVE else UNSURE_COLOUR
+    return found

@@ -61,7 +61,7 @@ from annotate.services.rounds import (
 )
 from annotate.services.rules import MAX_DATASET_NAME, ServiceError
 from annotate.web.access import judge_required, organiser_required
-from annotate.web.charts import Bar, bar_chart
+from annotate.web.charts import Bar, bar_chart, verdict_colours
 from annotate.web.uploads import uploaded_text
 from scoring.formats import FormatError
 from scoring.formats.judgements import format_judgements
@@ -221,7 +221,9 @@ def round_page(round_id: int) -> str | BaseResponse:
         current = {user.id for user in judges(round_)}
         added = removed = 0
         try:
-            for user in db.session.scalars(select(User).where(User.role == "annotator")):
+            for user in db.session.scalars(
+                select(User).where(User.role == "annotator", User.study_id.is_(None))
+            ):
                 if user.id in wanted and user.id not in current:
                     added += assign_judge(user, round_)
                 elif user.id not in wanted and user.id in current:
@@ -233,7 +235,11 @@ def round_page(round_id: int) -> str | BaseResponse:
             flash(f"{added} judges assigned, {removed} removed.", "info")
         return redirect(url_for("judge.round_page", round_id=round_.id))
     annotators = list(
-        db.session.scalars(select(User).where(User.role == "annotator").order_by(User.username))
+        db.session.scalars(
+            select(User)
+            .where(User.role == "annotator", User.study_id.is_(None))
+            .order_by(User.username)
+        )
     )
     current = {user.id for user in judges(round_)}
     return render_template(
@@ -304,6 +310,7 @@ def report_page(round_id: int) -> str | tuple[str, int]:
                 label: [Bar(_fraction(r.percent[label])) for r in shown.values()]
                 for label in label_set.labels
             },
+            colours=verdict_colours(label_set.labels, label_set.binary),
         )
         if result.models:
             rp, roc = curve_charts(result.models)

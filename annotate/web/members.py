@@ -13,6 +13,16 @@ from werkzeug.wrappers import Response
 from annotate.extensions import db
 from annotate.models import Dataset, User
 from annotate.numeric import form_id, form_ids, form_number
+from annotate.services.checks import (
+    CHECK_ACTIONS,
+    check_lines,
+    check_text,
+    parse_check_lines,
+    set_check_rules,
+    set_checks,
+)
+from annotate.services.onboarding import set_onboarding
+from annotate.services.participants import SPEEDER_SECONDS, participant_page, set_speeder_seconds
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     BATCH_SIZE,
@@ -55,7 +65,11 @@ def dataset_members(dataset_id: int) -> str | Response:
             flash(str(error), "error")
         return redirect(url_for("members.dataset_members", dataset_id=dataset.id))
     annotators = list(
-        db.session.scalars(select(User).where(User.role == "annotator").order_by(User.username))
+        db.session.scalars(
+            select(User)
+            .where(User.role == "annotator", User.study_id.is_(None))
+            .order_by(User.username)
+        )
     )
     current = {user.id for user in members(dataset)}
     rows = [
@@ -101,7 +115,9 @@ def _change(dataset: Dataset, action: str) -> None:
     if action == "members":
         wanted = set(form_ids(request.form.getlist("user"), "annotator"))
         added = removed = 0
-        for user in db.session.scalars(select(User).where(User.role == "annotator")):
+        for user in db.session.scalars(
+            select(User).where(User.role == "annotator", User.study_id.is_(None))
+        ):
             current = user.id in {member.id for member in members(dataset)}
             if user.id in wanted and not current:
                 added += assign(user, dataset)
@@ -139,6 +155,60 @@ def _change(dataset: Dataset, action: str) -> None:
     elif action == "close-study":
         close_study(dataset)
         flash("The study link is closed.", "info")
+    else:
+        raise ServiceError("unknown action")
+
+
+@bp.route("/datasets/<id:dataset_id>/study", methods=["GET", "POST"])
+@organiser_required
+def study_page(dataset_id: int) -> str | Response:
+    """A crowd study's own page: its participants (paginated) with their progress,
+    onboarding, attention-check score and median time per sentence; the onboarding texts
+    (consent, comprehension questions), the check items and the quality thresholds."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if request.method == "POST":
+        try:
+            _study_change(dataset, request.form.get("action", ""))
+        except ServiceError as error:
+            db.session.rollback()
+            flash(str(error), "error")
+        return redirect(url_for("members.study_page", dataset_id=dataset.id))
+    page = request.args.get("page", "1")
+    found = participant_page(dataset, int(page) if page.isdigit() and len(page) < 7 else 1)
+    link = None
+    if dataset.study_token:
+        link = url_for("annotator.study", token=dataset.study_token, _external=True)
+    return render_template(
+        "members/study.html",
+        dataset=dataset,
+        found=found,
+        link=link,
+        checks=check_text(check_lines(dataset)),
+        check_actions=CHECK_ACTIONS,
+    )
+
+
+def _study_change(dataset: Dataset, action: str) -> None:
+    """One of the study page's forms; :class:`ServiceError` says what was refused."""
+    if action == "onboarding":
+        set_onboarding(
+            dataset, request.form.get("consent", ""), request.form.get("comprehension", "")
+        )
+        flash("Onboarding saved.", "info")
+    elif action == "checks":
+        count = set_checks(dataset, parse_check_lines(request.form.get("checks", "")))
+        flash(f"{count} check items saved.", "info")
+    elif action == "quality":
+        set_check_rules(
+            dataset,
+            form_number(request.form, "check_threshold", "check threshold", 0, 100),
+            request.form.get("check_action", ""),
+        )
+        set_speeder_seconds(
+            dataset,
+            form_number(request.form, "speeder_seconds", "speeder threshold", *SPEEDER_SECONDS),
+        )
+        flash("Quality thresholds saved.", "info")
     else:
         raise ServiceError("unknown action")
 

@@ -33,10 +33,13 @@ from annotate.gold.write import FILES
 from annotate.models import Dataset, Instance, User
 from annotate.services.accounts import create_user
 from annotate.services.datasets import (
+    delete_dataset,
     export_records,
     import_dataset,
     progress_by_annotator,
     progress_by_word,
+    rename_dataset,
+    set_archived,
 )
 from annotate.services.exclusions import exclude, include, stored_exclusions
 from annotate.services.goldfiles import (
@@ -66,12 +69,14 @@ def broken_dataset(error: BrokenDataset) -> tuple[str, int]:
 @bp.get("/")
 @organiser_required
 def dashboard() -> str:
-    """Every dataset: each annotator's progress (answered of their own sentences, the
-    percentage, their last save) and a link to every page of the dataset."""
+    """Every dataset in use: each annotator's progress (answered of their own sentences,
+    the percentage, their last save) and a link to every page of the dataset; the
+    archived ones by name; the judgement rounds."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(
         "organiser/dashboard.html",
-        rows=[(d, progress_by_annotator(d)) for d in datasets],
+        rows=[(d, progress_by_annotator(d)) for d in datasets if d.archived_at is None],
+        archived=[d for d in datasets if d.archived_at is not None],
         endpoints=set(current_app.view_functions),
     )
 
@@ -116,17 +121,36 @@ def datasets() -> str | BaseResponse:
 @organiser_required
 def dataset(dataset_id: int) -> str | BaseResponse:
     """One dataset: its source, its size and its language, which can be changed here
-    (an ISO 639-1 code; it picks the lemmatiser and the annotator pages' language)."""
+    (an ISO 639-1 code; it picks the lemmatiser and the annotator pages' language); its
+    name; archiving (hidden from annotators, kept) and the way to its deletion."""
     dataset = db.get_or_404(Dataset, dataset_id)
     if request.method == "POST":
-        try:
-            code = iso639_1(request.form.get("language", ""))
-        except ValueError as error:
-            flash(f"Language not changed: {error}", "error")
+        action = request.form.get("action", "language")
+        if action == "rename":
+            old = dataset.name
+            try:
+                rename_dataset(dataset, request.form.get("name", ""))
+            except ServiceError as error:
+                flash(f"Not renamed: {error}", "error")
+            else:
+                flash(f"Dataset {old} is now named {dataset.name}.", "info")
+        elif action in ("archive", "unarchive"):
+            set_archived(dataset, action == "archive")
+            flash(
+                f"{dataset.name} is archived: annotators no longer see it."
+                if dataset.archived_at
+                else f"{dataset.name} is back: its members see it again.",
+                "info",
+            )
         else:
-            dataset.language = code
-            db.session.commit()
-            flash(f"Language of {dataset.name} set to {code} ({language_name(code)}).", "info")
+            try:
+                code = iso639_1(request.form.get("language", ""))
+            except ValueError as error:
+                flash(f"Language not changed: {error}", "error")
+            else:
+                dataset.language = code
+                db.session.commit()
+                flash(f"Language of {dataset.name} set to {code} ({language_name(code)}).", "info")
         return redirect(url_for("organiser.dataset", dataset_id=dataset.id))
     instances = db.session.scalar(
         select(func.count(Instance.id)).where(Instance.dataset_id == dataset.id)
@@ -138,6 +162,31 @@ def dataset(dataset_id: int) -> str | BaseResponse:
         instances=instances or 0,
         language=language_name(dataset.language),
     )
+
+
+@bp.route("/datasets/<id:dataset_id>/delete", methods=["GET", "POST"])
+@organiser_required
+def delete(dataset_id: int) -> str | BaseResponse:
+    """Deleting a dataset: what would go (counted by running the deletion and rolling it
+    back), the export and the gold to download first, and a form that deletes only when
+    the dataset's name is typed; the deletion is one transaction."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    if request.method == "POST":
+        name = dataset.name
+        try:
+            removal = delete_dataset(dataset, request.form.get("name", ""))
+        except ServiceError as error:
+            flash(f"Not deleted: {error}", "error")
+            return redirect(url_for("organiser.delete", dataset_id=dataset_id))
+        flash(
+            f"Dataset {name} deleted: {removal.rows.get('responses', 0)} answers,"
+            f" {removal.rows.get('instances', 0)} sentences,"
+            f" {len(removal.accounts_deleted)} participant accounts.",
+            "info",
+        )
+        return redirect(url_for("organiser.datasets"))
+    removal = delete_dataset(dataset, "", preview=True)
+    return render_template("organiser/delete.html", dataset=dataset, removal=removal)
 
 
 @bp.get("/datasets/<id:dataset_id>/progress")
@@ -261,6 +310,7 @@ def compile_options(args: Mapping[str, str]) -> CompileOptions:
         lemmatise=args.get("no_lemmatise") != "on",
         t_rule=t_rule,  # type: ignore[arg-type]
         only_t=args.get("only_t") == "on",
+        keep_checks=args.get("keep_checks") == "on",
     )
 
 
@@ -285,6 +335,8 @@ def command_line(dataset: Dataset, options: CompileOptions) -> str:
         words += ["--t-rule", options.t_rule]
     if options.only_t:
         words.append("--only-t")
+    if options.keep_checks:
+        words.append("--keep-checks")
     return shlex.join(words)
 
 
@@ -295,6 +347,7 @@ def _query(options: CompileOptions) -> dict[str, str]:
         ("only_t", options.only_t),
         ("no_normalise", not options.normalise),
         ("no_lemmatise", not options.lemmatise),
+        ("keep_checks", options.keep_checks),
     ):
         if on:
             query[key] = "on"

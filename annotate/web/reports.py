@@ -19,6 +19,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
+from annotate.gold import CompileOptions
 from annotate.gold.methods import FORMATS, methods_text
 from annotate.gold.write import scorer_view
 from annotate.models import Dataset, SystemRun, User
@@ -54,9 +55,11 @@ HEADLINE = ("best.R", "oot.R", "new_best.R", "rank.R", "gap")
 @organiser_required
 def agreement(dataset_id: int) -> str:
     """Table 1 for the dataset's current responses, per annotator, alpha and kappa, with
-    bootstrap intervals over lemmas, and the charts."""
+    bootstrap intervals over lemmas, and the charts. Attention-check sentences are left
+    out unless ``?keep_checks=on``."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    compiled = compile_dataset(dataset)
+    keep = request.args.get("keep_checks") == "on"
+    compiled = compile_dataset(dataset, CompileOptions(keep_checks=keep))
     found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
     return render_template(
         "reports/agreement.html",

@@ -165,6 +165,12 @@ class MultiwordReport:
     responses: int
 
 
+DIFFERENT_SETS = (
+    "items have different annotator sets: pairwise figures compare the annotators of each item"
+)
+"""What the report says when items have different annotator sets."""
+
+
 @dataclass(frozen=True)
 class AgreementReport:
     """The agreement report: a :class:`PosReport` per key of :data:`KEYS`, each annotator's
@@ -181,6 +187,12 @@ class AgreementReport:
     annotator_sets_differ: bool = False
     """Whether items have different annotator sets (an overlap or crowd design)."""
     excluded: tuple[Excluded, ...] = ()
+
+    @property
+    def annotator_sets_note(self) -> str | None:
+        """:data:`DIFFERENT_SETS` when items have different annotator sets, for the
+        command's text and the agreement page alike."""
+        return DIFFERENT_SETS if self.annotator_sets_differ else None
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``python -m scoring.agreement --format json`` (README): one object per

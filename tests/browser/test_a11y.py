@@ -73,6 +73,9 @@ REFERENZ_ROWS = (
 )
 """A lexical-reference round of the German study, one candidate a screen."""
 
+QUESTION = "Which box is for a proper name?\n* the Proper name tick\n- the first substitute box"
+"""The demo study's comprehension check: one question."""
+
 
 @dataclass
 class Study:
@@ -123,6 +126,8 @@ def _study(live: Live, tmp: Path) -> Study:
         token = open_study(demo, "DONE-42")
         # the study full: "gone" started and was let go, "here" holds the only place
         set_study_rules(demo, 30, 1, "OUT-7")
+        demo.consent = "I agree to take part."
+        demo.comprehension = QUESTION
         unassign(participant(demo, "gone"), demo)
         participant(demo, "here")
         instances = list(
@@ -321,6 +326,23 @@ def _ranked(file: Callable[[Study], Path], shown: str) -> Callable[[Study], Visi
     return visit
 
 
+def _onboarding(failures: int) -> Callable[[Study], Visit]:
+    """The demo study's onboarding page as participant "here" (the visitor, logged in by
+    the link) sees it, after ``failures`` more wrong answers to its question."""
+
+    def visit(study: Study) -> Visit:
+        def run(page: Page) -> None:
+            _open(page, study.url(f"/study/{study.token}?participant=here"))
+            for _ in range(failures):
+                page.get_by_label("the first substitute box").check()
+                page.get_by_role("button", name="I agree: start").click()
+            expect(page.locator("#consent, #screened-out").first).to_be_visible()
+
+        return run
+
+    return visit
+
+
 # endpoint -> (who, name of the state, how to get there, the dataset the page is about)
 PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     ("auth.login", "visitor", "log in", _path(lambda s: "/login"), None),
@@ -342,6 +364,17 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=gone"), 409),
         "demo",
     ),
+    (
+        "members.study_page",
+        "boss",
+        "study page",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/study"),
+        "demo",
+    ),
+    # last of the visitor's pages: the link logs the visitor in as participant "here"
+    ("onboarding.onboarding", "visitor", "onboarding", _onboarding(0), "demo"),
+    ("onboarding.onboarding", "visitor", "comprehension failed once", _onboarding(1), "demo"),
+    ("onboarding.onboarding", "visitor", "screened out", _onboarding(1), "demo"),
     ("annotator.home", "ann", "your work", _path(lambda s: "/"), None),
     ("annotator.instructions", "ann", "instructions", _path(lambda s: "/instructions"), None),
     ("annotator.start", "ann", "first unanswered", _path(lambda s: "/annotate"), "demo"),
@@ -469,6 +502,13 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "German dataset",
         _path(lambda s: f"/organiser/datasets/{s.german}"),
         "haus",
+    ),
+    (
+        "organiser.delete",
+        "boss",
+        "what deleting would remove",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/delete"),
+        "demo",
     ),
     # judgement rounds: the organiser's pages
     ("judge.rounds", "boss", "rounds and forms", _path(lambda s: "/organiser/rounds"), None),
@@ -637,6 +677,77 @@ def test_every_page_has_no_wcag_violation_and_fits_the_screen(
     wide = {name.split(" (")[0] for name, count in scrolled.items() if count}
     if viewport is PHONE:
         assert {"organiser.lemmas", "reports.answers", "reports.scores"} <= wide, wide
+
+
+# --- organiser pages people can read: the page's width, whole words, charts ------------------
+
+BROKEN_WORDS = """(() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.trim();
+      if (!text || /[\\s-]/.test(text) || !node.parentElement.closest('td, th')) { continue; }
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const tops = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+      if (tops.size > 1) { found.push(text); }
+    }
+    return found;
+  })()"""
+"""The words alone in a text of a table cell that the browser broke over two lines (a
+word with a hyphen may break after it, as text does)."""
+
+LAST_COLUMN = """Array.from(document.querySelectorAll('table')).map(t => {
+    const cells = t.querySelectorAll('tr:first-child > :last-child');
+    const last = cells[cells.length - 1].getBoundingClientRect();
+    const box = t.closest('.table-scroll').getBoundingClientRect();
+    return [t.id || t.className, last.right <= box.right + 0.5 && last.right <= innerWidth];
+  })"""
+"""Each table, and whether its last column is in sight without scrolling."""
+
+AXIS_LABELS = """Array.from(document.querySelectorAll('svg.chart text')).map(t => {
+    const scale = t.ownerSVGElement.getScreenCTM().a;
+    return [t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale];
+  })"""
+"""Each chart text and the size it is drawn at on the screen (px)."""
+
+
+@pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["1280px", "375px"])
+def test_organiser_tables_use_the_width_and_charts_stay_readable(
+    study: Study,
+    role_pages: Callable[[dict[str, int]], dict[str, Page]],
+    tmp_path: Path,
+    viewport: dict[str, int],
+) -> None:
+    page = role_pages(viewport)["boss"]
+    _upload_system(page, study, tmp_path)
+    for path in ("answers", "scores", "agreement"):
+        _open(page, study.url(f"/organiser/datasets/{study.demo}/{path}"))
+        width, inner = page_width(page)
+        assert width <= inner, (path, width, inner)
+        assert page.evaluate(BROKEN_WORDS) == [], path  # no word broken mid-word
+        if viewport is WIDE:  # every column in sight, the leaderboard's Delete too
+            assert all(seen for _, seen in page.evaluate(LAST_COLUMN)), (
+                path,
+                page.evaluate(LAST_COLUMN),
+            )
+    if viewport is WIDE:
+        _open(page, study.url(f"/organiser/datasets/{study.demo}/scores"))
+        delete = page.get_by_role("button", name="Delete mine.best")
+        box = delete.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= WIDE["width"]
+        assert delete.evaluate(
+            "b => { const s = b.closest('.table-scroll'); return s.scrollWidth <= s.clientWidth; }"
+        )
+    for path in (
+        f"/organiser/datasets/{study.demo}/agreement",
+        f"/organiser/rounds/{study.posthoc}/report",
+    ):
+        _open(page, study.url(path))
+        sizes = page.evaluate(AXIS_LABELS)
+        assert sizes, path
+        small = [(text, round(size, 2)) for text, size in sizes if size < 10.95]
+        assert small == [], (path, small)  # at least 11 px on the screen
 
 
 def _scrolling_tables(page: Page, problems: list[str]) -> int:

@@ -3,6 +3,7 @@ and an overlap batch released after its time to a participant who was waiting.""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -18,13 +19,8 @@ from sqlalchemy import select
 
 from tests.browser.conftest import Live
 from tests.browser.test_study_browser import _log_in
-from tests.conftest import SMALL_XML
+from tests.conftest import OTHER_XML, SMALL_XML
 
-OTHER_XML = (
-    SMALL_XML.replace(b'id="1"', b'id="11"')
-    .replace(b'id="2"', b'id="12"')
-    .replace(b'id="3"', b'id="13"')
-)
 PID = "5f1e2d3c4b5a69788796a5b4"
 
 
@@ -57,6 +53,12 @@ def _open_study(boss: Page, live: Live, dataset_id: int, code: str) -> str:
     return boss.locator("#study-link").inner_text()
 
 
+def _start(page: Page, dataset_id: int) -> None:
+    """Press Start on the onboarding page the study link opened."""
+    expect(page).to_have_url(re.compile(rf".*/study/dataset/{dataset_id}/start$"))
+    page.get_by_role("button", name="Start").click()
+
+
 def _answer(page: Page, words: tuple[str, ...]) -> None:
     for word in words:
         page.get_by_label("Substitute 1", exact=True).fill(word)
@@ -81,10 +83,12 @@ def test_two_studies_side_by_side_with_one_participant_id(
     # the participant in study A, and someone with B's link and the same id
     one, other = new_page(), new_page()
     one.goto(f"{link_a}?PROLIFIC_PID={PID}&STUDY_ID=a&SESSION_ID=s1")
+    _start(one, a)
     expect(one).to_have_url(f"{live.url}/annotate/{ids_a[0]}")
     expect(one.get_by_role("banner")).to_contain_text(f"p{a}-{PID}")
     _answer(one, ("clever",))
     other.goto(f"{link_b}?PROLIFIC_PID={PID}&STUDY_ID=b&SESSION_ID=s2")
+    _start(other, b)
     expect(other).to_have_url(f"{live.url}/annotate/{ids_b[0]}")
     expect(other.get_by_role("banner")).to_contain_text(f"p{b}-{PID}")
     # nothing of A opens for B's account: not its sentences, not its finished page
@@ -139,6 +143,7 @@ def test_a_batch_released_after_its_time_goes_to_the_next_participant(
     # the first takes the only batch and saves nothing; the second finds the study full
     idle, waiting = new_page(), new_page()
     idle.goto(f"{link}?PROLIFIC_PID=idle")
+    _start(idle, small)
     expect(idle).to_have_url(f"{live.url}/annotate/{ids[0]}")
     waiting.goto(f"{link}?PROLIFIC_PID=waiting")
     expect(waiting.locator("#participant-error")).to_contain_text("has 1 annotators already")
@@ -154,6 +159,7 @@ def test_a_batch_released_after_its_time_goes_to_the_next_participant(
             row.assigned_at -= timedelta(minutes=31)
         db.session.commit()
     waiting.goto(f"{link}?PROLIFIC_PID=waiting")
+    _start(waiting, small)
     expect(waiting).to_have_url(f"{live.url}/annotate/{ids[0]}")
     _answer(waiting, ("clever", "light", "bear"))
     expect(waiting.locator("#completion-code")).to_have_text("DONE-7")

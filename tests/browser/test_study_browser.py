@@ -143,6 +143,10 @@ def test_a_crowd_participant_arrives_by_link_and_leaves_with_the_code(
     link = boss.locator("#study-link").inner_text()
 
     page.goto(link + "?PROLIFIC_PID=5f1e2d3c4b5a69788796a5b4")
+    # the onboarding page first: the guidelines, then Start
+    expect(page).to_have_url(f"{live.url}/study/dataset/{small}/start")
+    expect(page.locator("#guidelines")).to_have_text("Think of a teacher reading it.")
+    page.get_by_role("button", name="Start").click()
     expect(page).to_have_url(f"{live.url}/annotate/{ids[0]}")
     expect(page.get_by_role("banner")).to_contain_text(f"p{small}-5f1e2d3c4b5a69788796a5b4")
     for word in ("clever", "light", "bear"):
