@@ -31,12 +31,12 @@ from collections.abc import Sequence
 from annotate.gold.aggregate import T_RULES
 from annotate.gold.compiler import CompileOptions, compile_responses
 from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
-from annotate.gold.exclusions import Exclusion, parse_exclusion
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
 from annotate.sources.language import ALIASES
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.exclusions import exclusion_argument
 from scoring.formats.responses import iter_responses
 
 
@@ -69,19 +69,11 @@ def parser() -> argparse.ArgumentParser:
         "--exclude",
         action="append",
         default=[],
-        type=exclusion,
+        type=exclusion_argument,
         metavar="ANNOTATOR[=REASON]",
         help="leave this annotator out, with a reason (repeatable)",
     )
     return result
-
-
-def exclusion(value: str) -> Exclusion:
-    """``ANNOTATOR`` or ``ANNOTATOR=REASON``; else a usage error stating the rule."""
-    try:
-        return parse_exclusion(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def language_code(value: str) -> str:

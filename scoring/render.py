@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from scoring.agreement.report import INTERVAL_FIGURES, KEYS, AgreementReport
+from scoring.agreement.resampled import ALPHAS
 from scoring.files import CsvWriter
 from scoring.leaderboard import Leaderboard
 
@@ -236,6 +237,14 @@ def _alpha_text(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
+ALPHA_TEXT = {"nominal_first": "alpha first", "indicator": "indicator", "masi": "MASI"}
+"""The alphas' names in the text report (its table's headings)."""
+
+
+def _alpha_interval(bounds: list[float] | None) -> str:
+    return "n/a" if bounds is None else f"[{bounds[0]:.3f}, {bounds[1]:.3f}]"
+
+
 def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
     """Table 1 in percentages, the alphas, per annotator, multiwords, leave-one-out."""
     lines = [
@@ -260,6 +269,7 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
         )
         for key in keys:
             found = body.pos[key].intervals or {}
+            alphas = body.pos[key].alpha_intervals or {}
             lines.append(
                 f"{key:<5}"
                 + "  ".join(
@@ -270,6 +280,12 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
                         else f"{_pct(bounds[0])}-{_pct(bounds[1])}"
                     )
                     for name in INTERVAL_FIGURES
+                )
+            )
+            lines.append(
+                " " * 5
+                + "  ".join(
+                    f"{ALPHA_TEXT[name]} {_alpha_interval(alphas.get(name))}" for name in ALPHAS
                 )
             )
     lines.append("")
@@ -298,8 +314,8 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
 
 
 def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
-    """One row per PoS key: T, PA, mode share, PAm, the three alphas, the intervals and
-    multi-valued alpha."""
+    """One row per PoS key: T, PA, mode share, PAm, the three alphas, the intervals of PA
+    and PAm, multi-valued alpha and the intervals of the three alphas."""
     out = io.StringIO()
     writer = CsvWriter(out)
     writer.writerow(
@@ -317,6 +333,7 @@ def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
             "PAm_low",
             "PAm_high",
             "multivalued_alpha",
+            *(f"alpha_{name}_{end}" for name in ALPHAS for end in ("low", "high")),
         ]
     )
     for key in KEYS if by_pos else ("all",):
@@ -327,6 +344,10 @@ def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
         ]
         values = [row.PA, row.mode_share, row.PAm, *body.pos[key].alpha.values()]
         multivalued = body.pos[key].multivalued_alpha
+        alphas = body.pos[key].alpha_intervals or {}
+        ends: list[float | str] = []
+        for name in ALPHAS:
+            ends += alphas.get(name) or ["", ""]
         writer.writerow(
             [
                 key,
@@ -335,6 +356,7 @@ def _agreement_csv(body: AgreementReport, by_pos: bool) -> str:
                 *bounds[0],
                 *bounds[1],
                 "" if multivalued is None else multivalued,
+                *ends,
             ]
         )
     return out.getvalue()

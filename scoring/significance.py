@@ -575,6 +575,47 @@ def bootstrap_intervals(
     return intervals_of(drawn, corpora, confidence)
 
 
+def resample_counts(
+    clusters: int, resamples: int = 1000, seed: int = 12345
+) -> npt.NDArray[np.unsignedinteger[Any]]:
+    """(resamples, clusters): how often each cluster (numbered as :func:`cluster_codes`
+    numbers them) is drawn in each bootstrap resample with ``seed``; the draws of every
+    interval of this module over as many clusters with that seed. Read-only."""
+    _check(resamples, seed)
+    if isinstance(clusters, bool) or not isinstance(clusters, int) or clusters < 2:
+        raise ValueError(f"{clusters!r} clusters; resampling needs at least 2 clusters")
+    return _resample_counts(clusters, resamples, seed)
+
+
+Statistic = Callable[[npt.NDArray[np.int64]], float]
+"""A figure of a corpus given as weights over its clusters: ``statistic(weights)`` is the
+figure of the corpus in which cluster c (numbered as :func:`cluster_codes` numbers them)
+occurs ``weights[c]`` times."""
+
+
+def weighted_interval(
+    clusters: int,
+    statistic: Statistic,
+    *,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+) -> Interval:
+    """The percentile interval of a figure that is no function of column sums (Krippendorff's
+    alpha: its expected disagreement pairs the values of different items), over the same
+    resampled corpora as :func:`bootstrap_intervals` draws over as many clusters with this
+    seed: ``statistic`` (:data:`Statistic`) is called with each resample's counts, and with
+    all ones for the estimate. A ValueError of the statistic (a figure undefined on some
+    resample) is not caught."""
+    _check(resamples, seed, confidence)
+    counts = resample_counts(clusters, resamples, seed)
+    estimate = statistic(np.ones(clusters, dtype=np.int64))
+    scores = np.array([statistic(row.astype(np.int64)) for row in counts], dtype=np.float64)
+    if not np.isfinite(scores).all():
+        raise ValueError("the statistic gave NaN or infinity on a resample; it must be finite")
+    return Interval(estimate, *_percentiles(scores, confidence), confidence, resamples, seed)
+
+
 def _paired_bootstrap(
     a: Drawn, b: Drawn, corpora: Mapping[str, Corpus], confidence: float
 ) -> dict[str, tuple[Interval, float]]:

@@ -144,11 +144,16 @@ def test_intervals_on_the_compiled_test_gold(tmp_path: Path) -> None:
         for name in ("PA", "PAm", "mode_share"):
             low, high = body[key]["intervals"][name]
             assert low < body[key][name] < high, (key, name)
+        for name in ("nominal_first", "indicator", "masi"):
+            low, high = body[key]["alpha_intervals"][name]
+            assert low < body[key]["alpha"][name] < high, (key, name)
     assert (
         _run(path, "--format", "json", "--intervals", "--resamples", "300", "--seed", "7")[1] == out
     )
     _, text = _run(path, "--intervals", "--resamples", "300", "--seed", "7")
     assert "300 bootstrap resamples of lemmas, seed 7" in text
+    masi = body["all"]["alpha_intervals"]["masi"]
+    assert f"  MASI [{masi[0]:.3f}, {masi[1]:.3f}]\n" in text
     assert body["signature"] == (
         "metric:agreement|pa:per_item|t:two+nonempty|first:alphabetical|"
         f"resample:lemma|n:300|seed:7|ci:0.95|version:{__version__}"

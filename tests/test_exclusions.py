@@ -1,7 +1,8 @@
-"""Leaving an annotator out of a compile (:mod:`annotate.gold.exclusions`): hand-computed
+"""Leaving an annotator out of a compile (:mod:`scoring.exclusions`): hand-computed
 gold lines with and without them, the summary's ``excluded``, the signature's
-``|excluded:N``, the same outputs byte for byte when nobody is left out, and the CLI
-compiler's ``--exclude``."""
+``|excluded:N``, the same outputs byte for byte when nobody is left out, the CLI
+compiler's ``--exclude``, and the agreement report's ``--exclude`` (the report of the
+annotators.jsonl compiled without them)."""
 
 from __future__ import annotations
 
@@ -14,8 +15,17 @@ from hypothesis import strategies as st
 
 from annotate.compile import run as compile_command
 from annotate.gold import CompileOptions, Response, compile_responses, write_responses
-from annotate.gold.exclusions import DEFAULT_REASON, Excluded, Exclusion, merge, parse_exclusion
-from annotate.gold.write import gold_lines, output_texts, summary
+from annotate.gold.write import annotator_lines, gold_lines, output_texts, summary
+from scoring.agreement.__main__ import main as agreement_command
+from scoring.exclusions import (
+    DEFAULT_REASON,
+    Excluded,
+    Exclusion,
+    leave_out,
+    merge,
+    parse_exclusion,
+)
+from scoring.formats.annotators import Item, parse_annotators
 from tests.test_compiler import answer
 
 PLAIN = CompileOptions(normalise=False, lemmatise=False)
@@ -163,3 +173,73 @@ def test_leaving_out_is_compiling_without_their_responses(
     counts = {row["annotator"]: row["responses"] for row in body.get("excluded", [])}
     assert counts == {name: sum(r.annotator == name for r in records) for name in left}
     assert body["responses"] == len(kept)
+
+
+# --- the agreement report's --exclude (the same rule on annotators.jsonl) ------------------
+
+
+def _annotators_file(folder: Path, *options: str) -> Path:
+    responses = folder / "responses.jsonl"
+    write_responses(responses, RESPONSES)
+    out = folder / "-".join(["out", *options])
+    assert compile_command([str(responses), "--out", str(out), *options]) == 0
+    return out / "annotators.jsonl"
+
+
+def test_agreement_exclude_is_the_report_of_the_gold_compiled_without_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    everyone = _annotators_file(tmp_path)
+    without_bob = _annotators_file(tmp_path, "--exclude", "bob")
+    capsys.readouterr()
+    assert agreement_command([str(everyone), "--format", "json", "--exclude", "bob=a bot"]) == 0
+    excluded = json.loads(capsys.readouterr().out)
+    assert agreement_command([str(without_bob), "--format", "json"]) == 0
+    compiled = json.loads(capsys.readouterr().out)
+    # without bob: item 1 ann {glad, content}, cat {glad}: 1/2; item 2 {cheerful}, {merry}: 0
+    assert excluded["all"]["PA"] == 0.25 and excluded["all"]["T"] == 2
+    assert excluded.pop("excluded") == [{"annotator": "bob", "reason": "a bot", "responses": 2}]
+    assert excluded.pop("signature") == compiled.pop("signature").replace(
+        "|version:", "|excluded:1|version:"
+    )
+    assert excluded == compiled
+    assert agreement_command([str(everyone), "--exclude", "bob", "--exclude", "cat=x"]) == 0
+    assert "|excluded:2|" in capsys.readouterr().out
+
+
+def test_agreement_refuses_an_annotator_not_in_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    everyone = _annotators_file(tmp_path)
+    capsys.readouterr()
+    assert agreement_command([str(everyone), "--exclude", "bob", "--exclude", "dan"]) == 1
+    assert capsys.readouterr().err == (
+        f"Error: {everyone}: no responses of 'dan' (--exclude names an annotator of the file)\n"
+    )
+    with pytest.raises(SystemExit) as usage:
+        agreement_command([str(everyone), "--exclude", "=a reason"])
+    assert usage.value.code == 2
+    assert "'=a reason' names no annotator" in capsys.readouterr().err
+
+
+@given(studies(), st.sets(st.sampled_from(NAMES), max_size=2))
+@settings(max_examples=60, deadline=None)
+def test_leave_out_is_the_annotators_of_a_compile_without_them(
+    records: list[Response], left: set[str]
+) -> None:
+    """leave_out on the items of everyone's annotators.jsonl gives the items of the
+    annotators.jsonl compiled without them, and counts their responses."""
+    answered = {record.annotator for record in records}
+    excluded = tuple(Exclusion(name, "r") for name in sorted(left & answered))
+
+    def items(options: CompileOptions) -> list[Item]:
+        lines = list(annotator_lines(compile_responses(records, options)))
+        return list(parse_annotators(lines, "annotators")) if lines else []
+
+    everyone = items(CompileOptions(normalise=False))
+    kept, found = leave_out(everyone, excluded)
+    assert kept == items(CompileOptions(normalise=False, excluded=excluded))
+    assert found == tuple(
+        Excluded(e.annotator, "r", sum(r.annotator == e.annotator for r in records))
+        for e in excluded
+    )

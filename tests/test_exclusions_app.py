@@ -120,6 +120,7 @@ def test_pages_leave_out_and_agree_with_the_download(answered: Flask) -> None:
     page = client.get(f"/organiser/datasets/{dataset}/agreement").get_data(as_text=True)
     assert "bob (a bot)" in page
     assert "|excluded:1|" in page  # the agreement signature
+    assert "Left out of these figures" in page and "bob (a bot, 2 responses)." in page
     assert "Leave bob out</button>" not in page  # bob's answers are no longer in the report
     gold = client.get(f"/organiser/datasets/{dataset}/gold?file=gold&no_lemmatise=on")
     assert gold.get_data(as_text=True) == WITHOUT_BOB

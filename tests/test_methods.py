@@ -8,10 +8,10 @@ from dataclasses import replace
 import pytest
 
 from annotate.gold import CompileOptions, compile_responses
-from annotate.gold.exclusions import Excluded, Exclusion
 from annotate.gold.methods import CheckScore, StudyFigures, methods_text, study_figures
 from annotate.gold.write import annotator_lines
 from scoring.agreement.report import report
+from scoring.exclusions import Excluded, Exclusion
 from scoring.formats.annotators import parse_annotators
 from tests.test_exclusions import RESPONSES
 
@@ -37,6 +37,7 @@ FIGURES = StudyFigures(
     pam_interval=None,
     mode_share=0.5,  # item 2 (cheerful 1, merry 1) has no mode
     alpha_masi=0.118,
+    alpha_masi_interval=(-0.25, 0.5),
     resamples=1000,
     seed=12345,
     confidence=0.95,
@@ -52,7 +53,7 @@ MARKDOWN = (
     "Navigli 2009, eq. 1) over the 2 items of T is 25.00% (95% CI 0.00\N{EN DASH}50.00), and "
     "agreement with the mode (PAm, eq. 2) is 75.00%, 50.00% of the items of T having a "
     "mode; intervals from 1000 bootstrap resamples of lemmas, seed 12345. Krippendorff's "
-    "alpha with MASI distance is 0.118.\n"
+    "alpha with MASI distance is 0.118 (95% CI -0.250\N{EN DASH}0.500).\n"
     "\n"
     "Signatures: gold `lexsub-compile:1|t:annotators|excluded:1`; agreement "
     "`metric:agreement|pa:per_item|excluded:1|version:0`.\n"
@@ -66,7 +67,7 @@ LATEX = (
     r"Navigli 2009, eq. 1) over the 2 items of T is 25.00\% (95\% CI 0.00--50.00), and "
     r"agreement with the mode (PA$_m$, eq. 2) is 75.00\%, 50.00\% of the items of T having a "
     "mode; intervals from 1000 bootstrap resamples of lemmas, seed 12345. Krippendorff's "
-    r"$\alpha$ with MASI distance is 0.118."
+    r"$\alpha$ with MASI distance is 0.118 (95\% CI -0.250--0.500)."
     "\n"
     "\n"
     r"Signatures: gold \texttt{lexsub-compile:1|t:annotators|excluded:1}; agreement "
@@ -81,12 +82,15 @@ def test_figures_of_a_small_gold_by_hand() -> None:
     )
     gold = compile_responses(RESPONSES, options)
     agreement = report(
-        parse_annotators(list(annotator_lines(gold)), "small"), with_intervals=True, excluded=1
+        parse_annotators(list(annotator_lines(gold)), "small"),
+        with_intervals=True,
+        excluded=gold.excluded,
     )
     found = study_figures("small", gold, agreement)
     expected = replace(
         FIGURES,
         pa_interval=None,  # one lemma: nothing to resample
+        alpha_masi_interval=None,
         alpha_masi=agreement.pos["all"].alpha["masi"],
         gold_signature=gold.signature.text,
         agreement_signature=agreement.signature,

@@ -31,6 +31,8 @@ def test_report_command_and_page_agree(answered: Flask) -> None:
     assert text.startswith(OPENING)
     assert "agreement with the mode (PAm, eq. 2) is 75.00% (95% CI " in text
     assert "50.00% of the items of T having a mode; intervals from 1000 bootstrap" in text
+    assert "Krippendorff's alpha with MASI distance is 0." in text
+    assert " (95% CI " in text.split("MASI distance is ")[1]
     assert "left out" not in text
     latex = runner.invoke(args=["lexsub", "report", "--dataset", "small", "--format", "latex"])
     assert latex.output.startswith(r"\paragraph{Annotation of small} 3 annotators gave 6")

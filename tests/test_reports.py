@@ -40,6 +40,23 @@ def test_agreement_page_shows_table_1_and_charts(
     assert row[:2] == ["all", "2"]
     assert row[2].startswith("41.67") and row[3].startswith("50.00")
     assert row[4].startswith("75.00")
+    # each alpha with its interval over the same resamples (scoring.agreement.resampled);
+    # none for the first substitutes: bright.a alone (drawn twice) gives clever only
+    from annotate.extensions import db
+    from annotate.models import Dataset
+    from annotate.services.goldfiles import compile_dataset
+    from annotate.services.methods import dataset_agreement
+
+    with answered.app_context():
+        found = db.get_or_404(Dataset, dataset)
+        everything = dataset_agreement(found, compile_dataset(found)).pos["all"]
+    assert everything.alpha_intervals is not None
+    alphas = cells[cells.index("all") + 5 : cells.index("all") + 8]
+    for cell, name in zip(alphas, ("nominal_first", "indicator", "masi"), strict=True):
+        value, interval = everything.alpha[name], everything.alpha_intervals[name]
+        assert value is not None and (interval is None) == (name == "nominal_first"), name
+        shown = "" if interval is None else f" ({interval[0]:.3f}\N{EN DASH}{interval[1]:.3f})"
+        assert " ".join(cell.split()) == f"{value:.3f}{shown}", name
     assert html.count("<svg") == 2 and "Agreement by PoS" in html
     assert "seed 12345" in html
     for name in ("ann", "bob", "cat"):

@@ -24,7 +24,6 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
-from annotate.gold.exclusions import Exclusion, parse_exclusion
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.methods import FORMATS as REPORT_FORMATS
 from annotate.gold.methods import Format, methods_text
@@ -48,6 +47,7 @@ from annotate.services.study import assign, create_users, parse_user_lines, unas
 from annotate.sources import FORMATS, SourceError, check_size, parse_source
 from annotate.sources.language import iso639_1, language_name
 from scoring.command import FAILURES, describe, one_line, version_line
+from scoring.exclusions import Exclusion, parse_exclusion
 from scoring.files import TextError, read_text
 
 

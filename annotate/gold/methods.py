@@ -6,7 +6,7 @@ one the agreement page and ``python -m scoring.agreement`` print) and keeps the 
 paper gives; :func:`methods_text` writes them. Nothing is computed here that those two do
 not compute: PA (McCarthy & Navigli 2009, eq. 1) and PA_m (eq. 2) with the report's
 bootstrap intervals over lemmas, and Krippendorff's alpha (Krippendorff 2011) with MASI
-distance (Passonneau 2006), as the report gives it (without an interval).
+distance (Passonneau 2006) with its interval over the same resamples.
 
 ``lexsub report`` and the organiser's methods page call :func:`methods_text`, so the
 text is the same.
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from annotate.gold.compiler import CompiledGold
-from annotate.gold.exclusions import Excluded
 from scoring.agreement.report import AgreementReport
+from scoring.exclusions import Excluded
 
 Format = Literal["markdown", "latex"]
 FORMATS: tuple[Format, ...] = ("markdown", "latex")
@@ -64,6 +64,7 @@ class StudyFigures:
     pam_interval: tuple[float, float] | None
     mode_share: float
     alpha_masi: float | None
+    alpha_masi_interval: tuple[float, float] | None
     resamples: int | None
     seed: int | None
     confidence: float | None
@@ -109,6 +110,7 @@ def study_figures(
         pam_interval=_interval(intervals, "PAm"),
         mode_share=everything.row.mode_share,
         alpha_masi=everything.alpha.get("masi"),
+        alpha_masi_interval=_interval(everything.alpha_intervals, "masi"),
         resamples=resampling.resamples if resampling else None,
         seed=resampling.seed if resampling else None,
         confidence=resampling.confidence if resampling else None,
@@ -176,6 +178,16 @@ def _with_interval(
     return f"{text} ({100 * figures.confidence:g}{m.percent} CI {low}{m.dash}{high})"
 
 
+def _alpha_with_interval(figures: StudyFigures, m: _Markup) -> str:
+    if figures.alpha_masi is None:
+        return "undefined"
+    text = f"{figures.alpha_masi:.3f}"
+    if figures.alpha_masi_interval is None or figures.confidence is None:
+        return text
+    low, high = (f"{bound:.3f}" for bound in figures.alpha_masi_interval)
+    return f"{text} ({100 * figures.confidence:g}{m.percent} CI {low}{m.dash}{high})"
+
+
 def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
     """The methods paragraph (and a line of signatures) in ``format``, ending in a newline."""
     m = MARKUP[format]
@@ -219,8 +231,9 @@ def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
         f"{_with_interval(figures.pam, figures.pam_interval, figures, m)}, "
         f"{_percent(figures.mode_share, m)} of the items of T having a mode{resampling}."
     )
-    alpha = "undefined" if figures.alpha_masi is None else f"{figures.alpha_masi:.3f}"
-    sentences.append(f"Krippendorff's {m.alpha} with MASI distance is {alpha}.")
+    sentences.append(
+        f"Krippendorff's {m.alpha} with MASI distance is {_alpha_with_interval(figures, m)}."
+    )
     if figures.checks:
         rates = [c.passed / c.answered for c in figures.checks if c.answered]
         if rates:

@@ -22,11 +22,11 @@ from datetime import datetime
 from sqlalchemy import delete, select
 
 from annotate.extensions import db
-from annotate.gold.exclusions import MAX_REASON, Exclusion, merge
 from annotate.models import AnnotatorExclusion, Dataset, Instance, Response, User
 from annotate.models import now as utc_now
 from annotate.services.rules import ServiceError, check_text
 from annotate.services.study import member_of
+from scoring.exclusions import MAX_REASON, Exclusion, merge
 
 DEACTIVATED = "deactivated"
 REMOVED = "removed"

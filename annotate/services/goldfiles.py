@@ -24,7 +24,6 @@ from annotate.gold import (
     write_outputs,
 )
 from annotate.gold.decisions import check_correction, decisions_text
-from annotate.gold.exclusions import merge
 from annotate.gold.review import FormUse, form_uses
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
@@ -33,6 +32,7 @@ from annotate.services.datasets import export_records
 from annotate.services.exclusions import exclusions_of
 from annotate.services.rules import ServiceError, check_text
 from annotate.services.taskgold import task_files
+from scoring.exclusions import merge
 from scoring.formats import FormatError
 from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt

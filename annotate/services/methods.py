@@ -25,8 +25,8 @@ def dataset_agreement(
     dataset: Dataset, compiled: CompiledGold, seed: int = SEED, leave_out: bool = False
 ) -> AgreementReport:
     """The agreement report of the compiled gold, with bootstrap intervals over lemmas
-    (``seed``) and the leave-one-out rows when asked; its signature records how many
-    annotators the compile left out."""
+    (``seed``) and the leave-one-out rows when asked; it lists the annotators the compile
+    left out, and its signature counts them."""
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     return report(
@@ -34,7 +34,7 @@ def dataset_agreement(
         leave_out=leave_out,
         with_intervals=True,
         seed=seed,
-        excluded=len(compiled.excluded),
+        excluded=compiled.excluded,
     )
 
 
@@ -45,11 +45,8 @@ def check_scores(dataset: Dataset) -> tuple[CheckScore, ...] | None:
     if not check_ids(dataset):
         return None
     scores = checks.check_scores(dataset)
-    names = dict(
-        db.session.execute(select(User.id, User.username).where(User.id.in_(list(scores))))
-        .tuples()
-        .all()
-    )
+    rows = db.session.execute(select(User.id, User.username).where(User.id.in_(list(scores))))
+    names = {user_id: username for user_id, username in rows}
     return tuple(
         sorted(
             (

@@ -1,6 +1,7 @@
 """``python -m scoring.agreement ANNOTATORS_FILE [--format text|json|csv] [--by-pos]
-[--leave-one-out] [--intervals [--resamples N] [--seed S] [--confidence C]]``: the
-agreement report on the compiler's ``annotators.jsonl`` (:mod:`scoring.agreement.report`).
+[--leave-one-out] [--intervals [--resamples N] [--seed S] [--confidence C]]
+[--exclude ANNOTATOR[=REASON] ...]``: the agreement report on the compiler's
+``annotators.jsonl`` (:mod:`scoring.agreement.report`).
 
 Table 1 of McCarthy & Navigli (2009): PA (eq. 1), the share of items with a mode, PAm
 (eq. 2) and |T|, for all items and, with ``--by-pos``, for each PoS; three views of
@@ -9,10 +10,14 @@ docs/agreement.md) and multi-valued alpha (``multivalued_alpha``, Krippendorff &
 2016); per annotator, the agreement with the others and with the mode;
 multiword detection and identification agreement; with ``--leave-one-out``, every figure
 again without each annotator; with ``--intervals``, bootstrap intervals over lemmas for
-PA, PAm and the mode share (the seed is printed). JSON and CSV give fractions; text
-gives percentages. ``--help`` lists the registered agreement measures
-(:data:`scoring.registry.AGREEMENT`): the report's, then the library's for labels,
-judgements and ratings.
+PA, PAm, the mode share and the three alphas (``alpha_intervals``; the seed is printed).
+JSON and CSV give fractions; text gives percentages. ``--help`` lists the registered
+agreement measures (:data:`scoring.registry.AGREEMENT`): the report's, then the
+library's for labels, judgements and ratings. ``--exclude`` leaves an annotator's
+responses out of every figure, as the compiler's ``--exclude`` leaves them out of the
+gold (the same rule, :mod:`scoring.exclusions`): the JSON lists them under ``excluded``
+with the reason and the responses skipped, and the signature ends in ``|excluded:N``; an
+annotator with no response in the file is an error naming them.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from collections.abc import Sequence
 
 from scoring.agreement.report import report
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.exclusions import exclusion_argument, leave_out
 from scoring.formats.annotators import read_annotators
 from scoring.registry import figures_of, listing
 from scoring.render import render_agreement
@@ -51,11 +57,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--intervals",
         action="store_true",
-        help="bootstrap intervals over lemmas for PA, PAm, the mode share",
+        help="bootstrap intervals over lemmas for PA, PAm, the mode share and the three alphas",
     )
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--confidence", type=float, default=0.95)
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        type=exclusion_argument,
+        metavar="ANNOTATOR[=REASON]",
+        help="leave this annotator out of every figure, with a reason (repeatable)",
+    )
     options = parser.parse_args(argv)
     if options.resamples < 1:
         parser.error(f"--resamples {options.resamples}: it must be at least 1")
@@ -64,7 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 0 < options.confidence < 1:
         parser.error(f"--confidence {options.confidence:g}: it must be between 0 and 1")
     try:
-        items = read_annotators(options.annotators)
+        items, excluded = leave_out(
+            read_annotators(options.annotators), options.exclude, options.annotators
+        )
         body = report(
             items,
             options.leave_one_out,
@@ -72,6 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options.resamples,
             options.seed,
             options.confidence,
+            excluded,
         )
     except FAILURES as error:
         return fail(describe(error))

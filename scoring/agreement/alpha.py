@@ -31,7 +31,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, lru_cache, partial
 from itertools import chain, combinations, count
 from operator import is_not
 from typing import TYPE_CHECKING
@@ -59,6 +59,17 @@ def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float:
     o_ck = Σ_u (pairs of values c, k in u) / (m_u - 1), n_c = Σ_k o_ck, n = Σ_c n_c:
     alpha = 1 - (n - 1) Σ_{c≠k} o_ck / Σ_{c≠k} n_c n_k. Linear in the values seen; the
     sums are integers grouped by m_u, so the order of the units does not matter."""
+    pairs, totals = nominal_terms(units)
+    return nominal_from_sums(pairs, sum(totals.values()), sum(c * c for c in totals.values()))
+
+
+def nominal_terms(
+    units: Iterable[Sequence[Hashable | None]],
+) -> tuple[Counter[int], Counter[Hashable]]:
+    """What :func:`nominal_alpha` adds up over the pairable units (those with m_u ≥ 2
+    values): by m_u, the ordered pairs of different values within a unit (m_u² - Σ_c
+    m_uc²), and how often each value occurs. Both are sums over units, so the terms of a
+    resample are the terms of its units added (:mod:`scoring.agreement.resampled`)."""
     pairs: Counter[int] = Counter()
     pooled: list[Hashable] = []
     present = partial(is_not, None)
@@ -74,12 +85,18 @@ def nominal_alpha(units: Sequence[Sequence[Hashable | None]]) -> float:
             pairs[m] += m * m - m
         elif len(distinct) > 1:
             pairs[m] += m * m - sum(c * c for c in map(values.count, distinct))
-    totals = Counter(pooled)
+    return pairs, Counter(pooled)
+
+
+def nominal_from_sums(pairs: Mapping[int, int], n: int, squares: int) -> float:
+    """Nominal alpha from the sums of :func:`nominal_terms`: ``pairs`` (m_u → ordered
+    pairs of different values in the units of m_u values), ``n`` the values and
+    ``squares`` Σ_c n_c² (n_c how often value c occurs):
+    alpha = 1 - (n - 1) Σ_m pairs_m / (m - 1) / (n² - Σ_c n_c²)."""
     disagree = math.fsum(p / (m - 1) for m, p in pairs.items())
-    n = sum(totals.values())
     if n == 0:
         raise ValueError("no unit has two values (alpha needs pairable values)")
-    expected = n * n - sum(c * c for c in totals.values())
+    expected = n * n - squares
     if expected == 0:
         raise ValueError("every value is the same (expected disagreement 0, alpha is undefined)")
     return 1 - (n - 1) * disagree / expected
@@ -113,13 +130,28 @@ def alpha_from_counts(value_counts: npt.ArrayLike) -> float:
     alpha = 1 - (n - 1) Σ_u (m_u² - Σ_c n_uc²) / (m_u - 1) / (n² - Σ_c n_c²).
     The sums are exact integers grouped by m_u, so the result does not depend on the
     order of the units."""
-    pairable = _pairable(value_counts)
+    return alpha_from_sums(*count_terms(_pairable(value_counts)))
+
+
+def count_terms(pairable: Counts) -> tuple[list[int], list[int]]:
+    """What :func:`alpha_from_counts` adds up over the units of a table with m_u ≥ 2
+    values: Σ_u (m_u² - Σ_c n_uc²) for each m_u (index m_u), and each value's n_c."""
     m = pairable.sum(axis=1)
     within = m * m - (pairable * pairable).sum(axis=1)
     by_m = np.bincount(m, weights=within)  # integers below 2**53: exact
-    observed = math.fsum(int(by_m[k]) / (k - 1) for k in range(2, len(by_m)) if by_m[k])
-    totals = [int(t) for t in pairable.sum(axis=0)]
+    return [int(x) for x in by_m], [int(t) for t in pairable.sum(axis=0)]
+
+
+def alpha_from_sums(by_m: Sequence[int], totals: Sequence[int]) -> float:
+    """:func:`alpha_from_counts` from its sums (:func:`count_terms`, or those of many
+    tables added up): ``by_m[m]`` is Σ_u (m_u² - Σ_c n_uc²) over the units of m values,
+    ``totals[c]`` how often value c occurs in them."""
     n = sum(totals)
+    if n == 0:
+        raise ValueError("no unit has two values (alpha needs pairable values)")
+    if sum(1 for t in totals if t > 0) < 2:
+        raise ValueError("every value is the same (expected disagreement 0, alpha is undefined)")
+    observed = math.fsum(by_m[k] / (k - 1) for k in range(2, len(by_m)) if by_m[k])
     expected = n * n - sum(t * t for t in totals)
     return 1 - (n - 1) * observed / expected
 
@@ -226,40 +258,102 @@ class SetPairCounts:
     """Pairable values: the non-empty answers to the items of T."""
 
 
-def _subset_cover(counts: Mapping[frozenset[str], int]) -> tuple[Counts, Counts]:
-    """N_b(t) = Σ n_k over the distinct sets k ⊇ t with |k| = b, for every non-empty t
-    that is a subset of some k: a (subsets x (max size + 1)) table, and |t| per row."""
+@dataclass(frozen=True)
+class Subsets:
+    """The non-empty subsets t of some distinct sets (:func:`subsets`), laid out so that
+    :func:`subset_cover` can count, for any number n_k of each set k, N_b(t) = Σ n_k over
+    the sets k ⊇ t with |k| = b."""
+
+    sets: tuple[frozenset[str], ...]
+    rows: Counts
+    """For each set k, in order, and each of its 2^|k| - 1 subsets: the subset's row."""
+    sizes: Counts
+    """|k| for each set."""
+    lengths: Counts
+    """|t| for each row."""
+    width: int
+    """The largest |k| + 1."""
+
+
+def subsets(sets: Iterable[frozenset[str]]) -> Subsets:
+    """The :class:`Subsets` of distinct non-empty ``sets``. ValueError when there is no
+    set or one has more than :data:`MAX_SET` members."""
+    listed = tuple(sets)
+    if not listed:
+        raise ValueError("T is empty (no item has non-empty answers from two annotators)")
+    sizes = np.fromiter(map(len, listed), dtype=np.int64, count=len(listed))
+    largest = int(sizes.max())
+    if largest > MAX_SET:
+        raise ValueError(
+            f"an answer of {largest} substitutes (alpha on sets enumerates the "
+            f"2^|A| subsets of each answer: at most {MAX_SET} substitutes)"
+        )
     keys: list[tuple[str, ...]] = []
-    for value in counts:
+    for value in listed:
         ordered = sorted(value)
         for j in range(1, len(ordered) + 1):
             keys += combinations(ordered, j)  # 2^|k| - 1 subsets, in this order
     index = dict(zip(dict.fromkeys(keys), count()))  # each distinct subset → its row
     rows = np.fromiter(map(index.__getitem__, keys), dtype=np.int64, count=len(keys))
-    sizes = np.fromiter(map(len, counts), dtype=np.int64, count=len(counts))
-    weights = np.fromiter(counts.values(), dtype=np.int64, count=len(counts))
-    spans = (1 << sizes) - 1
-    width = int(sizes.max()) + 1
-    cover = np.bincount(
-        rows * width + np.repeat(sizes, spans),
-        weights=np.repeat(weights, spans).astype(np.float64),
-        minlength=len(index) * width,
-    )  # integers below 2**53: exact
     lengths = np.fromiter(map(len, index), dtype=np.int64, count=len(index))
-    return cover.astype(np.int64).reshape(len(index), width), lengths
+    return Subsets(listed, rows, sizes, lengths, largest + 1)
 
 
-def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
-    """:class:`SetPairCounts` of the non-empty answers of the items of T.
+def subset_cover(layout: Subsets, counts: npt.ArrayLike) -> Counts:
+    """N_b(t) = Σ n_k over the sets k ⊇ t with |k| = b, for every subset t of the
+    layout (``counts[k]`` = n_k, whole numbers ≥ 0): a (subsets x width) table."""
+    spans = (1 << layout.sizes) - 1
+    weights = np.repeat(np.asarray(counts, dtype=np.float64), spans)
+    cover = np.bincount(
+        layout.rows * layout.width + np.repeat(layout.sizes, spans),
+        weights=weights,
+        minlength=len(layout.lengths) * layout.width,
+    )  # integers below 2**53: exact
+    return cover.astype(np.int64).reshape(len(layout.lengths), layout.width)
 
-    ``expected`` needs Σ n_A n_B over pairs of distinct sets grouped by (|A|, |B|,
-    |A ∩ B|): with up to a million distinct sets that is 10^12 pairs, and even the
-    pairs that share a substitute are quadratic in how often a popular substitute
-    occurs. Instead, counting the j-subsets t of A ∩ B gives
-    Σ_{A,B} n_A n_B C(|A ∩ B|, j) = Σ_{|t| = j} N_a(t) N_b(t) (N from
-    :func:`_subset_cover`), and binomial inversion recovers the exact counts:
-    W(a, b, i) = Σ_{j ≥ i} (-1)^(j-i) C(j, i) S(a, b, j). The cost is Σ_A 2^|A| (at
-    most 7 subsets per answer of up to three substitutes), all in integers."""
+
+def expected_pairs(layout: Subsets, counts: Counts) -> dict[tuple[int, int, int], int]:
+    """:attr:`SetPairCounts.expected` of the sets of ``layout``, set k occurring
+    ``counts[k]`` times (see :func:`set_pair_counts`); sets counted 0 times change
+    nothing."""
+    cover = subset_cover(layout, counts)
+    width = layout.width
+    by_size = np.bincount(layout.sizes, weights=counts, minlength=width).astype(np.int64)
+    moments = np.zeros((width, width, width), dtype=np.int64)  # S(a, b, j)
+    moments[:, :, 0] = np.outer(by_size, by_size)
+    for j in range(1, width):
+        rows = cover[layout.lengths == j]
+        moments[:, :, j] = rows.T @ rows
+    return expected_from_moments(moments, by_size)
+
+
+def expected_from_moments(moments: Counts, by_size: Counts) -> dict[tuple[int, int, int], int]:
+    """:attr:`SetPairCounts.expected` from S(a, b, j) = Σ_{|t| = j} N_a(t) N_b(t) (S(a, b,
+    0) = the values of size a times those of size b) and the values of each size, by
+    binomial inversion (:func:`set_pair_counts`)."""
+    width = len(by_size)
+    moment: list[list[list[int]]] = moments.tolist()
+    sized: list[int] = by_size.tolist()
+    expected: dict[tuple[int, int, int], int] = {}
+    for a in range(1, width):
+        for b in range(a, width):
+            for i in range(min(a, b) + 1):
+                w = sum(
+                    (-1) ** (j - i) * math.comb(j, i) * moment[a][b][j]
+                    for j in range(i, min(a, b) + 1)
+                )
+                if a == b == i:
+                    w -= sized[a]  # a value is not paired with itself
+                if w:
+                    expected[a, b, i] = w if a == b else 2 * w  # (A, B) and (B, A)
+    return expected
+
+
+def observed_pairs(
+    items: Iterable[Item],
+) -> tuple[Counter[tuple[int, int, int, int]], Counter[frozenset[str]]]:
+    """:attr:`SetPairCounts.observed` of the items, and how often each non-empty answer
+    occurs in the items of T (the pairable values)."""
     pairs: list[tuple[int, int, int, int]] = []
     pooled: list[frozenset[str]] = []
     for item in items:
@@ -272,45 +366,33 @@ def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
     observed: Counter[tuple[int, int, int, int]] = Counter()
     for (m, a, b, i), number in Counter(pairs).items():
         observed[m, min(a, b), max(a, b), i] += 2 * number  # (A, B) and (B, A)
-    del pairs
-    values = Counter(pooled)
-    if not values:
-        raise ValueError("T is empty (no item has non-empty answers from two annotators)")
-    largest = max(map(len, values))
-    if largest > MAX_SET:
-        raise ValueError(
-            f"an answer of {largest} substitutes (alpha on sets enumerates the "
-            f"2^|A| subsets of each answer: at most {MAX_SET} substitutes)"
-        )
-    cover, lengths = _subset_cover(values)
-    width = cover.shape[1]
-    by_size = np.zeros(width, dtype=np.int64)
-    for value, n in values.items():
-        by_size[len(value)] += n
-    moments = np.zeros((width, width, width), dtype=np.int64)  # S(a, b, j)
-    moments[:, :, 0] = np.outer(by_size, by_size)
-    for j in range(1, width):
-        rows = cover[lengths == j]
-        moments[:, :, j] = rows.T @ rows
-    expected: Counter[tuple[int, int, int]] = Counter()
-    for a in range(1, width):
-        for b in range(a, width):
-            for i in range(min(a, b) + 1):
-                w = sum(
-                    (-1) ** (j - i) * math.comb(j, i) * int(moments[a, b, j])
-                    for j in range(i, min(a, b) + 1)
-                )
-                if a == b == i:
-                    w -= int(by_size[a])  # a value is not paired with itself
-                if w:
-                    expected[a, b, i] = w if a == b else 2 * w  # (A, B) and (B, A)
-    return SetPairCounts(dict(observed), dict(expected), sum(values.values()))
+    return observed, Counter(pooled)
 
 
+def set_pair_counts(items: Iterable[Item]) -> SetPairCounts:
+    """:class:`SetPairCounts` of the non-empty answers of the items of T.
+
+    ``expected`` needs Σ n_A n_B over pairs of distinct sets grouped by (|A|, |B|,
+    |A ∩ B|): with up to a million distinct sets that is 10^12 pairs, and even the
+    pairs that share a substitute are quadratic in how often a popular substitute
+    occurs. Instead, counting the j-subsets t of A ∩ B gives
+    Σ_{A,B} n_A n_B C(|A ∩ B|, j) = Σ_{|t| = j} N_a(t) N_b(t) (N from
+    :func:`subset_cover`), and binomial inversion recovers the exact counts:
+    W(a, b, i) = Σ_{j ≥ i} (-1)^(j-i) C(j, i) S(a, b, j). The cost is Σ_A 2^|A| (at
+    most 7 subsets per answer of up to three substitutes), all in integers."""
+    observed, values = observed_pairs(items)
+    layout = subsets(values)
+    counts = np.fromiter(values.values(), dtype=np.int64, count=len(values))
+    return SetPairCounts(dict(observed), expected_pairs(layout, counts), sum(values.values()))
+
+
+@lru_cache(maxsize=8)
 def _size_distance(distance: SetDistance) -> Callable[[int, int, int], float]:
     """The distance of two sets of sizes a and b sharing i members, measured on
-    stand-ins of those sizes."""
+    stand-ins of those sizes (once for each sizes: the resamples of
+    :mod:`scoring.agreement.resampled` ask for the same ones a thousand times)."""
 
+    @cache
     def by_sizes(a: int, b: int, i: int) -> float:
         first = frozenset(str(x) for x in range(a))
         return distance(first, frozenset(str(x) for x in range(a - i, a - i + b)))

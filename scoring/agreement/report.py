@@ -6,13 +6,15 @@ the share of T with a mode; PA_m, eq. 2; |T|), three alphas (:mod:`scoring.agree
 and multi-valued alpha (:mod:`scoring.agreement.multivalued`, ``nil`` answers missing);
 per annotator the agreement with the others and with the mode; the multiword agreement
 (:mod:`scoring.agreement.multiword`); optionally every figure without each annotator and
-percentile bootstrap intervals over lemmas for PA, PA_m and the mode share.
+percentile bootstrap intervals over lemmas for PA, PA_m, the mode share and the three alphas.
 
 Intervals resample lemmas (lexelts), as the items come ten per lemma
 (:mod:`scoring.significance`). Each figure is a ratio of sums over the items of T: PA is
 Σ pa_i / |T| (pa_i the mean of the item's pair scores), PA_m is Σ credits / Σ non-empty
 answers over T_m (equation 2 pools the answers), the mode share |T_m| / |T|; so one
-resampler gives all three. JSON and CSV give fractions; text gives percentages.
+resampler gives all three. The alphas are no such ratios: their intervals are computed on
+the same resamples (the same lemmas drawn as often) from terms kept per lemma
+(:mod:`scoring.agreement.resampled`). JSON and CSV give fractions; text gives percentages.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ from scoring.agreement import (
     pair_scores,
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
+from scoring.agreement.resampled import alpha_intervals
+from scoring.exclusions import Excluded
 from scoring.formats.annotators import Item
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
@@ -126,12 +130,14 @@ def _row(row: AgreementRow) -> dict[str, Any]:
 class PosReport:
     """Table 1's row for one PoS key, its three alphas, multi-valued alpha (Krippendorff &
     Craggs 2016: each annotator's answer set one value; None where undefined) and (when
-    asked) its intervals (figure → [low, high], None where undefined)."""
+    asked) the intervals of PA, PA_m and the mode share (figure → [low, high], None where
+    undefined) and of the three alphas (view → [low, high], None where undefined)."""
 
     row: AgreementRow
     alpha: Mapping[str, float | None]
     intervals: Mapping[str, list[float] | None] | None = None
     multivalued_alpha: float | None = None
+    alpha_intervals: Mapping[str, list[float] | None] | None = None
 
     def to_json(self) -> dict[str, Any]:
         body = {
@@ -141,6 +147,8 @@ class PosReport:
         }
         if self.intervals is not None:
             body["intervals"] = dict(self.intervals)
+        if self.alpha_intervals is not None:
+            body["alpha_intervals"] = dict(self.alpha_intervals)
         return body
 
 
@@ -167,7 +175,8 @@ DIFFERENT_SETS = (
 class AgreementReport:
     """The agreement report: a :class:`PosReport` per key of :data:`KEYS`, each annotator's
     agreement, the multiword agreement, leave-one-out rows and the resampling when asked,
-    and the signature."""
+    the annotators left out of the items before (:mod:`scoring.exclusions`) and the
+    signature."""
 
     pos: Mapping[str, PosReport]
     annotators: Mapping[str, AnnotatorAgreement]
@@ -177,6 +186,7 @@ class AgreementReport:
     resampling: Resampling | None = None
     annotator_sets_differ: bool = False
     """Whether items have different annotator sets (an overlap or crowd design)."""
+    excluded: tuple[Excluded, ...] = ()
 
     @property
     def annotator_sets_note(self) -> str | None:
@@ -186,8 +196,8 @@ class AgreementReport:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON of ``python -m scoring.agreement --format json`` (README): one object per
-        PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``),
-        ``signature``."""
+        PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``,
+        ``excluded``: only when there are some), ``signature``."""
         body: dict[str, Any] = {key: value.to_json() for key, value in self.pos.items()}
         body["annotator_sets_differ"] = self.annotator_sets_differ
         body["annotators"] = {
@@ -206,6 +216,8 @@ class AgreementReport:
             }
         if self.resampling is not None:
             body["resampling"] = self.resampling.to_json()
+        if self.excluded:
+            body["excluded"] = [excluded.to_json() for excluded in self.excluded]
         body["signature"] = self.signature
         return body
 
@@ -217,11 +229,12 @@ def report(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
-    excluded: int = 0,
+    excluded: Sequence[Excluded] = (),
 ) -> AgreementReport:
     """The report of ``items``: every PoS key, the annotators and the multiwords, and
-    leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: how
-    many annotators were left out of ``items`` before (recorded in the signature)."""
+    leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: the
+    annotators left out of ``items`` before (:func:`scoring.exclusions.leave_out`, or a
+    compile that left them out), listed in the JSON and counted in the signature."""
     table = agreement_table(items)
     pos = {}
     for key in KEYS:
@@ -231,6 +244,7 @@ def report(
             alphas(subset),
             intervals(subset, resamples, seed, confidence) if with_intervals else None,
             _defined(substitute_multivalued_alpha, subset),
+            alpha_intervals(subset, resamples, seed, confidence) if with_intervals else None,
         )
     multiword = multiword_agreement(items)
     return AgreementReport(
@@ -244,10 +258,11 @@ def report(
             multiword.marked,
             multiword.responses,
         ),
-        signature(with_intervals, resamples, seed, confidence, excluded),
+        signature(with_intervals, resamples, seed, confidence, len(excluded)),
         leave_one_out(items) if leave_out else None,
         Resampling(resamples, seed, confidence) if with_intervals else None,
         len({frozenset(r.annotator for r in item.responses) for item in items}) > 1,
+        tuple(excluded),
     )
 
 
@@ -261,7 +276,7 @@ def signature(
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
     nominal alpha, the resampling when there are intervals, and ``excluded:N`` when N
-    annotators were left out (:mod:`annotate.gold.exclusions`; nothing when none were)."""
+    annotators were left out (:mod:`scoring.exclusions`; nothing when none were)."""
     parts: list[tuple[str, object]] = [
         ("pa", "per_item"),
         ("t", "two+nonempty"),
