@@ -33,9 +33,9 @@ from scoring.official import (
     OfficialScores,
     Trace,
     guesses_compat,
+    official_figure,
 )
 from scoring.perl import perl_round
-from scoring.registry import official_figure
 from scoring.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task

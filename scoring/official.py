@@ -21,7 +21,7 @@ docs/scoring.md.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -209,6 +209,39 @@ class OfficialScores:
             "mode_correct": self.mode_correct,
             "has_mode": self.total_modes,
         }
+
+
+OFFICIAL_RATIOS: dict[str, tuple[str, str]] = {
+    "P": ("score", "attempted"),
+    "R": ("score", "item"),
+    "mode_P": ("mode_correct", "mode_attempted"),
+    "mode_R": ("mode_correct", "has_mode"),
+}
+"""The official figures as ratios of the official columns' sums (:attr:`OfficialScores.sums`):
+precision divides the score by the items attempted, recall by the items in T, mode
+precision the modes found by the items with a mode attempted, mode recall by those with a
+mode (McCarthy & Navigli 2007, section 4, eq. 1-8). The registry's official measures
+(:mod:`scoring.measures.official`) are built from this table."""
+
+
+def official_ratio(name: str, sums: Mapping[str, float]) -> float | None:
+    """The official figure ``name`` (``P``, ``R``, ``mode_P``, ``mode_R``) of the official
+    columns' sums: numerator / denominator, None where the denominator is 0 (as
+    :meth:`scoring.quotient.Quotient.figure` divides).
+
+    >>> official_ratio("P", {"score": 1.5, "attempted": 2}), official_ratio(
+    ...     "mode_R", {"mode_correct": 0, "has_mode": 0})
+    (0.75, None)
+    """
+    top, bottom = OFFICIAL_RATIOS[name]
+    numerator, denominator = float(sums[top]), float(sums[bottom])
+    return numerator / denominator if denominator else None
+
+
+def official_figure(scores: OfficialScores, name: str) -> float | None:
+    """:func:`official_ratio` of a scan's sums: ``P``, ``R``, ``mode_P`` or ``mode_R`` of
+    best or oot, as score.pl prints them; None where the denominator is 0."""
+    return official_ratio(name, scores.sums)
 
 
 Outcome = tuple[float, float, bool, bool]

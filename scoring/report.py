@@ -15,10 +15,8 @@ from typing import TYPE_CHECKING
 
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
-from scoring.official import OfficialScores, ScorerDied
+from scoring.official import OfficialScores, ScorerDied, official_figure, official_ratio
 from scoring.perl import perl_round, perl_str
-from scoring.registry import figure, official_figure
-from scoring.signature import scorer_settings, signature
 from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
@@ -97,6 +95,8 @@ def multiword_text(scores: MultiwordScores) -> str:
 
 def _signature(task: str, rules: str) -> str:
     """The signature of a best, oot or mw result: the task, the rules, how T is chosen."""
+    from scoring.signature import scorer_settings, signature  # not needed for score.pl's text
+
     return signature(task, *scorer_settings(rules))
 
 
@@ -115,17 +115,18 @@ class PosScores:
 
     @classmethod
     def of(cls, measure: str, sums: Mapping[str, float]) -> PosScores:
-        """The counts and the registered measures ``MEASURE.P``, ``.R``, ``.mode_P`` and
-        ``.mode_R`` of the official columns' sums (:attr:`OfficialScores.sums`)."""
+        """The counts and the official figures ``MEASURE.P``, ``.R``, ``.mode_P`` and
+        ``.mode_R`` (:func:`scoring.official.official_ratio`, the registered measures'
+        table) of the official columns' sums (:attr:`OfficialScores.sums`)."""
         return cls(
             int(sums["item"]),
             int(sums["attempted"]),
-            figure(f"{measure}.P", sums),
-            figure(f"{measure}.R", sums),
+            official_ratio("P", sums),
+            official_ratio("R", sums),
             int(sums["has_mode"]),
             int(sums["mode_attempted"]),
-            figure(f"{measure}.mode_P", sums),
-            figure(f"{measure}.mode_R", sums),
+            official_ratio("mode_P", sums),
+            official_ratio("mode_R", sums),
         )
 
 
