@@ -31,7 +31,7 @@ from typing import Literal, NamedTuple, cast
 from scoring.formats import FormatError
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
-from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
+from scoring.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
 
@@ -334,6 +334,25 @@ def _item_gold(
     return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta, rules)
 
 
+def _plain_item(
+    lexelt: str,
+    entries: tuple[tuple[str, Count], ...],
+    mode: str | None,
+    mode_delta: int,
+    rules: Rules,
+) -> ItemGold:
+    """:func:`_item_gold` of a plain line's entries (:func:`_plain_entries`: each key once,
+    lower-case words without a hyphen, whole counts of 1 or more), in fewer steps: the
+    counts are the entries, their total an integer sum while it fits Perl's unsigned
+    integers (:func:`scoring.perl.perl_sum` gives the same), no hyphen copy to add."""
+    total = sum(count for _, count in entries)
+    if total > UV_MAX:
+        return _item_gold(lexelt, entries, mode, mode_delta, rules)
+    whole = float(total)
+    norms = {key: float(count) / whole for key, count in entries}
+    return ItemGold(lexelt, entries, total, norms, mode, mode_delta, rules)
+
+
 def same_scoring(compat: ItemGold | None, fixed: ItemGold | None) -> bool:
     """Whether every answer scores the same against the two readings of an item."""
     if compat is None or fixed is None:
@@ -367,6 +386,16 @@ class _Reader:
         if key in self._shared:
             return self._shared[key] or None
         parsed = self._parse(number, rest)
+        if parsed.plain and parsed.in_t:  # most lines: built at once
+            item: ItemGold | None = _plain_item(
+                lexelt,
+                parsed.entries,
+                None if parsed.mode_deleted else parsed.mode,
+                parsed.mode_delta,
+                self.rules,
+            )
+            self._shared[key] = item or False
+            return item
         item = (
             _item_gold(
                 lexelt,
