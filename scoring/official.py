@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from scoring.formats.gold import Gold, ItemGold
@@ -121,7 +120,23 @@ class ItemScore(NamedTuple):
     answers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+_TRACE_COLUMNS = (
+    "lines",
+    "scores",
+    "outcomes",
+    "readings",
+    "stale",
+    "ids",
+    "unscored",
+    "dirty",
+    "repeated",
+    "repeated_lines",
+    "fixed_at",
+    "fixed_scores",
+)
+"""The columns of a :class:`Trace`, in order."""
+
+
 class Trace:
     """Every scored line's outcome, compactly (what the diagnosis diffs between two scans):
     ``lines[j]`` is the j-th scored line's number, ``scores[j]`` what it adds to the
@@ -146,18 +161,67 @@ class Trace:
     them in ``repeated_lines``, and the fixed score of each whose score differs, at index
     ``fixed_at[k]`` of ``scores``, in ``fixed_scores[k]``."""
 
-    lines: array[int] = field(default_factory=lambda: array("q"))
-    scores: array[float] = field(default_factory=lambda: array("d"))
-    outcomes: array[int] = field(default_factory=lambda: array("q"))
-    readings: array[int] = field(default_factory=lambda: array("q"))
-    stale: bytearray = field(default_factory=bytearray)
-    ids: list[str] = field(default_factory=list)
-    unscored: list[tuple[int, str]] = field(default_factory=list)
-    dirty: list[DirtyLine] | None = None
-    repeated: int = 0
-    repeated_lines: list[int] = field(default_factory=list)
-    fixed_at: array[int] = field(default_factory=lambda: array("q"))
-    fixed_scores: array[float] = field(default_factory=lambda: array("d"))
+    __slots__ = _TRACE_COLUMNS
+
+    def __init__(
+        self,
+        lines: array[int] | None = None,
+        scores: array[float] | None = None,
+        outcomes: array[int] | None = None,
+        readings: array[int] | None = None,
+        stale: bytearray | None = None,
+        ids: list[str] | None = None,
+        unscored: list[tuple[int, str]] | None = None,
+        dirty: list[DirtyLine] | None = None,
+        repeated: int = 0,
+        repeated_lines: list[int] | None = None,
+        fixed_at: array[int] | None = None,
+        fixed_scores: array[float] | None = None,
+    ) -> None:
+        # a plain class, each column new when not given (no dataclass to build at start-up)
+        self.lines: array[int] = array("q") if lines is None else lines
+        self.scores: array[float] = array("d") if scores is None else scores
+        self.outcomes: array[int] = array("q") if outcomes is None else outcomes
+        self.readings: array[int] = array("q") if readings is None else readings
+        self.stale: bytearray = bytearray() if stale is None else stale
+        self.ids: list[str] = [] if ids is None else ids
+        self.unscored: list[tuple[int, str]] = [] if unscored is None else unscored
+        self.dirty = dirty
+        self.repeated = repeated
+        self.repeated_lines: list[int] = [] if repeated_lines is None else repeated_lines
+        self.fixed_at: array[int] = array("q") if fixed_at is None else fixed_at
+        self.fixed_scores: array[float] = array("d") if fixed_scores is None else fixed_scores
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _TRACE_COLUMNS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Trace:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # its columns grow
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _TRACE_COLUMNS)
+        return f"Trace({shown})"
+
+    def with_repeats(self, repeated: int, repeated_lines: list[int] | None = None) -> Trace:
+        """The same columns, with :attr:`repeated` (and :attr:`repeated_lines`) given."""
+        return Trace(
+            self.lines,
+            self.scores,
+            self.outcomes,
+            self.readings,
+            self.stale,
+            self.ids,
+            self.unscored,
+            self.dirty,
+            repeated,
+            self.repeated_lines if repeated_lines is None else repeated_lines,
+            self.fixed_at,
+            self.fixed_scores,
+        )
 
 
 LINES_LISTED = 5
@@ -174,12 +238,12 @@ line's (score.pl's stale ``@res``; else 0); its answer's kind
 readings of its id are the same (else None: the fixed reading's item is looked up)."""
 
 
-@dataclass(frozen=True)
-class OfficialScores:
+class OfficialScores(NamedTuple):
     """The corpus result of best or oot, with every line score.pl prints before its totals.
 
     ``items`` is empty when the scan was asked not to keep them (``keep_items=False``);
-    ``trace`` is None unless it was asked for (``trace=True``).
+    ``trace`` is None unless it was asked for (``trace=True``). A record (a NamedTuple:
+    no dataclass to build at the scorer's start-up).
     """
 
     measure: Task

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
@@ -100,8 +99,7 @@ def _signature(task: str, rules: str) -> str:
     return signature(task, *scorer_settings(rules))
 
 
-@dataclass(frozen=True)
-class PosScores:
+class PosScores(NamedTuple):
     """best/oot figures for one PoS (or ``all``), as fractions."""
 
     total_items: int
@@ -175,7 +173,7 @@ def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -
 
 
 def vars_of(value: PosScores) -> dict[str, object]:
-    return {field: getattr(value, field) for field in PosScores.__dataclass_fields__}
+    return {field: getattr(value, field) for field in PosScores._fields}
 
 
 def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
@@ -183,7 +181,7 @@ def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) ->
 
     out = io.StringIO()
     writer = CsvWriter(out)
-    columns = list(PosScores.__dataclass_fields__)
+    columns = list(PosScores._fields)
     writer.writerow(["system", "measure", "rules", "pos", *columns, "signature"])
     table = by_pos(scores, gold) if gold is not None else None
     rows = table.items() if table else [("all", by_pos_all(scores))]

@@ -22,7 +22,6 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
@@ -47,8 +46,7 @@ FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
 ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
 
 
-@dataclass(frozen=True, slots=True)
-class ItemGold:
+class ItemGold(NamedTuple):
     """What scoring needs of one gold item.
 
     ``norms`` maps each answer form that earns credit to count / total; a hyphenated key
@@ -68,8 +66,7 @@ class ItemGold:
     (:func:`answer_key`, :func:`gold_key`)."""
 
 
-@dataclass(frozen=True)
-class Gold:
+class Gold(NamedTuple):
     """A gold file read under one set of rules.
 
     ``items`` holds the items in T by id. ``total_items`` and ``total_modes`` are
@@ -207,8 +204,7 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
     return _Rest(True, tuple(counts.items()), found, int(found is not None), False)
 
 
-@dataclass(frozen=True, slots=True)
-class GoldLineAsWritten:
+class GoldLineAsWritten(NamedTuple):
     """One line of a gold (or mwgold) file, entries as written: ``entries`` holds the
     responses (every entry but ``pn``, whole counts), ``names`` the count of ``pn``, and
     ``written`` every entry in file order, ``pn`` in its place (what the candidate-ranking
@@ -659,17 +655,42 @@ def read_readings(
 # --- typed lines, read strictly and written back -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class GoldEntry:
-    """One substitute of a gold line and how many annotators gave it."""
+    """One substitute of a gold line and how many annotators gave it (a plain immutable
+    class: a NamedTuple's ``count`` would hide ``tuple.count``)."""
+
+    __slots__ = ("count", "substitute")
 
     substitute: str
     count: Count
     """Annotators who gave it, or a decimal weight (SemDis 2014's averaged scores)."""
 
+    def __init__(self, substitute: str, count: Count) -> None:
+        object.__setattr__(self, "substitute", substitute)
+        object.__setattr__(self, "count", count)
 
-@dataclass(frozen=True, slots=True)
-class GoldLine:
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a GoldEntry is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a GoldEntry is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GoldEntry:
+            return NotImplemented
+        return (self.substitute, self.count) == (other.substitute, other.count)
+
+    def __hash__(self) -> int:
+        return hash((self.substitute, self.count))
+
+    def __reduce__(self) -> tuple[type[GoldEntry], tuple[str, Count]]:
+        return GoldEntry, (self.substitute, self.count)
+
+    def __repr__(self) -> str:
+        return f"GoldEntry(substitute={self.substitute!r}, count={self.count!r})"
+
+
+class GoldLine(NamedTuple):
     """One line of a gold or mwgold file, as the strict reader returns it."""
 
     lexelt: str
