@@ -510,7 +510,9 @@ class _Reader:
         return Gold(self.rules, self.items, self.total_items, self.total_modes)
 
 
-_PLAIN = re.compile(r"(?:[a-z]+(?: [a-z]+)* [1-9][0-9]{0,17};)+")
+_PLAIN = re.compile(r"(?:[a-z]++(?: [a-z]++)*+ [1-9][0-9]{0,17};)++")
+"""A line of plain entries (possessive: a word is never given back, which could not help
+the count after it match, and the check does not record places to backtrack to)."""
 
 
 def _plain_entries(rest: str) -> list[tuple[str, int]] | None:
