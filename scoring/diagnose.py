@@ -17,11 +17,10 @@ import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
 from functools import partial, reduce
 from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
-from typing import AnyStr
+from typing import AnyStr, NamedTuple
 
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.text import as_text
@@ -33,9 +32,9 @@ from scoring.official import (
     OfficialScores,
     Trace,
     guesses_compat,
+    official_figure,
 )
 from scoring.perl import perl_round
-from scoring.registry import official_figure
 from scoring.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task
@@ -442,8 +441,7 @@ def dirty_lines(
     return found
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """Some lines of a system file: their numbers in the file, in order, and their text;
     or, for an ASCII file, what the compat scan listed of them
     (:data:`scoring.official.DirtyLine`): the rows it matched them as (``rows``, ``lines``
@@ -558,7 +556,7 @@ def fixed_scan(
         part = score_system(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
         )
-    after = replace(_trace(part), repeated=before.repeated, repeated_lines=before.repeated_lines)
+    after = _trace(part).with_repeats(before.repeated, before.repeated_lines)
     scores = memoryview(_fixed_scores(before))  # slices without copies
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
     taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored

@@ -21,8 +21,7 @@ docs/scoring.md.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from scoring.formats.gold import Gold, ItemGold
@@ -121,7 +120,23 @@ class ItemScore(NamedTuple):
     answers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+_TRACE_COLUMNS = (
+    "lines",
+    "scores",
+    "outcomes",
+    "readings",
+    "stale",
+    "ids",
+    "unscored",
+    "dirty",
+    "repeated",
+    "repeated_lines",
+    "fixed_at",
+    "fixed_scores",
+)
+"""The columns of a :class:`Trace`, in order."""
+
+
 class Trace:
     """Every scored line's outcome, compactly (what the diagnosis diffs between two scans):
     ``lines[j]`` is the j-th scored line's number, ``scores[j]`` what it adds to the
@@ -146,18 +161,67 @@ class Trace:
     them in ``repeated_lines``, and the fixed score of each whose score differs, at index
     ``fixed_at[k]`` of ``scores``, in ``fixed_scores[k]``."""
 
-    lines: array[int] = field(default_factory=lambda: array("q"))
-    scores: array[float] = field(default_factory=lambda: array("d"))
-    outcomes: array[int] = field(default_factory=lambda: array("q"))
-    readings: array[int] = field(default_factory=lambda: array("q"))
-    stale: bytearray = field(default_factory=bytearray)
-    ids: list[str] = field(default_factory=list)
-    unscored: list[tuple[int, str]] = field(default_factory=list)
-    dirty: list[DirtyLine] | None = None
-    repeated: int = 0
-    repeated_lines: list[int] = field(default_factory=list)
-    fixed_at: array[int] = field(default_factory=lambda: array("q"))
-    fixed_scores: array[float] = field(default_factory=lambda: array("d"))
+    __slots__ = _TRACE_COLUMNS
+
+    def __init__(
+        self,
+        lines: array[int] | None = None,
+        scores: array[float] | None = None,
+        outcomes: array[int] | None = None,
+        readings: array[int] | None = None,
+        stale: bytearray | None = None,
+        ids: list[str] | None = None,
+        unscored: list[tuple[int, str]] | None = None,
+        dirty: list[DirtyLine] | None = None,
+        repeated: int = 0,
+        repeated_lines: list[int] | None = None,
+        fixed_at: array[int] | None = None,
+        fixed_scores: array[float] | None = None,
+    ) -> None:
+        # a plain class, each column new when not given (no dataclass to build at start-up)
+        self.lines: array[int] = array("q") if lines is None else lines
+        self.scores: array[float] = array("d") if scores is None else scores
+        self.outcomes: array[int] = array("q") if outcomes is None else outcomes
+        self.readings: array[int] = array("q") if readings is None else readings
+        self.stale: bytearray = bytearray() if stale is None else stale
+        self.ids: list[str] = [] if ids is None else ids
+        self.unscored: list[tuple[int, str]] = [] if unscored is None else unscored
+        self.dirty = dirty
+        self.repeated = repeated
+        self.repeated_lines: list[int] = [] if repeated_lines is None else repeated_lines
+        self.fixed_at: array[int] = array("q") if fixed_at is None else fixed_at
+        self.fixed_scores: array[float] = array("d") if fixed_scores is None else fixed_scores
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _TRACE_COLUMNS)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Trace:
+            return NotImplemented
+        return self._values() == other._values()
+
+    __hash__ = None  # type: ignore[assignment]  # its columns grow
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in _TRACE_COLUMNS)
+        return f"Trace({shown})"
+
+    def with_repeats(self, repeated: int, repeated_lines: list[int] | None = None) -> Trace:
+        """The same columns, with :attr:`repeated` (and :attr:`repeated_lines`) given."""
+        return Trace(
+            self.lines,
+            self.scores,
+            self.outcomes,
+            self.readings,
+            self.stale,
+            self.ids,
+            self.unscored,
+            self.dirty,
+            repeated,
+            self.repeated_lines if repeated_lines is None else repeated_lines,
+            self.fixed_at,
+            self.fixed_scores,
+        )
 
 
 LINES_LISTED = 5
@@ -174,12 +238,12 @@ line's (score.pl's stale ``@res``; else 0); its answer's kind
 readings of its id are the same (else None: the fixed reading's item is looked up)."""
 
 
-@dataclass(frozen=True)
-class OfficialScores:
+class OfficialScores(NamedTuple):
     """The corpus result of best or oot, with every line score.pl prints before its totals.
 
     ``items`` is empty when the scan was asked not to keep them (``keep_items=False``);
-    ``trace`` is None unless it was asked for (``trace=True``).
+    ``trace`` is None unless it was asked for (``trace=True``). A record (a NamedTuple:
+    no dataclass to build at the scorer's start-up).
     """
 
     measure: Task
@@ -209,6 +273,39 @@ class OfficialScores:
             "mode_correct": self.mode_correct,
             "has_mode": self.total_modes,
         }
+
+
+OFFICIAL_RATIOS: dict[str, tuple[str, str]] = {
+    "P": ("score", "attempted"),
+    "R": ("score", "item"),
+    "mode_P": ("mode_correct", "mode_attempted"),
+    "mode_R": ("mode_correct", "has_mode"),
+}
+"""The official figures as ratios of the official columns' sums (:attr:`OfficialScores.sums`):
+precision divides the score by the items attempted, recall by the items in T, mode
+precision the modes found by the items with a mode attempted, mode recall by those with a
+mode (McCarthy & Navigli 2007, section 4, eq. 1-8). The registry's official measures
+(:mod:`scoring.measures.official`) are built from this table."""
+
+
+def official_ratio(name: str, sums: Mapping[str, float]) -> float | None:
+    """The official figure ``name`` (``P``, ``R``, ``mode_P``, ``mode_R``) of the official
+    columns' sums: numerator / denominator, None where the denominator is 0 (as
+    :meth:`scoring.quotient.Quotient.figure` divides).
+
+    >>> official_ratio("P", {"score": 1.5, "attempted": 2}), official_ratio(
+    ...     "mode_R", {"mode_correct": 0, "has_mode": 0})
+    (0.75, None)
+    """
+    top, bottom = OFFICIAL_RATIOS[name]
+    numerator, denominator = float(sums[top]), float(sums[bottom])
+    return numerator / denominator if denominator else None
+
+
+def official_figure(scores: OfficialScores, name: str) -> float | None:
+    """:func:`official_ratio` of a scan's sums: ``P``, ``R``, ``mode_P`` or ``mode_R`` of
+    best or oot, as score.pl prints them; None where the denominator is 0."""
+    return official_ratio(name, scores.sums)
 
 
 Outcome = tuple[float, float, bool, bool]

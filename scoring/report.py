@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
-from scoring.official import OfficialScores, ScorerDied
+from scoring.official import OfficialScores, ScorerDied, official_figure, official_ratio
 from scoring.perl import perl_round, perl_str
-from scoring.registry import figure, official_figure
-from scoring.signature import scorer_settings, signature
 from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
@@ -97,11 +94,12 @@ def multiword_text(scores: MultiwordScores) -> str:
 
 def _signature(task: str, rules: str) -> str:
     """The signature of a best, oot or mw result: the task, the rules, how T is chosen."""
+    from scoring.signature import scorer_settings, signature  # not needed for score.pl's text
+
     return signature(task, *scorer_settings(rules))
 
 
-@dataclass(frozen=True)
-class PosScores:
+class PosScores(NamedTuple):
     """best/oot figures for one PoS (or ``all``), as fractions."""
 
     total_items: int
@@ -115,17 +113,18 @@ class PosScores:
 
     @classmethod
     def of(cls, measure: str, sums: Mapping[str, float]) -> PosScores:
-        """The counts and the registered measures ``MEASURE.P``, ``.R``, ``.mode_P`` and
-        ``.mode_R`` of the official columns' sums (:attr:`OfficialScores.sums`)."""
+        """The counts and the official figures ``MEASURE.P``, ``.R``, ``.mode_P`` and
+        ``.mode_R`` (:func:`scoring.official.official_ratio`, the registered measures'
+        table) of the official columns' sums (:attr:`OfficialScores.sums`)."""
         return cls(
             int(sums["item"]),
             int(sums["attempted"]),
-            figure(f"{measure}.P", sums),
-            figure(f"{measure}.R", sums),
+            official_ratio("P", sums),
+            official_ratio("R", sums),
             int(sums["has_mode"]),
             int(sums["mode_attempted"]),
-            figure(f"{measure}.mode_P", sums),
-            figure(f"{measure}.mode_R", sums),
+            official_ratio("mode_P", sums),
+            official_ratio("mode_R", sums),
         )
 
 
@@ -174,7 +173,7 @@ def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -
 
 
 def vars_of(value: PosScores) -> dict[str, object]:
-    return {field: getattr(value, field) for field in PosScores.__dataclass_fields__}
+    return {field: getattr(value, field) for field in PosScores._fields}
 
 
 def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) -> str:
@@ -182,7 +181,7 @@ def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) ->
 
     out = io.StringIO()
     writer = CsvWriter(out)
-    columns = list(PosScores.__dataclass_fields__)
+    columns = list(PosScores._fields)
     writer.writerow(["system", "measure", "rules", "pos", *columns, "signature"])
     table = by_pos(scores, gold) if gold is not None else None
     rows = table.items() if table else [("all", by_pos_all(scores))]

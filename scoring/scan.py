@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import replace
 from itertools import islice
 from operator import itemgetter
 from typing import cast
@@ -164,7 +163,7 @@ class _Scan:
         gold = self.gold
         trace = self.trace
         if trace is not None and self.repeated:
-            trace = replace(trace, repeated=self.repeated)
+            trace = trace.with_repeats(self.repeated)
         return OfficialScores(
             self.measure,
             gold.rules,

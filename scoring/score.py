@@ -30,8 +30,8 @@ import sys
 from collections.abc import Sequence
 from typing import BinaryIO, Literal, NamedTuple, TextIO
 
-from scoring.command import FAILURES, USAGE_STATUS, describe, fail
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
+from scoring.failures import FAILURES, USAGE_STATUS, describe, fail, version_line
 from scoring.files import not_utf8, without_mark
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
@@ -155,8 +155,6 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None, stderr: TextIO | No
         print(HELP, file=err)
         return 0
     if "--version" in argv:
-        from scoring.command import version_line  # imported only when asked: start-up pays nothing
-
         out.write(encode(version_line("lexsub-score") + "\n"))
         return 0
     gc.disable()  # millions of small acyclic objects: collections only cost time here

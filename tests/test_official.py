@@ -9,9 +9,15 @@ import pytest
 
 from scoring.formats.gold import read_gold
 from scoring.multiword import score_multiwords
-from scoring.official import ScorerDied, guesses_compat, guesses_fixed
+from scoring.official import (
+    OFFICIAL_RATIOS,
+    ScorerDied,
+    guesses_compat,
+    guesses_fixed,
+    official_ratio,
+)
 from scoring.perl import perl_round, perl_str
-from scoring.registry import official_figure
+from scoring.registry import figure, official_figure
 from scoring.report import official_text
 from scoring.scan import score_system
 
@@ -239,3 +245,36 @@ def test_stale_answer_still_tries_the_mode_in_compat() -> None:
     assert [row.stale for row in scores.items] == [False, True]
     assert (scores.attempted, scores.mode_attempted, scores.mode_correct) == (1, 2, 2)
     assert scores.score_sum == pytest.approx(2 / 3 + 3 / 4)
+
+
+@pytest.mark.parametrize("task", ["best", "oot"])
+@pytest.mark.parametrize(
+    "sums",
+    [
+        {
+            "item": 4,
+            "score": 1.5,
+            "attempted": 3,
+            "mode_attempted": 2,
+            "mode_correct": 1,
+            "has_mode": 3,
+        },
+        {
+            "item": 0,
+            "score": 0.0,
+            "attempted": 0,
+            "mode_attempted": 0,
+            "mode_correct": 0,
+            "has_mode": 0,
+        },
+    ],
+)
+def test_the_scorer_figures_are_the_registered_official_measures(
+    task: str, sums: dict[str, float]
+) -> None:
+    """The drop-in scorer divides by OFFICIAL_RATIOS, without the registry; the registry's
+    official measures are built from the same table and give the same figures."""
+    expected = {"P": 0.5, "R": 0.375, "mode_P": 0.5, "mode_R": 1 / 3} if sums["item"] else {}
+    for name in OFFICIAL_RATIOS:
+        assert official_ratio(name, sums) == figure(f"{task}.{name}", sums)
+        assert official_ratio(name, sums) == expected.get(name)

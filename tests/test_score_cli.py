@@ -219,19 +219,29 @@ def test_counts_past_64_bits_tie_as_doubles(tmp_path: Path) -> None:
 
 
 _NOT_AT_START = (
+    "argparse",
     "csv",
+    "dataclasses",
+    "inspect",
     "json",
     "numpy",
     "pathlib",
+    "scoring.command",
     "scoring.multiword",
+    "scoring.quotient",
+    "scoring.registry",
     "scoring.rows",
     "scoring.measures.multiword",
     "scoring.measures.swords",
+    "scoring.signature",
     "scoring.substitute",
 )
 """Modules a best or oot run of the text output does without (its start-up is most of the
 command's time on the task's own 1,696 items): the mw and SWORDS measures are registered
-when first asked for, and the gold reader needs none of the substitute rule."""
+when first asked for, the gold reader needs none of the substitute rule, the official
+figures are :data:`scoring.official.OFFICIAL_RATIOS` (no registry, no signature), the
+arguments are score.pl's, read by hand (no ``argparse``), and its records are no
+dataclasses (``dataclasses`` imports ``inspect``, ``ast``, ``dis``)."""
 
 
 @pytest.mark.parametrize("options", [["-t", "best"], ["-t", "oot"], ["--fixed", "--by-pos"]])

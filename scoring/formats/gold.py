@@ -22,7 +22,6 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
@@ -31,7 +30,7 @@ from typing import Literal, NamedTuple, cast
 from scoring.formats import FormatError
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
-from scoring.perl import perl_eq, perl_number, perl_sum, perl_truthy
+from scoring.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
 
@@ -47,8 +46,7 @@ FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
 ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
 
 
-@dataclass(frozen=True, slots=True)
-class ItemGold:
+class ItemGold(NamedTuple):
     """What scoring needs of one gold item.
 
     ``norms`` maps each answer form that earns credit to count / total; a hyphenated key
@@ -68,8 +66,7 @@ class ItemGold:
     (:func:`answer_key`, :func:`gold_key`)."""
 
 
-@dataclass(frozen=True)
-class Gold:
+class Gold(NamedTuple):
     """A gold file read under one set of rules.
 
     ``items`` holds the items in T by id. ``total_items`` and ``total_modes`` are
@@ -207,8 +204,7 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
     return _Rest(True, tuple(counts.items()), found, int(found is not None), False)
 
 
-@dataclass(frozen=True, slots=True)
-class GoldLineAsWritten:
+class GoldLineAsWritten(NamedTuple):
     """One line of a gold (or mwgold) file, entries as written: ``entries`` holds the
     responses (every entry but ``pn``, whole counts), ``names`` the count of ``pn``, and
     ``written`` every entry in file order, ``pn`` in its place (what the candidate-ranking
@@ -334,6 +330,25 @@ def _item_gold(
     return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta, rules)
 
 
+def _plain_item(
+    lexelt: str,
+    entries: tuple[tuple[str, Count], ...],
+    mode: str | None,
+    mode_delta: int,
+    rules: Rules,
+) -> ItemGold:
+    """:func:`_item_gold` of a plain line's entries (:func:`_plain_entries`: each key once,
+    lower-case words without a hyphen, whole counts of 1 or more), in fewer steps: the
+    counts are the entries, their total an integer sum while it fits Perl's unsigned
+    integers (:func:`scoring.perl.perl_sum` gives the same), no hyphen copy to add."""
+    total = sum(count for _, count in entries)
+    if total > UV_MAX:
+        return _item_gold(lexelt, entries, mode, mode_delta, rules)
+    whole = float(total)
+    norms = {key: float(count) / whole for key, count in entries}
+    return ItemGold(lexelt, entries, total, norms, mode, mode_delta, rules)
+
+
 def same_scoring(compat: ItemGold | None, fixed: ItemGold | None) -> bool:
     """Whether every answer scores the same against the two readings of an item."""
     if compat is None or fixed is None:
@@ -367,6 +382,16 @@ class _Reader:
         if key in self._shared:
             return self._shared[key] or None
         parsed = self._parse(number, rest)
+        if parsed.plain and parsed.in_t:  # most lines: built at once
+            item: ItemGold | None = _plain_item(
+                lexelt,
+                parsed.entries,
+                None if parsed.mode_deleted else parsed.mode,
+                parsed.mode_delta,
+                self.rules,
+            )
+            self._shared[key] = item or False
+            return item
         item = (
             _item_gold(
                 lexelt,
@@ -485,7 +510,9 @@ class _Reader:
         return Gold(self.rules, self.items, self.total_items, self.total_modes)
 
 
-_PLAIN = re.compile(r"(?:[a-z]+(?: [a-z]+)* [1-9][0-9]{0,17};)+")
+_PLAIN = re.compile(r"(?:[a-z]++(?: [a-z]++)*+ [1-9][0-9]{0,17};)++")
+"""A line of plain entries (possessive: a word is never given back, which could not help
+the count after it match, and the check does not record places to backtrack to)."""
 
 
 def _plain_entries(rest: str) -> list[tuple[str, int]] | None:
@@ -630,17 +657,42 @@ def read_readings(
 # --- typed lines, read strictly and written back -----------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
 class GoldEntry:
-    """One substitute of a gold line and how many annotators gave it."""
+    """One substitute of a gold line and how many annotators gave it (a plain immutable
+    class: a NamedTuple's ``count`` would hide ``tuple.count``)."""
+
+    __slots__ = ("count", "substitute")
 
     substitute: str
     count: Count
     """Annotators who gave it, or a decimal weight (SemDis 2014's averaged scores)."""
 
+    def __init__(self, substitute: str, count: Count) -> None:
+        object.__setattr__(self, "substitute", substitute)
+        object.__setattr__(self, "count", count)
 
-@dataclass(frozen=True, slots=True)
-class GoldLine:
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a GoldEntry is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a GoldEntry is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GoldEntry:
+            return NotImplemented
+        return (self.substitute, self.count) == (other.substitute, other.count)
+
+    def __hash__(self) -> int:
+        return hash((self.substitute, self.count))
+
+    def __reduce__(self) -> tuple[type[GoldEntry], tuple[str, Count]]:
+        return GoldEntry, (self.substitute, self.count)
+
+    def __repr__(self) -> str:
+        return f"GoldEntry(substitute={self.substitute!r}, count={self.count!r})"
+
+
+class GoldLine(NamedTuple):
     """One line of a gold or mwgold file, as the strict reader returns it."""
 
     lexelt: str

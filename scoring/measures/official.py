@@ -19,7 +19,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.official import score_item
+from scoring.official import OFFICIAL_RATIOS, score_item
 from scoring.quotient import Columns, ExactRow, Family, Ratio
 from scoring.terms import fold
 from scoring.types import SystemKind, Task
@@ -142,26 +142,17 @@ def _ratio(
     )
 
 
+_WHAT = ("precision", "recall", "mode precision", "mode recall")
+
+
 def _measures(family: Family, kind: SystemKind, first: int) -> tuple[Ratio, ...]:
-    return (
-        _ratio(family, kind, "P", Column.SCORE, Column.ATTEMPTED, f"precision, eq. {first}"),
-        _ratio(family, kind, "R", Column.SCORE, Column.ITEM, f"recall, eq. {first + 1}"),
-        _ratio(
-            family,
-            kind,
-            "mode_P",
-            Column.MODE_CORRECT,
-            Column.MODE_ATTEMPTED,
-            f"mode precision, eq. {first + 2}",
-        ),
-        _ratio(
-            family,
-            kind,
-            "mode_R",
-            Column.MODE_CORRECT,
-            Column.HAS_MODE,
-            f"mode recall, eq. {first + 3}",
-        ),
+    """The four official measures, as :data:`scoring.official.OFFICIAL_RATIOS` divides
+    their columns (the drop-in scorer's figures come from that table too)."""
+    return tuple(
+        _ratio(family, kind, name, Column(top), Column(bottom), f"{what}, eq. {first + index}")
+        for index, (what, (name, (top, bottom))) in enumerate(
+            zip(_WHAT, OFFICIAL_RATIOS.items(), strict=True)
+        )
     )
 
 

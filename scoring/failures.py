@@ -1,0 +1,59 @@
+"""How every command line of the project ends a failure: one line ``Error: …`` on
+standard error and exit status 1; a usage error exits with status 2, also with one line
+``Error: …``. Never a traceback: the message names the file (and line) and the rule.
+Every command answers ``--version`` with one line, ``COMMAND VERSION`` (:func:`version_line`).
+
+Without ``argparse`` (:mod:`scoring.command` adds the project's argument parser): the
+drop-in scorer parses score.pl's arguments by hand and starts without it.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from collections.abc import Callable
+from typing import TextIO
+
+import scoring
+
+USAGE_STATUS = 2
+ERROR_STATUS = 1
+FAILURES: tuple[type[BaseException], ...] = (OSError, ValueError, EOFError, zlib.error)
+"""What reading and checking a file raise: the file system's errors, a format broken
+(``ValueError``: FormatError, TextError, JSON errors…), a truncated or corrupt gzip file."""
+
+
+def one_line(message: str) -> str:
+    """A message on one line: the lines of a multi-line message joined by ``; ``."""
+    return "; ".join(part for part in message.splitlines() if part.strip()) or message
+
+
+def describe(error: BaseException) -> str:
+    """What went wrong, naming the file: ``FILE: reason`` for the file system's errors."""
+    if isinstance(error, OSError) and error.strerror:
+        if error.filename is not None:
+            return f"cannot use {error.filename}: {error.strerror}"
+        return error.strerror
+    if isinstance(error, EOFError | zlib.error):
+        return f"not a complete gzip file ({error})"
+    return str(error) or type(error).__name__
+
+
+def version_line(command: str) -> str:
+    """What ``COMMAND --version`` prints: ``COMMAND VERSION``, the version written in
+    ``pyproject.toml`` (``scoring.__version__``, read only when asked for)."""
+    return f"{command} {scoring.__version__}"
+
+
+def fail(message: str, err: TextIO | None = None) -> int:
+    """Print ``Error: MESSAGE`` (on one line) on standard error; the exit status 1."""
+    print(f"Error: {one_line(message)}", file=err or sys.stderr)
+    return ERROR_STATUS
+
+
+def guarded(body: Callable[[], int], err: TextIO | None = None) -> int:
+    """Run a command's body: its exit status, or :func:`fail` on a file's failure."""
+    try:
+        return body()
+    except FAILURES as error:
+        return fail(describe(error), err)
