@@ -22,6 +22,7 @@ from flask_migrate import upgrade
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from annotate.cli.common import dataset_called, read_file
 from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
@@ -48,7 +49,6 @@ from annotate.sources import FORMATS, SourceError, check_size, parse_source
 from annotate.sources.language import iso639_1, language_name
 from scoring.command import FAILURES, describe, one_line, version_line
 from scoring.exclusions import Exclusion, parse_exclusion
-from scoring.files import TextError, read_text
 
 
 class OneLineUsageError(click.UsageError):
@@ -126,13 +126,6 @@ def init_app(app: Flask) -> None:
     lexsub.add_command(round_group)
     lexsub.add_command(checks_command)
     app.cli.add_command(lexsub)
-
-
-def _dataset(name: str) -> Dataset:
-    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
-    if dataset is None:
-        raise click.ClickException(f"no dataset {name!r}")
-    return dataset
 
 
 @lexsub.command("init-db")
@@ -236,7 +229,7 @@ def import_command(
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def export_command(name: str, out: Path) -> None:
     """Write every (annotator, instance) answer as JSON Lines (docs/formats.md)."""
-    dataset = _dataset(name)
+    dataset = dataset_called(name)
     count = 0
     try:
         with out.open("w", encoding="utf-8") as handle:
@@ -303,7 +296,7 @@ def _demo_organiser(user: User | None, username: str, given: str | None) -> tupl
 @click.option("--remove", is_flag=True, help="Take the dataset away (answers stay).")
 def assign_command(username: str, name: str, remove: bool) -> None:
     """Assign a dataset to an annotator (only members see and open it), or --remove it."""
-    dataset = _dataset(name)
+    dataset = dataset_called(name)
     user = db.session.scalar(select(User).where(User.username == username))
     if user is None:
         raise click.ClickException(f"no user {username!r}")
@@ -327,13 +320,8 @@ def assign_command(username: str, name: str, remove: bool) -> None:
 def create_users_command(file: Path, name: str | None) -> None:
     """Create annotator accounts from FILE: one username a line, optionally a tab or
     space and a password; generated passwords are printed once."""
-    dataset = _dataset(name) if name else None
-    try:
-        text = read_text(file)
-    except OSError as error:
-        raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
-    except TextError as error:
-        raise click.ClickException(str(error)) from error
+    dataset = dataset_called(name) if name else None
+    text = read_file(file)
     try:
         created = create_users(parse_user_lines(text, str(file)), dataset)
     except ServiceError as error:
@@ -414,7 +402,7 @@ def compile_command(
         excluded=excluded,
         keep_checks=keep_checks,
     )
-    dataset = _dataset(name)
+    dataset = dataset_called(name)
     if dataset.task == "complexity":
         _compile_ratings(dataset, out)
         return
@@ -477,7 +465,7 @@ def exclude_command(name: str, username: str | None, reason: str | None, undo: b
     """Leave USER out of the dataset's gold, agreement and scores (every compile, page and
     download), with --reason; their answers stay. --undo takes them back. Without USER,
     list everyone left out: these, and removed or deactivated members."""
-    dataset = _dataset(name)
+    dataset = dataset_called(name)
     if username is None:
         if reason is not None or undo:
             raise click.UsageError("--reason and --undo need USER")
@@ -528,7 +516,7 @@ def report_command(name: str, format_: Format, seed: int) -> None:
     """Print the methods paragraph: annotators (and who was left out, why), items,
     responses and substitutes per item, T, PA and PAm with their bootstrap intervals,
     alpha (MASI), and the signatures; the text of the dataset's Methods paragraph page."""
-    dataset = _dataset(name)
+    dataset = dataset_called(name)
     try:
         figures = study_methods(dataset, seed)
     except ValueError as error:  # responses the compiler refuses: it names each
@@ -551,7 +539,7 @@ def lemmas_command(
 ) -> None:
     """List the lemma changes the compiler proposes (surface → lemma, count, items), or
     record a decision on one; decisions win over the lemmatiser."""
-    dataset = _dataset(name)
+    dataset = dataset_called(name)
     chosen = [
         (a, s, lemma)
         for a, s, lemma in (

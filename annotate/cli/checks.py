@@ -8,13 +8,11 @@ from pathlib import Path
 
 import click
 from flask.cli import with_appcontext
-from sqlalchemy import select
 
+from annotate.cli.common import dataset_called, read_file
 from annotate.extensions import db
-from annotate.models import Dataset
 from annotate.services.checks import check_lines, check_text, parse_check_lines, set_checks
 from annotate.services.rules import ServiceError
-from scoring.files import TextError, read_text
 
 
 @click.command("checks")
@@ -29,18 +27,11 @@ def checks_command(name: str, file: Path | None) -> None:
     the sentence's id, white space, then the accepted substitutes apart by ';'. An
     answer matches when a substitute equals an accepted one after the compiler's
     normalisation and lemmatisation."""
-    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
-    if dataset is None:
-        raise click.ClickException(f"no dataset {name!r}")
+    dataset = dataset_called(name)
     if file is None:
         click.echo(check_text(check_lines(dataset)), nl=False)
         return
-    try:
-        text = read_text(file)
-    except OSError as error:
-        raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
-    except TextError as error:
-        raise click.ClickException(str(error)) from error
+    text = read_file(file)
     try:
         count = set_checks(dataset, parse_check_lines(text, str(file)), str(file))
     except ServiceError as error:

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from flask.cli import AppGroup
 
+from annotate.cli.common import read_file
 from annotate.services.rounds import (
     LAYOUTS,
     assign_judge,
@@ -22,7 +23,6 @@ from annotate.services.rounds import (
     users_named,
 )
 from annotate.services.rules import ServiceError
-from scoring.files import TextError, read_text
 from scoring.formats import FormatError
 from scoring.formats.judgements import judgement_line
 from scoring.formats.text import split_lines
@@ -31,15 +31,6 @@ from scoring.judgements.report import render_text, report
 from scoring.judgements.rounds import gold_items_from_file, parse_rows
 
 round_group = AppGroup("round", help="Judgement rounds: create, assign judges, export, report.")
-
-
-def _text(path: Path) -> str:
-    try:
-        return read_text(path)
-    except OSError as error:
-        raise click.ClickException(f"cannot read {path}: {error.strerror}") from error
-    except TextError as error:
-        raise click.ClickException(str(error)) from error
 
 
 @round_group.command("create")
@@ -96,7 +87,7 @@ def create_command(
                 raise click.UsageError(
                     "--rows makes a round of its own: no --system, --gold or --sample"
                 )
-            plan = parse_rows(split_lines(_text(rows)), str(rows))
+            plan = parse_rows(split_lines(read_file(rows)), str(rows))
             dataset = dataset_named(dataset_name) if dataset_name else None
             made = create_round(
                 plan, name, "rows", labels or "lexical-reference", layout, dataset, "cli", rows.name
@@ -109,13 +100,13 @@ def create_command(
             items = None
             if gold is not None:
                 items = gold_items_from_file(
-                    split_lines(_text(gold)),
+                    split_lines(read_file(gold)),
                     str(gold),
-                    split_lines(_text(mwgold)) if mwgold else (),
+                    split_lines(read_file(mwgold)) if mwgold else (),
                     str(mwgold),
                 )
             plan = posthoc_spec(
-                dataset, {path.name: _text(path) for path in systems}, sample, chosen, items
+                dataset, {path.name: read_file(path) for path in systems}, sample, chosen, items
             )
             source = f"gold {gold.name if gold else 'compiled from ' + dataset.name}; systems " + (
                 ", ".join(path.name for path in systems)

@@ -1,0 +1,31 @@
+"""What the ``lexsub`` commands share: reading a file they are given and finding a dataset
+by name, each failure a :class:`click.ClickException` (``Error: …``, exit 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from annotate.models import Dataset
+from annotate.services.rounds import dataset_named
+from annotate.services.rules import ServiceError
+from scoring.files import TextError, read_text
+
+
+def read_file(path: Path) -> str:
+    """The text of ``path`` (UTF-8, or the rule it breaks, naming the file)."""
+    try:
+        return read_text(path)
+    except OSError as error:
+        raise click.ClickException(f"cannot read {path}: {error.strerror}") from error
+    except TextError as error:
+        raise click.ClickException(str(error)) from error
+
+
+def dataset_called(name: str) -> Dataset:
+    """The dataset named ``name`` (``no dataset 'NAME'`` when there is none)."""
+    try:
+        return dataset_named(name)
+    except ServiceError as error:
+        raise click.ClickException(str(error)) from error
