@@ -162,3 +162,28 @@ def test_the_app_s_command_group_answers_version() -> None:
         check=False,
     )
     assert (result.returncode, result.stdout) == (0, f"lexsub {VERSION}\n")
+
+
+def test_every_app_command_answers_version() -> None:
+    """Each ``flask --app wsgi lexsub`` command and subcommand, found by walking the group."""
+    import click
+
+    from annotate import create_app
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    group = app.cli.get_command(click.Context(app.cli), "lexsub")
+    assert isinstance(group, click.Group)
+    paths: list[list[str]] = []
+
+    def walk(command: click.Command, path: list[str]) -> None:
+        paths.append(path)
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+
+    walk(group, [])
+    assert ["compile"] in paths and ["round", "create"] in paths and ["dataset", "delete"] in paths
+    runner = app.test_cli_runner()
+    for path in paths:
+        result = runner.invoke(args=["lexsub", *path, "--version"])
+        assert (result.exit_code, result.output) == (0, f"lexsub {VERSION}\n"), path

@@ -90,19 +90,28 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
         ctx.exit()
 
 
+def _version_option() -> click.Option:
+    return click.Option(
+        ["--version"],
+        is_flag=True,
+        expose_value=False,
+        is_eager=True,
+        callback=_show_version,
+        help="Print the version and exit.",
+    )
+
+
+def _with_versions(command: click.Command) -> None:
+    """Give ``command`` and every command under it ``--version`` (once)."""
+    if not any(param.name == "version" for param in command.params):
+        command.params.append(_version_option())
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _with_versions(sub)
+
+
 lexsub = Commands(
-    "lexsub",
-    help="lexsub: database, accounts, datasets, responses.",
-    params=[
-        click.Option(
-            ["--version"],
-            is_flag=True,
-            expose_value=False,
-            is_eager=True,
-            callback=_show_version,
-            help="Print the version and exit.",
-        )
-    ],
+    "lexsub", help="lexsub: database, accounts, datasets, responses.", params=[_version_option()]
 )
 DEMO = Path(__file__).resolve().parents[1] / "demo" / "demo.xml"
 DEMO_USERS = (
@@ -125,6 +134,7 @@ def init_app(app: Flask) -> None:
     lexsub.add_command(dataset_group)
     lexsub.add_command(round_group)
     lexsub.add_command(checks_command)
+    _with_versions(lexsub)
     app.cli.add_command(lexsub)
 
 
