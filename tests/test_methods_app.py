@@ -69,9 +69,20 @@ def test_report_of_no_dataset(app: Flask) -> None:
 
 def test_report_gives_the_attention_check_scores(answered: Flask, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # sentence 3 (stand.n.v) a check item accepting "bears": through the compiler's forms
-    # it is "bear", so ann {tolerate, bear} and cat {bear} pass, bob {tolerate} fails:
-    # mean (1 + 0 + 1) / 3 = 66.67%, lowest 0.00%; the check item leaves the gold, so the
-    # gold is item 1 alone (ann {clever}, bob {clever, smart}, cat a name: PA 1/2)
+    # it is "bear", so ann {tolerate, bear} and cat {bear} pass, bob {tolerate} fails.
+    # Only the study's participants count: bob and cat made by its link, ann assigned by
+    # the organiser; then cat left out: bob alone, 0 of 1
+    from sqlalchemy import select
+
+    from annotate.extensions import db
+    from annotate.models import Dataset, User
+
+    with answered.app_context():
+        small = db.session.scalar(select(Dataset).where(Dataset.name == "small"))
+        assert small is not None
+        for user in db.session.scalars(select(User).where(User.username.in_(["bob", "cat"]))):
+            user.study_id = small.id
+        db.session.commit()
     runner = answered.test_cli_runner()
     path = tmp_path / "checks.tsv"
     path.write_text("3\tbears\n", encoding="utf-8")
@@ -79,11 +90,19 @@ def test_report_gives_the_attention_check_scores(answered: Flask, tmp_path) -> N
     assert result.exit_code == 0, result.output
     text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
     assert (
-        "On the attention checks, the 3 participants answered 66.67% correctly on average "
+        "On the attention checks, the 2 participants answered 50.00% correctly on average "
         "(lowest 0.00%)." in text
     )
+    # the check item leaves the gold: item 1 alone (ann {clever}, bob {clever, smart},
+    # cat a name: PA 1/2)
     assert text.startswith(
         "**Annotation of small.** 3 annotators gave 3 responses to 1 item of 1 target word "
         "(language en): 3.00 responses and 2.00 distinct substitutes per item."
     )
     assert "over the 1 items of T is 50.00%" in text
+    runner.invoke(args=["lexsub", "exclude", "--dataset", "small", "cat", "--reason", "a bot"])
+    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
+    assert (
+        "On the attention checks, the 1 participant answered 0.00% correctly on average "
+        "(lowest 0.00%)." in text
+    )

@@ -13,6 +13,7 @@ from annotate.gold.methods import CheckScore, StudyFigures, study_figures
 from annotate.gold.write import annotator_lines
 from annotate.models import Dataset, User
 from annotate.services import checks
+from annotate.services.exclusions import exclusions_of
 from annotate.services.goldfiles import check_ids, compile_dataset
 from scoring.agreement.report import AgreementReport, report
 from scoring.formats.annotators import parse_annotators
@@ -39,14 +40,16 @@ def dataset_agreement(
 
 
 def check_scores(dataset: Dataset) -> tuple[CheckScore, ...] | None:
-    """Each participant's attention-check score (:func:`annotate.services.checks.check_scores`:
-    answers matched through the compiler's own forms), by username; None while the dataset
-    has no check items."""
+    """Each crowd participant's attention-check score, by username (answers matched
+    through the compiler's own forms: :func:`annotate.services.checks.check_scores`): the
+    accounts the study's link made, less those left out of the gold (:func:`exclusions_of`),
+    as the paragraph's other figures are; None while the dataset has no check items."""
     if not check_ids(dataset):
         return None
-    scores = checks.check_scores(dataset)
-    rows = db.session.execute(select(User.id, User.username).where(User.id.in_(list(scores))))
-    names = {user_id: username for user_id, username in rows}
+    left_out = {exclusion.annotator for exclusion in exclusions_of(dataset)}
+    rows = db.session.execute(select(User.id, User.username).where(User.study_id == dataset.id))
+    names = {user_id: name for user_id, name in rows if name not in left_out}
+    scores = checks.check_scores(dataset, list(names))
     return tuple(
         sorted(
             (
