@@ -189,14 +189,14 @@ def test_a_simplification_system_is_scored_by_tsar_against_either_gold(
     # the study's gold: item 1's top gold 'model' first (AP@1 1), item 2's 'made' second
     own = score(client, dataset_id, system, "study")
     assert "mine.tsv against the study&#39;s gold as compiled now" in own
-    assert "<td>MAP@1/Potential@1/Precision@1</td><td>0.5000</td>" in own
-    assert "<td>Potential@3</td><td>1.0000</td>" in own
+    assert "<td>MAP@1/Potential@1/Precision@1</td><td>0.500000</td>" in own
+    assert "<td>Potential@3</td><td>1.000000</td>" in own
     # the imported file's gold has only item 2 ('forced', the system's first): MAP@1 1
     imported = score(
         client, dataset_id, b"They were compelled to leave.\tcompelled\tforced\n", "reference"
     )
     assert "against the imported file&#39;s gold" in imported
-    assert "<td>MAP@1/Potential@1/Precision@1</td><td>1.0000</td>" in imported
+    assert "<td>MAP@1/Potential@1/Precision@1</td><td>1.000000</td>" in imported
     assert "MAP@1/Potential@1/Precision@1 = 1.0" in imported
 
 
@@ -214,11 +214,11 @@ def test_a_complexity_system_is_scored_by_lcp_against_the_ratings(
     assert "Leaderboard" not in page
     # gold 0, 0.5, 1; predictions 0.1, 0.5, 0.9: errors 0.1, 0, 0.1
     result = score(client, dataset_id, b"en_1\t0.1\nen_2\t0.5\nen_3\t0.9\n", "study")
-    assert "<td>pearson</td><td>1.0000</td>" in result
-    assert "<td>mae</td><td>0.0667</td>" in result
+    assert "<td>pearson</td><td>1.000000</td>" in result
+    assert "<td>mae</td><td>0.066667</td>" in result
     # against the file's gold (0.5, 0.25, 0.75): ranks (2, 1, 3) and (1, 2, 3), 1 - 6 * 2 / 24
     result = score(client, dataset_id, b"en_1\t0.1\nen_2\t0.5\nen_3\t0.9\n", "reference")
-    assert "<td>spearman</td><td>0.5000</td>" in result
+    assert "<td>spearman</td><td>0.500000</td>" in result
 
 
 def test_a_system_missing_a_gold_id_is_refused_with_the_rule(
