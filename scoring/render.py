@@ -267,6 +267,8 @@ def _agreement_text(body: AgreementReport, by_pos: bool) -> str:
             f"{100 * setting.confidence:g}% intervals, {setting.resamples} "
             f"bootstrap resamples of lemmas, seed {setting.seed}:"
         )
+        if setting.warning is not None:
+            lines.append(f"Warning: {setting.warning}.")
         for key in keys:
             found = body.pos[key].intervals or {}
             alphas = body.pos[key].alpha_intervals or {}

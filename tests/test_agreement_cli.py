@@ -179,3 +179,33 @@ def test_intervals_of_identical_lemmas_are_points() -> None:
 
     found = intervals([item(f"w{n}.n", str(n)) for n in range(6)], resamples=50, seed=1)
     assert found == {"PA": [0.5, 0.5], "PAm": [0.75, 0.75], "mode_share": [1.0, 1.0]}
+
+
+def test_intervals_from_few_lemmas_carry_the_warning() -> None:
+    """Six lemmas: the JSON's resampling and the text say the intervals are unreliable
+    (fewer than 20 lemmas), as compare's significance does; none from 20 on."""
+    from scoring.agreement.report import report
+    from scoring.formats.annotators import Item
+    from scoring.render import render_agreement
+    from scoring.types import Answer
+
+    def items(count: int) -> list[Item]:
+        return [
+            Item(
+                f"w{n}.n",
+                str(n),
+                (
+                    Answer("1", "substitutes", frozenset({"a", "b"})),
+                    Answer("2", "substitutes", frozenset({"a"})),
+                ),
+            )
+            for n in range(count)
+        ]
+
+    few = report(items(6), with_intervals=True, resamples=20, seed=1)
+    warning = "only 6 lemmas: with fewer than 20 the intervals and p-values are unreliable"
+    assert few.to_json()["resampling"]["warning"] == warning
+    assert f"Warning: {warning}.\n" in render_agreement(few, "text")
+    enough = report(items(20), with_intervals=True, resamples=20, seed=1)
+    assert "warning" not in enough.to_json()["resampling"]
+    assert "Warning:" not in render_agreement(enough, "text")

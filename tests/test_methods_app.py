@@ -106,3 +106,13 @@ def test_report_gives_the_attention_check_scores(answered: Flask, tmp_path) -> N
         "On the attention checks, the 1 participant answered 0.00% correctly on average "
         "(lowest 0.00%)." in text
     )
+
+
+def test_the_agreement_page_warns_of_intervals_from_few_lemmas(answered: Flask) -> None:
+    client = answered.test_client()
+    login(client, "boss")
+    page = client.get("/organiser/datasets/1/agreement").get_data(as_text=True)
+    assert (
+        '<p class="note" id="few-lemmas" role="note">Warning: only 2 lemmas: with fewer than '
+        "20 the intervals and p-values are unreliable.</p>" in page
+    )

@@ -21,6 +21,7 @@ from typing import Literal
 from annotate.gold.compiler import CompiledGold
 from scoring.agreement.report import AgreementReport
 from scoring.exclusions import Excluded
+from scoring.significance import MIN_CLUSTERS
 
 Format = Literal["markdown", "latex"]
 FORMATS: tuple[Format, ...] = ("markdown", "latex")
@@ -223,6 +224,11 @@ def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
             f"; intervals from {figures.resamples} bootstrap resamples of lemmas, "
             f"seed {figures.seed}"
         )
+        if figures.lemmas < MIN_CLUSTERS:
+            resampling += (
+                f" (from {_number(figures.lemmas, 'target word', 'target words')}: with fewer "
+                f"than {MIN_CLUSTERS} such intervals are unreliable)"
+            )
     sentences.append(
         f"Pairwise agreement (PA; {e('McCarthy & Navigli')} 2009, eq. 1) over the "
         f"{figures.agreement_t} items of T is "

@@ -260,7 +260,9 @@ def report(
         ),
         signature(with_intervals, resamples, seed, confidence, len(excluded)),
         leave_one_out(items) if leave_out else None,
-        Resampling(resamples, seed, confidence) if with_intervals else None,
+        Resampling(resamples, seed, confidence, clusters=len({item.lexelt for item in items}))
+        if with_intervals
+        else None,
         len({frozenset(r.annotator for r in item.responses) for item in items}) > 1,
         tuple(excluded),
     )

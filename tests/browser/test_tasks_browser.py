@@ -65,13 +65,17 @@ def test_a_tsar_study_from_import_to_score(
     org.get_by_role("button", name="Score with TSAR-2022").click()
     figures = org.locator("#benchmark-figures")
     # the study's gold is 'hard' alone: the system's first is wrong, its second right
-    expect(figures.get_by_role("row", name="MAP@1/Potential@1/Precision@1 0.000000")).to_be_visible()
+    expect(
+        figures.get_by_role("row", name="MAP@1/Potential@1/Precision@1 0.000000")
+    ).to_be_visible()
     expect(figures.get_by_role("row", name="Potential@3 1.000000")).to_be_visible()
     org.get_by_label("The imported file's gold").check()
     org.get_by_label("System file", exact=True).set_input_files(system)
     org.get_by_role("button", name="Score with TSAR-2022").click()
     # the file's gold has 'difficult' too: the first is right
-    expect(figures.get_by_role("row", name="MAP@1/Potential@1/Precision@1 1.000000")).to_be_visible()
+    expect(
+        figures.get_by_role("row", name="MAP@1/Potential@1/Precision@1 1.000000")
+    ).to_be_visible()
 
 
 RATED = (
