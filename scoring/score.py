@@ -11,6 +11,8 @@ score.pl does not have, start with ``--``:
 ``--strict``            refuse a system file with any malformed line or any byte that is not
                         UTF-8 (FILE:LINE: rule)
 ``--no-diagnosis``      do not print the diagnosis of defects to standard error
+``--no-cache``          read the gold from its text, not from the cache of gold readings
+                        (:mod:`scoring.gold_cache`)
 ``--version``           print ``lexsub-score VERSION`` and exit
 
 Standard error gets a short diagnosis of what in the system file gained or lost credit
@@ -77,6 +79,7 @@ class Options(NamedTuple):
     by_pos: bool
     strict: bool
     diagnosis: bool
+    cache: bool = True
 
 
 def parse_arguments(argv: Sequence[str]) -> Options:
@@ -89,7 +92,7 @@ def parse_arguments(argv: Sequence[str]) -> Options:
     plain = [arg for arg in argv if not arg.startswith("--")]
     rules: Rules = "compat"
     output = "text"
-    flags = {"by_pos": False, "strict": False, "diagnosis": True}
+    flags = {"by_pos": False, "strict": False, "diagnosis": True, "cache": True}
     for arg in extras:
         if arg == "--fixed":
             rules = "fixed"
@@ -97,8 +100,8 @@ def parse_arguments(argv: Sequence[str]) -> Options:
             output = arg.split("=", 1)[1]
         elif arg in ("--by-pos", "--strict"):
             flags[arg[2:].replace("-", "_")] = True
-        elif arg == "--no-diagnosis":
-            flags["diagnosis"] = False
+        elif arg in ("--no-diagnosis", "--no-cache"):
+            flags[arg[5:]] = False
         else:
             raise UsageError(f"unknown option {arg!r} (see --help)")
     if output not in ("text", "json", "csv"):
@@ -132,6 +135,7 @@ def parse_arguments(argv: Sequence[str]) -> Options:
         flags["by_pos"],
         flags["strict"],
         flags["diagnosis"],
+        flags["cache"],
     )
 
 
@@ -267,7 +271,12 @@ def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
         del gold_text  # its memory is free for the scan
         return _plain(options, measure, gold, system_text), []
     try:
-        compat, fixed, differ = read_gold_pair(gold_text, options.gold)
+        if options.cache:
+            from scoring.gold_cache import cached_gold_pair
+
+            compat, fixed, differ = cached_gold_pair(gold_text, options.gold)
+        else:
+            compat, fixed, differ = read_gold_pair(gold_text, options.gold)
     except FormatError as error:
         if options.rules == "fixed":
             raise

@@ -7,9 +7,11 @@ it fails instead, and any skipped test at all fails the run (CI always has the d
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NoReturn
@@ -21,6 +23,11 @@ from flask.testing import FlaskClient
 from annotate import create_app
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+# the scorer's cache of gold readings (scoring.gold_cache) in a folder of this run's own,
+# for the commands the tests run in this process and in subprocesses alike
+if "LEXSUB_CACHE_DIR" not in os.environ:
+    os.environ["LEXSUB_CACHE_DIR"] = tempfile.mkdtemp(prefix="lexsub-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["LEXSUB_CACHE_DIR"], ignore_errors=True)
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 

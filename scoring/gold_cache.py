@@ -1,0 +1,176 @@
+"""A cache of gold readings, for the drop-in scorer's start-up.
+
+System builders score many outputs against one gold file: every run of ``python -m
+scoring.score`` reads the same gold under both rule sets (:func:`read_gold_pair`, about
+half of a run on the task's 1,703-line test gold). The first run keeps the two readings
+in a small file (:mod:`marshal`), named by a digest of
+
+* the gold's text,
+* the Python that wrote it (:data:`sys.version`, the marshal format),
+* this cache's format (:data:`FORMAT`),
+* the name, size and modification time of every ``scoring`` module the process has
+  loaded (any change to the code that reads a gold starts a new entry);
+
+later runs load it instead of parsing the text. What is loaded is the same readings
+(the same items, counts, floats to the bit, modes, ``differ``), so every figure, line of
+the diagnosis and byte of output is the same as without the cache
+(``tests/test_gold_cache.py`` compares).
+
+Where: ``$LEXSUB_CACHE_DIR`` if set (empty: no cache), else ``$XDG_CACHE_HOME/lexsub``,
+else ``~/.cache/lexsub``; entries go in its ``gold/`` folder, at most :data:`KEEP` of
+them (the oldest are removed). Only golds up to :data:`MAX_TEXT` characters are cached
+(a bigger one is read as usual: its reading dominates a run either way and its entry
+would be large). A cache that cannot be read or written (no such folder, no permission,
+a damaged entry) is ignored: the gold is read from its text, as without it.
+``python -m scoring.score --no-cache`` reads the text every time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import sys
+from itertools import repeat
+from typing import Any
+
+from scoring.formats.gold import Gold, ItemGold, read_gold_pair
+
+FORMAT = 1
+"""The layout of an entry; raise it when the layout changes."""
+
+KEEP = 32
+"""Entries kept at most; writing one more removes the oldest."""
+
+MAX_TEXT = 4 << 20
+"""Golds of more characters than this are not cached."""
+
+_MAGIC = "lexsub-gold-cache"
+_new = tuple.__new__
+
+
+def cache_directory() -> str | None:
+    """The folder of gold entries, or None when the cache is off (``LEXSUB_CACHE_DIR``
+    set to the empty string)."""
+    chosen = os.environ.get("LEXSUB_CACHE_DIR")
+    if chosen is not None:
+        return os.path.join(chosen, "gold") if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "lexsub", "gold")
+
+
+def code_stamp() -> str:
+    """Name, size and modification time of every loaded ``scoring`` module's file."""
+    parts = []
+    for name, module in sorted(sys.modules.items()):
+        if name == "scoring" or name.startswith("scoring."):
+            path = getattr(module, "__file__", None)
+            if path:
+                try:
+                    stat = os.stat(path)
+                except OSError:
+                    parts.append(f"{name}:?")
+                else:
+                    parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
+    return ";".join(parts)
+
+
+def entry_name(text: str) -> str:
+    """The file name of ``text``'s entry (a BLAKE2b digest of what it depends on)."""
+    from _blake2 import blake2b  # hashlib's own; importing hashlib also loads OpenSSL
+
+    digest = blake2b(digest_size=20)
+    for part in (_MAGIC, str(FORMAT), sys.version, str(marshal.version), code_stamp()):
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(text.encode("utf-8", "surrogateescape"))
+    return digest.hexdigest() + ".marshal"
+
+
+def cached_gold_pair(
+    text: str, name: str = "<gold>", directory: str | None = None
+) -> tuple[Gold, Gold, set[str]]:
+    """:func:`read_gold_pair` of ``text``, loaded from the cache when an entry exists,
+    else read and kept. ``directory`` defaults to :func:`cache_directory`."""
+    folder = directory if directory is not None else cache_directory()
+    if not folder or len(text) > MAX_TEXT:
+        return read_gold_pair(text, name)
+    path = os.path.join(folder, entry_name(text))
+    try:
+        with open(path, "rb") as file:
+            loaded = _unpack(marshal.loads(file.read()))
+    except (OSError, EOFError, ValueError, TypeError, IndexError, KeyError):
+        loaded = None
+    if loaded is not None:
+        return loaded
+    pair = read_gold_pair(text, name)
+    _store(folder, path, pair)
+    return pair
+
+
+def _pack(pair: tuple[Gold, Gold, set[str]]) -> tuple[Any, ...]:
+    """An entry: each distinct item once (ids that share an item, as a gold's repeated
+    lines do, and the fixed reading's items shared with the compat one keep sharing it),
+    the ids in order with the position of their item."""
+    compat, fixed, differ = pair
+    position: dict[int, int] = {}
+    items: list[tuple[object, ...]] = []
+    for item in compat.items.values():
+        if id(item) not in position:
+            position[id(item)] = len(items)
+            items.append(tuple(item))
+    return (
+        _MAGIC,
+        FORMAT,
+        tuple(items),
+        tuple(compat.items),
+        tuple(position[id(item)] for item in compat.items.values()),
+        compat.total_items,
+        compat.total_modes,
+        tuple(fixed.items),
+        tuple(position.get(id(item), tuple(item)) for item in fixed.items.values()),
+        fixed.total_items,
+        fixed.total_modes,
+        tuple(sorted(differ)),
+    )
+
+
+def _unpack(data: object) -> tuple[Gold, Gold, set[str]] | None:
+    if not isinstance(data, tuple) or len(data) != 12 or data[:2] != (_MAGIC, FORMAT):
+        return None
+    (_, _, raw, ids, positions, total_items, total_modes, fixed_ids, fixed_raw, fixed_items,
+     fixed_modes, differ) = data  # fmt: skip
+    values = list(map(_new, repeat(ItemGold), raw))
+    fixed_values = [
+        values[value] if value.__class__ is int else _new(ItemGold, value) for value in fixed_raw
+    ]
+    compat = dict(zip(ids, map(values.__getitem__, positions), strict=True))
+    fixed = dict(zip(fixed_ids, fixed_values, strict=True))
+    return (
+        Gold("compat", compat, total_items, total_modes),
+        Gold("fixed", fixed, fixed_items, fixed_modes),
+        set(differ),
+    )
+
+
+def _store(folder: str, path: str, pair: tuple[Gold, Gold, set[str]]) -> None:
+    """Write the entry (to a temporary name, then renamed: a reader never sees half of
+    it) and remove the oldest beyond :data:`KEEP`; any failure leaves no entry."""
+    temporary = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(temporary, "wb") as file:
+            file.write(marshal.dumps(_pack(pair)))
+        os.replace(temporary, path)
+        _prune(folder)
+    except (OSError, ValueError):
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+
+
+def _prune(folder: str) -> None:
+    entries = []
+    for entry in os.scandir(folder):
+        if entry.name.endswith(".marshal"):
+            entries.append((entry.stat().st_mtime_ns, entry.path))
+    for _, path in sorted(entries)[: max(0, len(entries) - KEEP)]:
+        os.remove(path)

@@ -1,0 +1,185 @@
+"""The cache of gold readings (:mod:`scoring.gold_cache`): a warm run gives the same
+readings and the same bytes as a cold one, and an entry is never used for another gold,
+another code or a damaged file."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from scoring import gold_cache
+from scoring.formats.gold import Gold, read_gold_pair
+from scoring.gold_cache import cached_gold_pair, entry_name
+from scoring.score import run
+
+# capitals, a hyphen, pn, a repeated id, a one-character key, a line out of T, a tie
+GOLD = """\
+bright.a 1 :: intelligent 3;clever 2;smart 1;
+bright.a 2 :: well-lit 2;Sunny 2;pn 1;
+bright.a 3 :: x 2;vivid 1;
+bright.a 4 :: shining 1;
+bright.a 5 :: glowing 2;radiant 1;
+bright.a 5 :: glowing 1;luminous 3;
+stand.v 6 :: tolerate 2;bear 2;
+stand.v 7 :: don't mind 2;abide 1;
+"""
+
+SYSTEM = """\
+bright.a 1 :: clever
+bright.a 2 :: well lit
+bright.a 3 :: vivid
+bright.a 5 :: luminous
+stand.v 6 :: Bear
+stand.v 7 :: dont mind
+"""
+
+
+def assert_same_pair(one: tuple[Gold, Gold, set[str]], two: tuple[Gold, Gold, set[str]]) -> None:
+    for first, second in zip(one[:2], two[:2], strict=True):
+        assert first.rules == second.rules
+        assert list(first.items) == list(second.items)  # the same ids, in the same order
+        assert list(first.items.values()) == list(second.items.values())
+        assert (first.total_items, first.total_modes) == (second.total_items, second.total_modes)
+        for item in first.items.values():  # floats to the bit, the same record type
+            assert type(item) is type(next(iter(second.items.values())))
+    assert one[2] == two[2]
+    # an item the two readings share, or two ids share, stays one object
+    for before, after in ((one[1], two[1]), (one[0], two[0])):
+        shared_before = [i for i, v in before.items.items() if one[0].items.get(i) is v]
+        shared_after = [i for i, v in after.items.items() if two[0].items.get(i) is v]
+        assert shared_before == shared_after
+    objects = [len({id(v) for v in pair[0].items.values()}) for pair in (one, two)]
+    assert objects[0] == objects[1]
+
+
+def test_a_loaded_entry_is_the_reading(tmp_path: Path) -> None:
+    cold = read_gold_pair(GOLD, "gold")
+    first = cached_gold_pair(GOLD, "gold", str(tmp_path))
+    entries = list(tmp_path.iterdir())
+    assert [entry.name for entry in entries] == [entry_name(GOLD)]
+    second = cached_gold_pair(GOLD, "gold", str(tmp_path))
+    assert_same_pair(cold, first)
+    assert_same_pair(cold, second)
+    norms = second[0].items["1"].norms
+    assert norms == {"intelligent": 0.5, "clever": 2 / 6, "smart": 1 / 6}
+    assert second[2] == {"2", "3", "5"}  # capitals and pn, a one-character key, a repeat
+
+
+def test_the_real_test_gold_round_trips(tmp_path: Path, shared: Path) -> None:
+    text = (shared / "data/semeval2007/test/gold").read_text()
+    cold = read_gold_pair(text, "gold")
+    cached_gold_pair(text, "gold", str(tmp_path))
+    warm = cached_gold_pair(text, "gold", str(tmp_path))
+    assert_same_pair(cold, warm)
+    assert len(warm[0].items) == 1696 and warm[0].total_modes == 1230
+
+
+def _score(argv: list[str]) -> tuple[bytes, str, int]:
+    out, err = io.BytesIO(), io.StringIO()
+    status = run(argv, out, err)
+    return out.getvalue(), err.getvalue(), status
+
+
+@pytest.mark.parametrize("options", [[], ["--fixed"], ["-v"], ["--format=json"], ["--by-pos"]])
+def test_warm_runs_print_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str]
+) -> None:
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.write_text(GOLD)
+    system.write_text(SYSTEM)
+    monkeypatch.setenv("LEXSUB_CACHE_DIR", str(tmp_path / "cache"))
+    argv = [str(system), str(gold), *options]
+    uncached = _score([*argv, "--no-cache"])
+    assert not (tmp_path / "cache").exists()
+    cold = _score(argv)
+    assert len(list((tmp_path / "cache/gold").iterdir())) == 1
+    warm = _score(argv)
+    assert uncached == cold == warm
+    if not options:
+        assert cold[0] == (  # score.pl's own output on these two files
+            b"Total = 7, attempted = 6\nprecision = 51.67, recall = 44.29\n"
+            b"Total with mode 5 attempted 4\nMode precision = 50.00, Mode recall = 40.00\n"
+        )
+
+
+def test_another_gold_or_code_is_another_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    changed = GOLD.replace("clever 2", "clever 1")
+    assert entry_name(GOLD) != entry_name(changed)
+    monkeypatch.setattr(gold_cache, "code_stamp", lambda: "scoring.lines:1:2")
+    with_stamp = entry_name(GOLD)
+    monkeypatch.setattr(gold_cache, "code_stamp", lambda: "scoring.lines:1:3")
+    assert entry_name(GOLD) != with_stamp
+    cached_gold_pair(changed, "gold", str(tmp_path))
+    assert_same_pair(cached_gold_pair(changed, "gold", str(tmp_path)), read_gold_pair(changed))
+
+
+def test_the_code_stamp_names_every_loaded_scoring_module() -> None:
+    stamp = gold_cache.code_stamp()
+    names = [part.split(":")[0] for part in stamp.split(";")]
+    assert "scoring.formats.gold" in names and "scoring.lines" in names
+    assert names == sorted(names)
+    path = Path(gold_cache.__file__)
+    assert f"scoring.gold_cache:{path.stat().st_size}:{path.stat().st_mtime_ns}" in stamp
+
+
+@pytest.mark.parametrize(
+    "damage", [b"", b"\x00garbage", b"\xe9", None], ids=["empty", "garbage", "cut", "other"]
+)
+def test_a_damaged_entry_is_read_again_and_replaced(tmp_path: Path, damage: bytes | None) -> None:
+    import marshal
+
+    entry = tmp_path / entry_name(GOLD)
+    if damage is None:  # a valid marshal file of another layout
+        damage = marshal.dumps(("lexsub-gold-cache", 999, ()))
+    entry.write_bytes(damage)
+    pair = cached_gold_pair(GOLD, "gold", str(tmp_path))
+    assert_same_pair(pair, read_gold_pair(GOLD))
+    assert marshal.loads(entry.read_bytes())[:2] == ("lexsub-gold-cache", gold_cache.FORMAT)
+
+
+def test_a_cache_that_cannot_be_written_is_skipped(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    pair = cached_gold_pair(GOLD, "gold", str(blocked / "gold"))
+    assert_same_pair(pair, read_gold_pair(GOLD))
+    assert blocked.read_text() == "not a folder"
+    assert [p.name for p in tmp_path.iterdir()] == ["file"]  # no temporary file left
+
+
+def test_the_cache_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("LEXSUB_CACHE_DIR", str(tmp_path))
+    assert gold_cache.cache_directory() == str(tmp_path / "gold")
+    monkeypatch.setenv("LEXSUB_CACHE_DIR", "")
+    assert gold_cache.cache_directory() is None
+    monkeypatch.delenv("LEXSUB_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert gold_cache.cache_directory() == str(tmp_path / "xdg/lexsub/gold")
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert gold_cache.cache_directory() == str(tmp_path / "home/.cache/lexsub/gold")
+
+
+def test_off_and_too_big_golds_are_not_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LEXSUB_CACHE_DIR", "")
+    cached_gold_pair(GOLD, "gold")
+    monkeypatch.setattr(gold_cache, "MAX_TEXT", len(GOLD) - 1)
+    cached_gold_pair(GOLD, "gold", str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_oldest_entries_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gold_cache, "KEEP", 3)
+    golds = [GOLD.replace("clever 2", f"clever {n + 2}") for n in range(5)]
+    for number, text in enumerate(golds):
+        cached_gold_pair(text, "gold", str(tmp_path))
+        entry = tmp_path / entry_name(text)
+        os.utime(entry, ns=(number * 10**9, number * 10**9))  # written one second apart
+    kept = sorted(entry.name for entry in tmp_path.iterdir())
+    assert kept == sorted(entry_name(text) for text in golds[-3:])
