@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +22,7 @@ import numpy.typing as npt
 from scoring import revised
 from scoring.formats import ranked
 from scoring.formats.gold import Gold, ItemGold
+from scoring.records import Record
 from scoring.types import Rules
 
 Array = npt.NDArray[np.float64]
@@ -86,7 +86,7 @@ def gold_items(gold: Gold, reading: Gold | None = None) -> tuple[GoldItem, ...]:
     return tuple(result)
 
 
-class Answers(NamedTuple):
+class Answers(Record):
     """What a system gave for one gold item, as each family of measures reads it.
 
     ``official``: the guesses the official scan scored (split by the gold's rules, cut to

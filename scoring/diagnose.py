@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import partial, reduce
 from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
-from typing import AnyStr, NamedTuple
+from typing import AnyStr
 
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.text import as_text
@@ -35,6 +35,7 @@ from scoring.official import (
     official_figure,
 )
 from scoring.perl import perl_round
+from scoring.records import Record
 from scoring.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task
@@ -441,7 +442,7 @@ def dirty_lines(
     return found
 
 
-class Selection(NamedTuple):
+class Selection(Record):
     """Some lines of a system file: their numbers in the file, in order, and their text;
     or, for an ASCII file, what the compat scan listed of them
     (:data:`scoring.official.DirtyLine`): the rows it matched them as (``rows``, ``lines``

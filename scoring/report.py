@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
 from scoring.official import OfficialScores, ScorerDied, official_figure, official_ratio
 from scoring.perl import perl_round, perl_str
+from scoring.records import Record
 from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
@@ -99,7 +100,7 @@ def _signature(task: str, rules: str) -> str:
     return signature(task, *scorer_settings(rules))
 
 
-class PosScores(NamedTuple):
+class PosScores(Record):
     """best/oot figures for one PoS (or ``all``), as fractions."""
 
     total_items: int

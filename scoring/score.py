@@ -30,7 +30,7 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO, Literal, NamedTuple, TextIO
+from typing import BinaryIO, Literal, TextIO
 
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.failures import FAILURES, USAGE_STATUS, describe, fail, version_line
@@ -40,6 +40,7 @@ from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import encode, read_text, split_lines
 from scoring.official import OfficialScores, ScorerDied
 from scoring.perl import perl_truthy
+from scoring.records import Record
 from scoring.report import (
     by_pos,
     multiword_csv,
@@ -66,7 +67,7 @@ NOTHING_SCORED = (
 )
 
 
-class Options(NamedTuple):
+class Options(Record):
     """The arguments of one run, as :func:`parse_arguments` reads them (a record)."""
 
     system: str

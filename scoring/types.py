@@ -13,7 +13,9 @@ responses format's record, :class:`scoring.formats.responses.Response`.
 """
 
 import re
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from scoring.records import Record
 
 Rules = Literal["compat", "fixed"]
 """``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
@@ -31,7 +33,7 @@ AnswerKind = Literal["substitutes", "name", "nil"]
 ANSWER_KINDS: tuple[AnswerKind, ...] = ("substitutes", "name", "nil")
 
 
-class Answer(NamedTuple):
+class Answer(Record):
     """h_i: one annotator's answer to one item (McCarthy & Navigli 2009, section 2.2.2), the
     one record of it that the agreement measures, the gold compiler and ``annotators.jsonl``
     (:mod:`scoring.formats.annotators`) share. A response as the app exports it, with its

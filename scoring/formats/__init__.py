@@ -33,10 +33,11 @@ them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+
+from scoring.records import Record
 
 
-class Problem(NamedTuple):
+class Problem(Record):
     """One problem of a file and where it is: a line number, a JSON path, or ``""`` for
     the whole file.
 

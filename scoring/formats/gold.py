@@ -25,12 +25,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
-from typing import Literal, NamedTuple, cast
+from typing import Literal, cast
 
 from scoring.formats import FormatError
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
 from scoring.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
+from scoring.records import Record
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
 
@@ -46,7 +47,7 @@ FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
 ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
 
 
-class ItemGold(NamedTuple):
+class ItemGold(Record):
     """What scoring needs of one gold item.
 
     ``norms`` maps each answer form that earns credit to count / total; a hyphenated key
@@ -66,7 +67,7 @@ class ItemGold(NamedTuple):
     (:func:`answer_key`, :func:`gold_key`)."""
 
 
-class Gold(NamedTuple):
+class Gold(Record):
     """A gold file read under one set of rules.
 
     ``items`` holds the items in T by id. ``total_items`` and ``total_modes`` are
@@ -88,7 +89,7 @@ class Gold(NamedTuple):
         }
 
 
-class _Rest(NamedTuple):  # a record: a tuple is built faster than a frozen dataclass
+class _Rest(Record):  # a record: a tuple is built faster than a frozen dataclass
     in_t: bool
     entries: tuple[tuple[str, Count], ...]
     mode: str | None
@@ -204,7 +205,7 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
     return _Rest(True, tuple(counts.items()), found, int(found is not None), False)
 
 
-class GoldLineAsWritten(NamedTuple):
+class GoldLineAsWritten(Record):
     """One line of a gold (or mwgold) file, entries as written: ``entries`` holds the
     responses (every entry but ``pn``, whole counts), ``names`` the count of ``pn``, and
     ``written`` every entry in file order, ``pn`` in its place (what the candidate-ranking
@@ -692,7 +693,7 @@ class GoldEntry:
         return f"GoldEntry(substitute={self.substitute!r}, count={self.count!r})"
 
 
-class GoldLine(NamedTuple):
+class GoldLine(Record):
     """One line of a gold or mwgold file, as the strict reader returns it."""
 
     lexelt: str
