@@ -10,6 +10,12 @@ scoring.score``, does not pay for ``importlib.metadata`` at start-up.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+"""``typing.TYPE_CHECKING`` without importing :mod:`typing` (mypy reads any name
+``TYPE_CHECKING`` as true): the modules the drop-in scorer loads import their typing names
+under ``if TYPE_CHECKING:``, so that its start-up does without ``typing`` (13 M
+instructions)."""
+
 
 def __getattr__(name: str) -> str:
     if name != "__version__":

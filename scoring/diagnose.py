@@ -20,8 +20,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import partial, reduce
 from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
-from typing import AnyStr
 
+from scoring import TYPE_CHECKING
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.text import as_text
 from scoring.lines import CHUNK, HYPHENS, OTHER, has_content, iter_chunks, perl_split
@@ -39,6 +39,9 @@ from scoring.records import Record
 from scoring.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task
+
+if TYPE_CHECKING:
+    from typing import AnyStr
 
 _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = LINES_LISTED

@@ -12,9 +12,12 @@ from __future__ import annotations
 import sys
 import zlib
 from collections.abc import Callable
-from typing import TextIO
 
 import scoring
+from scoring import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 USAGE_STATUS = 2
 ERROR_STATUS = 1

@@ -18,9 +18,13 @@ import os
 import re
 import sys
 from collections.abc import Iterable
-from typing import Any, TextIO
 
+from scoring import TYPE_CHECKING
 from scoring.formats import FormatError
+
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
 
 # csv, gzip and json are loaded by the functions that use them: the scorer's text run reads
 # its files through this module and starts without them.

@@ -32,9 +32,12 @@ import marshal
 import os
 import sys
 from itertools import repeat
-from typing import Any
 
+from scoring import TYPE_CHECKING
 from scoring.formats.gold import Gold, ItemGold, read_gold_pair
+
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1
 """The layout of an entry; raise it when the layout changes."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
+from scoring import TYPE_CHECKING
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
 from scoring.official import OfficialScores, ScorerDied, official_figure, official_ratio

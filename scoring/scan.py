@@ -18,7 +18,6 @@ from array import array
 from collections.abc import Collection, Iterable, Sequence
 from itertools import islice
 from operator import itemgetter
-from typing import cast
 
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.text import as_text
@@ -101,7 +100,7 @@ _END: tuple[None, None] = (None, None)
 def _remaining(items: dict[str, ItemGold], taken: int) -> dict[str, ItemGold | None]:
     """The items of the ids not done yet, when the first ``taken`` were read in order (an
     item with nothing to score is never done)."""
-    remaining = cast(dict[str, ItemGold | None], items.copy())
+    remaining: dict[str, ItemGold | None] = dict(items)
     for item_id, item in islice(items.items(), taken):
         if item.total:
             del remaining[item_id]
@@ -377,7 +376,8 @@ class _Scan:
         the same item, but whose repeated guesses they credit once each: its fixed score
         is found here, so the diagnosis need not list the line (``index``: its place in
         this chunk's scores)."""
-        traced = cast(Trace, self.trace)
+        traced = self.trace
+        assert traced is not None  # a line is counted only while tracing
         self.repeated += 1
         if len(traced.repeated_lines) < LINES_LISTED:
             traced.repeated_lines.append(number)

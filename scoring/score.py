@@ -30,8 +30,8 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO, Literal, TextIO
 
+from scoring import TYPE_CHECKING
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.failures import FAILURES, USAGE_STATUS, describe, fail, version_line
 from scoring.files import not_utf8, without_mark
@@ -53,6 +53,9 @@ from scoring.report import (
 )
 from scoring.scan import score_system
 from scoring.types import Rules
+
+if TYPE_CHECKING:
+    from typing import BinaryIO, Literal, TextIO
 
 
 class UsageError(ValueError):

@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from typing import TypeVar
 
+from scoring import TYPE_CHECKING
 from scoring.types import APOSTROPHES, Count, Rules
 
-_N = TypeVar("_N", bound=float)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _N = TypeVar("_N", bound=float)
 
 
 def strict_top(counts: Iterable[tuple[str, _N]]) -> tuple[str, _N] | None:

@@ -13,23 +13,35 @@ responses format's record, :class:`scoring.formats.responses.Response`.
 """
 
 import re
-from typing import Literal
 
+from scoring import TYPE_CHECKING
 from scoring.records import Record
 
-Rules = Literal["compat", "fixed"]
-"""``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
+if TYPE_CHECKING:
+    from typing import Literal
 
-GoldRules = Literal["compat", "fixed", "strict"]
-"""How :func:`scoring.formats.gold.read_gold` reads a gold file: as score.pl does (``compat``),
-corrected (``fixed``), or corrected after refusing any malformed line (``strict``)."""
+    Rules = Literal["compat", "fixed"]
+    """``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
 
-Task = Literal["best", "oot"]
-"""The two subtasks of SemEval-2007 scored by score.pl: best and oot."""
+    GoldRules = Literal["compat", "fixed", "strict"]
+    """How :func:`scoring.formats.gold.read_gold` reads a gold file: as score.pl does
+    (``compat``), corrected (``fixed``), or corrected after refusing any malformed line
+    (``strict``)."""
 
-AnswerKind = Literal["substitutes", "name", "nil"]
-"""What an annotator gave for one instance: substitutes, "part of a proper name" or
-"no substitute"."""
+    Task = Literal["best", "oot"]
+    """The two subtasks of SemEval-2007 scored by score.pl: best and oot."""
+
+    AnswerKind = Literal["substitutes", "name", "nil"]
+    """What an annotator gave for one instance: substitutes, "part of a proper name" or
+    "no substitute"."""
+
+    SystemKind = Literal["best", "oot", "mw", "ranked", "swords"]
+    """What a system file holds: best answers (``::``), oot answers (``:::``), multiwords
+    (``::``, scored against the mwgold), ranked candidates (``::::``) or a SWORDS result (a
+    JSON object, scored against a SWORDS dataset)."""
+else:  # at run time the names stand for str: nothing checks a Literal while running
+    Rules = GoldRules = Task = AnswerKind = SystemKind = str
+
 ANSWER_KINDS: tuple[AnswerKind, ...] = ("substitutes", "name", "nil")
 
 
@@ -45,11 +57,6 @@ class Answer(Record):
     """The set h_i; empty for ``name`` and ``nil``."""
     multiword: str | None = None
 
-
-SystemKind = Literal["best", "oot", "mw", "ranked", "swords"]
-"""What a system file holds: best answers (``::``), oot answers (``:::``), multiwords
-(``::``, scored against the mwgold), ranked candidates (``::::``) or a SWORDS result (a
-JSON object, scored against a SWORDS dataset)."""
 
 LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
 """A lexelt as every strict reader takes it: ``lemma.pos`` or ``lemma.orig_pos.pos`` with

@@ -235,13 +235,18 @@ _NOT_AT_START = (
     "scoring.measures.swords",
     "scoring.signature",
     "scoring.substitute",
+    "typing",
+    "hashlib",
 )
 """Modules a best or oot run of the text output does without (its start-up is most of the
 command's time on the task's own 1,696 items): the mw and SWORDS measures are registered
 when first asked for, the gold reader needs none of the substitute rule, the official
 figures are :data:`scoring.official.OFFICIAL_RATIOS` (no registry, no signature), the
-arguments are score.pl's, read by hand (no ``argparse``), and its records are no
-dataclasses (``dataclasses`` imports ``inspect``, ``ast``, ``dis``)."""
+arguments are score.pl's, read by hand (no ``argparse``), its records are no
+dataclasses (``dataclasses`` imports ``inspect``, ``ast``, ``dis``) but
+:class:`scoring.records.Record`, its typing names are imported for mypy only
+(:data:`scoring.TYPE_CHECKING`: no ``typing``), and the cache of gold readings digests
+with ``_blake2`` (``hashlib`` loads OpenSSL)."""
 
 
 @pytest.mark.parametrize("options", [["-t", "best"], ["-t", "oot"], ["--fixed", "--by-pos"]])

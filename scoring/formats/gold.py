@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
-from typing import Literal, cast
 
+from scoring import TYPE_CHECKING
 from scoring.formats import FormatError
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
@@ -34,6 +34,9 @@ from scoring.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.records import Record
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
+
+if TYPE_CHECKING:
+    from typing import Literal
 
 _lexelt_of = itemgetter(0)
 _id_of = itemgetter(1)
@@ -484,7 +487,7 @@ class _Reader:
             ids = list(compress(ids, values))
             values = list(compress(values, values))
         self._ids += ids
-        self._values += cast(list[ItemGold], values)
+        self._values += values  # type: ignore[arg-type]  # only items are left: no False
         self.total_items += len(values)
         self.total_modes += sum(map(_mode_delta_of, values))
 

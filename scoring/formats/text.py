@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Protocol, TypeVar
 
+from scoring import TYPE_CHECKING
 from scoring.files import refuse_wide
 from scoring.formats import FormatError
 from scoring.types import LEXELT
@@ -18,15 +18,16 @@ from scoring.types import LEXELT
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
 
+if TYPE_CHECKING:
+    from typing import Protocol, TypeVar
 
-class _Line(Protocol):
-    """A parsed line of any kind: it names its item."""
+    class _Line(Protocol):
+        """A parsed line of any kind: it names its item."""
 
-    @property
-    def id(self) -> str: ...
+        @property
+        def id(self) -> str: ...
 
-
-T = TypeVar("T", bound=_Line)
+    T = TypeVar("T", bound=_Line)
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
