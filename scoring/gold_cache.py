@@ -27,7 +27,6 @@ a damaged entry) is ignored: the gold is read from its text, as without it.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
 import sys
@@ -113,14 +112,16 @@ def cached_gold_pair(
 def _pack(pair: tuple[Gold, Gold, set[str]]) -> tuple[Any, ...]:
     """An entry: each distinct item once (ids that share an item, as a gold's repeated
     lines do, and the fixed reading's items shared with the compat one keep sharing it),
-    the ids in order with the position of their item."""
+    the ids in order with the position of their item. Equal strings and floats are made
+    one object first, so that marshal writes each once and a load makes each once."""
     compat, fixed, differ = pair
     position: dict[int, int] = {}
     items: list[tuple[object, ...]] = []
+    same: dict[object, Any] = {}
     for item in compat.items.values():
         if id(item) not in position:
             position[id(item)] = len(items)
-            items.append(tuple(item))
+            items.append(_shared(item, same))
     return (
         _MAGIC,
         FORMAT,
@@ -130,10 +131,30 @@ def _pack(pair: tuple[Gold, Gold, set[str]]) -> tuple[Any, ...]:
         compat.total_items,
         compat.total_modes,
         tuple(fixed.items),
-        tuple(position.get(id(item), tuple(item)) for item in fixed.items.values()),
+        tuple(position.get(id(item), _shared(item, same)) for item in fixed.items.values()),
         fixed.total_items,
         fixed.total_modes,
         tuple(sorted(differ)),
+    )
+
+
+def _shared(item: ItemGold, same: dict[object, Any]) -> tuple[object, ...]:
+    """``item`` as a plain tuple whose strings and floats are the ones ``same`` holds
+    (a float is looked up by its bits: 0.0 and -0.0 stay apart)."""
+
+    def one(value: Any) -> Any:
+        key = (str, value) if value.__class__ is str else (float, value.hex())
+        return same.setdefault(key, value)
+
+    lexelt, counts, total, norms, mode, mode_delta, rules = item
+    return (
+        one(lexelt),
+        tuple((one(key), count) for key, count in counts),
+        total,
+        {one(key): one(norm) for key, norm in norms.items()},
+        None if mode is None else one(mode),
+        mode_delta,
+        one(rules),
     )
 
 
@@ -166,8 +187,10 @@ def _store(folder: str, path: str, pair: tuple[Gold, Gold, set[str]]) -> None:
         os.replace(temporary, path)
         _prune(folder)
     except (OSError, ValueError):
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 - contextlib.suppress would import contextlib at start-up
             os.remove(temporary)
+        except OSError:
+            pass
 
 
 def _prune(folder: str) -> None:

@@ -22,7 +22,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import partial
+from functools import cache, partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
 
@@ -46,8 +46,15 @@ _mode_of = attrgetter("mode")
 _mode_delta_of = attrgetter("mode_delta")
 _is_none = partial(is_, None)
 # score.pl's gold-entry patterns (shared with the multiword gold reader)
-FIRST_COUNT = re.compile(r"[\w'\-\s]+ (\d+)", re.ASCII)
-ENTRY = re.compile(r"(\w[\w'\-\s]+) (\d+)", re.ASCII)
+FIRST_COUNT = r"[\w'\-\s]+ (\d+)"
+ENTRY = r"(\w[\w'\-\s]+) (\d+)"
+
+
+@cache
+def pattern(source: str, flags: int = 0) -> re.Pattern[str]:
+    """A pattern of this module, compiled when first used: a run whose gold reading is
+    loaded from the cache (:mod:`scoring.gold_cache`) uses none of them."""
+    return re.compile(source, flags)
 
 
 class ItemGold(Record):
@@ -139,7 +146,7 @@ def _compat_rest(rest: str) -> _Rest:
     return _Rest(True, tuple(entries), mode, delta, deleted)
 
 
-WEIGHT = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+WEIGHT = r"[0-9]+(?:\.[0-9]+)?"
 """A gold count as the fixed and strict rules read it: whole (annotators) or decimal (a
 weight, e.g. SemDis 2014's averaged 0-3 scores)."""
 
@@ -159,7 +166,7 @@ def parse_count(text: str) -> Count | None:
         return None
     if text.isdigit() and text.isascii():
         return int(text)
-    return float(text) if WEIGHT.fullmatch(text) else None
+    return float(text) if pattern(WEIGHT).fullmatch(text) else None
 
 
 def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, Count]:
@@ -222,7 +229,7 @@ class GoldLineAsWritten(Record):
     written: tuple[tuple[str, Count], ...] = ()
 
 
-AS_WRITTEN = re.compile(r"(\S+) (\S+) ::(?: (.*))?")
+AS_WRITTEN = r"(\S+) (\S+) ::(?: (.*))?"
 """A gold line ``LEXELT ID :: ENTRIES`` (single spaces; nothing after ``::`` allowed)."""
 
 
@@ -254,7 +261,7 @@ def read_gold_as_written(
         if not text.strip():
             continue
         where = f"{name}:{number}"
-        found = AS_WRITTEN.fullmatch(text)
+        found = pattern(AS_WRITTEN).fullmatch(text)
         if found is None or not LEXELT.fullmatch(found.group(1)):
             problems.append(
                 f"{where}: {text[:60]!r} is not 'LEXELT ID :: SUBSTITUTE COUNT;…' "
@@ -300,14 +307,14 @@ def compat_entries(fields: Iterable[str]) -> Iterator[tuple[str, Count]]:
     field matching its entry pattern, one apostrophe removed from the substitute, the
     count as Perl reads it; other fields (one-character, numeric) are dropped, a defect."""
     for field in fields:
-        found = ENTRY.search(field)
+        found = pattern(ENTRY, re.ASCII).search(field)
         if found:
             yield found.group(1).replace("'", "", 1), perl_number(found.group(2))
 
 
 def compat_first_count(fields: Sequence[str]) -> Count:
     """score.pl's count of a line's first entry (0 when it has none), which decides T."""
-    found = FIRST_COUNT.search(fields[0]) if fields else None
+    found = pattern(FIRST_COUNT, re.ASCII).search(fields[0]) if fields else None
     return perl_number(found.group(1)) if found else 0
 
 
@@ -514,7 +521,7 @@ class _Reader:
         return Gold(self.rules, self.items, self.total_items, self.total_modes)
 
 
-_PLAIN = re.compile(r"(?:[a-z]++(?: [a-z]++)*+ [1-9][0-9]{0,17};)++")
+_PLAIN = r"(?:[a-z]++(?: [a-z]++)*+ [1-9][0-9]{0,17};)++"
 """A line of plain entries (possessive: a word is never given back, which could not help
 the count after it match, and the check does not record places to backtrack to)."""
 
@@ -523,7 +530,7 @@ def _plain_entries(rest: str) -> list[tuple[str, int]] | None:
     """The entries of a gold line both rule sets read alike, else None: lower-case words,
     single spaces, keys of two characters or more, each once, counts in descending order,
     no ``pn`` (most of the task's own lines)."""
-    if "pn" in rest or _PLAIN.fullmatch(rest) is None:
+    if "pn" in rest or pattern(_PLAIN).fullmatch(rest) is None:
         return None
     entries = [(key, int(count)) for key, _, count in map(_last_space, rest[:-1].split(";"))]
     counts = [count for _, count in entries]
@@ -722,7 +729,7 @@ def parse_gold_line(text: str, line: int = 0, name: str = "<gold>") -> GoldLine:
     seen: set[str] = set()
     for field in fields(rest):
         substitute, space, count = field.rpartition(" ")
-        if not space or not WEIGHT.fullmatch(count) or not float(count) > 0:
+        if not space or not pattern(WEIGHT).fullmatch(count) or not float(count) > 0:
             raise FormatError(
                 [
                     f"{where}: entry {field!r} must be 'SUBSTITUTE COUNT' with a count of 1 "
@@ -769,7 +776,7 @@ def format_gold(lines: Iterable[GoldLine]) -> str:
 
 # --- the mwgold as score.pl reads it -----------------------------------------------------
 
-_MW_GOLD_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*:: (.*)", re.ASCII)
+_MW_GOLD_LINE = r"([\w.]+)\s+(\d+)\s*:: (.*)"
 """score.pl's mwgold line pattern (``\\s`` may not cross lines: it runs line by line)."""
 
 
@@ -781,7 +788,7 @@ def read_mwgold_lines(
     modes: dict[str, str] = {}
     total_modes = 0
     for number, line in enumerate(lines, 1):
-        found = _MW_GOLD_LINE.search(line)
+        found = pattern(_MW_GOLD_LINE, re.ASCII).search(line)
         if found is None:
             if NONSPACE.search(line):
                 log.append(f"Error in {gold_name} on line {number}")
