@@ -323,3 +323,25 @@ def test_a_plain_gold_line_read_at_once() -> None:
     assert rest.plain
     assert not parse_rest_compat("glad 1;").in_t
     assert not parse_rest_compat("Glad 3;merry 1;").plain  # a capital: field by field
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.tuples(_PLAIN_KEYS, st.integers(1, 10**18 - 1)), min_size=1, max_size=6),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_plain_gold_lines_made_in_one_loop_are_the_line_by_line_items(
+    lines: list[list[tuple[str, int]]],
+) -> None:
+    """The chunked reader makes the items of plain lines in one loop (``_add_plain``):
+    the same items, floats to the bit, as the field-by-field reading of each line."""
+    text = "".join(
+        f"w.n {number} :: " + "".join(f"{key} {count};" for key, count in entries) + "\n"
+        for number, entries in enumerate(lines, 1)
+    )
+    fast, slow = read_gold(text, "compat"), _read_line_by_line(text, "compat")
+    assert fast == slow
+    assert list(fast.items) == list(slow.items)

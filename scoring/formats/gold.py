@@ -475,8 +475,9 @@ class _Reader:
     def add_chunk(self, first: int, found: list[tuple[str, str, str, str]]) -> None:
         """Add a chunk of rows (see :func:`scoring.lines.iter_chunks`), C-level: the items
         are collected and put in :attr:`items` by :meth:`finish`. The (lexelt, rest) keys
-        this chunk saw first are left in :attr:`new_keys`; the ids of lines out of T are
-        added to :attr:`outside`."""
+        this chunk saw first whose rest is not plain (:func:`_plain_entries`: the two rule
+        sets may read it differently) are left in :attr:`new_keys`; the ids of lines out of
+        T are added to :attr:`outside`."""
         lexelts = list(map(_lexelt_of, found))
         rows = found if all(lexelts) else list(compress(found, lexelts))
         keys = list(map(_key_of, rows))
@@ -485,6 +486,8 @@ class _Reader:
         self.new_keys = []
         if any(map(_is_none, values)):
             self.new_keys = list(dict.fromkeys(compress(keys, map(_is_none, values))))
+            if self.rules == "compat":
+                self.new_keys = self._add_plain(self.new_keys)
             for key in self.new_keys:
                 self.item_at(found, first, key)
             values = list(map(shared.__getitem__, keys))
@@ -497,6 +500,52 @@ class _Reader:
         self._values += values  # type: ignore[arg-type]  # only items are left: no False
         self.total_items += len(values)
         self.total_modes += sum(map(_mode_delta_of, values))
+
+    def _add_plain(self, keys: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        """The shared items of the new ``keys`` whose rest is plain, made in one loop (most
+        lines of a task's gold): what :meth:`item_for` makes of them through
+        :func:`parse_rest_compat` and :func:`_plain_item`, without their calls a line.
+        The other keys are returned, for :meth:`item_at`."""
+        shared = self._shared
+        plain = pattern(_PLAIN).fullmatch
+        others = []
+        for key in keys:
+            rest = key[1]
+            if "pn" in rest or plain(rest) is None:
+                others.append(key)
+                continue
+            names = []
+            counts = []
+            for entry in rest[:-1].split(";"):
+                name, _, count = entry.rpartition(" ")
+                names.append(name)
+                counts.append(int(count))
+            first = counts[0]
+            if len(counts) == 1 and first == 1:
+                shared[key] = False  # out of T
+                continue
+            total = sum(counts)
+            if (
+                counts != sorted(counts, reverse=True)
+                or len(set(names)) != len(names)
+                or min(map(len, names)) < 2  # score.pl drops one-character keys
+                or total > UV_MAX
+            ):
+                others.append(key)
+                continue
+            whole = float(total)
+            norms = {name: count / whole for name, count in zip(names, counts, strict=True)}
+            deleted = len(counts) > 1 and counts[1] == first  # no mode: delta 0
+            shared[key] = ItemGold(
+                key[0],
+                tuple(zip(names, counts, strict=True)),
+                total,
+                norms,
+                None if deleted else names[0],
+                1 - deleted,
+                "compat",
+            )
+        return others
 
     def finish(self) -> bool:
         """Put the items collected by :meth:`add_chunk` in :attr:`items`; False when an
