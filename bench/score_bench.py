@@ -5,7 +5,13 @@ What it measures
 Whole processes, interpreter start included, exactly as a user runs them:
 
 * ``python -m scoring.score SYSTEM GOLD -t best|oot`` (the default command, which also
-  prints the diagnosis to standard error), and the same with ``--no-diagnosis``;
+  prints the diagnosis to standard error), and the same with ``--no-diagnosis``; the
+  commands get a cache of gold readings of their own (``LEXSUB_CACHE_DIR``, empty at the
+  start), so the first run of the default command on a gold reads it and keeps its
+  readings and the later runs load them, as when a user scores several systems against
+  one gold; on golds of up to 20,000 items the default command is also timed with
+  ``--no-cache`` (``ours --no-cache``: every run reads the gold from its text, as the
+  first run of all does);
 * ``perl $SCORE_PL SYSTEM GOLD -t best|oot`` when the environment variable ``SCORE_PL``
   names a copy of the official scorer. Both must print the same standard output, byte for
   byte; a mismatch is reported loudly and makes the exit status 1.
@@ -82,6 +88,8 @@ ERRORS = "surrogateescape"
 
 OURS = "ours"
 OURS_QUIET = "ours --no-diagnosis"
+OURS_COLD = "ours --no-cache"  # the default command, the gold read from its text every run
+COLD_UP_TO = 20_000  # bigger golds are never cached (scoring.gold_cache.MAX_TEXT)
 OURS_BARE = "ours -P -S"
 BEFORE = "before -P -S"
 PERL = "score.pl"
@@ -233,6 +241,9 @@ def child_environment(directory: Path, bytecode_cache: bool) -> dict[str, str]:
     once and cached (in ``directory``, not in the repository), as for a user whose Python
     writes ``__pycache__``; otherwise the environment is left as it is."""
     env = dict(os.environ)
+    # the scorer's cache of gold readings: this run's own, empty at the start, so that the
+    # first run of the default command reads each gold and the later ones load it
+    env["LEXSUB_CACHE_DIR"] = str(directory / "cache")
     if bytecode_cache:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(directory / "pycache")
@@ -359,12 +370,14 @@ def commands(
     gold: Path,
     measure: str,
     baseline: Path | None = None,
+    cold: bool = False,
 ) -> dict[str, list[str]]:
     """The commands timed on one system file. With ``baseline`` (a copy of the scorer's
     package at another commit, e.g. ``git archive OLD scoring | tar -x -C DIR``), that
     scorer and ours are also run the same way, by ``python -P -S`` with the tree on
     ``PYTHONPATH`` (an editable install's finder, or the working directory, would
-    otherwise pick this checkout): before and after side by side."""
+    otherwise pick this checkout): before and after side by side. With ``cold``, also
+    the default command with ``--no-cache`` (every run reads the gold from its text)."""
     found = {
         OURS: [python, "-m", "scoring.score", str(system), str(gold), "-t", measure],
         OURS_QUIET: [
@@ -378,6 +391,9 @@ def commands(
             "--no-diagnosis",
         ],
     }
+    if cold:
+        found[OURS_COLD] = [python, "-m", "scoring.score", str(system), str(gold), "-t", measure]
+        found[OURS_COLD].append("--no-cache")
     if baseline is not None:
         for tool, tree in ((BEFORE, baseline), (OURS_BARE, REPO)):
             found[tool] = ["env", f"PYTHONPATH={tree}", python, "-P", "-S", "-m", "scoring.score"]
@@ -399,7 +415,8 @@ def bench_dataset(
     rows: list[Row] = []
     for measure, system in dataset.systems.items():
         task = "oot" if measure == REPEATS else measure
-        argvs = commands(python, score_pl, system, dataset.gold, task, baseline)
+        cold = dataset.items <= COLD_UP_TO
+        argvs = commands(python, score_pl, system, dataset.gold, task, baseline, cold)
         timings = {tool: Timing() for tool in argvs}
         for round_ in range(repeat):  # interleave the tools so drift hits them alike
             for tool, argv in argvs.items():

@@ -271,7 +271,9 @@ def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
     system_text = _read(options.system, options, unread)
     gold_text = _read(options.gold, options, unread)
     if not options.diagnosis:
-        gold = read_gold(gold_text, options.rules, options.gold)
+        gold = _cached_compat(gold_text, options)
+        if gold is None:
+            gold = read_gold(gold_text, options.rules, options.gold)
         del gold_text  # its memory is free for the scan
         return _plain(options, measure, gold, system_text), []
     try:
@@ -319,6 +321,20 @@ def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
     if in_compat:
         return _render(options, measure, compat_scores, compat), notes
     return _render(options, measure, fixed_scores, fixed), notes
+
+
+def _cached_compat(gold_text: str, options: Options) -> Gold | None:
+    """score.pl's reading of the gold from the cache (the pair's compat reading is
+    :func:`read_gold` under compat), or None: no cache, the fixed rules, or a gold the
+    fixed rules cannot read (then it is read under compat alone)."""
+    if not options.cache or options.rules != "compat":
+        return None
+    from scoring.gold_cache import cached_gold_pair
+
+    try:
+        return cached_gold_pair(gold_text, options.gold)[0]
+    except FormatError:
+        return None
 
 
 def _plain(options: Options, measure: Literal["best", "oot"], gold: Gold, system_text: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scoring import gold_cache
-from scoring.formats.gold import Gold, read_gold_pair
+from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.gold_cache import cached_gold_pair, entry_name
 from scoring.score import run
 
@@ -66,11 +66,15 @@ def test_a_loaded_entry_is_the_reading(tmp_path: Path) -> None:
     norms = second[0].items["1"].norms
     assert norms == {"intelligent": 0.5, "clever": 2 / 6, "smart": 1 / 6}
     assert second[2] == {"2", "3", "5"}  # capitals and pn, a one-character key, a repeat
+    # the compat reading of the pair is score.pl's reading alone (--no-diagnosis loads it)
+    assert second[0] == read_gold(GOLD, "compat")
+    assert list(second[0].items) == list(read_gold(GOLD, "compat").items)
 
 
 def test_the_real_test_gold_round_trips(tmp_path: Path, shared: Path) -> None:
     text = (shared / "data/semeval2007/test/gold").read_text()
     cold = read_gold_pair(text, "gold")
+    assert cold[0] == read_gold(text, "compat")
     cached_gold_pair(text, "gold", str(tmp_path))
     warm = cached_gold_pair(text, "gold", str(tmp_path))
     assert_same_pair(cold, warm)
@@ -83,7 +87,20 @@ def _score(argv: list[str]) -> tuple[bytes, str, int]:
     return out.getvalue(), err.getvalue(), status
 
 
-@pytest.mark.parametrize("options", [[], ["--fixed"], ["-v"], ["--format=json"], ["--by-pos"]])
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--fixed"],
+        ["-v"],
+        ["--format=json"],
+        ["--by-pos"],
+        ["--no-diagnosis"],
+        ["--no-diagnosis", "--fixed"],
+        ["-t", "oot"],
+        ["-t", "oot", "--no-diagnosis"],
+    ],
+)
 def test_warm_runs_print_the_same_bytes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: list[str]
 ) -> None:
@@ -95,7 +112,10 @@ def test_warm_runs_print_the_same_bytes(
     uncached = _score([*argv, "--no-cache"])
     assert not (tmp_path / "cache").exists()
     cold = _score(argv)
-    assert len(list((tmp_path / "cache/gold").iterdir())) == 1
+    uses_cache = not {"--no-diagnosis", "--fixed"} <= set(options)  # fixed alone: no pair
+    assert (tmp_path / "cache/gold").exists() == uses_cache
+    if uses_cache:
+        assert len(list((tmp_path / "cache/gold").iterdir())) == 1
     warm = _score(argv)
     assert uncached == cold == warm
     if not options:
