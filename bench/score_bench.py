@@ -9,9 +9,8 @@ Whole processes, interpreter start included, exactly as a user runs them:
   commands get a cache of gold readings of their own (``LEXSUB_CACHE_DIR``, empty at the
   start), so the first run of the default command on a gold reads it and keeps its
   readings and the later runs load them, as when a user scores several systems against
-  one gold; on golds of up to 20,000 items the default command is also timed with
-  ``--no-cache`` (``ours --no-cache``: every run reads the gold from its text, as the
-  first run of all does);
+  one gold; the default command is also timed with ``--no-cache`` (``ours --no-cache``:
+  every run reads the gold from its text, as the first run of all does);
 * ``perl $SCORE_PL SYSTEM GOLD -t best|oot`` when the environment variable ``SCORE_PL``
   names a copy of the official scorer. Both must print the same standard output, byte for
   byte; a mismatch is reported loudly and makes the exit status 1.
@@ -89,7 +88,6 @@ ERRORS = "surrogateescape"
 OURS = "ours"
 OURS_QUIET = "ours --no-diagnosis"
 OURS_COLD = "ours --no-cache"  # the default command, the gold read from its text every run
-COLD_UP_TO = 20_000  # bigger golds are never cached (scoring.gold_cache.MAX_TEXT)
 OURS_BARE = "ours -P -S"
 BEFORE = "before -P -S"
 PERL = "score.pl"
@@ -415,8 +413,7 @@ def bench_dataset(
     rows: list[Row] = []
     for measure, system in dataset.systems.items():
         task = "oot" if measure == REPEATS else measure
-        cold = dataset.items <= COLD_UP_TO
-        argvs = commands(python, score_pl, system, dataset.gold, task, baseline, cold)
+        argvs = commands(python, score_pl, system, dataset.gold, task, baseline, cold=True)
         timings = {tool: Timing() for tool in argvs}
         for round_ in range(repeat):  # interleave the tools so drift hits them alike
             for tool, argv in argvs.items():

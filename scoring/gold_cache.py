@@ -18,11 +18,11 @@ the diagnosis and byte of output is the same as without the cache
 
 Where: ``$LEXSUB_CACHE_DIR`` if set (empty: no cache), else ``$XDG_CACHE_HOME/lexsub``,
 else ``~/.cache/lexsub``; entries go in its ``gold/`` folder, at most :data:`KEEP` of
-them (the oldest are removed). Only golds up to :data:`MAX_TEXT` characters are cached
-(a bigger one is read as usual: its reading dominates a run either way and its entry
-would be large). A cache that cannot be read or written (no such folder, no permission,
-a damaged entry) is ignored: the gold is read from its text, as without it.
-``python -m scoring.score --no-cache`` reads the text every time.
+them and :data:`MAX_BYTES` in all (the oldest are removed first). Only golds up to
+:data:`MAX_TEXT` characters are cached (a bigger one is read from its text). A cache
+that cannot be read or written (no such folder, no permission, a damaged entry) is
+ignored: the gold is read from its text, as without it. ``python -m scoring.score
+--no-cache`` reads the text every time.
 """
 
 from __future__ import annotations
@@ -44,8 +44,12 @@ FORMAT = 1
 KEEP = 32
 """Entries kept at most; writing one more removes the oldest."""
 
-MAX_TEXT = 4 << 20
-"""Golds of more characters than this are not cached."""
+MAX_BYTES = 512 << 20
+"""The entries' bytes at most; writing one more removes the oldest beyond it."""
+
+MAX_TEXT = 64 << 20
+"""Golds of more characters than this are not cached (a million-item gold has about 60 M;
+its entry is a third to one and a half times its text)."""
 
 _MAGIC = "lexsub-gold-cache"
 _new = tuple.__new__
@@ -194,9 +198,16 @@ def _store(folder: str, path: str, pair: tuple[Gold, Gold, set[str]]) -> None:
 
 
 def _prune(folder: str) -> None:
+    """Remove the oldest entries until at most :data:`KEEP` are left, of at most
+    :data:`MAX_BYTES` in all."""
     entries = []
     for entry in os.scandir(folder):
         if entry.name.endswith(".marshal"):
-            entries.append((entry.stat().st_mtime_ns, entry.path))
-    for _, path in sorted(entries)[: max(0, len(entries) - KEEP)]:
-        os.remove(path)
+            stat = entry.stat()
+            entries.append((stat.st_mtime_ns, entry.path, stat.st_size))
+    entries.sort(reverse=True)  # newest first
+    size = 0
+    for kept, (_, path, bytes_) in enumerate(entries, 1):
+        size += bytes_
+        if kept > KEEP or (size > MAX_BYTES and kept > 1):
+            os.remove(path)

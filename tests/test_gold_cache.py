@@ -194,6 +194,22 @@ def test_off_and_too_big_golds_are_not_cached(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_entries_beyond_the_bytes_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    golds = [GOLD.replace("clever 2", f"clever {n + 2}") for n in range(3)]
+    for number, text in enumerate(golds):
+        cached_gold_pair(text, "gold", str(tmp_path))
+        os.utime(tmp_path / entry_name(text), ns=(number * 10**9, number * 10**9))
+    size = (tmp_path / entry_name(golds[0])).stat().st_size
+    monkeypatch.setattr(gold_cache, "MAX_BYTES", 2 * size + size // 2)  # room for two
+    text = GOLD.replace("clever 2", "clever 9")
+    cached_gold_pair(text, "gold", str(tmp_path))
+    kept = sorted(entry.name for entry in tmp_path.iterdir())
+    assert kept == sorted([entry_name(text), entry_name(golds[2])])
+    monkeypatch.setattr(gold_cache, "MAX_BYTES", 1)  # the newest stays, alone
+    cached_gold_pair(GOLD, "gold", str(tmp_path))
+    assert [entry.name for entry in tmp_path.iterdir()] == [entry_name(GOLD)]
+
+
 def test_the_oldest_entries_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(gold_cache, "KEEP", 3)
     golds = [GOLD.replace("clever 2", f"clever {n + 2}") for n in range(5)]
