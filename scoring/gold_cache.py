@@ -30,15 +30,18 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+from array import array
+from functools import partial
 from itertools import repeat
 
 from scoring import TYPE_CHECKING
 from scoring.formats.gold import Gold, ItemGold, read_gold_pair
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 """The layout of an entry; raise it when the layout changes."""
 
 KEEP = 32
@@ -93,10 +96,16 @@ def entry_name(text: str) -> str:
 
 
 def cached_gold_pair(
-    text: str, name: str = "<gold>", directory: str | None = None
+    text: str,
+    name: str = "<gold>",
+    directory: str | None = None,
+    later: list[Callable[[], None]] | None = None,
 ) -> tuple[Gold, Gold, set[str]]:
     """:func:`read_gold_pair` of ``text``, loaded from the cache when an entry exists,
-    else read and kept. ``directory`` defaults to :func:`cache_directory`."""
+    else read and kept. ``directory`` defaults to :func:`cache_directory`. With
+    ``later``, a new entry is not written now: its writing is appended to ``later``, for
+    the caller to run once the texts it holds are freed (the scorer writes it after its
+    output, so that the entry's memory never adds to the run's peak)."""
     folder = directory if directory is not None else cache_directory()
     if not folder or len(text) > MAX_TEXT:
         return read_gold_pair(text, name)
@@ -109,37 +118,64 @@ def cached_gold_pair(
     if loaded is not None:
         return loaded
     pair = read_gold_pair(text, name)
-    _store(folder, path, pair)
+    if later is None:
+        _store(folder, path, pair)
+    else:
+        later.append(partial(_store, folder, path, pair))
     return pair
 
 
 def _pack(pair: tuple[Gold, Gold, set[str]]) -> tuple[Any, ...]:
-    """An entry: each distinct item once (ids that share an item, as a gold's repeated
-    lines do, and the fixed reading's items shared with the compat one keep sharing it),
-    the ids in order with the position of their item. Equal strings and floats are made
-    one object first, so that marshal writes each once and a load makes each once."""
+    """An entry: each distinct item once, as a plain tuple (ids that share an item, as a
+    gold's repeated lines do, and the fixed reading's items shared with the compat one
+    keep sharing it; equal strings and floats made one object, so that marshal writes
+    each once); the compat reading's ids joined by newlines (an id has no white space)
+    with the positions of their items as an array's bytes; the fixed reading as the
+    compat one less the ids it drops, then the ids it adds (its replayed lines): a few
+    large objects rather than two a line, one string an id, for
+    a small entry, a quick load and little memory."""
     compat, fixed, differ = pair
     position: dict[int, int] = {}
     items: list[tuple[object, ...]] = []
     same: dict[object, Any] = {}
-    for item in compat.items.values():
-        if id(item) not in position:
-            position[id(item)] = len(items)
-            items.append(_shared(item, same))
+    for reading in (compat, fixed):
+        for item in reading.items.values():
+            if id(item) not in position:
+                position[id(item)] = len(items)
+                items.append(_shared(item, same))
+    # the ids whose fixed item is the compat one, in the compat order (the fixed reading
+    # copies them), then the others (its replayed lines); any other order: all of it
+    kept = [i for i, item in compat.items.items() if fixed.items.get(i) is item]
+    order = list(fixed.items)
+    if order[: len(kept)] != kept:
+        kept = []
+    tail = {item_id: fixed.items[item_id] for item_id in order[len(kept) :]}
+    retained = set(kept)
+    dropped = tuple(item_id for item_id in compat.items if item_id not in retained)
     return (
         _MAGIC,
         FORMAT,
         tuple(items),
-        tuple(compat.items),
-        tuple(position[id(item)] for item in compat.items.values()),
+        *_columns(compat.items, position),
         compat.total_items,
         compat.total_modes,
-        tuple(fixed.items),
-        tuple(position.get(id(item), _shared(item, same)) for item in fixed.items.values()),
+        bool(kept),
+        dropped if kept else (),
+        *_columns(tail, position),
         fixed.total_items,
         fixed.total_modes,
         tuple(sorted(differ)),
     )
+
+
+def _columns(items: dict[str, ItemGold], position: dict[int, int]) -> tuple[object, ...]:
+    """Ids and the positions of their items; ValueError (no entry is written) for an id
+    with a newline, which the gold's line patterns never give."""
+    joined = "\n".join(items)
+    if items and joined.count("\n") != len(items) - 1:
+        raise ValueError("an id with a newline")
+    places = array("q", [position[id(item)] for item in items.values()])
+    return len(items), joined, places.tobytes()
 
 
 def _shared(item: ItemGold, same: dict[object, Any]) -> tuple[object, ...]:
@@ -163,21 +199,30 @@ def _shared(item: ItemGold, same: dict[object, Any]) -> tuple[object, ...]:
 
 
 def _unpack(data: object) -> tuple[Gold, Gold, set[str]] | None:
-    if not isinstance(data, tuple) or len(data) != 12 or data[:2] != (_MAGIC, FORMAT):
+    if not isinstance(data, tuple) or len(data) != 16 or data[:2] != (_MAGIC, FORMAT):
         return None
-    (_, _, raw, ids, positions, total_items, total_modes, fixed_ids, fixed_raw, fixed_items,
-     fixed_modes, differ) = data  # fmt: skip
+    (_, _, raw, count, ids, places, total_items, total_modes, prefix, dropped, tail_count,
+     tail_ids, tail_places, fixed_items, fixed_modes, differ) = data  # fmt: skip
     values = list(map(_new, repeat(ItemGold), raw))
-    fixed_values = [
-        values[value] if value.__class__ is int else _new(ItemGold, value) for value in fixed_raw
-    ]
-    compat = dict(zip(ids, map(values.__getitem__, positions), strict=True))
-    fixed = dict(zip(fixed_ids, fixed_values, strict=True))
+    keys = ids.split("\n") if count else []
+    compat = dict(zip(keys, map(values.__getitem__, _positions(places)), strict=True))
+    fixed: dict[str, ItemGold] = compat.copy() if prefix else {}
+    if prefix:
+        for item_id in dropped:
+            del fixed[item_id]
+    tail = tail_ids.split("\n") if tail_count else []
+    fixed.update(zip(tail, map(values.__getitem__, _positions(tail_places)), strict=True))
     return (
         Gold("compat", compat, total_items, total_modes),
         Gold("fixed", fixed, fixed_items, fixed_modes),
         set(differ),
     )
+
+
+def _positions(places: bytes) -> array[int]:
+    positions = array("q")
+    positions.frombytes(places)
+    return positions
 
 
 def _store(folder: str, path: str, pair: tuple[Gold, Gold, set[str]]) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from scoring import TYPE_CHECKING
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
@@ -186,6 +186,19 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
         # score.pl's usage line is on standard output; it scores nothing (or dies dividing by 0)
         print(f"Error: {NOTHING_SCORED}", file=err)
         return USAGE_STATUS
+    pending: list[Callable[[], None]] = []  # a new entry of the gold cache, written last
+    try:
+        return _score_and_print(options, out, err, pending)
+    finally:
+        for store in pending:
+            store()
+
+
+def _score_and_print(
+    options: Options, out: BinaryIO, err: TextIO, pending: list[Callable[[], None]]
+) -> int:
+    assert options.measure is not None  # _run has returned otherwise
+    write = out.write
     unread: list[str] = []
     try:
         if options.strict:
@@ -193,7 +206,7 @@ def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
 
             check_utf8(options.system)
             read_system(options.system, _kind(options.measure))
-        text, notes = _score(options, unread)
+        text, notes = _score(options, unread, pending)
     except FAILURES as error:
         return fail(describe(error), err)
     except ScorerDied as died:
@@ -249,7 +262,9 @@ def _read(path: str, options: Options, unread: list[str]) -> str:
         return ""
 
 
-def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
+def _score(
+    options: Options, unread: list[str], pending: list[Callable[[], None]]
+) -> tuple[str, list[str]]:
     name = options.system
     if options.measure == "mw":  # its scorer is loaded only here: best and oot start without it
         from scoring.multiword import diagnose_multiwords, score_multiwords
@@ -271,7 +286,7 @@ def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
     system_text = _read(options.system, options, unread)
     gold_text = _read(options.gold, options, unread)
     if not options.diagnosis:
-        gold = _cached_compat(gold_text, options)
+        gold = _cached_compat(gold_text, options, pending)
         if gold is None:
             gold = read_gold(gold_text, options.rules, options.gold)
         del gold_text  # its memory is free for the scan
@@ -280,7 +295,7 @@ def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
         if options.cache:
             from scoring.gold_cache import cached_gold_pair
 
-            compat, fixed, differ = cached_gold_pair(gold_text, options.gold)
+            compat, fixed, differ = cached_gold_pair(gold_text, options.gold, later=pending)
         else:
             compat, fixed, differ = read_gold_pair(gold_text, options.gold)
     except FormatError as error:
@@ -323,7 +338,9 @@ def _score(options: Options, unread: list[str]) -> tuple[str, list[str]]:
     return _render(options, measure, fixed_scores, fixed), notes
 
 
-def _cached_compat(gold_text: str, options: Options) -> Gold | None:
+def _cached_compat(
+    gold_text: str, options: Options, pending: list[Callable[[], None]]
+) -> Gold | None:
     """score.pl's reading of the gold from the cache (the pair's compat reading is
     :func:`read_gold` under compat), or None: no cache, the fixed rules, or a gold the
     fixed rules cannot read (then it is read under compat alone)."""
@@ -332,7 +349,7 @@ def _cached_compat(gold_text: str, options: Options) -> Gold | None:
     from scoring.gold_cache import cached_gold_pair
 
     try:
-        return cached_gold_pair(gold_text, options.gold)[0]
+        return cached_gold_pair(gold_text, options.gold, later=pending)[0]
     except FormatError:
         return None
 
