@@ -213,6 +213,11 @@ class _Scan:
         differ = self.differ
         alike = True
         tracing = self.trace is not None
+        # the oot lines that repeat a guess and are otherwise read alike (see below)
+        repeated = 0
+        repeated_lines = self.trace.repeated_lines if self.trace is not None else []
+        fixed_at = self.trace.fixed_at if self.trace is not None else array("q")
+        fixed_scores = self.trace.fixed_scores if self.trace is not None else array("d")
         forms = self.forms
         if len(forms) > _FORMS_KEPT:
             forms.clear()
@@ -312,7 +317,19 @@ class _Scan:
             answered = count > 0 and not stale
             if dirty is not None:  # the diagnosis: every score, the dirty lines' outcomes
                 if alike and duplicates and item_id not in differ:
-                    self._repeats(number, guesses, norms, score, len(scores))
+                    # read alike, the same item: the fixed rules differ only in crediting
+                    # each distinct guess once; its fixed score is found here (as the fixed
+                    # scan adds it), so the diagnosis need not list the line
+                    repeated += 1
+                    if len(repeated_lines) < LINES_LISTED:
+                        repeated_lines.append(number)
+                    credit = 0.0
+                    for guess in dict.fromkeys(guesses):
+                        if guess in norms:
+                            credit += norms[guess]
+                    if credit != score:
+                        fixed_at.append(self.scored + len(scores))
+                        fixed_scores.append(credit)
                 elif not alike or duplicates or item_id in differ:
                     bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
                     source = held_line if stale else 0
@@ -359,6 +376,7 @@ class _Scan:
         self.mode_attempted += mode_attempted
         self.mode_correct += mode_correct
         self.duplicate_lines += duplicate_lines
+        self.repeated += repeated
         self.scored += len(scores)  # the trace's length (only a traced scan lists dirty lines)
         traced = self.trace
         if traced is not None:
@@ -368,26 +386,6 @@ class _Scan:
             traced.readings.extend(array("q", readings))
             traced.stale.extend(stales)
             traced.ids.extend(ids)
-
-    def _repeats(
-        self, number: int, guesses: list[str], norms: dict[str, float], score: float, index: int
-    ) -> None:
-        """Count an oot line that the fixed rules read as score.pl does and score against
-        the same item, but whose repeated guesses they credit once each: its fixed score
-        is found here, so the diagnosis need not list the line (``index``: its place in
-        this chunk's scores)."""
-        traced = self.trace
-        assert traced is not None  # a line is counted only while tracing
-        self.repeated += 1
-        if len(traced.repeated_lines) < LINES_LISTED:
-            traced.repeated_lines.append(number)
-        credit = 0.0
-        for guess in dict.fromkeys(guesses):  # as the fixed scan adds it
-            if guess in norms:
-                credit += norms[guess]
-        if credit != score:
-            traced.fixed_at.append(self.scored + index)
-            traced.fixed_scores.append(credit)
 
     def _unscored(self, number: int, item_id: str, item: ItemGold | None) -> bool:
         """A line that is not scored: an id not in T (or whose item has no count left;
