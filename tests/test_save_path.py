@@ -368,3 +368,18 @@ def test_the_swapped_page_keeps_its_ids_unique(
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids))
     assert {"item", "answer", "sub1", "target-word", "sentence", "progress"} <= set(ids)
+
+
+def test_the_pages_links_are_url_for_without_building_each(app: Flask) -> None:
+    """The annotation page links its sentences by :func:`annotate.web.annotator.item_path`
+    and the id: exactly what ``url_for`` builds, under a script root too."""
+    from flask import url_for
+
+    from annotate.web.annotator import item_path
+
+    for root in ("", "/lexsub"):
+        with app.test_request_context("/", base_url=f"http://localhost{root}/"):
+            assert item_path() == f"{root}/annotate/"
+            for instance_id in (0, 1, 42, 9_999_999_999):
+                built = url_for("annotator.item", instance_id=instance_id)
+                assert item_path() + str(instance_id) == built

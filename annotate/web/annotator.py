@@ -313,9 +313,19 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     return redirect(url)
 
 
+def item_path() -> str:
+    """The path of a sentence's page without its id: ``url_for`` of
+    ``annotator.item`` is this and the id, so the page links its sentences (a dozen
+    links) with one ``url_for`` instead of one each."""
+    path = url_for("annotator.item", instance_id=0)
+    assert path.endswith("/0"), path
+    return path[:-1]
+
+
 def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
     """What templates/annotate/_item.html shows."""
     return {
+        "item_path": item_path(),
         "instance": page.instance,
         "dataset": page.dataset,
         "word_index": page.word_index,
