@@ -251,8 +251,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's
     content (the fetch protocol: README, *Saving without a page load*). A save costs four
-    SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two), the page
-    two (the user, its read); a refused answer's page one more read."""
+    SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two, one on
+    PostgreSQL), the page two (the user, its read); a refused answer's page one more read."""
     if not current_user.is_authenticated:
         if request.method == "POST":
             return session_ended() if wants_json() else keep_and_log_in(instance_id)
