@@ -394,3 +394,16 @@ def test_the_pages_links_are_url_for_without_building_each(app: Flask) -> None:
             for instance_id in (0, 1, 42, 9_999_999_999):
                 built = url_for("annotator.item", instance_id=instance_id)
                 assert item_path() + str(instance_id) == built
+
+
+def test_the_page_query_is_the_page_statement_under_a_short_cache_key() -> None:
+    """The page's read runs :func:`page_statement` wrapped in a lambda statement whose
+    cache key is short: the statement's own is hashed whole on each execution."""
+    from annotate.services.itempage import page_query, page_statement
+
+    for following in (False, True):
+        query = page_query(following)
+        assert str(query._resolved) == str(page_statement(following))
+        short = len(repr(query._generate_cache_key()))
+        assert short * 50 < len(repr(page_statement(following)._generate_cache_key()))
+    assert page_query(True)._generate_cache_key() != page_query(False)._generate_cache_key()
