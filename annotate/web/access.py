@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from flask import abort, url_for
 from flask_login import current_user, login_required
-from sqlalchemy import Select, bindparam, select
+from sqlalchemy import bindparam, select
 
 from annotate.extensions import db, login_manager
 from annotate.models import User
@@ -32,9 +32,7 @@ login_manager.login_view = "auth.login"
 login_manager.login_message = "Log in to continue."
 
 
-BY_TOKEN: Select[tuple[User]] = select(User).where(
-    User.session_token == bindparam("token"), User.active.is_(True)
-)
+BY_TOKEN = select(User).where(User.session_token == bindparam("token"), User.active.is_(True))
 """The user loader's one SELECT, built once (every request runs it; building it again
 each time cost as much as a quarter of its execution)."""
 
