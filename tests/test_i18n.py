@@ -497,3 +497,38 @@ def test_the_catalogue_is_found_once_a_request_and_again_when_the_language_chang
         assert render_template_string("{{ _('Save and next') }}") == "Speichern und weiter"
         use_language("it")
         assert render_template_string("{{ _('Save and next') }}") == "Salva e continua"
+
+
+def test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does(app: Flask) -> None:
+    """``_()`` and ``{% trans %}`` call :func:`annotate.i18n.template_gettext` once, and it
+    answers as Jinja's own newstyle gettext: the text translated, its values escaped in
+    an HTML template and not in a text one, and always formatted (``%%`` is ``%``)."""
+    from flask import render_template_string
+    from jinja2.ext import _make_new_gettext
+
+    from annotate.i18n import template_gettext, translations
+
+    sources = [
+        "{{ _('Save and next') }}",
+        "{{ _('Sentence %(sentence)s of word %(word)s', sentence='<b>', word=2) }}",
+        "{{ gettext('Dataset') }}|{{ _('100%% sure') }}",
+        "{% trans n='<i>' %}Dataset {{ n }}{% endtrans %}",
+    ]
+    unescaped = "{% autoescape false %}" + sources[1] + "{% endautoescape %}"
+    with app.test_request_context():
+        assert app.jinja_env.globals["_"] is template_gettext
+        assert app.jinja_env.globals["gettext"] is template_gettext
+        for language in ("en", "de"):
+            use_language(language)
+            ours = [render_template_string(source) for source in sources]
+            jinjas = _make_new_gettext(lambda text: translations().ugettext(text))
+            app.jinja_env.globals.update(_=jinjas, gettext=jinjas)
+            try:
+                theirs = [render_template_string(source) for source in sources]
+                plain = app.jinja_env.from_string(unescaped).render()
+            finally:
+                app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
+            assert ours == theirs
+            assert app.jinja_env.from_string(unescaped).render() == plain
+        assert "&lt;b&gt;" in ours[1] and "<b>" in plain and "Datensatz" in ours[2]
+        assert ours[2].endswith("|100% sure")

@@ -1,6 +1,6 @@
 """The lean save path: a save-and-next by the page's script (``fetch``,
-``Accept: application/json``) is at most four SQL statements on SQLite and on PostgreSQL,
-the user's look-up included; what it stores, the word's dictionary tick and the figures
+``Accept: application/json``) is at most four SQL statements on SQLite and three on
+PostgreSQL, the user's look-up included; what it stores, the word's dictionary tick and the figures
 it answers, checked by hand on the small dataset (bright.a: sentences 1 and 2; stand.n.v:
 sentence 3). The page without JavaScript keeps working; the migration keeps every tick."""
 
@@ -47,6 +47,15 @@ def ann(app: Flask, client: FlaskClient, dataset: int) -> FlaskClient:
     assign(app, "ann", dataset)
     login(client, "ann")
     return client
+
+
+def _save_statements(app: Flask) -> int:
+    """The statements that store a save: the answer's upsert and the revision's insert,
+    one statement on PostgreSQL (annotate.services.responses._upsert_and_append)."""
+    from annotate.extensions import db
+
+    with app.app_context():
+        return 1 if db.engine.dialect.name == "postgresql" else 2
 
 
 def _fetch(
@@ -173,6 +182,7 @@ def test_a_fetch_save_and_next_is_four_statements_and_answers_the_next_page(
     assert "Saved." in ann.get(finished).get_data(as_text=True)
 
     assert all(count <= MOST for count in counts), counts
+    assert counts == [2 + _save_statements(app)] * 4  # the user, the page, the save
     assert _stored(app) == (
         [
             (one, "substitutes", ["smart"], None, True, 2),
@@ -210,7 +220,8 @@ def test_the_page_without_javascript_saves_and_redirects(
     statements.clear()
     page = ann.get(f"/annotate/{two}").get_data(as_text=True)
     shown = len(statements)
-    assert (posted, shown) == (4, 2)  # the save (as by fetch), then the page
+    # the save (as by fetch: its answer and revision one statement on PostgreSQL), the page
+    assert (posted, shown) == (_save_statements(app) + 2, 2)
     assert "Saved." in page and "Word 1 of 2 · sentence 2 of 2 · 1 / 3 done" in page
     assert 'name="used_dictionary" checked' in page
     assert _stored(app) == (
@@ -368,3 +379,31 @@ def test_the_swapped_page_keeps_its_ids_unique(
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids))
     assert {"item", "answer", "sub1", "target-word", "sentence", "progress"} <= set(ids)
+
+
+def test_the_pages_links_are_url_for_without_building_each(app: Flask) -> None:
+    """The annotation page links its sentences by :func:`annotate.web.annotator.item_path`
+    and the id: exactly what ``url_for`` builds, under a script root too."""
+    from flask import url_for
+
+    from annotate.web.annotator import item_path
+
+    for root in ("", "/lexsub"):
+        with app.test_request_context("/", base_url=f"http://localhost{root}/"):
+            assert item_path() == f"{root}/annotate/"
+            for instance_id in (0, 1, 42, 9_999_999_999):
+                built = url_for("annotator.item", instance_id=instance_id)
+                assert item_path() + str(instance_id) == built
+
+
+def test_the_page_query_is_the_page_statement_under_a_short_cache_key() -> None:
+    """The page's read runs :func:`page_statement` wrapped in a lambda statement whose
+    cache key is short: the statement's own is hashed whole on each execution."""
+    from annotate.services.itempage import page_query, page_statement
+
+    for following in (False, True):
+        query = page_query(following)
+        assert str(query._resolved) == str(page_statement(following))
+        short = len(repr(query._generate_cache_key()))
+        assert short * 50 < len(repr(page_statement(following)._generate_cache_key()))
+    assert page_query(True)._generate_cache_key() != page_query(False)._generate_cache_key()

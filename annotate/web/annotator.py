@@ -251,8 +251,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's
     content (the fetch protocol: README, *Saving without a page load*). A save costs four
-    SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two), the page
-    two (the user, its read); a refused answer's page one more read."""
+    SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two, one on
+    PostgreSQL), the page two (the user, its read); a refused answer's page one more read."""
     if not current_user.is_authenticated:
         if request.method == "POST":
             return session_ended() if wants_json() else keep_and_log_in(instance_id)
@@ -313,9 +313,19 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     return redirect(url)
 
 
+def item_path() -> str:
+    """The path of a sentence's page without its id: ``url_for`` of
+    ``annotator.item`` is this and the id, so the page links its sentences (a dozen
+    links) with one ``url_for`` instead of one each."""
+    path = url_for("annotator.item", instance_id=0)
+    assert path.endswith("/0"), path
+    return path[:-1]
+
+
 def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
     """What templates/annotate/_item.html shows."""
     return {
+        "item_path": item_path(),
         "instance": page.instance,
         "dataset": page.dataset,
         "word_index": page.word_index,
