@@ -999,7 +999,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if options.pace in (pace.name, "both")
     ]
-    python = potato_python(options.potato_venv) if options.peer == "potato" else None
+    python = potato_python(options.potato_venv.resolve()) if options.peer == "potato" else None
     load_before = machine.load_average()
     results: list[Result] = []
     with tempfile.TemporaryDirectory(prefix="load_bench-") as scratch, databases(options) as chosen:
