@@ -76,6 +76,7 @@ def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[fl
     from annotate.services.accounts import create_user
     from annotate.services.datasets import import_dataset
     from annotate.services.study import assign
+    from scoring.formats.instances import Limits
 
     app = create_app(
         {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url, "WTF_CSRF_ENABLED": False}
@@ -83,9 +84,11 @@ def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[fl
     with app.app_context():
         upgrade()
         data = sentences.read_bytes()
-        dataset = import_dataset(
-            parse_lexsub_xml(data, sentences.name), "bench", sentences.name, data
-        ).dataset
+        # --scale 100 makes 171,000 sentences: more than an upload may hold by default
+        # (IMPORT_LIMITS), as an operator may allow
+        limits = Limits(instances=10_000_000)
+        parsed = parse_lexsub_xml(data, sentences.name, limits=limits)
+        dataset = import_dataset(parsed, "bench", sentences.name, data).dataset
         user = create_user("bench", PASSWORD)
         assign(user, dataset)
         first = db.session.scalar(
