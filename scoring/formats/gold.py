@@ -117,7 +117,12 @@ def parse_rest_compat(rest: str) -> _Rest:
     plain = _plain_entries(rest)
     if plain is None:
         return _compat_rest(rest)
-    # what _compat_rest makes of such a line, at once
+    return _plain_rest(plain)
+
+
+def _plain_rest(plain: list[tuple[str, int]]) -> _Rest:
+    """What :func:`_compat_rest` makes of a plain line's entries (:func:`_plain_entries`),
+    at once."""
     first = plain[0][1]
     if len(plain) == 1 and first == 1:
         return _PLAIN_OUT_OF_T
@@ -360,6 +365,16 @@ def _plain_item(
     return ItemGold(lexelt, entries, total, norms, mode, mode_delta, rules)
 
 
+def _parsed_item(lexelt: str, parsed: _Rest, rules: Rules) -> ItemGold | None:
+    """The item of a parsed line, or None when it is not in T; a plain line's at once
+    (:func:`_plain_item`)."""
+    if not parsed.in_t:
+        return None
+    build = _plain_item if parsed.plain else _item_gold
+    mode = None if parsed.mode_deleted else parsed.mode
+    return build(lexelt, parsed.entries, mode, parsed.mode_delta, rules)
+
+
 def same_scoring(compat: ItemGold | None, fixed: ItemGold | None) -> bool:
     """Whether every answer scores the same against the two readings of an item."""
     if compat is None or fixed is None:
@@ -392,28 +407,7 @@ class _Reader:
         key = (lexelt, rest)
         if key in self._shared:
             return self._shared[key] or None
-        parsed = self._parse(number, rest)
-        if parsed.plain and parsed.in_t:  # most lines: built at once
-            item: ItemGold | None = _plain_item(
-                lexelt,
-                parsed.entries,
-                None if parsed.mode_deleted else parsed.mode,
-                parsed.mode_delta,
-                self.rules,
-            )
-            self._shared[key] = item or False
-            return item
-        item = (
-            _item_gold(
-                lexelt,
-                parsed.entries,
-                None if parsed.mode_deleted else parsed.mode,
-                parsed.mode_delta,
-                self.rules,
-            )
-            if parsed.in_t
-            else None
-        )
+        item = _parsed_item(lexelt, self._parse(number, rest), self.rules)
         self._shared[key] = item or False
         return item
 
@@ -502,49 +496,18 @@ class _Reader:
         self.total_modes += sum(map(_mode_delta_of, values))
 
     def _add_plain(self, keys: list[tuple[str, str]]) -> list[tuple[str, str]]:
-        """The shared items of the new ``keys`` whose rest is plain, made in one loop (most
-        lines of a task's gold): what :meth:`item_for` makes of them through
-        :func:`parse_rest_compat` and :func:`_plain_item`, without their calls a line.
-        The other keys are returned, for :meth:`item_at`."""
+        """The shared items of the new ``keys`` whose rest is plain (:func:`_plain_entries`),
+        made in one loop (most lines of a task's gold): what :meth:`item_for` makes of
+        them, without its parse cache and calls a line. The other keys are returned, for
+        :meth:`item_at`."""
         shared = self._shared
-        plain = pattern(_PLAIN).fullmatch
         others = []
         for key in keys:
-            rest = key[1]
-            if "pn" in rest or plain(rest) is None:
+            plain = _plain_entries(key[1])
+            if plain is None:
                 others.append(key)
-                continue
-            names = []
-            counts = []
-            for entry in rest[:-1].split(";"):
-                name, _, count = entry.rpartition(" ")
-                names.append(name)
-                counts.append(int(count))
-            first = counts[0]
-            if len(counts) == 1 and first == 1:
-                shared[key] = False  # out of T
-                continue
-            total = sum(counts)
-            if (
-                counts != sorted(counts, reverse=True)
-                or len(set(names)) != len(names)
-                or min(map(len, names)) < 2  # score.pl drops one-character keys
-                or total > UV_MAX
-            ):
-                others.append(key)
-                continue
-            whole = float(total)
-            norms = {name: count / whole for name, count in zip(names, counts, strict=True)}
-            deleted = len(counts) > 1 and counts[1] == first  # no mode: delta 0
-            shared[key] = ItemGold(
-                key[0],
-                tuple(zip(names, counts, strict=True)),
-                total,
-                norms,
-                None if deleted else names[0],
-                1 - deleted,
-                "compat",
-            )
+            else:
+                shared[key] = _parsed_item(key[0], _plain_rest(plain), "compat") or False
         return others
 
     def finish(self) -> bool:
