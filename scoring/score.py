@@ -378,7 +378,25 @@ def _render(
 
 
 def main() -> None:
-    raise SystemExit(run(sys.argv[1:]))
+    """The console script and ``python -m scoring.score``: :func:`run`, then the process
+    ends at once (:func:`_end`)."""
+    _end(run(sys.argv[1:]))
+
+
+def _end(status: int) -> None:
+    """End the process with ``status`` once standard output and error are flushed,
+    without the interpreter's finalisation, which frees every object and module one by one
+    (12.6 M instructions after scoring the task's test set, 9% of the command; the system
+    returns the memory at once). perl ends score.pl the same way: it skips its global
+    destruction at exit. Nothing of the scorer runs at exit (the gold cache's new entry is
+    written before :func:`run` returns). If a flush fails (a closed pipe), the interpreter
+    ends the process as it always did, reporting it."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        raise SystemExit(status) from None
+    os._exit(status)
 
 
 if __name__ == "__main__":

@@ -269,3 +269,41 @@ def test_a_text_run_loads_only_what_it_needs(files: tuple[Path, Path], options: 
     )
     assert done.stderr.splitlines()[-1] == "0 []"
     assert done.stdout.startswith("Total = 3, attempted = ")
+
+
+@pytest.mark.parametrize(
+    ("options", "status"),
+    [(["-t", "best", "-v"], 0), (["-t", "oot", "-v"], 0), (["-t", "bad"], 2), (["--fixed"], 1)],
+)
+def test_the_process_ends_with_all_its_output_and_status(
+    tmp_path: Path, options: list[str], status: int
+) -> None:
+    """``python -m scoring.score`` ends the process without the interpreter's finalisation
+    (``os._exit``): it must flush first, so that a pipe gets every byte that
+    :func:`run` writes in-process (here about 300 KB of ``-v`` lines, past any buffer) and
+    the exit status is run's."""
+    words = ["glad", "merry", "cheerful", "jovial", "brand-new", "fresh"]
+    gold = tmp_path / "gold"
+    gold.write_text(
+        "".join(f"happy.a {n} :: {words[n % 6]} 3;{words[(n + 1) % 6]} 1;\n" for n in range(4000))
+    )
+    system = tmp_path / "sys"
+    separator = " ::: " if "oot" in options else " :: "
+    system.write_text("".join(f"happy.a {n}{separator}{words[n % 5]};fresh\n" for n in range(4000)))
+    if "--fixed" in options:  # the fixed rules refuse a file they cannot read: status 1
+        system = tmp_path / "missing"
+    argv = [str(system), str(gold), *options]
+    expected = _run(argv)
+    done = subprocess.run(
+        [sys.executable, "-m", "scoring.score", *argv],
+        capture_output=True,
+        check=False,
+        env={
+            **{key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"},
+            "LEXSUB_CACHE_DIR": "",  # block-buffered output, as in a terminal's pipe
+        },
+    )
+    assert (done.returncode, done.stdout.decode(), done.stderr.decode()) == expected
+    assert expected[0] == status
+    if status == 0:
+        assert len(done.stdout) > 250_000
