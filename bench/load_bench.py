@@ -25,7 +25,11 @@ stored history; a current answer that is not the last acknowledged save fails th
 too), the server's CPU (user + system of gunicorn's processes from /proc, in cores and in
 ms a save), on PostgreSQL the CPU of the server's backends serving the run's database
 (the same machine), and the clients' CPU (this process). Every save types a substitute
-unique in the run, so each is told apart in the store.
+unique in the run, so each is told apart in the store. With ``--server-times`` lexsub's
+gunicorn also logs each request's time in its worker (an access log,
+:data:`ACCESS_FORMAT`), and the saves' p50/p95/p99 there are printed under the table:
+the cycle time less that is the clients' own delay (their event loop, on the same cores)
+and the wait for a free worker.
 
 lexsub
     The real app (``wsgi:app``) under gunicorn as docs/deploy.md deploys it:
@@ -109,7 +113,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
@@ -451,6 +455,7 @@ class Result:
     server_cpu: float  # CPU seconds of gunicorn's processes during the run
     database_cpu: float | None  # … of PostgreSQL's backends of the run's database
     client_cpu: float  # CPU seconds of this process (the clients) during the run
+    server_times: list[float] | None = None  # --server-times: each save's seconds in a worker
 
     @property
     def errors(self) -> int:
@@ -637,12 +642,18 @@ def run_lexsub(
     env = live_server.prepare_database(url)
     live_server.lexsub(env, "import", str(sentences), "--dataset", DATASET)
     order = live_server.instance_order(url, DATASET)
+    access = folder / "access.log"
     with live_server.Server(
         env,
         folder,
         workers=options.workers,
         worker_class=options.worker_class,
         threads=options.threads,
+        options=(
+            ["--access-logfile", str(access), "--access-logformat", ACCESS_FORMAT]
+            if options.server_times
+            else []
+        ),
     ) as server:
         usernames = names(pace.annotators)
         log(f"lexsub: gunicorn on port {server.port}; {len(usernames)} accounts")
@@ -667,7 +678,29 @@ def run_lexsub(
                 database_cpu=None if url.startswith("sqlite") else lambda: postgres_cpu(url),
             )
         )
-    return result("lexsub", store, pace, run, lambda saves: live_clients.count_answers(url, saves))
+    outcome = result(
+        "lexsub", store, pace, run, lambda saves: live_clients.count_answers(url, saves)
+    )
+    if options.server_times:
+        return replace(outcome, server_times=save_times(access.read_text()))
+    return outcome
+
+
+ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"
+"""gunicorn's access-log line of ``--server-times``: method, path, status and the request's
+time in the worker in microseconds (from its request read to its response written: the
+wait in the listening socket's queue for a free worker is not in it)."""
+
+
+def save_times(log: str) -> list[float]:
+    """The worker's seconds of each save (``POST /annotate/<id>``, answered 200 or by a
+    redirect) in an access log of :data:`ACCESS_FORMAT`."""
+    times = []
+    for line in log.splitlines():
+        method, path, status, micros = line.split()
+        if method == "POST" and path.startswith("/annotate/") and status in ("200", "302", "303"):
+            times.append(int(micros) / 1e6)
+    return times
 
 
 def analyze(url: str) -> None:
@@ -976,6 +1009,13 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "(default 1; '--scale 1 100' shows both sizes)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the think times")
+    parser.add_argument(
+        "--server-times",
+        action="store_true",
+        help="lexsub's gunicorn writes an access log with each request's time in its worker; "
+        "the saves' p50/p95/p99 there are printed beside the clients' cycle times (the log "
+        "costs the workers a little CPU)",
+    )
     options = parser.parse_args(argv)
     if min(options.annotators, options.realistic_annotators) < 1 or options.duration <= 0:
         parser.error("annotators and --duration must be positive")
@@ -1066,6 +1106,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print()
     for line in comparisons(results):
         print(line)
+    for r in results:
+        if r.server_times:
+            p50, p95, p99 = cycle_percentiles(r.server_times)
+            print(
+                f"{r.server} on {r.store}, {r.pace}: a save's time in a gunicorn worker "
+                f"(--server-times, {len(r.server_times):,} saves) p50 {p50:.1f} ms, "
+                f"p95 {p95:.1f} ms, p99 {p99:.1f} ms"
+            )
     failed = False
     for r in results:
         notes = [*r.count.lost, *r.count.anomalies, *r.unexpected]

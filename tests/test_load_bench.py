@@ -17,6 +17,7 @@ from bench.load_bench import (
     cycle_percentiles,
     potato_config,
     potato_store,
+    save_times,
     scaled,
 )
 from tests.live_clients import Count, Save, compare_saves
@@ -24,6 +25,20 @@ from tests.live_clients import Count, Save, compare_saves
 
 def save(username: str, sentence: int, token: str, acknowledged: bool = True) -> Save:
     return Save(username, sentence, token, acknowledged_at=1.0 if acknowledged else None)
+
+
+def test_save_times_read_the_saves_of_the_access_log() -> None:
+    # gunicorn's lines of ACCESS_FORMAT: method, path, status, microseconds
+    log = (
+        "GET /login 200 1500\n"
+        "POST /login 302 9000\n"
+        "POST /annotate/17 200 12345\n"  # a save by fetch
+        "POST /annotate/18 303 8000\n"  # a save as a form (redirect)
+        "GET /annotate/19 200 7000\n"  # the next page: not a save
+        "POST /annotate/19 400 900\n"  # refused: not a save
+        "POST /annotate/20 302 31000\n"
+    )
+    assert save_times(log) == [0.012345, 0.008, 0.031]
 
 
 def test_cycle_percentiles_are_nearest_rank_in_milliseconds() -> None:
