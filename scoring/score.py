@@ -389,8 +389,13 @@ def _end(status: int) -> None:
     (12.6 M instructions after scoring the task's test set, 9% of the command; the system
     returns the memory at once). perl ends score.pl the same way: it skips its global
     destruction at exit. Nothing of the scorer runs at exit (the gold cache's new entry is
-    written before :func:`run` returns). If a flush fails (a closed pipe), the interpreter
-    ends the process as it always did, reporting it."""
+    written before :func:`run` returns). If a flush fails (a closed pipe), or a caller in
+    this process has put streams of its own in place of standard output or error (as
+    ``scripts/cli_docs.py`` does to read ``--help``), SystemExit is raised instead, as
+    always: the caller's process goes on."""
+    own_streams = sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__
+    if not own_streams:
+        raise SystemExit(status)
     try:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -307,3 +307,22 @@ def test_the_process_ends_with_all_its_output_and_status(
     assert expected[0] == status
     if status == 0:
         assert len(done.stdout) > 250_000
+
+
+def test_main_in_a_process_with_streams_of_its_own_raises_system_exit(
+    files: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A caller that puts its own standard output in place (as scripts/cli_docs.py does)
+    gets SystemExit and goes on: only a process of its own is ended at once."""
+    import contextlib
+
+    from scoring.score import main
+
+    system, gold = files
+    printed = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "argv", ["lexsub-score", str(system), str(gold)])
+    with contextlib.redirect_stdout(printed), pytest.raises(SystemExit) as ended:
+        main()
+    assert ended.value.code == 0
+    printed.flush()
+    assert printed.buffer.getvalue().decode().startswith("Total = 3, attempted = 2\n")
