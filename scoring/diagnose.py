@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from array import array
-from bisect import bisect_left
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import partial, reduce
 from itertools import chain, compress, islice, repeat
@@ -483,6 +482,8 @@ def select_dirty(
     trace = _trace(compat)
     if trace.dirty is not None:
         return _listed(trace.dirty)
+    from bisect import bisect_left  # here: a run whose scan listed its dirty lines needs none
+
     scored = trace.lines
     others = dirty_lines(measure, trace, differ, ())  # dirty whatever the answer
     numbers: list[int] = []
@@ -608,6 +609,8 @@ def _positions(selection: Selection, trace: Trace) -> list[int]:
     """Where each selected line is, or would be, in ``trace.lines``."""
     if selection.positions is not None:
         return selection.positions
+    from bisect import bisect_left
+
     return [bisect_left(trace.lines, number) for number in selection.numbers]
 
 

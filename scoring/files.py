@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import codecs
-import math
 import os
 import re
 import sys
@@ -191,6 +190,8 @@ def finite_number(value: object) -> float | None:
         number = float(value)
     except OverflowError:
         return None
+    import math  # here: the scorer's start-up does without it
+
     return number if math.isfinite(number) else None
 
 

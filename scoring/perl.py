@@ -6,8 +6,14 @@ score.pl prints floats through Perl's default stringification (15 significant di
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
+
+
+def _finite(value: float) -> bool:
+    """``math.isfinite`` without loading :mod:`math` (an extension module: the scorer's
+    start-up does without it): ``x - x`` is 0 for a finite float, NaN for NaN and the
+    infinities."""
+    return value - value == 0.0
 
 
 def perl_str(value: float | int | None) -> str:
@@ -16,8 +22,8 @@ def perl_str(value: float | int | None) -> str:
         return ""
     if isinstance(value, int):
         return str(value)
-    if not math.isfinite(value):  # a count past a double's range makes Inf and NaN
-        return "NaN" if math.isnan(value) else "Inf" if value > 0 else "-Inf"
+    if not _finite(value):  # a count past a double's range makes Inf and NaN
+        return "NaN" if value != value else "Inf" if value > 0 else "-Inf"
     return format(value, ".15g")
 
 
@@ -37,7 +43,7 @@ def perl_round(fraction: float) -> str:
     number = fraction * 100
     number = number * 100
     # Perl's int() keeps NaN and Inf as they are
-    result = (math.trunc(number + 0.5) if math.isfinite(number) else number) / 100
+    result = (int(number + 0.5) if _finite(number) else number) / 100  # int() truncates
     text = perl_str(result)
     if "." in text:
         decimals = len(text.split(".", 1)[1])

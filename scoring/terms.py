@@ -9,7 +9,6 @@ measures), so that a word is matched alike everywhere.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 
 from scoring import TYPE_CHECKING
@@ -76,6 +75,8 @@ def normalise(term: str) -> str:
         if not term.islower():
             term = term.lower()
         return " ".join(term.replace("-", " ").translate(_NO_APOSTROPHES).split())
+    import unicodedata  # only for text past ASCII: the scorer's start-up does without it
+
     term = unicodedata.normalize("NFC", term).casefold()
     term = " ".join(term.replace("-", " ").translate(_NO_APOSTROPHES).split())
     return unicodedata.normalize("NFC", term)  # a removed apostrophe may join a mark on

@@ -3,9 +3,12 @@ cases, in compat and fixed rules."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.formats.gold import read_gold
 from scoring.multiword import score_multiwords
@@ -16,7 +19,7 @@ from scoring.official import (
     guesses_fixed,
     official_ratio,
 )
-from scoring.perl import perl_round, perl_str
+from scoring.perl import _finite, perl_round, perl_str
 from scoring.registry import figure, official_figure
 from scoring.report import official_text
 from scoring.scan import score_system
@@ -87,6 +90,24 @@ def test_perl_str() -> None:
         "0.3",
         "5",
         "",
+    ]
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True))
+def test_perl_finite_is_math_isfinite(value: float) -> None:
+    """score.pl's number formatting tells finite floats without loading math."""
+    assert _finite(value) == math.isfinite(value)
+    if math.isfinite(value + 0.5):
+        assert int(value + 0.5) == math.trunc(value + 0.5)  # perl_round's truncation
+
+
+def test_perl_str_and_round_of_inf_and_nan() -> None:
+    inf = float("inf")
+    assert [perl_str(inf), perl_str(-inf), perl_str(inf - inf)] == ["Inf", "-Inf", "NaN"]
+    assert [perl_round(inf), perl_round(inf - inf), perl_round(1e300)] == [
+        "Inf.00",
+        "NaN.00",
+        "1e+302.00",  # 1e300 · 100 · 100, truncated, ÷ 100; no "." in "1e+302": padded
     ]
 
 

@@ -237,6 +237,9 @@ _NOT_AT_START = (
     "scoring.substitute",
     "typing",
     "hashlib",
+    "math",
+    "unicodedata",
+    "bisect",
 )
 """Modules a best or oot run of the text output does without (its start-up is most of the
 command's time on the task's own 1,696 items): the mw and SWORDS measures are registered
@@ -246,7 +249,9 @@ arguments are score.pl's, read by hand (no ``argparse``), its records are no
 dataclasses (``dataclasses`` imports ``inspect``, ``ast``, ``dis``) but
 :class:`scoring.records.Record`, its typing names are imported for mypy only
 (:data:`scoring.TYPE_CHECKING`: no ``typing``), and the cache of gold readings digests
-with ``_blake2`` (``hashlib`` loads OpenSSL)."""
+with ``_blake2`` (``hashlib`` loads OpenSSL); ``math``, ``unicodedata`` and ``bisect``
+(extension modules, each a shared library to load) wait for text past ASCII or a
+diagnosis that lists lines by search."""
 
 
 @pytest.mark.parametrize("options", [["-t", "best"], ["-t", "oot"], ["--fixed", "--by-pos"]])
