@@ -30,12 +30,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from babel.support import NullTranslations
 from flask import Flask, g
+from flask.ctx import _AppCtxGlobals
 from flask_babel import Babel, get_translations, gettext, refresh
-from jinja2 import pass_eval_context
-from jinja2.nodes import EvalContext
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 ENGLISH = "en"
@@ -71,27 +73,69 @@ def use_language(language: str | None) -> None:
     g.pop("translations", None)
 
 
+Texts = dict[tuple[str, bool], str]
+"""A catalogue's texts without values as :func:`template_gettext` answers them, by
+(msgid, whether the template escapes)."""
+
+_TEXTS: WeakKeyDictionary[NullTranslations, Texts] = WeakKeyDictionary()
+"""Each catalogue's :data:`Texts`, kept as long as the catalogue (Flask-Babel keeps an
+app's catalogues for the app's life): a text and its translation never change, and a page
+shows the same thirty every time."""
+
+
+def _catalogue(request_globals: _AppCtxGlobals) -> tuple[NullTranslations, Texts]:
+    """This request's catalogue (:func:`ui_language`) and its :data:`Texts`, looked up
+    once a request and kept in ``g`` (``request_globals``: Flask's ``g``, or the object
+    behind it); :func:`use_language` drops them."""
+    found: tuple[NullTranslations, Texts] | None = request_globals.get("translations")
+    if found is None:
+        catalogue = get_translations()
+        found = request_globals.translations = (catalogue, _TEXTS.setdefault(catalogue, {}))
+    return found
+
+
 def translations() -> NullTranslations:
     """This request's catalogue (:func:`ui_language`), looked up once a request: the
     templates' ``_()`` calls it for every text, and Flask-Babel's own lookup (the app,
     the request context and the locale, each through a context-local proxy) was about
     half of the CPU of rendering the annotation page."""
-    found: NullTranslations | None = g.get("translations")
-    if found is None:
-        found = g.translations = get_translations()
-    return found
+    return _catalogue(g)[0]
 
 
-@pass_eval_context
-def template_gettext(eval_ctx: EvalContext, text: str, /, **variables: Any) -> str:
+@pass_context
+def template_gettext(context: Context, text: str, /, **variables: Any) -> str:
     """The templates' ``_()`` and ``gettext`` (``{% trans %}``): what Jinja's newstyle
     gettext does (the text in this request's catalogue, marked safe when the template
     escapes, then always formatted with ``variables``, which are escaped), in one call.
     Jinja's own goes through three (``_`` looks up ``gettext``, which calls the
     catalogue's function, each through the template context), and a page has some
-    thirty texts."""
-    translated: str = translations().ugettext(text)
-    if eval_ctx.autoescape:
+    thirty texts.
+
+    The catalogue is found through the page's own ``g`` (Flask puts the object, not its
+    proxy, in every template's context; a template of no request context, e.g. a macro
+    imported without context, goes through the proxy): each lookup through the proxy cost
+    as much as the translation. A text without values is formatted once a catalogue
+    (:data:`_TEXTS`), not again on every page."""
+    found = context.get("g")
+    catalogue, texts = _catalogue(found if isinstance(found, _AppCtxGlobals) else g)
+    escaped = context.eval_ctx.autoescape
+    if variables:
+        return _formatted(catalogue, text, escaped, variables)
+    key = (text, escaped)
+    known = texts.get(key)
+    if known is None:
+        known = texts[key] = _formatted(catalogue, text, escaped, {})
+    return known
+
+
+def _formatted(
+    catalogue: NullTranslations, text: str, escaped: bool, variables: dict[str, Any]
+) -> str:
+    """Jinja's newstyle gettext: ``text`` translated, marked safe when the template
+    escapes (so that ``variables`` are escaped), then formatted (``%%`` is ``%`` even
+    without values)."""
+    translated: str = catalogue.ugettext(text)
+    if escaped:
         translated = Markup(translated)
     return translated % variables
 

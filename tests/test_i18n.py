@@ -532,3 +532,34 @@ def test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does(app: Flask
             assert app.jinja_env.from_string(unescaped).render() == plain
         assert "&lt;b&gt;" in ours[1] and "<b>" in plain and "Datensatz" in ours[2]
         assert ours[2].endswith("|100% sure")
+
+
+def test_a_text_without_values_is_formatted_once_a_catalogue(app: Flask) -> None:
+    """:func:`annotate.i18n.template_gettext` keeps a text without values as it answered
+    it, for each catalogue and for escaping and plain templates apart (what Jinja's own
+    gettext answers, :func:`test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does`),
+    and answers it from there on the next page; a text with values is formatted each time."""
+    from flask import render_template_string
+    from markupsafe import Markup
+
+    from annotate.i18n import _TEXTS, translations
+
+    with app.test_request_context():
+        use_language("de")
+        source = "{{ _('Save and next') }}|{{ _('100%% sure') }}|{{ _('Dataset %(n)s', n=1) }}"
+        first = render_template_string(source)
+        texts = _TEXTS[translations()]
+        kept = texts[("Save and next", True)]
+        assert kept == Markup("Speichern und weiter") and isinstance(kept, Markup)
+        assert texts[("100%% sure", True)] == "100% sure"
+        assert ("Dataset %(n)s", True) not in texts
+        plain = app.jinja_env.from_string(
+            "{% autoescape false %}{{ _('Save and next') }}{% endautoescape %}"
+        ).render()
+        assert plain == "Speichern und weiter" and not isinstance(
+            texts[("Save and next", False)], Markup
+        )
+        assert render_template_string(source) == first  # the second page: from the kept texts
+        use_language("en")
+        assert render_template_string("{{ _('Save and next') }}") == "Save and next"
+        assert _TEXTS[translations()][("Save and next", True)] == "Save and next"
