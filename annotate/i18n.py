@@ -38,7 +38,7 @@ from flask.ctx import _AppCtxGlobals
 from flask_babel import Babel, get_translations, gettext, refresh
 from jinja2 import pass_context
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 ENGLISH = "en"
 
@@ -116,9 +116,13 @@ def template_gettext(context: Context, text: str, /, **variables: Any) -> str:
     imported without context, goes through the proxy): each lookup through the proxy cost
     as much as the translation. A text without values is formatted once a catalogue
     (:data:`_TEXTS`), not again on every page."""
+    return _page_text(context, text, context.eval_ctx.autoescape, variables)
+
+
+def _page_text(context: Context, text: str, escaped: bool, variables: dict[str, Any]) -> str:
+    """:func:`template_gettext` in a template that escapes (``escaped``) or not."""
     found = context.get("g")
     catalogue, texts = _catalogue(found if isinstance(found, _AppCtxGlobals) else g)
-    escaped = context.eval_ctx.autoescape
     if variables:
         return _formatted(catalogue, text, escaped, variables)
     key = (text, escaped)
@@ -126,6 +130,29 @@ def template_gettext(context: Context, text: str, /, **variables: Any) -> str:
     if known is None:
         known = texts[key] = _formatted(catalogue, text, escaped, {})
     return known
+
+
+LIMIT_REACHED = N_("{count} characters: the limit of this box.")
+LIMIT_OVER = N_("{count} characters: at most {limit}, please shorten it.")
+"""The note under a box with a length limit, said by static/lexsub.js when the box
+reaches its limit (``{count}`` and ``{limit}`` are the script's to fill in)."""
+
+
+@pass_context
+def limit_note(context: Context, box_id: str) -> Markup:
+    """The note under a box with a length limit (``data-limit``): an empty live region
+    that static/lexsub.js fills when the box reaches its limit, carrying the two texts it
+    says in the page's language; the box's ``aria-describedby`` names its id,
+    ``limit-<box_id>``. A function of the templates' globals, not a macro: the annotation
+    page has four, and the four calls of a macro imported from another template were a
+    sixth of the page's rendering. Escaped as the macro in its own HTML template was, whatever
+    the page: the id escaped, the texts as ``_()`` gives them there (safe)."""
+    reached = _page_text(context, LIMIT_REACHED, True, {})
+    over = _page_text(context, LIMIT_OVER, True, {})
+    return Markup(
+        f'<span class="limit-note" id="limit-{escape(box_id)}" aria-live="polite" '
+        f'data-reached="{escape(reached)}" data-over="{escape(over)}"></span>'
+    )
 
 
 def _formatted(
@@ -171,6 +198,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
     app.context_processor(_languages)
     app.jinja_env.globals["translate"] = translate
+    app.jinja_env.globals["limit_note"] = limit_note
     app.jinja_env.globals["translate_message"] = translate_message
 
 

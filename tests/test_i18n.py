@@ -563,3 +563,36 @@ def test_a_text_without_values_is_formatted_once_a_catalogue(app: Flask) -> None
         use_language("en")
         assert render_template_string("{{ _('Save and next') }}") == "Save and next"
         assert _TEXTS[translations()][("Save and next", True)] == "Save and next"
+
+
+LIMIT_MACRO = (
+    "{% macro limit_note(box_id) -%}\n"
+    '<span class="limit-note" id="limit-{{ box_id }}" aria-live="polite" '
+    "data-reached=\"{{ _('{count} characters: the limit of this box.') }}\" "
+    "data-over=\"{{ _('{count} characters: at most {limit}, please shorten it.') }}\"></span>\n"
+    "{%- endmacro %}"
+)
+"""The macro that made the limit notes before :func:`annotate.i18n.limit_note`."""
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_the_limit_note_is_what_its_macro_made(app: Flask, autoescape: bool) -> None:
+    """:func:`annotate.i18n.limit_note` gives, byte for byte, what the macro of an HTML
+    template (escaping, whatever the page) gave: in English and German, with an id to
+    escape, in a page that escapes and in one that does not."""
+    from flask import render_template_string
+
+    # the macro's template escapes, as templates/_limit.html (an .html file) did
+    macro = app.jinja_env.from_string(LIMIT_MACRO).module.limit_note  # type: ignore[attr-defined]
+    ours, theirs = "{{ limit_note(box) }}", "{{ macro(box) }}"
+    if not autoescape:
+        ours, theirs = (
+            f"{{% autoescape false %}}{page}{{% endautoescape %}}" for page in (ours, theirs)
+        )
+    with app.test_request_context():
+        for language in ("en", "de"):
+            use_language(language)
+            for box in ("sub1", "multiword", 'a"<b>&c'):
+                made = render_template_string(ours, box=box)
+                assert made == render_template_string(theirs, box=box, macro=macro)
+        assert "&#34;&lt;b&gt;&amp;c" in made and "Zeichen" in made
