@@ -138,6 +138,13 @@ LIMIT_OVER = N_("{count} characters: at most {limit}, please shorten it.")
 reaches its limit (``{count}`` and ``{limit}`` are the script's to fill in)."""
 
 
+def html_text(context: Context, text: str, /, **variables: Any) -> str:
+    """``_(text, **variables)`` as a template that escapes gives it (safe, its values
+    escaped), for the page of ``context``: the templates' Python globals that stand for
+    macros of HTML templates use it (:func:`limit_note`, the annotation page's title)."""
+    return _page_text(context, text, True, variables)
+
+
 @pass_context
 def limit_note(context: Context, box_id: str) -> Markup:
     """The note under a box with a length limit (``data-limit``): an empty live region
@@ -147,8 +154,8 @@ def limit_note(context: Context, box_id: str) -> Markup:
     page has four, and the four calls of a macro imported from another template were a
     sixth of the page's rendering. Escaped as the macro in its own HTML template was, whatever
     the page: the id escaped, the texts as ``_()`` gives them there (safe)."""
-    reached = _page_text(context, LIMIT_REACHED, True, {})
-    over = _page_text(context, LIMIT_OVER, True, {})
+    reached = html_text(context, LIMIT_REACHED)
+    over = html_text(context, LIMIT_OVER)
     return Markup(
         f'<span class="limit-note" id="limit-{escape(box_id)}" aria-live="polite" '
         f'data-reached="{escape(reached)}" data-over="{escape(over)}"></span>'

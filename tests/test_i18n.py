@@ -596,3 +596,48 @@ def test_the_limit_note_is_what_its_macro_made(app: Flask, autoescape: bool) -> 
                 made = render_template_string(ours, box=box)
                 assert made == render_template_string(theirs, box=box, macro=macro)
         assert "&#34;&lt;b&gt;&amp;c" in made and "Zeichen" in made
+
+
+TITLE_MACRO = (
+    "{% macro item_title(check, sentence_index, word_index, dataset) -%}\n"
+    "{% if check.errors %}{{ _('Error:') }} {% elif check.cautions %}{{ _('Check:') }} "
+    "{% endif %}{{ _('Sentence %(sentence)s of word %(word)s', sentence=sentence_index, "
+    "word=word_index) }} · {{ dataset.name }} · lexsub\n"
+    "{%- endmacro %}"
+)
+"""The macro that made the annotation page's title before
+:func:`annotate.web.annotator.item_title`."""
+
+
+def test_the_items_title_is_what_its_macro_made(app: Flask) -> None:
+    """:func:`annotate.web.annotator.item_title` gives, byte for byte, what the macro of
+    an HTML template gave: plain, after errors, with questions to confirm, in English
+    and German, for a dataset name to escape."""
+    from types import SimpleNamespace
+
+    from flask import render_template_string
+
+    from annotate.services.itempage import DatasetName
+
+    macro = app.jinja_env.from_string(TITLE_MACRO).module.item_title  # type: ignore[attr-defined]
+    dataset = DatasetName(1, 'a "<b>" & c', "de")
+    checks = [
+        SimpleNamespace(errors=[], cautions=[]),
+        SimpleNamespace(errors=["x"], cautions=["y"]),
+        SimpleNamespace(errors=[], cautions=["y"]),
+    ]
+    page = "{{ title(check, 3, 12, dataset) }}"
+    with app.test_request_context():
+        for language in ("en", "de"):
+            use_language(language)
+            for check in checks:
+                values = {"check": check, "dataset": dataset}
+                ours = render_template_string(page.replace("title", "item_title"), **values)
+                theirs = render_template_string(
+                    page.replace("title", "macro"), macro=macro, **values
+                )
+                assert ours == theirs
+        assert (
+            ours == "Prüfen: Satz 3 von Wort 12 · a &#34;&lt;b&gt;&#34; &amp; c · lexsub"
+            or "· lexsub" in ours
+        )

@@ -16,15 +16,18 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer, validate_rating
 from annotate.extensions import db, login_manager
-from annotate.i18n import common_language, translate, use_language
+from annotate.i18n import N_, common_language, html_text, translate, use_language
 from annotate.models import Dataset, Instance, User
 from annotate.services.checks import blocked
-from annotate.services.itempage import ItemPage, read
+from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
 from annotate.services.responses import answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
@@ -324,6 +327,35 @@ def item_path() -> str:
     path = url_for("annotator.item", instance_id=0)
     assert path.endswith("/0"), path
     return path[:-1]
+
+
+TITLE_PREFIXES = (N_("Error:"), N_("Check:"))
+"""What the title says first when the answer was refused, or has questions to confirm."""
+
+
+@bp.app_template_global()
+@pass_context
+def item_title(
+    context: Context, check: FormCheck, sentence_index: int, word_index: int, dataset: DatasetName
+) -> Markup:
+    """The annotation page's title: the page (annotate/item.html) and the content the
+    page's script swaps in after a save (annotate/_item.html, its ``data-title``) say the
+    same. A function of the templates' globals, not a macro imported from another
+    template, whose call was a tenth of the page's rendering; escaped as that macro in its
+    HTML template was."""
+    error, caution = TITLE_PREFIXES
+    prefix = ""
+    if check.errors:
+        prefix = f"{escape(html_text(context, error))} "
+    elif check.cautions:
+        prefix = f"{escape(html_text(context, caution))} "
+    sentence = html_text(
+        context,
+        "Sentence %(sentence)s of word %(word)s",
+        sentence=sentence_index,
+        word=word_index,
+    )
+    return Markup(f"{prefix}{escape(sentence)} · {escape(dataset.name)} · lexsub")
 
 
 def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
