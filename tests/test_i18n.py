@@ -499,6 +499,34 @@ def test_the_catalogue_is_found_once_a_request_and_again_when_the_language_chang
         assert render_template_string("{{ _('Save and next') }}") == "Salva e continua"
 
 
+def test_flask_babels_catalogue_is_asked_once_an_app_and_language(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`annotate.i18n.translations` gives, in every request, the very catalogue
+    Flask-Babel gives for the request's language, and asks Flask-Babel for it once an app
+    and language."""
+    import flask_babel
+
+    from annotate import i18n
+
+    asked: list[str] = []
+
+    def counted() -> object:
+        asked.append(str(flask_babel.get_locale()))
+        return flask_babel.get_translations()
+
+    monkeypatch.setattr(i18n, "get_translations", counted)
+    found: dict[str, object] = {}
+    for language in ("de", "en", "de", "it", "en", "xx"):
+        with app.test_request_context():
+            use_language(language)
+            catalogue = i18n.translations()
+            assert catalogue is flask_babel.get_translations()
+            found.setdefault(language, catalogue)
+            assert catalogue is found[language]
+    assert asked == ["de", "en", "it"]  # "xx" has no catalogue: English's
+
+
 def test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does(app: Flask) -> None:
     """``_()`` and ``{% trans %}`` call :func:`annotate.i18n.template_gettext` once, and it
     answers as Jinja's own newstyle gettext: the text translated, its values escaped in
