@@ -72,18 +72,46 @@ def _login_limit() -> str:
     return str(current_app.config["LOGIN_LIMIT"])
 
 
-def _limit_logins(app: Flask, limiter: Limiter) -> None:
+def _limit_logins(app: Flask, limiter: Limiter) -> frozenset[str]:
     """The log-in limit on ``app``'s views: a log-in (POST) per client address and per
-    username, a crowd study link per address."""
+    username, a crowd study link per address. Returns the endpoints limited."""
     from annotate.web.auth import username_key
+
+    limited: set[str] = set()
 
     def limit(endpoint: str, **options: Any) -> None:
         view: Callable[..., Any] = app.view_functions[endpoint]
         app.view_functions[endpoint] = limiter.limit(_login_limit, **options)(view)
+        limited.add(endpoint)
 
     limit("auth.login", methods=["POST"], key_func=username_key)
     limit("auth.login", methods=["POST"])
     limit("annotator.study")
+    return frozenset(limited)
+
+
+EVERY_ROUTE_LIMITS = (
+    "RATELIMIT_DEFAULT",
+    "RATELIMIT_APPLICATION",
+    "RATELIMIT_META",
+    "RATELIMIT_IN_MEMORY_FALLBACK",
+)
+"""flask-limiter's settings that put limits on every route (lexsub sets none; an
+operator's ``config.py`` could)."""
+
+
+def _skip_unlimited(app: Flask, limiter: Limiter, limited: frozenset[str]) -> None:
+    """Let flask-limiter's check before every request (some 2% of a save's CPU, for no
+    limit at all) stop at once for an endpoint it does not limit: a request filter
+    (``Limiter.request_filter``) exempting every endpoint but ``limited``, the ones
+    :func:`_limit_logins` limits. Only when no setting of :data:`EVERY_ROUTE_LIMITS` is
+    given, so every limit the limiter would enforce still is."""
+    if any(app.config.get(name) for name in EVERY_ROUTE_LIMITS):
+        return
+
+    @limiter.request_filter
+    def unlimited() -> bool:
+        return request.endpoint not in limited
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -135,7 +163,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(reports.bp)
     app.register_blueprint(judge.bp)  # judgement rounds
     app.register_blueprint(onboarding.bp)  # a crowd participant's first page
-    _limit_logins(app, limiter)
+    _skip_unlimited(app, limiter, _limit_logins(app, limiter))
     cli.init_app(app)
 
     _error_pages(app)

@@ -30,13 +30,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from babel.support import NullTranslations
-from flask import Flask, g
+from flask import Flask, current_app, g
+from flask.ctx import _AppCtxGlobals
 from flask_babel import Babel, get_translations, gettext, refresh
-from jinja2 import pass_eval_context
-from jinja2.nodes import EvalContext
-from markupsafe import Markup
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 
 ENGLISH = "en"
 
@@ -71,27 +73,118 @@ def use_language(language: str | None) -> None:
     g.pop("translations", None)
 
 
+Texts = dict[tuple[str, bool], str]
+"""A catalogue's texts without values as :func:`template_gettext` answers them, by
+(msgid, whether the template escapes)."""
+
+_TEXTS: WeakKeyDictionary[NullTranslations, Texts] = WeakKeyDictionary()
+"""Each catalogue's :data:`Texts`, kept as long as the catalogue (Flask-Babel keeps an
+app's catalogues for the app's life): a text and its translation never change, and a page
+shows the same thirty every time."""
+
+
+def _catalogue(request_globals: _AppCtxGlobals) -> tuple[NullTranslations, Texts]:
+    """This request's catalogue (:func:`ui_language`) and its :data:`Texts`, looked up
+    once a request and kept in ``g`` (``request_globals``: Flask's ``g``, or the object
+    behind it); :func:`use_language` drops them."""
+    found: tuple[NullTranslations, Texts] | None = request_globals.get("translations")
+    if found is None:
+        catalogue = _app_catalogue(ui_language())
+        found = request_globals.translations = (catalogue, _TEXTS.setdefault(catalogue, {}))
+    return found
+
+
+def _app_catalogue(language: str) -> NullTranslations:
+    """Flask-Babel's catalogue of ``language`` (:func:`ui_language`, its locale selector)
+    for this app, asked of Flask-Babel once an app and language: it keeps each catalogue
+    for the app's life and gives the same object every time, but finding it (the app, the
+    request context, the locale parsed, the domain, each through a context-local proxy)
+    cost about 1% of a save's CPU on every request."""
+    catalogues: dict[str, NullTranslations] = current_app.extensions.setdefault(
+        "lexsub_catalogues", {}
+    )
+    found = catalogues.get(language)
+    if found is None:
+        found = catalogues[language] = get_translations()
+    return found
+
+
 def translations() -> NullTranslations:
     """This request's catalogue (:func:`ui_language`), looked up once a request: the
     templates' ``_()`` calls it for every text, and Flask-Babel's own lookup (the app,
     the request context and the locale, each through a context-local proxy) was about
     half of the CPU of rendering the annotation page."""
-    found: NullTranslations | None = g.get("translations")
-    if found is None:
-        found = g.translations = get_translations()
-    return found
+    return _catalogue(g)[0]
 
 
-@pass_eval_context
-def template_gettext(eval_ctx: EvalContext, text: str, /, **variables: Any) -> str:
+@pass_context
+def template_gettext(context: Context, text: str, /, **variables: Any) -> str:
     """The templates' ``_()`` and ``gettext`` (``{% trans %}``): what Jinja's newstyle
     gettext does (the text in this request's catalogue, marked safe when the template
     escapes, then always formatted with ``variables``, which are escaped), in one call.
     Jinja's own goes through three (``_`` looks up ``gettext``, which calls the
     catalogue's function, each through the template context), and a page has some
-    thirty texts."""
-    translated: str = translations().ugettext(text)
-    if eval_ctx.autoescape:
+    thirty texts.
+
+    The catalogue is found through the page's own ``g`` (Flask puts the object, not its
+    proxy, in every template's context; a template of no request context, e.g. a macro
+    imported without context, goes through the proxy): each lookup through the proxy cost
+    as much as the translation. A text without values is formatted once a catalogue
+    (:data:`_TEXTS`), not again on every page."""
+    return _page_text(context, text, context.eval_ctx.autoescape, variables)
+
+
+def _page_text(context: Context, text: str, escaped: bool, variables: dict[str, Any]) -> str:
+    """:func:`template_gettext` in a template that escapes (``escaped``) or not."""
+    found = context.get("g")
+    catalogue, texts = _catalogue(found if isinstance(found, _AppCtxGlobals) else g)
+    if variables:
+        return _formatted(catalogue, text, escaped, variables)
+    key = (text, escaped)
+    known = texts.get(key)
+    if known is None:
+        known = texts[key] = _formatted(catalogue, text, escaped, {})
+    return known
+
+
+LIMIT_REACHED = N_("{count} characters: the limit of this box.")
+LIMIT_OVER = N_("{count} characters: at most {limit}, please shorten it.")
+"""The note under a box with a length limit, said by static/lexsub.js when the box
+reaches its limit (``{count}`` and ``{limit}`` are the script's to fill in)."""
+
+
+def html_text(context: Context, text: str, /, **variables: Any) -> str:
+    """``_(text, **variables)`` as a template that escapes gives it (safe, its values
+    escaped), for the page of ``context``: the templates' Python globals that stand for
+    macros of HTML templates use it (:func:`limit_note`, the annotation page's title)."""
+    return _page_text(context, text, True, variables)
+
+
+@pass_context
+def limit_note(context: Context, box_id: str) -> Markup:
+    """The note under a box with a length limit (``data-limit``): an empty live region
+    that static/lexsub.js fills when the box reaches its limit, carrying the two texts it
+    says in the page's language; the box's ``aria-describedby`` names its id,
+    ``limit-<box_id>``. A function of the templates' globals, not a macro: the annotation
+    page has four, and the four calls of a macro imported from another template were a
+    sixth of the page's rendering. Escaped as the macro in its own HTML template was, whatever
+    the page: the id escaped, the texts as ``_()`` gives them there (safe)."""
+    reached = html_text(context, LIMIT_REACHED)
+    over = html_text(context, LIMIT_OVER)
+    return Markup(
+        f'<span class="limit-note" id="limit-{escape(box_id)}" aria-live="polite" '
+        f'data-reached="{escape(reached)}" data-over="{escape(over)}"></span>'
+    )
+
+
+def _formatted(
+    catalogue: NullTranslations, text: str, escaped: bool, variables: dict[str, Any]
+) -> str:
+    """Jinja's newstyle gettext: ``text`` translated, marked safe when the template
+    escapes (so that ``variables`` are escaped), then formatted (``%%`` is ``%`` even
+    without values)."""
+    translated: str = catalogue.ugettext(text)
+    if escaped:
         translated = Markup(translated)
     return translated % variables
 
@@ -127,6 +220,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(_=template_gettext, gettext=template_gettext)
     app.context_processor(_languages)
     app.jinja_env.globals["translate"] = translate
+    app.jinja_env.globals["limit_note"] = limit_note
     app.jinja_env.globals["translate_message"] = translate_message
 
 

@@ -136,6 +136,56 @@ def test_a_study_link_is_limited_per_address_as_a_log_in_is(
     assert codes == [404, 404, 429]
 
 
+def test_the_limiter_skips_at_once_only_the_endpoints_it_does_not_limit(
+    tmp_path: Path, migrated_sqlite: Path
+) -> None:
+    """flask-limiter's check before each request stops at once (a request filter) for
+    every endpoint but the ones a limit wraps (the log-in and the study link), so each
+    of those is still checked; a save's endpoint is skipped."""
+    app = _app(tmp_path, migrated_sqlite)
+    (limiter,) = app.extensions["limiter"]
+    wrapped = {
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        # flask-limiter's mark on a view its limit wraps (it keeps the limiter there
+        # through a proxy, so compared with ==, as flask-limiter does)
+        if getattr(view, "__wrapper-limiter-instance", None) == limiter
+    }
+    assert wrapped == {"auth.login", "annotator.study"}
+    for path, method in [("/login", "POST"), ("/study/token", "GET"), ("/annotate/1", "POST")]:
+        with app.test_request_context(path, method=method):
+            from flask import request
+
+            skipped = any(check() for check in limiter._request_filters)
+            assert skipped == (request.endpoint not in wrapped), path
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        "RATELIMIT_DEFAULT",
+        "RATELIMIT_APPLICATION",
+        "RATELIMIT_META",
+        "RATELIMIT_IN_MEMORY_FALLBACK",
+    ],
+)
+def test_a_limit_on_every_route_set_by_an_operator_is_still_enforced(
+    tmp_path: Path, migrated_sqlite: Path, setting: str
+) -> None:
+    """With a flask-limiter setting that limits every route (an operator's config.py),
+    no endpoint is skipped: the home page is limited too (a meta limit counts breaches
+    of the others, a fallback limit counts while the storage is down)."""
+    from annotate.factory import EVERY_ROUTE_LIMITS
+
+    assert setting in EVERY_ROUTE_LIMITS
+    app = _app(tmp_path, migrated_sqlite, **{setting: "2 per minute"})
+    (limiter,) = app.extensions["limiter"]
+    assert not limiter._request_filters
+    if setting in ("RATELIMIT_DEFAULT", "RATELIMIT_APPLICATION"):
+        client = app.test_client()
+        assert [client.get("/").status_code for _ in range(3)] == [200, 200, 429]
+
+
 def test_without_trusted_proxies_a_forwarded_address_is_ignored(
     tmp_path: Path, migrated_sqlite: Path
 ) -> None:

@@ -499,6 +499,34 @@ def test_the_catalogue_is_found_once_a_request_and_again_when_the_language_chang
         assert render_template_string("{{ _('Save and next') }}") == "Salva e continua"
 
 
+def test_flask_babels_catalogue_is_asked_once_an_app_and_language(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """:func:`annotate.i18n.translations` gives, in every request, the very catalogue
+    Flask-Babel gives for the request's language, and asks Flask-Babel for it once an app
+    and language."""
+    import flask_babel
+
+    from annotate import i18n
+
+    asked: list[str] = []
+
+    def counted() -> object:
+        asked.append(str(flask_babel.get_locale()))
+        return flask_babel.get_translations()
+
+    monkeypatch.setattr(i18n, "get_translations", counted)
+    found: dict[str, object] = {}
+    for language in ("de", "en", "de", "it", "en", "xx"):
+        with app.test_request_context():
+            use_language(language)
+            catalogue = i18n.translations()
+            assert catalogue is flask_babel.get_translations()
+            found.setdefault(language, catalogue)
+            assert catalogue is found[language]
+    assert asked == ["de", "en", "it"]  # "xx" has no catalogue: English's
+
+
 def test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does(app: Flask) -> None:
     """``_()`` and ``{% trans %}`` call :func:`annotate.i18n.template_gettext` once, and it
     answers as Jinja's own newstyle gettext: the text translated, its values escaped in
@@ -532,3 +560,112 @@ def test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does(app: Flask
             assert app.jinja_env.from_string(unescaped).render() == plain
         assert "&lt;b&gt;" in ours[1] and "<b>" in plain and "Datensatz" in ours[2]
         assert ours[2].endswith("|100% sure")
+
+
+def test_a_text_without_values_is_formatted_once_a_catalogue(app: Flask) -> None:
+    """:func:`annotate.i18n.template_gettext` keeps a text without values as it answered
+    it, for each catalogue and for escaping and plain templates apart (what Jinja's own
+    gettext answers, :func:`test_the_templates_gettext_does_what_jinjas_newstyle_gettext_does`),
+    and answers it from there on the next page; a text with values is formatted each time."""
+    from flask import render_template_string
+    from markupsafe import Markup
+
+    from annotate.i18n import _TEXTS, translations
+
+    with app.test_request_context():
+        use_language("de")
+        source = "{{ _('Save and next') }}|{{ _('100%% sure') }}|{{ _('Dataset %(n)s', n=1) }}"
+        first = render_template_string(source)
+        texts = _TEXTS[translations()]
+        kept = texts[("Save and next", True)]
+        assert kept == Markup("Speichern und weiter") and isinstance(kept, Markup)
+        assert texts[("100%% sure", True)] == "100% sure"
+        assert ("Dataset %(n)s", True) not in texts
+        plain = app.jinja_env.from_string(
+            "{% autoescape false %}{{ _('Save and next') }}{% endautoescape %}"
+        ).render()
+        assert plain == "Speichern und weiter" and not isinstance(
+            texts[("Save and next", False)], Markup
+        )
+        assert render_template_string(source) == first  # the second page: from the kept texts
+        use_language("en")
+        assert render_template_string("{{ _('Save and next') }}") == "Save and next"
+        assert _TEXTS[translations()][("Save and next", True)] == "Save and next"
+
+
+LIMIT_MACRO = (
+    "{% macro limit_note(box_id) -%}\n"
+    '<span class="limit-note" id="limit-{{ box_id }}" aria-live="polite" '
+    "data-reached=\"{{ _('{count} characters: the limit of this box.') }}\" "
+    "data-over=\"{{ _('{count} characters: at most {limit}, please shorten it.') }}\"></span>\n"
+    "{%- endmacro %}"
+)
+"""The macro that made the limit notes before :func:`annotate.i18n.limit_note`."""
+
+
+@pytest.mark.parametrize("autoescape", [True, False])
+def test_the_limit_note_is_what_its_macro_made(app: Flask, autoescape: bool) -> None:
+    """:func:`annotate.i18n.limit_note` gives, byte for byte, what the macro of an HTML
+    template (escaping, whatever the page) gave: in English and German, with an id to
+    escape, in a page that escapes and in one that does not."""
+    from flask import render_template_string
+
+    # the macro's template escapes, as templates/_limit.html (an .html file) did
+    macro = app.jinja_env.from_string(LIMIT_MACRO).module.limit_note  # type: ignore[attr-defined]
+    ours, theirs = "{{ limit_note(box) }}", "{{ macro(box) }}"
+    if not autoescape:
+        ours, theirs = (
+            f"{{% autoescape false %}}{page}{{% endautoescape %}}" for page in (ours, theirs)
+        )
+    with app.test_request_context():
+        for language in ("en", "de"):
+            use_language(language)
+            for box in ("sub1", "multiword", 'a"<b>&c'):
+                made = render_template_string(ours, box=box)
+                assert made == render_template_string(theirs, box=box, macro=macro)
+        assert "&#34;&lt;b&gt;&amp;c" in made and "Zeichen" in made
+
+
+TITLE_MACRO = (
+    "{% macro item_title(check, sentence_index, word_index, dataset) -%}\n"
+    "{% if check.errors %}{{ _('Error:') }} {% elif check.cautions %}{{ _('Check:') }} "
+    "{% endif %}{{ _('Sentence %(sentence)s of word %(word)s', sentence=sentence_index, "
+    "word=word_index) }} · {{ dataset.name }} · lexsub\n"
+    "{%- endmacro %}"
+)
+"""The macro that made the annotation page's title before
+:func:`annotate.web.annotator.item_title`."""
+
+
+def test_the_items_title_is_what_its_macro_made(app: Flask) -> None:
+    """:func:`annotate.web.annotator.item_title` gives, byte for byte, what the macro of
+    an HTML template gave: plain, after errors, with questions to confirm, in English
+    and German, for a dataset name to escape."""
+    from types import SimpleNamespace
+
+    from flask import render_template_string
+
+    from annotate.services.itempage import DatasetName
+
+    macro = app.jinja_env.from_string(TITLE_MACRO).module.item_title  # type: ignore[attr-defined]
+    dataset = DatasetName(1, 'a "<b>" & c', "de")
+    checks = [
+        SimpleNamespace(errors=[], cautions=[]),
+        SimpleNamespace(errors=["x"], cautions=["y"]),
+        SimpleNamespace(errors=[], cautions=["y"]),
+    ]
+    page = "{{ title(check, 3, 12, dataset) }}"
+    with app.test_request_context():
+        for language in ("en", "de"):
+            use_language(language)
+            for check in checks:
+                values = {"check": check, "dataset": dataset}
+                ours = render_template_string(page.replace("title", "item_title"), **values)
+                theirs = render_template_string(
+                    page.replace("title", "macro"), macro=macro, **values
+                )
+                assert ours == theirs
+        assert (
+            ours == "Prüfen: Satz 3 von Wort 12 · a &#34;&lt;b&gt;&#34; &amp; c · lexsub"
+            or "· lexsub" in ours
+        )

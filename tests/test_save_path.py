@@ -209,6 +209,33 @@ def test_a_fetch_save_and_next_is_four_statements_and_answers_the_next_page(
     assert exported == [("1", True), ("2", True), ("3", False)]  # held for the whole word
 
 
+def test_only_the_users_look_up_goes_through_the_orms_execute(
+    app: Flask, ann: FlaskClient, dataset: int, statements: list[str]
+) -> None:
+    """A save-and-next's page read and its save run as Core runs them
+    (annotate.services.core.execute): the session's ORM execution (its
+    ``do_orm_execute`` event) sees the user's look-up only, and the save is stored."""
+    from sqlalchemy.orm import ORMExecuteState, Session
+
+    one, two, _ = instance_ids(app)
+    seen: list[str] = []
+
+    def orm(state: ORMExecuteState) -> None:
+        seen.append(str(state.statement))
+
+    event.listen(Session, "do_orm_execute", orm)
+    try:
+        status, saved, count = _fetch(ann, statements, one, {"sub1": "clever"})
+    finally:
+        event.remove(Session, "do_orm_execute", orm)
+    assert (status, saved["next"], count) == (200, two, 2 + _save_statements(app))
+    assert len(seen) == 1 and "session_token" in seen[0], seen
+    assert _stored(app) == (
+        [(one, "substitutes", ["clever"], None, False, 1)],
+        [(one, "substitutes", ["clever"], False)],
+    )
+
+
 def test_the_page_without_javascript_saves_and_redirects(
     app: Flask, ann: FlaskClient, statements: list[str]
 ) -> None:

@@ -39,8 +39,8 @@ from sqlalchemy import (
 from sqlalchemy.orm import aliased
 from sqlalchemy.sql.lambdas import StatementLambdaElement
 
-from annotate.extensions import db
 from annotate.models import Assignment, Dataset, Instance, Lexelt, Response, User
+from annotate.services import core
 from annotate.services.responses import word_flag
 from annotate.services.rounds import judges_a_round
 from annotate.services.study import (
@@ -143,14 +143,10 @@ class Addressed:
 def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, ItemPage | None] | None:
     """The sentence ``instance_id`` and the page to show: its own (``following`` False)
     or the annotator's next sentence's (None after their last). None when there is no
-    such sentence. One SQL statement (:func:`page_query`), run on the session's
-    connection as Core runs it: its rows are plain values, so the ORM's execution and
-    loading layers (a third of the read's CPU) add nothing; what the session has pending
-    is flushed first, as its own ``execute`` would."""
+    such sentence. One SQL statement (:func:`page_query`), run as Core runs it
+    (:func:`annotate.services.core.execute`)."""
     parameters = {"user_id": user.id, "instance_id": instance_id}
-    session = db.session()
-    session.flush()
-    rows = session.connection().execute(page_query(following), parameters).all()
+    rows = core.execute(page_query(following), parameters).all()
     if not rows:
         return None
     top = rows[0]

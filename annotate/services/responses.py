@@ -16,6 +16,7 @@ from sqlalchemy.orm import aliased
 from annotate.answers import Answer
 from annotate.extensions import db
 from annotate.models import Dataset, IdValue, Instance, Response, Revision, User, now
+from annotate.services import core
 from annotate.services.rules import ServiceError
 from annotate.services.study import sentence_filter
 
@@ -159,19 +160,26 @@ def save_statements(
         return [(_upsert_and_append(), {**answered, "stamp": stamp})]
     return [
         (_upsert(dialect), {**answered, "updated_at": stamp, "saves": 1}),
-        (Revision.__table__.insert(), {**answered, "saved_at": stamp}),
+        (_append(), {**answered, "saved_at": stamp}),
     ]
+
+
+@cache
+def _append() -> Any:
+    """The revision's INSERT (SQLite's second statement), built once as :func:`_upsert` is."""
+    return Revision.__table__.insert()
 
 
 def _save_once(user_id: int, instance_id: int, answer: Answer) -> Saved:
     """The current answer made or updated (the database counts ``saves``, and a
     concurrent first save meets the unique key and updates instead, so nothing is lost
     from the counter; ``saves`` is 1 after the first) and the revision appended, in one
-    transaction: one statement on PostgreSQL, two on SQLite (:func:`save_statements`)."""
+    transaction: one statement on PostgreSQL, two on SQLite (:func:`save_statements`),
+    each run as Core runs it (:func:`annotate.services.core.execute`)."""
     (upsert, answered), *appends = save_statements(user_id, instance_id, answer)
-    response_id, saves = db.session.execute(upsert, answered).one()
+    response_id, saves = core.execute(upsert, answered).one()
     for append, revision in appends:
-        db.session.execute(append, revision)
+        core.execute(append, revision)
     db.session.commit()
     return Saved(response_id, saves == 1)
 

@@ -16,15 +16,18 @@ from flask import (
 )
 from flask_babel import gettext
 from flask_login import current_user, login_required, login_user, logout_user
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer, validate_rating
 from annotate.extensions import db, login_manager
-from annotate.i18n import common_language, translate, use_language
-from annotate.models import Dataset, Instance
+from annotate.i18n import N_, common_language, html_text, translate, use_language
+from annotate.models import Dataset, Instance, User
 from annotate.services.checks import blocked
-from annotate.services.itempage import ItemPage, read
+from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
 from annotate.services.responses import answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
@@ -257,19 +260,22 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         if request.method == "POST":
             return session_ended() if wants_json() else keep_and_log_in(instance_id)
         return login_manager.unauthorized()  # type: ignore[no-any-return]
+    # the user behind the proxy, found once: each use of the proxy looks it up again
+    user: User = current_user._get_current_object()
     # a participant's views are timed: their id read before a save expires the user
-    timed = current_user.id if current_user.study_id is not None else None
-    if timed is not None:
-        onboarding = _onboarding(current_user.study_id)
+    study = user.study_id
+    timed = user.id if study is not None else None
+    if study is not None:
+        onboarding = _onboarding(study)
         if onboarding is not None:
             return onboarding
     posted = request.method == "POST"
-    found = read(current_user, instance_id, following=posted)
+    found = read(user, instance_id, following=posted)
     if found is None or not found[0].may_open:
-        if current_user.study_id is not None and not wants_json():
+        if study is not None and not wants_json():
             # a participant's sentence that is not theirs (their batch was released, or
             # another study's): their own study's start says what is next
-            return redirect(url_for("annotator.dataset_start", dataset_id=current_user.study_id))
+            return redirect(url_for("annotator.dataset_start", dataset_id=study))
         abort(404)  # no such sentence, another dataset's, or not one of the annotator's
     addressed, page = found
     use_language(addressed.dataset.language)
@@ -279,7 +285,9 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         if timed is not None:
             record_view(timed, instance_id)
         return _render(page, form, FormCheck(None), addressed.judging)
-    form = {key: request.form.get(key, "") for key in (*FIELDS, "confirm")}
+    # a plain dict: a missing field costs no KeyError, as the form's own get() does
+    posted_form = request.form.to_dict()
+    form = {key: posted_form.get(key, "") for key in (*FIELDS, "confirm")}
     if addressed.dataset.task == "complexity":
         check = validate_rating(form)
     else:
@@ -287,10 +295,10 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     if check.answer is None:
         if wants_json():
             return _refused(check)
-        own = read(current_user, instance_id, following=False)
+        own = read(user, instance_id, following=False)
         assert own is not None and own[1] is not None
         return _render(own[1], form, check, addressed.judging)
-    saved = save_answer(current_user, instance_id, check.answer)
+    saved = save_answer(user, instance_id, check.answer)
     done = addressed.done + saved.new
     if page is None or (saved.new and done >= addressed.total):
         url = url_for("annotator.finished", dataset_id=addressed.dataset.id)
@@ -301,13 +309,12 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     following = page.after_save(
         instance_id, addressed.lexelt_id, saved.new, check.answer.used_dictionary
     )
-    url = url_for("annotator.item", instance_id=following.instance.id)
+    context = _context(following, following.form(), FormCheck(None))
+    url = f"{context['item_path']}{following.instance.id}"  # its url_for (item_path)
     if wants_json():
         if timed is not None:
             record_view(timed, following.instance.id)
-        html = render_template(
-            "annotate/_item.html", **_context(following, following.form(), FormCheck(None))
-        )
+        html = render_template("annotate/_item.html", **context)
         return _saved(instance_id, url, following.instance.id, done, addressed.total, html)
     flash(gettext("Saved."), "info")
     return redirect(url)
@@ -320,6 +327,35 @@ def item_path() -> str:
     path = url_for("annotator.item", instance_id=0)
     assert path.endswith("/0"), path
     return path[:-1]
+
+
+TITLE_PREFIXES = (N_("Error:"), N_("Check:"))
+"""What the title says first when the answer was refused, or has questions to confirm."""
+
+
+@bp.app_template_global()
+@pass_context
+def item_title(
+    context: Context, check: FormCheck, sentence_index: int, word_index: int, dataset: DatasetName
+) -> Markup:
+    """The annotation page's title: the page (annotate/item.html) and the content the
+    page's script swaps in after a save (annotate/_item.html, its ``data-title``) say the
+    same. A function of the templates' globals, not a macro imported from another
+    template, whose call was a tenth of the page's rendering; escaped as that macro in its
+    HTML template was."""
+    error, caution = TITLE_PREFIXES
+    prefix = ""
+    if check.errors:
+        prefix = f"{escape(html_text(context, error))} "
+    elif check.cautions:
+        prefix = f"{escape(html_text(context, caution))} "
+    sentence = html_text(
+        context,
+        "Sentence %(sentence)s of word %(word)s",
+        sentence=sentence_index,
+        word=word_index,
+    )
+    return Markup(f"{prefix}{escape(sentence)} · {escape(dataset.name)} · lexsub")
 
 
 def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
