@@ -26,6 +26,7 @@ How to run (from the repository root)
     .venv/bin/python -m bench.save_cpu --scale 100           # 171,000 sentences
     .venv/bin/python -m bench.save_cpu --profile --saves 200
     .venv/bin/python -m bench.save_cpu --database-url postgresql://postgres@127.0.0.1:5432/postgres
+    .venv/bin/python -m bench.save_cpu --scale 1 100 --statements --database-url …
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bench import machine
 from bench.app_bench import machine_facts, scratch_postgres
@@ -97,10 +99,13 @@ def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[fl
         db.session.remove()
     if not url.startswith("sqlite"):
         analyze(url)
+    timings = watch_statements(app, db) if options.statements else None
     client = app.test_client()
     response = client.post("/login", data={"username": "bench", "password": PASSWORD})
     if response.status_code != 302:
         raise SystemExit(f"save_cpu: log-in answered {response.status_code}")
+    if timings is not None:
+        timings.current.clear()  # the log-in's
     cpu: list[float] = []
     wall: list[float] = []
     following = first
@@ -121,11 +126,86 @@ def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[fl
         if response.status_code != 200 or not answer or answer.get("next") is None:
             raise SystemExit(f"save_cpu: save {number} answered {response.status_code}")
         following = answer["next"]
+        if timings is not None:
+            timings.end_save()
+    if timings is not None:
+        timings.report()
     if profile is not None:
         report(pstats.Stats(profile), options.saves)
     with app.app_context():
         db.engine.dispose()
     return cpu, wall
+
+
+class StatementTimes:
+    """The wall time of each statement (by its first words) and commit, save by save."""
+
+    def __init__(self) -> None:
+        self.current: dict[str, float] = defaultdict(float)
+        self.saves: list[dict[str, float]] = []
+        self.started: list[float] = []
+
+    def begin(self) -> None:
+        self.started.append(time.perf_counter())
+
+    def end(self, what: str) -> None:
+        if self.started:
+            self.current[what] += time.perf_counter() - self.started.pop()
+
+    def end_save(self) -> None:
+        self.saves.append(dict(self.current))
+        self.current.clear()
+
+    def report(self) -> None:
+        names = sorted({name for save in self.saves for name in save})
+        print(f"statements: wall ms a save, median / mean over {len(self.saves)} saves")
+        for name in names:
+            each = [save.get(name, 0.0) for save in self.saves]
+            print(
+                f"  {1000 * statistics.median(each):6.2f} / {1000 * statistics.fmean(each):6.2f}"
+                f"  {name}"
+            )
+
+
+def statement_name(statement: str) -> str:
+    """A statement told apart by its first words and the tables it names."""
+    words = statement.split()
+    tables = sorted(
+        {words[at + 1].strip('"(') for at, word in enumerate(words[:-1]) if word in TABLE_WORDS}
+    )
+    return f"{' '.join(words[:2])} … {', '.join(tables)}"[:100]
+
+
+TABLE_WORDS = frozenset({"FROM", "INTO", "UPDATE", "JOIN"})
+
+
+def watch_statements(app: Any, db: Any) -> StatementTimes:
+    """Listen to the app's engine's cursor and commit events (bench only: the app has
+    none)."""
+    from sqlalchemy import event
+
+    times = StatementTimes()
+    with app.app_context():
+        engine = db.engine
+
+    def before(*_: Any) -> None:
+        times.begin()
+
+    def after(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        times.end(statement_name(statement))
+
+    event.listen(engine, "before_cursor_execute", before)
+    event.listen(engine, "after_cursor_execute", after)
+
+    @event.listens_for(engine, "commit")
+    def commit_started(_conn: Any) -> None:
+        times.begin()
+
+    @event.listens_for(engine.pool, "reset")
+    def commit_ended(*_: Any) -> None:  # the pool's reset follows the commit
+        times.end("(commit and the connection's return)")
+
+    return times
 
 
 def report(stats: pstats.Stats, saves: int) -> None:
@@ -161,6 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--database-url", help="a PostgreSQL server instead of SQLite")
     parser.add_argument("--profile", action="store_true", help="under cProfile, with a report")
+    parser.add_argument(
+        "--statements", action="store_true", help="the wall time of each SQL statement a save"
+    )
     parser.add_argument(
         "--sentences",
         type=Path,

@@ -434,3 +434,35 @@ def test_the_page_query_is_the_page_statement_under_a_short_cache_key() -> None:
         short = len(repr(query._generate_cache_key()))
         assert short * 50 < len(repr(page_statement(following)._generate_cache_key()))
     assert page_query(True)._generate_cache_key() != page_query(False)._generate_cache_key()
+
+
+def test_the_page_query_is_planned_once_on_postgresql(app: Flask, ann: FlaskClient) -> None:
+    """PostgreSQL: each connection's session plans a prepared statement once
+    (annotate.factory.GENERIC_PLANS): eight saves without the script read the page's
+    query eight times on the one connection; psycopg prepares it for its sixth run, and
+    its last three runs use a generic plan, none a custom one (under PostgreSQL's
+    default, ``auto``, the first five runs of a prepared statement are custom plans).
+    SQLite: the connection's pragmas (foreign keys, the write-ahead log)."""
+    from annotate.extensions import db
+
+    one, two, _ = instance_ids(app)
+    for number in range(8):
+        response = ann.post(f"/annotate/{(one, two)[number % 2]}", data={"sub1": f"w{number}"})
+        assert response.status_code == 302
+    with app.app_context():
+        connection = db.session.connection()
+        if db.engine.dialect.name == "postgresql":
+            assert connection.exec_driver_sql("SHOW plan_cache_mode").scalar() == (
+                "force_generic_plan"
+            )
+            plans = connection.exec_driver_sql(
+                "SELECT generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE starts_with(statement, 'WITH ctx')"
+            ).all()
+            assert [tuple(row) for row in plans] == [(3, 0)]
+        else:
+            pragmas = [
+                connection.exec_driver_sql(f"PRAGMA {name}").scalar()
+                for name in ("foreign_keys", "journal_mode", "busy_timeout")
+            ]
+            assert pragmas == [1, "wal", 30000]
