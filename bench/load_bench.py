@@ -3,9 +3,11 @@ lexsub and, with ``--peer potato``, Potato, driven by the same simulated annotat
 
 What it measures
 ----------------
-N simulated annotators, each an asyncio task with an httpx client of its own (its own
-cookies, and for lexsub its own loopback address, 127.0.1.x, so that the log-in limit per
-address counts it alone), log in on the real log-in page and then loop save-and-next:
+N simulated annotators, each an asyncio task with a client of its own
+(:mod:`bench.raw_http`, HTTP/1.1 on asyncio's streams, which costs the shared machine a
+fraction of what httpx did: see that module), its own cookies and, for lexsub, its own
+loopback address, 127.0.1.x, so that the log-in limit per address counts it alone, log
+in on the real log-in page and then loop save-and-next:
 
 - **flat out** (``--annotators``, default 50): the next save as soon as the next
   sentence is shown;
@@ -118,9 +120,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
-import httpx
-
-from bench import machine
+from bench import machine, raw_http
 from bench.app_bench import add_gunicorn_arguments, machine_facts, scratch_postgres
 from tests import live_clients, live_server
 from tests.live_clients import Count, Page, Save, percentile
@@ -206,7 +206,7 @@ class Annotator:
 
     username: str
     password: str
-    client: httpx.AsyncClient
+    client: raw_http.Client
     sentence: int = 0  # the sentence on screen
     form: dict[str, str] = field(default_factory=dict)  # lexsub: the answer form's fields
     saves: list[Save] = field(default_factory=list)
@@ -234,14 +234,14 @@ class Site(Protocol):
 
 async def request(
     annotator: Annotator, method: str, url: str, **options: Any
-) -> httpx.Response | None:
+) -> raw_http.Response | None:
     """One request, made again after a pause while it fails at the connection level or
     with a 5xx (each counted), for up to :data:`PATIENCE` seconds (then None)."""
     until = time.monotonic() + PATIENCE
     while True:
         try:
             response = await annotator.client.request(method, url, **options)
-        except httpx.TransportError as error:
+        except raw_http.TransportError as error:
             annotator.connection_errors += 1
             what = f"{method} {url}: {type(error).__name__}: {error}"
         else:
@@ -255,10 +255,10 @@ async def request(
         await asyncio.sleep(RETRY_PAUSE)
 
 
-def page_of(response: httpx.Response) -> Page:
+def page_of(response: raw_http.Response) -> Page:
     return Page(
-        response.request.method,
-        response.request.url.raw_path.decode(),
+        response.method,
+        response.path,
         response.status_code,
         response.headers.get("location", ""),
         response.text,
@@ -267,16 +267,46 @@ def page_of(response: httpx.Response) -> Page:
 
 def answer_form(page: Page) -> dict[str, str] | None:
     """The fields of lexsub's answer form (``id="answer"``) in ``page``, None when it has
-    none; only the form's own markup is parsed (the whole page costs the clients more)."""
+    none; only the form's own markup is read, its ``<input>`` tags by
+    :func:`input_fields` (the whole page through an HTML parser cost the clients about
+    a millisecond a save)."""
     at = page.text.find('id="answer"')
     start = page.text.rfind("<form", 0, at)
     end = page.text.find("</form>", at)
     if at < 0 or start < 0 or end < 0:
         return None
-    return Page(page.method, page.path, page.status, "", page.text[start : end + 7]).form("answer")
+    return input_fields(page.text[start:end])
 
 
-def refuse(annotator: Annotator, what: str, response: httpx.Response) -> bool:
+INPUT = re.compile(r"<input\b([^>]*)>", re.IGNORECASE)
+ATTRIBUTE = re.compile(r"""([^\s=/>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+)))?""")
+NOT_SENT = frozenset({"submit", "button", "image", "file"})
+
+
+def input_fields(markup: str) -> dict[str, str]:
+    """What a browser submits from the ``<input>`` tags of one form's ``markup``, as
+    tests.live_clients.Page.form reads them with an HTML parser: each named field's
+    value (unescaped; "" when it has none), a check box only when ticked (its value, or
+    ``on``), no buttons or files."""
+    fields: dict[str, str] = {}
+    for attributes in INPUT.findall(markup):
+        found = {
+            name.lower(): html.unescape(double or single or bare)
+            for name, double, single, bare in ATTRIBUTE.findall(attributes)
+        }
+        name = found.get("name")
+        if not name:
+            continue
+        kind = (found.get("type") or "text").lower()
+        if kind == "checkbox":
+            if "checked" in found:
+                fields[name] = found.get("value") or "on"
+        elif kind not in NOT_SENT:
+            fields[name] = found.get("value") or ""
+    return fields
+
+
+def refuse(annotator: Annotator, what: str, response: raw_http.Response) -> bool:
     """Note an answer that is not what the page expects; the annotator stops."""
     annotator.unexpected.append(f"{annotator.username}: {what}: {page_of(response).describe()}")
     return False
@@ -311,13 +341,13 @@ class Lexsub:
         response = await request(annotator, "GET", path, follow_redirects=True)
         if response is None:
             return False
-        if response.status_code == 200 and FINISHED.fullmatch(response.url.path):
+        if response.status_code == 200 and FINISHED.fullmatch(response.path):
             response = await request(
                 annotator, "GET", f"/annotate/{self.order[0]}", follow_redirects=True
             )
             if response is None:
                 return False
-        found = re.fullmatch(r"/annotate/(\d+)", response.url.path)
+        found = re.fullmatch(r"/annotate/(\d+)", response.path)
         form = answer_form(page_of(response))
         if response.status_code != 200 or found is None or form is None:
             return refuse(annotator, f"no sentence page at {path}", response)
@@ -522,15 +552,10 @@ async def drive(
         Annotator(
             username,
             password,
-            httpx.AsyncClient(
-                base_url=f"http://{live_clients.HOST}:{port}",
-                transport=httpx.AsyncHTTPTransport(
-                    local_address=live_clients.client_address(i) if own_addresses else None,
-                    limits=httpx.Limits(max_connections=1, keepalive_expiry=1.0),
-                ),
-                timeout=60.0,
-                verify=False,  # plain HTTP: no certificates to load for each client
-                trust_env=False,
+            raw_http.Client(
+                live_clients.HOST,
+                port,
+                live_clients.client_address(i) if own_addresses else None,
             ),
         )
         for i, username in enumerate(usernames)
@@ -1083,7 +1108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{POTATO_THREADS} threads (its Docker entry point); its own file store"
         )
     print(
-        f"  clients   asyncio + httpx {httpx.__version__} in one process on the same machine; "
+        "  clients   asyncio + bench/raw_http.py in one process on the same machine; "
         f"{options.duration:.0f} s a run; flat out {options.annotators} annotators, realistic "
         f"{options.realistic_annotators} thinking {options.think:g} s on average (exponential)"
     )

@@ -10,17 +10,22 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from bench.load_bench import (
     Result,
+    answer_form,
     comparisons,
     cycle_percentiles,
+    input_fields,
     potato_config,
     potato_store,
     save_times,
     scaled,
 )
-from tests.live_clients import Count, Save, compare_saves
+from tests.conftest import assign, instance_ids, login, make_user
+from tests.live_clients import Count, Page, Save, compare_saves
 
 
 def save(username: str, sentence: int, token: str, acknowledged: bool = True) -> Save:
@@ -209,3 +214,51 @@ def test_scaled_repeats_every_word_under_new_names(tmp_path: Path) -> None:
         ("stand_2.v", ["3-2"]),
     ]
     assert lexelts[2].instances[1].text == "A bright light <here>."
+
+
+FORM = """<form id="answer" method="post" action="/annotate/7">
+<input type="hidden" name="csrf_token" value="a&amp;b&quot;c">
+<input name="sub1" value='it&#39;s'><INPUT TYPE="TEXT" NAME="sub2">
+<input type="checkbox" name="nil" checked><input type="checkbox" name="mw" value="yes">
+<input type="checkbox" name="used_dictionary" value="on" checked="checked">
+<input type="submit" name="go" value="Save"><input type=file name=upload>
+<input name=multiword value=bare><input value="nameless"></form>"""
+
+
+def test_the_answer_forms_fields_are_what_a_browser_submits() -> None:
+    """The bench's reading of a form's ``<input>`` tags gives what the HTML parser of
+    tests/live_clients gives, on a form with every case the reading tells apart."""
+    page = Page("GET", "/annotate/7", 200, "", f"<p>before</p>{FORM}<p>after</p>")
+    assert (
+        answer_form(page)
+        == page.form("answer")
+        == {
+            "csrf_token": 'a&b"c',
+            "sub1": "it's",
+            "sub2": "",
+            "nil": "on",
+            "used_dictionary": "on",
+            "multiword": "bare",
+        }
+    )
+    assert input_fields(FORM) == page.form("answer")
+
+
+def test_the_answer_form_of_a_real_page_reads_as_the_html_parser_reads_it(
+    app: Flask, client: FlaskClient, dataset: int
+) -> None:
+    make_user(app, "ann")
+    assign(app, "ann", dataset)
+    login(client, "ann")
+    one, two, _ = instance_ids(app)
+    client.post(f"/annotate/{one}", data={"sub1": "clever", "mw": "on", "multiword": "a b"})
+    forms = []
+    for sentence in (one, two):
+        text = client.get(f"/annotate/{sentence}").get_data(as_text=True)
+        page = Page("GET", f"/annotate/{sentence}", 200, "", text)
+        assert answer_form(page) == page.form("answer")
+        forms.append({k: v for k, v in page.form("answer").items() if k != "csrf_token"})
+    assert forms == [
+        {"sub1": "clever", "sub2": "", "sub3": "", "mw": "on", "multiword": "a b"},
+        {"sub1": "", "sub2": "", "sub3": "", "multiword": ""},
+    ]
