@@ -146,6 +146,7 @@ class _Scan:
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
+        self.unique: dict[str, None] = {}  # oot: its distinct guesses
         self.guesses_line = 0  # the line they were read from
         self.forms: dict[str, str] = {}  # the fixed rules' form of each guess seen
         self.differ: Collection[str] = () if differ is None else differ
@@ -206,6 +207,8 @@ class _Scan:
         stales = bytearray()
         ids: list[str] = []
         held = self.guesses  # score.pl's @res
+        held_unique = unique = self.unique  # oot: its distinct guesses, in order
+        scored = self.scored
         held_line = self.guesses_line
         total = self.total
         attempted = mode_attempted = mode_correct = duplicate_lines = 0
@@ -251,7 +254,7 @@ class _Scan:
                     and item_id not in self.firsts
                 ):  # the fixed reading may put it in T: its first line is dirty
                     self.firsts.add(item_id)
-                    at = self.scored + len(scores)
+                    at = scored + len(scores)
                     dirty.append((number, row, at, 0, -1, 0.0, 0, kind, None))
                 continue
             stale = False
@@ -284,25 +287,30 @@ class _Scan:
                 if count:
                     attempted += 1
                 if oot:
-                    duplicates = count - len(set(guesses))
+                    unique = dict.fromkeys(guesses)  # the distinct guesses, in order
+                    duplicates = count - len(unique)
                     if duplicates:
                         duplicate_lines += 1
                     if count > OOT_GUESSES:
                         guesses = guesses[:OOT_GUESSES]
                         count = OOT_GUESSES
+                        unique = dict.fromkeys(guesses)
                 held = guesses
+                held_unique = unique
                 held_line = number
             elif fixed:
                 guesses = held = []
+                unique = held_unique = {}
                 count = 0
             else:
                 guesses = held
+                unique = held_unique
                 count = len(guesses)
                 stale = count > 0
                 alike = False
             norms = item.norms
             credit = 0.0
-            for guess in dict.fromkeys(guesses) if distinct else guesses:
+            for guess in unique if distinct else guesses:
                 if guess in norms:
                     credit += norms[guess]
             score = credit if oot or not credit else credit / count
@@ -311,7 +319,7 @@ class _Scan:
             tried = right = False
             if count and mode and mode != "0":  # Perl's truth of the mode
                 tried = True
-                right = mode in guesses if oot else mode == guesses[0]
+                right = mode in unique if oot else mode == guesses[0]
                 mode_attempted += 1
                 mode_correct += right
             answered = count > 0 and not stale
@@ -324,17 +332,17 @@ class _Scan:
                     if len(repeated_lines) < LINES_LISTED:
                         repeated_lines.append(number)
                     credit = 0.0
-                    for guess in dict.fromkeys(guesses):
+                    for guess in unique:
                         if guess in norms:
                             credit += norms[guess]
                     if credit != score:
-                        fixed_at.append(self.scored + len(scores))
+                        fixed_at.append(scored + len(scores))
                         fixed_scores.append(credit)
                 elif not alike or duplicates or item_id in differ:
                     bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
                     source = held_line if stale else 0
                     reading = hash(tuple(guesses))
-                    at = self.scored + len(scores)
+                    at = scored + len(scores)
                     same = None if item_id in differ else item
                     dirty.append(
                         (number, row, at, reading, bits | count << 4, score, source, kind, same)
@@ -368,6 +376,7 @@ class _Scan:
                     )
                 )
         self.guesses = held
+        self.unique = held_unique
         self.guesses_line = held_line
         self.head = (head_id, head_item)
         self.taken = taken

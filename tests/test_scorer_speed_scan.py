@@ -16,9 +16,11 @@ lines, gold items out of T or whose counts add up to 0.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import scoring.lines
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.formats import FormatError
 from scoring.formats.gold import (
@@ -145,6 +147,26 @@ def test_the_chunked_scan_on_a_known_case() -> None:
     assert [row.stale for row in scores.items] == [False, True]
     assert (scores.attempted, scores.mode_attempted, scores.mode_correct) == (1, 1, 1)
     assert scores.trace is not None and scores.trace.unscored == [(5, "9")]
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 1])
+def test_an_oot_answer_cut_to_ten_is_held_for_the_next_empty_answer(
+    monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """Hand-computed: line 1 has 11 guesses (a repeat: a duplicate line), cut to its
+    first ten, so its 11th, ``sunny``, is no guess; line 2's empty answer is scored with
+    those ten (score.pl's stale @res), and id 2's mode ``sunny`` is not among them. With
+    chunks of one line (``chunk`` 1) the held guesses cross a chunk's end."""
+    monkeypatch.setattr(scoring.lines, "CHUNK", chunk)
+    gold = read_gold(["w.n 1 :: glad 3;merry 1;", "w.n 2 :: sunny 3;glad 1;"], "compat")
+    text = "w.n 1 ::: glad;glad;" + "x;" * 8 + "sunny\nw.n 2 ::: \n"
+    scores = score_system("oot", gold, text, "sys", keep_items=True, trace=True)
+    assert scores == score_lines("oot", gold, text, "sys", keep_items=True, trace=True)
+    # line 1: glad twice, 3/4 each; line 2: glad twice against id 2, 1/4 each
+    assert [row.score for row in scores.items] == [1.5, 0.5]
+    assert [row.stale for row in scores.items] == [False, True]
+    assert (scores.attempted, scores.duplicate_lines) == (1, 1)
+    assert (scores.mode_attempted, scores.mode_correct) == (2, 1)
 
 
 def test_the_chunked_scan_dies_where_score_pl_dies() -> None:
