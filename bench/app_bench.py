@@ -34,13 +34,14 @@ How to run (from the repository root)
     .venv/bin/python -m bench.app_bench --database-url postgresql://postgres@127.0.0.1:5432/postgres
 
 ``--database-url`` names a PostgreSQL server (and a database to connect to there): the
-bench creates a database ``lexsub_bench_<pid>`` on it for the run and drops it after, and
+bench creates a database ``lexsub_bench_<pid>_<n>`` on it for the run and drops it after, and
 touches nothing else. ``bash scripts/postgres.sh`` prints the URL of a local one.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import sqlite3
@@ -156,6 +157,9 @@ def run(database: str, url: str, folder: Path, options: argparse.Namespace) -> R
     )
 
 
+_SCRATCH = itertools.count(1)
+
+
 @contextmanager
 def scratch_postgres(server_url: str) -> Iterator[tuple[str, str]]:
     """A new database on the server of ``server_url`` for the run, dropped after:
@@ -163,7 +167,7 @@ def scratch_postgres(server_url: str) -> Iterator[tuple[str, str]]:
     import psycopg
     from sqlalchemy.engine import make_url
 
-    name = f"lexsub_bench_{os.getpid()}"
+    name = f"lexsub_bench_{os.getpid()}_{next(_SCRATCH)}"  # several at once in a run
     server = make_url(server_url).set(drivername="postgresql")
     connect = server.render_as_string(hide_password=False)
     with psycopg.connect(connect, autocommit=True) as connection:

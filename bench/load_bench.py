@@ -37,7 +37,7 @@ lexsub
     The real app (``wsgi:app``) under gunicorn as docs/deploy.md deploys it:
     ``--workers`` sync worker processes (default 2 * CPUs + 1, gunicorn's advice), on a
     fresh SQLite file and on a fresh PostgreSQL database (``--postgres-url``: a database
-    ``lexsub_bench_<pid>`` is created on that server and dropped after), made by
+    ``lexsub_bench_<pid>_<n>`` is created on that server and dropped after), made by
     ``lexsub init-db`` and ``lexsub demo``; the sentences (``--sentences``) are imported
     with ``lexsub import``; the demo organiser creates the annotators' accounts on the
     Accounts page (tests/live_server.py, tests/live_clients.py); on PostgreSQL the

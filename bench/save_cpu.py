@@ -9,7 +9,13 @@ annotator logged in through the log-in page, then ``--saves`` save-and-next by t
 page's script (``POST /annotate/<id>`` with ``Accept: application/json``, the next
 sentence's page in the JSON answer) through Flask's test client, no HTTP server: the
 app's own CPU a save (``time.process_time``, this process only, so PostgreSQL's backend
-is not counted) and the wall time, median and mean. With ``--profile`` the saves run
+is not counted) and the wall time, median and mean. Several sizes (``--scale 1 100``)
+are each made first and then saved to in turn, save by save, so that whatever the
+machine or the process does meanwhile falls on every size alike (one size after the
+other, the second ran a quarter to a half slower, whichever it was). With ``--statements``
+the wall time of each SQL statement a save runs (from the driver's call to its return,
+as SQLAlchemy's cursor events see it) is printed, median and mean a save, with the
+commit's. With ``--profile`` the saves run
 under cProfile (timed by ``time.process_time``: CPU, not waits) and the functions with
 the most time of their own are printed, with the share of the CPU time spent in each part
 of the stack (the view and its SQL, SQLAlchemy, the template, Flask and Werkzeug, the
@@ -33,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import statistics
 import sys
@@ -40,6 +47,8 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +75,22 @@ def part(filename: str, function: str) -> str:
     return "other"
 
 
-def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[float], list[float]]:
-    """(CPU seconds, wall seconds) of each save-and-next."""
+@dataclass
+class Site:
+    """One size's app, its logged-in client and each save's times."""
+
+    name: str
+    app: Any
+    client: Any
+    following: int  # the sentence the next save answers
+    timings: StatementTimes | None
+    profile: cProfile.Profile | None
+    cpu: list[float] = field(default_factory=list)
+    wall: list[float] = field(default_factory=list)
+
+
+def prepare(name: str, url: str, sentences: Path, options: argparse.Namespace) -> Site:
+    """The app on ``url`` with ``sentences`` imported, one annotator logged in."""
     from flask_migrate import upgrade
     from sqlalchemy import select
 
@@ -106,35 +129,46 @@ def run(url: str, sentences: Path, options: argparse.Namespace) -> tuple[list[fl
         raise SystemExit(f"save_cpu: log-in answered {response.status_code}")
     if timings is not None:
         timings.current.clear()  # the log-in's
-    cpu: list[float] = []
-    wall: list[float] = []
-    following = first
     profile = cProfile.Profile(time.process_time) if options.profile else None
-    for number in range(options.saves):
-        form = {"sub1": f"word{number}", "sub2": "other"}
-        started, started_cpu = time.perf_counter(), time.process_time()
-        if profile is not None:
-            profile.enable()
-        response = client.post(
-            f"/annotate/{following}", data=form, headers={"Accept": "application/json"}
-        )
-        if profile is not None:
-            profile.disable()
-        cpu.append(time.process_time() - started_cpu)
-        wall.append(time.perf_counter() - started)
-        answer = response.get_json()
-        if response.status_code != 200 or not answer or answer.get("next") is None:
-            raise SystemExit(f"save_cpu: save {number} answered {response.status_code}")
-        following = answer["next"]
-        if timings is not None:
-            timings.end_save()
-    if timings is not None:
-        timings.report()
+    if first is None:
+        raise SystemExit(f"save_cpu: no sentence was imported from {sentences}")
+    return Site(name, app, client, first, timings, profile)
+
+
+def save(site: Site, number: int) -> None:
+    """One save-and-next by fetch, timed (CPU of this process, and wall)."""
+    form = {"sub1": f"word{number}", "sub2": "other"}
+    profile = site.profile
+    started, started_cpu = time.perf_counter(), time.process_time()
     if profile is not None:
-        report(pstats.Stats(profile), options.saves)
-    with app.app_context():
+        profile.enable()
+    response = site.client.post(
+        f"/annotate/{site.following}", data=form, headers={"Accept": "application/json"}
+    )
+    if profile is not None:
+        profile.disable()
+    site.cpu.append(time.process_time() - started_cpu)
+    site.wall.append(time.perf_counter() - started)
+    answer = response.get_json()
+    if response.status_code != 200 or not answer or answer.get("next") is None:
+        raise SystemExit(f"save_cpu: {site.name}: save {number} answered {response.status_code}")
+    site.following = answer["next"]
+    if site.timings is not None:
+        site.timings.end_save()
+
+
+def finish(site: Site, saves: int) -> None:
+    """Print the site's statement times and profile; close its connections."""
+    from annotate.extensions import db
+
+    if site.timings is not None or site.profile is not None:
+        print(f"{site.name}:")
+    if site.timings is not None:
+        site.timings.report()
+    if site.profile is not None:
+        report(pstats.Stats(site.profile), saves)
+    with site.app.app_context():
         db.engine.dispose()
-    return cpu, wall
 
 
 class StatementTimes:
@@ -254,19 +288,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     if options.saves < 1 or min(options.scale) < 1:
         parser.error("--saves and --scale must be at least 1")
     load_before = machine.load_average()
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="save_cpu-") as folder:
+    sites: list[Site] = []
+    with tempfile.TemporaryDirectory(prefix="save_cpu-") as folder, ExitStack() as stack:
         for factor in options.scale:
             sentences = scaled(options.sentences, factor, Path(folder))
-            name = f"x{factor}" if factor != 1 else "x1"
             if options.database_url:
-                with scratch_postgres(options.database_url) as (url, version):
-                    cpu, wall = run(url, sentences, options)
-                    rows.append(summary(f"PostgreSQL {version}, {name}", cpu, wall))
+                url, version = stack.enter_context(scratch_postgres(options.database_url))
+                name = f"PostgreSQL {version}, x{factor}"
             else:
                 url = f"sqlite:///{Path(folder) / f'bench-{factor}.sqlite'}"
-                cpu, wall = run(url, sentences, options)
-                rows.append(summary(f"SQLite, {name}", cpu, wall))
+                name = f"SQLite, x{factor}"
+            sites.append(prepare(name, url, sentences, options))
+        gc.collect()  # the imports' garbage, before any save is timed
+        for number in range(options.saves):  # the sizes in turn, save by save
+            for site in sites:
+                save(site, number)
+        for site in sites:
+            finish(site, options.saves)
+    rows = [summary(site.name, site.cpu, site.wall) for site in sites]
     print("save_cpu: save-and-next by fetch, in-process (Flask's test client), one annotator")
     for name, value in machine_facts():
         print(f"  {name:<8} {value}")
