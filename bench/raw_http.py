@@ -84,24 +84,28 @@ class Client:
     ) -> Response:
         """Send one request (and, with ``follow_redirects``, GET each ``Location`` it is
         sent to); raises :class:`TransportError` when the connection fails."""
-        response = await self._exchange(method, path, data, json, headers)
+        response = await self._exchange(
+            method, path, self._message(method, path, data, json, headers)
+        )
         for _ in range(REDIRECTS):
             if not follow_redirects or response.status_code not in (301, 302, 303, 307, 308):
                 break
-            response = await self._exchange("GET", _path_of(response.headers["location"]))
+            path = _path_of(response.headers["location"])
+            response = await self._exchange("GET", path, self._message("GET", path))
         return response
 
     async def aclose(self) -> None:
         self._drop()
 
-    async def _exchange(
+    def _message(
         self,
         method: str,
         path: str,
         data: Mapping[str, str] | None = None,
         json: Any = None,
         headers: Mapping[str, str] | None = None,
-    ) -> Response:
+    ) -> bytes:
+        """The request's bytes: its head (with the cookies) and its body."""
         body = b""
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         if data is not None:
@@ -115,7 +119,9 @@ class Client:
         if self.cookies:
             lines.append("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items()))
         lines.extend(f"{name}: {value}" for name, value in (headers or {}).items())
-        message = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+    async def _exchange(self, method: str, path: str, message: bytes) -> Response:
         try:
             return await asyncio.wait_for(self._send(method, path, message), self.timeout)
         except TimeoutError as error:  # (an OSError)
