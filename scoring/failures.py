@@ -10,7 +10,6 @@ drop-in scorer parses score.pl's arguments by hand and starts without it.
 from __future__ import annotations
 
 import sys
-import zlib
 from collections.abc import Callable
 
 import scoring
@@ -21,9 +20,30 @@ if TYPE_CHECKING:
 
 USAGE_STATUS = 2
 ERROR_STATUS = 1
-FAILURES: tuple[type[BaseException], ...] = (OSError, ValueError, EOFError, zlib.error)
-"""What reading and checking a file raise: the file system's errors, a format broken
-(``ValueError``: FormatError, TextError, JSON errors…), a truncated or corrupt gzip file."""
+READING: tuple[type[BaseException], ...] = (OSError, ValueError, EOFError)
+"""What reading and checking a file raise, a corrupt gzip file's ``zlib.error`` aside
+(:func:`failures`)."""
+
+
+def failures() -> tuple[type[BaseException], ...]:
+    """What reading and checking a file raise: the file system's errors, a format broken
+    (``ValueError``: FormatError, TextError, JSON errors…), a truncated or corrupt gzip
+    file (``EOFError``, ``zlib.error``). ``zlib`` is not loaded for it: a process that
+    has not loaded it cannot have raised its error (the drop-in scorer starts without
+    the shared library; ``except failures()`` is evaluated only when something is
+    raised)."""
+    zlib = sys.modules.get("zlib")
+    return READING if zlib is None else (*READING, zlib.error)
+
+
+def __getattr__(name: str) -> tuple[type[BaseException], ...]:
+    """``FAILURES``: :func:`failures` with ``zlib`` loaded, for the commands that
+    import it by name."""
+    if name == "FAILURES":
+        import zlib
+
+        return (*READING, zlib.error)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def one_line(message: str) -> str:
@@ -37,7 +57,8 @@ def describe(error: BaseException) -> str:
         if error.filename is not None:
             return f"cannot use {error.filename}: {error.strerror}"
         return error.strerror
-    if isinstance(error, EOFError | zlib.error):
+    zlib = sys.modules.get("zlib")
+    if isinstance(error, EOFError) or (zlib is not None and isinstance(error, zlib.error)):
         return f"not a complete gzip file ({error})"
     return str(error) or type(error).__name__
 
@@ -58,5 +79,5 @@ def guarded(body: Callable[[], int], err: TextIO | None = None) -> int:
     """Run a command's body: its exit status, or :func:`fail` on a file's failure."""
     try:
         return body()
-    except FAILURES as error:
+    except failures() as error:
         return fail(describe(error), err)

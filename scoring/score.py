@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 
 from scoring import TYPE_CHECKING
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
-from scoring.failures import FAILURES, USAGE_STATUS, describe, fail, version_line
+from scoring.failures import USAGE_STATUS, describe, fail, failures, version_line
 from scoring.files import not_utf8, without_mark
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
@@ -207,7 +207,7 @@ def _score_and_print(
             check_utf8(options.system)
             read_system(options.system, _kind(options.measure))
         text, notes = _score(options, unread, pending)
-    except FAILURES as error:
+    except failures() as error:
         return fail(describe(error), err)
     except ScorerDied as died:
         write(encode(died.stdout))  # score.pl's own messages, such as "Error in FILE on line N"

@@ -240,6 +240,7 @@ _NOT_AT_START = (
     "math",
     "unicodedata",
     "bisect",
+    "zlib",
 )
 """Modules a best or oot run of the text output does without (its start-up is most of the
 command's time on the task's own 1,696 items): the mw and SWORDS measures are registered
@@ -251,7 +252,8 @@ dataclasses (``dataclasses`` imports ``inspect``, ``ast``, ``dis``) but
 (:data:`scoring.TYPE_CHECKING`: no ``typing``), and the cache of gold readings digests
 with ``_blake2`` (``hashlib`` loads OpenSSL); ``math``, ``unicodedata`` and ``bisect``
 (extension modules, each a shared library to load) wait for text past ASCII or a
-diagnosis that lists lines by search."""
+diagnosis that lists lines by search, and ``zlib`` for a gzip file (a failure is caught
+by :func:`scoring.failures.failures`, which names ``zlib.error`` once it is loaded)."""
 
 
 @pytest.mark.parametrize("options", [["-t", "best"], ["-t", "oot"], ["--fixed", "--by-pos"]])
@@ -331,3 +333,32 @@ def test_main_in_a_process_with_streams_of_its_own_raises_system_exit(
     assert ended.value.code == 0
     printed.flush()
     assert printed.buffer.getvalue().decode().startswith("Total = 3, attempted = 2\n")
+
+
+def test_a_corrupt_gzip_file_is_a_failure_with_or_without_zlib_loaded() -> None:
+    """:func:`scoring.failures.failures` is what a file's reading raises; ``zlib.error``
+    is among them once ``zlib`` is loaded (before that nothing can raise it), and
+    ``FAILURES``, for the commands that import it by name, always has it."""
+    code = (
+        "import sys, scoring.failures as f\n"
+        "print(sorted(e.__name__ for e in f.failures()), 'zlib' in sys.modules)\n"
+        "import gzip, zlib\n"
+        "try:\n"
+        "    gzip.decompress(gzip.compress(b'x' * 100)[:-12] + b'corrupt!')\n"
+        "except f.failures() as error:\n"
+        "    print(sorted(e.__name__ for e in f.failures()), f.describe(error)[:24])\n"
+        "from scoring.failures import FAILURES\n"
+        "print(zlib.error in FAILURES)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    assert done.stdout.splitlines() == [
+        "['EOFError', 'OSError', 'ValueError'] False",
+        "['EOFError', 'OSError', 'ValueError', 'error'] not a complete gzip file",
+        "True",
+    ]
