@@ -82,8 +82,10 @@ class Client:
         headers: Mapping[str, str] | None = None,
         follow_redirects: bool = False,
     ) -> Response:
-        """Send one request (and, with ``follow_redirects``, GET each ``Location`` it is
-        sent to); raises :class:`TransportError` when the connection fails."""
+        """Send one request to ``path`` (or to a whole URL's path: a ``Location`` as it
+        came) and, with ``follow_redirects``, GET each ``Location`` it is sent to; raises
+        :class:`TransportError` when the connection fails."""
+        path = _path_of(path)
         response = await self._exchange(
             method, path, self._message(method, path, data, json, headers)
         )

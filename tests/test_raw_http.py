@@ -110,7 +110,9 @@ def test_json_bodies_redirects_followed_and_a_deleted_cookie() -> None:
         )
         client = raw_http.Client("127.0.0.1", port)
         client.cookies["flash"] = "old"
-        page = await client.request("POST", "/save", json={"k": [1, "é"]}, follow_redirects=True)
+        page = await client.request(
+            "POST", f"http://127.0.0.1:{port}/save", json={"k": [1, "é"]}, follow_redirects=True
+        )
         assert (page.status_code, page.path, page.method, page.text) == (
             200,
             "/annotate/7?x=1",
@@ -122,6 +124,7 @@ def test_json_bodies_redirects_followed_and_a_deleted_cookie() -> None:
         server.close()
 
     run(test)
+    assert seen[0].startswith(b"POST /save HTTP/1.1\r\n")
     assert seen[0].endswith(b'\r\n\r\n{"k": [1, "\\u00e9"]}')
     assert b"Content-Type: application/json\r\nContent-Length: 20\r\n" in seen[0]
     assert seen[1].startswith(b"GET /annotate/7?x=1 HTTP/1.1\r\n")
