@@ -33,6 +33,7 @@ from scoring.official import (
     guesses_compat,
     official_figure,
 )
+from scoring.patterns import lazy
 from scoring.perl import perl_round
 from scoring.records import Record
 from scoring.scan import score_rows, score_system
@@ -42,7 +43,7 @@ from scoring.types import Task
 if TYPE_CHECKING:
     from typing import AnyStr
 
-_NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
+_NON_PREFIX = lazy(r"non[\s-]", re.ASCII)
 MAX_LISTED = LINES_LISTED
 _FORMS_KEPT = 1 << 16
 """How many guesses' normal forms the diagnosis keeps at most."""
@@ -407,7 +408,7 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     return found
 
 
-_UPPER_LINE = re.compile(rb"[A-Z][^\n]*")
+_UPPER_LINE = lazy(rb"[A-Z][^\n]*")
 _start = methodcaller("start")
 
 

@@ -18,6 +18,8 @@ from collections.abc import Iterator, Sequence
 from functools import cache
 from operator import itemgetter
 
+from scoring.patterns import lazy
+
 PATTERNS = {
     "gold": r"([\w.]+) (\S+) :: (.*)",
     "best": r"([\w.]+) (\S+) :: (.*)",
@@ -26,15 +28,21 @@ PATTERNS = {
 
 
 @cache
-def _patterns(kind: str, unicode: bool) -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """A ``kind`` line's pattern over a whole text (a line that does not match is the
-    last group) and over one line, compiled when first used: a run reads two kinds."""
-    pattern = PATTERNS[kind]
+def _anchored(kind: str, unicode: bool) -> re.Pattern[str]:
+    """A ``kind`` line's pattern over a whole text, a line that does not match being the
+    last group; compiled when first used (a run reads two kinds)."""
     flags = 0 if unicode else re.ASCII
-    return re.compile(rf"^(?:{pattern}|(.*))$", flags | re.MULTILINE), re.compile(pattern, flags)
+    return re.compile(rf"^(?:{PATTERNS[kind]}|(.*))$", flags | re.MULTILINE)
 
 
-NONSPACE = re.compile(r"\S", re.ASCII)
+@cache
+def _exact(kind: str, unicode: bool) -> re.Pattern[str]:
+    """A ``kind`` line's pattern over one line, unanchored as score.pl's; compiled only
+    for a text with a line the anchored pattern does not match (:func:`_repair`)."""
+    return re.compile(PATTERNS[kind], 0 if unicode else re.ASCII)
+
+
+NONSPACE = lazy(r"\S", re.ASCII)
 _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
 
@@ -65,7 +73,7 @@ def iter_chunks(
     numbered as Perl's ``$lcnt`` counts them.
     """
     unicode = unicode and not text.isascii()  # the same patterns on ASCII text
-    anchored, exact = _patterns(kind, unicode)
+    anchored = _anchored(kind, unicode)
     number = 1
     start = 0
     size = len(text)
@@ -76,7 +84,7 @@ def iter_chunks(
         if text[end - 1] == "\n":
             found.pop()  # the empty "line" after the chunk's last newline
         if "" in map(_first, found):  # some line did not match anchored: look again
-            _repair(found, exact)
+            _repair(found, _exact(kind, unicode))
         yield number, found
         number += len(found)
         start = end

@@ -12,9 +12,8 @@ A response as the app exports it (with its item, dictionary use and time) is the
 responses format's record, :class:`scoring.formats.responses.Response`.
 """
 
-import re
-
 from scoring import TYPE_CHECKING
+from scoring.patterns import lazy
 from scoring.records import Record
 
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ class Answer(Record):
     multiword: str | None = None
 
 
-LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
+LEXELT = lazy(r"[^\s.][^\s]*\.[nvar]")
 """A lexelt as every strict reader takes it: ``lemma.pos`` or ``lemma.orig_pos.pos`` with
 the last part one of n, v, a, r."""
 

@@ -22,7 +22,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache, partial
+from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
 
@@ -30,6 +30,7 @@ from scoring import TYPE_CHECKING
 from scoring.formats import FormatError
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
+from scoring.patterns import pattern
 from scoring.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.records import Record
 from scoring.terms import fold, mode, normalise
@@ -48,13 +49,6 @@ _is_none = partial(is_, None)
 # score.pl's gold-entry patterns (shared with the multiword gold reader)
 FIRST_COUNT = r"[\w'\-\s]+ (\d+)"
 ENTRY = r"(\w[\w'\-\s]+) (\d+)"
-
-
-@cache
-def pattern(source: str, flags: int = 0) -> re.Pattern[str]:
-    """A pattern of this module, compiled when first used: a run whose gold reading is
-    loaded from the cache (:mod:`scoring.gold_cache`) uses none of them."""
-    return re.compile(source, flags)
 
 
 class ItemGold(Record):

@@ -7,12 +7,12 @@ ranked formats (:func:`parse_all`), and the one rule of a JSON Lines object's ke
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable, Sequence
 
 from scoring import TYPE_CHECKING
 from scoring.files import refuse_wide
 from scoring.formats import FormatError
+from scoring.patterns import lazy
 from scoring.types import LEXELT
 
 ENCODING = "utf-8"
@@ -141,7 +141,7 @@ def json_object_problem(obj: object, keys: Sequence[str]) -> str | None:
     return None
 
 
-_ID = re.compile(r"\S+")
+_ID = lazy(r"\S+")
 
 
 def split_head(text: str, separator: str) -> tuple[str, str, str] | str:
