@@ -278,6 +278,33 @@ def test_a_text_run_loads_only_what_it_needs(files: tuple[Path, Path], options: 
     assert done.stdout.startswith("Total = 3, attempted = ")
 
 
+def test_the_program_runs_without_a_collection_of_garbage(files: tuple[Path, Path]) -> None:
+    """Run as ``python -m scoring.score``, the scorer turns the cyclic collector off before
+    its imports (tens of thousands of objects, no garbage): no collection runs from the
+    module's first line to the process's exit (gc.callbacks would see one)."""
+    system, gold = files
+    code = (
+        "import gc, os, runpy, sys\n"
+        "seen = []\n"
+        "gc.callbacks.append(lambda phase, info: seen.append(phase))\n"
+        "exit = os._exit\n"
+        "os._exit = lambda code: (print('collections', len(seen), file=sys.stderr), exit(code))\n"
+        "import scoring\n"  # the package, which runpy imports before it runs the module
+        "seen.clear()\n"
+        "sys.argv = ['scoring.score', *sys.argv[1:]]\n"
+        "runpy.run_module('scoring.score', run_name='__main__', alter_sys=True)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code, str(system), str(gold), "--no-cache"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
+    assert done.stderr.splitlines()[-1] == "collections 0"
+    assert done.stdout.startswith("Total = 3, attempted = ")
+
+
 @pytest.mark.parametrize(
     ("options", "status"),
     [(["-t", "best", "-v"], 0), (["-t", "oot", "-v"], 0), (["-t", "bad"], 2), (["--fixed"], 1)],
