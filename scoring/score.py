@@ -172,6 +172,7 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None, stderr: TextIO | No
         out.write(encode(version_line("lexsub-score") + "\n"))
         return 0
     gc.disable()  # millions of small acyclic objects: collections only cost time here
+    _KEPT.clear()  # a previous run's, in this process
     try:
         return _run(argv, out, err)
     finally:
@@ -301,7 +302,9 @@ def _score(
         if options.cache:
             from scoring.gold_cache import cached_gold_pair
 
-            compat, fixed, differ = cached_gold_pair(gold_text, options.gold, later=pending)
+            compat, fixed, differ = cached_gold_pair(
+                gold_text, options.gold, later=pending, keep=_KEPT
+            )
         else:
             compat, fixed, differ = read_gold_pair(gold_text, options.gold)
     except FormatError as error:
@@ -355,7 +358,7 @@ def _cached_compat(
     from scoring.gold_cache import cached_gold_pair
 
     try:
-        return cached_gold_pair(gold_text, options.gold, later=pending)[0]
+        return cached_gold_pair(gold_text, options.gold, later=pending, keep=_KEPT)[0]
     except FormatError:
         return None
 
@@ -381,6 +384,12 @@ def _render(
     if options.by_pos:
         text += "\n" + pos_tables([(os.path.basename(name), by_pos(scores, gold))], measure)
     return text
+
+
+_KEPT: list[object] = []
+"""What a run loads and need not free (:func:`scoring.gold_cache.cached_gold_pair`'s
+``keep``): the process ends at once after it (:func:`_end`); a later run in the same
+process frees it."""
 
 
 def main() -> None:

@@ -89,6 +89,21 @@ def test_a_loaded_entry_is_the_reading(tmp_path: Path) -> None:
     assert list(second[0].items) == list(read_gold(GOLD, "compat").items)
 
 
+def test_a_loaded_entry_can_be_kept_rather_than_freed(tmp_path: Path) -> None:
+    """``keep`` gets the items as marshal made them (one tuple a distinct item, equal to
+    the ItemGold copied from it), for the scorer, whose process ends without freeing."""
+    cold = read_gold_pair(GOLD, "gold")
+    kept: list[object] = []
+    cached_gold_pair(GOLD, "gold", str(tmp_path), keep=kept)
+    assert kept == []  # read from the text: nothing was loaded
+    warm = cached_gold_pair(GOLD, "gold", str(tmp_path), keep=kept)
+    assert_same_pair(cold, warm)
+    [raw] = kept
+    assert isinstance(raw, tuple) and all(type(item) is tuple for item in raw)
+    items = {id(item): item for reading in warm[:2] for item in reading.items.values()}
+    assert sorted(repr(tuple(item)) for item in items.values()) == sorted(map(repr, raw))
+
+
 def test_the_real_test_gold_round_trips(tmp_path: Path, shared: Path) -> None:
     text = (shared / "data/semeval2007/test/gold").read_text()
     cold = read_gold_pair(text, "gold")
