@@ -14,11 +14,13 @@ annotations there.
 The class is also made without :func:`collections.namedtuple`, which compiles each
 class's ``__new__`` from source (``eval``): about 0.5 M instructions a record, 6 M for
 the twelve the drop-in scorer loads, 5% of its run on the task's test set. A record's
-``__new__`` here is one function shared by its fields' count, which takes the arguments
-as they come and binds them to the fields only when they are not all given by position;
-its other methods (``_make``, ``_replace``, ``_asdict``, ``__repr__``,
-``__getnewargs__``) do what namedtuple's do, its fields are namedtuple's properties, and
-tests/test_records.py compares the two.
+``__new__`` here is a closure (no code compiled) that takes arguments given by position,
+with the defaults of the fields they leave out, as the tuple; namedtuple's own
+``__new__`` of the record is compiled only at its first call with keywords (or with
+arguments that do not fit, which it refuses with Python's own errors). Its other
+methods (``_make``, ``_replace``, ``_asdict``, ``__repr__``, ``__getnewargs__``) do what
+namedtuple's do, its fields are namedtuple's properties, and tests/test_records.py
+compares the two.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy kno
 if TYPE_CHECKING:
     from typing import NamedTuple as Record
 else:
-    from functools import cache
     from operator import itemgetter
 
     try:  # namedtuple's own field property (CPython); a property of itemgetter otherwise
@@ -84,13 +85,21 @@ else:
     def _record_class(
         name: str, fields: tuple[str, ...], defaults: dict[str, object], module: str
     ) -> type:
-        """What ``namedtuple(name, fields, defaults=…, module=module)`` makes."""
+        """What ``namedtuple(name, fields, defaults=…, module=module)`` makes (and the
+        field names it refuses, refused alike)."""
+        seen: set[str] = set()
+        for field in fields:
+            if field.startswith("_"):
+                raise ValueError(f"Field names cannot start with an underscore: {field!r}")
+            if field in seen:
+                raise ValueError(f"Encountered duplicate field name: {field!r}")
+            seen.add(field)
         namespace: dict[str, object] = {
             "__doc__": f"{name}({', '.join(fields)})",
             "__slots__": (),
             "_fields": fields,
             "_field_defaults": defaults,
-            "__new__": _new(len(fields)),
+            "__new__": _new(fields, tuple(defaults.values())),
             "_make": classmethod(_make),
             "_replace": _replace,
             "__repr__": _repr,
@@ -104,46 +113,44 @@ else:
         record.__module__ = module
         return record
 
-    @cache
-    def _new(count: int):
-        """The ``__new__`` of records of ``count`` fields: all given by position, they
-        are the tuple; else :func:`_bind` places them."""
+    def _new(fields: tuple[str, ...], defaults: tuple[object, ...]):
+        """The ``__new__`` of a record of ``fields``, the last ones defaulting to
+        ``defaults``: arguments given by position are the tuple, with the defaults of the
+        fields they leave out; any other call (keywords, too many or too few arguments)
+        goes to namedtuple's own ``__new__`` of the record (:func:`_compiled`), compiled
+        at the first such call."""
+        count = len(fields)
+        least = count - len(defaults)
 
         def __new__(cls, *args, **kwargs):
-            if kwargs or len(args) != count:
-                args = _bind(cls, args, kwargs)
-            return _tuple_new(cls, args)
+            if not kwargs:
+                given = len(args)
+                if given == count:
+                    return _tuple_new(cls, args)
+                if least <= given < count:
+                    return _tuple_new(cls, args + defaults[given - least :])
+            return _compiled(cls)(cls, *args, **kwargs)
 
         return __new__
 
-    def _bind(cls: type, args: tuple, kwargs: dict[str, object]) -> tuple:
-        """The fields' values from positional and keyword arguments and the defaults,
-        refused as Python refuses a call that does not fit ``__new__(cls, *fields)``."""
-        fields = cls._fields
-        call = f"{cls.__name__}.__new__()"
-        defaults = cls._field_defaults
-        if len(args) > len(fields):
-            most = len(fields) + 1
-            least = most - len(defaults)
-            takes = f"from {least} to {most}" if least < most else f"{most}"
-            raise TypeError(
-                f"{call} takes {takes} positional arguments but {len(args) + 1} were given"
+    _COMPILED: dict[type, object] = {}
+
+    def _compiled(cls: type):
+        """namedtuple's ``__new__`` of ``cls``: its fields as parameters, by position or
+        keyword, with their defaults (and Python's own errors for a call that does not
+        fit), compiled once."""
+        made = _COMPILED.get(cls)
+        if made is None:
+            fields = ", ".join(cls._fields)
+            made = eval(  # namedtuple's own: a lambda of the record's field names
+                f"lambda _cls, {fields}: _tuple_new(_cls, ({fields},))",
+                {"_tuple_new": _tuple_new, "__builtins__": {}},
             )
-        values = dict(zip(fields, args, strict=False))
-        for key, value in kwargs.items():
-            if key not in fields:
-                raise TypeError(f"{call} got an unexpected keyword argument {key!r}")
-            if key in values:
-                raise TypeError(f"{call} got multiple values for argument {key!r}")
-            values[key] = value
-        missing = [repr(field) for field in fields if field not in values and field not in defaults]
-        if missing:
-            names = " and ".join(missing) if len(missing) < 3 else ", ".join(missing)
-            plural = "s" if len(missing) > 1 else ""
-            raise TypeError(
-                f"{call} missing {len(missing)} required positional argument{plural}: {names}"
-            )
-        return tuple(values[field] if field in values else defaults[field] for field in fields)
+            made.__name__ = "__new__"
+            made.__qualname__ = f"{cls.__name__}.__new__"
+            made.__defaults__ = tuple(cls._field_defaults.values()) or None
+            _COMPILED[cls] = made
+        return made
 
     def _make(cls, iterable):
         result = _tuple_new(cls, iterable)
