@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from functools import cache
 from operator import itemgetter
 
-from scoring.patterns import lazy
+from scoring.patterns import lazy, pattern
 
 PATTERNS = {
     "gold": r"([\w.]+) (\S+) :: (.*)",
@@ -27,19 +26,17 @@ PATTERNS = {
 }
 
 
-@cache
 def _anchored(kind: str, unicode: bool) -> re.Pattern[str]:
     """A ``kind`` line's pattern over a whole text, a line that does not match being the
-    last group; compiled when first used (a run reads two kinds)."""
+    last group (compiled at its first use: a run reads two kinds)."""
     flags = 0 if unicode else re.ASCII
-    return re.compile(rf"^(?:{PATTERNS[kind]}|(.*))$", flags | re.MULTILINE)
+    return pattern(rf"^(?:{PATTERNS[kind]}|(.*))$", flags | re.MULTILINE)
 
 
-@cache
 def _exact(kind: str, unicode: bool) -> re.Pattern[str]:
-    """A ``kind`` line's pattern over one line, unanchored as score.pl's; compiled only
-    for a text with a line the anchored pattern does not match (:func:`_repair`)."""
-    return re.compile(PATTERNS[kind], 0 if unicode else re.ASCII)
+    """A ``kind`` line's pattern over one line, unanchored as score.pl's (compiled only
+    for a text with a line the anchored pattern does not match: :func:`_repair`)."""
+    return pattern(PATTERNS[kind], 0 if unicode else re.ASCII)
 
 
 NONSPACE = lazy(r"\S", re.ASCII)
