@@ -3,18 +3,14 @@ the compiled one does, and the drop-in scorer's modules compile none at import."
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from scoring.patterns import lazy, pattern
 from scoring.types import LEXELT
+from tests.bare_python import bare_python
 
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_a_lazy_pattern_does_what_the_compiled_one_does() -> None:
@@ -59,12 +55,6 @@ def test_the_scorers_modules_compile_no_pattern_at_import() -> None:
         "import scoring.score, scoring.gold_cache\n"
         "print(compiled, file=sys.stderr)"
     )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    done = bare_python(code)
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "[]"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scoring.score import USAGE, parse_arguments, run
+from tests.bare_python import bare_python
 from tests.conftest import shared_path
 
 GOLD = (
@@ -267,13 +268,7 @@ def test_a_text_run_loads_only_what_it_needs(files: tuple[Path, Path], options: 
         "import sys, scoring.score as s; status = s.run(sys.argv[1:]); "
         f"print(status, sorted(set(sys.modules) & set({_NOT_AT_START!r})), file=sys.stderr)"
     )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code, str(system), str(gold), *options],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-    )
+    done = bare_python(code, str(system), str(gold), *options)
     assert done.stderr.splitlines()[-1] == "0 []"
     assert done.stdout.startswith("Total = 3, attempted = ")
 
@@ -294,13 +289,7 @@ def test_the_program_runs_without_a_collection_of_garbage(files: tuple[Path, Pat
         "sys.argv = ['scoring.score', *sys.argv[1:]]\n"
         "runpy.run_module('scoring.score', run_name='__main__', alter_sys=True)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code, str(system), str(gold), "--no-cache"],
-        capture_output=True,
-        text=True,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-    )
+    done = bare_python(code, str(system), str(gold), "--no-cache")
     assert done.stderr.splitlines()[-1] == "collections 0"
     assert done.stdout.startswith("Total = 3, attempted = ")
 
@@ -377,13 +366,7 @@ def test_a_corrupt_gzip_file_is_a_failure_with_or_without_zlib_loaded() -> None:
         "from scoring.failures import FAILURES\n"
         "print(zlib.error in FAILURES)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
-    )
+    done = bare_python(code, check=True)
     assert done.stdout.splitlines() == [
         "['EOFError', 'OSError', 'ValueError'] False",
         "['EOFError', 'OSError', 'ValueError', 'error'] not a complete gzip file",
