@@ -12,7 +12,6 @@ from scoring.types import LEXELT
 from tests.bare_python import bare_python
 
 
-
 def test_a_lazy_pattern_does_what_the_compiled_one_does() -> None:
     words = lazy(r"non[\s-](\w+)", re.ASCII)
     compiled = re.compile(r"non[\s-](\w+)", re.ASCII)
