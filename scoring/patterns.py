@@ -36,11 +36,13 @@ class _Lazy:
         self._flags = flags
 
     def __getattr__(self, name: str) -> Any:  # only for what is not on the object yet
-        if name.startswith("__"):
+        if name.startswith("_"):
             raise AttributeError(name)
-        compiled = re.compile(self._source, self._flags)
-        for method in _METHODS:
-            setattr(self, method, getattr(compiled, method))
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            self._compiled = compiled = re.compile(self._source, self._flags)
+            for method in _METHODS:
+                setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
 
     def __repr__(self) -> str:

@@ -39,6 +39,7 @@ def test_a_lazy_pattern_is_compiled_once_at_its_first_use(monkeypatch: pytest.Mo
     word = lazy(r"[a-z]+")
     assert compiled == []
     assert word.fullmatch("abc") and not word.fullmatch("ab c") and word.search("1 x")
+    assert word.pattern == r"[a-z]+" and word.groups == 0 and word.pattern == r"[a-z]+"
     assert compiled == [r"[a-z]+"]
     assert pattern(r"[0-9]+ [a-z]+$") is pattern(r"[0-9]+ [a-z]+$")
 
