@@ -20,20 +20,25 @@ if TYPE_CHECKING:
 
 USAGE_STATUS = 2
 ERROR_STATUS = 1
-READING: tuple[type[BaseException], ...] = (OSError, ValueError, EOFError)
-"""What reading and checking a file raise, a corrupt gzip file's ``zlib.error`` aside
+READING: tuple[type[BaseException], ...] = (OSError, ValueError)
+"""What reading and checking a file raise, a gzip file's failures aside
 (:func:`failures`)."""
+
+
+def _gzip_failures() -> tuple[type[BaseException], ...]:
+    """What a truncated or corrupt gzip file raises: ``EOFError``, and ``zlib.error`` once
+    ``zlib`` is loaded (a process that has not loaded it cannot have raised its error)."""
+    zlib = sys.modules.get("zlib")
+    return (EOFError,) if zlib is None else (EOFError, zlib.error)
 
 
 def failures() -> tuple[type[BaseException], ...]:
     """What reading and checking a file raise: the file system's errors, a format broken
     (``ValueError``: FormatError, TextError, JSON errors…), a truncated or corrupt gzip
-    file (``EOFError``, ``zlib.error``). ``zlib`` is not loaded for it: a process that
-    has not loaded it cannot have raised its error (the drop-in scorer starts without
-    the shared library; ``except failures()`` is evaluated only when something is
-    raised)."""
-    zlib = sys.modules.get("zlib")
-    return READING if zlib is None else (*READING, zlib.error)
+    file (:func:`_gzip_failures`). ``zlib`` is not loaded for it: the drop-in scorer
+    starts without the shared library (``except failures()`` is evaluated only when
+    something is raised)."""
+    return (*READING, *_gzip_failures())
 
 
 def __getattr__(name: str) -> tuple[type[BaseException], ...]:
@@ -57,8 +62,7 @@ def describe(error: BaseException) -> str:
         if error.filename is not None:
             return f"cannot use {error.filename}: {error.strerror}"
         return error.strerror
-    zlib = sys.modules.get("zlib")
-    if isinstance(error, EOFError) or (zlib is not None and isinstance(error, zlib.error)):
+    if isinstance(error, _gzip_failures()):
         return f"not a complete gzip file ({error})"
     return str(error) or type(error).__name__
 
