@@ -349,3 +349,6 @@ def test_every_guarded_route_refuses_annotators_participants_and_visitors(
                 tried += 1
     assert wrong == []
     assert tried >= 3 * 40
+    judge = app.test_client()  # the round's own judge sees it where the others see none
+    login(judge, "jud")
+    assert "crawl" in judge.get("/judge").get_data(as_text=True)
