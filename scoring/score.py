@@ -69,7 +69,29 @@ class UsageError(ValueError):
 
 
 USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
-HELP = __doc__ or ""
+HELP = """\
+usage: lexsub score SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v] [--fixed] [--format FORMAT]
+                    [--by-pos] [--strict] [--no-diagnosis] [--no-cache] [--version]
+
+Score a system as the official score.pl does: score.pl's arguments, read as score.pl reads
+them; in compat mode (the default) standard output gets exactly the bytes score.pl prints.
+
+options score.pl does not have:
+  --fixed                 score with score.pl's defects corrected (docs/scoring.md)
+  --format text|json|csv  text is score.pl's output; JSON and CSV give fractions
+  --by-pos                scores for All, n, v, a, r laid out like Tables 4-8 of the 2009 paper
+  --strict                refuse a system file with any malformed line or any byte that is
+                          not UTF-8 (FILE:LINE: rule)
+  --no-diagnosis          do not print the diagnosis of defects to standard error
+  --no-cache              read the gold from its text, not from the cache of gold readings
+  --version               print lexsub-score VERSION and exit
+
+Standard error gets a short diagnosis of what in the system file gained or lost credit only
+because of a defect of score.pl. Exit status: 0 done, 1 an error, 2 bad usage (an unknown
+option, or no files at all: score.pl's usage line is printed and nothing is scored). A failure
+ends with one line "Error: ..." on standard error naming the file; score.pl's own messages
+(its usage line, "Error in FILE on line N") stay on standard output, where score.pl prints
+them."""
 NOTHING_SCORED = (
     "nothing scored: give SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v] (score.pl's usage "
     "line is on standard output)"

@@ -38,7 +38,7 @@ REPORTED = (*figures_of("agreement", "sets"), *figures_of("agreement", "multiwor
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(
-        prog="python -m scoring.agreement",
+        prog="lexsub agreement",
         command="lexsub-agreement",
         description="Agreement report on annotators.jsonl.",
         epilog="The report's measures (scoring.registry): "
