@@ -44,6 +44,7 @@ from annotate.sources.language import ALIASES
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.exclusions import exclusion_argument
 from scoring.formats.responses import iter_responses
+from scoring.formats.sniff import file_mixup
 
 
 def parser() -> argparse.ArgumentParser:
@@ -148,6 +149,9 @@ def run(argv: Sequence[str]) -> int:
     given = [name for name in DATASET_ONLY if getattr(args, name)]
     if given:
         command.error(f"--{given[0].replace('_', '-')} goes with --dataset NAME")
+    wrong = file_mixup(args.responses, "compile", ("responses",))
+    if wrong:
+        return fail(wrong)
     try:
         decisions = _decisions(args.decisions)
         options = CompileOptions(

@@ -237,9 +237,13 @@ def _score_and_print(
             read_system(options.system, _kind(options.measure))
         text, notes = _score(options, unread, pending)
     except failures() as error:
-        return fail(describe(error), err)
+        wrong = _mixup(options)
+        return fail(f"{wrong}; nothing scored" if wrong else describe(error), err)
     except ScorerDied as died:
         write(encode(died.stdout))  # score.pl's own messages, such as "Error in FILE on line N"
+        wrong = _mixup(options)
+        if wrong:
+            return fail(f"{wrong}; nothing scored (score.pl dies dividing by zero)", err)
         return fail(
             "".join(f"{problem}; score.pl reads it as empty; " for problem in unread)
             + f"{options.system} against {options.gold}: {died.reason}; score.pl dies here "
@@ -249,10 +253,30 @@ def _score_and_print(
     write(encode(text))
     for problem in unread:
         print(f"warning: {problem}; score.pl reads it as empty", file=err)
+    wrong = _mixup(options)
+    if wrong:
+        print(f"warning: {wrong}", file=err)
     if options.diagnosis:
         for note in notes:
             print(note, file=err)
     return 0
+
+
+def _mixup(options: Options) -> str | None:
+    """The one line that names a mix-up of the files (the arguments swapped, an oot file
+    scored as best, the task's XML or a binary file as the gold), or None. Standard error
+    only: standard output stays score.pl's."""
+    from scoring.formats.sniff import file_mixup, head_of, kind_of
+
+    system, gold = kind_of(head_of(options.system)), kind_of(head_of(options.gold))
+    if system == "gold" and gold in ("best", "oot"):
+        return (
+            f"the arguments look swapped: {options.system} is a gold file and {options.gold} "
+            "a system file (give SYSTEM_FILE first, then GOLD_FILE)"
+        )
+    if system == "oot" and options.measure != "oot":
+        return f"{options.system} holds oot answers (LEXELT ID ::: …): score it with -t oot"
+    return file_mixup(options.gold, "score", ("gold",))
 
 
 def check_utf8(path: str) -> None:
