@@ -127,9 +127,9 @@ def test_a_tsar_or_mlsp_file_imported_without_its_format(
 
 
 def test_a_gold_file_given_to_the_web_import_keeps_what_was_typed(
-    organiser_client: FlaskClient,
+    organiser: FlaskClient,
 ) -> None:
-    response = organiser_client.post(
+    response = organiser.post(
         "/organiser/datasets",
         data={
             "file": (gzip_bytes(GOLD), "gold.trial.gz"),
@@ -151,15 +151,6 @@ def test_a_gold_file_given_to_the_web_import_keeps_what_was_typed(
 
 def gzip_bytes(text: str) -> io.BytesIO:
     return io.BytesIO(gzip.compress(text.encode()))
-
-
-@pytest.fixture
-def organiser_client(app: Flask, client: FlaskClient) -> FlaskClient:
-    from tests.conftest import login, make_user
-
-    make_user(app, "boss", "organiser")
-    login(client, "boss")
-    return client
 
 
 def test_score_with_the_arguments_swapped(tmp_path: Path) -> None:
