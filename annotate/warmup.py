@@ -30,7 +30,7 @@ from annotate.answers import Answer
 from annotate.extensions import db
 from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
 from annotate.services import core
-from annotate.services.itempage import page_query
+from annotate.services.itempage import page_parameters, page_query
 from annotate.services.responses import save_statements
 from annotate.web.access import load_user
 
@@ -90,7 +90,7 @@ def templates(env: Environment, roots: Iterable[str]) -> list[str]:
 def _compile_save_path() -> None:
     load_user("warm-up")  # the log-in cookie's look-up
     for following in (False, True):  # a sentence's page, and a save's next sentence
-        core.execute(page_query(following), {"user_id": NO_ROW, "instance_id": NO_ROW})
+        core.execute(page_query(following), page_parameters(NO_ROW, NO_ROW))
     for statement, parameters in save_statements(NO_ROW, NO_ROW, Answer("nil", (), None, False)):
         try:
             core.execute(statement, parameters)
