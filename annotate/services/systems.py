@@ -108,6 +108,8 @@ class Scoring:
     warnings: tuple[str, ...]
     scorer_output: str
     diagnosis: tuple[str, ...]
+    answered_ids: frozenset[str] = frozenset()
+    """The ids the file answers (non-empty), in the gold or not."""
 
     @property
     def coverage(self) -> float | None:
@@ -117,6 +119,11 @@ class Scoring:
 def answered_items(text: str, kind: str, name: str, gold: Gold) -> int:
     """How many items of the gold (T) the file gives a non-empty answer for (a SWORDS
     result is counted as the ranked file it is scored as)."""
+    return len(answered_ids(text, kind, name) & gold.items.keys())
+
+
+def answered_ids(text: str, kind: str, name: str) -> set[str]:
+    """The item ids the file gives a non-empty answer for, in the gold or not."""
     if kind == "ranked":
         found = rankings_of(parse_ranking(text.splitlines(), name))
         ids = {item_id for item_id, candidates in found.items() if candidates}
@@ -128,7 +135,7 @@ def answered_items(text: str, kind: str, name: str, gold: Gold) -> int:
         }
     else:  # mw files are not stored as systems
         ids = set()
-    return len(ids & gold.items.keys())
+    return ids
 
 
 def looks_like_gold(text: str) -> bool:
@@ -232,7 +239,8 @@ def score_text(
         raise ValueError(f"{file_name}: {died.reason}") from died
     scores = dict(board.to_json()["systems"][file_name])
     scores.update((SWORDS_PREFIX + key, value / 100) for key, value in figures.items())
-    answered = answered_items(text, "ranked" if kind == "swords" else kind, file_name, gold.gold)
+    ids = answered_ids(text, "ranked" if kind == "swords" else kind, file_name)
+    answered = len(ids & gold.gold.items.keys())
     items = len(gold.gold.items)
     warnings = kind_warnings(file_name, text, kind)
     if answered < LOW_COVERAGE * items:
@@ -242,7 +250,35 @@ def score_text(
             "wrong in every recall"
         )
     output, notes = diagnosis(text, kind, gold)
-    return Scoring(kind, scores, answered, items, tuple(warnings), output, notes)
+    return Scoring(kind, scores, answered, items, tuple(warnings), output, notes, frozenset(ids))
+
+
+def _some(ids: set[str] | Sequence[str], limit: int = 3) -> str:
+    """Up to ``limit`` ids, in the order people read them, and '…' when there are more."""
+    ordered = sorted(ids, key=lambda i: (len(i), i)) if isinstance(ids, set) else list(ids)
+    shown_ids = ", ".join(shown(i, 40) for i in ordered[:limit])
+    return shown_ids + (", …" if len(ordered) > limit else "")
+
+
+def answers_nothing(name: str, scoring: Scoring, gold: ScoringGold) -> str:
+    """Why a file that answers none of the gold's items in T is refused: the ids it
+    answers (or that it answers none) beside the gold's."""
+    ids = scoring.answered_ids
+    items = len(gold.gold.items)
+    theirs = (
+        f"its {len(ids)} answered id{'' if len(ids) == 1 else 's'} ({_some(set(ids))}) "
+        f"{'is' if len(ids) == 1 else 'are'} not in the gold"
+        if ids
+        else "it gives no answer"
+    )
+    return (
+        f"{name} answers none of the {items} item{'' if items == 1 else 's'} in T of the "
+        f"gold: {theirs} (the gold's ids: {_some(list(gold.gold.items))}): nothing stored"
+    )
+
+
+class DuplicateSystem(ServiceError):
+    """An upload whose bytes equal those of a system the dataset already keeps."""
 
 
 def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
@@ -271,16 +307,25 @@ def store_system(
         raise ServiceError(str(error)) from None
     if "\x00" in text:
         raise ServiceError(f"{name} holds a NUL character: not a system file")
+    digest = hashlib.sha256(data).hexdigest()
+    same = same_bytes(dataset, digest)
+    if same is not None:
+        raise DuplicateSystem(
+            f"{name} has the same bytes as {same.file_name}, stored on "
+            f"{same.uploaded_at:%Y-%m-%d %H:%M} ({same.rules} rules): nothing stored"
+        )
     gold = scoring_gold(compiled, rules, f"{dataset.name} gold")
     try:
         scoring = score_text(name, text, gold, _swords_of(dataset, gold))
     except ValueError as error:
         raise ServiceError(str(error)) from error
+    if scoring.answered == 0:
+        raise ServiceError(answers_nothing(name, scoring, gold))
     row = SystemRun(
         dataset_id=dataset.id,
         file_name=name,
         content=text,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=digest,
         rules=rules,
         uploaded_by=who,
         uploaded_at=now(),
@@ -289,6 +334,17 @@ def store_system(
     db.session.add(row)
     db.session.commit()
     return row
+
+
+def same_bytes(dataset: Dataset, digest: str) -> SystemRun | None:
+    """The dataset's stored system whose uploaded bytes have SHA-256 ``digest`` (the
+    first stored), or None."""
+    return db.session.scalars(
+        select(SystemRun)
+        .where(SystemRun.dataset_id == dataset.id, SystemRun.sha256 == digest)
+        .order_by(SystemRun.id)
+        .limit(1)
+    ).first()
 
 
 def stored_systems(dataset: Dataset) -> list[SystemRun]:
@@ -321,10 +377,17 @@ def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
     return done, problems
 
 
-def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
+def find_system(dataset: Dataset, system_id: int) -> SystemRun:
+    """The dataset's stored system ``system_id``; ServiceError when it has none."""
     row = db.session.get(SystemRun, system_id)
     if row is None or row.dataset_id != dataset.id:
         raise ServiceError(f"no system {system_id} in dataset {dataset.name!r}")
+    return row
+
+
+def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
+    """Delete the dataset's stored system ``system_id`` (ServiceError when it has none)."""
+    row = find_system(dataset, system_id)
     db.session.delete(row)
     db.session.commit()
     return row
