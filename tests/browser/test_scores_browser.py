@@ -56,7 +56,7 @@ def _answers(live: Live) -> None:
     from annotate.models import Instance, User
     from annotate.services.responses import save_answer
 
-    given = {
+    given: dict[str, dict[str, tuple[str, ...]]] = {
         "ann": {"d1": ("season",), "d2": ("well", "source"), "d6": ("grab",), "d21": ("sink",)},
         "bob": {"d1": ("season", "summer"), "d2": ("source",), "d6": ("caught",), "d21": ("fall",)},
         "cat": {"d1": ("springtime",), "d2": ("well",), "d6": ("grab",), "d21": ("fell",)},
