@@ -185,6 +185,8 @@ def test_the_lemma_review_accepts_all_proposed_and_proposes_irregular_forms(
     expect(irregular).to_have_count(2)
     expect(irregular.nth(1)).to_contain_text("fell")
     expect(irregular.nth(1).locator("td").nth(2)).to_have_text("fall")
+    assert page.evaluate(PROSE_WORDS) <= 120
+    expect(page.locator("details.how summary")).to_have_text("How this works")
     assert axe_violations(page) == []
     width, inner = page_width(page)
     assert width <= inner, (width, inner)
