@@ -173,19 +173,16 @@ def irregular_forms(
         lemmas: dict[str, int] = {}
         for use in word_uses:
             lemmas[use.gold] = lemmas.get(use.gold, 0) + use.count
+        explained: dict[str, list[str]] = {}  # form -> the lemmas whose inflections hold it
+        for lemma in lemmas:
+            if " " not in lemma:
+                for form in inflections(lemma, upos) - {lemma}:
+                    explained.setdefault(form, []).append(lemma)
         for use in word_uses:
-            if use.gold != use.surface or " " in use.surface:
+            if use.gold != use.surface or use.surface not in explained:
                 continue
             if decisions.find(use.surface, lexelt) is not None:
                 continue
-            explaining = [
-                lemma
-                for lemma in lemmas
-                if lemma != use.surface
-                and " " not in lemma
-                and use.surface in inflections(lemma, upos)
-            ]
-            if explaining:
-                lemma = min(explaining, key=lambda name: (-lemmas[name], name))
-                found.append(IrregularForm(use.surface, lexelt, lemma, use.count, use.items))
+            lemma = min(explained[use.surface], key=lambda name: (-lemmas[name], name))
+            found.append(IrregularForm(use.surface, lexelt, lemma, use.count, use.items))
     return tuple(found)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -108,8 +108,6 @@ class Scoring:
     warnings: tuple[str, ...]
     scorer_output: str
     diagnosis: tuple[str, ...]
-    answered_ids: frozenset[str] = frozenset()
-    """The ids the file answers (non-empty), in the gold or not."""
 
     @property
     def coverage(self) -> float | None:
@@ -249,31 +247,40 @@ def score_text(
             f"({100 * answered / items:.1f}%); the unanswered items count as "
             "wrong in every recall"
         )
-    output, notes = diagnosis(text, kind, gold)
-    return Scoring(kind, scores, answered, items, tuple(warnings), output, notes, frozenset(ids))
+    if answered == 0:  # score.pl's figures are undefined: nothing attempted
+        raise NoAnswer(answers_nothing(file_name, frozenset(ids), gold))
+    try:
+        output, notes = diagnosis(text, kind, gold)
+    except ScorerDied as died:
+        raise ValueError(f"{file_name}: {died.reason}") from died
+    return Scoring(kind, scores, answered, items, tuple(warnings), output, notes)
 
 
-def _some(ids: set[str] | Sequence[str], limit: int = 3) -> str:
-    """Up to ``limit`` ids, in the order people read them, and '…' when there are more."""
-    ordered = sorted(ids, key=lambda i: (len(i), i)) if isinstance(ids, set) else list(ids)
-    shown_ids = ", ".join(shown(i, 40) for i in ordered[:limit])
-    return shown_ids + (", …" if len(ordered) > limit else "")
+def _some(ids: Iterable[str], limit: int = 3) -> str:
+    """Up to ``limit`` of ``ids`` in their order, and '…' when there are more."""
+    listed = list(ids)
+    return ", ".join(shown(i, 40) for i in listed[:limit]) + (", …" if len(listed) > limit else "")
 
 
-def answers_nothing(name: str, scoring: Scoring, gold: ScoringGold) -> str:
-    """Why a file that answers none of the gold's items in T is refused: the ids it
+class NoAnswer(ValueError):
+    """A system file that answers none of the gold's items in T (its message says which
+    ids it answers beside the gold's)."""
+
+
+def answers_nothing(name: str, ids: frozenset[str], gold: ScoringGold) -> str:
+    """Why a file that answers none of the gold's items in T cannot be scored: the ids it
     answers (or that it answers none) beside the gold's."""
-    ids = scoring.answered_ids
     items = len(gold.gold.items)
     theirs = (
-        f"its {len(ids)} answered id{'' if len(ids) == 1 else 's'} ({_some(set(ids))}) "
+        f"its {len(ids)} answered id{'' if len(ids) == 1 else 's'} "
+        f"({_some(sorted(ids, key=lambda i: (len(i), i)))}) "
         f"{'is' if len(ids) == 1 else 'are'} not in the gold"
         if ids
         else "it gives no answer"
     )
     return (
         f"{name} answers none of the {items} item{'' if items == 1 else 's'} in T of the "
-        f"gold: {theirs} (the gold's ids: {_some(list(gold.gold.items))}): nothing stored"
+        f"gold: {theirs} (the gold's ids: {_some(gold.gold.items)})"
     )
 
 
@@ -317,10 +324,10 @@ def store_system(
     gold = scoring_gold(compiled, rules, f"{dataset.name} gold")
     try:
         scoring = score_text(name, text, gold, _swords_of(dataset, gold))
+    except NoAnswer as error:
+        raise ServiceError(f"{error}: nothing stored") from error
     except ValueError as error:
         raise ServiceError(str(error)) from error
-    if scoring.answered == 0:
-        raise ServiceError(answers_nothing(name, scoring, gold))
     row = SystemRun(
         dataset_id=dataset.id,
         file_name=name,
