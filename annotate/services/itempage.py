@@ -70,6 +70,8 @@ class DatasetName:
     name: str
     language: str
     task: str = "substitution"
+    title: str = ""
+    """The study's public title (what a crowd participant sees instead of the name)."""
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, Item
     if not rows:
         return None
     top = rows[0]
-    dataset = DatasetName(top.dataset_id, top.name, top.language, top.task)
+    dataset = DatasetName(top.dataset_id, top.name, top.language, top.task, top.public_title)
     addressed = Addressed(
         top.id,
         top.lexelt_id,
@@ -205,6 +207,7 @@ def page_statement(following: bool) -> Select[Any]:
             Lexelt.position.label("lexelt_position"),
             Lexelt.word_index.label("lexelt_word_index"),
             Dataset.name,
+            Dataset.public_title,
             Dataset.language,
             Dataset.task,
             Dataset.sentences,

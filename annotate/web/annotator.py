@@ -26,16 +26,18 @@ from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer, val
 from annotate.extensions import db, login_manager
 from annotate.i18n import N_, common_language, html_text, translate, use_language
 from annotate.models import Dataset, Instance, User
-from annotate.services.checks import blocked
+from annotate.services.finishing import finish
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
 from annotate.services.responses import answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     StudyFull,
-    completed,
+    closed_study,
+    has_account,
     is_member,
     participant,
+    public_name,
     sentence_filter,
     standings,
     study_dataset,
@@ -139,10 +141,9 @@ def finished(dataset_id: int) -> str | Response | tuple[str, int]:
         )
         return redirect(url_for("annotator.item", instance_id=instance.id))
     left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
-    code = dataset.completion_code if completed(current_user, dataset) else None
-    checks_failed = code is not None and blocked(current_user, dataset)
-    if checks_failed:
-        code = None
+    decided = finish(current_user, dataset)  # decided once, at finishing: it stands
+    checks_failed = decided is not None and decided.decision == "blocked"
+    code = dataset.completion_code if decided is not None and not checks_failed else None
     return render_template(
         "annotate/done.html",
         dataset=dataset,
@@ -161,6 +162,26 @@ def _unanswered(dataset: Dataset) -> list[int]:
 
 PARTICIPANT_PARAMETERS = ("PROLIFIC_PID", "participant", "workerId")
 """Where a study link carries the participant id: Prolific, ours, Mechanical Turk."""
+
+
+def _given_id() -> str:
+    """The participant id the study link's request carries ('' when none)."""
+    return next(
+        (request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)), ""
+    ).strip()
+
+
+def not_an_admission() -> bool:
+    """Whether this study-link request cannot admit anyone new (no participant id, a study
+    that is not open, or an id that has its account already): such requests are exempt
+    from the admission limit (``ADMISSION_LIMIT`` per address, the factory), which so
+    counts the accounts an address makes, not a participant's returns."""
+    token = (request.view_args or {}).get("token", "")
+    given = _given_id()
+    if not given or len(given) > 64:
+        return True
+    dataset = study_dataset(str(token))
+    return dataset is None or has_account(dataset, given)
 
 
 def _study_full(dataset: Dataset, error: StudyFull) -> tuple[str, int]:
@@ -186,7 +207,7 @@ def _released(dataset_id: int) -> str | Response | tuple[str, int] | None:
     use_language(dataset.language)
     try:
         if not dataset.study_token:
-            raise StudyFull(f"the study {dataset.name!r} is closed", True)
+            raise StudyFull(f"the study {public_name(dataset)!r} is closed", True)
         participant(dataset, current_user.participant_id)
     except StudyFull as error:
         db.session.rollback()
@@ -201,11 +222,13 @@ def study(token: str) -> str | Response | tuple[str, int]:
     cached (the factory marks logged-in pages; this one is also seen logged out)."""
     dataset = study_dataset(token)
     if dataset is None:
-        abort(404)
+        closed = closed_study(token)
+        if closed is None:
+            abort(404)
+        use_language(closed.language)
+        return render_template("annotate/study.html", dataset=closed, closed=True), 410
     use_language(dataset.language)
-    given = next(
-        (request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)), ""
-    ).strip()
+    given = _given_id()
     if not given:
         return render_template("annotate/study.html", dataset=dataset, error=None)
     try:
@@ -301,6 +324,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     saved = save_answer(user, instance_id, check.answer)
     done = addressed.done + saved.new
     if page is None or (saved.new and done >= addressed.total):
+        if study == addressed.dataset.id:  # a participant's last sentence: decided now
+            finish(user, db.get_or_404(Dataset, study))
         url = url_for("annotator.finished", dataset_id=addressed.dataset.id)
         flash(gettext("Saved."), "info")  # on the finished page (or what is left)
         if wants_json():
