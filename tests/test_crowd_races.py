@@ -83,7 +83,7 @@ def _study(tmp_path: Path, setup: Callable[[Any], None], **env: str) -> Iterator
         return open_study(demo, "DONE-1", "prolific")
 
     token = _with_app(url, opened)
-    with Server(environment, tmp_path, workers=3) as server:
+    with Server(environment, tmp_path, workers=3, worker_class="gthread", threads=4) as server:
         yield Study(server, url, token)
 
 
@@ -137,7 +137,9 @@ def test_the_participant_cap_holds_under_arrivals_at_once(tmp_path: Path) -> Non
         members = _with_app(
             study.url,
             lambda demo: db.session.scalar(
-                select(func.count(DatasetMember.id)).where(DatasetMember.dataset_id == demo.id)
+                select(func.count(DatasetMember.id))
+                .join(User, User.id == DatasetMember.user_id)
+                .where(DatasetMember.dataset_id == demo.id, User.study_id == demo.id)
             ),
         )
         assert members == 3
