@@ -45,10 +45,14 @@ def _import(live: Live, data: bytes, name: str) -> tuple[int, list[int]]:
         return dataset.id, ids
 
 
-def _open_study(boss: Page, live: Live, dataset_id: int, code: str) -> str:
-    """Open the dataset's study link on its members page; the link."""
+def _open_study(
+    boss: Page, live: Live, dataset_id: int, code: str, platform: str = "prolific"
+) -> str:
+    """Open the dataset's study link on its members page (participants of ``platform``,
+    whose id format the link checks); the link."""
     boss.goto(f"{live.url}/organiser/datasets/{dataset_id}/members")
     boss.get_by_label("Completion code").fill(code)
+    boss.get_by_label("Participants come from").select_option(platform)
     boss.get_by_role("button", name="Open a study link").click()
     return boss.locator("#study-link").inner_text()
 
@@ -134,7 +138,7 @@ def test_a_batch_released_after_its_time_goes_to_the_next_participant(
     boss.get_by_label("Sentences per annotator (m)").fill("100")
     boss.get_by_role("button", name="Save design").click()
     expect(boss.locator("#design")).to_have_text("overlap")
-    link = _open_study(boss, live, small, "DONE-7")
+    link = _open_study(boss, live, small, "DONE-7", "other")
     boss.get_by_label("Release an idle batch after (minutes; empty: never)").fill("30")
     boss.get_by_label("Screen-out code (empty: none)").fill("OUT-7")
     boss.get_by_role("button", name="Save the study rules").click()
