@@ -135,7 +135,9 @@ def finished(dataset_id: int) -> str | Response | tuple[str, int]:
                 "Not finished yet: %(count)s of your sentences of %(dataset)s have no "
                 "answer. This is the first.",
                 count=len(_unanswered(dataset)),
-                dataset=dataset.name,
+                dataset=public_name(dataset)
+                if current_user.study_id == dataset.id
+                else dataset.name,
             ),
             "info",
         )

@@ -6,6 +6,7 @@ under the study's public title."""
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 
@@ -24,27 +25,33 @@ from tests.browser.test_crowd_browser import _answer, _import, _open_study, _sta
 from tests.browser.test_study_browser import _log_in
 from tests.conftest import SMALL_XML
 
+_PROSE = """() => {
+  const texts = [];
+  for (const element of document.querySelectorAll('p, li, dd')) {
+    if (element.closest('table, form, details, nav')) continue;
+    if (element.parentElement && element.parentElement.closest('p, li, dd')) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (getComputedStyle(element).visibility === 'hidden') continue;
+    const text = element.innerText.trim();
+    if (text) texts.push(text);
+  }
+  return texts;
+}"""
+_shared: Callable[[Page], int] | None
 try:  # the shared measure, once it is there
-    from tests.browser.prose import visible_prose_words  # type: ignore[import-not-found]
+    _shared = importlib.import_module("tests.browser.prose").visible_prose_words
 except ImportError:  # the same measure, kept here until then
-    _PROSE = """() => {
-      const texts = [];
-      for (const element of document.querySelectorAll('p, li, dd')) {
-        if (element.closest('table, form, details, nav')) continue;
-        if (element.parentElement && element.parentElement.closest('p, li, dd')) continue;
-        const box = element.getBoundingClientRect();
-        if (box.width === 0 || box.height === 0) continue;
-        if (getComputedStyle(element).visibility === 'hidden') continue;
-        const text = element.innerText.trim();
-        if (text) texts.push(text);
-      }
-      return texts;
-    }"""
+    _shared = None
 
-    def visible_prose_words(page: Page) -> int:
-        """Words of the visible p, li and dd texts outside tables, forms, details and
-        nav (each prose element once, through the outermost)."""
-        return sum(len(str(text).split()) for text in page.evaluate(_PROSE))
+
+def visible_prose_words(page: Page) -> int:
+    """Words of the visible p, li and dd texts outside tables, forms, details and nav
+    (each prose element once, through the outermost): tests/browser/prose.py's measure
+    when it is there, the same one here until then."""
+    if _shared is not None:
+        return _shared(page)
+    return sum(len(str(text).split()) for text in page.evaluate(_PROSE))
 
 
 CARELESS = "5f1e2d3c4b5a69788796a5c0"
@@ -54,7 +61,7 @@ PROSE_LIMIT = 120
 def _clean_at_both_widths(page: Page, url: str) -> None:
     """At 1280 px and at 375 px: no axe violation, nothing wider than the window."""
     for size in (WIDE, PHONE):
-        page.set_viewport_size(size)
+        page.set_viewport_size({"width": size["width"], "height": size["height"]})
         page.goto(url)
         assert axe_violations(page) == [], (url, size)
         width, inner = page_width(page)
@@ -114,7 +121,7 @@ def test_a_blocked_finish_stands_and_the_study_page_offers_to_leave_out(
     expect(boss.locator("#how-this-works")).not_to_have_attribute("open", re.compile(".*"))
     assert visible_prose_words(boss) <= PROSE_LIMIT
     _clean_at_both_widths(boss, f"{live.url}/organiser/datasets/{small}/study")
-    boss.set_viewport_size(WIDE)
+    boss.set_viewport_size({"width": WIDE["width"], "height": WIDE["height"]})
     row.get_by_role("button", name=f"Leave out {CARELESS}").click()
     expect(boss.locator("#left-out-count")).to_have_text("1")
     expect(boss.locator("#left-out")).to_have_text(CARELESS)
