@@ -72,6 +72,8 @@ class DatasetName:
     task: str = "substitution"
     title: str = ""
     """The study's public title (what a crowd participant sees instead of the name)."""
+    public: bool = False
+    """``name`` is the public title: the page is shown to a participant of this study."""
 
 
 @dataclass(frozen=True)

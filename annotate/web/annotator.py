@@ -3,6 +3,8 @@ in the datasets assigned to the annotator only (any other sentence is a 404)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import (
     Blueprint,
     abort,
@@ -26,6 +28,7 @@ from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer, val
 from annotate.extensions import db, login_manager
 from annotate.i18n import N_, common_language, html_text, translate, use_language
 from annotate.models import Dataset, Instance, User
+from annotate.services.crowd import closed_study, public_name
 from annotate.services.finishing import finish
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
@@ -33,11 +36,9 @@ from annotate.services.responses import answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     StudyFull,
-    closed_study,
     has_account,
     is_member,
     participant,
-    public_name,
     sentence_filter,
     standings,
     study_dataset,
@@ -309,7 +310,7 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         form = _pending_form(instance_id) or page.form()
         if timed is not None:
             record_view(timed, instance_id)
-        return _render(page, form, FormCheck(None), addressed.judging)
+        return _render(page, form, FormCheck(None), addressed.judging, study)
     # a plain dict: a missing field costs no KeyError, as the form's own get() does
     posted_form = request.form.to_dict()
     form = {key: posted_form.get(key, "") for key in (*FIELDS, "confirm")}
@@ -322,7 +323,7 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
             return _refused(check)
         own = read(user, instance_id, following=False)
         assert own is not None and own[1] is not None
-        return _render(own[1], form, check, addressed.judging)
+        return _render(own[1], form, check, addressed.judging, study)
     saved = save_answer(user, instance_id, check.answer)
     done = addressed.done + saved.new
     if page is None or (saved.new and done >= addressed.total):
@@ -336,7 +337,7 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     following = page.after_save(
         instance_id, addressed.lexelt_id, saved.new, check.answer.used_dictionary
     )
-    context = _context(following, following.form(), FormCheck(None))
+    context = _context(following, following.form(), FormCheck(None), study)
     url = f"{context['item_path']}{following.instance.id}"  # its url_for (item_path)
     if wants_json():
         if timed is not None:
@@ -385,12 +386,18 @@ def item_title(
     return Markup(f"{prefix}{escape(sentence)} · {escape(dataset.name)} · lexsub")
 
 
-def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
-    """What templates/annotate/_item.html shows."""
+def _context(
+    page: ItemPage, form: dict[str, str], check: FormCheck, study: int | None = None
+) -> dict[str, object]:
+    """What templates/annotate/_item.html shows; to a participant of ``study`` (the
+    user's, read before a save expires it) the study's public title, never the name."""
+    dataset = page.dataset
+    if study == dataset.id:
+        dataset = replace(dataset, name=dataset.title or gettext("Study"), public=True)
     return {
         "item_path": item_path(),
         "instance": page.instance,
-        "dataset": page.dataset,
+        "dataset": dataset,
         "word_index": page.word_index,
         "words": page.words,
         "sentence_index": page.sentence_index,
@@ -405,8 +412,12 @@ def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str
     }
 
 
-def _render(page: ItemPage, form: dict[str, str], check: FormCheck, judging: bool) -> str:
-    return render_template("annotate/item.html", **_context(page, form, check), judging=judging)
+def _render(
+    page: ItemPage, form: dict[str, str], check: FormCheck, judging: bool, study: int | None
+) -> str:
+    return render_template(
+        "annotate/item.html", **_context(page, form, check, study), judging=judging
+    )
 
 
 def _saved(

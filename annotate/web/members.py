@@ -22,6 +22,7 @@ from annotate.services.checks import (
     set_check_rules,
     set_checks,
 )
+from annotate.services.crowd import set_public
 from annotate.services.exclusions import exclude, include
 from annotate.services.onboarding import set_onboarding
 from annotate.services.participants import SPEEDER_SECONDS, participant_page, set_speeder_seconds
@@ -42,7 +43,6 @@ from annotate.services.study import (
     parse_user_lines,
     sentence_count,
     set_design,
-    set_public,
     set_study_rules,
     study_participants,
     unassign,
