@@ -24,8 +24,7 @@ from flask_migrate import upgrade
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
-from annotate.cli.app import DATABASE_HELP, DATABASE_OPTION
-from annotate.cli.common import dataset_called, read_file
+from annotate.cli.common import DATABASE_HELP, DATABASE_OPTION, dataset_called, read_file
 from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
