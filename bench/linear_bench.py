@@ -62,6 +62,12 @@ CASES: dict[str, Callable[[int], Callable[[], object]]] = {
     ),
     "TSAR: periodic, never whole": lambda n: lambda: find_target("a-" * (n // 2), "a-" * (n // 4)),
     "TSAR: periodic, any case": lambda n: lambda: find_target("A-" * (n // 2), "a-" * (n // 4)),
+    "TSAR: word of n/10 distinct letters": lambda n: (
+        lambda: find_target(
+            "".join(map(chr, range(0x4E00, 0x4E00 + n))),
+            "".join(map(chr, range(0x4E00, 0x4E00 + n // 10))) + "Z",
+        )
+    ),
     "TSAR: many words like it": lambda n: (
         lambda: find_target(" ".join(["abcdefgh"] * (n // 9)), "abcdefgx")
     ),

@@ -6,12 +6,13 @@ sentence, fine on these short ones) on random sentences and words, letters whose
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from difflib import SequenceMatcher
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from annotate.sources.tsar import _WORD, FORM_LIKENESS, find_target
+from annotate.sources.tsar import _WORD, FORM_LIKENESS, _case_key, find_target
 
 
 def reference(sentence: str, word: str) -> tuple[int, int, bool]:
@@ -61,3 +62,40 @@ def test_periodic_sentences_and_words(
     text, target = sentence[0] * sentence[1] + tail, word[0] * word[1]
     assert find_target(text, target) == reference(text, target)
     assert find_target(text.upper(), target) == reference(text.upper(), target)
+
+
+@settings(max_examples=3000)
+@given(
+    st.text(st.characters(), min_size=1, max_size=16),
+    st.integers(0, 15),
+    st.integers(1, 6),
+    st.sampled_from([str.upper, str.lower, str.swapcase, str.casefold, str.title]),
+)
+def test_any_characters_in_any_case(
+    sentence: str, start: int, size: int, case: Callable[[str], str]
+) -> None:
+    """Any Unicode characters, the word a piece of the sentence in another case."""
+    word = case(sentence[start : start + size]) or sentence
+    assert find_target(sentence, word) == reference(sentence, word)
+    assert find_target(case(sentence), sentence) == reference(case(sentence), sentence)
+
+
+def test_characters_that_ignorecase_matches_share_their_case_key() -> None:
+    """:func:`_case_key` is what the search groups characters by: checked on every
+    character that has another case (and its cases), against ``re`` itself; a character
+    without one matches only itself."""
+    cased: set[str] = set()
+    for point in range(0x110000):
+        character = chr(point)
+        if 0xD800 <= point < 0xE000 or character.lower() == character == character.upper():
+            continue
+        cased.add(character)
+        cased.update(
+            other
+            for other in (character.lower(), character.upper(), character.casefold())
+            if len(other) == 1
+        )
+    text = "".join(sorted(cased))
+    for character in cased:
+        for match in re.finditer(re.escape(character), text, re.IGNORECASE):
+            assert _case_key(match.group()) == _case_key(character), (character, match.group())

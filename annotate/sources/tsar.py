@@ -130,17 +130,41 @@ def find_target(sentence: str, word: str) -> tuple[int, int, bool]:
 
 def _any_case(sentence: str, word: str) -> tuple[str, str]:
     """``sentence`` and ``word`` with each character replaced by one that stands for the
-    characters ``re.IGNORECASE`` takes it for (the first of the word's characters that it
-    matches; ``\\0`` when it matches none): the word occurs in the sentence in any case
-    where it occurs in the mapped sentence as written, which ``str.find`` finds in linear
-    time (the regular expression's search is quadratic on a long sentence)."""
+    characters ``re.IGNORECASE`` takes it for (the number of the first of the word's
+    characters that matches it; ``\\0`` when none does): the word occurs in the sentence
+    in any case where it occurs in the mapped sentence as written, which ``str.find``
+    finds in linear time (the regular expression's search is quadratic on a long
+    sentence). ``re`` itself decides which characters match; each character is tried only
+    against the word's characters of its :func:`_case_key`, each of them once."""
     firsts = list(dict.fromkeys(word))
-    alternatives = re.compile("|".join(f"({re.escape(c)})" for c in firsts), re.IGNORECASE)
+    # a class of all of them first, in constant time: it takes every character that one of
+    # them takes (and maybe more), so a character it does not take is none of them
+    anyone = re.compile(f"[{''.join(map(re.escape, firsts))}]", re.IGNORECASE)
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for number, character in enumerate(firsts, 1):
+        groups.setdefault(_case_key(character), []).append((number, character))
+    patterns: dict[str, re.Pattern[str]] = {}
     table: dict[int, int] = {}
     for character in {*sentence, *word}:
-        match = alternatives.fullmatch(character)
-        table[ord(character)] = 0 if match is None else match.lastindex or 0
+        number = 0
+        if anyone.fullmatch(character):
+            key = _case_key(character)
+            if key not in patterns:
+                alternatives = "|".join(f"({re.escape(c)})" for _, c in groups.get(key, ()))
+                patterns[key] = re.compile(alternatives or "(?!)", re.IGNORECASE)
+            match = patterns[key].fullmatch(character)
+            if match is not None and match.lastindex:
+                number = groups[key][match.lastindex - 1][0]
+        table[ord(character)] = number
     return sentence.translate(table), word.translate(table)
+
+
+def _case_key(character: str) -> str:
+    """What two characters that ``re.IGNORECASE`` matches have in common: the upper case
+    of their lower case (``re`` compares simple lower cases, ``İ``'s being ``i``, and takes
+    a few more as alike, such as the long s and ``s``, the final sigma and the sigma, the
+    micro sign and the mu: each such set has one upper case)."""
+    return ("i" if character == "\u0130" else character.lower()).upper()
 
 
 def _first_whole(sentence: str, mapped: str, word: str) -> int:
