@@ -135,26 +135,18 @@ def _any_case(sentence: str, word: str) -> tuple[str, str]:
     in any case where it occurs in the mapped sentence as written, which ``str.find``
     finds in linear time (the regular expression's search is quadratic on a long
     sentence). ``re`` itself decides which characters match; each character is tried only
-    against the word's characters of its :func:`_case_key`, each of them once."""
-    firsts = list(dict.fromkeys(word))
-    # a class of all of them first, in constant time: it takes every character that one of
-    # them takes (and maybe more), so a character it does not take is none of them
-    anyone = re.compile(f"[{''.join(map(re.escape, firsts))}]", re.IGNORECASE)
+    against the word's characters of its :func:`_case_key`, in order, and with ``re`` only
+    against those other than itself (a few: its other cases)."""
     groups: dict[str, list[tuple[int, str]]] = {}
-    for number, character in enumerate(firsts, 1):
+    for number, character in enumerate(dict.fromkeys(word), 1):
         groups.setdefault(_case_key(character), []).append((number, character))
-    patterns: dict[str, re.Pattern[str]] = {}
     table: dict[int, int] = {}
     for character in {*sentence, *word}:
         number = 0
-        if anyone.fullmatch(character):
-            key = _case_key(character)
-            if key not in patterns:
-                alternatives = "|".join(f"({re.escape(c)})" for _, c in groups.get(key, ()))
-                patterns[key] = re.compile(alternatives or "(?!)", re.IGNORECASE)
-            match = patterns[key].fullmatch(character)
-            if match is not None and match.lastindex:
-                number = groups[key][match.lastindex - 1][0]
+        for candidate, other in groups.get(_case_key(character), ()):
+            if other == character or re.fullmatch(re.escape(other), character, re.IGNORECASE):
+                number = candidate
+                break
         table[ord(character)] = number
     return sentence.translate(table), word.translate(table)
 
