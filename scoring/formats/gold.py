@@ -46,9 +46,13 @@ _key_of = itemgetter(0, 2)
 _mode_of = attrgetter("mode")
 _mode_delta_of = attrgetter("mode_delta")
 _is_none = partial(is_, None)
-# score.pl's gold-entry patterns (shared with the multiword gold reader)
-FIRST_COUNT = r"[\w'\-\s]+ (\d+)"
-ENTRY = r"(\w[\w'\-\s]+) (\d+)"
+# score.pl's gold-entry patterns (shared with the multiword gold reader), ``[\w'\-\s]+ (\d+)``
+# and ``(\w[\w'\-\s]+) (\d+)``, written to be searched in linear time with the same match:
+# a match lies inside one run of [\w'\-\s], and every start in a run has the same choice of
+# ends, so only the run's first position (its first \w for ENTRY) is tried, not each one
+# (which took time quadratic in a long field); scoring/lines.py's LINEAR says more.
+FIRST_COUNT = r"(?<![\w'\-\s])[\w'\-\s]+ (\d+)"
+ENTRY = r"(?<![\w'\-\s])[\s'\-]*+(\w[\w'\-\s]+) (\d+)"
 
 
 class ItemGold(Record):
@@ -782,8 +786,10 @@ def format_gold(lines: Iterable[GoldLine]) -> str:
 
 # --- the mwgold as score.pl reads it -----------------------------------------------------
 
-_MW_GOLD_LINE = r"([\w.]+)\s+(\d+)\s*:: (.*)"
-"""score.pl's mwgold line pattern (``\\s`` may not cross lines: it runs line by line)."""
+_MW_GOLD_LINE = r"(?<![\w.])([\w.]++)\s++(\d++)\s*+:: (.*)"
+"""score.pl's mwgold line pattern, ``([\\w.]+)\\s+(\\d+)\\s*:: (.*)`` (``\\s`` may not cross
+lines: it runs line by line), written to be searched in linear time with the same match
+(:data:`scoring.lines.LINEAR` says how)."""
 
 
 def read_mwgold_lines(
