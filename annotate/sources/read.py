@@ -17,12 +17,10 @@ length), so that no upload, not even a gzip bomb, can fill the memory.
 
 from __future__ import annotations
 
-import gzip
-import io
 import os
 import re
-import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -32,15 +30,16 @@ from annotate.sources.language import iso639_1
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.tsar import parse_tsar_source
+from scoring import bounded
 from scoring.files import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
-from scoring.formats.table import parse_table
+from scoring.formats.table import MAX_LINE, parse_table
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv", "tsar")
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_UNCOMPRESSED = LIMITS.unpacked
 """The most bytes a file may hold once gunzipped (:class:`~scoring.formats.instances.Limits`)."""
-CHUNK = 2**20
+CHUNK = bounded.CHUNK
 """The bytes unpacked and parsed at a time: a gzip file is never inflated whole."""
 HEAD = 65536
 _PROLOG = re.compile(rb"\s*(?:(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)\s*)*", re.S)
@@ -48,30 +47,24 @@ _ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
 
 def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
-    """``data`` in chunks of at most :data:`CHUNK` bytes, unpacked as they are read if it
-    is gzip (by its magic bytes); SourceError for a broken gzip file, or as soon as the
-    bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
+    """``data`` in chunks, unpacked as they are read if it is gzip
+    (:func:`scoring.bounded.unpacked_chunks`, the one reader of every upload); SourceError
+    for a broken gzip file, or as soon as the bytes pass ``limit`` (default
+    :data:`MAX_UNCOMPRESSED`)."""
     limit = MAX_UNCOMPRESSED if limit is None else limit
-    if not data.startswith(GZIP_MAGIC):
-        if len(data) > limit:
-            raise SourceError(
-                name, "", f"holds more than {limit / 2**20:g} MiB (the most imported)"
-            )
-        for start in range(0, len(data), CHUNK):
-            yield data[start : start + CHUNK]
-        return
-    total = 0
+    with as_source_error():
+        yield from bounded.unpacked_chunks(data, name, limit)
+
+
+@contextmanager
+def as_source_error() -> Iterator[None]:
+    """A :class:`~scoring.bounded.BoundError` raised inside as the importer's
+    :class:`SourceError` (the same file, place and rule)."""
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
-            while chunk := handle.read(CHUNK):
-                total += len(chunk)
-                if total > limit:
-                    raise SourceError(
-                        name, "", f"unpacks to more than {limit / 2**20:g} MiB (the most imported)"
-                    )
-                yield chunk
-    except (OSError, EOFError, zlib.error) as error:
-        raise SourceError(name, "", f"not a complete gzip file: {error}") from None
+        yield
+    except bounded.BoundError as error:
+        problem = error.located[0]
+        raise SourceError(problem.file, problem.where, problem.problem) from None
 
 
 def gunzip(data: bytes, name: str) -> bytes:
@@ -145,8 +138,9 @@ def parse_source(
     stream = chain((head,), chunks)
     if chosen == "semeval":
         return parse_lexsub_xml(stream, name, code, limits)
-    if chosen == "tsar":
-        whole = b"".join(stream)
+    if chosen == "tsar":  # one instance a line: the lines are counted before any is kept
+        with as_source_error():
+            whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
         text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
         return parse_tsar_source(text, name, code, limits)
     if chosen in ("coinco", "swords"):
@@ -158,6 +152,12 @@ def parse_source(
     else:
         result = parse_table(stream, name, chosen, limits)
     return replace(result, language=code) if code else result
+
+
+def tsar_bounds(limits: Limits) -> bounded.Bounds:
+    """The bounds of a TSAR or MLSP file: one instance a line, so at most
+    ``limits.instances`` lines, each at most :data:`~scoring.formats.table.MAX_LINE` bytes."""
+    return bounded.Bounds(limits.unpacked, limits.instances, MAX_LINE, "one instance a line")
 
 
 def _head(chunks: Iterator[bytes]) -> bytes:

@@ -46,6 +46,7 @@ from annotate.services.study import (
 )
 from annotate.web.access import organiser_required
 from annotate.web.uploads import uploaded_text
+from scoring.bounded import ACCOUNTS_FILE
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000
@@ -226,7 +227,7 @@ def bulk_users() -> str:
         text = request.form.get("usernames", "")
         try:
             if upload is not None and upload.filename:
-                text = uploaded_text(upload)
+                text = uploaded_text(upload, ACCOUNTS_FILE)
             chosen = form_id(request.form, "dataset", "dataset")
             dataset = None if chosen is None else db.session.get(Dataset, chosen)
             created = create_users(parse_user_lines(text, "the list"), dataset)

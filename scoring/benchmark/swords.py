@@ -169,7 +169,11 @@ def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
 
 
 def read_result(text: str, name: str = "<result>") -> SwordsResult:
-    """:func:`parse_result` on the JSON text of a result file."""
+    """:func:`parse_result` on the JSON text of a result file; refused before it is
+    parsed when it may hold more than :data:`~scoring.bounded.RESULT_JSON_VALUES` values."""
+    from scoring.bounded import RESULT_JSON_VALUES, check_json_values
+
+    check_json_values(text, name, RESULT_JSON_VALUES, "; a SWORDS result holds about 0.4 million")
     try:
         data = parse_json(text)
     except json.JSONDecodeError as error:

@@ -36,6 +36,9 @@ from collections.abc import Sequence
 
 from scoring.records import Record
 
+SHOWN_PROBLEMS = 20
+"""The problems a message shows (and a reader keeps): the rest are counted."""
+
 
 class Problem(Record):
     """One problem of a file and where it is: a line number, a JSON path, or ``""`` for
@@ -63,9 +66,12 @@ class FormatError(ValueError):
     ``located`` those given as :class:`Problem` records, so that a caller can take a
     problem's parts without reading them back out of its message."""
 
-    def __init__(self, problems: Sequence[str | Problem]) -> None:
+    def __init__(self, problems: Sequence[str | Problem], more: int = 0) -> None:
         self.located = tuple(problem for problem in problems if isinstance(problem, Problem))
         self.problems = tuple(map(str, problems))
-        shown = "\n".join(self.problems[:20])
-        more = len(self.problems) - 20
-        super().__init__(shown + (f"\n… and {more} more problems" if more > 0 else ""))
+        self.count = len(self.problems) + more
+        """Every problem found, those not kept (``more``: a reader keeps the first
+        :data:`SHOWN_PROBLEMS` only, :class:`scoring.bounded.Problems`) included."""
+        shown = "\n".join(self.problems[:SHOWN_PROBLEMS])
+        rest = self.count - min(len(self.problems), SHOWN_PROBLEMS)
+        super().__init__(shown + (f"\n… and {rest} more problems" if rest > 0 else ""))

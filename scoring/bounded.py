@@ -1,0 +1,250 @@
+"""Bounded reading: every upload and import is read through here, within its
+:class:`Bounds`, and refused at the first bound it crosses, before what lies past it is
+unpacked, split or kept.
+
+* :func:`unpacked_chunks`: a file's bytes a chunk (:data:`CHUNK`) at a time, gunzipped as
+  they are read when they are gzip; refused as soon as they pass ``Bounds.bytes``, so a
+  gzip bomb is never inflated past the chunk that shows it.
+* :func:`bounded_bytes`: the whole (unpacked) file once its bytes, its lines and its
+  longest line are counted within the bounds (counted on each chunk as it comes: no line
+  is split off and kept to count it).
+* :func:`bounded_text`: the same as UTF-8 text (:func:`scoring.files.decode_text`).
+* :class:`Problems`: the problems a reader finds, the first :data:`SHOWN_PROBLEMS` kept
+  and the rest counted (a file of a million bad lines gives 20 messages and "… and
+  999980 more problems", never a million messages).
+
+A file is given as its bytes or as a binary stream (an upload's ``stream``, read a chunk
+at a time, never whole). Pure: no Flask, no SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+from scoring import TYPE_CHECKING
+from scoring.formats import SHOWN_PROBLEMS, FormatError, Problem
+from scoring.formats.instances import SourceError
+from scoring.records import Record
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import IO
+
+CHUNK = 2**20
+"""The bytes read (and unpacked) at a time."""
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+class Bounds(Record):
+    """The most a file may hold: ``bytes`` once gunzipped, ``lines`` (line breaks, the
+    last line without one counted too), ``line_bytes`` in any one line; ``unit`` names
+    what a line holds in messages (``rows``, ``accounts``)."""
+
+    bytes: int
+    lines: int
+    line_bytes: int = CHUNK
+    unit: str = "lines"
+
+
+class BoundError(SourceError):
+    """A file past one of its :class:`Bounds`: one :class:`~scoring.formats.Problem`
+    naming the file, the line where reading stopped (or none, for its size) and the bound
+    (a :class:`~scoring.formats.instances.SourceError`, as the importer's other refusals)."""
+
+
+MiB = 2**20
+ACCOUNTS_FILE = Bounds(MiB, 10_000, 1024, "accounts, comments and blank lines")
+"""A list of accounts (at most 1,000 accounts are made at once)."""
+ROWS_FILE = Bounds(16 * MiB, 100_000, 64 * 1024, "rows")
+"""A judgement round's rows file."""
+SYSTEM_FILE = Bounds(16 * MiB, 200_000, MiB, "answers")
+"""A system's file (best, oot, ranked candidates, a SWORDS result, TSAR's or MLSP's
+output): one line an instance, and an import holds at most 100,000."""
+GOLD_FILE = Bounds(16 * MiB, 200_000, MiB, "gold lines")
+"""A gold, mwgold or scores file uploaded beside a judgement round."""
+RESULT_JSON_VALUES = 1_000_000
+"""The most JSON values (objects, arrays, members, items) a SWORDS result may hold (one
+for SWORDS' whole test set, every candidate scored, holds about 0.4 million)."""
+
+
+def _mib(count: int) -> str:
+    return f"{count / 2**20:g} MiB"
+
+
+def unpacked_chunks(source: bytes | IO[bytes], name: str, most: int) -> Iterator[bytes]:
+    """The bytes of ``source`` in chunks of at most :data:`CHUNK`, gunzipped as they are
+    read when they start with gzip's magic bytes; :class:`BoundError` as soon as they pass
+    ``most`` bytes (unpacked), or for a gzip file that is not complete. A stream is read
+    from where it stands and must be seekable (an upload's is)."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        import io
+
+        packed = source[:2] == GZIP_MAGIC
+        stream: IO[bytes] = io.BytesIO(source)
+    else:
+        stream = source
+        start = stream.tell()
+        packed = stream.read(2) == GZIP_MAGIC
+        stream.seek(start)
+    total = 0
+    if not packed:
+        while chunk := stream.read(CHUNK):
+            total += len(chunk)
+            if total > most:
+                raise BoundError(name, "", f"holds more than {_mib(most)} (the most read)")
+            yield chunk
+        return
+    import gzip
+    import zlib
+
+    try:
+        with gzip.GzipFile(fileobj=stream, mode="rb") as handle:
+            while chunk := handle.read(CHUNK):
+                total += len(chunk)
+                if total > most:
+                    raise BoundError(
+                        name,
+                        "",
+                        f"unpacks to more than {_mib(most)} (the most read)",
+                    )
+                yield chunk
+    except (OSError, EOFError, zlib.error) as error:
+        raise BoundError(name, "", f"not a complete gzip file: {error}") from None
+
+
+def counted_chunks(chunks: Iterable[bytes], name: str, bounds: Bounds) -> Iterator[bytes]:
+    """``chunks`` as they are, their lines counted as they pass: :class:`BoundError` at the
+    first line past ``bounds.lines``, or at a line longer than ``bounds.line_bytes``,
+    naming that line (no line is split off to be counted)."""
+    longest = bounds.line_bytes
+    lines = 0  # line breaks passed
+    since = 0  # bytes since the last line break
+    for chunk in chunks:
+        breaks = chunk.count(b"\n")
+        if breaks:
+            first = chunk.index(b"\n")
+            if since + first > longest:
+                raise BoundError(name, lines + 1, _too_long(bounds))
+            if len(chunk) - first - 1 > longest:  # a line inside the chunk may be too long
+                inner = chunk[first + 1 :].split(b"\n")[:-1]
+                for number, line in enumerate(inner, lines + 2):
+                    if len(line) > longest:
+                        raise BoundError(name, number, _too_long(bounds))
+            since = len(chunk) - chunk.rindex(b"\n") - 1
+        else:
+            since += len(chunk)
+        if since > longest:
+            raise BoundError(name, lines + breaks + 1, _too_long(bounds))
+        if lines + breaks + (since > 0) > bounds.lines:
+            raise BoundError(
+                name,
+                bounds.lines + 1,
+                f"more than {bounds.lines:,} lines; at most {bounds.lines:,} "
+                f"({bounds.unit}) are read",
+            )
+        lines += breaks
+        yield chunk
+
+
+def _too_long(bounds: Bounds) -> str:
+    return f"the line has more than {bounds.line_bytes:,} bytes (the longest read)"
+
+
+def bounded_bytes(source: bytes | IO[bytes], name: str, bounds: Bounds) -> bytes:
+    """The bytes of ``source``, gunzipped when they are gzip, within ``bounds`` (their
+    size unpacked, their lines, their longest line): :class:`BoundError` at the first bound
+    crossed, before the rest is read."""
+    chunks = counted_chunks(unpacked_chunks(source, name, bounds.bytes), name, bounds)
+    return b"".join(chunks)
+
+
+def bounded_text(source: bytes | IO[bytes], name: str, bounds: Bounds) -> str:
+    """:func:`bounded_bytes` as text under the project's rule for text files
+    (:func:`scoring.files.decode_text`: UTF-8, a byte-order mark dropped)."""
+    from scoring.files import decode_text
+
+    return decode_text(bounded_bytes(source, name, bounds), name)
+
+
+def check_text(text: str, name: str, bounds: Bounds) -> None:
+    """:class:`BoundError` when ``text`` (already held, such as a stored file) has more
+    characters than ``bounds.bytes`` or more lines than ``bounds.lines``: what a file read
+    through :func:`bounded_text` now could not hold."""
+    if len(text) > bounds.bytes:
+        raise BoundError(name, "", f"holds more than {_mib(bounds.bytes)} (the most read)")
+    lines = text.count("\n") + (not text.endswith("\n") and bool(text))
+    if lines > bounds.lines:
+        raise BoundError(
+            name,
+            bounds.lines + 1,
+            f"more than {bounds.lines:,} lines; at most {bounds.lines:,} ({bounds.unit}) are read",
+        )
+
+
+def check_json_values(data: bytes | str, name: str, most: int, what: str = "") -> None:
+    """:class:`BoundError` when the JSON ``data`` may hold more than ``most`` values,
+    before it is parsed: each value but the first follows a ``[``, ``{``, ``,`` or ``:``,
+    so their count bounds the values (it counts those inside strings too, a bound no real
+    file reaches). The line named is where the count passes ``most``; ``what`` follows
+    the rule (``; a SWORDS file holds …``)."""
+    import re
+
+    data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    count = 0
+    for start in range(0, len(data), CHUNK):
+        piece = data[start : start + CHUNK]
+        here = sum(piece.count(char) for char in (b"[", b"{", b",", b":"))
+        if count + here > most:
+            found = re.finditer(rb"[\[{,:]", piece)
+            at = start + next(m.start() for n, m in enumerate(found, 1) if n == most - count)
+            raise BoundError(
+                name,
+                data.count(b"\n", 0, at) + 1,
+                f"holds more than {most:,} JSON values (objects, arrays, members, items); "
+                f"at most that many are read{what}",
+            )
+        count += here
+
+
+class Problems:
+    """The problems a reader finds in a file: the first :data:`SHOWN_PROBLEMS` kept, the
+    others counted. ``raise_any()`` raises them as one :class:`FormatError` whose message
+    shows those kept and "… and N more problems".
+
+    >>> found = Problems()
+    >>> for line in range(1, 26):
+    ...     found.add(f"f:{line}: bad")
+    >>> len(found), found.kept[-1]
+    (25, 'f:20: bad')
+    >>> str(found.error()).splitlines()[-1]
+    '… and 5 more problems'
+    """
+
+    def __init__(self, keep: int = SHOWN_PROBLEMS) -> None:
+        self.keep = keep
+        self.kept: list[str | Problem] = []
+        self.more = 0
+
+    def add(self, problem: str | Problem) -> None:
+        if len(self.kept) < self.keep:
+            self.kept.append(problem)
+        else:
+            self.more += 1
+
+    def extend(self, problems: FormatError) -> None:
+        """The problems of a :class:`FormatError` (its uncounted ones too)."""
+        for problem in problems.located or problems.problems:
+            self.add(problem)
+        self.more += problems.count - len(problems.located or problems.problems)
+
+    def __len__(self) -> int:
+        return len(self.kept) + self.more
+
+    def __bool__(self) -> bool:
+        return bool(self.kept)
+
+    def error(self) -> FormatError:
+        return FormatError(self.kept, self.more)
+
+    def raise_any(self) -> None:
+        """Raise the problems found, if any, as one :class:`FormatError`."""
+        if self:
+            raise self.error()
