@@ -194,7 +194,7 @@ def check_json_values(data: bytes | str, name: str, most: int, what: str = "") -
         here = sum(piece.count(char) for char in (b"[", b"{", b",", b":"))
         if count + here > most:
             found = re.finditer(rb"[\[{,:]", piece)
-            at = start + next(m.start() for n, m in enumerate(found, 1) if n == most - count)
+            at = start + next(m.start() for n, m in enumerate(found, 1) if n == most - count + 1)
             raise BoundError(
                 name,
                 data.count(b"\n", 0, at) + 1,
