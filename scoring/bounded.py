@@ -55,9 +55,10 @@ ACCOUNTS_FILE = Bounds(MiB, 10_000, 1024, "accounts, comments and blank lines")
 """A list of accounts (at most 1,000 accounts are made at once)."""
 ROWS_FILE = Bounds(16 * MiB, 100_000, 64 * 1024, "rows")
 """A judgement round's rows file."""
-SYSTEM_FILE = Bounds(16 * MiB, 200_000, MiB, "answers")
+SYSTEM_FILE = Bounds(16 * MiB, 200_000, 16 * MiB, "answers")
 """A system's file (best, oot, ranked candidates, a SWORDS result, TSAR's or MLSP's
-output): one line an instance, and an import holds at most 100,000."""
+output): one line an instance, and an import holds at most 100,000; a line may fill the
+file (a SWORDS result is JSON, often written on one line)."""
 GOLD_FILE = Bounds(16 * MiB, 200_000, MiB, "gold lines")
 """A gold, mwgold or scores file uploaded beside a judgement round."""
 RESULT_JSON_VALUES = 1_000_000

@@ -281,3 +281,30 @@ def test_a_system_file_past_its_bounds_is_not_stored_and_a_stored_one_not_rescor
     ) in page
     with answered.app_context():
         assert db.session.scalars(select(SystemRun)).one().scores == before
+
+
+# --- the worker gives its memory back ---------------------------------------------------------
+
+
+def test_a_worker_holding_too_much_after_a_request_is_replaced() -> None:
+    import logging
+    import runpy
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    root = Path(__file__).resolve().parent.parent
+    settings = runpy.run_path(str(root / "gunicorn.conf.py"))
+    assert (settings["max_requests"], settings["max_requests_jitter"]) == (1000, 100)
+    held = settings["resident_bytes"]()
+    assert 10 * 2**20 < held < 2**40  # this process: read from /proc/self/statm
+    worker = SimpleNamespace(alive=True, log=logging.getLogger("bench"))
+    request = SimpleNamespace(method="POST", path="/organiser/datasets")
+    settings["post_request"](worker, request, {}, None)
+    assert worker.alive is (held <= settings["RECYCLE_RSS"])
+    hook = settings["post_request"]
+    hook.__globals__["RECYCLE_RSS"] = held // 2  # as if the request had left that much
+    hook(worker, request, {}, None)
+    assert worker.alive is False
+    deploy = " ".join((root / "docs" / "deploy.md").read_text().split())
+    assert "`max_requests` 1000 with a jitter of 100" in deploy
+    assert f"{settings['RECYCLE_RSS'] // 2**20} MiB" in deploy
