@@ -9,8 +9,8 @@ unpacked, split or kept.
   longest line are counted within the bounds (counted on each chunk as it comes: no line
   is split off and kept to count it).
 * :func:`bounded_text`: the same as UTF-8 text (:func:`scoring.files.decode_text`).
-* :class:`Problems`: the problems a reader finds, the first :data:`SHOWN_PROBLEMS` kept
-  and the rest counted (a file of a million bad lines gives 20 messages and "… and
+* :class:`~scoring.formats.Problems` (here too): the problems a reader finds, the first
+  20 kept and the rest counted (a file of a million bad lines gives 20 messages and "… and
   999980 more problems", never a million messages).
 
 A file is given as its bytes or as a binary stream (an upload's ``stream``, read a chunk
@@ -20,7 +20,6 @@ at a time, never whole). Pure: no Flask, no SQLAlchemy.
 from __future__ import annotations
 
 from scoring import TYPE_CHECKING
-from scoring.formats import SHOWN_PROBLEMS, FormatError, Problem
 from scoring.formats.instances import SourceError
 from scoring.records import Record
 
@@ -61,13 +60,17 @@ output): one line an instance, and an import holds at most 100,000; a line may f
 file (a SWORDS result is JSON, often written on one line)."""
 GOLD_FILE = Bounds(16 * MiB, 200_000, MiB, "gold lines")
 """A gold, mwgold or scores file uploaded beside a judgement round."""
+TSAR_FILE = Bounds(16 * MiB, 100_000, MiB, "one instance a line")
+"""A TSAR-2022 or MLSP-2024 file to import (an import holds at most 100,000 instances; the
+largest of these tasks' files has under 1 MiB)."""
 RESULT_JSON_VALUES = 1_000_000
 """The most JSON values (objects, arrays, members, items) a SWORDS result may hold (one
 for SWORDS' whole test set, every candidate scored, holds about 0.4 million)."""
 
 
 def _mib(count: int) -> str:
-    return f"{count / 2**20:g} MiB"
+    """``64 MiB``, or ``1,000 bytes`` for less than a MiB."""
+    return f"{count / MiB:g} MiB" if count >= MiB else f"{count:,} bytes"
 
 
 def unpacked_chunks(source: bytes | IO[bytes], name: str, most: int) -> Iterator[bytes]:
@@ -112,13 +115,18 @@ def unpacked_chunks(source: bytes | IO[bytes], name: str, most: int) -> Iterator
 
 
 def counted_chunks(chunks: Iterable[bytes], name: str, bounds: Bounds) -> Iterator[bytes]:
-    """``chunks`` as they are, their lines counted as they pass: :class:`BoundError` at the
-    first line past ``bounds.lines``, or at a line longer than ``bounds.line_bytes``,
+    """``chunks`` as they are, their bytes and lines counted as they pass: :class:`BoundError`
+    past ``bounds.bytes``, at the first line past ``bounds.lines``, or at a line longer
+    than ``bounds.line_bytes``,
     naming that line (no line is split off to be counted)."""
     longest = bounds.line_bytes
     lines = 0  # line breaks passed
     since = 0  # bytes since the last line break
+    total = 0
     for chunk in chunks:
+        total += len(chunk)
+        if total > bounds.bytes:
+            raise BoundError(name, "", f"holds more than {_mib(bounds.bytes)} (the most read)")
         breaks = chunk.count(b"\n")
         if breaks:
             first = chunk.index(b"\n")
@@ -203,49 +211,3 @@ def check_json_values(data: bytes | str, name: str, most: int, what: str = "") -
                 f"at most that many are read{what}",
             )
         count += here
-
-
-class Problems:
-    """The problems a reader finds in a file: the first :data:`SHOWN_PROBLEMS` kept, the
-    others counted. ``raise_any()`` raises them as one :class:`FormatError` whose message
-    shows those kept and "… and N more problems".
-
-    >>> found = Problems()
-    >>> for line in range(1, 26):
-    ...     found.add(f"f:{line}: bad")
-    >>> len(found), found.kept[-1]
-    (25, 'f:20: bad')
-    >>> str(found.error()).splitlines()[-1]
-    '… and 5 more problems'
-    """
-
-    def __init__(self, keep: int = SHOWN_PROBLEMS) -> None:
-        self.keep = keep
-        self.kept: list[str | Problem] = []
-        self.more = 0
-
-    def add(self, problem: str | Problem) -> None:
-        if len(self.kept) < self.keep:
-            self.kept.append(problem)
-        else:
-            self.more += 1
-
-    def extend(self, problems: FormatError) -> None:
-        """The problems of a :class:`FormatError` (its uncounted ones too)."""
-        for problem in problems.located or problems.problems:
-            self.add(problem)
-        self.more += problems.count - len(problems.located or problems.problems)
-
-    def __len__(self) -> int:
-        return len(self.kept) + self.more
-
-    def __bool__(self) -> bool:
-        return bool(self.kept)
-
-    def error(self) -> FormatError:
-        return FormatError(self.kept, self.more)
-
-    def raise_any(self) -> None:
-        """Raise the problems found, if any, as one :class:`FormatError`."""
-        if self:
-            raise self.error()

@@ -26,14 +26,13 @@ from scoring.benchmark.swords import read_result
 from scoring.bounded import (
     BoundError,
     Bounds,
-    Problems,
     bounded_bytes,
     bounded_text,
     check_json_values,
     check_text,
     unpacked_chunks,
 )
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.judgements.rounds import parse_rows
 from tests.conftest import login, make_user
 
@@ -129,7 +128,9 @@ def test_problems_keep_the_first_20_and_count_the_rest() -> None:
 # --- each reader ---------------------------------------------------------------------------
 
 
-def test_a_tsar_import_stops_at_the_line_past_the_instances() -> None:
+def test_a_tsar_import_stops_at_the_line_past_the_instances(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     lines = gzip.compress(b"A bright day.\tbright\n" * 10_000)
     with pytest.raises(SourceError) as caught:
         parse_source(lines, "t_ls.tsv.gz", "tsar", limits=Limits(instances=50))
@@ -143,6 +144,10 @@ def test_a_tsar_import_stops_at_the_line_past_the_instances() -> None:
         lines[:0] + b"A bright day.\tbright\n" * 50, "t_ls.tsv", "tsar", limits=Limits(instances=50)
     )
     assert result.n_instances == 50
+    monkeypatch.setattr(scoring.bounded, "TSAR_FILE", Bounds(1000, 100_000, 1000))
+    with pytest.raises(SourceError) as caught:
+        parse_source(lines, "t_ls.tsv.gz", "tsar")
+    assert str(caught.value) == "t_ls.tsv.gz: holds more than 1,000 bytes (the most read)"
 
 
 def test_bulk_accounts_stop_at_the_account_past_1000() -> None:

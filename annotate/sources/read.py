@@ -33,7 +33,7 @@ from annotate.sources.tsar import parse_tsar_source
 from scoring import bounded
 from scoring.files import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
-from scoring.formats.table import MAX_LINE, parse_table
+from scoring.formats.table import parse_table
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv", "tsar")
 GZIP_MAGIC = b"\x1f\x8b"
@@ -155,9 +155,10 @@ def parse_source(
 
 
 def tsar_bounds(limits: Limits) -> bounded.Bounds:
-    """The bounds of a TSAR or MLSP file: one instance a line, so at most
-    ``limits.instances`` lines, each at most :data:`~scoring.formats.table.MAX_LINE` bytes."""
-    return bounded.Bounds(limits.unpacked, limits.instances, MAX_LINE, "one instance a line")
+    """The bounds of a TSAR or MLSP file (:data:`scoring.bounded.TSAR_FILE`): one instance a
+    line, so at most ``limits.instances`` lines, and at most ``limits.unpacked`` bytes."""
+    most = bounded.TSAR_FILE
+    return most._replace(bytes=min(most.bytes, limits.unpacked), lines=limits.instances)
 
 
 def _head(chunks: Iterator[bytes]) -> bytes:

@@ -32,7 +32,7 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from scoring.records import Record
 
@@ -75,3 +75,54 @@ class FormatError(ValueError):
         shown = "\n".join(self.problems[:SHOWN_PROBLEMS])
         rest = self.count - min(len(self.problems), SHOWN_PROBLEMS)
         super().__init__(shown + (f"\n… and {rest} more problems" if rest > 0 else ""))
+
+
+class Problems:
+    """The problems a reader finds in a file: the first :data:`SHOWN_PROBLEMS` kept, the
+    others counted. ``raise_any()`` raises them as one :class:`FormatError` whose message
+    shows those kept and "… and N more problems".
+
+    >>> found = Problems()
+    >>> for line in range(1, 26):
+    ...     found.add(f"f:{line}: bad")
+    >>> len(found), found.kept[-1]
+    (25, 'f:20: bad')
+    >>> str(found.error()).splitlines()[-1]
+    '… and 5 more problems'
+    """
+
+    def __init__(self, keep: int = SHOWN_PROBLEMS) -> None:
+        self.keep = keep
+        self.kept: list[str | Problem] = []
+        self.more = 0
+
+    def add(self, problem: str | Problem) -> None:
+        if len(self.kept) < self.keep:
+            self.kept.append(problem)
+        else:
+            self.more += 1
+
+    def extend(self, problems: FormatError | Iterable[str | Problem]) -> None:
+        """Each of ``problems``; those of a :class:`FormatError` with its uncounted ones."""
+        if not isinstance(problems, FormatError):
+            for problem in problems:
+                self.add(problem)
+            return
+        given = problems.located or problems.problems
+        for problem in given:
+            self.add(problem)
+        self.more += problems.count - len(given)
+
+    def __len__(self) -> int:
+        return len(self.kept) + self.more
+
+    def __bool__(self) -> bool:
+        return bool(self.kept)
+
+    def error(self) -> FormatError:
+        return FormatError(self.kept, self.more)
+
+    def raise_any(self) -> None:
+        """Raise the problems found, if any, as one :class:`FormatError`."""
+        if self:
+            raise self.error()

@@ -29,8 +29,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.bounded import Problems
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.judgements import HUMAN
 from scoring.normalisation import normalise
