@@ -35,6 +35,7 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.import_bounds_bench import _semeval, _table_astral
 from bench.machine import load_average, machine_facts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,6 +131,31 @@ def _swords(size: int) -> Callable[[Path], None]:
     return write
 
 
+def _swords_contexts(size: int) -> Callable[[Path], None]:
+    """A SWORDS dataset of contexts of 9,900 characters, an emoji at each end (Python keeps
+    their text at 4 bytes a character), one target each, filling ``size`` bytes."""
+
+    def write(path: Path) -> None:
+        context = "\U0001f600 A bright day " + "word " * 1975 + "\U0001f600"
+        with path.open("w", encoding="utf-8") as out:
+            out.write('{"contexts": {')
+            n = 0
+            while out.tell() < size - 40 * n - 2 * MiB:
+                out.write(("" if n == 0 else ", ") + f'"c{n}": {{"context": "{context}"}}')
+                n += 1
+            out.write('}, "targets": {')
+            out.write(
+                ", ".join(
+                    f'"t{k}": {{"context_id": "c{k}", "target": "bright", "offset": 4, '
+                    '"pos": "ADJ"}'
+                    for k in range(n)
+                )
+            )
+            out.write('}, "substitutes": {}, "substitute_labels": {}}')
+
+    return write
+
+
 def _swords_result(size: int) -> Callable[[Path], None]:
     """A SWORDS result: 1,000 targets, each with scored substitutes, ``size`` bytes."""
 
@@ -164,8 +190,14 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "tsar-one-line.tsv.gz": ("import:tsar", _bomb(b"a ", b"b", 250, b"\tb\n")),
     "lcp-100k.tsv": ("import:tsar", _count(_lcp_line, 100_000)),
     "lcp-100k-astral.tsv": ("import:tsar", _count(_lcp_astral, 100_000)),
+    "lcp-8M-astral.tsv": ("import:tsar", _lines(_lcp_astral, 8 * MiB - 1024)),
     "swords-16M.json": ("import:", _swords(16 * MiB)),
     "swords-63M.json": ("import:", _swords(UPLOAD)),
+    "swords-contexts-16M.json": ("import:", _swords_contexts(16 * MiB)),
+    "swords-contexts-32M.json": ("import:", _swords_contexts(32 * MiB)),
+    "swords-contexts-63M.json": ("import:", _swords_contexts(UPLOAD)),
+    "table-100k-astral.tsv": ("import:", _table_astral),
+    "semeval-100k.xml": ("import:", _semeval),
     "deep.json": ("import:", _deep),
     "table-sentence.tsv.gz": (
         "import:",

@@ -60,9 +60,13 @@ output): one line an instance, and an import holds at most 100,000; a line may f
 file (a SWORDS result is JSON, often written on one line)."""
 GOLD_FILE = Bounds(16 * MiB, 200_000, MiB, "gold lines")
 """A gold, mwgold or scores file uploaded beside a judgement round."""
-TSAR_FILE = Bounds(16 * MiB, 100_000, MiB, "one instance a line")
+TSAR_FILE = Bounds(8 * MiB, 100_000, MiB, "one instance a line")
 """A TSAR-2022 or MLSP-2024 file to import (an import holds at most 100,000 instances; the
-largest of these tasks' files has under 1 MiB)."""
+largest of these tasks' files has under 1 MiB; 58 MiB of MLSP lines whose text Python
+keeps at 4 bytes a character took 1,608 MiB to import)."""
+SWORDS_BYTES = 32 * MiB
+"""The most bytes a SWORDS dataset (JSON, read whole) may hold once unpacked: SWORDS' largest
+file, its test set, has 17 MiB; 61 MiB of 10,000-character contexts took 655 MiB to import."""
 RESULT_JSON_VALUES = 1_000_000
 """The most JSON values (objects, arrays, members, items) a SWORDS result may hold (one
 for SWORDS' whole test set, every candidate scored, holds about 0.4 million)."""

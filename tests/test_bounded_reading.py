@@ -150,6 +150,27 @@ def test_a_tsar_import_stops_at_the_line_past_the_instances(
     assert str(caught.value) == "t_ls.tsv.gz: holds more than 1,000 bytes (the most read)"
 
 
+def test_a_swords_dataset_is_read_whole_only_within_its_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    dataset = json.dumps(
+        {
+            "contexts": {"c1": {"context": "A bright day ."}},
+            "targets": {"t1": {"context_id": "c1", "target": "bright", "offset": 2, "pos": "ADJ"}},
+            "substitutes": {},
+            "substitute_labels": {},
+        }
+    ).encode()
+    assert parse_source(gzip.compress(dataset), "s.json.gz").n_instances == 1
+    monkeypatch.setattr(scoring.bounded, "SWORDS_BYTES", len(dataset) - 1)
+    with pytest.raises(SourceError) as caught:
+        parse_source(gzip.compress(dataset), "s.json.gz")
+    assert (
+        str(caught.value)
+        == f"s.json.gz: holds more than {len(dataset) - 1:,} bytes (the most read)"
+    )
+
+
 def test_bulk_accounts_stop_at_the_account_past_1000() -> None:
     text = "# the list\n\n" + "".join(f"user{n}\n" for n in range(1, 2001))
     with pytest.raises(ServiceError) as caught:

@@ -135,7 +135,7 @@ def parse_source(
     chunks = unpacked_chunks(data, name, limits.unpacked)
     head = _head(chunks)
     chosen = format or detect_format(head, name)
-    stream = chain((head,), chunks)
+    stream: Iterator[bytes] = chain((head,), chunks)
     if chosen == "semeval":
         return parse_lexsub_xml(stream, name, code, limits)
     if chosen == "tsar":  # one instance a line: the lines are counted before any is kept
@@ -143,8 +143,11 @@ def parse_source(
             whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
         text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
         return parse_tsar_source(text, name, code, limits)
+    if chosen == "swords":  # JSON is read whole: its bytes are bounded lower
+        most = min(limits.unpacked, bounded.SWORDS_BYTES)
+        stream = bounded.counted_chunks(stream, name, bounded.Bounds(most, most, most, "JSON"))
     if chosen in ("coinco", "swords"):
-        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) else data  # no copy
+        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) or chosen == "swords" else data
         if chosen == "coinco":
             result = parse_coinco(whole, name, limits)
         else:
