@@ -213,6 +213,12 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
         _count(lambda n: f"A bright day {n} {WORDS[:100]}\tbright\n", 99_999, ROWS_HEAD),
     ),
     "rows-blank.tsv.gz": ("rows", _bomb(ROWS_HEAD.encode(), b"\n", 1024)),
+    "rows-100k.tsv": (
+        "rows",
+        _count(
+            lambda n: f"A <t>bright</t> day {n} {WORDS[:100]}\tbright\tsunny\n", 99_999, ROWS_HEAD
+        ),
+    ),
     # the leaderboard
     "system-63M.best": ("system", _lines(lambda n: f"bright.a {n} :: clever;smart\n", UPLOAD)),
     "system-16M.best": (
@@ -220,7 +226,9 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
         _count(lambda n: f"bright.a {n} :: clever;smart;{'x' * 40}\n", 199_999),
     ),
     "system-blank.best.gz": ("system", _bomb(b"", b"\n", 1024)),
+    "system-bad-16M.best": ("system", _count(lambda n: f"bright.a {n} {'x' * 60}\n", 199_999)),
     "result-16M.json": ("system", _swords_result(16 * MiB - 4096)),
+    "result-1M-values.json": ("system", _swords_result(1000 * 329 * 16)),
     "result-63M.json": ("system", _swords_result(UPLOAD)),
     "result-deep.json": ("system", _result_deep),
     "rescore-16M.best": (
@@ -309,6 +317,8 @@ def request(folder: Path, kind: str, path: Path) -> None:
     said = re.findall(r'<(?:div|p|li)[^>]*class="[^"]*flash[^"]*"[^>]*>(.*?)</', page, re.S)
     said = said or re.findall(r'role="alert"[^>]*>(.*?)</', page, re.S)
     message = " | ".join(" ".join(s.split()) for s in said) or f"HTTP {response.status_code}"
+    if len(message) > 200:  # the start and the end (the count of problems not shown)
+        message = message[:120] + " […] " + message[-70:]
     added = {name: count - earlier[name] for name, count in counts(app).items()}
     stored = ", ".join(f"{count:,} {name}" for name, count in added.items() if count)
     print(f"{before:.0f}\t{message}; stored: {stored or 'nothing'}")
@@ -397,7 +407,7 @@ def main() -> None:
             seconds, peak, before, said = run(name, kind, path, folder)
             print(
                 f"| {name} | {kind} | {size / MiB:.2f} MiB | {unpacked / MiB:.0f} MiB | "
-                f"{seconds:.1f} | {before} | {peak:.0f} | {said[:160]} |",
+                f"{seconds:.1f} | {before} | {peak:.0f} | {said} |",
                 flush=True,
             )
     print(f"load average after: {load_average()}")
