@@ -191,7 +191,12 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "lcp-100k.tsv": ("import:tsar", _count(_lcp_line, 100_000)),
     "lcp-100k-astral.tsv": ("import:tsar", _count(_lcp_astral, 100_000)),
     "lcp-8M-astral.tsv": ("import:tsar", _lines(_lcp_astral, 8 * MiB - 1024)),
+    "lcp-100k-short.tsv": (
+        "import:tsar",
+        _count(lambda n: f"en_{n}\tenglish\tA bright day {'w' * 40}.\tbright\t0.25\n", 100_000),
+    ),
     "swords-16M.json": ("import:", _swords(16 * MiB)),
+    "swords-32M.json": ("import:", _swords(32 * MiB - 4096)),
     "swords-63M.json": ("import:", _swords(UPLOAD)),
     "swords-contexts-16M.json": ("import:", _swords_contexts(16 * MiB)),
     "swords-contexts-32M.json": ("import:", _swords_contexts(32 * MiB)),
@@ -229,6 +234,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "system-bad-16M.best": ("system", _count(lambda n: f"bright.a {n} {'x' * 60}\n", 199_999)),
     "result-16M.json": ("system", _swords_result(16 * MiB - 4096)),
     "result-1M-values.json": ("system", _swords_result(1000 * 329 * 16)),
+    "result-500k-values.json": ("system", _swords_result(1000 * 164 * 16)),
     "result-63M.json": ("system", _swords_result(UPLOAD)),
     "result-deep.json": ("system", _result_deep),
     "rescore-16M.best": (

@@ -67,9 +67,10 @@ keeps at 4 bytes a character took 1,608 MiB to import)."""
 SWORDS_BYTES = 32 * MiB
 """The most bytes a SWORDS dataset (JSON, read whole) may hold once unpacked: SWORDS' largest
 file, its test set, has 17 MiB; 61 MiB of 10,000-character contexts took 655 MiB to import."""
-RESULT_JSON_VALUES = 1_000_000
-"""The most JSON values (objects, arrays, members, items) a SWORDS result may hold (one
-for SWORDS' whole test set, every candidate scored, holds about 0.4 million)."""
+RESULT_JSON_VALUES = 500_000
+"""The most JSON values (objects, arrays, members, items) a SWORDS result may hold: one
+with 100 scored candidates for each of SWORDS' 1,132 test targets holds 0.34 million; a
+result of 1 million values (4.6 MiB) took 466 MiB to read."""
 
 
 def _mib(count: int) -> str:

@@ -199,7 +199,7 @@ def test_a_swords_result_past_its_values_is_refused_before_parsing(
         read_result(result, "r.json")
     assert str(caught.value) == (
         "r.json:1: holds more than 10 JSON values (objects, arrays, members, items); at most "
-        "that many are read; a SWORDS result holds about 0.4 million"
+        "that many are read; 100 candidates for each of SWORDS' 1,132 test targets are 0.34 million"
     )
 
 

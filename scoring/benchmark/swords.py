@@ -173,7 +173,12 @@ def read_result(text: str, name: str = "<result>") -> SwordsResult:
     parsed when it may hold more than :data:`~scoring.bounded.RESULT_JSON_VALUES` values."""
     from scoring.bounded import RESULT_JSON_VALUES, check_json_values
 
-    check_json_values(text, name, RESULT_JSON_VALUES, "; a SWORDS result holds about 0.4 million")
+    check_json_values(
+        text,
+        name,
+        RESULT_JSON_VALUES,
+        "; 100 candidates for each of SWORDS' 1,132 test targets are 0.34 million",
+    )
     try:
         data = parse_json(text)
     except json.JSONDecodeError as error:
