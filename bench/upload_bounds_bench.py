@@ -235,6 +235,7 @@ CASES: dict[str, tuple[str, Callable[[Path], None]]] = {
     "result-16M.json": ("system", _swords_result(16 * MiB - 4096)),
     "result-1M-values.json": ("system", _swords_result(1000 * 329 * 16)),
     "result-500k-values.json": ("system", _swords_result(1000 * 164 * 16)),
+    "result-small.json": ("system", _swords_result(1000 * 16)),
     "result-63M.json": ("system", _swords_result(UPLOAD)),
     "result-deep.json": ("system", _result_deep),
     "rescore-16M.best": (
