@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -48,23 +47,10 @@ _ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
 def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
     """``data`` in chunks, unpacked as they are read if it is gzip
-    (:func:`scoring.bounded.unpacked_chunks`, the one reader of every upload); SourceError
-    for a broken gzip file, or as soon as the bytes pass ``limit`` (default
-    :data:`MAX_UNCOMPRESSED`)."""
-    limit = MAX_UNCOMPRESSED if limit is None else limit
-    with as_source_error():
-        yield from bounded.unpacked_chunks(data, name, limit)
-
-
-@contextmanager
-def as_source_error() -> Iterator[None]:
-    """A :class:`~scoring.bounded.BoundError` raised inside as the importer's
-    :class:`SourceError` (the same file, place and rule)."""
-    try:
-        yield
-    except bounded.BoundError as error:
-        problem = error.located[0]
-        raise SourceError(problem.file, problem.where, problem.problem) from None
+    (:func:`scoring.bounded.unpacked_chunks`, the one reader of every upload); a
+    :class:`~scoring.bounded.BoundError` (a SourceError) for a broken gzip file, or as soon
+    as the bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
+    return bounded.unpacked_chunks(data, name, MAX_UNCOMPRESSED if limit is None else limit)
 
 
 def gunzip(data: bytes, name: str) -> bytes:
@@ -139,8 +125,7 @@ def parse_source(
     if chosen == "semeval":
         return parse_lexsub_xml(stream, name, code, limits)
     if chosen == "tsar":  # one instance a line: the lines are counted before any is kept
-        with as_source_error():
-            whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
+        whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
         text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
         return parse_tsar_source(text, name, code, limits)
     if chosen == "swords":  # JSON is read whole: its bytes are bounded lower
