@@ -648,12 +648,17 @@ MAX_BULK = 1000
 def parse_user_lines(text: str, source: str = "the list") -> list[tuple[str, str | None]]:
     """(username, password or None) for each line of ``text``: a username, optionally
     followed by white space (a tab, spaces or a comma) and a password. Blank lines and
-    lines starting with '#' are skipped; a line with more is an error naming it."""
+    lines starting with '#' are skipped; a line with more, or an account past
+    :data:`MAX_BULK`, is an error naming it (reading stops there)."""
     rows: list[tuple[str, str | None]] = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        if len(rows) == MAX_BULK:  # stop here: the rest is not read
+            raise ServiceError(
+                f"{source}:{number}: more than {MAX_BULK} accounts at once; at most {MAX_BULK}"
+            )
         parts = re.split(r"[\s,]+", line)
         if len(parts) > 2:
             raise ServiceError(

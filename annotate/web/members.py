@@ -48,7 +48,8 @@ from annotate.services.study import (
     unassign,
 )
 from annotate.web.access import organiser_required
-from annotate.web.uploads import uploaded_text
+from annotate.web.uploads import upload_name, uploaded_text
+from scoring.bounded import ACCOUNTS_FILE
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000
@@ -259,12 +260,14 @@ def bulk_users() -> str:
     if request.method == "POST":
         upload = request.files.get("file")
         text = request.form.get("usernames", "")
+        source = "the list"
         try:
             if upload is not None and upload.filename:
-                text = uploaded_text(upload)
+                text = uploaded_text(upload, ACCOUNTS_FILE)
+                source = upload_name(upload)
             chosen = form_id(request.form, "dataset", "dataset")
             dataset = None if chosen is None else db.session.get(Dataset, chosen)
-            created = create_users(parse_user_lines(text, "the list"), dataset)
+            created = create_users(parse_user_lines(text, source), dataset)
         except ServiceError as error:
             db.session.rollback()
             flash(f"No account created: {error}", "error")

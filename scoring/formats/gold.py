@@ -27,7 +27,7 @@ from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
 
 from scoring import TYPE_CHECKING
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
 from scoring.patterns import pattern
@@ -258,7 +258,7 @@ def read_gold_as_written(
     [(('b', 2), ('pn', 1), ('c ', 1))]
     """
     items = []
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     for number, text in enumerate(lines, 1):
         text = text.rstrip("\r")
         if not text.strip():
@@ -266,7 +266,7 @@ def read_gold_as_written(
         where = f"{name}:{number}"
         found = pattern(AS_WRITTEN).fullmatch(text)
         if found is None or not LEXELT.fullmatch(found.group(1)):
-            problems.append(
+            problems.add(
                 f"{where}: {text[:60]!r} is not 'LEXELT ID :: SUBSTITUTE COUNT;…' "
                 "(lexelt lemma.pos, single spaces)"
             )
@@ -275,13 +275,13 @@ def read_gold_as_written(
         try:
             written = tuple(gold_entry(field, where) for field in fields)
         except FormatError as error:
-            problems.extend(error.problems)
+            problems.extend(error)
             continue
         weighted = [
             f for f, (_, count) in zip(fields, written, strict=True) if not isinstance(count, int)
         ]
         if weighted and not weights:
-            problems.append(
+            problems.add(
                 f"{where}: gold entry {weighted[0]!r} has a decimal weight; "
                 "only whole counts of annotators can be read as responses"
             )
@@ -297,11 +297,11 @@ def read_gold_as_written(
         )
         problem = check(item) if check is not None else None
         if problem:
-            problems.append(f"{where}: {problem}")
+            problems.add(f"{where}: {problem}")
             continue
         items.append(item)
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return items
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from scoring import TYPE_CHECKING
 from scoring.files import read_bounded, refuse_wide
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.patterns import lazy
 from scoring.types import LEXELT
 
@@ -99,7 +99,7 @@ def parse_all(
     result naming its item (``id``); raise :class:`FormatError` with every problem,
     a repeated id included (``what`` says why ids must be unique)."""
     result: list[T] = []
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     seen: dict[str, int] = {}
     for number, text in enumerate(lines, 1):
         if not text.strip():
@@ -107,18 +107,16 @@ def parse_all(
         try:
             value = parse(text, number, name)
         except FormatError as error:
-            problems.extend(error.problems)
+            problems.extend(error)
             continue
         item_id = value.id
         if item_id in seen:
-            problems.append(
-                f"{name}:{number}: id {item_id} already on line {seen[item_id]} ({what})"
-            )
+            problems.add(f"{name}:{number}: id {item_id} already on line {seen[item_id]} ({what})")
             continue
         seen[item_id] = number
         result.append(value)
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return tuple(result)
 
 
