@@ -1,0 +1,129 @@
+"""A dataset of the app as a Hugging Face dataset folder and back (the layout is
+:mod:`scoring.formats.hf`, built by :mod:`annotate.gold.hub`): the database side only.
+
+Export compiles the dataset as ``lexsub compile --dataset`` does and names its annotators
+by pseudonym (:func:`~annotate.services.pseudonyms.pseudonyms_of`). Import stores the
+``gold`` rows as the dataset's sentences and each ``annotations`` row as the answer of an
+account ``hDATASET-PSEUDONYM`` (no password: nobody logs in as it), so that compiling
+the imported dataset gives the gold it was exported from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from sqlalchemy import select
+
+from annotate.extensions import db
+from annotate.gold.hub import hub_from_compiled, hub_import
+from annotate.gold.write import output_texts
+from annotate.models import Dataset, Instance, Response, User
+from annotate.models import Lexelt as LexeltRow
+from annotate.services.datasets import Imported, import_dataset
+from annotate.services.goldfiles import compile_dataset
+from annotate.services.pseudonyms import pseudonyms_of
+from annotate.services.rules import ServiceError
+from annotate.services.study import assign
+from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, read_hub
+from scoring.formats.instances import Instance as SourceInstance
+from scoring.formats.instances import Lexelt
+
+
+def dataset_lexelts(dataset: Dataset) -> tuple[Lexelt, ...]:
+    """The dataset's words and sentences as an import gives them, in dataset order."""
+    rows = db.session.execute(
+        select(LexeltRow, Instance)
+        .join(Instance, Instance.lexelt_id == LexeltRow.id)
+        .where(Instance.dataset_id == dataset.id)
+        .order_by(LexeltRow.position, Instance.position)
+    )
+    words: dict[int, tuple[LexeltRow, list[SourceInstance]]] = {}
+    for lexelt, instance in rows:
+        words.setdefault(lexelt.id, (lexelt, []))[1].append(
+            SourceInstance(
+                instance.xml_id, lexelt.item, instance.before, instance.head, instance.after, 0
+            )
+        )
+    return tuple(
+        Lexelt(row.item, row.lemma, row.pos, tuple(instances)) for row, instances in words.values()
+    )
+
+
+def dataset_hub(dataset: Dataset) -> HubDataset:
+    """The dataset in the Hugging Face layout: its compiled gold, its sentences, its
+    answers by pseudonym."""
+    texts = output_texts(compile_dataset(dataset))
+    card = HubCard(
+        dataset.name,
+        dataset.task,
+        dataset.language or "en",
+        source=f"lexsub dataset {dataset.name!r} ({dataset.source})",
+        citation=TASK_CITATIONS.get(dataset.task, ""),
+    )
+    names = pseudonyms_of(dataset).names
+    return hub_from_compiled(dataset_lexelts(dataset), texts, card, names, dataset.name)
+
+
+def folder_digest(folder: Path) -> bytes:
+    """The bytes that identify a folder's import: the SHA-256 of each Parquet file and
+    the card, by path."""
+    parts = []
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and (path.suffix == ".parquet" or path.name == "README.md"):
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            parts.append(f"{path.relative_to(folder).as_posix()} {digest}\n")
+    return "".join(parts).encode()
+
+
+def import_hub(folder: Path, name: str, language: str | None = None) -> Imported:
+    """Import the folder as dataset ``name`` with its answers. The same folder again
+    changes nothing; another under the same name is refused (:func:`import_dataset`)."""
+    hub = read_hub(folder)
+    result = hub_import(hub, str(folder))
+    if language is not None:
+        from dataclasses import replace
+
+        result = replace(result, language=language)
+    rows = {(item.lexelt, item.id) for item in hub.items}
+    for index, answer in enumerate(hub.answers, 1):
+        if (answer.lexelt, answer.id) not in rows:
+            raise ServiceError(
+                f"{folder}/annotations row {index}: item {answer.lexelt} {answer.id} "
+                "has no gold row"
+            )
+    imported = import_dataset(result, name, folder.name or "hf", folder_digest(folder))
+    if not imported.created:
+        return imported
+    dataset = imported.dataset
+    ids = {
+        (lexelt, xml_id): id_
+        for id_, xml_id, lexelt in db.session.execute(
+            select(Instance.id, Instance.xml_id, LexeltRow.item)
+            .join(LexeltRow, Instance.lexelt_id == LexeltRow.id)
+            .where(Instance.dataset_id == dataset.id)
+        )
+    }
+    users: dict[str, int] = {}
+    for answer in hub.answers:
+        if answer.annotator not in users:
+            user = User(
+                username=f"h{dataset.id}-{answer.annotator}"[:80],
+                role="annotator",
+                password_hash="",
+            )
+            db.session.add(user)
+            db.session.flush()
+            assign(user, dataset)  # a member: the answers of a non-member are left out
+            users[answer.annotator] = user.id
+        db.session.add(
+            Response(
+                user_id=users[answer.annotator],
+                instance_id=ids[(answer.lexelt, answer.id)],
+                kind=answer.kind,
+                substitutes=list(answer.substitutes),
+                multiword=answer.multiword,
+            )
+        )
+    db.session.commit()
+    return imported
