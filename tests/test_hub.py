@@ -258,3 +258,99 @@ def test_trial_round_trip(app: Flask, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     original = (tmp_path / "compiled" / "gold").read_bytes()
     assert (tmp_path / "again" / "gold").read_bytes() == original
+
+
+# --- the field's gold standards in the same layout ---------------------------------------
+
+
+def convert(*args: str) -> tuple[int, str]:
+    from io import StringIO
+
+    from scoring.benchmark.convert import main
+
+    out = StringIO()
+    return main(list(args), out), out.getvalue()
+
+
+def test_swords_converts_with_true_labels_as_counts(tmp_path: Path) -> None:
+    from tests.test_importer_formats import encoded, swords
+
+    data = swords(
+        substitutes={
+            "s:1": {"target_id": "t:b", "substitute": "paper"},
+            "s:2": {"target_id": "t:b", "substitute": "document"},
+            "s:3": {"target_id": "t:b", "substitute": "study"},
+        },
+        substitute_labels={
+            "s:1": ["TRUE", "FALSE", "TRUE"],
+            "s:2": ["TRUE", "UNSURE"],
+            "s:3": ["FALSE", "FALSE"],
+        },
+    )
+    (tmp_path / "s.json").write_bytes(encoded(data))
+    status, output = convert(str(tmp_path / "s.json"), "--to", "hf", "--out", str(tmp_path / "hf"))
+    assert (status, output) == (
+        0,
+        f"wrote 3 items (1 with substitutes) and README.md to {tmp_path / 'hf'}\n",
+    )
+    rows = {row["id"]: row for row in load(tmp_path / "hf", "gold", tmp_path / "cache")}
+    report = rows["t:b"]
+    assert report["substitutes"] == [
+        {"substitute": "paper", "count": 2},
+        {"substitute": "document", "count": 1},
+    ]
+    assert (report["lexelt"], report["mode"], report["in_t"]) == ("report.n", "paper", True)
+    assert report["sentence"][report["target_start"] : report["target_end"]] == "report"
+    assert rows["t:a"]["substitutes"] == [] and rows["t:a"]["in_t"] is False
+    assert "lee-etal-2021-swords" in (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
+
+
+def test_tsar_converts_repeats_as_counts_and_refuses_a_complexity_file(tmp_path: Path) -> None:
+    gold = tmp_path / "tsar2022_en_trial_gold.tsv"
+    gold.write_text("The cat sat here.\tsat\trested\tperched\trested\nA dog ran.\tran\tsprinted\n")
+    status, _ = convert(str(gold), "--to", "hf", "--format", "tsar", "--out", str(tmp_path / "hf"))
+    assert status == 0
+    rows = load(tmp_path / "hf", "gold", tmp_path / "cache")
+    assert [row["id"] for row in rows] == ["en_1", "en_2"]
+    assert rows[0]["substitutes"] == [
+        {"substitute": "rested", "count": 2},
+        {"substitute": "perched", "count": 1},
+    ]
+    assert (rows[0]["target_start"], rows[0]["target_end"], rows[0]["mode"]) == (8, 11, "rested")
+    assert "language:\n- en\n" in (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
+
+
+def test_coinco_converts_its_frequencies(tmp_path: Path) -> None:
+    from tests.test_importer_formats import COINCO_BYTES
+
+    # the first sentence, every target with substitutes (the benchmark's reader requires them)
+    some = (
+        b'problematic="no" ><substitutions><subst lemma="x" pos="X" freq="2" />'
+        b"</substitutions></token>"
+    )
+    first = COINCO_BYTES.split(b'  <sent MASCfile="ours.txt" MASCsentID="s-r1"')[0]
+    data = first.replace(b'problematic="no" />', some) + b"</document>\n"
+    (tmp_path / "c.xml").write_bytes(data)
+    status, _ = convert(str(tmp_path / "c.xml"), "--to", "hf", "--out", str(tmp_path / "hf"))
+    assert status == 0
+    rows = {row["id"]: row for row in load(tmp_path / "hf", "gold", tmp_path / "cache")}
+    assert "12" not in rows  # problematic="yes": left out, as the importer leaves it out
+    assert rows["11"]["substitutes"] == [{"substitute": "shining", "count": 1}]
+    assert rows["13"]["substitutes"] == [{"substitute": "x", "count": 2}]
+    assert rows["11"]["sentence"][rows["11"]["target_start"] : rows["11"]["target_end"]] == (
+        "bright"
+    )
+
+
+@pytest.mark.shared_data
+def test_tsar_trial_gold_converts(tmp_path: Path) -> None:
+    gold = shared_path("data", "tsar2022", "tsar2022_en_trial_gold.tsv")
+    status, _ = convert(str(gold), "--to", "hf", "--format", "tsar", "--out", str(tmp_path / "hf"))
+    assert status == 0
+    first = load(tmp_path / "hf", "gold", tmp_path / "cache")[0]
+    assert first["sentence"][first["target_start"] : first["target_end"]] == "compulsory"
+    assert first["substitutes"][:2] == [
+        {"substitute": "mandatory", "count": 11},
+        {"substitute": "required", "count": 7},
+    ]
+    assert first["mode"] == "mandatory"
