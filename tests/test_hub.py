@@ -354,3 +354,55 @@ def test_tsar_trial_gold_converts(tmp_path: Path) -> None:
         {"substitute": "required", "count": 7},
     ]
     assert first["mode"] == "mandatory"
+
+
+def test_judgements_config_where_the_dataset_has_a_round(app: Flask, tmp_path: Path) -> None:
+    """A judgement round of the dataset: its labels in the ``judgements`` config, the
+    judge by pseudonym (a member: A…; a judge the dataset does not otherwise know: J1)."""
+    from sqlalchemy import select
+
+    from annotate.extensions import db
+    from annotate.models import Dataset, JudgementRound, RoundCandidate, User
+    from annotate.services.rounds import save_labels
+    from tests.conftest import make_round
+
+    assert cli(app, "demo", "--organiser-password", "organiser-pw1").exit_code == 0
+    make_user(app, "ann")
+    make_user(app, "judy")
+    answer(app, "ann", {"d1": {"sub1": "season"}})
+    round_id = make_round(app, "r1", judge="judy")
+    with app.app_context():
+        round_ = db.session.get(JudgementRound, round_id)
+        assert round_ is not None
+        round_.dataset_id = db.session.scalar(select(Dataset.id).where(Dataset.name == "demo"))
+        db.session.commit()
+        judy = db.session.scalar(select(User).where(User.username == "judy"))
+        assert judy is not None
+        ids = list(
+            db.session.scalars(
+                select(RoundCandidate.id)
+                .where(RoundCandidate.round_id == round_id)
+                .order_by(RoundCandidate.position)
+            )
+        )
+        texts = dict(
+            db.session.execute(
+                select(RoundCandidate.id, RoundCandidate.text).where(
+                    RoundCandidate.round_id == round_id
+                )
+            ).all()
+        )
+        save_labels(judy, round_, {ids[0]: "true-word", ids[1]: "false"})
+    result = cli(app, "export-hf", "--dataset", "demo", "--out", str(tmp_path / "hf"))
+    assert result.exit_code == 0, result.output
+    assert "(gold, annotations, judgements)" in result.output
+    rows = load(tmp_path / "hf", "judgements", tmp_path / "cache")
+    got = {(row["candidate"], row["label"], tuple(row["origin"])) for row in rows}
+    assert got == {
+        (texts[ids[0]], "true-word", ("human",) if texts[ids[0]] == "clever" else ("sysA",)),
+        (texts[ids[1]], "false", ("human",) if texts[ids[1]] == "clever" else ("sysA",)),
+    }
+    assert {row["judge"] for row in rows} == {"J1"} and {row["round"] for row in rows} == {"r1"}
+    card = (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
+    assert "- config_name: judgements" in card and "- Judgements: 2 labels" in card
+    assert read_hub(tmp_path / "hf").judgements[0].judge == "J1"

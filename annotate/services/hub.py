@@ -11,6 +11,8 @@ the imported dataset gives the gold it was exported from.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from sqlalchemy import select
@@ -18,14 +20,15 @@ from sqlalchemy import select
 from annotate.extensions import db
 from annotate.gold.hub import hub_from_compiled, hub_import
 from annotate.gold.write import output_texts
-from annotate.models import Dataset, Instance, Response, User
+from annotate.models import Dataset, Instance, JudgementRound, Response, User
 from annotate.models import Lexelt as LexeltRow
 from annotate.services.datasets import Imported, import_dataset
 from annotate.services.goldfiles import compile_dataset
 from annotate.services.pseudonyms import pseudonyms_of
+from annotate.services.rounds import export_judgements
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign
-from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, read_hub
+from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, HubJudgement, read_hub
 from scoring.formats.instances import Instance as SourceInstance
 from scoring.formats.instances import Lexelt
 
@@ -62,7 +65,28 @@ def dataset_hub(dataset: Dataset) -> HubDataset:
         citation=TASK_CITATIONS.get(dataset.task, ""),
     )
     names = pseudonyms_of(dataset).names
-    return hub_from_compiled(dataset_lexelts(dataset), texts, card, names, dataset.name)
+    hub = hub_from_compiled(dataset_lexelts(dataset), texts, card, names, dataset.name)
+    return replace(hub, judgements=dataset_judgements(dataset, names))
+
+
+def dataset_judgements(dataset: Dataset, names: Mapping[str, str]) -> tuple[HubJudgement, ...]:
+    """The labels of the dataset's judgement rounds (by round name), each judge by
+    pseudonym: the dataset's (``names``), or for a judge the dataset does not otherwise
+    know ``J1``, ``J2`` … in the order of their names."""
+    rounds = db.session.scalars(
+        select(JudgementRound)
+        .where(JudgementRound.dataset_id == dataset.id)
+        .order_by(JudgementRound.name)
+    )
+    labels = [(round_.name, label) for round_ in rounds for label in export_judgements(round_)]
+    others = sorted({label.judge for _, label in labels} - set(names))
+    judges = {**names, **{name: f"J{number}" for number, name in enumerate(others, 1)}}
+    return tuple(
+        HubJudgement(
+            name, label.item, label.candidate, judges[label.judge], label.label, label.origin
+        )
+        for name, label in labels
+    )
 
 
 def folder_digest(folder: Path) -> bytes:
@@ -82,8 +106,6 @@ def import_hub(folder: Path, name: str, language: str | None = None) -> Imported
     hub = read_hub(folder)
     result = hub_import(hub, str(folder))
     if language is not None:
-        from dataclasses import replace
-
         result = replace(result, language=language)
     rows = {(item.lexelt, item.id) for item in hub.items}
     for index, answer in enumerate(hub.answers, 1):

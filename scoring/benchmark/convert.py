@@ -260,7 +260,9 @@ def _write(text: str, out: str | None, stdout: TextIO) -> None:
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
         prog="lexsub convert",
-        description="Convert between lexsub's files and SWORDS' dataset and result JSON.",
+        description="Convert between lexsub's files and SWORDS' dataset and result JSON; "
+        "or (lexsub convert FILE --to hf --out DIR [--format swords|coinco|tsar]) a SWORDS, "
+        "CoInCo, TSAR or MLSP gold to the Hugging Face layout of lexsub export-hf.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     gold = commands.add_parser("gold-to-swords", help="gold file + task XML → SWORDS dataset")

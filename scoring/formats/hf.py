@@ -6,7 +6,7 @@ Layout (one split, ``test``: a gold standard is test data)::
     DIR/README.md                              the dataset card (YAML ``configs``, features)
     DIR/gold/test-00000-of-00001.parquet        one row per item
     DIR/annotations/test-00000-of-00001.parquet one row per answer (annotator, item)
-    DIR/judgements/test-00000-of-00001.parquet  one row per verdict, where there are any
+    DIR/judgements/test-00000-of-00001.parquet  one row per label, where there are any
 
 ``gold``: ``id``, ``lexelt``, ``lemma``, ``pos``, ``sentence``, ``target_start`` and
 ``target_end`` (character offsets of the target in the sentence), ``substitutes`` (a list
@@ -15,7 +15,8 @@ the target is part of a proper name, the gold's ``pn N``), ``mode`` (null when n
 ``in_t``. ``annotations``: ``annotator`` (a pseudonym: ``A1``, ``A2`` …, ``P1`` … for
 crowd participants), ``lexelt``, ``id``, ``kind`` (``substitutes``, ``name``, ``nil``),
 ``substitutes`` (the set h_i, sorted) and ``multiword``. ``judgements``: ``round``,
-``judge``, ``lexelt``, ``id``, ``substitute``, ``verdict``.
+``id``, ``candidate``, ``judge`` (a pseudonym), ``label`` and ``origin`` (the systems or
+``gold`` that proposed the candidate).
 
 pyarrow is needed to write and read the Parquet files (``pip install 'lexsub[hub]'``); it
 is imported only when a folder is written or read (:func:`need_pyarrow`). Nothing here
@@ -68,11 +69,11 @@ ANNOTATION_FEATURES: tuple[tuple[str, Any], ...] = (
 )
 JUDGEMENT_FEATURES: tuple[tuple[str, Any], ...] = (
     ("round", "string"),
-    ("judge", "string"),
-    ("lexelt", "string"),
     ("id", "string"),
-    ("substitute", "string"),
-    ("verdict", "string"),
+    ("candidate", "string"),
+    ("judge", "string"),
+    ("label", "string"),
+    ("origin", ["string"]),
 )
 FEATURES = {
     "gold": GOLD_FEATURES,
@@ -136,14 +137,16 @@ class HubAnswer:
 
 @dataclass(frozen=True, slots=True)
 class HubJudgement:
-    """One row of ``judgements``: a judge's verdict on a substitute of an item."""
+    """One row of ``judgements``: a judge's label of a candidate of an item in a
+    judgement round (the judgements file's record, :mod:`scoring.formats.judgements`,
+    with its round), the judge by pseudonym."""
 
     round: str
-    judge: str
-    lexelt: str
     id: str
-    substitute: str
-    verdict: str
+    candidate: str
+    judge: str
+    label: str
+    origin: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -234,11 +237,11 @@ def _rows(dataset: HubDataset, config: str) -> list[dict[str, Any]]:
     return [
         {
             "round": j.round,
-            "judge": j.judge,
-            "lexelt": j.lexelt,
             "id": j.id,
-            "substitute": j.substitute,
-            "verdict": j.verdict,
+            "candidate": j.candidate,
+            "judge": j.judge,
+            "label": j.label,
+            "origin": list(j.origin),
         }
         for j in dataset.judgements
     ]
@@ -344,6 +347,11 @@ def card_text(dataset: HubDataset) -> str:
         f"- Annotators: {len(dataset.annotators)} (named by pseudonym: A1, A2 …; "
         "P1 … for crowd participants)",
         f"- Answers: {len(dataset.answers)}",
+        *(
+            [f"- Judgements: {len(dataset.judgements)} labels (judges by pseudonym)"]
+            if dataset.judgements
+            else []
+        ),
         f"- PA: {_figure(card.pa)}; PA_m: {_figure(card.pam)}; "
         f"alpha (MASI): {_figure(card.alpha)} (McCarthy & Navigli 2009; Passonneau 2006)",
         f"- Signature: `{card.signature or 'none'}`",
@@ -450,7 +458,14 @@ def read_hub(folder: str | Path) -> HubDataset:
         for index, row in enumerate(_table(path, "annotations") or (), 1)
     )
     judgements = tuple(
-        HubJudgement(*(str(row.get(name) or "") for name, _ in JUDGEMENT_FEATURES))
+        HubJudgement(
+            str(row.get("round") or ""),
+            str(row.get("id") or ""),
+            str(row.get("candidate") or ""),
+            str(row.get("judge") or ""),
+            str(row.get("label") or ""),
+            tuple(str(value) for value in row.get("origin") or ()),
+        )
         for row in _table(path, "judgements") or ()
     )
     card = path / "README.md"
