@@ -406,3 +406,41 @@ def test_judgements_config_where_the_dataset_has_a_round(app: Flask, tmp_path: P
     card = (tmp_path / "hf" / "README.md").read_text(encoding="utf-8")
     assert "- config_name: judgements" in card and "- Judgements: 2 labels" in card
     assert read_hub(tmp_path / "hf").judgements[0].judge == "J1"
+
+
+def test_a_row_that_breaks_the_layout_is_named(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from scoring.formats import FormatError
+
+    bad = replace(SMALL, items=(replace(SMALL.items[0], target_end=99),))
+    write_hub(bad, tmp_path / "hf")
+    with pytest.raises(FormatError) as caught:
+        read_hub(tmp_path / "hf")
+    assert str(caught.value) == (
+        f"{tmp_path / 'hf'}/gold:1: target offsets 4-99 must lie within the sentence "
+        "(0 to 17) and enclose the target"
+    )
+
+
+def test_an_answer_without_its_gold_row_imports_nothing(app: Flask, tmp_path: Path) -> None:
+    stray = HubAnswer("A1", "stand.n.v", "9", "substitutes", ("bear",))
+    write_hub(HubDataset(SMALL.card, SMALL.items, (*SMALL.answers, stray)), tmp_path / "hf")
+    result = cli(app, "import", str(tmp_path / "hf"), "--format", "hf", "--dataset", "x")
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Error: nothing imported from {tmp_path / 'hf'}: {tmp_path / 'hf'}/annotations row 4: "
+        "item stand.n.v 9 has no gold row\n"
+    )
+    from annotate.extensions import db
+    from annotate.models import Dataset
+
+    with app.app_context():
+        assert db.session.query(Dataset).count() == 0
+
+
+def test_names_that_are_pseudonyms_stay() -> None:
+    from annotate.gold.hub import pseudonyms_given
+
+    assert pseudonyms_given(["A1", "A12", "P3"])
+    assert not pseudonyms_given(["A1", "h2"]) and not pseudonyms_given(["A01"])
