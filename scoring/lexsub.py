@@ -78,9 +78,9 @@ COMMANDS: dict[str, Command] = {
         "scoring.benchmark.cli", "main", "score a system on the field's benchmarks", BENCHMARKS
     ),
     "convert": Command(
-        "scoring.benchmark.convert",
+        "annotate.convert",
         "main",
-        "convert gold and systems to and from SWORDS' JSON",
+        "convert gold and systems to and from SWORDS' JSON, gold to Hugging Face's",
         BENCHMARKS,
     ),
 }

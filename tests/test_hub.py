@@ -266,7 +266,7 @@ def test_trial_round_trip(app: Flask, tmp_path: Path) -> None:
 def convert(*args: str) -> tuple[int, str]:
     from io import StringIO
 
-    from scoring.benchmark.convert import main
+    from annotate.convert import main
 
     out = StringIO()
     return main(list(args), out), out.getvalue()

@@ -7,13 +7,11 @@ scored on SWORDS (``python -m scoring.benchmark swords``) and on the leaderboard
     python -m scoring.benchmark.convert swords-to-ranked RESULT --data DATASET [-o OUT]
     python -m scoring.benchmark.convert ranked-to-swords RANKED --data DATASET \
         [--lemmatized] [-o OUT]
-    python -m scoring.benchmark.convert FILE --to hf --out DIR [--format swords|coinco|tsar]
 
 ``OUT`` (standard output by default) is gzipped when its name ends in ``.gz``.
 
-**SWORDS, CoInCo, TSAR, MLSP gold → Hugging Face layout** (``--to hf``,
-:func:`annotate.gold.hub.converted_hub`): the folder ``lexsub export-hf`` writes
-(:mod:`scoring.formats.hf`), so that one loader reads them all.
+``lexsub convert FILE --to hf`` (:mod:`annotate.convert`, which reads the file as the
+importer does) writes a SWORDS, CoInCo, TSAR or MLSP gold in the Hugging Face layout.
 
 **gold → SWORDS dataset** (:func:`gold_to_swords`). The task's XML gives each item's
 sentence (the context), its ``<head>`` (the target) and its offset; the lexelt's PoS gives
@@ -295,47 +293,8 @@ def run(args: argparse.Namespace) -> str:
     return json.dumps(result_json(result), ensure_ascii=False) + "\n"
 
 
-def to_hf(argv: Sequence[str], stdout: TextIO) -> int:
-    """``lexsub convert FILE --to hf --out DIR [--format F]``: a SWORDS, CoInCo, TSAR or
-    MLSP file as the Hugging Face layout of ``lexsub export-hf``
-    (:func:`annotate.gold.hub.converted_hub`, which reads the file as ``lexsub import``
-    does: imported only here, so the other conversions never load the importers)."""
-    from annotate.gold.hub import CONVERTED, converted_hub
-    from scoring.formats.hf import NeedsPyarrow, need_pyarrow, write_hub
-
-    parser = ArgumentParser(
-        prog="lexsub convert",
-        description="Convert a SWORDS, CoInCo, TSAR or MLSP gold to the Hugging Face layout.",
-    )
-    parser.add_argument("file", metavar="FILE", help="the gold (gzip-compressed or not)")
-    parser.add_argument("--to", required=True, choices=("hf",), help="the layout: hf")
-    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write")
-    parser.add_argument(
-        "--format", choices=CONVERTED, help="the file's format (default: told from the content)"
-    )
-    args = parser.parse_args(argv)
-    try:
-        need_pyarrow()
-        hub = converted_hub(Path(args.file).read_bytes(), args.file, args.format)
-        write_hub(hub, args.out)
-    except NeedsPyarrow as error:
-        return fail(str(error))
-    except OSError as error:
-        return fail(f"{error.filename}: {error.strerror}")
-    except FAILURES as error:
-        return fail(describe(error))
-    with_gold = sum(1 for item in hub.items if item.substitutes)
-    stdout.write(
-        f"wrote {len(hub.items)} items ({with_gold} with substitutes) and README.md to {args.out}\n"
-    )
-    return 0
-
-
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
-    arguments = list(sys.argv[1:] if argv is None else argv)
-    if any(argument == "--to" or argument.startswith("--to=") for argument in arguments):
-        return to_hf(arguments, stdout or sys.stdout)
-    args = parse_arguments(arguments)
+    args = parse_arguments(sys.argv[1:] if argv is None else argv)
     try:
         text = run(args)
         _write(text, args.output, stdout or sys.stdout)
