@@ -7,7 +7,7 @@ Under gunicorn every worker pays it, so right after a start or a restart the fir
 annotators served by each worker waited 80-230 ms where a save usually takes about 20.
 :func:`warm` pays it at start-up instead: ``gunicorn.conf.py`` calls it in each worker
 once the worker has loaded the app, before its first request. (Not ``wsgi.py``: the
-``flask --app wsgi lexsub …`` commands load it too, and need no warm-up.)
+``lexsub …`` commands load it too, and need no warm-up.)
 
 Nothing is written: the reads ask for a user and a sentence no row has (id 0), and the
 two writes of a save name them too, so the database refuses them by their foreign keys

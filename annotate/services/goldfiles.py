@@ -174,7 +174,7 @@ def write_dataset_gold(
     dataset: Dataset, out: Path, options: CompileOptions | None = None
 ) -> CompiledGold:
     """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
-    with ``python -m annotate.compile … --decisions out/decisions.json``; a
+    with ``lexsub compile … --decisions out/decisions.json``; a
     simplification study's ``tsar_gold.tsv`` too (:func:`write_task_files`)."""
     gold = compile_dataset(dataset, options)
     write_outputs(gold, out)

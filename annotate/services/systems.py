@@ -3,8 +3,8 @@ organisers are kept with the dataset, scored against its compiled gold when uplo
 re-scored on request against the gold as compiled then, ranked and deleted.
 
 Every figure comes from the scoring library as the command lines compute it:
-:func:`scoring.leaderboard.leaderboard` (``python -m scoring.compare``) for the measures,
-:func:`scoring.score.run` (``python -m scoring.score``) for score.pl's output and its
+:func:`scoring.leaderboard.leaderboard` (``lexsub compare``) for the measures,
+:func:`scoring.score.run` (``lexsub score``) for score.pl's output and its
 diagnosis. This module only reads and writes the database and calls them.
 """
 
@@ -165,7 +165,7 @@ def kind_warnings(file_name: str, text: str, kind: str) -> list[str]:
 
 
 def diagnosis(text: str, kind: str, gold: ScoringGold) -> tuple[str, tuple[str, ...]]:
-    """score.pl's output and the diagnosis of ``python -m scoring.score SYSTEM GOLD -t
+    """score.pl's output and the diagnosis of ``lexsub score SYSTEM GOLD -t
     KIND [--fixed]`` (what the command prints to standard output and standard error).
     Ranked files and SWORDS results are not read by score.pl: nothing."""
     if kind not in ("best", "oot"):

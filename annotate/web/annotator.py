@@ -253,7 +253,7 @@ def session_ended() -> tuple[Response, int]:
 def item(instance_id: int) -> str | Response | tuple[Response, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's
-    content (the fetch protocol: README, *Saving without a page load*). A save costs four
+    content (the fetch protocol: docs/app.md, *Saving without a page load*). A save costs four
     SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two, one on
     PostgreSQL), the page two (the user, its read); a refused answer's page one more read."""
     if not current_user.is_authenticated:
@@ -385,7 +385,7 @@ def _render(page: ItemPage, form: dict[str, str], check: FormCheck, judging: boo
 def _saved(
     instance_id: int, url: str, following: int | None, done: int, total: int, html: str | None
 ) -> Response:
-    """The fetch protocol's answer to a save (README, *Saving without a page load*)."""
+    """The fetch protocol's answer to a save (docs/app.md, *Saving without a page load*)."""
     return jsonify(saved=instance_id, url=url, next=following, done=done, total=total, html=html)
 
 

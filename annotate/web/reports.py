@@ -3,7 +3,7 @@ stored leaderboard of uploaded system files against its compiled gold, and the p
 which organisers read every answer (``annotate.services.inspect``).
 
 The numbers come from the same library functions as the command lines
-(``python -m scoring.agreement``, ``python -m scoring.compare``); this module only
+(``lexsub agreement``, ``lexsub compare``); this module only
 compiles the dataset, calls them and draws the charts. Like every organiser page these
 refuse annotators (``tests/test_organiser.py``).
 """

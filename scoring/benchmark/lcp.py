@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark lcp PREDICTIONS --data GOLD``: lexical complexity
+"""``lexsub benchmark lcp PREDICTIONS --data GOLD``: lexical complexity
 prediction as MLSP-2024 (Shardlow et al. 2024) scores it, with the script of the LCP-2021
 shared task (Shardlow et al. 2021), ``lcp_evaluate.py``: Pearson's and Spearman's
 correlation (as SciPy's ``pearsonr`` and ``spearmanr``), mean absolute error, mean
