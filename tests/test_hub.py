@@ -444,3 +444,33 @@ def test_names_that_are_pseudonyms_stay() -> None:
 
     assert pseudonyms_given(["A1", "A12", "P3"])
     assert not pseudonyms_given(["A1", "h2"]) and not pseudonyms_given(["A01"])
+
+
+def test_a_second_answer_of_an_annotator_imports_nothing(app: Flask, tmp_path: Path) -> None:
+    again = HubAnswer("A1", "bright.a", "1", "substitutes", ("smart",))
+    write_hub(HubDataset(SMALL.card, SMALL.items, (*SMALL.answers, again)), tmp_path / "hf")
+    result = cli(app, "import", str(tmp_path / "hf"), "--format", "hf", "--dataset", "x")
+    assert result.exit_code == 1
+    assert result.output.endswith(
+        "annotations row 4: A1 answers item bright.a 1 a second time (one answer per "
+        "annotator and item)\n"
+    )
+
+
+def test_answers_that_fail_to_store_take_the_dataset_with_them(
+    app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotate.extensions import db
+    from annotate.models import Dataset, Instance
+    from annotate.services import hub
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("the database went away")
+
+    write_hub(SMALL, tmp_path / "hf")
+    monkeypatch.setattr(hub, "_store_answers", broken)
+    with app.app_context():
+        with pytest.raises(RuntimeError, match="went away"):
+            hub.import_hub(tmp_path / "hf", "x")
+        assert db.session.query(Dataset).count() == 0
+        assert db.session.query(Instance).count() == 0

@@ -22,7 +22,7 @@ from annotate.gold.hub import hub_from_compiled, hub_import
 from annotate.gold.write import output_texts
 from annotate.models import Dataset, Instance, JudgementRound, Response, User
 from annotate.models import Lexelt as LexeltRow
-from annotate.services.datasets import Imported, import_dataset
+from annotate.services.datasets import Imported, delete_dataset, import_dataset
 from annotate.services.goldfiles import compile_dataset
 from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rounds import export_judgements
@@ -30,7 +30,7 @@ from annotate.services.rules import ServiceError
 from annotate.services.study import assign
 from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, HubJudgement, read_hub
 from scoring.formats.instances import Instance as SourceInstance
-from scoring.formats.instances import Lexelt
+from scoring.formats.instances import Lexelt, nfc
 
 
 def dataset_lexelts(dataset: Dataset) -> tuple[Lexelt, ...]:
@@ -107,13 +107,19 @@ def import_hub(folder: Path, name: str, language: str | None = None) -> Imported
     result = hub_import(hub, str(folder))
     if language is not None:
         result = replace(result, language=language)
-    rows = {(item.lexelt, item.id) for item in hub.items}
+    rows = {(nfc(item.lexelt), nfc(item.id)) for item in hub.items}
+    seen: set[tuple[str, str, str]] = set()
     for index, answer in enumerate(hub.answers, 1):
-        if (answer.lexelt, answer.id) not in rows:
+        key = (nfc(answer.lexelt), nfc(answer.id))
+        where = f"{folder}/annotations row {index}"
+        if key not in rows:
+            raise ServiceError(f"{where}: item {answer.lexelt} {answer.id} has no gold row")
+        if (answer.annotator, *key) in seen:
             raise ServiceError(
-                f"{folder}/annotations row {index}: item {answer.lexelt} {answer.id} "
-                "has no gold row"
+                f"{where}: {answer.annotator} answers item {answer.lexelt} {answer.id} "
+                "a second time (one answer per annotator and item)"
             )
+        seen.add((answer.annotator, *key))
     imported = import_dataset(result, name, folder.name or "hf", folder_digest(folder))
     if not imported.created:
         return imported
@@ -126,26 +132,36 @@ def import_hub(folder: Path, name: str, language: str | None = None) -> Imported
             .where(Instance.dataset_id == dataset.id)
         )
     }
+    try:
+        _store_answers(dataset, hub, ids)
+    except Exception:  # nothing imported: the dataset goes with its answers or not at all
+        db.session.rollback()
+        delete_dataset(dataset, dataset.name)
+        raise
+    return imported
+
+
+def _store_answers(dataset: Dataset, hub: HubDataset, ids: Mapping[tuple[str, str], int]) -> None:
+    """Each answer as the response of the account ``hN-PSEUDONYM`` (made, no password,
+    a member of the dataset; one left by a deleted dataset of the same id is reused)."""
     users: dict[str, int] = {}
     for answer in hub.answers:
         if answer.annotator not in users:
-            user = User(
-                username=f"h{dataset.id}-{answer.annotator}"[:80],
-                role="annotator",
-                password_hash="",
-            )
-            db.session.add(user)
-            db.session.flush()
+            username = f"h{dataset.id}-{answer.annotator}"[:80]
+            user = db.session.scalar(select(User).where(User.username == username))
+            if user is None:
+                user = User(username=username, role="annotator", password_hash="")
+                db.session.add(user)
+                db.session.flush()
             assign(user, dataset)  # a member: the answers of a non-member are left out
             users[answer.annotator] = user.id
         db.session.add(
             Response(
                 user_id=users[answer.annotator],
-                instance_id=ids[(answer.lexelt, answer.id)],
+                instance_id=ids[(nfc(answer.lexelt), nfc(answer.id))],
                 kind=answer.kind,
                 substitutes=list(answer.substitutes),
                 multiword=answer.multiword,
             )
         )
     db.session.commit()
-    return imported
