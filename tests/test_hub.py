@@ -474,3 +474,15 @@ def test_answers_that_fail_to_store_take_the_dataset_with_them(
             hub.import_hub(tmp_path / "hf", "x")
         assert db.session.query(Dataset).count() == 0
         assert db.session.query(Instance).count() == 0
+
+
+def test_convert_without_pyarrow_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    status, output = convert("x.json", "--to", "hf", "--out", str(tmp_path / "hf"))
+    assert (status, output) == (1, "")
+    assert capsys.readouterr().err == (
+        "Error: writing and reading Parquet files needs pyarrow: pip install 'lexsub[hub]'\n"
+    )
+    assert not (tmp_path / "hf").exists()
