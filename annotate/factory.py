@@ -35,6 +35,7 @@ from werkzeug.wrappers import Response
 
 from annotate import settings
 from annotate.numeric import FormError, IdConverter
+from annotate.services.rules import StorageRuleError, log_text, storable_parameters
 
 PACKAGE = Path(__file__).resolve().parent
 TEMPLATES = next(
@@ -266,13 +267,21 @@ def _error_pages(app: Flask) -> None:
             "long): go back, reload the page and send it again.",
         )
 
+    @app.errorhandler(StorageRuleError)
+    def unstorable(error: StorageRuleError) -> tuple[str, int]:
+        """A text bound for the database holds NUL (any field, any URL part): rolled back,
+        a 400 page naming the value and the rule (PostgreSQL would refuse it, a 500)."""
+        with suppress(SQLAlchemyError):
+            db.session.rollback()
+        return page(400, str(error))
+
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[str, int]:
         if isinstance(error, HTTPException):  # pragma: no cover - handled above
             raise error
         with suppress(SQLAlchemyError):
             db.session.rollback()
-        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        app.logger.exception("unexpected error on %s %s", request.method, log_text(request.path))
         if app.config.get("PROPAGATE_EXCEPTIONS"):
             raise error
         return page(500)
@@ -296,6 +305,15 @@ def _connection_settings(connection: Any, record: Any) -> None:
         cursor.close()
     elif type(connection).__module__.startswith("psycopg"):
         _generic_plans(connection)
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _storable(
+    connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
+) -> None:
+    """No text holding NUL reaches either database (:func:`storable_parameters`, the rule
+    of :mod:`annotate.services.rules`): PostgreSQL refuses it, SQLite would keep it."""
+    storable_parameters(parameters)
 
 
 GENERIC_PLANS = "SET plan_cache_mode = force_generic_plan"

@@ -27,7 +27,7 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.methods import FORMATS as REPORT_FORMATS
-from annotate.gold.methods import Format, methods_text
+from annotate.gold.methods import Format, methods_text, methods_warnings
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
 from annotate.models import TASKS, Dataset, User
@@ -532,6 +532,8 @@ def report_command(name: str, format_: Format, seed: int) -> None:
     except ValueError as error:  # responses the compiler refuses: it names each
         raise click.ClickException(f"dataset {name!r}: {error}") from error
     click.echo(methods_text(figures, format_), nl=False)
+    for warning in methods_warnings(figures):  # beside the paragraph, not inside it
+        click.echo(f"Warning: {warning}", err=True)
 
 
 @lexsub.command("lemmas")

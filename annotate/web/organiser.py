@@ -50,6 +50,7 @@ from annotate.services.goldfiles import (
     gold_zip,
     lemma_review_of,
 )
+from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import ServiceError
 from annotate.sources import FORMATS, parse_source
 from annotate.sources.language import iso639_1, language_name
@@ -367,7 +368,7 @@ def compile_gold(dataset_id: int) -> str:
         flash(str(error), "error")
         options = CompileOptions()
     try:
-        body = summary(compile_dataset(dataset, options))
+        body = summary(compile_dataset(dataset, options, names=pseudonyms_of(dataset)))
     except ValueError as error:  # responses the compiler refuses: it names each
         flash(f"Not compiled: {error}", "error")
     return render_template(
@@ -390,9 +391,16 @@ EXCLUSION_PAGES = {"compile": "organiser.compile_gold", "agreement": "reports.ag
 @organiser_required
 def exclusions(dataset_id: int) -> BaseResponse:
     """Leave ``username`` out of the dataset's gold, agreement and scores with ``reason``
-    (as ``lexsub exclude``), or with ``undo=on`` take them back; their answers stay."""
+    (as ``lexsub exclude``), or with ``undo=on`` take them back; their answers stay. The
+    agreement page names annotators by pseudonym and sends ``pseudonym`` instead."""
     dataset = db.get_or_404(Dataset, dataset_id)
     username = request.form.get("username", "")
+    if "pseudonym" in request.form:
+        pseudonym = request.form["pseudonym"]
+        username = pseudonyms_of(dataset).username(pseudonym) or ""
+        if not username:
+            flash(f"Not changed: no annotator {pseudonym[:40]!r} in this dataset", "error")
+            return redirect(url_for("reports.agreement", dataset_id=dataset.id))
     try:
         if request.form.get("undo") == "on":
             done = include(dataset, username)
@@ -404,7 +412,8 @@ def exclusions(dataset_id: int) -> BaseResponse:
             )
         else:
             row = exclude(dataset, username, request.form.get("reason", ""), current_user.username)
-            flash(f"{username} is left out: {row.reason}", "info")
+            shown = request.form.get("pseudonym") or username
+            flash(f"{shown} is left out: {row.reason}", "info")
     except ServiceError as error:
         flash(f"Not changed: {error}", "error")
     page = EXCLUSION_PAGES.get(request.form.get("back", ""), "organiser.compile_gold")

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
-from annotate.gold.methods import FORMATS, methods_text
+from annotate.gold.methods import FORMATS, methods_text, methods_warnings
 from annotate.gold.write import scorer_view
 from annotate.models import Dataset, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_number
@@ -38,6 +38,7 @@ from annotate.services.inspect import (
     problem_marks,
 )
 from annotate.services.methods import SEED, dataset_agreement, study_methods
+from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import MAX_USERNAME, ServiceError
 from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
@@ -68,7 +69,9 @@ def agreement(dataset_id: int) -> str:
             "reports/rating_agreement.html", dataset=dataset, agreement=rated, reason=reason
         )
     keep = request.args.get("keep_checks") == "on"
-    compiled = compile_dataset(dataset, CompileOptions(keep_checks=keep))
+    compiled = compile_dataset(
+        dataset, CompileOptions(keep_checks=keep), names=pseudonyms_of(dataset)
+    )
     found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
     return render_template(
         "reports/agreement.html",
@@ -98,6 +101,7 @@ def methods(dataset_id: int) -> str:
         dataset=dataset,
         figures=figures,
         texts={format: methods_text(figures, format) for format in FORMATS},
+        warnings=methods_warnings(figures),
     )
 
 
