@@ -52,6 +52,12 @@ def check_storable(value: str, what: str) -> str:
     return value
 
 
+def storable(value: str) -> bool:
+    """Whether :func:`check_storable` lets ``value`` through (a lookup by a text that
+    breaks it finds nothing: a study link holding NUL is no study's)."""
+    return NUL not in value
+
+
 def storable_parameters(parameters: object) -> None:
     """Hold every text among a statement's bound ``parameters`` (a mapping, a sequence, or
     a list of either for many rows) to :func:`check_storable`: the guard that no path,
