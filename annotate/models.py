@@ -35,6 +35,20 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """``moment`` with its zone: every time is stored in UTC, and SQLite gives it back
+    without its offset (PostgreSQL with it), so a time read back without one is UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def shown_time(moment: datetime | None, format: str = "%Y-%m-%d %H:%M") -> str:
+    """``moment`` as the pages show a time: in UTC, which they say (``2026-12-02 04:36
+    UTC``); '' for no time. The templates' ``when`` filter."""
+    if moment is None:
+        return ""
+    return f"{aware(moment).astimezone(UTC).strftime(format)} UTC"
+
+
 def new_session_token() -> str:
     """A fresh random session token (43 characters, 256 bits)."""
     return secrets.token_urlsafe(32)

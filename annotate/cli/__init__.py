@@ -30,7 +30,7 @@ from annotate.gold.methods import FORMATS as REPORT_FORMATS
 from annotate.gold.methods import Format, methods_text, methods_warnings
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
-from annotate.models import TASKS, Dataset, User
+from annotate.models import TASKS, Dataset, User, shown_time
 from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
@@ -483,7 +483,7 @@ def exclude_command(name: str, username: str | None, reason: str | None, undo: b
         every = exclusions_of(dataset)
         for exclusion in every:
             row = stored.get(exclusion.annotator)
-            by = f" (by {row.excluded_by}, {row.excluded_at:%Y-%m-%d})" if row else ""
+            by = f" (by {row.excluded_by}, {shown_time(row.excluded_at)})" if row else ""
             click.echo(f"{exclusion.annotator}\t{exclusion.reason}{by}")
         click.echo(f"{len(every)} annotators left out of dataset {name!r}", err=True)
         return

@@ -13,7 +13,7 @@ from sqlalchemy import text as sql
 
 from annotate.extensions import db
 from annotate.importer import ImportResult
-from annotate.models import Dataset, Instance, Lexelt, Response, User
+from annotate.models import Dataset, Instance, Lexelt, Response, User, aware
 from annotate.models import now as utc_now
 from annotate.services.responses import dictionary_flags
 from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, safe_source
@@ -132,7 +132,7 @@ def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
             "substitutes": list(response.substitutes),
             "multiword": response.multiword,
             "used_dictionary": flags.get((user.id, lexelt.id), False),
-            "updated_at": response.updated_at.isoformat(),
+            "updated_at": aware(response.updated_at).isoformat(),
         }
 
 

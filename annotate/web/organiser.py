@@ -425,8 +425,8 @@ def exclusions(dataset_id: int) -> BaseResponse:
 def gold(dataset_id: int) -> Response:
     """Compile now with the options of the query string (as on the compile page; none:
     the command's defaults) and download gold, mwgold, annotators.jsonl, summary.json and
-    decisions.json as one zip, or with ``file=NAME`` that one file: the same bytes as
-    ``lexsub compile`` writes."""
+    decisions.json as one zip, or with ``file=NAME`` that one file named after the dataset
+    (``pilot.gold``): the same bytes as ``lexsub compile`` writes."""
     dataset = db.get_or_404(Dataset, dataset_id)
     try:
         options = compile_options(request.args)
@@ -445,5 +445,5 @@ def gold(dataset_id: int) -> Response:
         else "application/x-ndjson"
         if name.endswith(".jsonl")
         else "text/plain",
-        name,
+        f"{dataset.name}.{name}",  # pilot.gold, pilot.mwgold, pilot.summary.json
     )
