@@ -37,6 +37,7 @@ from annotate import settings
 from annotate.models import shown_time
 from annotate.numeric import FormError, IdConverter
 from annotate.services.rules import StorageRuleError, log_text, storable_parameters
+from annotate.web.paths import ItemIdConverter
 
 PACKAGE = Path(__file__).resolve().parent
 TEMPLATES = next(
@@ -158,6 +159,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter = _bind_limiter(app)
     i18n.init_app(app)
     app.url_map.converters["id"] = IdConverter  # every id in a path: <id:name>
+    app.url_map.converters["item_id"] = ItemIdConverter  # an item's id, any characters
     app.add_template_filter(shown_time, "when")  # every time a page shows, with its zone
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)

@@ -15,7 +15,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from annotate.services.rules import StorageRuleError, check_storable, log_text
-from tests.conftest import login, make_round
+from tests.conftest import login, make_round, make_user
 
 pytestmark = pytest.mark.database
 
@@ -267,3 +267,34 @@ def test_70000_check_items_are_looked_up_in_batches(
         count = checks.set_checks(small, checks.parse_check_lines("1 clever\n3 bear\n2 smart\n"))
         assert count == 3
         assert [line.instance for line in checks.check_lines(small)] == ["1", "2", "3"]
+
+
+def test_an_item_id_with_dot_segments_links_to_its_page(app: Flask) -> None:
+    from annotate.services.datasets import import_dataset
+    from annotate.sources import parse_source
+    from tests.conftest import assign, save
+
+    data = (
+        b"id\tlexelt\tsentence\n"
+        b"../x\tbright.a\tThe <head>bright</head> boy .\n"
+        b"~/.\tbright.a\tA <head>bright</head> girl .\n"
+    )
+    with app.app_context():
+        dataset = import_dataset(parse_source(data, "dots.tsv"), "dots", "dots.tsv", data)
+        ids = {i.xml_id: i.id for i in dataset.dataset.lexelts[0].instances}
+        number = dataset.dataset.id
+    make_user(app, "boss", "organiser")
+    make_user(app, "ann")
+    assign(app, "ann", number)
+    annotator = app.test_client()
+    login(annotator, "ann")
+    assert save(annotator, ids["../x"], {"sub1": "clever"}) == 302
+    client = app.test_client()
+    login(client, "boss")
+    html = client.get(f"/organiser/datasets/{number}/answers").get_data(as_text=True)
+    assert f'href="/organiser/datasets/{number}/items/~../x"' in html
+    page = client.get(f"/organiser/datasets/{number}/items/~../x")
+    assert page.status_code == 200
+    assert "clever" in page.get_data(as_text=True)
+    assert client.get(f"/organiser/datasets/{number}/items/~~/~.").status_code == 200
+    assert client.get(f"/organiser/datasets/{number}/items/~/.").status_code == 404

@@ -117,7 +117,7 @@ def problems(dataset_id: int) -> str:
     )
 
 
-@bp.get("/datasets/<id:dataset_id>/items/<path:xml_id>")
+@bp.get("/datasets/<id:dataset_id>/items/<item_id:xml_id>")
 @organiser_required
 def item(dataset_id: int, xml_id: str) -> str:
     """One sentence with every annotator's current answer, what the compiler does with
