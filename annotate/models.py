@@ -470,3 +470,19 @@ class LabelRevision(db.Model):  # type: ignore[name-defined,misc]
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     label: Mapped[str] = mapped_column(String(32))
     saved_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class DatasetDeletion(db.Model):  # type: ignore[name-defined,misc]
+    """A deleted dataset, kept as an audit line: its name, who deleted it and when, and how
+    much went with it (:func:`annotate.services.datasets.delete_dataset`). Any organiser
+    may delete any dataset; the organisers' dashboard lists the latest deletions."""
+
+    __tablename__ = "dataset_deletions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_name: Mapped[str] = mapped_column(String(120))
+    deleted_by: Mapped[str] = mapped_column(String(80))
+    deleted_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    answers: Mapped[int] = mapped_column(default=0)
+    sentences: Mapped[int] = mapped_column(default=0)
+    accounts: Mapped[int] = mapped_column(default=0)

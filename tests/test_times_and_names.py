@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from annotate.models import aware, shown_time
-from tests.conftest import login
+from tests.conftest import login, make_user
 
 pytestmark = pytest.mark.database
 
@@ -71,3 +71,32 @@ def test_single_file_downloads_are_named_after_the_dataset(
     response = client.get("/organiser/datasets/1/gold", query_string={"file": file})
     assert response.status_code == 200
     assert f"filename={name}" in response.headers["Content-Disposition"]
+
+
+def test_a_deletion_leaves_an_audit_line_on_the_dashboard(answered: Flask) -> None:
+    from annotate.extensions import db
+    from annotate.models import DatasetDeletion
+
+    make_user(answered, "eve", "organiser")
+    client = answered.test_client()
+    login(client, "eve")
+    assert 'id="deletions"' not in client.get("/organiser/").get_data(as_text=True)
+    response = client.post("/organiser/datasets/1/delete", data={"name": "small"})
+    assert response.status_code == 302
+    with answered.app_context():
+        [row] = db.session.scalars(db.select(DatasetDeletion))
+        assert (row.dataset_name, row.deleted_by, row.answers, row.sentences, row.accounts) == (
+            "small",
+            "eve",
+            6,
+            3,
+            0,
+        )
+        when = shown_time(row.deleted_at)
+    boss = answered.test_client()
+    login(boss, "boss")  # another organiser sees who deleted it
+    html = boss.get("/organiser/").get_data(as_text=True)
+    assert (
+        f"<li>small deleted by eve on {when} (6 answers, 3 sentences, "
+        "0 participant accounts)</li>" in html
+    )

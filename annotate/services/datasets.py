@@ -13,7 +13,7 @@ from sqlalchemy import text as sql
 
 from annotate.extensions import db
 from annotate.importer import ImportResult
-from annotate.models import Dataset, Instance, Lexelt, Response, User, aware
+from annotate.models import Dataset, DatasetDeletion, Instance, Lexelt, Response, User, aware
 from annotate.models import now as utc_now
 from annotate.services.responses import dictionary_flags
 from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, safe_source
@@ -282,7 +282,9 @@ def _table(model: type[Any]) -> Table:
     return table
 
 
-def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> Removal:
+def delete_dataset(
+    dataset: Dataset, typed_name: str, preview: bool = False, who: str = ""
+) -> Removal:
     """Delete ``dataset`` and everything of it, in one transaction: its words, sentences,
     answers and their history, members, assignments, lemma decisions and stored systems
     (every row whose foreign key leads to it, :func:`_walk`). A judgement round made from
@@ -293,7 +295,8 @@ def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> 
 
     ``typed_name`` must equal the dataset's name (the organiser typed it to confirm).
     With ``preview`` the same deletion runs and is rolled back: the :class:`Removal`
-    says exactly what would go, and nothing changes."""
+    says exactly what would go, and nothing changes. A deletion leaves an audit line
+    (:class:`DatasetDeletion`: the name, ``who``, when, how much went; :func:`deletions`)."""
     if not preview and typed_name != dataset.name:
         raise ServiceError(
             f"type the dataset's name {dataset.name!r} to delete it"
@@ -304,6 +307,7 @@ def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> 
     deleted: list[str] = []
     kept: list[str] = []
     table = _table(Dataset)
+    name = dataset.name
     try:
         accounts = list(db.session.scalars(select(User).where(User.study_id == dataset.id)))
         _walk(table, select(table.c.id).where(table.c.id == dataset.id), rows, unlinked)
@@ -320,8 +324,28 @@ def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> 
         if preview:
             db.session.rollback()
         else:
+            db.session.add(
+                DatasetDeletion(
+                    dataset_name=name,
+                    deleted_by=who,
+                    answers=rows.get("responses", 0),
+                    sentences=rows.get("instances", 0),
+                    accounts=len(deleted),
+                )
+            )
             db.session.commit()
     except Exception:
         db.session.rollback()
         raise
     return Removal(rows, unlinked, sorted(deleted), sorted(kept))
+
+
+def deletions(limit: int = 10) -> list[DatasetDeletion]:
+    """The latest dataset deletions, newest first (the organisers' dashboard shows them)."""
+    return list(
+        db.session.scalars(
+            select(DatasetDeletion)
+            .order_by(DatasetDeletion.deleted_at.desc(), DatasetDeletion.id.desc())
+            .limit(limit)
+        )
+    )

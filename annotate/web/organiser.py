@@ -34,6 +34,7 @@ from annotate.models import Dataset, Instance, User
 from annotate.services.accounts import create_user
 from annotate.services.datasets import (
     delete_dataset,
+    deletions,
     export_records,
     import_dataset,
     progress_by_annotator,
@@ -79,6 +80,7 @@ def dashboard() -> str:
         rows=[(d, progress_by_annotator(d)) for d in datasets if d.archived_at is None],
         archived=[d for d in datasets if d.archived_at is not None],
         endpoints=set(current_app.view_functions),
+        deletions=deletions(),
     )
 
 
@@ -175,7 +177,9 @@ def delete(dataset_id: int) -> str | BaseResponse:
     if request.method == "POST":
         name = dataset.name
         try:
-            removal = delete_dataset(dataset, request.form.get("name", ""))
+            removal = delete_dataset(
+                dataset, request.form.get("name", ""), who=current_user.username
+            )
         except ServiceError as error:
             flash(f"Not deleted: {error}", "error")
             return redirect(url_for("organiser.delete", dataset_id=dataset_id))
