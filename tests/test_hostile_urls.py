@@ -298,3 +298,71 @@ def test_an_item_id_with_dot_segments_links_to_its_page(app: Flask) -> None:
     assert "clever" in page.get_data(as_text=True)
     assert client.get(f"/organiser/datasets/{number}/items/~~/~.").status_code == 200
     assert client.get(f"/organiser/datasets/{number}/items/~/.").status_code == 404
+
+
+def test_a_save_into_a_dataset_deleted_meanwhile_gets_a_clear_page(
+    answered: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The organiser deletes the dataset between the save's read of the sentence and its
+    write: a 410 page that says so, not a 500."""
+    from annotate.extensions import db
+    from annotate.models import Dataset
+    from annotate.services import datasets, responses
+    from annotate.web import annotator as view
+
+    real = responses.save_answer
+
+    def deleted_first(*args: object, **kwargs: object) -> object:
+        datasets.delete_dataset(db.get_or_404(Dataset, 1), "small", who="boss")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(view, "save_answer", deleted_first)
+    client = answered.test_client()
+    login(client, "ann")
+    response = client.post("/annotate/1", data={"sub1": "glad"})
+    assert response.status_code == 410
+    assert "was deleted by an organiser while you were answering" in response.get_data(as_text=True)
+    # afterwards the sentence is simply not there
+    monkeypatch.setattr(view, "save_answer", real)
+    assert client.post("/annotate/1", data={"sub1": "glad"}).status_code == 404
+
+
+def test_a_double_submitted_import_and_two_renames_to_one_name(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name check passes for both (the other has not committed yet); the database's
+    unique name decides, and the loser gets a clear answer."""
+    from annotate.extensions import db
+    from annotate.models import Dataset
+    from annotate.services import datasets
+    from annotate.services.rules import ServiceError
+    from annotate.sources import parse_source
+    from tests.conftest import SMALL_XML
+
+    with app.app_context():
+        first = datasets.import_dataset(
+            parse_source(SMALL_XML, "s.xml"), "pilot", "s.xml", SMALL_XML
+        )
+        other = datasets.import_dataset(
+            parse_source(SMALL_XML, "s.xml"), "other", "s.xml", SMALL_XML
+        )
+        real = datasets.named
+        calls: list[str] = []
+
+        def late(name: str) -> object:
+            calls.append(name)
+            return None if len(calls) == 1 else real(name)  # the first check: not yet
+
+        monkeypatch.setattr(datasets, "named", late)
+        again = datasets.import_dataset(
+            parse_source(SMALL_XML, "s.xml"), "pilot", "s.xml", SMALL_XML
+        )
+        assert (again.created, again.dataset.id) == (False, first.dataset.id)
+        calls.clear()
+        changed = SMALL_XML.replace(b"bright", b"brite")
+        with pytest.raises(ServiceError, match="dataset 'pilot' exists already with another file"):
+            datasets.import_dataset(parse_source(changed, "t.xml"), "pilot", "t.xml", changed)
+        calls.clear()
+        with pytest.raises(ServiceError, match="a dataset is named 'pilot' already"):
+            datasets.rename_dataset(db.session.merge(other.dataset), "pilot")
+        assert sorted(db.session.scalars(select(Dataset.name))) == ["other", "pilot"]

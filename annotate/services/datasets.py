@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy import Column, Table, delete, func, select, update
 from sqlalchemy import text as sql
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from annotate.extensions import db
 from annotate.importer import ImportResult
@@ -43,11 +44,9 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
     check_text(name, "dataset name", MAX_DATASET_NAME)
     source = safe_source(source)
     digest = hashlib.sha256(data).hexdigest()
-    existing = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    existing = named(name)
     if existing is not None:
-        if existing.source_sha256 == digest:
-            return Imported(existing, False, existing.sentences)
-        raise ServiceError(f"dataset {name!r} exists already with another file")
+        return _imported_already(existing, digest)
     try:
         words = 0
         dataset = Dataset(
@@ -95,11 +94,32 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
         if rows:
             db.session.execute(Instance.__table__.insert(), rows)
         db.session.commit()
+    except (IntegrityError, OperationalError):
+        # a double-submitted import: the other one stored the name after the check above
+        db.session.rollback()
+        existing = named(name)
+        if existing is None:
+            raise
+        return _imported_already(existing, digest)
     except Exception:
         db.session.rollback()
         raise
     _analyse()
     return Imported(dataset, True, position)
+
+
+def named(name: str) -> Dataset | None:
+    """The dataset called ``name``, if any."""
+    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    return dataset
+
+
+def _imported_already(existing: Dataset, digest: str) -> Imported:
+    """An import under a name taken: nothing to do for the same file (imported twice, or
+    sent twice at once), :class:`ServiceError` for another."""
+    if existing.source_sha256 == digest:
+        return Imported(existing, False, existing.sentences)
+    raise ServiceError(f"dataset {existing.name!r} exists already with another file")
 
 
 def _analyse() -> None:
@@ -213,10 +233,18 @@ def rename_dataset(dataset: Dataset, name: str) -> None:
     check_text(name, "dataset name", MAX_DATASET_NAME)
     if name == dataset.name:
         return
-    if db.session.scalar(select(Dataset.id).where(Dataset.name == name)) is not None:
-        raise ServiceError(f"a dataset is named {name!r} already")
+    taken = ServiceError(f"a dataset is named {name!r} already")
+    if named(name) is not None:
+        raise taken
     dataset.name = name
-    db.session.commit()
+    try:
+        db.session.commit()
+    except (IntegrityError, OperationalError):
+        # another rename (or import) took the name after the check above
+        db.session.rollback()
+        if named(name) is None:
+            raise
+        raise taken from None
 
 
 def set_archived(dataset: Dataset, archived: bool) -> None:

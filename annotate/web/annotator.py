@@ -29,7 +29,7 @@ from annotate.models import Dataset, Instance, User
 from annotate.services.checks import blocked
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
-from annotate.services.responses import answered_ids, resume, save_answer
+from annotate.services.responses import SentenceGone, answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     StudyFull,
@@ -250,7 +250,7 @@ def session_ended() -> tuple[Response, int]:
 
 
 @bp.route("/annotate/<id:instance_id>", methods=["GET", "POST"])
-def item(instance_id: int) -> str | Response | tuple[Response, int]:
+def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's
     content (the fetch protocol: README, *Saving without a page load*). A save costs four
@@ -298,7 +298,10 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         own = read(user, instance_id, following=False)
         assert own is not None and own[1] is not None
         return _render(own[1], form, check, addressed.judging)
-    saved = save_answer(user, instance_id, check.answer)
+    try:
+        saved = save_answer(user, instance_id, check.answer)
+    except SentenceGone as gone:  # the dataset was deleted while they answered
+        return render_template("error.html", code=410, message=str(gone)), 410
     done = addressed.done + saved.new
     if page is None or (saved.new and done >= addressed.total):
         url = url_for("annotator.finished", dataset_id=addressed.dataset.id)
