@@ -18,7 +18,18 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 
 from annotate.extensions import db
-from annotate.models import AnnotatorExclusion, Dataset, DatasetMember, Instance, Response, User
+from annotate.models import (
+    AnnotatorExclusion,
+    CandidateLabel,
+    Dataset,
+    DatasetMember,
+    Instance,
+    JudgementRound,
+    Response,
+    RoundCandidate,
+    RoundJudge,
+    User,
+)
 
 
 @dataclass(frozen=True)
@@ -79,3 +90,23 @@ def pseudonyms_of(dataset: Dataset) -> Pseudonyms:
         .order_by(User.id)
     )
     return assign((username, study_id == dataset.id) for username, study_id in rows)
+
+
+def judge_pseudonyms(round_: JudgementRound) -> Pseudonyms:
+    """The pseudonyms of a judgement round's judges (assigned, or with a label in it), by
+    account creation: its report names them so, as a dataset's reports name annotators."""
+    labelled = (
+        select(CandidateLabel.id)
+        .join(RoundCandidate, RoundCandidate.id == CandidateLabel.candidate_id)
+        .where(RoundCandidate.round_id == round_.id, CandidateLabel.user_id == User.id)
+        .exists()
+    )
+    assigned = (
+        select(RoundJudge.id)
+        .where(RoundJudge.round_id == round_.id, RoundJudge.user_id == User.id)
+        .exists()
+    )
+    rows = db.session.execute(
+        select(User.username, User.study_id).where(or_(labelled, assigned)).order_by(User.id)
+    )
+    return assign((username, study_id is not None) for username, study_id in rows)
