@@ -196,8 +196,10 @@ def test_delete_needs_the_typed_name_and_leaves_no_row_of_the_dataset(
     )
     after = _counts(app)
     # the baseline had small's own words and sentences (imported by the fixture); after
-    # it came p2 (kept, with their membership of the other dataset) and the round (kept)
+    # it came p2 (kept, with their membership of the other dataset) and the round (kept);
+    # the deletion leaves its audit line
     changes = {
+        "dataset_deletions": 1,
         "datasets": -1,
         "lexelts": -2,
         "instances": -3,
@@ -262,6 +264,7 @@ def test_the_commands_rename_archive_and_delete(app: Flask, dataset: int) -> Non
     assert {
         table: before[table] - after[table] for table in before if before[table] != after[table]
     } == {
+        "dataset_deletions": -1,  # the audit line the deletion leaves
         "dataset_members": 1,
         "datasets": 1,
         "instances": 3,

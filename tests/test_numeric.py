@@ -81,7 +81,7 @@ ID_ROUTES = {
     "/organiser/datasets/<id:dataset_id>/members": "GET",
     "/organiser/datasets/<id:dataset_id>/agreement": "GET",
     "/organiser/datasets/<id:dataset_id>/problems": "GET",
-    "/organiser/datasets/<id:dataset_id>/items/<path:xml_id>": "GET",
+    "/organiser/datasets/<id:dataset_id>/items/<item_id:xml_id>": "GET",
     "/organiser/datasets/<id:dataset_id>/answers": "GET",
     "/organiser/datasets/<id:dataset_id>/annotators/<username>": "GET",
     "/organiser/datasets/<id:dataset_id>/scores": "GET",

@@ -29,10 +29,10 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.methods import FORMATS as REPORT_FORMATS
-from annotate.gold.methods import Format, methods_text
+from annotate.gold.methods import Format, methods_text, methods_warnings
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
-from annotate.models import TASKS, Dataset, User
+from annotate.models import TASKS, Dataset, User, shown_time
 from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
@@ -576,7 +576,7 @@ def exclude_command(name: str, username: str | None, reason: str | None, undo: b
         every = exclusions_of(dataset)
         for exclusion in every:
             row = stored.get(exclusion.annotator)
-            by = f" (by {row.excluded_by}, {row.excluded_at:%Y-%m-%d})" if row else ""
+            by = f" (by {row.excluded_by}, {shown_time(row.excluded_at)})" if row else ""
             click.echo(f"{exclusion.annotator}\t{exclusion.reason}{by}")
         click.echo(f"{len(every)} annotators left out of dataset {name!r}", err=True)
         return
@@ -625,6 +625,8 @@ def report_command(name: str, format_: Format, seed: int) -> None:
     except ValueError as error:  # responses the compiler refuses: it names each
         raise click.ClickException(f"dataset {name!r}: {error}") from error
     click.echo(methods_text(figures, format_), nl=False)
+    for warning in methods_warnings(figures):  # beside the paragraph, not inside it
+        click.echo(f"Warning: {warning}", err=True)
 
 
 @lexsub.command("lemmas")

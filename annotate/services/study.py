@@ -44,7 +44,7 @@ from annotate.services.crowd import (
     check_participant_id,
     public_name,
 )
-from annotate.services.rules import ServiceError, check_username, shown
+from annotate.services.rules import ServiceError, check_username, shown, storable
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)
@@ -392,7 +392,7 @@ def close_study(dataset: Dataset) -> None:
 
 def study_dataset(token: str) -> Dataset | None:
     """The dataset whose study link carries ``token``, unless it is archived."""
-    if not token or len(token) > 64:
+    if not token or len(token) > 64 or not storable(token):
         return None
     dataset: Dataset | None = db.session.scalar(
         select(Dataset).where(Dataset.study_token == token, Dataset.archived_at.is_(None))

@@ -34,6 +34,7 @@ from annotate.models import Dataset, Instance, User
 from annotate.services.accounts import create_user
 from annotate.services.datasets import (
     delete_dataset,
+    deletions,
     export_records,
     import_dataset,
     progress_by_annotator,
@@ -51,6 +52,7 @@ from annotate.services.goldfiles import (
     gold_zip,
     lemma_review_of,
 )
+from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import ServiceError
 from annotate.sources import FORMATS, parse_source
 from annotate.sources.language import iso639_1, language_name
@@ -79,6 +81,7 @@ def dashboard() -> str:
         rows=[(d, progress_by_annotator(d)) for d in datasets if d.archived_at is None],
         archived=[d for d in datasets if d.archived_at is not None],
         endpoints=set(current_app.view_functions),
+        deletions=deletions(),
     )
 
 
@@ -178,7 +181,9 @@ def delete(dataset_id: int) -> str | BaseResponse:
     if request.method == "POST":
         name = dataset.name
         try:
-            removal = delete_dataset(dataset, request.form.get("name", ""))
+            removal = delete_dataset(
+                dataset, request.form.get("name", ""), who=current_user.username
+            )
         except ServiceError as error:
             flash(f"Not deleted: {error}", "error")
             return redirect(url_for("organiser.delete", dataset_id=dataset_id))
@@ -382,7 +387,7 @@ def compile_gold(dataset_id: int) -> str:
         flash(str(error), "error")
         options = CompileOptions()
     try:
-        body = summary(compile_dataset(dataset, options))
+        body = summary(compile_dataset(dataset, options, names=pseudonyms_of(dataset)))
     except ValueError as error:  # responses the compiler refuses: it names each
         flash(f"Not compiled: {error}", "error")
     return render_template(
@@ -405,9 +410,16 @@ EXCLUSION_PAGES = {"compile": "organiser.compile_gold", "agreement": "reports.ag
 @organiser_required
 def exclusions(dataset_id: int) -> BaseResponse:
     """Leave ``username`` out of the dataset's gold, agreement and scores with ``reason``
-    (as ``lexsub exclude``), or with ``undo=on`` take them back; their answers stay."""
+    (as ``lexsub exclude``), or with ``undo=on`` take them back; their answers stay. The
+    agreement page names annotators by pseudonym and sends ``pseudonym`` instead."""
     dataset = db.get_or_404(Dataset, dataset_id)
     username = request.form.get("username", "")
+    if "pseudonym" in request.form:
+        pseudonym = request.form["pseudonym"]
+        username = pseudonyms_of(dataset).username(pseudonym) or ""
+        if not username:
+            flash(f"Not changed: no annotator {pseudonym[:40]!r} in this dataset", "error")
+            return redirect(url_for("reports.agreement", dataset_id=dataset.id))
     try:
         if request.form.get("undo") == "on":
             done = include(dataset, username)
@@ -419,7 +431,8 @@ def exclusions(dataset_id: int) -> BaseResponse:
             )
         else:
             row = exclude(dataset, username, request.form.get("reason", ""), current_user.username)
-            flash(f"{username} is left out: {row.reason}", "info")
+            shown = request.form.get("pseudonym") or username
+            flash(f"{shown} is left out: {row.reason}", "info")
     except ServiceError as error:
         flash(f"Not changed: {error}", "error")
     page = EXCLUSION_PAGES.get(request.form.get("back", ""), "organiser.compile_gold")
@@ -431,8 +444,8 @@ def exclusions(dataset_id: int) -> BaseResponse:
 def gold(dataset_id: int) -> Response:
     """Compile now with the options of the query string (as on the compile page; none:
     the command's defaults) and download gold, mwgold, annotators.jsonl, summary.json and
-    decisions.json as one zip, or with ``file=NAME`` that one file: the same bytes as
-    ``lexsub compile`` writes."""
+    decisions.json as one zip, or with ``file=NAME`` that one file named after the dataset
+    (``pilot.gold``): the same bytes as ``lexsub compile`` writes."""
     dataset = db.get_or_404(Dataset, dataset_id)
     try:
         options = compile_options(request.args)
@@ -451,5 +464,5 @@ def gold(dataset_id: int) -> Response:
         else "application/x-ndjson"
         if name.endswith(".jsonl")
         else "text/plain",
-        name,
+        f"{dataset.name}.{name}",  # pilot.gold, pilot.mwgold, pilot.summary.json
     )
