@@ -50,6 +50,7 @@ from annotate.services.goldfiles import (
     gold_zip,
     lemma_review_of,
 )
+from annotate.services.home import ENOUGH_ITEMS, dataset_home, dataset_row
 from annotate.services.rules import ServiceError
 from annotate.sources import FORMATS, parse_source
 from annotate.sources.language import iso639_1, language_name
@@ -69,13 +70,12 @@ def broken_dataset(error: BrokenDataset) -> tuple[str, int]:
 @bp.get("/")
 @organiser_required
 def dashboard() -> str:
-    """Every dataset in use: each annotator's progress (answered of their own sentences,
-    the percentage, their last save) and a link to every page of the dataset; the
-    archived ones by name; the judgement rounds."""
+    """Every dataset in use, one row each (task, language, progress, what needs the
+    organiser, last activity) linking to its home; the archived ones collapsed."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(
         "organiser/dashboard.html",
-        rows=[(d, progress_by_annotator(d)) for d in datasets if d.archived_at is None],
+        rows=[dataset_row(d) for d in datasets if d.archived_at is None],
         archived=[d for d in datasets if d.archived_at is not None],
         endpoints=set(current_app.view_functions),
     )
@@ -117,10 +117,26 @@ def datasets() -> str | BaseResponse:
     )
 
 
-@bp.route("/datasets/<id:dataset_id>", methods=["GET", "POST"])
+@bp.get("/datasets/<id:dataset_id>")
 @organiser_required
-def dataset(dataset_id: int) -> str | BaseResponse:
-    """One dataset: its source, its size and its language, which can be changed here
+def dataset(dataset_id: int) -> str:
+    """A dataset's home: what the study is, its state at a glance (progress, answers
+    today, agreement so far), what needs the organiser and the study's next step
+    (:mod:`annotate.services.home`, computed on this request only)."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    return render_template(
+        "organiser/dataset.html",
+        dataset=dataset,
+        home=dataset_home(dataset),
+        enough=ENOUGH_ITEMS,
+        language=language_name(dataset.language),
+    )
+
+
+@bp.route("/datasets/<id:dataset_id>/settings", methods=["GET", "POST"])
+@organiser_required
+def settings(dataset_id: int) -> str | BaseResponse:
+    """A dataset's settings: its source, its size and its language, which can be changed here
     (an ISO 639-1 code; it picks the lemmatiser and the annotator pages' language); its
     name; archiving (hidden from annotators, kept) and the way to its deletion."""
     dataset = db.get_or_404(Dataset, dataset_id)
@@ -151,12 +167,12 @@ def dataset(dataset_id: int) -> str | BaseResponse:
                 dataset.language = code
                 db.session.commit()
                 flash(f"Language of {dataset.name} set to {code} ({language_name(code)}).", "info")
-        return redirect(url_for("organiser.dataset", dataset_id=dataset.id))
+        return redirect(url_for("organiser.settings", dataset_id=dataset.id))
     instances = db.session.scalar(
         select(func.count(Instance.id)).where(Instance.dataset_id == dataset.id)
     )
     return render_template(
-        "organiser/dataset.html",
+        "organiser/settings.html",
         dataset=dataset,
         words=len(dataset.lexelts),
         instances=instances or 0,
