@@ -170,13 +170,15 @@ def needs_of(dataset: Dataset, compiled: CompiledGold, flagged: Flagged) -> tupl
     problems = {(p.annotator, p.instance) for p in (*compiled.left_out, *compiled.flagged)}
     awaiting = sum(1 for change in compiled.lemma_changes if change.decision is None)
     return (
-        Need("speeders", "Speeders", flagged.speeders, "members.study_page", "participants"),
+        Need(
+            "speeders", "Speeders", flagged.speeders, "members.study_page", "participants-heading"
+        ),
         Need(
             "under-checks",
             "Under the check threshold",
             flagged.under_checks,
             "members.study_page",
-            "participants",
+            "participants-heading",
         ),
         Need("problems", "Problem answers", len(problems), "reports.problems"),
         Need("lemmas", "Forms awaiting lemma review", awaiting, "organiser.lemmas"),
