@@ -158,7 +158,7 @@ def agreement_so_far(dataset: Dataset, compiled: CompiledGold) -> AgreementSoFar
         row.PA,
         _interval(intervals(items, seed=SEED)["PA"]),
         alphas(items)["masi"],
-        _interval(alpha_intervals(items, seed=SEED)["masi"]),
+        _interval(alpha_intervals(items, seed=SEED, views=("masi",))["masi"]),
     )
 
 
