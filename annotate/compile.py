@@ -1,8 +1,10 @@
-"""``python -m annotate.compile RESPONSES_FILE --out DIR``: compile a gold from responses.
+"""``lexsub compile RESPONSES_FILE --out DIR`` or ``lexsub compile --dataset NAME --out
+DIR``: compile a gold from responses, read from a file or from the app's database.
 
-Reads the responses exported as JSON Lines (see :mod:`scoring.formats.responses`), compiles
-them (:func:`annotate.gold.compile_responses`) and writes ``gold``, ``mwgold``,
-``annotators.jsonl`` and ``summary.json`` into DIR (:mod:`annotate.gold.write`).
+From a file, it reads the responses exported as JSON Lines (see
+:mod:`scoring.formats.responses`), compiles them (:func:`annotate.gold.compile_responses`)
+and writes ``gold``, ``mwgold``, ``annotators.jsonl`` and ``summary.json`` into DIR
+(:mod:`annotate.gold.write`).
 
 Options:
 
@@ -18,6 +20,10 @@ Options:
 ``--language CODE``       the study's language, ISO 639-1 (default ``en``): English keeps
                           LemmInflect and its rules; other languages simplemma and their
                           own rules (annotate.gold.languages), case folded when counting
+
+``--dataset NAME``        compile the app's dataset instead of a file, with its stored lemma
+                          decisions, language and exclusions (and ``--keep-checks``), on
+                          the database ``--database-url`` or ``DATABASE_URL`` names
 
 Exit status: 0 done, 1 bad input (every problem is printed as ``FILE:LINE: …``), 2 usage.
 """
@@ -38,15 +44,32 @@ from annotate.sources.language import ALIASES
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.exclusions import exclusion_argument
 from scoring.formats.responses import iter_responses
+from scoring.formats.sniff import file_mixup
 
 
 def parser() -> argparse.ArgumentParser:
     result = ArgumentParser(
-        prog="python -m annotate.compile",
+        prog="lexsub compile",
         command="lexsub-compile",
-        description="Compile gold, mwgold, per-annotator responses and a summary from responses.",
+        description="Compile gold, mwgold, per-annotator responses and a summary from a "
+        "responses file, or from a dataset of the app's database (--dataset).",
     )
-    result.add_argument("responses", metavar="RESPONSES_FILE", help="responses (JSON Lines)")
+    result.add_argument(
+        "responses", metavar="RESPONSES_FILE", nargs="?", help="responses (JSON Lines)"
+    )
+    result.add_argument(
+        "--dataset", metavar="NAME", help="compile this dataset of the app's database instead"
+    )
+    result.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="with --dataset: the database (default: DATABASE_URL, else the instance folder)",
+    )
+    result.add_argument(
+        "--keep-checks",
+        action="store_true",
+        help="with --dataset: keep the attention-check sentences",
+    )
     result.add_argument("--out", required=True, metavar="DIR", help="folder for the files")
     result.add_argument("--no-normalise", action="store_true", help="keep forms as typed")
     result.add_argument("--no-lemmatise", action="store_true", help="do not lemmatise")
@@ -93,9 +116,42 @@ def _decisions(path: str | None) -> Decisions:
     return read_decisions(path) if path else NO_DECISIONS
 
 
+FILE_ONLY = ("decisions", "language")
+"""Options of a responses file only: a dataset has its own decisions and language."""
+DATASET_ONLY = ("database_url", "keep_checks")
+
+
+def _from_dataset(args: argparse.Namespace) -> int:
+    """``--dataset NAME``: the app's compile of a stored dataset (:mod:`annotate.cli`)."""
+    from annotate.cli.app import run as run_app
+
+    argv = ["compile", "--dataset", args.dataset, "--out", args.out, "--t-rule", args.t_rule]
+    if args.database_url:
+        argv += ["--database-url", args.database_url]
+    flags = ("no_normalise", "no_lemmatise", "only_t", "keep_checks")
+    argv += [f"--{flag.replace('_', '-')}" for flag in flags if getattr(args, flag)]
+    for exclusion in args.exclude:
+        argv += ["--exclude", f"{exclusion.annotator}={exclusion.reason}"]
+    return run_app(argv)
+
+
 def run(argv: Sequence[str]) -> int:
     """Run the command; returns the exit status."""
-    args = parser().parse_args(argv)
+    command = parser()
+    args = command.parse_args(argv)
+    if (args.responses is None) == (args.dataset is None):
+        command.error("give a RESPONSES_FILE or --dataset NAME (one of them)")
+    if args.dataset is not None:
+        given = [name for name in FILE_ONLY if getattr(args, name) not in (None, "en")]
+        if given:
+            command.error(f"--{given[0]} is for a responses file: a dataset has its own")
+        return _from_dataset(args)
+    given = [name for name in DATASET_ONLY if getattr(args, name)]
+    if given:
+        command.error(f"--{given[0].replace('_', '-')} goes with --dataset NAME")
+    wrong = file_mixup(args.responses, "compile", ("responses",))
+    if wrong:
+        return fail(wrong)
     try:
         decisions = _decisions(args.decisions)
         options = CompileOptions(

@@ -41,7 +41,7 @@ from scoring.render import render_leaderboard
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
-        prog="python -m scoring.compare",
+        prog="lexsub compare",
         command="lexsub-compare",
         description="Score many system files against one gold file in one table.",
     )

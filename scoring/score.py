@@ -69,7 +69,29 @@ class UsageError(ValueError):
 
 
 USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
-HELP = __doc__ or ""
+HELP = """\
+usage: lexsub score SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v] [--fixed] [--format FORMAT]
+                    [--by-pos] [--strict] [--no-diagnosis] [--no-cache] [--version]
+
+Score a system as the official score.pl does: score.pl's arguments, read as score.pl reads
+them; in compat mode (the default) standard output gets exactly the bytes score.pl prints.
+
+options score.pl does not have:
+  --fixed                 score with score.pl's defects corrected (docs/scoring.md)
+  --format text|json|csv  text is score.pl's output; JSON and CSV give fractions
+  --by-pos                scores for All, n, v, a, r laid out like Tables 4-8 of the 2009 paper
+  --strict                refuse a system file with any malformed line or any byte that is
+                          not UTF-8 (FILE:LINE: rule)
+  --no-diagnosis          do not print the diagnosis of defects to standard error
+  --no-cache              read the gold from its text, not from the cache of gold readings
+  --version               print lexsub-score VERSION and exit
+
+Standard error gets a short diagnosis of what in the system file gained or lost credit only
+because of a defect of score.pl. Exit status: 0 done, 1 an error, 2 bad usage (an unknown
+option, or no files at all: score.pl's usage line is printed and nothing is scored). A failure
+ends with one line "Error: ..." on standard error naming the file; score.pl's own messages
+(its usage line, "Error in FILE on line N") stay on standard output, where score.pl prints
+them."""
 NOTHING_SCORED = (
     "nothing scored: give SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v] (score.pl's usage "
     "line is on standard output)"
@@ -215,9 +237,13 @@ def _score_and_print(
             read_system(options.system, _kind(options.measure))
         text, notes = _score(options, unread, pending)
     except failures() as error:
-        return fail(describe(error), err)
+        wrong = _mixup(options)
+        return fail(f"{wrong}; nothing scored" if wrong else describe(error), err)
     except ScorerDied as died:
         write(encode(died.stdout))  # score.pl's own messages, such as "Error in FILE on line N"
+        wrong = _mixup(options)
+        if wrong:
+            return fail(f"{wrong}; nothing scored (score.pl dies dividing by zero)", err)
         return fail(
             "".join(f"{problem}; score.pl reads it as empty; " for problem in unread)
             + f"{options.system} against {options.gold}: {died.reason}; score.pl dies here "
@@ -227,10 +253,30 @@ def _score_and_print(
     write(encode(text))
     for problem in unread:
         print(f"warning: {problem}; score.pl reads it as empty", file=err)
+    wrong = _mixup(options)
+    if wrong:
+        print(f"warning: {wrong}", file=err)
     if options.diagnosis:
         for note in notes:
             print(note, file=err)
     return 0
+
+
+def _mixup(options: Options) -> str | None:
+    """The one line that names a mix-up of the files (the arguments swapped, an oot file
+    scored as best, the task's XML or a binary file as the gold), or None. Standard error
+    only: standard output stays score.pl's."""
+    from scoring.formats.sniff import file_mixup, head_of, kind_of
+
+    system, gold = kind_of(head_of(options.system)), kind_of(head_of(options.gold))
+    if system == "gold" and gold in ("best", "oot"):
+        return (
+            f"the arguments look swapped: {options.system} is a gold file and {options.gold} "
+            "a system file (give SYSTEM_FILE first, then GOLD_FILE)"
+        )
+    if system == "oot" and options.measure != "oot":
+        return f"{options.system} holds oot answers (LEXELT ID ::: …): score it with -t oot"
+    return file_mixup(options.gold, "score", ("gold",))
 
 
 def check_utf8(path: str) -> None:

@@ -8,11 +8,11 @@ Run from the checkout's root::
 Every ``python -m`` entry point of ``scoring/`` and ``annotate/`` (a ``__main__.py``, or a
 module ending in ``if __name__ == "__main__":``) is run in this process with its argument
 parser captured, so the page holds each parser's ``--help`` text and its subcommands';
-``scoring.score``, which takes score.pl's arguments and has no parser, gives what it prints
-for ``--help``. Each console script that ``pyproject.toml`` declares (``[project.scripts]``)
-is named beside the entry point whose help it prints, or gets a section of its own. The
-``flask --app wsgi lexsub`` group's help comes from click. Help is formatted at a fixed
-width (``COLUMNS=100``), so the page does not depend on the terminal; it names the Python
+``lexsub score``, which takes score.pl's arguments and has no parser, gives what it prints
+for ``--help``. The page follows ``lexsub --help``: each command's section, the app's from
+click; then the ``python -m`` entry points that no ``lexsub`` command runs. Help is
+formatted at a fixed width (``COLUMNS=100``), so the page does not depend on the terminal;
+it names the Python
 version it was made with, since argparse's layout changes between versions.
 """
 
@@ -33,7 +33,6 @@ from pathlib import Path
 from unittest import mock
 
 import click
-from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs" / "cli.md"
@@ -164,22 +163,39 @@ def _click_sections(command: click.Command, ctx: click.Context, level: int) -> l
     return lines
 
 
-def flask_sections() -> list[str]:
-    from annotate.cli import init_app, lexsub
+def app_sections(name: str) -> list[str]:
+    """``lexsub NAME`` of the app's click group, and its subcommands."""
+    from annotate.cli import lexsub
 
-    init_app(Flask("cli_docs"))  # registers the group's subgroups as the app does
-    ctx = click.Context(
-        lexsub, info_name=FLASK_GROUP, terminal_width=WIDTH, max_content_width=WIDTH
-    )
-    return _click_sections(lexsub, ctx, 2)
+    root = click.Context(lexsub, info_name="lexsub", terminal_width=WIDTH, max_content_width=WIDTH)
+    command = lexsub.get_command(root, name)
+    assert command is not None, name
+    return _click_sections(command, click.Context(command, info_name=name, parent=root), 2)
+
+
+def lexsub_help() -> Help:
+    from scoring.lexsub import main
+
+    return _help_of(lambda: main(["--help"]), "lexsub")
+
+
+def command_help(name: str) -> Help:
+    """``lexsub NAME --help`` of a command with an argparse parser (or score's own text)."""
+    from scoring.lexsub import COMMANDS
+
+    command = COMMANDS[name]
+    run = getattr(importlib.import_module(command.module), command.function)
+    return _help_of(lambda: run(["--help"]), f"lexsub {name}")
 
 
 def render() -> str:
     """The text of docs/cli.md."""
+    from scoring.lexsub import COMMANDS
+
     scripts = console_scripts()
     # the modules first: runpy runs a module best before anything has imported it
     module_helps = {module: module_help(module) for module in entry_points()}
-    script_helps = {name: script_help(name, target) for name, target in scripts.items()}
+    umbrella = lexsub_help()
     lines = [
         "# Command-line reference",
         "",
@@ -188,20 +204,29 @@ def render() -> str:
         "of date. Do not edit it by hand: change the parser, then run the command above.",
         "The works the help cites by author and year are in [references.md](references.md).",
         "",
+        "Every command is `lexsub COMMAND`; the annotation study's commands are also",
+        f"`{FLASK_GROUP} COMMAND` (the same click commands, on the app `--app` names).",
+        "The console scripts below run the same commands as `lexsub` does:",
+        "",
         "| console script | runs |",
         "|---|---|",
         *(f"| `{name}` | `{target}` |" for name, target in scripts.items()),
         "",
+        "## `lexsub`",
+        "",
+        *_block(umbrella.text),
     ]
-    placed: set[str] = set()
+    covered = [umbrella]
+    for name, command in COMMANDS.items():
+        if command.named:
+            lines += app_sections(name)
+            continue
+        help = command_help(name)
+        covered.append(help)
+        lines += _argparse_section(f"lexsub {name}", [], help)
     for module, help in module_helps.items():
-        also = [name for name, other in script_helps.items() if other == help]
-        placed.update(also)
-        lines += _argparse_section(f"python -m {module}", also, help)
-    for name, help in script_helps.items():
-        if name not in placed:
-            lines += _argparse_section(name, [], help)
-    lines += flask_sections()
+        if help not in covered:
+            lines += _argparse_section(f"python -m {module}", [], help)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -3,8 +3,8 @@
 # unless DATABASE_URL is set), loads the demo dataset and accounts, and starts the app.
 # HOST and PORT may be set in the environment (default 127.0.0.1:5000).
 source "$(dirname "$0")/_venv.sh" requirements.txt
-flask --app wsgi lexsub init-db
-flask --app wsgi lexsub demo
+lexsub db upgrade
+lexsub demo
 echo "open http://${HOST:-127.0.0.1}:${PORT:-5000}/ and log in with an account above" \
   "(the organiser's password, made for this install, is printed the first time only)" >&2
-exec flask --app wsgi run --host "${HOST:-127.0.0.1}" --port "${PORT:-5000}"
+exec lexsub serve --host "${HOST:-127.0.0.1}" --port "${PORT:-5000}"

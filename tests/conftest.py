@@ -195,6 +195,16 @@ def login(client: FlaskClient, username: str, password: str = "password1") -> No
 
 
 @pytest.fixture
+def organiser(app: Flask) -> FlaskClient:
+    """A client of its own (not ``client``) logged in as the organiser "boss": a test
+    may hold an annotator's session in ``client`` beside it."""
+    make_user(app, "boss", "organiser")
+    boss = app.test_client()
+    login(boss, "boss")
+    return boss
+
+
+@pytest.fixture
 def dataset(app: Flask) -> int:
     """The small dataset above, imported as 'small'."""
     from annotate.importer import parse_lexsub_xml

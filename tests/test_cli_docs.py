@@ -39,17 +39,21 @@ def test_every_console_script_and_command_has_a_section() -> None:
     for name in scripts:
         assert f"| `{name}` |" in text, name
     for heading in (
-        "## `python -m scoring.compare`",
-        "### `python -m scoring.benchmark semeval07`",
-        "### `python -m scoring.benchmark.convert gold-to-swords`",
-        "### `flask --app wsgi lexsub import`",
-        "### `flask --app wsgi lexsub round report`",
+        "## `lexsub`",
+        "## `lexsub compare`",
+        "### `lexsub benchmark semeval07`",
+        "### `lexsub convert gold-to-swords`",
+        "## `lexsub import`",
+        "### `lexsub round report`",
+        "### `lexsub db upgrade`",
+        "## `python -m annotate.gold.split`",
     ):
         assert f"\n{heading}\n" in text, heading
-    # the console script printing the same help is named beside its module
-    section = text.split("## `python -m scoring.benchmark`\n", 1)[1]
-    assert section.startswith("\nConsole script: `lexsub-benchmark`")
-    assert "usage: python -m scoring.benchmark [-h] [--version] BENCHMARK ...\n" in section
+    # the commands' sections follow lexsub --help; none printed twice as python -m
+    section = text.split("## `lexsub benchmark`\n", 1)[1]
+    assert "usage: lexsub benchmark [-h] [--version] BENCHMARK ...\n" in section
+    assert "## `python -m scoring.benchmark`" not in text
+    assert "## `python -m annotate.compile`" not in text
 
 
 def test_an_outdated_page_is_reported(tmp_path: Path) -> None:
@@ -73,23 +77,3 @@ def test_an_outdated_page_is_reported(tmp_path: Path) -> None:
     )
     assert error.returncode == 1
     assert error.stderr.endswith(f"is out of date: run {cli_docs.COMMAND}\n")
-
-
-def test_a_new_console_script_gets_its_section() -> None:
-    """The page lists whatever ``[project.scripts]`` declares: a script that prints the help
-    of an entry point is named beside it, any other gets a section of its own."""
-    scripts = {"lexsub-score": "scoring.score:main", "lexsub-docs": "scripts.cli_docs:main"}
-    code = (
-        "from scripts import cli_docs; "
-        f"cli_docs.console_scripts = lambda: {scripts!r}; print(cli_docs.render(), end='')"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    page = result.stdout
-    assert "| `lexsub-docs` | `scripts.cli_docs:main` |\n" in page
-    assert "| `lexsub-compare` |" not in page
-    assert "## `python -m scoring.score`\n\nConsole script: `lexsub-score` (" in page
-    assert "## `python -m scoring.compare`\n\n```text\nusage: python -m scoring.compare" in page
-    own = page.split("\n## `lexsub-docs`\n\n```text\n", 1)[1]
-    assert own.startswith("usage: python -m scripts.cli_docs [-h] [--check]\n")

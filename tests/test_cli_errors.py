@@ -307,7 +307,14 @@ def test_compile_decisions_not_utf8(tmp_path: Path) -> None:
 def test_compile_without_arguments_is_usage() -> None:
     done = command("annotate.compile")
     assert done.returncode == 2
-    assert "the following arguments are required: RESPONSES_FILE, --out" in done.stderr
+    assert done.stderr == (
+        "Error: the following arguments are required: --out (see lexsub compile --help)\n"
+    )
+    done = command("annotate.compile", "--out", "x")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "Error: give a RESPONSES_FILE or --dataset NAME (one of them) (see lexsub compile --help)\n"
+    )
 
 
 # --- every command, every hostile file -------------------------------------------------------

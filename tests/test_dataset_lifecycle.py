@@ -63,13 +63,6 @@ def _counts(app: Flask) -> dict[str, int]:
         }
 
 
-@pytest.fixture
-def organiser(app: Flask, client: FlaskClient) -> FlaskClient:
-    make_user(app, "boss", "organiser")
-    login(client, "boss")
-    return client
-
-
 def test_rename_keeps_everything_and_refuses_a_taken_name(
     app: Flask, organiser: FlaskClient, dataset: int
 ) -> None:

@@ -16,7 +16,7 @@ from tests.conftest import login
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
 
 NOT_SHOWN = (
-    "password not shown (printed once, when it was made; `flask --app wsgi lexsub demo"
+    "password not shown (printed once, when it was made; `lexsub demo"
     " --organiser-password NEW` sets another)"
 )
 

@@ -255,3 +255,25 @@ def test_participants_flagged_are_counted_over_the_whole_study(
     html = client.get(f"/organiser/datasets/{dataset}").get_data(as_text=True)
     assert _text(html, "link-state") == "open"
     assert f'href="/organiser/datasets/{dataset}/study#participants-heading">Speeders</a>' in html
+
+
+def test_a_dataset_that_cannot_be_compiled_still_has_its_home(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    """A lexelt stored with a space (as an older version stored it) breaks the gold's
+    rules: the dashboard and the home still answer, the home names the problem."""
+    from annotate.models import Lexelt
+
+    with answered.app_context():
+        lexelt = db.session.scalars(db.select(Lexelt).where(Lexelt.item == "bright.a")).one()
+        lexelt.item = "bright thing.a"
+        db.session.commit()
+    login(client, "boss")
+    assert client.get("/organiser/").status_code == 200
+    response = client.get(f"/organiser/datasets/{dataset}")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert _text(html, "agreement-so-far").startswith("not computed: dataset &#39;small&#39;")
+    needs = dict(re.findall(r'<tr id="need-([\w-]+)"[^>]*><th[^>]*>.*?</th><td>(\d+)</td>', html))
+    assert needs == {"speeders": "0", "under-checks": "0", "broken": "1"}
+    assert _text(html, "done") == "6 / 9"

@@ -187,13 +187,6 @@ def test_real_releases_through_the_command(
 # --- the organiser's pages -----------------------------------------------------------------
 
 
-@pytest.fixture
-def organiser(app: Flask, client: FlaskClient) -> FlaskClient:
-    make_user(app, "boss", "organiser")
-    login(client, "boss")
-    return client
-
-
 def upload(client: FlaskClient, data: bytes, file_name: str, **fields: str) -> str:
     return client.post(
         "/organiser/datasets",

@@ -46,13 +46,6 @@ def counts(app: Flask) -> tuple[int, int, int]:
         )
 
 
-@pytest.fixture
-def organiser(app: Flask, client: FlaskClient) -> FlaskClient:
-    make_user(app, "boss", "organiser")
-    login(client, "boss")
-    return client
-
-
 def upload(client: FlaskClient, data: bytes, file_name: str, name: str = "") -> str:
     return page_text(
         client.post(

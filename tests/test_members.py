@@ -24,17 +24,9 @@ def _members(app: Flask, dataset_id: int) -> list[str]:
 
 
 @pytest.fixture
-def organiser(app: Flask, client: FlaskClient, dataset: int) -> FlaskClient:
-    make_user(app, "boss", "organiser")
-    for name in ("ann", "bob", "cat"):
-        make_user(app, name)
-    login(client, "boss")
-    return client
-
-
-def _user_id(app: Flask, name: str) -> int:
-    with app.app_context():
-        return int(db.session.scalar(select(User.id).where(User.username == name)) or 0)
+def annotators(app: Flask) -> list[int]:
+    """The ids of three annotators, ann, bob and cat (members of no dataset yet)."""
+    return [make_user(app, name) for name in ("ann", "bob", "cat")]
 
 
 def test_annotators_refused(app: Flask, client: FlaskClient, dataset: int) -> None:
@@ -45,11 +37,13 @@ def test_annotators_refused(app: Flask, client: FlaskClient, dataset: int) -> No
         assert client.post(url, data={"action": "members"}).status_code == 403
 
 
-def test_tick_many_members_at_once(app: Flask, organiser: FlaskClient, dataset: int) -> None:
+def test_tick_many_members_at_once(
+    app: Flask, organiser: FlaskClient, dataset: int, annotators: list[int]
+) -> None:
     url = f"/organiser/datasets/{dataset}/members"
     page = organiser.get(url).get_data(as_text=True)
     assert "Members of small" in page and ">boss</label>" not in page
-    ann, bob, cat = (_user_id(app, name) for name in ("ann", "bob", "cat"))
+    ann, bob, cat = annotators
     response = organiser.post(url, data={"action": "members", "user": [str(ann), str(cat)]})
     assert response.status_code == 302
     assert _members(app, dataset) == ["ann", "cat"]
@@ -89,7 +83,9 @@ def test_design_guidelines_and_study_link(app: Flask, organiser: FlaskClient, da
     assert organiser.post(url, data={"action": "nonsense"}).status_code == 302
 
 
-def test_bulk_accounts_page(app: Flask, organiser: FlaskClient, dataset: int) -> None:
+def test_bulk_accounts_page(
+    app: Flask, organiser: FlaskClient, dataset: int, annotators: list[int]
+) -> None:
     response = organiser.post(
         "/organiser/users/bulk",
         data={"usernames": "dan\neve given-password\n", "dataset": str(dataset)},

@@ -342,3 +342,20 @@ def test_the_web_extra_installs_and_init_db_runs_outside_the_checkout(
         env=env,
     )
     assert shown.stdout.decode().splitlines() == ["Speichern und weiter", "200 200", "200 True"]
+
+
+def test_an_editable_install_prints_no_warning_of_the_project_s(tmp_path: Path) -> None:
+    """``pip install -e .`` as the set-up scripts run it: no setuptools warning (the
+    transitional ``compat`` editable mode printed a 12-line BuildBackendWarning)."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--no-deps", "-e", str(ROOT)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout + done.stderr
+    for word in ("BuildBackendWarning", "SetuptoolsDeprecationWarning", "!!", "deprecat"):
+        assert word not in printed, printed

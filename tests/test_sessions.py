@@ -42,14 +42,6 @@ def _token(app: Flask, username: str) -> str:
     return token
 
 
-@pytest.fixture
-def organiser(app: Flask) -> FlaskClient:
-    make_user(app, "boss", "organiser")
-    client = app.test_client()
-    login(client, "boss")
-    return client
-
-
 def test_the_cookie_names_the_token_not_the_id(app: Flask, client: FlaskClient) -> None:
     make_user(app, "ann")
     login(client, "ann")

@@ -95,7 +95,7 @@ def test_a_simplification_study_asks_for_simpler_words_and_compiles_to_tsar(
 
 
 def test_a_complexity_study_rates_one_to_five_and_compiles_to_mlsp(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, organiser: FlaskClient
 ) -> None:
     dataset_id = study(app, tmp_path, "rated", RATED, ("ann", "bea"))
     first, second, third = instance_ids(app)
@@ -135,9 +135,7 @@ def test_a_complexity_study_rates_one_to_five_and_compiles_to_mlsp(
     assert agreement["alpha"]["ordinal"] == pytest.approx(46 / 51, abs=1e-12)
     assert (agreement["units"], agreement["pairable"], agreement["seed"]) == (3, 3, 12345)
     assert not (tmp_path / "out" / "gold").exists()
-    client.post("/logout")
-    organiser(app, client)
-    page = client.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
+    page = organiser.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
     assert "3 of 3 rated targets have two ratings or more" in page
     assert "<tr><td>ordinal</td><td>0.902</td>" in page  # 46 / 51
     assert "<tr><td>interval</td><td>0.833</td>" in page  # 5 / 6
@@ -155,11 +153,6 @@ def test_a_substitution_study_keeps_its_wording(
     assert "<legend>" not in page
 
 
-def organiser(app: Flask, client: FlaskClient) -> None:
-    make_user(app, "boss", "organiser")
-    login(client, "boss")
-
-
 def score(client: FlaskClient, dataset_id: int, system: bytes, against: str) -> str:
     response = client.post(
         f"/organiser/datasets/{dataset_id}/scores/benchmark",
@@ -171,29 +164,27 @@ def score(client: FlaskClient, dataset_id: int, system: bytes, against: str) -> 
 
 
 def test_a_simplification_system_is_scored_by_tsar_against_either_gold(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, organiser: FlaskClient
 ) -> None:
     dataset_id = study(app, tmp_path, "simple", SIMPLE, ("ann",))
     first, second, _ = instance_ids(app)
     login(client, "ann")
     answer(client, first, sub1="model")
     answer(client, second, sub1="made")
-    client.post("/logout")
-    organiser(app, client)
-    page = client.get(f"/organiser/datasets/{dataset_id}/scores").get_data(as_text=True)
+    page = organiser.get(f"/organiser/datasets/{dataset_id}/scores").get_data(as_text=True)
     assert "Score with TSAR-2022 (tsar_eval.py)" in page
     system = (
         b"The prototype was shown.\tprototype\tmodel\texample\n"
         b"They were compelled to leave.\tcompelled\tforced\tmade\n"
     )
     # the study's gold: item 1's top gold 'model' first (AP@1 1), item 2's 'made' second
-    own = score(client, dataset_id, system, "study")
+    own = score(organiser, dataset_id, system, "study")
     assert "mine.tsv against the study&#39;s gold as compiled now" in own
     assert "<td>MAP@1/Potential@1/Precision@1</td><td>0.500000</td>" in own
     assert "<td>Potential@3</td><td>1.000000</td>" in own
     # the imported file's gold has only item 2 ('forced', the system's first): MAP@1 1
     imported = score(
-        client, dataset_id, b"They were compelled to leave.\tcompelled\tforced\n", "reference"
+        organiser, dataset_id, b"They were compelled to leave.\tcompelled\tforced\n", "reference"
     )
     assert "against the imported file&#39;s gold" in imported
     assert "<td>MAP@1/Potential@1/Precision@1</td><td>1.000000</td>" in imported
@@ -201,32 +192,29 @@ def test_a_simplification_system_is_scored_by_tsar_against_either_gold(
 
 
 def test_a_complexity_system_is_scored_by_lcp_against_the_ratings(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, organiser: FlaskClient
 ) -> None:
     dataset_id = study(app, tmp_path, "rated", RATED, ("ann",))
     for instance, rating in zip(instance_ids(app), ("1", "3", "5"), strict=True):
         login(client, "ann")
         answer(client, instance, rating=rating)
-    client.post("/logout")
-    organiser(app, client)
-    page = client.get(f"/organiser/datasets/{dataset_id}/scores").get_data(as_text=True)
+    page = organiser.get(f"/organiser/datasets/{dataset_id}/scores").get_data(as_text=True)
     assert "Score with MLSP-2024 LCP (lcp_evaluate.py)" in page
     assert "Leaderboard" not in page
     # gold 0, 0.5, 1; predictions 0.1, 0.5, 0.9: errors 0.1, 0, 0.1
-    result = score(client, dataset_id, b"en_1\t0.1\nen_2\t0.5\nen_3\t0.9\n", "study")
+    result = score(organiser, dataset_id, b"en_1\t0.1\nen_2\t0.5\nen_3\t0.9\n", "study")
     assert "<td>pearson</td><td>1.000000</td>" in result
     assert "<td>mae</td><td>0.066667</td>" in result
     # against the file's gold (0.5, 0.25, 0.75): ranks (2, 1, 3) and (1, 2, 3), 1 - 6 * 2 / 24
-    result = score(client, dataset_id, b"en_1\t0.1\nen_2\t0.5\nen_3\t0.9\n", "reference")
+    result = score(organiser, dataset_id, b"en_1\t0.1\nen_2\t0.5\nen_3\t0.9\n", "reference")
     assert "<td>spearman</td><td>0.500000</td>" in result
 
 
 def test_a_system_missing_a_gold_id_is_refused_with_the_rule(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, organiser: FlaskClient
 ) -> None:
     dataset_id = study(app, tmp_path, "rated", RATED, ())
-    organiser(app, client)
-    response = client.post(
+    response = organiser.post(
         f"/organiser/datasets/{dataset_id}/scores/benchmark",
         data={
             "system": (BytesIO(b"en_1\t0.1\n"), "mine.tsv"),
@@ -239,19 +227,17 @@ def test_a_system_missing_a_gold_id_is_refused_with_the_rule(
 
 
 def test_the_organisers_pages_open_on_a_rated_study(
-    app: Flask, client: FlaskClient, tmp_path: Path
+    app: Flask, client: FlaskClient, tmp_path: Path, organiser: FlaskClient
 ) -> None:
     dataset_id = study(app, tmp_path, "rated", RATED, ("ann",))
     login(client, "ann")
     answer(client, instance_ids(app)[0], rating="2")
-    client.post("/logout")
-    organiser(app, client)
-    facts = client.get(f"/organiser/datasets/{dataset_id}/settings").get_data(as_text=True)
+    facts = organiser.get(f"/organiser/datasets/{dataset_id}/settings").get_data(as_text=True)
     assert (
         '<dd id="task">complexity: a 1-5 rating of the word (compiles to the MLSP-2024 layout); '
         "the gold of the imported file is kept as the reference</dd>"
     ) in facts
-    agreement = client.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
+    agreement = organiser.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
     assert "No alpha yet: no target has two ratings (alpha needs pairable values)." in agreement
     pages = (
         "",
@@ -264,9 +250,9 @@ def test_the_organisers_pages_open_on_a_rated_study(
         "/lemmas",
     )
     for page in (*pages, "/methods", "/members"):
-        response = client.get(f"/organiser/datasets/{dataset_id}{page}")
+        response = organiser.get(f"/organiser/datasets/{dataset_id}{page}")
         assert response.status_code == 200, (page, response.status_code)
-    download = client.get(f"/organiser/datasets/{dataset_id}/gold?file=lcp_gold.tsv")
+    download = organiser.get(f"/organiser/datasets/{dataset_id}/gold?file=lcp_gold.tsv")
     assert download.get_data(as_text=True) == (
         "en_1\tenglish\tThe prototype was shown.\tprototype\t0.25\n"
     )

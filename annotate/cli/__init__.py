@@ -1,4 +1,5 @@
-"""``flask --app wsgi lexsub ...``: thin commands (parse, call a service, print).
+"""``lexsub …`` (or ``flask --app wsgi lexsub …``): the app's thin commands (parse, call
+a service, print); :mod:`annotate.cli.app` runs them from the ``lexsub`` command.
 
 No command prints a traceback: a file that cannot be read or written, bad data and a
 database error end with ``Error: …`` naming the file (exit status 1), bad usage with
@@ -7,6 +8,7 @@ click's usage message (2).
 
 from __future__ import annotations
 
+import copy
 import json
 import secrets
 import time
@@ -22,6 +24,7 @@ from flask_migrate import upgrade
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from annotate.cli.app import DATABASE_HELP, DATABASE_OPTION
 from annotate.cli.common import dataset_called, read_file
 from annotate.extensions import db
 from annotate.gold import CompileOptions
@@ -101,18 +104,55 @@ def _version_option() -> click.Option:
     )
 
 
-def _with_versions(command: click.Command) -> None:
-    """Give ``command`` and every command under it ``--version`` (once)."""
-    if not any(param.name == "version" for param in command.params):
+def _refuse_database_url(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """``--database-url`` reaches a command only under ``flask --app``, whose app (and
+    database) is made already: say so instead of ignoring it."""
+    if value is not None and not ctx.resilient_parsing:
+        raise click.UsageError(
+            "--database-url is for the lexsub command; under flask --app, set DATABASE_URL"
+        )
+
+
+def _database_option() -> click.Option:
+    return click.Option(
+        [DATABASE_OPTION],
+        metavar="URL",
+        expose_value=False,
+        callback=_refuse_database_url,
+        help="The database (default: DATABASE_URL, else the instance folder's SQLite file).",
+    )
+
+
+def _finish(command: click.Command) -> None:
+    """Give ``command`` and every command under it ``--version`` and ``--database-url``
+    (once), and say in its help which database it uses."""
+    names = {param.name for param in command.params}
+    if "version" not in names:
         command.params.append(_version_option())
+    if "database_url" not in names:
+        command.params.append(_database_option())
+    if not command.epilog:
+        command.epilog = DATABASE_HELP
     if isinstance(command, click.Group):
         for sub in command.commands.values():
-            _with_versions(sub)
+            _finish(sub)
+
+
+def _alias(command: click.Command, name: str) -> click.Command:
+    """``command`` under its former ``name``, kept working and left out of the help."""
+    alias = copy.copy(command)
+    alias.name = name
+    alias.hidden = True
+    return alias
 
 
 lexsub = Commands(
     "lexsub", help="lexsub: database, accounts, datasets, responses.", params=[_version_option()]
 )
+db_group = AppGroup("db", help="The database: create or upgrade its schema.")
+users_group = AppGroup("users", help="Accounts: create one, or many from a file.")
+lexsub.add_command(db_group)
+lexsub.add_command(users_group)
 DEMO = Path(__file__).resolve().parents[1] / "demo" / "demo.xml"
 DEMO_USERS = (
     ("organiser", "organiser", None),
@@ -127,25 +167,34 @@ organiser still has it gets a new one."""
 
 
 def init_app(app: Flask) -> None:
-    from annotate.cli.checks import checks_command
-    from annotate.cli.datasets import dataset_group
-    from annotate.cli.rounds import round_group
-
-    lexsub.add_command(dataset_group)
-    lexsub.add_command(round_group)
-    lexsub.add_command(checks_command)
-    _with_versions(lexsub)
+    """``flask --app wsgi lexsub …``: the same commands as ``lexsub …``."""
     app.cli.add_command(lexsub)
 
 
-@lexsub.command("init-db")
+@db_group.command("upgrade")
 def init_db() -> None:
     """Create or upgrade the schema (Alembic migrations); safe to run again."""
     upgrade()
     click.echo(f"database ready: {db.engine.url.render_as_string(hide_password=True)}")
 
 
-@lexsub.command("create-user")
+lexsub.add_command(_alias(init_db, "init-db"))
+
+
+@lexsub.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=5000, show_default=True)
+def serve_command(host: str, port: int) -> None:
+    """Run the development server (one process; behind gunicorn for a real study, see
+    docs/deploy.md)."""
+    click.echo(
+        f"serving {db.engine.url.render_as_string(hide_password=True)} at http://{host}:{port}/",
+        err=True,
+    )
+    current_app.run(host=host, port=port, debug=False, load_dotenv=False)
+
+
+@users_group.command("create")
 @click.argument("name")
 @click.option(
     "--role", type=click.Choice(["annotator", "organiser"]), default="annotator", show_default=True
@@ -160,6 +209,9 @@ def create_user_command(name: str, role: str, password: str | None) -> None:
     except ServiceError as error:
         raise click.ClickException(str(error)) from error
     click.echo(f"created {user.role} {user.username}")
+
+
+lexsub.add_command(_alias(create_user_command, "create-user"))
 
 
 def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -234,7 +286,7 @@ def import_command(
     )
 
 
-@lexsub.command("export-responses")
+@lexsub.command("export")
 @click.option("--dataset", "name", required=True)
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def export_command(name: str, out: Path) -> None:
@@ -249,6 +301,9 @@ def export_command(name: str, out: Path) -> None:
     except OSError as error:
         raise click.ClickException(f"cannot write {out}: {error.strerror}") from error
     click.echo(f"wrote {count} responses to {out}")
+
+
+lexsub.add_command(_alias(export_command, "export-responses"))
 
 
 @lexsub.command("demo")
@@ -286,7 +341,7 @@ def _demo_organiser(user: User | None, username: str, given: str | None) -> tupl
     ``given`` is; otherwise not shown, since only its maker knows it."""
     if user is not None and given is None and not user.check_password(OLD_ORGANISER_PASSWORD):
         return user, (
-            "not shown (printed once, when it was made; `flask --app wsgi lexsub demo"
+            "not shown (printed once, when it was made; `lexsub demo"
             " --organiser-password NEW` sets another)"
         )
     password = given or secrets.token_urlsafe(12)
@@ -324,7 +379,7 @@ def assign_command(username: str, name: str, remove: bool) -> None:
         )
 
 
-@lexsub.command("create-users")
+@users_group.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--dataset", "name", help="Assign every new account to this dataset.")
 def create_users_command(file: Path, name: str | None) -> None:
@@ -339,6 +394,9 @@ def create_users_command(file: Path, name: str | None) -> None:
     for account in created:
         click.echo(f"{account.username}\t{account.password}")
     click.echo(f"created {len(created)} annotator accounts", err=True)
+
+
+lexsub.add_command(_alias(create_users_command, "create-users"))
 
 
 def _exclusions(
@@ -582,3 +640,19 @@ def lemmas_command(
         f"{len(changes)} lemma changes, "
         f"{sum(1 for change in changes if change.decision is None)} undecided"
     )
+
+
+def _register_groups() -> None:
+    """The groups of their own modules (they import this one), and every command's
+    ``--version``, ``--database-url`` and help on the database."""
+    from annotate.cli.checks import checks_command
+    from annotate.cli.datasets import dataset_group
+    from annotate.cli.rounds import round_group
+
+    lexsub.add_command(dataset_group)
+    lexsub.add_command(round_group)
+    lexsub.add_command(checks_command)
+    _finish(lexsub)
+
+
+_register_groups()

@@ -21,7 +21,7 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import annotator_lines
 from annotate.models import Dataset, DatasetMember, Instance, Response
 from annotate.services.datasets import Progress, progress_by_annotator
-from annotate.services.goldfiles import compile_dataset
+from annotate.services.goldfiles import BrokenDataset, compile_dataset
 from annotate.services.methods import SEED
 from annotate.services.participants import Flagged, flagged_participants
 from annotate.services.taskgold import ratings_by_instance
@@ -95,6 +95,9 @@ class DatasetHome:
     agreement: AgreementSoFar
     needs: tuple[Need, ...]
     steps: tuple[Step, ...]
+    broken: str | None = None
+    """Why the dataset cannot be compiled (stored by an older version against the gold's
+    rules), or None."""
 
     @property
     def percent(self) -> float:
@@ -134,7 +137,7 @@ def _interval(bounds: list[float] | tuple[float, float] | None) -> tuple[float, 
     return None if bounds is None else (bounds[0], bounds[1])
 
 
-def agreement_so_far(dataset: Dataset, compiled: CompiledGold) -> AgreementSoFar:
+def agreement_so_far(dataset: Dataset, compiled: CompiledGold | None) -> AgreementSoFar:
     """PA and Krippendorff's alpha (MASI distance) of the compiled gold with bootstrap
     intervals over lemmas (the agreement page's seed), once :data:`ENOUGH_ITEMS` items
     have two answers; a complexity study's interval-level alpha of its ratings."""
@@ -148,6 +151,8 @@ def agreement_so_far(dataset: Dataset, compiled: CompiledGold) -> AgreementSoFar
             return AgreementSoFar(len(units))
         found = (rated.intervals or {}).get("interval")
         return AgreementSoFar(len(units), None, None, rated.alpha["interval"], found)
+    if compiled is None:  # the dataset cannot be compiled: nothing to measure
+        return AgreementSoFar(0)
     lines = list(annotator_lines(compiled))
     items = parse_annotators(lines, f"{dataset.name} annotators") if lines else ()
     row = agreement_row(items)
@@ -162,24 +167,29 @@ def agreement_so_far(dataset: Dataset, compiled: CompiledGold) -> AgreementSoFar
     )
 
 
-def needs_of(dataset: Dataset, compiled: CompiledGold, flagged: Flagged) -> tuple[Need, ...]:
+def needs_of(dataset: Dataset, compiled: CompiledGold | None, flagged: Flagged) -> tuple[Need, ...]:
     """What needs the organiser, each with its count and page: participants flagged
     (speeders, under the check threshold), problem answers (left out or flagged by the
     substitute rules), forms awaiting lemma review (no decision yet) and annotators left
-    out of the gold."""
-    problems = {(p.annotator, p.instance) for p in (*compiled.left_out, *compiled.flagged)}
-    awaiting = sum(1 for change in compiled.lemma_changes if change.decision is None)
-    return (
-        Need(
-            "speeders", "Speeders", flagged.speeders, "members.study_page", "participants-heading"
-        ),
+    out of the gold; for a dataset that cannot be compiled (``compiled`` None), that one
+    problem in place of the compiler's three."""
+    study = "members.study_page"
+    participants = (
+        Need("speeders", "Speeders", flagged.speeders, study, "participants-heading"),
         Need(
             "under-checks",
             "Under the check threshold",
             flagged.under_checks,
-            "members.study_page",
+            study,
             "participants-heading",
         ),
+    )
+    if compiled is None:
+        return (*participants, Need("broken", "Cannot be compiled", 1, "organiser.compile_gold"))
+    problems = {(p.annotator, p.instance) for p in (*compiled.left_out, *compiled.flagged)}
+    awaiting = sum(1 for change in compiled.lemma_changes if change.decision is None)
+    return (
+        *participants,
         Need("problems", "Problem answers", len(problems), "reports.problems"),
         Need("lemmas", "Forms awaiting lemma review", awaiting, "organiser.lemmas"),
         Need(
@@ -208,8 +218,8 @@ def steps_of(
     done, assigned, answers = progress
     count = {need.key: need.count for need in needs}
     answered = answers > 0 and assigned > 0 and done >= assigned
-    reviewed = answers > 0 and count["lemmas"] == 0
-    final = answered and reviewed and count["problems"] == 0
+    reviewed = answers > 0 and count.get("lemmas", 1) == 0
+    final = answered and reviewed and count.get("problems", 1) == 0
     return (
         Step("import", "Import", True, "organiser.settings"),
         Step(
@@ -238,11 +248,21 @@ def steps_of(
     )
 
 
+def compiled_or_problem(dataset: Dataset) -> tuple[CompiledGold | None, str | None]:
+    """The dataset's gold compiled with the default options, or None and the rule its
+    stored answers break (:class:`BrokenDataset`): the home and the dashboard still show
+    the rest."""
+    try:
+        return compile_dataset(dataset), None
+    except BrokenDataset as error:
+        return None, str(error)
+
+
 def dataset_home(dataset: Dataset, now: datetime | None = None) -> DatasetHome:
     """The home page's figures for ``dataset`` (one compile, a few grouped queries)."""
     progress = progress_by_annotator(dataset)
     answers, today = answer_counts(dataset, now)
-    compiled = compile_dataset(dataset)
+    compiled, broken = compiled_or_problem(dataset)
     agreement = agreement_so_far(dataset, compiled)
     needs = needs_of(dataset, compiled, flagged_participants(dataset))
     home_members = (
@@ -268,6 +288,7 @@ def dataset_home(dataset: Dataset, now: datetime | None = None) -> DatasetHome:
         agreement=agreement,
         needs=needs,
         steps=steps_of(dataset, home_members, (done, assigned, answers), needs, agreement),
+        broken=broken,
     )
 
 
@@ -292,7 +313,7 @@ def dataset_row(dataset: Dataset) -> DatasetRow:
     """The dashboard's row of ``dataset``: the home's figures without its agreement."""
     progress = progress_by_annotator(dataset)
     current = [row for row in progress if row.member]
-    needs = needs_of(dataset, compile_dataset(dataset), flagged_participants(dataset))
+    needs = needs_of(dataset, compiled_or_problem(dataset)[0], flagged_participants(dataset))
     return DatasetRow(
         dataset,
         sum(row.done for row in current),

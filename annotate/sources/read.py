@@ -34,6 +34,7 @@ from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.tsar import parse_tsar_source
 from scoring.files import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
+from scoring.formats.sniff import DESCRIPTIONS, kind_of
 from scoring.formats.table import parse_table
 
 FORMATS = ("semeval", "coinco", "swords", "tsv", "csv", "tsar")
@@ -99,6 +100,9 @@ def detect_format(data: bytes, name: str) -> str:
             f"the file is {wide.upper()}; only XML may be: JSON, TSV and CSV are read "
             "as UTF-8 (save the file as UTF-8)",
         )
+    wrong = _not_a_dataset(head)
+    if wrong:
+        raise SourceError(name, 1, wrong)
     start = head.lstrip()
     if start.startswith((b"{", b"[")):
         return "swords"
@@ -118,6 +122,23 @@ def detect_format(data: bytes, name: str) -> str:
         "not a TSV or CSV header naming id, lexelt and sentence; give the format "
         f"({', '.join(FORMATS)})",
     )
+
+
+def _not_a_dataset(head: bytes) -> str | None:
+    """What the file is instead of a dataset the formats read without being told, in one
+    line (a TSAR-2022 or MLSP-2024 file, a gold, a system's answers, responses), or None."""
+    kind = kind_of(head)
+    if kind == "tsar":
+        return (
+            "this looks like a TSAR-2022 or MLSP-2024 file: import it with the format tsar "
+            "(--format tsar)"
+        )
+    if kind in ("gold", "best", "oot", "responses", "annotators"):
+        return (
+            f"this is {DESCRIPTIONS[kind]}, not a dataset: import reads a dataset's sentences "
+            "(the task's XML, CoInCo's XML, SWORDS' JSON, a TSV or CSV table, --format tsar)"
+        )
+    return None
 
 
 def parse_source(

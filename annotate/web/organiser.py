@@ -88,11 +88,13 @@ def datasets() -> str | BaseResponse:
     (told from the content unless chosen), the dataset's name and, optionally, its
     language; the same parsing and storing as ``lexsub import``."""
     report: dict[str, Any] | None = None
+    typed = {"name": "", "format": "", "language": ""}  # what was typed, kept after an error
     if request.method == "POST":
         upload = request.files.get("file")
         name = request.form.get("name", "").strip()
         format_ = request.form.get("format") or None
         language = request.form.get("language", "").strip() or None
+        typed = {"name": name, "format": format_ or "", "language": language or ""}
         if upload is None or not upload.filename:
             flash("Choose a file to import.", "error")
         else:
@@ -104,6 +106,7 @@ def datasets() -> str | BaseResponse:
             except ValueError as error:  # SourceError, ServiceError, a bad format or language
                 flash(f"Nothing imported: {error}", "error")
             else:
+                typed = dict.fromkeys(typed, "")
                 report = {
                     "dataset": imported.dataset.name,
                     "created": imported.created,
@@ -113,7 +116,7 @@ def datasets() -> str | BaseResponse:
                 }
     listing = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(
-        "organiser/datasets.html", datasets=listing, report=report, formats=FORMATS
+        "organiser/datasets.html", datasets=listing, report=report, formats=FORMATS, typed=typed
     )
 
 

@@ -29,6 +29,7 @@ from scoring.agreement.report import report
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.exclusions import exclusion_argument, leave_out
 from scoring.formats.annotators import read_annotators
+from scoring.formats.sniff import file_mixup
 from scoring.registry import figures_of, listing
 from scoring.render import render_agreement
 
@@ -38,7 +39,7 @@ REPORTED = (*figures_of("agreement", "sets"), *figures_of("agreement", "multiwor
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(
-        prog="python -m scoring.agreement",
+        prog="lexsub agreement",
         command="lexsub-agreement",
         description="Agreement report on annotators.jsonl.",
         epilog="The report's measures (scoring.registry): "
@@ -77,6 +78,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--seed {options.seed}: it must be 0 or more")
     if not 0 < options.confidence < 1:
         parser.error(f"--confidence {options.confidence:g}: it must be between 0 and 1")
+    wrong = file_mixup(options.annotators, "agreement", ("annotators",))
+    if wrong:
+        return fail(wrong)
     try:
         items, excluded = leave_out(
             read_annotators(options.annotators), options.exclude, options.annotators

@@ -86,7 +86,7 @@ def benchmark(name: str) -> Benchmark:
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
-        prog="python -m scoring.benchmark",
+        prog="lexsub benchmark",
         command="lexsub-benchmark",
         description="Score a system on the field's benchmarks as their own code does.",
     )

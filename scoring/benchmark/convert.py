@@ -254,7 +254,7 @@ def _write(text: str, out: str | None, stdout: TextIO) -> None:
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
-        prog="python -m scoring.benchmark.convert",
+        prog="lexsub convert",
         description="Convert between lexsub's files and SWORDS' dataset and result JSON.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

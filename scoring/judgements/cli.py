@@ -23,7 +23,7 @@ from scoring.judgements.svg import document
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(
-        prog="python -m scoring.judgements",
+        prog="lexsub judgements",
         command="lexsub-judgements",
         description="Verdicts, Tables 11 and 12, agreement and model rankings of a "
         "judgement round (JSON Lines: item, candidate, judge, label, origin).",
