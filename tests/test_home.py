@@ -277,3 +277,39 @@ def test_a_dataset_that_cannot_be_compiled_still_has_its_home(
     needs = dict(re.findall(r'<tr id="need-([\w-]+)"[^>]*><th[^>]*>.*?</th><td>(\d+)</td>', html))
     assert needs == {"speeders": "0", "under-checks": "0", "broken": "1"}
     assert _text(html, "done") == "6 / 9"
+
+
+def test_a_complexity_study_s_agreement_is_the_alpha_of_its_ratings(app: Flask) -> None:
+    """Two annotators give the same ratings (1 to 5 in turn) to 20 targets: interval alpha
+    is 1 (no disagreement, some variation); with 19 rated twice, too few."""
+    from annotate.services.datasets import import_dataset
+    from annotate.sources import parse_source
+
+    rows = "".join(f"en_{i}\tenglish\tA word {i} here.\tword\t0.5\n" for i in range(20))
+    data = rows.encode()
+    make_user(app, "ann")
+    make_user(app, "bob")
+    with app.app_context():
+        dataset = import_dataset(parse_source(data, "rated.tsv", "tsar"), "rated", "r", data)
+        dataset_id = dataset.dataset.id
+        assert dataset.dataset.task == "complexity"
+    ratings = [[str(1 + i % 5)] for i in range(20)]
+    with app.app_context():
+        ids = list(db.session.scalars(db.select(Instance.id).order_by(Instance.position)))
+        for name, given in (("ann", ratings), ("bob", ratings[:19])):
+            user = db.session.scalars(db.select(User).where(User.username == name)).one()
+            for instance_id, rating in zip(ids, given, strict=False):
+                db.session.add(
+                    Response(
+                        user_id=user.id, instance_id=instance_id, kind="rating", substitutes=rating
+                    )
+                )
+        db.session.commit()
+        found = dataset_home(db.get_or_404(Dataset, dataset_id)).agreement
+        assert (found.items, found.enough, found.alpha) == (19, False, None)
+        bob = db.session.scalar(db.select(User.id).where(User.username == "bob"))
+        db.session.add(Response(user_id=bob, instance_id=ids[19], kind="rating", substitutes=["5"]))
+        db.session.commit()
+        found = dataset_home(db.get_or_404(Dataset, dataset_id)).agreement
+    assert (found.items, found.enough, found.pa) == (20, True, None)
+    assert found.alpha == pytest.approx(1.0)
