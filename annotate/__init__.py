@@ -1,7 +1,7 @@
 """lexsub's web side (the annotation app, the organiser pages) and the gold compiler.
 
 ``flask --app annotate ...`` finds :func:`create_app` here. Importing ``annotate`` imports
-no Flask: the pure parts (``annotate.gold``, ``python -m annotate.compile``) work on the
+no Flask: the pure parts (``annotate.gold``, ``lexsub compile``) work on the
 plain ``pip install lexsub``; the app needs ``pip install 'lexsub[web]'``.
 """
 

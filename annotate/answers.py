@@ -90,6 +90,7 @@ class FormCheck:
     errors: tuple[Message, ...] = ()
     cautions: tuple[Message, ...] = ()
     token: str = ""
+    focus: str = ""  # a field outside the answer that gets the focus (the page's jump field)
 
     @property
     def fields(self) -> frozenset[str]:
@@ -114,7 +115,8 @@ class FormCheck:
         ``aria-invalid`` when a shown message concerns it, ``aria-describedby`` naming
         those messages, the target word and (``limited``: a box with a length limit) its
         limit note, and ``autofocus`` on the box that gets the focus (the first a message
-        concerns, else ``sub1``). Ids only, safe in HTML as they are."""
+        concerns, else ``sub1``; none when :attr:`focus` names another field). Ids only,
+        safe in HTML as they are."""
         numbers = self.messages_of(field)
         ids = [f"message-{n}" for n in numbers] + ["target-word"]
         if limited:
@@ -122,7 +124,7 @@ class FormCheck:
         return (
             (' aria-invalid="true"' if numbers else "")
             + f' aria-describedby="{" ".join(ids)}"'
-            + (" autofocus" if field == (self.first_field or "sub1") else "")
+            + (" autofocus" if field == (self.focus or self.first_field or "sub1") else "")
         )
 
 

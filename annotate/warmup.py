@@ -7,7 +7,7 @@ Under gunicorn every worker pays it, so right after a start or a restart the fir
 annotators served by each worker waited 80-230 ms where a save usually takes about 20.
 :func:`warm` pays it at start-up instead: ``gunicorn.conf.py`` calls it in each worker
 once the worker has loaded the app, before its first request. (Not ``wsgi.py``: the
-``flask --app wsgi lexsub …`` commands load it too, and need no warm-up.)
+``lexsub …`` commands load it too, and need no warm-up.)
 
 Nothing is written: the reads ask for a user and a sentence no row has (id 0), and the
 two writes of a save name them too, so the database refuses them by their foreign keys
@@ -30,7 +30,7 @@ from annotate.answers import Answer
 from annotate.extensions import db
 from annotate.i18n import CATALOGUES, ENGLISH, translations, use_language
 from annotate.services import core
-from annotate.services.itempage import page_query
+from annotate.services.itempage import page_parameters, page_query
 from annotate.services.responses import save_statements
 from annotate.web.access import load_user
 
@@ -90,7 +90,7 @@ def templates(env: Environment, roots: Iterable[str]) -> list[str]:
 def _compile_save_path() -> None:
     load_user("warm-up")  # the log-in cookie's look-up
     for following in (False, True):  # a sentence's page, and a save's next sentence
-        core.execute(page_query(following), {"user_id": NO_ROW, "instance_id": NO_ROW})
+        core.execute(page_query(following), page_parameters(NO_ROW, NO_ROW))
     for statement, parameters in save_statements(NO_ROW, NO_ROW, Answer("nil", (), None, False)):
         try:
             core.execute(statement, parameters)

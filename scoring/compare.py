@@ -1,4 +1,4 @@
-"""``python -m scoring.compare GOLD SYSTEM... [--measures M ...] [--by-pos] [--significance]
+"""``lexsub compare GOLD SYSTEM... [--measures M ...] [--by-pos] [--significance]
 [--format text|json|csv|markdown]``: one leaderboard for many systems.
 
 Each SYSTEM is a best (``::``), oot (``:::``) or ranked-candidates file (docs/ranking.md),

@@ -11,7 +11,7 @@ On the command lines an exclusion is written ``ANNOTATOR`` or ``ANNOTATOR=REASON
 (:func:`parse_exclusion`, :func:`exclusion_argument`); the reason defaults to
 :data:`DEFAULT_REASON`. The compiler (``annotate.gold``) skips the responses of the
 annotators left out; the agreement report on an ``annotators.jsonl`` leaves them out of
-its items with :func:`leave_out` (``python -m scoring.agreement --exclude``). Both take
+its items with :func:`leave_out` (``lexsub agreement --exclude``). Both take
 the rule from here.
 """
 

@@ -89,7 +89,7 @@ class Leaderboard:
     swords_signature: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON object of ``python -m scoring.compare --format json`` (README)."""
+        """The JSON object of ``lexsub compare --format json`` (docs/score-howto.md)."""
         body: dict[str, Any] = {
             "gold_items": self.gold_items,
             "rules": self.rules,
@@ -178,7 +178,7 @@ def _swords_results(
             raise ValueError(
                 f"{name}: a SWORDS result; give the SWORDS dataset it answers "
                 "(compare --swords-data DATASET; for a gold file, make one with "
-                "python -m scoring.benchmark.convert gold-to-swords)"
+                "lexsub convert gold-to-swords)"
             )
         ranked, figures[name] = swords_as_ranked(name, text, swords)
         result.append((name, ranked))

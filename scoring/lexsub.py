@@ -76,6 +76,9 @@ COMMANDS: dict[str, Command] = {
     "benchmark": Command(
         "scoring.benchmark.cli", "main", "score a system on the field's benchmarks", BENCHMARKS
     ),
+    "generate": Command(
+        "scoring.generate.cli", "run", "run the WordNet baseline on a dataset's items", SCORING
+    ),
     "convert": Command(
         "scoring.benchmark.convert",
         "main",

@@ -1,6 +1,6 @@
 """Regular expressions compiled when first used, not when their module is imported.
 
-Compiling a pattern costs 20-90 µs. The drop-in scorer (``python -m scoring.score``)
+Compiling a pattern costs 20-90 µs. The drop-in scorer (``lexsub score``)
 starts in about 20 ms, close to score.pl's time on the task's test set, and a run uses few
 of the patterns its modules define (with the gold's reading cached, none of the gold
 reader's): so the scorer's modules name their patterns with :func:`lazy`, and build the

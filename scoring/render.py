@@ -1,6 +1,6 @@
 """The one renderer of the typed reports: the leaderboard (:class:`scoring.leaderboard.
-Leaderboard`, ``python -m scoring.compare``) and the agreement report
-(:class:`scoring.agreement.report.AgreementReport`, ``python -m scoring.agreement``) as
+Leaderboard`, ``lexsub compare``) and the agreement report
+(:class:`scoring.agreement.report.AgreementReport`, ``lexsub agreement``) as
 text, markdown, CSV or JSON (the reports' own ``to_json()``).
 
 Text and markdown print percentages with two decimals (alphas with three); CSV and JSON

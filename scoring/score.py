@@ -1,4 +1,4 @@
-"""``python -m scoring.score SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v]``: the drop-in for
+"""``lexsub score SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v]``: the drop-in for
 the official ``score.pl``.
 
 It takes score.pl's arguments, read the way score.pl reads them, and in compat mode (the
@@ -439,7 +439,7 @@ process frees it."""
 
 
 def main() -> None:
-    """The console script and ``python -m scoring.score``: :func:`run`, then the process
+    """The console script and ``lexsub score``: :func:`run`, then the process
     ends at once (:func:`_end`)."""
     _end(run(sys.argv[1:]))
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything (.venv, requirements, Chromium for the browser tests, PostgreSQL)
-# and runs every check and test: ruff, mypy, the whole suite on SQLite, then the
-# database tests again on PostgreSQL.
+# and runs every check and test: ruff, mypy, the docs site's strict build, the whole suite
+# on SQLite, then the database tests again on PostgreSQL.
 # Extra arguments go to the SQLite pytest run only, e.g. scripts/test.sh -k oracle
 # (the PostgreSQL run is then skipped).
 source "$(dirname "$0")/_venv.sh" requirements-dev.txt
@@ -23,6 +23,8 @@ ruff check .
 ruff format --check .
 echo "== mypy" >&2
 mypy
+echo "== docs site (mkdocs build --strict)" >&2
+NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet --site-dir "$(mktemp -d)"
 echo "== pytest (SQLite)" >&2
 python -m pytest "$@"
 if [ "$#" -gt 0 ]; then

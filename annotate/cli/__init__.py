@@ -87,7 +87,7 @@ class Commands(AppGroup):
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
-    """``flask --app wsgi lexsub --version``: ``lexsub VERSION``, as every command prints it."""
+    """``lexsub --version``: ``lexsub VERSION``, as every command prints it."""
     if value and not ctx.resilient_parsing:
         click.echo(version_line("lexsub"))
         ctx.exit()

@@ -1,4 +1,4 @@
-"""``flask --app wsgi lexsub checks``: a study's attention-check items from a file, or
+"""``lexsub checks``: a study's attention-check items from a file, or
 listed (thin: parse, call :mod:`annotate.services.checks`, print). Errors end with
 ``Error: …`` (exit 1)."""
 

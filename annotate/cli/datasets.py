@@ -1,4 +1,4 @@
-"""``flask --app wsgi lexsub dataset ...``: rename, archive and delete a dataset from the
+"""``lexsub dataset ...``: rename, archive and delete a dataset from the
 command line (thin: parse, call :mod:`annotate.services.datasets`, print), as the
 dataset's settings page does. Errors end with ``Error: …`` (exit 1)."""
 

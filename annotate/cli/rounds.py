@@ -1,4 +1,4 @@
-"""``flask --app wsgi lexsub round ...``: judgement rounds from the command line (thin:
+"""``lexsub round ...``: judgement rounds from the command line (thin:
 parse, call :mod:`annotate.services.rounds`, print). Errors end with ``Error: …`` (exit 1)."""
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def export_command(name: str, out: Path) -> None:
 @click.argument("name")
 @click.option("--format", "form", type=click.Choice(["text", "json"]), default="text")
 def report_command(name: str, form: str) -> None:
-    """Verdicts, Tables 11 and 12 and agreement of round NAME (python -m scoring.judgements)."""
+    """Verdicts, Tables 11 and 12 and agreement of round NAME (lexsub judgements)."""
     try:
         round_ = round_by_name(name)
         result = report(export_judgements(round_), label_set(round_.label_set))

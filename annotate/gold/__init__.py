@@ -2,7 +2,7 @@
 
 No Flask and no SQLAlchemy here: the app exports responses (or passes
 :class:`~scoring.formats.responses.Response` values) and calls :func:`compile_responses`;
-the command line ``python -m annotate.compile`` does the same on a JSON Lines file.
+the command line ``lexsub compile`` does the same on a JSON Lines file.
 
 Pipeline: :func:`normalise` → :func:`lemmatise` with :class:`Decisions` →
 :func:`aggregate_item` → :func:`write_outputs`. Languages other than English

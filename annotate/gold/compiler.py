@@ -240,13 +240,7 @@ class _Compiler:
 
     @staticmethod
     def _lemmatiser(options: CompileOptions) -> Lemmatiser | None:
-        if not options.lemmatise:
-            return None
-        if options.lemmatiser is not None:
-            return options.lemmatiser
-        if options.language == "en":
-            return lemminflect_lemmatiser()
-        return lemmatiser_for(options.language)
+        return lemmatiser_of(options)
 
     def verdict(self, raw: str, lexelt: str) -> Checked | InvalidSubstitute:
         """What :func:`~scoring.substitute.check_substitute` says of ``raw`` (cached)."""
@@ -528,6 +522,18 @@ class _Compiler:
             )
             for (text, proposed, result, _), (total, lexelts, action) in sorted(groups.items())
         )
+
+
+def lemmatiser_of(options: CompileOptions) -> Lemmatiser | None:
+    """The lemmatiser a compile with ``options`` uses: none when it does not lemmatise,
+    the options' own, else the language's (English: LemmInflect)."""
+    if not options.lemmatise:
+        return None
+    if options.lemmatiser is not None:
+        return options.lemmatiser
+    if options.language == "en":
+        return lemminflect_lemmatiser()
+    return lemmatiser_for(options.language)
 
 
 def form_matcher(options: CompileOptions) -> Callable[[str, str], str | None]:

@@ -1,7 +1,7 @@
 """Which lemmatiser for each language other than English, and why some have none.
 
 Measured on forms we wrote and checked by hand (``python -m bench.lemmatiser_compare``,
-README "Studies in other languages"), under each language's rules
+docs/languages.md), under each language's rules
 (:mod:`annotate.gold.languages`): Italian is lemmatised with spaCy's lookup tables by part
 of speech (spacy-lookups-data, 53 of 53 forms right, simplemma 49), German and every other
 language simplemma covers (54) with simplemma (German: 55 of 55, spaCy's one table 53;

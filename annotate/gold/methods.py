@@ -2,7 +2,7 @@
 
 Pure: :func:`study_figures` takes the compiled gold (:class:`CompiledGold`) and the
 agreement report of its ``annotators.jsonl`` (:func:`scoring.agreement.report.report`, the
-one the agreement page and ``python -m scoring.agreement`` print) and keeps the figures a
+one the agreement page and ``lexsub agreement`` print) and keeps the figures a
 paper gives; :func:`methods_text` writes them. Nothing is computed here that those two do
 not compute: PA (McCarthy & Navigli 2009, eq. 1) and PA_m (eq. 2) with the report's
 bootstrap intervals over lemmas, and Krippendorff's alpha (Krippendorff 2011) with MASI

@@ -145,7 +145,7 @@ def scorer_reasons(gold: CompiledGold, differ: Iterable[str]) -> list[str]:
 
 
 def scorer_view(gold: CompiledGold) -> dict[str, Any]:
-    """How ``python -m scoring.score`` reads the gold file: |T| (its ``Total``) under
+    """How ``lexsub score`` reads the gold file: |T| (its ``Total``) under
     score.pl's rules and under ``--fixed``, the items the two readings may score
     differently, and a note saying so when there are any, naming the reasons that apply
     to this gold (:func:`scorer_reasons`: case, letters outside ASCII, one-character
@@ -160,7 +160,7 @@ def scorer_view(gold: CompiledGold) -> dict[str, Any]:
         reasons = scorer_reasons(gold, differ) or ["the two readings of these lines differ"]
         view["note"] = (
             f"{len(differ)} item(s) of this gold may score differently with "
-            "score.pl's rules (python -m scoring.score) than with --fixed: "
+            "score.pl's rules (lexsub score) than with --fixed: "
             + "; ".join(reasons)
             + "; see docs/scoring.md"
         )

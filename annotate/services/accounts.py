@@ -1,4 +1,4 @@
-"""Accounts: creating one (the organiser's Accounts page, ``lexsub create-user``, the
+"""Accounts: creating one (the organiser's Accounts page, ``lexsub users create``, the
 bulk accounts of a study)."""
 
 from __future__ import annotations

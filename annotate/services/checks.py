@@ -9,7 +9,7 @@ the forms are compared with case folded, as the compiler counts them. So ``Brill
 ``brilliant `` and ``brilliantly``'s lemma match as the gold would count them.
 
 The check items' format, one a line (the form on the study page and
-``flask --app wsgi lexsub checks``)::
+``lexsub checks``)::
 
     INSTANCE-ID  accepted; accepted; …
 

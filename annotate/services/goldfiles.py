@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sqlalchemy import select
@@ -23,8 +23,17 @@ from annotate.gold import (
     write_decisions,
     write_outputs,
 )
+from annotate.gold.compiler import lemmatiser_of
 from annotate.gold.decisions import check_correction, decisions_text
-from annotate.gold.review import FormUse, form_uses
+from annotate.gold.review import (
+    FormUse,
+    IrregularForm,
+    form_uses,
+    irregular_forms,
+    missing_form,
+    pending_changes,
+    response_forms,
+)
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
 from annotate.models import CheckItem, Dataset, Instance, LemmaDecision
@@ -84,6 +93,20 @@ def decide(
             lemma = check_correction(lemma)
         except DecisionError as error:
             raise ServiceError(str(error)) from None
+        language = dataset.language or "en"
+        forms = response_forms(dataset_records(dataset), language)
+        missing = missing_form(surface, lexelt, forms, language)
+        if missing is not None:
+            raise ServiceError(missing)
+    row = _store(dataset, surface, action, lemma, lexelt, who)
+    db.session.commit()
+    return row
+
+
+def _store(
+    dataset: Dataset, surface: str, action: str, lemma: str | None, lexelt: str | None, who: str
+) -> LemmaDecision:
+    """Add or replace the stored decision on ``surface`` (checked by the caller)."""
     row = db.session.scalar(
         select(LemmaDecision).where(
             LemmaDecision.dataset_id == dataset.id,
@@ -97,8 +120,28 @@ def decide(
     row.action = action
     row.lemma = lemma.strip() if action == "correct" and lemma else None
     row.decided_by = who
-    db.session.commit()
     return row
+
+
+def accept_all(dataset: Dataset, who: str) -> list[str]:
+    """Accept every proposal no decision covers yet, in one action: each pending change
+    of the lemmatiser (a global 'accept') and each irregular form another answer's lemma
+    explains (a correction to that lemma for its word). Each is then a stored decision the
+    review lists and that can be decided again. What was accepted, ``surface → lemma``
+    (``[lexelt]`` for a word's own), in order."""
+    review = lemma_review_of(dataset)
+    done: list[str] = []
+    pending: dict[str, str] = {}
+    for change in pending_changes(review.gold):
+        pending.setdefault(change.surface, change.proposed)
+    for surface, proposed in sorted(pending.items()):
+        _store(dataset, surface, "accept", None, None, who)
+        done.append(f"{surface} → {proposed}")
+    for form in review.irregular:
+        _store(dataset, form.surface, "correct", form.lemma, form.lexelt, who)
+        done.append(f"{form.surface} → {form.lemma} [{form.lexelt}]")
+    db.session.commit()
+    return done
 
 
 class BrokenDataset(ServiceError):
@@ -174,7 +217,7 @@ def write_dataset_gold(
     dataset: Dataset, out: Path, options: CompileOptions | None = None
 ) -> CompiledGold:
     """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
-    with ``python -m annotate.compile … --decisions out/decisions.json``; a
+    with ``lexsub compile … --decisions out/decisions.json``; a
     simplification study's ``tsar_gold.tsv`` too (:func:`write_task_files`)."""
     gold = compile_dataset(dataset, options)
     write_outputs(gold, out)
@@ -228,9 +271,30 @@ def proposed_changes(dataset: Dataset) -> tuple[LemmaChange, ...]:
     return compile_dataset(dataset).lemma_changes
 
 
-def lemma_review_of(dataset: Dataset) -> tuple[tuple[LemmaChange, ...], tuple[FormUse, ...]]:
-    """The review's two lists: the lemma changes proposed or decided, and every form of
-    the responses with where it occurs and its gold form (to correct any of them)."""
+@dataclass(frozen=True)
+class LemmaReview:
+    """The lemma review of a dataset: its compiled gold, the lemma changes proposed or
+    decided, the irregular forms another answer's lemma explains (proposed as
+    corrections), and every form of the responses with where it occurs and its gold form
+    (to correct any of them)."""
+
+    gold: CompiledGold
+    changes: tuple[LemmaChange, ...]
+    irregular: tuple[IrregularForm, ...]
+    forms: tuple[FormUse, ...]
+
+    @property
+    def proposals(self) -> int:
+        """How many proposals no decision covers yet (what 'accept all' would accept):
+        the surfaces of the pending changes and the irregular forms."""
+        return len({change.surface for change in pending_changes(self.gold)}) + len(self.irregular)
+
+
+def lemma_review_of(dataset: Dataset) -> LemmaReview:
+    """The review's lists (:class:`LemmaReview`), from one compile of the dataset."""
     records = dataset_records(dataset)
     gold = compile_dataset(dataset, records=records)
-    return gold.lemma_changes, form_uses(records, gold)
+    uses = form_uses(records, gold)
+    lemmatiser = lemmatiser_of(CompileOptions(language=dataset.language or "en"))
+    irregular = irregular_forms(uses, decisions_of(dataset), lemmatiser)
+    return LemmaReview(gold, gold.lemma_changes, irregular, uses)

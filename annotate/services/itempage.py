@@ -8,6 +8,11 @@ word's sentences (answered or not), word k of n, sentence k of n, done / total o
 annotator's sentences (:func:`annotate.services.study.sentences_of`), the previous sentence, the
 saved answer and the word's dictionary tick (:func:`annotate.services.responses.word_flag`).
 
+The word's sentences are numbered in the query, and only those the page links are read
+(:data:`WINDOW`): the first, the last, those within :data:`WINDOW` of the one shown, and
+the one the jump field asks for, so that the page and its read stay the same size
+whatever the size of the word.
+
 A save changes what the page read before it knows in a way the save tells
 (:meth:`ItemPage.after_save`): one more done when the save was the sentence's first,
 the saved sentence answered, and the tick of its word.
@@ -17,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     CTE,
@@ -33,6 +38,7 @@ from sqlalchemy import (
     distinct,
     func,
     lambda_stmt,
+    or_,
     select,
     true,
 )
@@ -81,6 +87,20 @@ class SavedAnswer:
     multiword: str | None
 
 
+WINDOW = 5
+"""The sentences of the word linked either side of the one shown (with the word's first
+and last): at most ``2 * WINDOW + 3`` links, whatever the word's size."""
+
+
+class SentenceLink(NamedTuple):
+    """A sentence of the word the page links: its number in the word (1 to n) and id (a
+    named tuple: made for every link of every page, at a third of a frozen dataclass's
+    cost)."""
+
+    number: int
+    id: int
+
+
 @dataclass(frozen=True)
 class ItemPage:
     """The annotation page of one sentence (progress always visible)."""
@@ -90,14 +110,16 @@ class ItemPage:
     dataset: DatasetName
     word_index: int
     words: int
-    sentence_index: int
-    siblings: tuple[int, ...]  # the word's sentences (of the annotator), in order
-    answered: frozenset[int]  # those of them with an answer
+    sentence_index: int  # the shown sentence's number in its word (0: not one of theirs)
+    sentences: int  # the word's sentences (of the annotator)
+    links: tuple[SentenceLink, ...]  # those the page links (:data:`WINDOW`), in order
+    answered: frozenset[int]  # the ids of those with an answer
     done: int
     total: int
     previous: int | None
     saved: SavedAnswer | None
     used_dictionary: bool  # the word's tick
+    jump: int | None = None  # the id of the sentence the jump field asked for, if any
 
     def after_save(self, instance_id: int, lexelt_id: int, new: bool, used: bool) -> ItemPage:
         """The page once the annotator's sentence ``instance_id`` (of word ``lexelt_id``)
@@ -106,7 +128,7 @@ class ItemPage:
             self,
             done=self.done + new,
             answered=self.answered | {instance_id}
-            if instance_id in self.siblings
+            if any(link.id == instance_id for link in self.links)
             else self.answered,
             used_dictionary=used if lexelt_id == self.lexelt_id else self.used_dictionary,
         )
@@ -140,13 +162,15 @@ class Addressed:
     total: int  # the annotator's sentences of the dataset
 
 
-def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, ItemPage | None] | None:
+def read(
+    user: User, instance_id: int, following: bool, jump: int = 0
+) -> tuple[Addressed, ItemPage | None] | None:
     """The sentence ``instance_id`` and the page to show: its own (``following`` False)
     or the annotator's next sentence's (None after their last). None when there is no
-    such sentence. One SQL statement (:func:`page_query`), run as Core runs it
-    (:func:`annotate.services.core.execute`)."""
-    parameters = {"user_id": user.id, "instance_id": instance_id}
-    rows = core.execute(page_query(following), parameters).all()
+    such sentence. ``jump``: a sentence number of the shown word, whose id the page then
+    has (:attr:`ItemPage.jump`; 0 for none). One SQL statement (:func:`page_query`), run
+    as Core runs it (:func:`annotate.services.core.execute`)."""
+    rows = core.execute(page_query(following), page_parameters(user.id, instance_id, jump)).all()
     if not rows:
         return None
     top = rows[0]
@@ -165,15 +189,22 @@ def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, Item
     )
     if top.shown_id is None:
         return addressed, None
-    siblings = tuple(row.sibling_id for row in rows if row.sibling_id is not None)
+    here = top.here or 0
+    links = tuple(
+        SentenceLink(row.number, row.sibling_id)
+        for row in rows
+        if row.sibling_id is not None
+        and (row.number in (1, top.word_count) or (here and abs(row.number - here) <= WINDOW))
+    )
     page = ItemPage(
         Sentence(top.shown_id, top.shown_before, top.shown_head, top.shown_after),
         top.shown_lexelt_id,
         dataset,
         word_index=top.word_index or 0,
         words=top.words or 0,
-        sentence_index=siblings.index(top.shown_id) + 1 if top.shown_id in siblings else 0,
-        siblings=siblings,
+        sentence_index=here,
+        sentences=top.word_count or 0,
+        links=links,
         answered=frozenset(row.sibling_id for row in rows if row.sibling_answer is not None),
         done=top.done or 0,
         total=top.total or 0,
@@ -182,14 +213,17 @@ def read(user: User, instance_id: int, following: bool) -> tuple[Addressed, Item
         if top.kind is None
         else SavedAnswer(top.kind, tuple(top.substitutes or ()), top.multiword),
         used_dictionary=bool(top.flag),
+        jump=next((row.sibling_id for row in rows if jump and row.number == jump), None),
     )
     return addressed, page
 
 
 @cache
 def page_statement(following: bool) -> Select[Any]:
-    """The page's one SELECT, built once (its parameters: ``user_id``, ``instance_id``):
-    one row per sentence of the word shown, each with every figure of the page."""
+    """The page's one SELECT, built once (its parameters: ``user_id``, ``instance_id``,
+    ``jump``): one row per sentence of the word shown that the page links (:data:`WINDOW`)
+    or the jump field asks for, each with every figure of the page, the sentence's number
+    in the word, the shown one's (``here``) and the word's count of sentences."""
     user_id = bindparam("user_id", type_=Integer)
     cur = aliased(Instance, name="cur")
     ctx = (
@@ -232,6 +266,7 @@ def page_statement(following: bool) -> Select[Any]:
             shown.c.before.label("shown_before"),
             shown.c.head.label("shown_head"),
             shown.c.after.label("shown_after"),
+            shown.c.position.label("shown_position"),
             *_progress(user_id, ctx, shown),
             previous.label("previous"),
             word_flag(user_id, shown.c.lexelt_id).label("flag"),
@@ -246,20 +281,58 @@ def page_statement(following: bool) -> Select[Any]:
         .prefix_with("MATERIALIZED")  # once, not again for each of the word's sentences
     )
     sibling = aliased(Instance, name="sibling")
-    theirs = aliased(Response, name="theirs")
-    return (
-        select(figures, sibling.id.label("sibling_id"), theirs.id.label("sibling_answer"))
+    # the word's sentences of the annotator, numbered in one pass: each row has its number,
+    # the word's count and the shown sentence's number (``here``, NULL when it is not one
+    # of theirs); only those the page links are read on (a word's size costs a scan of
+    # its sentences, not their rows)
+    theirs_shown = func.max(case((sibling.id == figures.c.shown_id, 1), else_=0)).over()
+    up_to_shown = func.sum(case((sibling.position <= figures.c.shown_position, 1), else_=0))
+    numbered = (
+        select(
+            sibling.id.label("sibling_id"),
+            func.row_number().over(order_by=sibling.position).label("number"),
+            func.count().over().label("word_count"),
+            case((theirs_shown == 1, up_to_shown.over())).label("here"),
+        )
         .select_from(figures)
-        .outerjoin(
+        .join(
             sibling,
             and_(
                 sibling.lexelt_id == figures.c.shown_lexelt_id,
                 sentences_of(user_id, sibling, figures.c.dataset_id, figures.c.assigned_some),
             ),
         )
-        .outerjoin(theirs, and_(theirs.instance_id == sibling.id, theirs.user_id == user_id))
-        .order_by(sibling.position)
+        .cte("numbered")
     )
+    number = numbered.c.number
+    linked = or_(
+        number == 1,
+        number == numbered.c.word_count,
+        number.between(numbered.c.here - WINDOW, numbered.c.here + WINDOW),
+        number == bindparam("jump", type_=Integer),
+    )
+    theirs = aliased(Response, name="theirs")
+    return (
+        select(
+            figures,
+            numbered.c.here,
+            numbered.c.word_count,
+            numbered.c.sibling_id,
+            number,
+            theirs.id.label("sibling_answer"),
+        )
+        .select_from(figures)
+        .outerjoin(numbered, linked)
+        .outerjoin(
+            theirs, and_(theirs.instance_id == numbered.c.sibling_id, theirs.user_id == user_id)
+        )
+        .order_by(number)
+    )
+
+
+def page_parameters(user_id: int, instance_id: int, jump: int = 0) -> dict[str, int]:
+    """The values of :func:`page_query`'s parameters (``jump`` 0: no sentence asked for)."""
+    return {"user_id": user_id, "instance_id": instance_id, "jump": jump}
 
 
 def page_query(following: bool) -> StatementLambdaElement:
@@ -369,6 +442,7 @@ def _shown(user_id: BindParameter[int], ctx: CTE, following: bool) -> CTE:
             ctx.c.after,
             ctx.c.lexelt_position,
             ctx.c.lexelt_word_index.label("word_index"),
+            ctx.c.position,
         ).cte("shown")
     y = aliased(Instance, name="shown_instance")
     return (
@@ -380,6 +454,7 @@ def _shown(user_id: BindParameter[int], ctx: CTE, following: bool) -> CTE:
             y.after,
             Lexelt.position.label("lexelt_position"),
             Lexelt.word_index,
+            y.position,
         )
         .select_from(ctx)
         .join(y, y.id == _neighbour(user_id, ctx, later=True))

@@ -3,6 +3,8 @@ in the datasets assigned to the annotator only (any other sentence is a 404)."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from flask import (
     Blueprint,
     abort,
@@ -26,6 +28,7 @@ from annotate.answers import FIELDS, MAX_LENGTH, FormCheck, validate_answer, val
 from annotate.extensions import db, login_manager
 from annotate.i18n import N_, common_language, html_text, translate, use_language
 from annotate.models import Dataset, Instance, User
+from annotate.numeric import MAX_ID, FormError, whole_number
 from annotate.services.checks import blocked
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
@@ -250,10 +253,10 @@ def session_ended() -> tuple[Response, int]:
 
 
 @bp.route("/annotate/<id:instance_id>", methods=["GET", "POST"])
-def item(instance_id: int) -> str | Response | tuple[Response, int]:
+def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str, int]:
     """One sentence's page (GET), or its answer saved (POST) and the annotator's next
     sentence: a redirect to its page, or, for the page's script, JSON with the next page's
-    content (the fetch protocol: README, *Saving without a page load*). A save costs four
+    content (the fetch protocol: docs/app.md, *Saving without a page load*). A save costs four
     SQL statements (the user, :func:`annotate.services.itempage.read`, the save's two, one on
     PostgreSQL), the page two (the user, its read); a refused answer's page one more read."""
     if not current_user.is_authenticated:
@@ -270,7 +273,14 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         if onboarding is not None:
             return onboarding
     posted = request.method == "POST"
-    found = read(user, instance_id, following=posted)
+    # the jump field's sentence number (GET ?sentence=N), held to the number rule: here to
+    # an id's range, once the word's count is read to 1 to that count (_jumped)
+    asked = "" if posted else request.args.get("sentence", "").strip()
+    wanted = 0
+    if asked:
+        with suppress(FormError):  # said with the word's count (_jumped)
+            wanted = whole_number(asked, JUMP_FIELD, 1, MAX_ID)
+    found = read(user, instance_id, following=posted, jump=wanted)
     if found is None or not found[0].may_open:
         if study is not None and not wants_json():
             # a participant's sentence that is not theirs (their batch was released, or
@@ -281,6 +291,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
     use_language(addressed.dataset.language)
     if not posted:
         assert page is not None  # the sentence's own page
+        if asked:
+            return _jumped(page, asked, addressed.judging)
         form = _pending_form(instance_id) or page.form()
         if timed is not None:
             record_view(timed, instance_id)
@@ -318,6 +330,36 @@ def item(instance_id: int) -> str | Response | tuple[Response, int]:
         return _saved(instance_id, url, following.instance.id, done, addressed.total, html)
     flash(gettext("Saved."), "info")
     return redirect(url)
+
+
+JUMP_FIELD = "sentence number"
+"""The jump field's name in the number rule's messages (:func:`annotate.numeric.whole_number`)."""
+
+
+def _jumped(page: ItemPage, asked: str, judging: bool) -> Response | tuple[str, int]:
+    """The jump field's answer: the asked sentence of the word (a redirect to its page),
+    or, for a value that is not a whole number from 1 to the word's count, this page
+    again with a message by the field (400, never a 500)."""
+    try:
+        whole_number(asked, JUMP_FIELD, 1, page.sentences)
+    except FormError:
+        shown = asked[:40] + ("…" if len(asked) > 40 else "")
+        message = gettext(
+            "Sentence number “%(value)s” is not a whole number from 1 to %(count)s.",
+            value=shown,
+            count=page.sentences,
+        )
+        check = FormCheck(None, focus="jump")
+        html = render_template(
+            "annotate/item.html",
+            **_context(page, page.form(), check),
+            judging=judging,
+            jump_error=message,
+            jump_value=shown,
+        )
+        return html, 400
+    assert page.jump is not None  # the query reads the sentence of a number in range
+    return redirect(url_for("annotator.item", instance_id=page.jump))
 
 
 def item_path() -> str:
@@ -367,7 +409,8 @@ def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str
         "word_index": page.word_index,
         "words": page.words,
         "sentence_index": page.sentence_index,
-        "siblings": page.siblings,
+        "sentences": page.sentences,
+        "links": page.links,
         "answered": page.answered,
         "done": page.done,
         "total": page.total,
@@ -385,7 +428,7 @@ def _render(page: ItemPage, form: dict[str, str], check: FormCheck, judging: boo
 def _saved(
     instance_id: int, url: str, following: int | None, done: int, total: int, html: str | None
 ) -> Response:
-    """The fetch protocol's answer to a save (README, *Saving without a page load*)."""
+    """The fetch protocol's answer to a save (docs/app.md, *Saving without a page load*)."""
     return jsonify(saved=instance_id, url=url, next=following, done=done, total=total, html=html)
 
 

@@ -44,6 +44,7 @@ from annotate.services.datasets import (
 from annotate.services.exclusions import exclude, include, stored_exclusions
 from annotate.services.goldfiles import (
     BrokenDataset,
+    accept_all,
     compile_dataset,
     decide,
     gold_files,
@@ -292,6 +293,15 @@ def lemmas(dataset_id: int) -> str | BaseResponse:
     correct, for every word or for one; and every form of the responses, where it occurs
     and its gold form, so that any of them can be corrected."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    if request.method == "POST" and request.form.get("action") == "accept-all":
+        accepted = accept_all(dataset, current_user.username)
+        flash(
+            f"{len(accepted)} proposal{'' if len(accepted) == 1 else 's'} accepted"
+            + (f": {', '.join(accepted)}" if accepted else "")
+            + ". Each is listed below: decide again to undo one.",
+            "info",
+        )
+        return redirect(url_for("organiser.lemmas", dataset_id=dataset.id))
     if request.method == "POST":
         try:
             decide(
@@ -307,12 +317,14 @@ def lemmas(dataset_id: int) -> str | BaseResponse:
         else:
             flash(f"Decision on {request.form.get('surface')!r} stored.", "info")
         return redirect(url_for("organiser.lemmas", dataset_id=dataset.id))
-    changes, forms = lemma_review_of(dataset)
+    review = lemma_review_of(dataset)
     return render_template(
         "organiser/lemmas.html",
         dataset=dataset,
-        changes=changes,
-        forms=forms,
+        changes=review.changes,
+        irregular=review.irregular,
+        pending=review.proposals,
+        forms=review.forms,
         lexelts=[lexelt.item for lexelt in dataset.lexelts],
     )
 

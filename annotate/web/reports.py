@@ -3,7 +3,7 @@ stored leaderboard of uploaded system files against its compiled gold, and the p
 which organisers read every answer (``annotate.services.inspect``).
 
 The numbers come from the same library functions as the command lines
-(``python -m scoring.agreement``, ``python -m scoring.compare``); this module only
+(``lexsub agreement``, ``lexsub compare``); this module only
 compiles the dataset, calls them and draws the charts. Like every organiser page these
 refuse annotators (``tests/test_organiser.py``).
 """
@@ -305,6 +305,8 @@ def upload_systems(dataset_id: int) -> BaseResponse:
                 current_user.username,
                 compiled,
             )
+        except systems.DuplicateSystem as error:
+            flash(f"Not stored: {error}", "info")
         except ServiceError as error:
             flash(f"Not scored: {error}", "error")
         else:
@@ -329,10 +331,19 @@ def rescore(dataset_id: int) -> BaseResponse:
 
 @bp.post("/datasets/<id:dataset_id>/scores/delete")
 @organiser_required
-def delete_system(dataset_id: int) -> BaseResponse:
+def delete_system(dataset_id: int) -> str | BaseResponse:
+    """Delete a stored system once confirmed: without ``confirm=yes`` the page that asks
+    (its name, kind and main figure, and the button that deletes it)."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    system_id = form_id(request.form, "system", "system") or 0
     try:
-        row = systems.delete_system(dataset, form_id(request.form, "system", "system") or 0)
+        if request.form.get("confirm") != "yes":
+            return render_template(
+                "reports/delete_system.html",
+                dataset=dataset,
+                row=systems.find_system(dataset, system_id),
+            )
+        row = systems.delete_system(dataset, system_id)
     except ServiceError as error:
         flash(str(error), "error")
     else:

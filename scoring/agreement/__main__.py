@@ -1,4 +1,4 @@
-"""``python -m scoring.agreement ANNOTATORS_FILE [--format text|json|csv] [--by-pos]
+"""``lexsub agreement ANNOTATORS_FILE [--format text|json|csv] [--by-pos]
 [--leave-one-out] [--intervals [--resamples N] [--seed S] [--confidence C]]
 [--exclude ANNOTATOR[=REASON] ...]``: the agreement report on the compiler's
 ``annotators.jsonl`` (:mod:`scoring.agreement.report`).

@@ -1,4 +1,4 @@
-"""The agreement report: what ``python -m scoring.agreement`` prints and the
+"""The agreement report: what ``lexsub agreement`` prints and the
 organiser's agreement page shows, from one function (:func:`report`).
 
 Per PoS key (``n``, ``v``, ``a``, ``r``, ``all``): Table 1 of McCarthy & Navigli 2009 (PA, eq. 1;
@@ -195,7 +195,7 @@ class AgreementReport:
         return DIFFERENT_SETS if self.annotator_sets_differ else None
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON of ``python -m scoring.agreement --format json`` (README): one object per
+        """The JSON of ``lexsub agreement --format json`` (docs/agreement-howto.md): one object per
         PoS key, then ``annotators``, ``multiword`` (``leave_one_out``, ``resampling``,
         ``excluded``: only when there are some), ``signature``."""
         body: dict[str, Any] = {key: value.to_json() for key, value in self.pos.items()}

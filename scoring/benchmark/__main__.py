@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark``: see :mod:`scoring.benchmark.cli`."""
+"""``lexsub benchmark``: see :mod:`scoring.benchmark.cli`."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark BENCHMARK SYSTEM --data DATASET [--format text|json]``
+"""``lexsub benchmark BENCHMARK SYSTEM --data DATASET [--format text|json]``
 (also installed as ``lexsub-benchmark``).
 
 Each benchmark is a module named in :data:`BENCHMARKS` that provides:

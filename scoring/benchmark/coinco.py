@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark coinco SYSTEM --data coinco.xml[.gz]``: CoInCo (Kremer et
+"""``lexsub benchmark coinco SYSTEM --data coinco.xml[.gz]``: CoInCo (Kremer et
 al. 2014) in the candidate-ranking setting (GAP over each target's pooled gold
 candidates) and the generation setting (LexSubGen's P@k, R@k and F1@k for k = 1, 3, 10):
 :mod:`scoring.benchmark.candidates`.

@@ -1,11 +1,11 @@
 """Converters between lexsub's files and SWORDS' formats, so that one system output can be
-scored on SWORDS (``python -m scoring.benchmark swords``) and on the leaderboard
-(``python -m scoring.compare``, which reads ranked-candidates files, docs/ranking.md)::
+scored on SWORDS (``lexsub benchmark swords``) and on the leaderboard
+(``lexsub compare``, which reads ranked-candidates files, docs/ranking.md)::
 
-    python -m scoring.benchmark.convert gold-to-swords GOLD --xml XML \
+    lexsub convert gold-to-swords GOLD --xml XML \
         [--negatives none|pooled] [-o OUT]
-    python -m scoring.benchmark.convert swords-to-ranked RESULT --data DATASET [-o OUT]
-    python -m scoring.benchmark.convert ranked-to-swords RANKED --data DATASET \
+    lexsub convert swords-to-ranked RESULT --data DATASET [-o OUT]
+    lexsub convert ranked-to-swords RANKED --data DATASET \
         [--lemmatized] [-o OUT]
 
 ``OUT`` (standard output by default) is gzipped when its name ends in ``.gz``.

@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark evalita SYSTEM --data GOLD [-t best|oot|llm-f1]``: the
+"""``lexsub benchmark evalita SYSTEM --data GOLD [-t best|oot|llm-f1]``: the
 EVALITA 2009 lexical substitution task, Italian (Toral 2009), and the F1 that Evalita-LLM
 (Magnini et al. 2025) gives the same data.
 

@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark germeval SYSTEM --data GOLD [-t best|oot|gap]``: GermEval
+"""``lexsub benchmark germeval SYSTEM --data GOLD [-t best|oot|gap]``: GermEval
 2015 LexSub, German lexical substitution (Miller et al. 2015).
 
 The task's gold is a SemEval-2007 gold file (``LEXELT ID :: SUBSTITUTE COUNT;…``, UTF-8) and

@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark semeval07 SYSTEM --data GOLD``: the SemEval-2007 lexical
+"""``lexsub benchmark semeval07 SYSTEM --data GOLD``: the SemEval-2007 lexical
 substitution task (McCarthy & Navigli 2007) in the candidate-ranking setting (GAP over
 each target's pooled gold candidates, Melamud's or LexSubGen's convention) and the
 generation setting (LexSubGen's P@k, R@k and F1@k for k = 1, 3, 10):

@@ -5,7 +5,7 @@ Data Coverage and Quality", NAACL) scored as its own code scores it: ``evaluate`
 
 Command::
 
-    python -m scoring.benchmark swords SYSTEM --data DATASET [--format text|json]
+    lexsub benchmark swords SYSTEM --data DATASET [--format text|json]
 
 ``DATASET`` is a SWORDS dataset JSON (``swords-v1.1_test.json.gz``; read by
 :func:`scoring.formats.swords.read_swords`), ``SYSTEM`` a SWORDS result JSON
@@ -62,7 +62,7 @@ Where SWORDS' code stops with an exception, this module reports instead and says
 the notes: a ratio whose denominator is 0 (no substitute returned, or P = R = 0 for F) is
 0. Not reported: SWORDS' legacy ``best_*`` and ``oot_*`` figures (they run score.pl from
 the SemEval-2007 bundle, which SWORDS' evaluation skips when that file is absent; use
-``python -m scoring.score`` on converted files), and a target without a PoS, which SWORDS
+``lexsub score`` on converted files), and a target without a PoS, which SWORDS
 tags with NLTK's tagger: such a target is refused.
 """
 

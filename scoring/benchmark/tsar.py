@@ -1,4 +1,4 @@
-"""``python -m scoring.benchmark tsar PREDICTIONS --data GOLD``: lexical simplification as the
+"""``lexsub benchmark tsar PREDICTIONS --data GOLD``: lexical simplification as the
 TSAR-2022 shared task (Saggion et al. 2022) scores it, with its ``tsar_eval.py``, which
 MLSP-2024 (Shardlow et al. 2024) ships as ``ls_evaluate.py`` for its ``*_ls.tsv`` files.
 

@@ -201,7 +201,7 @@ NLTK_POS = {"VERB": "v", "NOUN": "n", "ADJ": "a", "ADV": "r"}
 
 
 @cache
-def _reader() -> Any:
+def wordnet_reader() -> Any:
     """NLTK's WordNet reader (``nltk.corpus.wordnet``), loaded from :func:`nltk_data_root`."""
     nltk_data_root()
     from nltk.corpus import wordnet
@@ -213,7 +213,7 @@ def _reader() -> Any:
 def morphy(form: str, pos: str) -> list[str]:
     """NLTK 3.5's ``WordNetCorpusReader._morphy(form, pos)`` (see the module docstring):
     the WordNet lemmas of ``form`` for ``pos`` (n, v, a, r), in the order found."""
-    reader = _reader()
+    reader = wordnet_reader()
     exceptions: dict[str, list[str]] = reader._exception_map[pos]
     rules: list[tuple[str, str]] = reader.MORPHOLOGICAL_SUBSTITUTIONS[pos]
     index: dict[str, Any] = reader._lemma_pos_offset_map

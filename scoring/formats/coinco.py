@@ -1,6 +1,6 @@
 """CoInCo (Kremer, Erk, Padó & Thater 2014, "What Substitutes Tell Us — Analysis of an
 "All-Words" Lexical Substitution Corpus"), read from its original XML: the project's one
-CoInCo reader (the benchmark ``python -m scoring.benchmark coinco`` and the importer both
+CoInCo reader (the benchmark ``lexsub benchmark coinco`` and the importer both
 read through it).
 
 The file (``coinco.xml``, optionally gzipped) is one ``<document>`` of ``<sent>``

@@ -1,7 +1,7 @@
 """The judgements file: JSON Lines, one object per judgement with
 the keys ``item`` (string), ``candidate`` (string), ``judge`` (string), ``label``
 (string) and ``origin`` (a list of strings: ``"human"`` and/or system names). The app's
-round export writes it; ``python -m scoring.judgements`` reads it.
+round export writes it; ``lexsub judgements`` reads it.
 
 A candidate is one (item, candidate) pair; every line of a candidate gives the same
 origin, and a judge judges a candidate once. Every problem is reported as

@@ -11,13 +11,15 @@ command's own reading decides as before.
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import zlib
-from typing import Literal
 
-Kind = Literal["gold", "best", "oot", "responses", "annotators", "task-xml", "tsar", "binary"]
+from scoring import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the scorer's run loads neither typing nor json nor zlib for a plain file
+    from typing import Literal
+
+    Kind = Literal["gold", "best", "oot", "responses", "annotators", "task-xml", "tsar", "binary"]
 
 HEAD = 65_536
 """Bytes read (and, for a gzip file, inflated) to tell a file's kind."""
@@ -49,6 +51,8 @@ def head_of(path: str | os.PathLike[str]) -> bytes:
     except OSError:
         return b""
     if data[:2] == b"\x1f\x8b":
+        import zlib
+
         try:
             data = zlib.decompressobj(wbits=31).decompress(data, HEAD)
         except zlib.error:
@@ -117,6 +121,8 @@ def _holds(cells: list[str], at: int) -> bool:
 
 
 def _json_kind(lines: list[str]) -> Kind | None:
+    import json
+
     keys: set[str] = set()
     for line in lines:
         try:

@@ -1,4 +1,4 @@
-"""``python -m scoring.judgements``: see :mod:`scoring.judgements.cli`."""
+"""``lexsub judgements``: see :mod:`scoring.judgements.cli`."""
 
 import sys
 

@@ -1,4 +1,4 @@
-"""``python -m scoring.judgements JUDGEMENTS_FILE [--format text|json] [--labels NAME]
+"""``lexsub judgements JUDGEMENTS_FILE [--format text|json] [--labels NAME]
 [--scores FILE ...] [--curves FILE.svg] [--recall-level L] [--permutations N]
 [--seed S]``: the report of a judgement round (:mod:`scoring.judgements.report`).
 

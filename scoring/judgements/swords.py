@@ -12,7 +12,7 @@ tables) are meaningful, those of one judge or one pair of judges are not. The fi
 read and checked by :func:`scoring.formats.swords.parse_swords`.
 
 ``python -m scoring.judgements.swords SWORDS_FILE --out FILE`` writes the round as a
-judgements file for ``python -m scoring.judgements FILE --labels swords``.
+judgements file for ``lexsub judgements FILE --labels swords``.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ pooled over the targets, as SWORDS' ``pr_at_k`` pools them:
 - ``gap`` and ``gap_rat``: Σ GAP / Σ targets, numpy's mean when the column is summed by
   numpy.
 
-Figures are fractions; SWORDS (and ``python -m scoring.benchmark swords``) reports them in
+Figures are fractions; SWORDS (and ``lexsub benchmark swords``) reports them in
 percent. This module imports no numpy (the registry is read by the drop-in scorer); the
 GAP of a row is computed by :func:`scoring.ranking.gap`, loaded when a row is first made.
 """
