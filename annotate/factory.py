@@ -87,7 +87,21 @@ def _limit_logins(app: Flask, limiter: Limiter) -> frozenset[str]:
     limit("auth.login", methods=["POST"], key_func=username_key)
     limit("auth.login", methods=["POST"])
     limit("annotator.study")
+    _limit_admissions(app, limiter)
     return frozenset(limited)
+
+
+def _limit_admissions(app: Flask, limiter: Limiter) -> None:
+    """``ADMISSION_LIMIT``: the accounts a study link makes per client address (requests
+    that admit no one new are exempt: :func:`annotate.web.annotator.not_an_admission`)."""
+    from annotate.web.annotator import not_an_admission
+
+    view: Callable[..., Any] = app.view_functions["annotator.study"]
+    app.view_functions["annotator.study"] = limiter.limit(
+        lambda: str(current_app.config["ADMISSION_LIMIT"]),
+        exempt_when=not_an_admission,
+        scope="admission",
+    )(view)
 
 
 EVERY_ROUTE_LIMITS = (

@@ -83,6 +83,15 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     started_at: Mapped[datetime | None] = mapped_column(nullable=True)
     comprehension_failures: Mapped[int] = mapped_column(default=0, server_default="0")
     screened_out_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    # Finishing (annotate.services.finishing): when the participant's sentences were first
+    # all answered, what that decided (``completed``: the completion code; ``blocked``:
+    # the check score was under a threshold that blocks) and the check score then
+    # (matched of answered). The decision stands: later edits change the score shown
+    # beside it, never the code.
+    finished_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    finish_decision: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    finish_matched: Mapped[int | None] = mapped_column(nullable=True)
+    finish_answered: Mapped[int | None] = mapped_column(nullable=True)
 
     def get_id(self) -> str:  # what flask-login keeps in the session cookie
         return self.session_token
@@ -156,6 +165,17 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     check_threshold: Mapped[int | None] = mapped_column(nullable=True)
     check_action: Mapped[str] = mapped_column(String(8), default="warn", server_default="warn")
     speeder_seconds: Mapped[int | None] = mapped_column(nullable=True)
+    # What participants see (annotate.services.study): the study's public title (empty:
+    # "Study", never the dataset's internal name); the platform whose id format a
+    # participant id must have (``prolific``, ``mturk``, ``other``: any id); where a
+    # closed study's link sends a participant back (a Prolific return URL; none: the
+    # screen-out code, if any).
+    public_title: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    platform: Mapped[str] = mapped_column(String(16), default="other", server_default="other")
+    return_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # The token of the study link while it is closed: the link then says "This study is
+    # closed" (never a bare 404), and opening the study again opens the same link.
+    closed_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")

@@ -108,7 +108,8 @@ def test_archive_hides_the_dataset_from_annotators_and_unarchive_brings_it_back(
     )
     assert client.get(f"/annotate/dataset/{dataset}").status_code == 404
     client.post("/logout")
-    assert client.get(f"/study/{token}?PROLIFIC_PID=abc").status_code == 404
+    closed = client.get(f"/study/{token}?PROLIFIC_PID=abc")  # closed, never a bare 404
+    assert closed.status_code == 410 and "This study is closed" in closed.get_data(as_text=True)
     with app.app_context():  # kept: the participant was refused, the member stays
         assert (
             db.session.scalar(

@@ -28,7 +28,7 @@ from sqlalchemy import delete, select
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions, form_matcher
-from annotate.models import CheckItem, Dataset, Instance, Lexelt, Response, User
+from annotate.models import Assignment, CheckItem, Dataset, Instance, Lexelt, Response, User
 from annotate.services.goldfiles import decisions_of
 from annotate.services.rules import ServiceError, shown
 
@@ -119,8 +119,31 @@ def set_checks(dataset: Dataset, lines: list[CheckLine], source: str = "the chec
         )
     db.session.execute(delete(CheckItem).where(CheckItem.dataset_id == dataset.id))
     db.session.add_all(items)
+    _into_batches(dataset, [item.instance_id for item in items])
     db.session.commit()
     return len(items)
+
+
+def _into_batches(dataset: Dataset, check_ids: list[int]) -> None:
+    """Every batch given already (the overlap design) gets the check sentences it lacks:
+    every participant's batch includes them (:func:`annotate.services.study.give_batch`).
+    Not committed."""
+    holders = select(Assignment.user_id).where(Assignment.dataset_id == dataset.id).distinct()
+    have = {
+        (user_id, instance_id)
+        for user_id, instance_id in db.session.execute(
+            select(Assignment.user_id, Assignment.instance_id).where(
+                Assignment.dataset_id == dataset.id, Assignment.instance_id.in_(check_ids)
+            )
+        )
+    }
+    users = list(db.session.scalars(holders))
+    db.session.add_all(
+        Assignment(dataset_id=dataset.id, user_id=user_id, instance_id=instance_id)
+        for user_id in users
+        for instance_id in check_ids
+        if (user_id, instance_id) not in have
+    )
 
 
 def check_lines(dataset: Dataset) -> list[CheckLine]:
@@ -210,13 +233,18 @@ def check_scores(dataset: Dataset, user_ids: list[int] | None = None) -> dict[in
     return {user_id: CheckScore(*counts) for user_id, counts in tally.items()}
 
 
+def blocks(dataset: Dataset, score: CheckScore) -> bool:
+    """The study's rule: whether ``score`` withholds the completion code (its check
+    action is ``block`` and the score is under its threshold)."""
+    return dataset.check_action == "block" and score.below(dataset.check_threshold)
+
+
 def blocked(user: User, dataset: Dataset) -> bool:
-    """Whether the study blocks ``user``'s completion code: its check action is ``block``
-    and their check score is under its threshold."""
-    if dataset.check_action != "block" or dataset.check_threshold is None:
-        return False
+    """Whether the study would block ``user``'s completion code on their check score now
+    (:func:`blocks`); the code itself is decided once, at finishing
+    (:mod:`annotate.services.finishing`)."""
     score = check_scores(dataset, [user.id]).get(user.id, CheckScore(0, 0))
-    return score.below(dataset.check_threshold)
+    return blocks(dataset, score)
 
 
 def set_check_rules(dataset: Dataset, threshold: int | None, action: str) -> None:

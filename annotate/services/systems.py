@@ -24,7 +24,8 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services.rules import ServiceError, safe_source, shown
-from scoring.files import TextError, decode_text
+from scoring.bounded import SYSTEM_FILE, check_text
+from scoring.files import decode_text
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
 from scoring.formats.instances import Instance as SourceInstance
@@ -310,7 +311,8 @@ def store_system(
     name = safe_source(file_name) or "system"
     try:
         text = decode_text(data, name)
-    except TextError as error:
+        check_text(text, name, SYSTEM_FILE)  # the upload was read within it; a caller's bytes too
+    except FormatError as error:
         raise ServiceError(str(error)) from None
     if "\x00" in text:
         raise ServiceError(f"{name} holds a NUL character: not a system file")
@@ -374,6 +376,7 @@ def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
     for row in stored_systems(dataset):
         gold = golds.get(row.rules, golds["compat"])
         try:
+            check_text(row.content, row.file_name, SYSTEM_FILE)  # one stored before the bounds
             scoring = score_text(row.file_name, row.content, gold, _swords_of(dataset, gold))
         except ValueError as error:
             problems.append(f"{row.file_name}: {error}")

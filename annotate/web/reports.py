@@ -42,7 +42,9 @@ from annotate.services.rules import MAX_USERNAME, ServiceError
 from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
+from annotate.web.uploads import uploaded_bytes
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
+from scoring.bounded import SYSTEM_FILE
 from scoring.official import ScorerDied
 from scoring.registry import MEASURES
 
@@ -270,7 +272,10 @@ def benchmark_score(dataset_id: int) -> str | BaseResponse:
         return redirect(url_for("reports.scores", dataset_id=dataset.id))
     try:
         result = score_system(
-            dataset, upload.read(), upload.filename, request.form.get("against") == "reference"
+            dataset,
+            uploaded_bytes(upload, SYSTEM_FILE),
+            upload.filename,
+            request.form.get("against") == "reference",
         )
     except ServiceError as error:
         flash(str(error), "error")
@@ -300,7 +305,7 @@ def upload_systems(dataset_id: int) -> BaseResponse:
             row = systems.store_system(
                 dataset,
                 upload.filename or "",
-                upload.read(),
+                uploaded_bytes(upload, SYSTEM_FILE),
                 rules,
                 current_user.username,
                 compiled,
