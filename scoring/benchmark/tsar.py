@@ -1,6 +1,8 @@
 """``lexsub benchmark tsar PREDICTIONS --data GOLD``: lexical simplification as the
 TSAR-2022 shared task (Saggion et al. 2022) scores it, with its ``tsar_eval.py``, which
-MLSP-2024 (Shardlow et al. 2024) ships as ``ls_evaluate.py`` for its ``*_ls.tsv`` files.
+MLSP-2024 (Shardlow et al. 2024) ships as ``ls_evaluate.py`` for its ``*_ls.tsv`` files
+(its published results came from the organisers' notebook, which keys items otherwise:
+:mod:`scoring.benchmark.mlsp`).
 
 Both files are ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (:mod:`scoring.formats.tsar`);
 an item is its ``SENTENCE__WORD`` key. The script's conventions, each kept:
