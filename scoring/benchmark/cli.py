@@ -40,6 +40,7 @@ BENCHMARKS: dict[str, str] = {
     "evalita": "scoring.benchmark.evalita",
     "tsar": "scoring.benchmark.tsar",
     "lcp": "scoring.benchmark.lcp",
+    "mlsp": "scoring.benchmark.mlsp",
 }
 """Benchmark name → the module that scores it."""
 
