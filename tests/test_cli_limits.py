@@ -73,9 +73,8 @@ def test_a_gzipped_coinco_bomb_is_refused_as_it_is_read(tmp_path: Path, system: 
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-@pytest.mark.parametrize("args", [("score", "/dev/zero", str(GOLD)), ("agreement", "/dev/zero")])
-def test_dev_zero_is_refused_at_the_file_limit(args: tuple[str, ...]) -> None:
-    status, _, err = lexsub(*args, LEXSUB_MAX_FILE_BYTES=str(MIB))
+def test_dev_zero_is_refused_at_the_file_limit() -> None:
+    status, _, err = lexsub("score", "/dev/zero", str(GOLD), LEXSUB_MAX_FILE_BYTES=str(MIB))
     assert status == 1
     assert err == (
         "Error: /dev/zero: more than 1,048,576 bytes; files are at most 1,048,576 bytes "
@@ -84,13 +83,34 @@ def test_dev_zero_is_refused_at_the_file_limit(args: tuple[str, ...]) -> None:
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-def test_dev_zero_as_responses_is_one_line_too_long() -> None:
+@pytest.mark.parametrize(
+    ("args", "reads"),
+    [
+        (
+            ("agreement", "/dev/zero"),
+            "agreement reads an annotators.jsonl (as lexsub compile writes)",
+        ),
+        (
+            ("compile", "/dev/zero", "--out", "/nowhere"),
+            "compile reads a responses file (one answer a line, as lexsub export writes)",
+        ),
+    ],
+)
+def test_dev_zero_is_named_before_anything_is_read(args: tuple[str, ...], reads: str) -> None:
+    """What the file is, from its first bytes only (scoring.formats.sniff), in one line."""
+    status, _, err = lexsub(*args)
+    assert (status, err) == (1, f"Error: /dev/zero is not a text file; {reads}\n")
+
+
+def test_a_responses_line_past_the_limit_is_one_line_too_long(tmp_path: Path) -> None:
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text('{"annotator": "a", ' + " " * 5000 + '"x": 1}\n', encoding="utf-8")
     status, _, err = lexsub(
-        "compile", "/dev/zero", "--out", "/nowhere", LEXSUB_MAX_LINE_BYTES="4096"
+        "compile", str(responses), "--out", str(tmp_path / "out"), LEXSUB_MAX_LINE_BYTES="4096"
     )
     assert status == 1
     assert err == (
-        "Error: /dev/zero:1: a line of more than 4,096 bytes; lines are at most 4,096 bytes "
+        f"Error: {responses}:1: a line of more than 4,096 bytes; lines are at most 4,096 bytes "
         "(LEXSUB_MAX_LINE_BYTES)\n"
     )
 
@@ -121,10 +141,10 @@ def test_an_empty_benchmark_data_file_is_an_error(
 @pytest.mark.parametrize(
     ("args", "option", "program"),
     [
-        (("compare", str(GOLD), str(GOLD)), "--resamples", "python -m scoring.compare"),
-        (("compare", str(GOLD), str(GOLD)), "--trials", "python -m scoring.compare"),
-        (("agreement", "annotators.jsonl"), "--resamples", "python -m scoring.agreement"),
-        (("judgements", "judgements.jsonl"), "--permutations", "python -m scoring.judgements"),
+        (("compare", str(GOLD), str(GOLD)), "--resamples", "lexsub compare"),
+        (("compare", str(GOLD), str(GOLD)), "--trials", "lexsub compare"),
+        (("agreement", "annotators.jsonl"), "--resamples", "lexsub agreement"),
+        (("judgements", "judgements.jsonl"), "--permutations", "lexsub judgements"),
     ],
 )
 def test_resamples_past_a_million_are_refused(
