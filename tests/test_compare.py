@@ -395,6 +395,8 @@ def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
         "upper_bounds",
         "by_pos",
         "intervals",
+        "undefined_resamples",
+        "not_compared",
         "significance",
         "resampling",
     ]
@@ -403,6 +405,12 @@ def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
     assert board.intervals is not None
     assert (low, high) == board.intervals["a.best"]["best.R"] and low <= high
     assert body["significance"] == []  # a best and an oot file share no measure
+    assert body["not_compared"] == [{"a": "a.best", "b": "b.oot", "reason": "no measure in common"}]
+    # b.oot's mode precision is 1 on the only lemma where it attempts a modal item
+    # (happy.a); the 4 resamples of bright.a alone leave it undefined and are left out,
+    # not scored 0 (the interval was [0, 1]); auc likewise in 5
+    assert body["intervals"]["b.oot"]["oot.mode_P"] == [1.0, 1.0]
+    assert body["undefined_resamples"] == {"b.oot": {"oot.mode_P": 4, "auc": 5}}
     assert body["resampling"] == {
         "unit": "lemma",
         "resamples": 20,
