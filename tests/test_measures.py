@@ -649,8 +649,8 @@ def test_every_swords_measure_equals_its_hand_computed_value() -> None:
     # F of pooled counts where P = R = 0: undefined, for the one figure and the resampler
     nothing = swords["swords.strict_a_f@10"]
     assert nothing.figure([0, 3, 2]) is None
-    found = nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]]))
-    assert np.isnan(found[0]) and found[1] == pytest.approx(0.4)
+    resampled = nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]]))
+    assert np.isnan(resampled[0]) and resampled[1] == pytest.approx(0.4)
 
 
 def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> None:
