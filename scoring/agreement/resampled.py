@@ -279,5 +279,7 @@ def alpha_intervals(
         except (ValueError, ZeroDivisionError):
             found[name] = None
             continue
-        found[name] = [interval.low, interval.high]
+        bounds = interval.bounds  # weighted_interval refuses an undefined resample
+        assert bounds is not None
+        found[name] = list(bounds)
     return found
