@@ -25,11 +25,12 @@ import json
 import math
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, TextIO, cast
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.registry import benchmark_figures, listing
+from scoring.signature import with_provenance
 
 BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
@@ -109,6 +110,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     run: Callable[[argparse.Namespace], Report] = benchmark(args.benchmark).evaluate
     try:
         report = run(args)
+        # a generated system's provenance (lexsub generate llm) fixes its figures too
+        report = replace(report, signature=with_provenance(report.signature, args.system))
     except FAILURES as error:
         return fail(describe(error))
     if args.format == "json":

@@ -40,6 +40,18 @@ class Item:
     sentence: str
 
 
+def is_task_xml(data: bytes) -> bool:
+    """Whether a file's bytes are the task's XML (they start with ``<``) rather than a
+    TSAR-2022 / MLSP-2024 file."""
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
+def input_kind(path: str | os.PathLike[str]) -> str:
+    """``xml`` for the task's XML, ``tsar`` otherwise (what :func:`read_items` reads it as)."""
+    with open(path, "rb") as file:
+        return "xml" if is_task_xml(file.read(4096)) else "tsar"
+
+
 def read_items(path: str | os.PathLike[str]) -> tuple[Item, ...]:
     """The items of the task's XML (a file starting with ``<``) or of a TSAR-2022 /
     MLSP-2024 substitutes file (``SENTENCE<TAB>WORD…``); FormatError naming the file and
@@ -48,7 +60,7 @@ def read_items(path: str | os.PathLike[str]) -> tuple[Item, ...]:
     data = Path(path).read_bytes()
     if not data.strip():
         raise FormatError([f"{name}: the file is empty (the task's XML or a TSAR file)"])
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+    if is_task_xml(data):
         result = parse_lexsub_xml(data, name)
         return tuple(
             Item(lexelt.item, instance.id, lexelt.lemma, lexelt.pos, instance.head, instance.text)
