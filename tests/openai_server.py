@@ -10,7 +10,8 @@ each, then :attr:`FakeServer.default`:
 * ``"plain"``: the substitutes as a numbered list of text (a server ignoring the schema);
 * ``"prose"``: text without a list; ``"notjson"``: a body that is not JSON at all;
 * ``"429"``, ``"429-after"`` (with ``Retry-After: 1``), ``"500"``, ``"503"``, ``"401"``;
-* ``"slow"``: a reply after :attr:`FakeServer.delay` seconds (past the client's timeout).
+* ``"slow"``: a reply after :attr:`FakeServer.delay` seconds (past the client's timeout;
+  :attr:`FakeServer.most_in_flight` counts how many were waiting at once).
 
 ``refuse_json_schema`` makes it answer ``response_format.type == "json_schema"`` with an
 HTTP 500, as llama.cpp's Python server does.
@@ -36,7 +37,13 @@ class FakeServer:
         self.default = "ok"
         self.delay = 2.0
         self.refuse_json_schema = False
-        self.answer: Callable[[str], list[str]] = lambda message: ["bright", "clever", "smart"]
+        self.answer: Callable[[dict[str, Any]], list[str]] = lambda body: [
+            "bright",
+            "clever",
+            "smart",
+        ]
+        self.in_flight = 0
+        self.most_in_flight = 0
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.keep_requests = True
@@ -50,13 +57,16 @@ class FakeServer:
 
             def _send(self, status: int, body: str, headers: dict[str, str] | None = None) -> None:
                 data = body.encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (headers or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (its timeout): nothing to tell it
 
             def _authorised(self) -> bool:
                 if server.key is None:
@@ -104,9 +114,13 @@ class FakeServer:
                     self._send(200, "<html>Bad gateway</html>")
                     return
                 if action == "slow":
+                    with server.lock:
+                        server.in_flight += 1
+                        server.most_in_flight = max(server.most_in_flight, server.in_flight)
                     time.sleep(server.delay)
-                message = body["messages"][0]["content"]
-                words = server.answer(message)
+                    with server.lock:
+                        server.in_flight -= 1
+                words = server.answer(body)
                 if action == "plain":
                     content = "\n".join(f"{n}. {w}" for n, w in enumerate(words, 1))
                 elif action == "prose":

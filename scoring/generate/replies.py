@@ -66,14 +66,17 @@ def _from_json(value: Any) -> list[str] | None:
 
 
 def _from_text(text: str) -> list[str] | None:
+    """The pieces of a plain-text list: its lines, or the comma- or semicolon-separated
+    parts of its one line; None when a one-line reply has a piece too long to be a
+    candidate (prose) or when no line could be one."""
     lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1:
-        return lines
-    if lines and re.search(r"[,;]", lines[0]):
-        return re.split(r"[,;]", lines[0])
-    if lines and len(lines[0].split()) <= MAX_WORDS:
-        return lines
-    return None
+    if len(lines) == 1:
+        lines = re.split(r"[,;]", lines[0])
+        if any(clean(piece) is None for piece in lines):
+            return None
+    if not any(clean(line) is not None for line in lines):
+        return None
+    return lines
 
 
 def parse_reply(content: str) -> list[str] | None:
