@@ -42,6 +42,8 @@ class FakeServer:
             "clever",
             "smart",
         ]
+        self.handling = 0.0
+        """Seconds spent inside the handler of /chat/completions (reading to replying)."""
         self.in_flight = 0
         self.most_in_flight = 0
         self.requests: list[dict[str, Any]] = []
@@ -88,6 +90,15 @@ class FakeServer:
                     self._send(404, '{"error": "not found"}')
 
             def do_POST(self) -> None:
+                started = time.perf_counter()
+                try:
+                    self._post()
+                finally:
+                    spent = time.perf_counter() - started
+                    with server.lock:
+                        server.handling += spent
+
+            def _post(self) -> None:
                 length = int(self.headers.get("Content-Length", "0"))
                 raw = self.rfile.read(length)
                 body = json.loads(raw)
