@@ -19,9 +19,10 @@ What it measures
    ``lexsub generate llm … --format tsar`` is run as a child process, interpreter start and
    LemmInflect's loading included, against an endpoint that must not be asked (the server
    fails the bench if it gets a request). Wall time and the child's peak resident set
-   (``os.wait4``) at a tenth, a half and all of the items show how memory grows; the
-   pipeline's own peak (``tracemalloc``, in-process, the items read beforehand) shows
-   that what grows is the items read, not the run. Target: under 20 s.
+   (``os.wait4``) at a tenth, a half and all of the items show whether memory grows with
+   the items (the TSAR file is read a chunk at a time); the pipeline's own peak
+   (``tracemalloc``, in-process, the items read beforehand) is shown too. Target: under
+   20 s, memory flat.
 
 How to run (from the repository root)
 -------------------------------------

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from scoring.formats import FormatError
 from scoring.generate.cli import run
 from scoring.generate.client import Endpoint, EndpointError, ServerError
+from scoring.generate.items import CHUNK, count_items, iter_items, read_items
 from scoring.generate.replies import SCHEMA, parse_reply, rank_samples
 from tests.openai_server import FakeServer
 
@@ -375,6 +377,21 @@ def test_the_cache_is_one_sqlite_file(server: FakeServer, data: Path, tmp_path: 
         "prompt_tokens": 10,
         "completion_tokens": 5,
     }
+
+
+def test_a_tsar_file_is_read_a_chunk_at_a_time_as_read_items_reads_it(tmp_path: Path) -> None:
+    path = tmp_path / "items.tsv"
+    lines = ["\ufeffS 0 w.\tw"] + [f"S {n} w.\tw\tx" for n in range(1, CHUNK + 10)]
+    path.write_bytes("\r\n".join(lines[:500]).encode() + b"\r" + "\n".join(lines[500:]).encode())
+    assert count_items(path) == CHUNK + 10
+    assert list(iter_items(path)) == list(read_items(path))
+    lines[CHUNK + 3] = "no tab here"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=f"items.tsv:{CHUNK + 4}: 'no tab here' has no tab"):
+        count_items(path)
+    path.write_text(" \n\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="the file is empty"):
+        count_items(path)
 
 
 def test_the_endpoint_url_must_be_http() -> None:

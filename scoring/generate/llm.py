@@ -5,10 +5,11 @@ into a prompt (:mod:`scoring.generate.prompt`), sent to an OpenAI-compatible end
 
 Items go through in chunks of :data:`CHUNK`: a chunk's cached replies are read at once,
 its other requests run on at most ``concurrency`` threads, and its answers are written
-before the next chunk starts, so memory stays the same whatever the number of items and
-an interrupted run keeps every reply it had. With ``samples`` K each item is asked K
-times (seed, when given, ``seed + k`` for sample k); candidates are ranked by how many
-samples gave them, then by the model's order (:func:`replies.rank_samples`).
+before the next chunk starts, so the run's memory stays the same whatever the number of
+items (a TSAR file is read a chunk at a time too, :func:`items.iter_items`; the task's XML
+is read whole) and an interrupted run keeps every reply it had. With ``samples`` K each
+item is asked K times (seed, when given, ``seed + k`` for sample k); candidates are
+ranked by how many samples gave them, then by the model's order (:func:`replies.rank_samples`).
 
 A reply that holds no list is asked about once more (the model's reply and a reminder of
 the format); after that, or when the server fails every retry, the item is left empty
@@ -20,9 +21,10 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -132,9 +134,10 @@ def ask(endpoint: Endpoint, body: dict[str, Any]) -> Outcome:
     return outcome
 
 
-def _chunks(items: Sequence[Item], size: int) -> Iterator[Sequence[Item]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
 
 
 @dataclass
@@ -231,7 +234,7 @@ class Run:
         if outcome.failure is not None:
             tally.failures[outcome.failure] += 1
 
-    def write(self, items: Sequence[Item], format: str, out: TextIO) -> None:
+    def write(self, items: Iterable[Item], format: str, out: TextIO) -> None:
         """Answer ``items`` a chunk at a time, writing each chunk's lines to ``out``."""
         with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
             for chunk in _chunks(items, CHUNK):
@@ -290,7 +293,7 @@ def write_provenance(out: str | os.PathLike[str], content: dict[str, Any]) -> Pa
     return path
 
 
-def run_to_file(run: Run, items: Sequence[Item], format: str, out: str) -> dict[str, Any]:
+def run_to_file(run: Run, items: Iterable[Item], format: str, out: str) -> dict[str, Any]:
     """Answer ``items`` into ``out`` (written to ``OUT.part``, renamed when complete) and
     write the provenance file beside it; the provenance."""
     started = time.perf_counter()

@@ -17,7 +17,7 @@ def run_llm(args: argparse.Namespace) -> int:
     from annotate.sources.language import iso639_1, language_name
     from scoring.generate.cache import ReplyCache, default_folder
     from scoring.generate.client import Endpoint, EndpointError
-    from scoring.generate.items import input_kind, read_items
+    from scoring.generate.items import count_items, input_kind, iter_items
     from scoring.generate.llm import Parameters, Run, run_to_file
     from scoring.generate.progress import progress_bar
     from scoring.generate.prompt import PromptError, default_prompt, load_prompt
@@ -26,7 +26,7 @@ def run_llm(args: argparse.Namespace) -> int:
     try:
         language = iso639_1(args.language)
         endpoint = Endpoint.from_environment(args.base_url, timeout=args.timeout)
-        items = read_items(args.data)
+        count = count_items(args.data)  # every line checked before any request
         task = args.task or ("substitution" if input_kind(args.data) == "xml" else "simplification")
         prompt = load_prompt(args.prompt or default_prompt(task))
         temperature = args.temperature
@@ -45,10 +45,10 @@ def run_llm(args: argparse.Namespace) -> int:
             lemminflect_lemmas(),
             language_name(language),
             args.concurrency,
-            progress_bar(len(items) * args.samples, unit),
+            progress_bar(count * args.samples, unit),
         )
         try:
-            content = run_to_file(run, items, args.format, args.out)
+            content = run_to_file(run, iter_items(args.data), args.format, args.out)
         finally:
             cache.close()
     except (EndpointError, PromptError) as error:
