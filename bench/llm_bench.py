@@ -121,7 +121,10 @@ def replay_child(data: Path, url: str, cache_folder: Path, out: Path) -> tuple[f
     return wall, usage.ru_maxrss / 1024
 
 
-def replay(count: int, folder: Path) -> None:
+def replay(count: int, folder: Path) -> str:
+    """The command replaying a tenth, a half and all of ``count`` items. The caches are
+    filled by a child (``--fill``), so that this process stays small: a child's peak
+    resident set (``ru_maxrss``) counts its parent's at the fork."""
     with FakeServer() as server:
         server.default = "401"  # any request to /chat/completions is a failure
         sizes = sorted({max(1, count // 10), max(1, count // 2), count})
@@ -130,40 +133,51 @@ def replay(count: int, folder: Path) -> None:
             write_items(data, size)
             cache_folder = folder / f"cache-{size}"
             started = time.perf_counter()
-            fill(data, server.url, cache_folder)
+            filling = [sys.executable, "-m", "bench.llm_bench", "--fill", str(data)]
+            subprocess.run([*filling, str(cache_folder), server.url], check=True)
             filled = time.perf_counter() - started
             wall, rss = replay_child(data, server.url, cache_folder, folder / f"out-{size}.tsv")
             print(
                 f"replay {size:>7} items: {wall:6.2f} s wall, peak RSS {rss:6.1f} MiB "
                 f"(cache filled in {filled:.1f} s, not timed)"
             )
-        # the pipeline's own memory, the items read beforehand
-        data = folder / f"replay-{count}.tsv"
-        for size in sizes:
-            items = read_items(data)[:size]
-            cache = ReplyCache(folder / f"cache-{count}")
-            run = make_run(server.url, cache)
-            tracemalloc.start()
-            with open(os.devnull, "w", encoding="utf-8") as discard:
-                run.write(items, "tsar", discard)
-            peak = tracemalloc.get_traced_memory()[1]
-            tracemalloc.stop()
-            cache.close()
-            print(f"pipeline peak (tracemalloc), {size:>7} items: {peak / 2**20:6.2f} MiB")
+        return server.url
+
+
+def pipeline_memory(count: int, folder: Path, url: str) -> None:
+    """The run's own peak Python memory (``tracemalloc``) over a tenth, a half and all of
+    the items read beforehand (the caches :func:`replay` filled)."""
+    data = folder / f"replay-{count}.tsv"
+    for size in sorted({max(1, count // 10), max(1, count // 2), count}):
+        items = read_items(data)[:size]
+        cache = ReplyCache(folder / f"cache-{count}")
+        run = make_run(url, cache)  # the endpoint the caches were filled for (not asked)
+        tracemalloc.start()
+        with open(os.devnull, "w", encoding="utf-8") as discard:
+            run.write(items, "tsar", discard)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        cache.close()
+        print(f"pipeline peak (tracemalloc), {size:>7} items: {peak / 2**20:6.2f} MiB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=2000)
     parser.add_argument("--items", type=int, default=100_000)
+    parser.add_argument("--fill", nargs=3, metavar=("DATA", "CACHE", "URL"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.fill:
+        fill(Path(args.fill[0]), args.fill[2], Path(args.fill[1]))
+        return
     for name, value in machine_facts():
         print(f"{name}: {value}")
     print(f"load: {load_average()}")
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
+        url = replay(args.items, folder)  # first, while this process is small
         overhead(args.requests, folder)
-        replay(args.items, folder)
+        pipeline_memory(args.items, folder, url)
     print(f"load after: {load_average()}")
 
 
