@@ -58,6 +58,20 @@ class ReplyCache:
             row = self._db.execute("SELECT value FROM reply WHERE key = ?", (key,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def get_many(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """The stored replies of ``keys`` that are present (one query per 500 keys: a
+        chunk of items is looked up at once)."""
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), 500):
+            part = keys[start : start + 500]
+            marks = ",".join("?" * len(part))
+            with self._lock:
+                rows = self._db.execute(
+                    f"SELECT key, value FROM reply WHERE key IN ({marks})", part
+                ).fetchall()
+            found.update((key, dict(json.loads(value))) for key, value in rows)
+        return found
+
     def put(self, key: str, value: Mapping[str, Any]) -> None:
         """Store a reply at once (an interrupted run keeps it)."""
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))

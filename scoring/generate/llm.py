@@ -180,23 +180,26 @@ class Run:
         samples = self.parameters.samples
         results: list[list[list[str] | None]] = [[None] * samples for _ in items]
         pending: list[tuple[int, int, str, Future[Outcome]]] = []
+        asked: list[tuple[int, int, str, str]] = []
         for index, item in enumerate(items):
             message = self.prompt.render(item, self.language_name, self.parameters.language)
             for sample in range(samples):
-                key = self._key(item, message, sample)
-                stored = self.cache.get(key)
-                if stored is not None:
-                    self.tally.cached += 1
-                    self.tally.cached_prompt_tokens += int(stored.get("prompt_tokens", 0))
-                    self.tally.cached_completion_tokens += int(stored.get("completion_tokens", 0))
-                    results[index][sample] = list(stored["candidates"])
-                    self._step()
-                    continue
-                if not self._checked:
-                    self.endpoint.check_model(self.parameters.model)
-                    self._checked = True
-                body = self.parameters.body(message, sample)
-                pending.append((index, sample, key, pool.submit(ask, self.endpoint, body)))
+                asked.append((index, sample, message, self._key(item, message, sample)))
+        stored = self.cache.get_many([key for *_, key in asked])
+        for index, sample, message, key in asked:
+            hit = stored.get(key)
+            if hit is not None:
+                self.tally.cached += 1
+                self.tally.cached_prompt_tokens += int(hit.get("prompt_tokens", 0))
+                self.tally.cached_completion_tokens += int(hit.get("completion_tokens", 0))
+                results[index][sample] = list(hit["candidates"])
+                self._step()
+                continue
+            if not self._checked:
+                self.endpoint.check_model(self.parameters.model)
+                self._checked = True
+            body = self.parameters.body(message, sample)
+            pending.append((index, sample, key, pool.submit(ask, self.endpoint, body)))
         try:
             for index, sample, key, future in pending:
                 outcome = future.result()

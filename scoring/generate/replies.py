@@ -119,6 +119,8 @@ def rank_samples(samples: Sequence[Sequence[str]]) -> list[str]:
     >>> rank_samples([["a", "b", "c"], ["b", "c"], ["c", "b", "d"]])
     ['b', 'c', 'a', 'd']
     """
+    if len(samples) == 1:
+        return list(samples[0])  # its own order (its repeats were dropped when read)
     counts: dict[str, int] = {}
     places: dict[str, float] = {}
     first: dict[str, int] = {}
