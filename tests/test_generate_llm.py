@@ -179,6 +179,21 @@ def test_a_broken_prompt_template(
     )
 
 
+def test_without_jinja2_one_line_names_the_extra(
+    server: FakeServer,
+    data: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setitem(sys.modules, "jinja2", None)  # import jinja2 raises ImportError
+    assert _generate(server, data, tmp_path / "o") == 1
+    assert capsys.readouterr().err == (
+        "Error: lexsub generate llm reads its prompt with Jinja2: "
+        "pip install 'lexsub[models]' (or pip install jinja2)\n"
+    )
+
+
 # --- the protocol's failure modes ------------------------------------------------------
 
 
