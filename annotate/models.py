@@ -35,6 +35,20 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """``moment`` with its zone: every time is stored in UTC, and SQLite gives it back
+    without its offset (PostgreSQL with it), so a time read back without one is UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def shown_time(moment: datetime | None, format: str = "%Y-%m-%d %H:%M") -> str:
+    """``moment`` as the pages show a time: in UTC, which they say (``2026-12-02 04:36
+    UTC``); '' for no time. The templates' ``when`` filter."""
+    if moment is None:
+        return ""
+    return f"{aware(moment).astimezone(UTC).strftime(format)} UTC"
+
+
 def new_session_token() -> str:
     """A fresh random session token (43 characters, 256 bits)."""
     return secrets.token_urlsafe(32)
@@ -83,6 +97,15 @@ class User(UserMixin, db.Model):  # type: ignore[name-defined,misc]
     started_at: Mapped[datetime | None] = mapped_column(nullable=True)
     comprehension_failures: Mapped[int] = mapped_column(default=0, server_default="0")
     screened_out_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    # Finishing (annotate.services.finishing): when the participant's sentences were first
+    # all answered, what that decided (``completed``: the completion code; ``blocked``:
+    # the check score was under a threshold that blocks) and the check score then
+    # (matched of answered). The decision stands: later edits change the score shown
+    # beside it, never the code.
+    finished_at: Mapped[datetime | None] = mapped_column(nullable=True)
+    finish_decision: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    finish_matched: Mapped[int | None] = mapped_column(nullable=True)
+    finish_answered: Mapped[int | None] = mapped_column(nullable=True)
 
     def get_id(self) -> str:  # what flask-login keeps in the session cookie
         return self.session_token
@@ -156,6 +179,17 @@ class Dataset(db.Model):  # type: ignore[name-defined,misc]
     check_threshold: Mapped[int | None] = mapped_column(nullable=True)
     check_action: Mapped[str] = mapped_column(String(8), default="warn", server_default="warn")
     speeder_seconds: Mapped[int | None] = mapped_column(nullable=True)
+    # What participants see (annotate.services.study): the study's public title (empty:
+    # "Study", never the dataset's internal name); the platform whose id format a
+    # participant id must have (``prolific``, ``mturk``, ``other``: any id); where a
+    # closed study's link sends a participant back (a Prolific return URL; none: the
+    # screen-out code, if any).
+    public_title: Mapped[str] = mapped_column(String(200), default="", server_default="")
+    platform: Mapped[str] = mapped_column(String(16), default="other", server_default="other")
+    return_url: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # The token of the study link while it is closed: the link then says "This study is
+    # closed" (never a bare 404), and opening the study again opens the same link.
+    closed_token: Mapped[str | None] = mapped_column(String(64), unique=True, nullable=True)
     # The study's language, an ISO 639-1 code: it picks the lemmatiser, the
     # annotator pages' catalogue and their ``lang`` attribute.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
@@ -456,3 +490,19 @@ class LabelRevision(db.Model):  # type: ignore[name-defined,misc]
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     label: Mapped[str] = mapped_column(String(32))
     saved_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class DatasetDeletion(db.Model):  # type: ignore[name-defined,misc]
+    """A deleted dataset, kept as an audit line: its name, who deleted it and when, and how
+    much went with it (:func:`annotate.services.datasets.delete_dataset`). Any organiser
+    may delete any dataset; the organisers' dashboard lists the latest deletions."""
+
+    __tablename__ = "dataset_deletions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_name: Mapped[str] = mapped_column(String(120))
+    deleted_by: Mapped[str] = mapped_column(String(80))
+    deleted_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    answers: Mapped[int] = mapped_column(default=0)
+    sentences: Mapped[int] = mapped_column(default=0)
+    accounts: Mapped[int] = mapped_column(default=0)

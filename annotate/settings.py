@@ -173,6 +173,12 @@ SETTINGS: tuple[Setting, ...] = (
         "20 per minute",
         "log-in attempts per client address and per username (and study links per address)",
     ),
+    Setting(
+        ("ADMISSION_LIMIT",),
+        "LEXSUB_ADMISSION_LIMIT",
+        "10 per hour",
+        "participant accounts a study link makes per client address",
+    ),
     Setting(("MAX_CONTENT_LENGTH",), None, 64 * MIB, "the largest upload", shown=f"{64} MiB"),
     Setting(
         ("IMPORT_LIMITS",),

@@ -30,7 +30,14 @@ from collections.abc import Sequence
 from pathlib import PurePath
 from typing import TextIO
 
-from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.command import (
+    FAILURES,
+    MAX_RESAMPLES,
+    RESAMPLES_HELP,
+    ArgumentParser,
+    describe,
+    fail,
+)
 from scoring.formats.gold import read_readings
 from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
@@ -88,8 +95,13 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "it with SWORDS' own figures, beside the others (as their ranked candidates)",
     )
     parser.add_argument("--k", type=float, default=1.0, help="weighted precision's penalty")
-    parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--trials", type=int, default=1000)
+    parser.add_argument("--resamples", type=int, default=1000, help=RESAMPLES_HELP)
+    parser.add_argument(
+        "--trials",
+        type=int,
+        default=1000,
+        help=f"permutation trials (default 1000, at most {MAX_RESAMPLES:,})",
+    )
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--confidence", type=float, default=0.95)
     parser.add_argument(
@@ -108,6 +120,9 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"--k {args.k:g}: the penalty must be > 0")
     if args.resamples < 1 or args.trials < 1:
         parser.error("--resamples and --trials must be at least 1")
+    for option, value in (("--resamples", args.resamples), ("--trials", args.trials)):
+        if value > MAX_RESAMPLES:
+            parser.error(f"{option} {value}: it must be at most {MAX_RESAMPLES:,}")
     if not 0 < args.confidence < 1:
         parser.error(f"--confidence {args.confidence:g} must be between 0 and 1")
     return args

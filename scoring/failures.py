@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 USAGE_STATUS = 2
 ERROR_STATUS = 1
-READING: tuple[type[BaseException], ...] = (OSError, ValueError)
+READING: tuple[type[BaseException], ...] = (OSError, ValueError, MemoryError)
 """What reading and checking a file raise, a gzip file's failures aside
 (:func:`failures`)."""
 
@@ -34,10 +34,10 @@ def _gzip_failures() -> tuple[type[BaseException], ...]:
 
 def failures() -> tuple[type[BaseException], ...]:
     """What reading and checking a file raise: the file system's errors, a format broken
-    (``ValueError``: FormatError, TextError, JSON errors…), a truncated or corrupt gzip
-    file (:func:`_gzip_failures`). ``zlib`` is not loaded for it: the drop-in scorer
-    starts without the shared library (``except failures()`` is evaluated only when
-    something is raised)."""
+    (``ValueError``: FormatError, TextError, JSON errors…), memory running out, a
+    truncated or corrupt gzip file (:func:`_gzip_failures`). ``zlib`` is not loaded for
+    it: the drop-in scorer starts without the shared library (``except failures()`` is
+    evaluated only when something is raised)."""
     return (*READING, *_gzip_failures())
 
 
@@ -62,6 +62,8 @@ def describe(error: BaseException) -> str:
         if error.filename is not None:
             return f"cannot use {error.filename}: {error.strerror}"
         return error.strerror
+    if isinstance(error, MemoryError):
+        return "not enough memory to read the files (a file too large for this machine)"
     if isinstance(error, _gzip_failures()):
         return f"not a complete gzip file ({error})"
     return str(error) or type(error).__name__

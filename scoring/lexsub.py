@@ -63,6 +63,7 @@ COMMANDS: dict[str, Command] = {
         "annotate.compile", "run", "compile a gold from responses or a dataset", GOLD
     ),
     "report": _app("the methods paragraph of a dataset", GOLD),
+    "export-hf": _app("a gold as a Hugging Face dataset folder (Parquet, card)", GOLD),
     "agreement": Command(
         "scoring.agreement.__main__", "main", "agreement report on annotators.jsonl", GOLD
     ),
@@ -83,9 +84,9 @@ COMMANDS: dict[str, Command] = {
         SCORING,
     ),
     "convert": Command(
-        "scoring.benchmark.convert",
+        "annotate.convert",
         "main",
-        "convert gold and systems to and from SWORDS' JSON",
+        "convert gold and systems to and from SWORDS' JSON, gold to Hugging Face's",
         BENCHMARKS,
     ),
 }

@@ -34,9 +34,28 @@ def _anchored(kind: str, unicode: bool) -> re.Pattern[str]:
 
 
 def _exact(kind: str, unicode: bool) -> re.Pattern[str]:
-    """A ``kind`` line's pattern over one line, unanchored as score.pl's (compiled only
-    for a text with a line the anchored pattern does not match: :func:`_repair`)."""
-    return pattern(PATTERNS[kind], 0 if unicode else re.ASCII)
+    """A ``kind`` line's pattern over one line, unanchored as score.pl's, searched in
+    linear time (:data:`LINEAR`; compiled only for a text with a line the anchored pattern
+    does not match: :func:`_repair`)."""
+    return pattern(LINEAR[kind], 0 if unicode else re.ASCII)
+
+
+LINEAR = {
+    "gold": r"(?<![\w.])([\w.]++) (\S++) :: (.*)",
+    "best": r"(?<![\w.])([\w.]++) (\S++) :: (.*)",
+    "oot": r"(?<![\w.])([\w.]++) (\S++) ::: (.*)",
+}
+""":data:`PATTERNS` as :func:`_repair` searches them: the same match, in linear time.
+
+Searched as written, ``([\\w.]+) (\\S+) :: (.*)`` is quadratic: from each position of a
+run of ``[\\w.]`` the engine takes the rest of the run and gives it back a character at a
+time looking for the space (``lexsub score`` took 46 s on a 100 KB line of letters). Every
+start inside a run reaches the same end (the character after a run is not in it, so only
+the whole rest of the run can be followed by the space), so the first start that can match
+is a run's first character (``(?<![\\w.])``); and neither group gives anything back
+(``++``): only a whole run of ``[\\w.]``, or of ``\\S``, can be followed by a space. The
+groups are the unanchored pattern's (tests/test_lines_linear.py checks it on random
+lines; bench/linear_bench.py times it)."""
 
 
 NONSPACE = lazy(r"\S", re.ASCII)

@@ -21,8 +21,10 @@ from scoring.measures.multiword import MultiwordItem, row
 from scoring.registry import figure
 from scoring.types import Rules
 
-# score.pl's multiword patterns; \s may not cross lines, so these run line by line.
-MW_LINE = re.compile(r"([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$", re.ASCII)
+# score.pl's multiword pattern, ([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$, written to be searched in
+# linear time with the same match (scoring.lines.LINEAR says how); \s may not cross lines,
+# so it runs line by line.
+MW_LINE = re.compile(r"(?<![\w.])([\w.]++)\s++(\d++)\s*+::\s*(.*)\s*$", re.ASCII)
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from scoring import TYPE_CHECKING
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.failures import USAGE_STATUS, describe, fail, failures, version_line
-from scoring.files import not_utf8, without_mark
+from scoring.files import not_utf8, read_bounded, without_mark
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import encode, read_text, split_lines
@@ -282,8 +282,7 @@ def _mixup(options: Options) -> str | None:
 def check_utf8(path: str) -> None:
     """Raise :class:`FormatError` naming ``FILE:LINE`` of every line that is not UTF-8
     (``--strict``: the compat reader would keep such bytes as they are)."""
-    with open(path, "rb") as file:
-        data = without_mark(file.read(), path)
+    data = without_mark(read_bounded(path, lines=True), path)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:

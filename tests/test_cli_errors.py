@@ -421,8 +421,8 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], list[str]]] = {
 }
 # files some commands read as what they are: no lines at all, or (score.pl's rules and the
 # fixed ones) no line that looks like a gold line, which both ignore: figures n/a, status 0
+# (an empty benchmark data file is an error: tests/test_cli_limits.py)
 READ_AS_NOTHING = {
-    ("lexsub-benchmark semeval07", "empty"),
     ("annotate.gold.split", "empty"),
     *(("lexsub-score gold --fixed", kind) for kind in ("empty", "binary", "deep json")),
     ("lexsub-score gold --fixed", "long number"),

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from scoring.files import TooLarge
 from scoring.formats import FormatError
 from scoring.generate.cli import run
 from scoring.generate.client import Endpoint, EndpointError, ServerError
@@ -406,6 +407,21 @@ def test_a_tsar_file_is_read_a_chunk_at_a_time_as_read_items_reads_it(tmp_path: 
         count_items(path)
     path.write_text(" \n\n", encoding="utf-8")
     with pytest.raises(FormatError, match="the file is empty"):
+        count_items(path)
+
+
+def test_a_tsar_file_past_the_reading_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "items.tsv"
+    path.write_text("S.\tw\n" + "x" * 40 + "\tw\n", encoding="utf-8")
+    monkeypatch.setenv("LEXSUB_MAX_LINE_BYTES", "30")
+    with pytest.raises(TooLarge, match=r"items.tsv:2: a line of more than 30 bytes"):
+        count_items(path)
+    monkeypatch.setenv("LEXSUB_MAX_LINE_BYTES", "100")
+    assert count_items(path) == 2
+    monkeypatch.setenv("LEXSUB_MAX_FILE_BYTES", "20")
+    with pytest.raises(TooLarge, match=r"items.tsv: more than 20 bytes"):
         count_items(path)
 
 

@@ -94,7 +94,7 @@ def test_more_instances_than_the_limit_are_refused_at_the_first_too_many() -> No
 
 def test_a_plain_file_past_the_unpacked_size_is_refused() -> None:
     assert refused(TSV, "t.tsv", Limits(unpacked=len(TSV) - 1)) == (
-        f"t.tsv: holds more than {(len(TSV) - 1) / 2**20:g} MiB (the most imported)"
+        f"t.tsv: holds more than {len(TSV) - 1:,} bytes (the most read)"
     )
     assert parse_source(TSV, "t.tsv", limits=Limits(unpacked=len(TSV))).n_instances == 1
 

@@ -622,6 +622,6 @@ def test_gzip_that_unpacks_too_far_is_refused() -> None:
     bomb = gzip.compress(b"id,lexelt,sentence\n" + b"\n" * (2 * 2**20))  # blank lines
     assert len(bomb) < 10_000
     assert str(refused(bomb, "b.csv.gz", limits=Limits(unpacked=2 * 2**20))) == (
-        "b.csv.gz: unpacks to more than 2 MiB (the most imported)"
+        "b.csv.gz: unpacks to more than 2 MiB (the most read)"
     )
     assert parse_source(gzip.compress(TSV), "t.gz").n_instances == 1  # below the limit

@@ -106,3 +106,27 @@ def test_shared_files_match_the_official_script(case: str, tmp_path: Path) -> No
     result = score(read_lcp(gold), read_lcp(predictions))
     for metric in METRICS:
         assert result.metrics[metric] == pytest.approx(RECORDED[case][metric], abs=1e-12), metric
+
+
+def test_two_items_give_scipy_s_exact_pearson() -> None:
+    """SciPy's pearsonr returns the sign of the two differences' product for two items:
+    exactly 1.0 (the arithmetic of more items gives 0.9999999999999998 for these)."""
+    from scoring.benchmark.lcp import pearson
+
+    assert pearson([0.12, 0.31], [0.5, 0.77]) == 1.0
+    assert pearson([0.2, 0.4], [0.9, 0.1]) == -1.0
+
+
+def test_one_item_gives_no_figure_and_says_why(tmp_path: Path) -> None:
+    (tmp_path / "g.tsv").write_text("a\t0.25\n", encoding="utf-8")
+    (tmp_path / "p.tsv").write_text("a\t0.5\n", encoding="utf-8")
+    out = io.StringIO()
+    args = ["lcp", str(tmp_path / "p.tsv"), "--data", str(tmp_path / "g.tsv")]
+    assert main([*args, "--format", "json"], out) == 0
+    data = json.loads(out.getvalue())
+    assert (data["pearson"], data["spearman"], data["r2"]) == (None, None, None)
+    assert (data["mae"], data["mse"]) == (0.25, 0.0625)
+    assert data["notes"] == [
+        "one item: Pearson, Spearman and R2 are undefined (SciPy's pearsonr stops with a "
+        "ValueError, so the script stops there; scikit-learn's R2 is nan)"
+    ]

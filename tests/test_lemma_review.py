@@ -163,3 +163,87 @@ def test_a_decision_for_a_lexelt_the_gold_cannot_hold_is_refused(
         "Error: lexelt 'bright a.a': a lexelt holds no white space (the gold line separates "
         "'LEXELT ID ::' by spaces): write 'bright_a.a'\n",
     )
+
+
+def test_an_irregular_form_another_answer_explains_is_proposed() -> None:
+    from annotate.gold import Decision, Decisions
+    from annotate.gold.lemmatisation import IDENTITY, lemminflect_lemmatiser
+    from annotate.gold.review import FormUse, IrregularForm, irregular_forms
+
+    uses = (
+        FormUse("fall", "drop.v", 2, ("1", "2"), "fall"),
+        FormUse("fallen", "drop.v", 1, ("3",), "fall"),
+        FormUse("fell", "drop.v", 1, ("2",), "fell"),
+        FormUse("fall", "autumn.n", 1, ("5",), "fall"),
+        FormUse("fell", "autumn.n", 1, ("5",), "fell"),  # not an inflection of the noun
+    )
+    lemminflect = lemminflect_lemmatiser()
+    assert irregular_forms(uses, Decisions(), lemminflect) == (
+        IrregularForm("fell", "drop.v", "fall", 1, ("2",)),
+    )
+    kept = Decisions((Decision("fell", "reject", None, "drop.v"),))
+    assert irregular_forms(uses, kept, lemminflect) == ()  # decided: no longer proposed
+    assert irregular_forms(uses, Decisions(), IDENTITY) == ()  # no inflections known
+
+
+def test_accept_all_proposed_in_one_action_each_listed_and_reversible(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    from tests.conftest import answer, make_user
+
+    make_user(answered, "dan")
+    make_user(answered, "eve")
+    answer(answered, "dan", {"3": {"sub1": "fell"}})
+    answer(answered, "eve", {"3": {"sub1": "fall"}})
+    login(client, "boss")
+    page = client.get(f"/organiser/datasets/{dataset}/lemmas").get_data(as_text=True)
+    irregular = page.split('id="irregular-table"', 1)[1].split("</table>", 1)[0]
+    rows = [
+        " ".join(re.sub(r"<[^>]+>", " ", row).split())
+        for row in re.findall(r"<tr>(.*?)</tr>", irregular, re.DOTALL)
+    ]
+    assert rows[1:] == ["fell stand.n.v fall 1 3 Accept Keep"]
+    assert "2 proposals undecided." in page
+    assert "stand.n.v 3 :: bear 2;tolerate 2;fall 1;fell 1;" in _gold(client, dataset)
+    page = client.post(
+        f"/organiser/datasets/{dataset}/lemmas",
+        data={"action": "accept-all"},
+        follow_redirects=True,
+    ).get_data(as_text=True)
+    assert (
+        "2 proposals accepted: tolerated → tolerate, fell → fall [stand.n.v]. Each is "
+        "listed below: decide again to undo one."
+    ) in page
+    assert 'id="irregular-table"' not in page and ">Accept all proposed</button>" not in page
+    changes = " ".join(re.sub(r"<[^>]+>", " ", page.split('id="changes"')[1]).split())
+    assert "tolerated tolerate accept → tolerate 2" in changes
+    assert "fell fell correct → fall 1" in changes
+    assert "stand.n.v 3 :: bear 2;fall 2;tolerate 2;" in _gold(client, dataset)
+    # each is reversible: fell kept as typed again
+    client.post(
+        f"/organiser/datasets/{dataset}/lemmas",
+        data={"surface": "fell", "action": "reject", "lexelt": "stand.n.v"},
+    )
+    assert "stand.n.v 3 :: bear 2;tolerate 2;fall 1;fell 1;" in _gold(client, dataset)
+
+
+def test_a_correction_of_a_form_no_answer_contains_is_refused(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    from annotate.extensions import db
+    from annotate.models import LemmaDecision
+
+    login(client, "boss")
+    for surface, lexelt, where in (("cleverr", "", ""), ("clever", "stand.n.v", " for stand.n.v")):
+        page = client.post(
+            f"/organiser/datasets/{dataset}/lemmas",
+            data={"surface": surface, "action": "correct", "lemma": "smart", "lexelt": lexelt},
+            follow_redirects=True,
+        ).get_data(as_text=True)
+        assert (
+            f"no answer contains the form &#39;{surface}&#39;{where}: a correction names a "
+            "form of the responses as the list of every form shows it (after normalisation)"
+        ) in page
+        assert "stored." not in page
+    with answered.app_context():
+        assert db.session.query(LemmaDecision).count() == 0

@@ -374,7 +374,7 @@ def test_a_corrupt_gzip_file_is_a_failure_with_or_without_zlib_loaded() -> None:
     )
     done = bare_python(code, check=True)
     assert done.stdout.splitlines() == [
-        "['EOFError', 'OSError', 'ValueError'] False",
-        "['EOFError', 'OSError', 'ValueError', 'error'] not a complete gzip file",
+        "['EOFError', 'MemoryError', 'OSError', 'ValueError'] False",
+        "['EOFError', 'MemoryError', 'OSError', 'ValueError', 'error'] not a complete gzip file",
         "True",
     ]

@@ -40,7 +40,7 @@ def declared() -> set[tuple[str, str, str]]:
 
 
 def test_the_deploy_page_documents_exactly_the_settings_with_their_defaults() -> None:
-    assert len(declared()) == len(SETTINGS) == 17
+    assert len(declared()) == len(SETTINGS) == 18
     assert documented() == declared()
 
 

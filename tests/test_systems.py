@@ -42,8 +42,10 @@ def upload(
 
 
 def ranked_names(html: str, kind: str) -> list[str]:
-    table = html.split(f'id="leaderboard-{kind}"', 1)[1].split("</table>", 1)[0]
-    return re.findall(r'<a href="#system-\d+">([^<]+)</a>', table)
+    """The systems of ``kind`` in the one ranking table, in its order."""
+    table = html.split('id="ranking"', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(rf'<tr class="kind-{kind}">(.*?)</tr>', table, re.DOTALL)
+    return [re.findall(r'<a href="#system-\d+">([^<]+)</a>', row)[0] for row in rows]
 
 
 def test_uploads_stay_ranked_after_a_reload(
@@ -208,7 +210,18 @@ def test_rescore_against_a_new_gold_and_delete(
         data={"system": str(system_id)},
         follow_redirects=True,
     ).get_data(as_text=True)
+    # Delete asks first: the system is still stored
+    assert "<h1>Delete good.best?</h1>" in page and 'name="confirm" value="yes"' in page
+    with answered.app_context():
+        assert db.session.query(SystemRun).count() == 1
+    page = client.post(
+        f"/organiser/datasets/{dataset}/scores/delete",
+        data={"system": str(system_id), "confirm": "yes"},
+        follow_redirects=True,
+    ).get_data(as_text=True)
     assert "good.best deleted." in page and "No system stored yet." in page
+    with answered.app_context():
+        assert db.session.query(SystemRun).count() == 0
     page = client.post(
         f"/organiser/datasets/{dataset}/scores/delete",
         data={"system": "999"},
@@ -291,4 +304,81 @@ def test_a_swords_result_is_scored_on_the_page(
     login(client, "boss")
     page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
     assert ranked_names(page, "swords") == ["s.json"]
-    assert "swords files, ranked by swords.strict_a_f@10" in page
+    assert "swords files ranked by swords.strict_a_f@10" in page
+
+
+def test_an_upload_with_the_bytes_of_a_stored_system_stores_nothing(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    from annotate.extensions import db
+    from annotate.models import SystemRun
+
+    login(client, "boss")
+    upload(client, dataset, (GOOD, "good.best"))
+    with answered.app_context():
+        before = db.session.query(SystemRun).count()
+        stored_on = db.session.query(SystemRun).one().uploaded_at
+    html = upload(client, dataset, (GOOD, "again.best"), fixed=True)
+    assert (
+        f"Not stored: again.best has the same bytes as good.best, stored on "
+        f"{stored_on:%Y-%m-%d %H:%M} (compat rules): nothing stored"
+    ) in html
+    with answered.app_context():
+        assert (before, db.session.query(SystemRun).count()) == (1, 1)
+    assert "again.best" not in html.split("<h2>Leaderboard</h2>")[1].replace("Not stored", "")
+
+
+def test_a_file_that_answers_none_of_the_gold_items_is_refused(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    from annotate.extensions import db
+    from annotate.models import SystemRun
+
+    login(client, "boss")
+    html = upload(
+        client,
+        dataset,
+        (b"bright.a 7 :: clever\nstand.n.v 9 :: bear\n", "elsewhere.best"),
+        (b"bright.a 1 ::\nstand.n.v 3 ::\n", "empty.best"),
+    )
+    assert (
+        "Not scored: elsewhere.best answers none of the 2 items in T of the gold: its 2 "
+        "answered ids (&#39;7&#39;, &#39;9&#39;) are not in the gold (the gold&#39;s ids: "
+        "&#39;1&#39;, &#39;3&#39;): nothing stored"
+    ) in html
+    assert (
+        "Not scored: empty.best answers none of the 2 items in T of the gold: it gives no "
+        "answer (the gold&#39;s ids: &#39;1&#39;, &#39;3&#39;): nothing stored"
+    ) in html
+    with answered.app_context():
+        assert db.session.query(SystemRun).count() == 0
+
+
+def test_the_page_shows_the_ranking_first_and_collapses_the_rest(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    from annotate.extensions import db
+    from annotate.models import SystemRun
+
+    login(client, "boss")
+    upload(client, dataset, (GOOD, "good.best"), (HALF, "half.best"), (OOT, "o.oot"))
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    with answered.app_context():
+        signature = db.session.query(SystemRun).first().gold_signature  # type: ignore[union-attr]
+    main = page.split("<main>", 1)[1]
+    # the ranking comes before the upload form and each system's details
+    assert main.index('id="ranking"') < main.index('id="systems"') < main.index("Each system")
+    table = main.split('id="ranking"', 1)[1].split("</table>", 1)[0]
+    assert "best files ranked by best.R; oot files ranked by oot.R" in table
+    assert ranked_names(page, "best") == ["good.best", "half.best"]
+    assert ranked_names(page, "oot") == ["o.oot"]
+    half = re.search(r'<tr class="kind-best">((?:(?!</tr>).)*half\.best.*?)</tr>', table, re.S)
+    assert half is not None
+    cells = [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in half[1].split("</td>")]
+    assert cells[:6] == ["2", "half.best", "best", "best.R 16.67", "1 / 2 (50.0%)", "1 warning"]
+    # every signature only in a collapsed system section or behind a copy button
+    outside = re.sub(r"<details.*?</details>", "", main, flags=re.S)
+    assert signature not in re.sub(r'data-copy="[^"]*"', "", outside)
+    assert f'data-copy="{signature}"' in main
+    assert main.count("<details><summary>Figures") == 3
+    assert '<script src="/static/copy.js" defer></script>' in page

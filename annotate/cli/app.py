@@ -15,11 +15,7 @@ import click
 from flask import Flask
 from flask.cli import ScriptInfo
 
-DATABASE_OPTION = "--database-url"
-DATABASE_HELP = (
-    "The database: --database-url URL, else the DATABASE_URL variable, else the SQLite file "
-    "in the instance folder (LEXSUB_INSTANCE)."
-)
+from annotate.cli.common import DATABASE_OPTION
 
 
 def split_database_url(argv: Sequence[str]) -> tuple[str | None, list[str]]:

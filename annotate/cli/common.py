@@ -12,6 +12,13 @@ from annotate.services.rounds import dataset_named
 from annotate.services.rules import ServiceError
 from scoring.files import TextError, read_text
 
+DATABASE_OPTION = "--database-url"
+DATABASE_HELP = (
+    "The database: --database-url URL, else the DATABASE_URL variable, else the SQLite file "
+    "in the instance folder (LEXSUB_INSTANCE)."
+)
+"""Which database the app's commands use (``lexsub COMMAND --database-url URL``)."""
+
 
 def read_file(path: Path) -> str:
     """The text of ``path`` (UTF-8, or the rule it breaks, naming the file)."""

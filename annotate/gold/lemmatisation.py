@@ -42,6 +42,10 @@ class Lemmatiser:
     version: str
     candidates: Callable[[str, str], tuple[str, ...]]
     language: str = "en"
+    inflections: Callable[[str, str], frozenset[str]] | None = None
+    """``inflections(lemma, upos)``: every inflected form of ``lemma`` for the tag (the
+    lemma review proposes an irregular form that the lemmatiser keeps, *fell*, for the
+    lemma of another answer whose inflections hold it, *fall*); None when it knows none."""
 
     @property
     def label(self) -> str:
@@ -74,7 +78,18 @@ def lemminflect_lemmatiser(oov: bool = False) -> Lemmatiser:
             return tuple(known)
         return tuple(get_lemma(word, upos, lemmatize_oov=True))
 
-    return Lemmatiser("lemminflect", version("lemminflect") + ("+oov" if oov else ""), candidates)
+    all_inflections: Callable[..., dict[str, tuple[str, ...]]] = module.getAllInflections
+
+    def inflections(lemma: str, upos: str) -> frozenset[str]:
+        found = all_inflections(lemma, upos=upos)
+        return frozenset(form for forms in found.values() for form in forms)
+
+    return Lemmatiser(
+        "lemminflect",
+        version("lemminflect") + ("+oov" if oov else ""),
+        candidates,
+        inflections=inflections,
+    )
 
 
 def lemma_of_word(word: str, pos: str, lemmatiser: Lemmatiser) -> str:

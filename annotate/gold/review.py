@@ -20,6 +20,7 @@ from annotate.gold.compiler import (
     item_order,
 )
 from annotate.gold.decisions import Action, Decision, Decisions
+from annotate.gold.lemmatisation import UPOS, Lemmatiser
 from scoring.formats.responses import Response
 from scoring.normalisation import normalise
 
@@ -72,6 +73,44 @@ def _gold_form(form: str, lexelt: str, folds: dict[tuple[str, str], str]) -> str
     return folds.get((lexelt, form), form)
 
 
+def _forms(
+    records: Iterable[Response], lower: bool, normalised: bool = True
+) -> dict[tuple[str, str], list[str]]:
+    """(form, lexelt) → the instances of every response giving it (a substitute or the
+    multiword), normalised when ``normalised`` (``lower``: English, case folded)."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for record in records:
+        values = [*record.substitutes, *([record.multiword] if record.multiword else [])]
+        for value in values:
+            form = normalise(value, lower) if normalised else value
+            if form:
+                found.setdefault((form, record.lexelt), []).append(record.instance)
+    return found
+
+
+def response_forms(records: Iterable[Response], language: str) -> frozenset[tuple[str, str]]:
+    """Every (form, lexelt) of ``records`` as the review lists it and decisions name it
+    (normalised as the compiler normalises in ``language``)."""
+    return frozenset(_forms(records, language == "en"))
+
+
+def missing_form(
+    surface: str, lexelt: str | None, forms: frozenset[tuple[str, str]], language: str
+) -> str | None:
+    """Why a correction of ``surface`` (in ``lexelt``, or any word) corrects nothing: no
+    answer of ``forms`` (:func:`response_forms`) contains it (languages other than
+    English match it with case folded, as decisions do); None when one does."""
+    fold = (lambda text: text) if language == "en" else str.casefold
+    wanted = fold(surface)
+    if any(fold(form) == wanted and lexelt in (None, word) for form, word in forms):
+        return None
+    where = f" for {lexelt}" if lexelt else ""
+    return (
+        f"no answer contains the form {surface[:60]!r}{where}: a correction names a form "
+        "of the responses as the list of every form shows it (after normalisation)"
+    )
+
+
 def form_uses(
     records: Iterable[Response], gold: CompiledGold, normalised: bool = True
 ) -> tuple[FormUse, ...]:
@@ -79,14 +118,7 @@ def form_uses(
     word, with the gold form ``gold`` (compiled from the same records) gives it. Forms are
     normalised as the compiler does when ``normalised`` (in ``gold``'s language: case
     kept but in English); a form normalisation empties is not listed."""
-    found: dict[tuple[str, str], list[str]] = {}
-    lower = gold.language == "en"
-    for record in records:
-        values = [*record.substitutes, *([record.multiword] if record.multiword else [])]
-        for value in values:
-            form = normalise(value, lower) if normalised else value
-            if form:
-                found.setdefault((form, record.lexelt), []).append(record.instance)
+    found = _forms(records, gold.language == "en", normalised)
     results = {
         (change.surface, lexelt): change.result
         for change in gold.lemma_changes
@@ -105,3 +137,52 @@ def form_uses(
         )
         for (form, lexelt), items in sorted(found.items())
     )
+
+
+@dataclass(frozen=True, slots=True)
+class IrregularForm:
+    """A form the lemmatiser keeps (*fell*) that is an inflection of another answer's
+    lemma in the same word (*fall*): proposed as a correction to that lemma."""
+
+    surface: str
+    lexelt: str
+    lemma: str
+    count: int
+    items: tuple[str, ...]
+
+
+def irregular_forms(
+    uses: Iterable[FormUse], decisions: Decisions, lemmatiser: Lemmatiser | None
+) -> tuple[IrregularForm, ...]:
+    """The forms of ``uses`` (:func:`form_uses`) that the gold keeps as typed, that no
+    decision covers, and that the lemmatiser's inflections of another answer's gold form
+    in the same noun or verb hold (LemmInflect's ``getAllInflections('fall')`` holds
+    *fell*): each with that lemma (the most answered if several explain it, then the
+    first in order). One word only; nothing without a lemmatiser that inflects."""
+    if lemmatiser is None or lemmatiser.inflections is None:
+        return ()
+    inflections = lemmatiser.inflections
+    by_word: dict[str, list[FormUse]] = {}
+    for use in uses:
+        by_word.setdefault(use.lexelt, []).append(use)
+    found: list[IrregularForm] = []
+    for lexelt, word_uses in sorted(by_word.items()):
+        upos = UPOS.get(lexelt.rsplit(".", 1)[-1])
+        if upos is None or upos not in ("NOUN", "VERB"):
+            continue
+        lemmas: dict[str, int] = {}
+        for use in word_uses:
+            lemmas[use.gold] = lemmas.get(use.gold, 0) + use.count
+        explained: dict[str, list[str]] = {}  # form -> the lemmas whose inflections hold it
+        for lemma in lemmas:
+            if " " not in lemma:
+                for form in inflections(lemma, upos) - {lemma}:
+                    explained.setdefault(form, []).append(lemma)
+        for use in word_uses:
+            if use.gold != use.surface or use.surface not in explained:
+                continue
+            if decisions.find(use.surface, lexelt) is not None:
+                continue
+            lemma = min(explained[use.surface], key=lambda name: (-lemmas[name], name))
+            found.append(IrregularForm(use.surface, lexelt, lemma, use.count, use.items))
+    return tuple(found)

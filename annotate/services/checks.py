@@ -21,16 +21,19 @@ gold and the agreement unless asked (:func:`annotate.services.goldfiles.dataset_
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import delete, select
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions, form_matcher
-from annotate.models import CheckItem, Dataset, Instance, Lexelt, Response, User
+from annotate.models import Assignment, CheckItem, Dataset, Instance, Lexelt, Response, User
 from annotate.services.goldfiles import decisions_of
-from annotate.services.rules import ServiceError, shown
+from annotate.services.rules import ServiceError, check_storable, shown
+
+_T = TypeVar("_T")
 
 CHECK_ACTIONS = ("warn", "block")
 """What a participant's check score under the study's threshold does: ``warn`` flags
@@ -55,6 +58,7 @@ def parse_check_lines(text: str, source: str = "the check items") -> list[CheckL
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        check_storable(line, f"{source}:{number}: the line")
         parts = re.split(r"\s+", line, maxsplit=1)
         accepted = tuple(
             dict.fromkeys(a.strip() for a in (parts[1] if len(parts) > 1 else "").split(";"))
@@ -76,6 +80,21 @@ def parse_check_lines(text: str, source: str = "the check items") -> list[CheckL
     return lines
 
 
+BATCH = 5000
+"""Ids per query when looking the check items up: PostgreSQL takes at most 65,535
+parameters a statement, and a list of 70,000 check items passed that in one query."""
+
+
+def batched(values: list[_T], size: int) -> Iterator[list[_T]]:
+    """``values`` in lists of at most ``size``, in order.
+
+    >>> list(batched([1, 2, 3, 4, 5], 2))
+    [[1, 2], [3, 4], [5]]
+    """
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
 def _options(dataset: Dataset) -> CompileOptions:
     return CompileOptions(language=dataset.language or "en", decisions=decisions_of(dataset))
 
@@ -84,21 +103,24 @@ def set_checks(dataset: Dataset, lines: list[CheckLine], source: str = "the chec
     """Make ``lines`` the dataset's check items (replacing the ones it had; none: no
     checks). All or nothing: an id that is not a sentence of the dataset, or an accepted
     substitute that the compiler's rules refuse, is a :class:`ServiceError` naming it."""
-    rows = dict(
-        db.session.execute(
-            select(Instance.xml_id, Instance.id).where(
-                Instance.dataset_id == dataset.id,
-                Instance.xml_id.in_([line.instance for line in lines]),
-            )
-        ).all()
-    )
-    lexelts = dict(
-        db.session.execute(
-            select(Instance.id, Lexelt.item)
-            .join(Lexelt, Lexelt.id == Instance.lexelt_id)
-            .where(Instance.id.in_(rows.values()))
-        ).all()
-    )
+    rows: dict[str, int] = {}
+    lexelts: dict[int, str] = {}
+    for batch in batched([line.instance for line in lines], BATCH):
+        rows.update(
+            db.session.execute(
+                select(Instance.xml_id, Instance.id).where(
+                    Instance.dataset_id == dataset.id, Instance.xml_id.in_(batch)
+                )
+            ).all()
+        )
+    for ids in batched(list(rows.values()), BATCH):
+        lexelts.update(
+            db.session.execute(
+                select(Instance.id, Lexelt.item)
+                .join(Lexelt, Lexelt.id == Instance.lexelt_id)
+                .where(Instance.id.in_(ids))
+            ).all()
+        )
     form = form_matcher(_options(dataset))
     items = []
     for line in lines:
@@ -119,8 +141,31 @@ def set_checks(dataset: Dataset, lines: list[CheckLine], source: str = "the chec
         )
     db.session.execute(delete(CheckItem).where(CheckItem.dataset_id == dataset.id))
     db.session.add_all(items)
+    _into_batches(dataset, [item.instance_id for item in items])
     db.session.commit()
     return len(items)
+
+
+def _into_batches(dataset: Dataset, check_ids: list[int]) -> None:
+    """Every batch given already (the overlap design) gets the check sentences it lacks:
+    every participant's batch includes them (:func:`annotate.services.study.give_batch`).
+    Not committed."""
+    holders = select(Assignment.user_id).where(Assignment.dataset_id == dataset.id).distinct()
+    have = {
+        (user_id, instance_id)
+        for user_id, instance_id in db.session.execute(
+            select(Assignment.user_id, Assignment.instance_id).where(
+                Assignment.dataset_id == dataset.id, Assignment.instance_id.in_(check_ids)
+            )
+        )
+    }
+    users = list(db.session.scalars(holders))
+    db.session.add_all(
+        Assignment(dataset_id=dataset.id, user_id=user_id, instance_id=instance_id)
+        for user_id in users
+        for instance_id in check_ids
+        if (user_id, instance_id) not in have
+    )
 
 
 def check_lines(dataset: Dataset) -> list[CheckLine]:
@@ -210,13 +255,18 @@ def check_scores(dataset: Dataset, user_ids: list[int] | None = None) -> dict[in
     return {user_id: CheckScore(*counts) for user_id, counts in tally.items()}
 
 
+def blocks(dataset: Dataset, score: CheckScore) -> bool:
+    """The study's rule: whether ``score`` withholds the completion code (its check
+    action is ``block`` and the score is under its threshold)."""
+    return dataset.check_action == "block" and score.below(dataset.check_threshold)
+
+
 def blocked(user: User, dataset: Dataset) -> bool:
-    """Whether the study blocks ``user``'s completion code: its check action is ``block``
-    and their check score is under its threshold."""
-    if dataset.check_action != "block" or dataset.check_threshold is None:
-        return False
+    """Whether the study would block ``user``'s completion code on their check score now
+    (:func:`blocks`); the code itself is decided once, at finishing
+    (:mod:`annotate.services.finishing`)."""
     score = check_scores(dataset, [user.id]).get(user.id, CheckScore(0, 0))
-    return score.below(dataset.check_threshold)
+    return blocks(dataset, score)
 
 
 def set_check_rules(dataset: Dataset, threshold: int | None, action: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import zipfile
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from sqlalchemy import select
@@ -23,16 +23,26 @@ from annotate.gold import (
     write_decisions,
     write_outputs,
 )
+from annotate.gold.compiler import lemmatiser_of
 from annotate.gold.decisions import check_correction, decisions_text
-from annotate.gold.review import FormUse, form_uses
+from annotate.gold.review import (
+    FormUse,
+    IrregularForm,
+    form_uses,
+    irregular_forms,
+    missing_form,
+    pending_changes,
+    response_forms,
+)
 from annotate.gold.write import output_texts
 from annotate.importer import MAX_ITEM
 from annotate.models import CheckItem, Dataset, Instance, LemmaDecision
 from annotate.services.datasets import export_records
 from annotate.services.exclusions import exclusions_of
+from annotate.services.pseudonyms import Pseudonyms, pseudonyms_of
 from annotate.services.rules import ServiceError, check_text
 from annotate.services.taskgold import task_files
-from scoring.exclusions import merge
+from scoring.exclusions import Exclusion, merge
 from scoring.formats import FormatError
 from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt
@@ -84,6 +94,20 @@ def decide(
             lemma = check_correction(lemma)
         except DecisionError as error:
             raise ServiceError(str(error)) from None
+        language = dataset.language or "en"
+        forms = response_forms(dataset_records(dataset), language)
+        missing = missing_form(surface, lexelt, forms, language)
+        if missing is not None:
+            raise ServiceError(missing)
+    row = _store(dataset, surface, action, lemma, lexelt, who)
+    db.session.commit()
+    return row
+
+
+def _store(
+    dataset: Dataset, surface: str, action: str, lemma: str | None, lexelt: str | None, who: str
+) -> LemmaDecision:
+    """Add or replace the stored decision on ``surface`` (checked by the caller)."""
     row = db.session.scalar(
         select(LemmaDecision).where(
             LemmaDecision.dataset_id == dataset.id,
@@ -97,8 +121,28 @@ def decide(
     row.action = action
     row.lemma = lemma.strip() if action == "correct" and lemma else None
     row.decided_by = who
-    db.session.commit()
     return row
+
+
+def accept_all(dataset: Dataset, who: str) -> list[str]:
+    """Accept every proposal no decision covers yet, in one action: each pending change
+    of the lemmatiser (a global 'accept') and each irregular form another answer's lemma
+    explains (a correction to that lemma for its word). Each is then a stored decision the
+    review lists and that can be decided again. What was accepted, ``surface → lemma``
+    (``[lexelt]`` for a word's own), in order."""
+    review = lemma_review_of(dataset)
+    done: list[str] = []
+    pending: dict[str, str] = {}
+    for change in pending_changes(review.gold):
+        pending.setdefault(change.surface, change.proposed)
+    for surface, proposed in sorted(pending.items()):
+        _store(dataset, surface, "accept", None, None, who)
+        done.append(f"{surface} → {proposed}")
+    for form in review.irregular:
+        _store(dataset, form.surface, "correct", form.lemma, form.lexelt, who)
+        done.append(f"{form.surface} → {form.lemma} [{form.lexelt}]")
+    db.session.commit()
+    return done
 
 
 class BrokenDataset(ServiceError):
@@ -139,17 +183,26 @@ def dataset_records(dataset: Dataset, keep_checks: bool = False) -> list[Respons
 
 
 def compile_dataset(
-    dataset: Dataset, options: CompileOptions | None = None, records: list[Response] | None = None
+    dataset: Dataset,
+    options: CompileOptions | None = None,
+    records: list[Response] | None = None,
+    names: Pseudonyms | None = None,
 ) -> CompiledGold:
     """Compile the dataset's current responses (or ``records`` read from them) with its
     stored decisions, in its language (``Dataset.language``: the lemmatiser and rules),
     leaving out ``options.excluded`` and the dataset's exclusions
     (:func:`~annotate.services.exclusions.exclusions_of`: stored, removed, deactivated).
     Its attention-check sentences are left out unless ``options.keep_checks``; the gold
-    says how many (:attr:`CompiledGold.check_items_left_out`)."""
+    says how many (:attr:`CompiledGold.check_items_left_out`). With ``names`` every
+    annotator is named by pseudonym (:mod:`annotate.services.pseudonyms`): the gold as it
+    may leave the app."""
     base = options or CompileOptions()
     if records is None:
         records = dataset_records(dataset, base.keep_checks)
+    excluded = merge(base.excluded, exclusions_of(dataset))
+    if names is not None:
+        records = [replace(record, annotator=names(record.annotator)) for record in records]
+        excluded = merge(Exclusion(names(row.annotator), row.reason) for row in excluded)
     checks = len(check_ids(dataset))
     gold = compile_responses(
         records,
@@ -161,7 +214,7 @@ def compile_dataset(
             t_rule=base.t_rule,
             only_t=base.only_t,
             language=dataset.language or "en",
-            excluded=merge(base.excluded, exclusions_of(dataset)),
+            excluded=excluded,
             keep_checks=base.keep_checks,
         ),
     )
@@ -176,7 +229,7 @@ def write_dataset_gold(
     """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
     with ``lexsub compile … --decisions out/decisions.json``; a
     simplification study's ``tsar_gold.tsv`` too (:func:`write_task_files`)."""
-    gold = compile_dataset(dataset, options)
+    gold = compile_dataset(dataset, options, names=pseudonyms_of(dataset))
     write_outputs(gold, out)
     write_decisions(out / "decisions.json", decisions_of(dataset))
     write_task_files(dataset, out)
@@ -196,12 +249,13 @@ def write_task_files(dataset: Dataset, out: Path) -> dict[str, str]:
 def gold_files(dataset: Dataset, options: CompileOptions | None = None) -> dict[str, bytes]:
     """The files ``lexsub compile --dataset NAME --out DIR`` writes with ``options``
     (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes, sorted
-    by name: the same texts are written there, so they are the same bytes. A complexity
+    by name: the same texts are written there, so they are the same bytes. Annotators are
+    named by pseudonym (:func:`~annotate.services.pseudonyms.pseudonyms_of`). A complexity
     study's are its ratings' files only (``lcp_gold.tsv``, ``agreement.json``), a
     simplification study's add ``tsar_gold.tsv``."""
     texts = task_files(dataset)
     if dataset.task != "complexity":
-        texts |= output_texts(compile_dataset(dataset, options))
+        texts |= output_texts(compile_dataset(dataset, options, names=pseudonyms_of(dataset)))
         texts["decisions.json"] = decisions_text(decisions_of(dataset))
     return {name: texts[name].encode("utf-8") for name in sorted(texts)}
 
@@ -228,9 +282,30 @@ def proposed_changes(dataset: Dataset) -> tuple[LemmaChange, ...]:
     return compile_dataset(dataset).lemma_changes
 
 
-def lemma_review_of(dataset: Dataset) -> tuple[tuple[LemmaChange, ...], tuple[FormUse, ...]]:
-    """The review's two lists: the lemma changes proposed or decided, and every form of
-    the responses with where it occurs and its gold form (to correct any of them)."""
+@dataclass(frozen=True)
+class LemmaReview:
+    """The lemma review of a dataset: its compiled gold, the lemma changes proposed or
+    decided, the irregular forms another answer's lemma explains (proposed as
+    corrections), and every form of the responses with where it occurs and its gold form
+    (to correct any of them)."""
+
+    gold: CompiledGold
+    changes: tuple[LemmaChange, ...]
+    irregular: tuple[IrregularForm, ...]
+    forms: tuple[FormUse, ...]
+
+    @property
+    def proposals(self) -> int:
+        """How many proposals no decision covers yet (what 'accept all' would accept):
+        the surfaces of the pending changes and the irregular forms."""
+        return len({change.surface for change in pending_changes(self.gold)}) + len(self.irregular)
+
+
+def lemma_review_of(dataset: Dataset) -> LemmaReview:
+    """The review's lists (:class:`LemmaReview`), from one compile of the dataset."""
     records = dataset_records(dataset)
     gold = compile_dataset(dataset, records=records)
-    return gold.lemma_changes, form_uses(records, gold)
+    uses = form_uses(records, gold)
+    lemmatiser = lemmatiser_of(CompileOptions(language=dataset.language or "en"))
+    irregular = irregular_forms(uses, decisions_of(dataset), lemmatiser)
+    return LemmaReview(gold, gold.lemma_changes, irregular, uses)

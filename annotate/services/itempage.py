@@ -76,6 +76,10 @@ class DatasetName:
     name: str
     language: str
     task: str = "substitution"
+    title: str = ""
+    """The study's public title (what a crowd participant sees instead of the name)."""
+    public: bool = False
+    """``name`` is the public title: the page is shown to a participant of this study."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +178,7 @@ def read(
     if not rows:
         return None
     top = rows[0]
-    dataset = DatasetName(top.dataset_id, top.name, top.language, top.task)
+    dataset = DatasetName(top.dataset_id, top.name, top.language, top.task, top.public_title)
     addressed = Addressed(
         top.id,
         top.lexelt_id,
@@ -239,6 +243,7 @@ def page_statement(following: bool) -> Select[Any]:
             Lexelt.position.label("lexelt_position"),
             Lexelt.word_index.label("lexelt_word_index"),
             Dataset.name,
+            Dataset.public_title,
             Dataset.language,
             Dataset.task,
             Dataset.sentences,

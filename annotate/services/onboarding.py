@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 
 from annotate.comprehension import (
     ATTEMPTS,
@@ -67,23 +67,44 @@ def answer_questions(user: User, dataset: Dataset, answers: Mapping[int, int | N
     """``user``'s attempt at the comprehension check: passed, they start (:func:`start`);
     failed, another attempt (``retry``) until the second failure, which screens them out
     (``screened-out``): their membership and sentence assignments end (the batch goes
-    back to the pool); their account stays, and gets no sentences again."""
-    if screened_out(user):
-        return "screened-out"
+    back to the pool); their account stays, and gets no sentences again.
+
+    A failure is counted in the database, not in the request: one ``UPDATE`` adds it
+    (only while the participant is not screened out), holding their row until the commit,
+    and the count it left decides. Attempts sent at once are counted one after the other,
+    so no more than :data:`ATTEMPTS` are ever told ``retry`` or pass."""
+    db.session.commit()  # what the request read of the user is read again below
     if passes(questions_of(dataset), answers):
+        if _fresh(user).screened_out_at is not None:
+            return "screened-out"
         start(user)
         return "started"
-    user.comprehension_failures += 1
-    if user.comprehension_failures < ATTEMPTS:
+    counted = db.session.execute(
+        update(User)
+        .where(User.id == user.id, User.screened_out_at.is_(None))
+        .values(comprehension_failures=User.comprehension_failures + 1)
+        .execution_options(synchronize_session=False)
+    )
+    fresh = _fresh(user)
+    if not counted.rowcount:  # type: ignore[attr-defined]
+        db.session.commit()
+        return "screened-out"
+    if fresh.comprehension_failures < ATTEMPTS:
         db.session.commit()
         return "retry"
-    user.screened_out_at = now()
+    fresh.screened_out_at = now()
     for table in (DatasetMember, Assignment):
         db.session.execute(
             delete(table).where(table.dataset_id == dataset.id, table.user_id == user.id)
         )
     db.session.commit()
     return "screened-out"
+
+
+def _fresh(user: User) -> User:
+    """``user`` as the database has it now (in this transaction)."""
+    db.session.refresh(user)
+    return user
 
 
 def set_onboarding(dataset: Dataset, consent: str, comprehension: str) -> None:

@@ -18,6 +18,8 @@ from sqlalchemy import func, select
 from annotate.extensions import db
 from annotate.models import Dataset, Instance, Revision, SentenceView, User, now
 from annotate.services.checks import CheckScore, check_scores
+from annotate.services.exclusions import stored_exclusions
+from annotate.services.finishing import Finish, kept
 from annotate.services.rules import ServiceError
 from annotate.services.study import answered_count, is_member, sentence_count
 
@@ -84,6 +86,20 @@ class ParticipantRow:
     median_seconds: float | None
     timed: int
     speeder: bool
+    finish: Finish | None
+    """What finishing decided (:mod:`annotate.services.finishing`) and the score then."""
+    left_out: str | None
+    """The organiser's reason for leaving them out of the gold (None: in)."""
+
+    @property
+    def flagged(self) -> bool:
+        """Under the check threshold now or at finishing, or a speeder: the page offers
+        to leave them out."""
+        return (
+            self.check_flagged
+            or self.speeder
+            or (self.finish is not None and self.finish.decision == "blocked")
+        )
 
 
 @dataclass(frozen=True)
@@ -92,6 +108,45 @@ class ParticipantPage:
     page: int
     pages: int
     count: int
+    left_out: tuple[str, ...]
+    """The study's participants left out of the gold (participant ids, every page's)."""
+
+
+def is_speeder(median: float | None, dataset: Dataset) -> bool:
+    """The speeder rule: a participant whose median seconds per sentence is under the
+    study's ``speeder_seconds`` (never without a threshold or a timed sentence)."""
+    return (
+        median is not None
+        and dataset.speeder_seconds is not None
+        and median < dataset.speeder_seconds
+    )
+
+
+@dataclass(frozen=True)
+class Flagged:
+    """How many of a study's participants its page flags: speeders, under the check
+    threshold, and either (a participant flagged twice counts once)."""
+
+    speeders: int
+    under_checks: int
+    either: int
+
+
+def flagged_participants(dataset: Dataset) -> Flagged:
+    """Every participant of the study the study page would flag (:func:`is_speeder`,
+    :meth:`CheckScore.below`), counted over all of them at once."""
+    ids = list(db.session.scalars(select(User.id).where(User.study_id == dataset.id)))
+    if not ids:
+        return Flagged(0, 0, 0)
+    scores = check_scores(dataset, ids)
+    times = seconds_per_sentence(dataset, ids)
+    speeders = {
+        user_id
+        for user_id, mine in times.items()
+        if is_speeder(statistics.median(mine) if mine else None, dataset)
+    }
+    under = {user_id for user_id, score in scores.items() if score.below(dataset.check_threshold)}
+    return Flagged(len(speeders), len(under), len(speeders | under))
 
 
 def participant_page(dataset: Dataset, page: int = 1, per_page: int = PER_PAGE) -> ParticipantPage:
@@ -112,6 +167,7 @@ def participant_page(dataset: Dataset, page: int = 1, per_page: int = PER_PAGE) 
     ids = [user.id for user in users]
     scores = check_scores(dataset, ids)
     times = seconds_per_sentence(dataset, ids)
+    reasons = {row.annotator: row.reason for row in stored_exclusions(dataset)}
     rows = []
     for user in users:
         member = is_member(user, dataset)
@@ -128,12 +184,20 @@ def participant_page(dataset: Dataset, page: int = 1, per_page: int = PER_PAGE) 
                 score.below(dataset.check_threshold),
                 median,
                 len(mine),
-                median is not None
-                and dataset.speeder_seconds is not None
-                and median < dataset.speeder_seconds,
+                is_speeder(median, dataset),
+                kept(user),
+                reasons.get(user.username),
             )
         )
-    return ParticipantPage(tuple(rows), page, pages, count)
+    left_out = tuple(
+        participant_id or ""
+        for participant_id in db.session.scalars(
+            select(User.participant_id)
+            .where(User.study_id == dataset.id, User.username.in_(list(reasons)))
+            .order_by(User.participant_id)
+        )
+    )
+    return ParticipantPage(tuple(rows), page, pages, count, left_out)
 
 
 def set_speeder_seconds(dataset: Dataset, seconds: int | None) -> None:

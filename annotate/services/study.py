@@ -20,12 +20,13 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import ColumnElement, Exists, and_, delete, exists, func, or_, select
+from sqlalchemy import ColumnElement, Exists, and_, delete, exists, func, or_, select, update
 from sqlalchemy.orm import aliased
 
 from annotate.extensions import db
 from annotate.models import (
     Assignment,
+    CheckItem,
     Dataset,
     DatasetMember,
     IdValue,
@@ -36,15 +37,20 @@ from annotate.models import (
 )
 from annotate.models import now as utc_now
 from annotate.services.accounts import create_user
-from annotate.services.rules import ServiceError, check_username, shown
+from annotate.services.crowd import (
+    PARTICIPANT_ID,
+    PLATFORM_IDS,
+    PLATFORMS,
+    check_participant_id,
+    public_name,
+)
+from annotate.services.rules import ServiceError, check_username, shown, storable
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)
 """The overlap design's range of annotators per sentence."""
 BATCH_SIZE = (1, 100000)
 """The overlap design's range of sentences in a batch."""
-PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
-"""What a participant id may be: Prolific's 24 hexadecimal digits, an MTurk worker id."""
 RELEASE_MINUTES = (1, 7 * 24 * 60)
 """The range of minutes after which an idle participant's batch goes back to the pool."""
 MAX_PARTICIPANTS = (1, 1000000)
@@ -145,6 +151,41 @@ def answered_count(user: User, dataset: Dataset) -> int:
     )
 
 
+def answered_counts(dataset: Dataset) -> dict[int, int]:
+    """user id → how many of their sentences of ``dataset`` have their answer, for every
+    user with one: :func:`answered_count` for all of them in one grouped query (the
+    organiser's pages; never the save path)."""
+    rows = db.session.execute(
+        select(Response.user_id, func.count(Response.id))
+        .join(Instance, Instance.id == Response.instance_id)
+        .where(sentences_of(Response.user_id, Instance, dataset.id))
+        .group_by(Response.user_id)
+    )
+    return {user_id: count for user_id, count in rows}
+
+
+def sentence_counts(dataset: Dataset, user_ids: list[int]) -> dict[int, int]:
+    """user id → :func:`sentence_count` for each of ``user_ids``, in two queries: the
+    sentences assigned to them, or every sentence of the dataset for one with none
+    (:func:`sentences_of`'s rule)."""
+    assigned = dict(
+        db.session.execute(
+            select(Assignment.user_id, func.count(Assignment.id))
+            .where(Assignment.dataset_id == dataset.id, Assignment.user_id.in_(user_ids))
+            .group_by(Assignment.user_id)
+        ).all()
+    )
+    every = 0
+    if any(user_id not in assigned for user_id in user_ids):
+        every = (
+            db.session.scalar(
+                select(func.count(Instance.id)).where(Instance.dataset_id == dataset.id)
+            )
+            or 0
+        )
+    return {user_id: assigned.get(user_id, every) for user_id in user_ids}
+
+
 def visible_datasets(user: User) -> list[Dataset]:
     """What ``user`` may open: every dataset for an organiser, the datasets they are a
     member of and that are not archived for an annotator (by id, the order they were
@@ -231,16 +272,29 @@ def unassign(user: User, dataset: Dataset) -> bool:
     return True
 
 
+def _check_ids(dataset: Dataset) -> list[int]:
+    """The dataset's attention-check sentences (instance ids, in order)."""
+    return list(
+        db.session.scalars(
+            select(CheckItem.instance_id)
+            .where(CheckItem.dataset_id == dataset.id)
+            .order_by(CheckItem.instance_id)
+        )
+    )
+
+
 def batches(dataset: Dataset, size: int) -> list[list[int]]:
-    """The sentences of ``dataset`` (instance ids, in order) cut into batches of whole
-    words: a batch takes words until it has at least ``size`` sentences (a word with more
-    sentences than ``size`` is a batch of its own), so a word's sentences stay together."""
+    """The sentences of ``dataset`` (instance ids, in order) but its attention-check ones
+    cut into batches of whole words: a batch takes words until it has at least ``size``
+    sentences (a word with more sentences than ``size`` is a batch of its own), so a
+    word's sentences stay together. The check sentences are in every batch
+    (:func:`give_batch`), outside this cut and the overlap's count."""
     if size < 1:
         raise ServiceError(f"a batch size is at least 1, not {size}")
     rows = db.session.execute(
         select(Instance.id, Instance.lexelt_id)
         .join(Lexelt, Lexelt.id == Instance.lexelt_id)
-        .where(Instance.dataset_id == dataset.id)
+        .where(Instance.dataset_id == dataset.id, Instance.id.not_in(_check_ids(dataset)))
         .order_by(Lexelt.position, Instance.position)
     ).all()
     words: list[list[int]] = []
@@ -261,20 +315,31 @@ def batches(dataset: Dataset, size: int) -> list[list[int]]:
 
 
 def _lock(dataset: Dataset) -> None:
-    """Lock the dataset's row until the transaction ends (PostgreSQL's ``SELECT … FOR
-    UPDATE``; SQLite, which has one writer at a time, ignores it)."""
-    db.session.execute(select(Dataset.id).where(Dataset.id == dataset.id).with_for_update())
+    """Lock the dataset's row until the transaction ends, so that what is read after it
+    (a count, a free batch, an account) stays true until the commit: PostgreSQL's
+    ``SELECT … FOR UPDATE``; on SQLite, whose ``FOR UPDATE`` is nothing, a write to the row
+    first (an ``UPDATE`` that changes nothing), which opens the transaction holding the
+    database's one write lock, as ``BEGIN IMMEDIATE`` would (another writer waits for the
+    commit, up to the busy timeout). Read before it, a value may be stale: read it again."""
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(
+            update(Dataset).where(Dataset.id == dataset.id).values(id=Dataset.id),
+            execution_options={"synchronize_session": False},
+        )
+    else:
+        db.session.execute(select(Dataset.id).where(Dataset.id == dataset.id).with_for_update())
 
 
 def give_batch(user: User, dataset: Dataset) -> bool:
     """Assign ``user`` the first batch (of :func:`batches`) with the fewest annotators,
-    fewer than ``per_sentence``; False when every batch has them all. Not committed.
+    fewer than ``per_sentence``, and every attention-check sentence (they sit outside the
+    count); False when every batch has them all. Not committed.
     The dataset's row is locked first (:func:`_lock`), so that two arrivals at once do not
     both take the last free batch."""
     _lock(dataset)
     per_sentence = dataset.per_sentence or 1
     counts = dict(
-        db.session.execute(
+        db.session.execute(  # a check sentence is in every batch: counted in none
             select(Assignment.instance_id, func.count(Assignment.id))
             .where(Assignment.dataset_id == dataset.id)
             .group_by(Assignment.instance_id)
@@ -289,7 +354,8 @@ def give_batch(user: User, dataset: Dataset) -> bool:
         return False
     _, _, batch = min(open_batches, key=lambda row: (row[0], row[1]))
     db.session.add_all(
-        Assignment(dataset_id=dataset.id, user_id=user.id, instance_id=i) for i in batch
+        Assignment(dataset_id=dataset.id, user_id=user.id, instance_id=i)
+        for i in [*batch, *_check_ids(dataset)]
     )
     db.session.flush()
     return True
@@ -328,13 +394,22 @@ def set_design(
     db.session.commit()
 
 
-def open_study(dataset: Dataset, completion_code: str | None = None) -> str:
-    """Give ``dataset`` a study link token (kept if it has one) and a completion code
-    (``completion_code`` if given, e.g. the one Prolific shows, else a random one)."""
+def open_study(
+    dataset: Dataset, completion_code: str | None = None, platform: str | None = None
+) -> str:
+    """Give ``dataset`` a study link token (kept if it has one; the closed link's again
+    after :func:`close_study`) and a completion code (``completion_code`` if given, e.g.
+    the one Prolific shows, else a random one); ``platform`` (:data:`PLATFORMS`), if
+    given, is whose participant ids the link admits."""
     if completion_code is not None:
         completion_code = _code(completion_code, "completion code")
+    if platform is not None:
+        if platform not in PLATFORM_IDS:
+            raise ServiceError(f"platform {shown(platform)} is not one of {', '.join(PLATFORMS)}")
+        dataset.platform = platform
     if not dataset.study_token:
-        dataset.study_token = secrets.token_urlsafe(16)
+        dataset.study_token = dataset.closed_token or secrets.token_urlsafe(16)
+        dataset.closed_token = None
     if completion_code or not dataset.completion_code:
         dataset.completion_code = completion_code or secrets.token_hex(4).upper()
     db.session.commit()
@@ -342,14 +417,17 @@ def open_study(dataset: Dataset, completion_code: str | None = None) -> str:
 
 
 def close_study(dataset: Dataset) -> None:
-    """The study link stops working (participants already in keep their sentences)."""
+    """The study link stops admitting (participants already in keep their sentences); it
+    says "This study is closed" from now on (:func:`closed_study`)."""
+    if dataset.study_token:
+        dataset.closed_token = dataset.study_token
     dataset.study_token = None
     db.session.commit()
 
 
 def study_dataset(token: str) -> Dataset | None:
     """The dataset whose study link carries ``token``, unless it is archived."""
-    if not token or len(token) > 64:
+    if not token or len(token) > 64 or not storable(token):
         return None
     dataset: Dataset | None = db.session.scalar(
         select(Dataset).where(Dataset.study_token == token, Dataset.archived_at.is_(None))
@@ -376,11 +454,15 @@ def release_expired(dataset: Dataset, now: datetime | None = None) -> list[int]:
     """Send back to the pool the unfinished batches of ``dataset``'s participants (accounts
     of its study) who have saved nothing for ``release_minutes``, counted from their last
     save in the batch or, with none, from when it was given: their membership and
-    assignments end (:func:`unassign`, not committed); their answers stay. Annotators the
-    organiser assigned keep their batches. The ids of the released accounts, in order."""
-    if dataset.design != "overlap" or not dataset.release_minutes:
+    assignments end (:func:`unassign`, not committed); their answers stay. In the design
+    ``all``, a participant who has saved nothing since being admitted that long ago stops
+    being a member (:func:`_release_idle_members`). Annotators the organiser assigned
+    keep their batches. The ids of the released accounts, in order."""
+    if not dataset.release_minutes:
         return []
     cutoff = _naive_utc(now or utc_now()) - timedelta(minutes=dataset.release_minutes)
+    if dataset.design != "overlap":
+        return _release_idle_members(dataset, cutoff)
     rows = db.session.execute(
         select(
             Assignment.user_id,
@@ -415,6 +497,39 @@ def release_expired(dataset: Dataset, now: datetime | None = None) -> list[int]:
     return idle
 
 
+def _release_idle_members(dataset: Dataset, cutoff: datetime) -> list[int]:
+    """Design ``all``: the study's participants admitted before ``cutoff`` who have saved
+    nothing in the dataset stop being members (their place under the cap is free again;
+    not committed). Their ids, in order."""
+    saved = aliased(Response)
+    sentence = aliased(Instance)
+    idle = list(
+        db.session.scalars(
+            select(DatasetMember.user_id)
+            .join(User, User.id == DatasetMember.user_id)
+            .where(
+                DatasetMember.dataset_id == dataset.id,
+                User.study_id == dataset.id,
+                DatasetMember.added_at < cutoff,
+                ~exists().where(
+                    saved.user_id == DatasetMember.user_id,
+                    saved.instance_id == sentence.id,
+                    sentence.dataset_id == dataset.id,
+                ),
+            )
+            .order_by(DatasetMember.user_id)
+        )
+    )
+    if idle:
+        db.session.execute(
+            delete(DatasetMember).where(
+                DatasetMember.dataset_id == dataset.id, DatasetMember.user_id.in_(idle)
+            )
+        )
+        db.session.flush()
+    return idle
+
+
 def study_participants(dataset: Dataset) -> int:
     """How many accounts of ``dataset``'s study are its members now (released ones are
     not): what its cap counts."""
@@ -428,6 +543,26 @@ def study_participants(dataset: Dataset) -> int:
     )
 
 
+def _account(dataset: Dataset, participant_id: str) -> User | None:
+    user: User | None = db.session.scalar(
+        select(User)
+        .where(User.study_id == dataset.id, User.participant_id == participant_id)
+        .execution_options(populate_existing=True)
+    )
+    return user
+
+
+def has_account(dataset: Dataset, participant_id: str) -> bool:
+    """Whether ``participant_id`` has an account in ``dataset``'s study already."""
+    return bool(
+        db.session.scalar(
+            select(
+                exists().where(User.study_id == dataset.id, User.participant_id == participant_id)
+            )
+        )
+    )
+
+
 def participant(dataset: Dataset, participant_id: str, now: datetime | None = None) -> User:
     """The account of crowd participant ``participant_id`` in ``dataset``'s study, a
     member of it: found, or, on the first visit, created without a password (username
@@ -435,29 +570,35 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     batches released first, :func:`release_expired`). A participant whose batch was
     released gets a new one if one is free; one screened out by the comprehension check
     (:mod:`annotate.services.onboarding`) is returned as they are, never admitted again.
-    :class:`StudyFull` when every batch has its
-    annotators or the study has ``max_participants``: then nothing is created (the
-    releases stay). :class:`ServiceError` for an id that is not 1-64 letters, digits,
-    '.', '_' or '-'."""
-    if not PARTICIPANT_ID.fullmatch(participant_id):
-        raise ServiceError(
-            f"participant id {shown(participant_id)} must be 1-64 letters, digits, '.', '_' or '-'"
-        )
-    user: User | None = db.session.scalar(
-        select(User).where(User.study_id == dataset.id, User.participant_id == participant_id)
-    )
+    :class:`StudyFull` when every batch has its annotators or the study has
+    ``max_participants``: then nothing is created (the releases stay).
+    :class:`ServiceError` for an id without the format of the study's platform
+    (:func:`check_participant_id`).
+
+    Admission holds the study's row (:func:`_lock`) from before the account is looked up
+    to the commit, on SQLite as on PostgreSQL: arrivals at once are admitted one after the
+    other, so the cap holds, and one id arriving twice at once (a double click, two tabs)
+    finds the account the first made, with its batch."""
+    check_participant_id(dataset, participant_id)
+    user = _account(dataset, participant_id)
     if user is not None and (is_member(user, dataset) or user.screened_out_at is not None):
         return user  # a participant screened out is never admitted again (onboarding)
+    db.session.commit()  # what was read before the lock is read again under it
+    _lock(dataset)
+    user = _account(dataset, participant_id)
+    if user is not None and (is_member(user, dataset) or user.screened_out_at is not None):
+        db.session.commit()  # admitted by an arrival just before this one
+        return user
     started = user is not None
-    _lock(dataset)  # arrivals at once are admitted one after the other (PostgreSQL)
     release_expired(dataset, now)
     cap = dataset.max_participants
     if cap is not None and study_participants(dataset) >= cap:
         db.session.commit()  # the releases stay
-        raise StudyFull(f"the study {dataset.name!r} has its {cap} participants", started)
+        raise StudyFull(f"the study {public_name(dataset)!r} has its {cap} participants", started)
     if user is None:
         username = f"p{dataset.id}-{participant_id}"
         if db.session.scalar(select(User).where(User.username == username)) is not None:
+            db.session.rollback()
             raise ServiceError(f"user {username!r} exists already")
         user = User(
             username=username,
@@ -471,7 +612,11 @@ def participant(dataset: Dataset, participant_id: str, now: datetime | None = No
     try:
         assign(user, dataset)
     except ServiceError as error:  # assign rolled back: no account, no membership
-        raise StudyFull(str(error), started) from error
+        raise StudyFull(
+            f"every sentence of {public_name(dataset)!r} has {dataset.per_sentence} "
+            "annotators already",
+            started,
+        ) from error
     return user
 
 
@@ -538,12 +683,17 @@ MAX_BULK = 1000
 def parse_user_lines(text: str, source: str = "the list") -> list[tuple[str, str | None]]:
     """(username, password or None) for each line of ``text``: a username, optionally
     followed by white space (a tab, spaces or a comma) and a password. Blank lines and
-    lines starting with '#' are skipped; a line with more is an error naming it."""
+    lines starting with '#' are skipped; a line with more, or an account past
+    :data:`MAX_BULK`, is an error naming it (reading stops there)."""
     rows: list[tuple[str, str | None]] = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        if len(rows) == MAX_BULK:  # stop here: the rest is not read
+            raise ServiceError(
+                f"{source}:{number}: more than {MAX_BULK} accounts at once; at most {MAX_BULK}"
+            )
         parts = re.split(r"[\s,]+", line)
         if len(parts) > 2:
             raise ServiceError(

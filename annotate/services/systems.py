@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import io
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -24,7 +24,8 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services.rules import ServiceError, safe_source, shown
-from scoring.files import TextError, decode_text
+from scoring.bounded import SYSTEM_FILE, check_text
+from scoring.files import decode_text
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
 from scoring.formats.instances import Instance as SourceInstance
@@ -117,6 +118,11 @@ class Scoring:
 def answered_items(text: str, kind: str, name: str, gold: Gold) -> int:
     """How many items of the gold (T) the file gives a non-empty answer for (a SWORDS
     result is counted as the ranked file it is scored as)."""
+    return len(answered_ids(text, kind, name) & gold.items.keys())
+
+
+def answered_ids(text: str, kind: str, name: str) -> set[str]:
+    """The item ids the file gives a non-empty answer for, in the gold or not."""
     if kind == "ranked":
         found = rankings_of(parse_ranking(text.splitlines(), name))
         ids = {item_id for item_id, candidates in found.items() if candidates}
@@ -128,7 +134,7 @@ def answered_items(text: str, kind: str, name: str, gold: Gold) -> int:
         }
     else:  # mw files are not stored as systems
         ids = set()
-    return len(ids & gold.items.keys())
+    return ids
 
 
 def looks_like_gold(text: str) -> bool:
@@ -232,7 +238,8 @@ def score_text(
         raise ValueError(f"{file_name}: {died.reason}") from died
     scores = dict(board.to_json()["systems"][file_name])
     scores.update((SWORDS_PREFIX + key, value / 100) for key, value in figures.items())
-    answered = answered_items(text, "ranked" if kind == "swords" else kind, file_name, gold.gold)
+    ids = answered_ids(text, "ranked" if kind == "swords" else kind, file_name)
+    answered = len(ids & gold.gold.items.keys())
     items = len(gold.gold.items)
     warnings = kind_warnings(file_name, text, kind)
     if answered < LOW_COVERAGE * items:
@@ -241,8 +248,45 @@ def score_text(
             f"({100 * answered / items:.1f}%); the unanswered items count as "
             "wrong in every recall"
         )
-    output, notes = diagnosis(text, kind, gold)
+    if answered == 0:  # score.pl's figures are undefined: nothing attempted
+        raise NoAnswer(answers_nothing(file_name, frozenset(ids), gold))
+    try:
+        output, notes = diagnosis(text, kind, gold)
+    except ScorerDied as died:
+        raise ValueError(f"{file_name}: {died.reason}") from died
     return Scoring(kind, scores, answered, items, tuple(warnings), output, notes)
+
+
+def _some(ids: Iterable[str], limit: int = 3) -> str:
+    """Up to ``limit`` of ``ids`` in their order, and '…' when there are more."""
+    listed = list(ids)
+    return ", ".join(shown(i, 40) for i in listed[:limit]) + (", …" if len(listed) > limit else "")
+
+
+class NoAnswer(ValueError):
+    """A system file that answers none of the gold's items in T (its message says which
+    ids it answers beside the gold's)."""
+
+
+def answers_nothing(name: str, ids: frozenset[str], gold: ScoringGold) -> str:
+    """Why a file that answers none of the gold's items in T cannot be scored: the ids it
+    answers (or that it answers none) beside the gold's."""
+    items = len(gold.gold.items)
+    theirs = (
+        f"its {len(ids)} answered id{'' if len(ids) == 1 else 's'} "
+        f"({_some(sorted(ids, key=lambda i: (len(i), i)))}) "
+        f"{'is' if len(ids) == 1 else 'are'} not in the gold"
+        if ids
+        else "it gives no answer"
+    )
+    return (
+        f"{name} answers none of the {items} item{'' if items == 1 else 's'} in T of the "
+        f"gold: {theirs} (the gold's ids: {_some(gold.gold.items)})"
+    )
+
+
+class DuplicateSystem(ServiceError):
+    """An upload whose bytes equal those of a system the dataset already keeps."""
 
 
 def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
@@ -267,20 +311,30 @@ def store_system(
     name = safe_source(file_name) or "system"
     try:
         text = decode_text(data, name)
-    except TextError as error:
+        check_text(text, name, SYSTEM_FILE)  # the upload was read within it; a caller's bytes too
+    except FormatError as error:
         raise ServiceError(str(error)) from None
     if "\x00" in text:
         raise ServiceError(f"{name} holds a NUL character: not a system file")
+    digest = hashlib.sha256(data).hexdigest()
+    same = same_bytes(dataset, digest)
+    if same is not None:
+        raise DuplicateSystem(
+            f"{name} has the same bytes as {same.file_name}, stored on "
+            f"{same.uploaded_at:%Y-%m-%d %H:%M} ({same.rules} rules): nothing stored"
+        )
     gold = scoring_gold(compiled, rules, f"{dataset.name} gold")
     try:
         scoring = score_text(name, text, gold, _swords_of(dataset, gold))
+    except NoAnswer as error:
+        raise ServiceError(f"{error}: nothing stored") from error
     except ValueError as error:
         raise ServiceError(str(error)) from error
     row = SystemRun(
         dataset_id=dataset.id,
         file_name=name,
         content=text,
-        sha256=hashlib.sha256(data).hexdigest(),
+        sha256=digest,
         rules=rules,
         uploaded_by=who,
         uploaded_at=now(),
@@ -289,6 +343,17 @@ def store_system(
     db.session.add(row)
     db.session.commit()
     return row
+
+
+def same_bytes(dataset: Dataset, digest: str) -> SystemRun | None:
+    """The dataset's stored system whose uploaded bytes have SHA-256 ``digest`` (the
+    first stored), or None."""
+    return db.session.scalars(
+        select(SystemRun)
+        .where(SystemRun.dataset_id == dataset.id, SystemRun.sha256 == digest)
+        .order_by(SystemRun.id)
+        .limit(1)
+    ).first()
 
 
 def stored_systems(dataset: Dataset) -> list[SystemRun]:
@@ -311,6 +376,7 @@ def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
     for row in stored_systems(dataset):
         gold = golds.get(row.rules, golds["compat"])
         try:
+            check_text(row.content, row.file_name, SYSTEM_FILE)  # one stored before the bounds
             scoring = score_text(row.file_name, row.content, gold, _swords_of(dataset, gold))
         except ValueError as error:
             problems.append(f"{row.file_name}: {error}")
@@ -321,10 +387,17 @@ def rescore(dataset: Dataset, compiled: CompiledGold) -> tuple[int, list[str]]:
     return done, problems
 
 
-def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
+def find_system(dataset: Dataset, system_id: int) -> SystemRun:
+    """The dataset's stored system ``system_id``; ServiceError when it has none."""
     row = db.session.get(SystemRun, system_id)
     if row is None or row.dataset_id != dataset.id:
         raise ServiceError(f"no system {system_id} in dataset {dataset.name!r}")
+    return row
+
+
+def delete_system(dataset: Dataset, system_id: int) -> SystemRun:
+    """Delete the dataset's stored system ``system_id`` (ServiceError when it has none)."""
+    row = find_system(dataset, system_id)
     db.session.delete(row)
     db.session.commit()
     return row

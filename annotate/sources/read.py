@@ -17,11 +17,8 @@ length), so that no upload, not even a gzip bomb, can fill the memory.
 
 from __future__ import annotations
 
-import gzip
-import io
 import os
 import re
-import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
@@ -32,6 +29,7 @@ from annotate.sources.language import iso639_1
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.tsar import parse_tsar_source
+from scoring import bounded
 from scoring.files import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
@@ -41,7 +39,7 @@ FORMATS = ("semeval", "coinco", "swords", "tsv", "csv", "tsar")
 GZIP_MAGIC = b"\x1f\x8b"
 MAX_UNCOMPRESSED = LIMITS.unpacked
 """The most bytes a file may hold once gunzipped (:class:`~scoring.formats.instances.Limits`)."""
-CHUNK = 2**20
+CHUNK = bounded.CHUNK
 """The bytes unpacked and parsed at a time: a gzip file is never inflated whole."""
 HEAD = 65536
 _PROLOG = re.compile(rb"\s*(?:(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)\s*)*", re.S)
@@ -49,30 +47,11 @@ _ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
 
 def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
-    """``data`` in chunks of at most :data:`CHUNK` bytes, unpacked as they are read if it
-    is gzip (by its magic bytes); SourceError for a broken gzip file, or as soon as the
-    bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
-    limit = MAX_UNCOMPRESSED if limit is None else limit
-    if not data.startswith(GZIP_MAGIC):
-        if len(data) > limit:
-            raise SourceError(
-                name, "", f"holds more than {limit / 2**20:g} MiB (the most imported)"
-            )
-        for start in range(0, len(data), CHUNK):
-            yield data[start : start + CHUNK]
-        return
-    total = 0
-    try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as handle:
-            while chunk := handle.read(CHUNK):
-                total += len(chunk)
-                if total > limit:
-                    raise SourceError(
-                        name, "", f"unpacks to more than {limit / 2**20:g} MiB (the most imported)"
-                    )
-                yield chunk
-    except (OSError, EOFError, zlib.error) as error:
-        raise SourceError(name, "", f"not a complete gzip file: {error}") from None
+    """``data`` in chunks, unpacked as they are read if it is gzip
+    (:func:`scoring.bounded.unpacked_chunks`, the one reader of every upload); a
+    :class:`~scoring.bounded.BoundError` (a SourceError) for a broken gzip file, or as soon
+    as the bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
+    return bounded.unpacked_chunks(data, name, MAX_UNCOMPRESSED if limit is None else limit)
 
 
 def gunzip(data: bytes, name: str) -> bytes:
@@ -163,15 +142,18 @@ def parse_source(
     chunks = unpacked_chunks(data, name, limits.unpacked)
     head = _head(chunks)
     chosen = format or detect_format(head, name)
-    stream = chain((head,), chunks)
+    stream: Iterator[bytes] = chain((head,), chunks)
     if chosen == "semeval":
         return parse_lexsub_xml(stream, name, code, limits)
-    if chosen == "tsar":
-        whole = b"".join(stream)
+    if chosen == "tsar":  # one instance a line: the lines are counted before any is kept
+        whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
         text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
         return parse_tsar_source(text, name, code, limits)
+    if chosen == "swords":  # JSON is read whole: its bytes are bounded lower
+        most = min(limits.unpacked, bounded.SWORDS_BYTES)
+        stream = bounded.counted_chunks(stream, name, bounded.Bounds(most, most, most, "JSON"))
     if chosen in ("coinco", "swords"):
-        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) else data  # no copy
+        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) or chosen == "swords" else data
         if chosen == "coinco":
             result = parse_coinco(whole, name, limits)
         else:
@@ -179,6 +161,13 @@ def parse_source(
     else:
         result = parse_table(stream, name, chosen, limits)
     return replace(result, language=code) if code else result
+
+
+def tsar_bounds(limits: Limits) -> bounded.Bounds:
+    """The bounds of a TSAR or MLSP file (:data:`scoring.bounded.TSAR_FILE`): one instance a
+    line, so at most ``limits.instances`` lines, and at most ``limits.unpacked`` bytes."""
+    most = bounded.TSAR_FILE
+    return most._replace(bytes=min(most.bytes, limits.unpacked), lines=limits.instances)
 
 
 def _head(chunks: Iterator[bytes]) -> bytes:

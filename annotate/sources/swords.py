@@ -29,6 +29,7 @@ import json
 import re
 from typing import Any
 
+from scoring.bounded import check_json_values
 from scoring.formats import FormatError
 from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.formats.swords import SwordsTarget, json_path, parse_swords
@@ -100,36 +101,13 @@ def parse_swords_dataset(
 
 
 def check_json_size(data: bytes, name: str, most: int) -> None:
-    """SourceError when the JSON ``data`` may hold more than ``most`` values: each value
-    but the first follows a ``[``, ``{``, ``,`` or ``:``, so their count bounds the
-    values (it counts those inside strings too, a bound never reached by a real file).
-    The line named is where the count passes ``most``."""
-    count = 0
-    for start in range(0, len(data), 2**20):
-        piece = data[start : start + 2**20]
-        here = sum(piece.count(char) for char in _OPENERS)
-        if count + here > most:
-            at = start + _nth_opener(piece, most - count)
-            raise SourceError(
-                name,
-                data.count(b"\n", 0, at) + 1,
-                f"holds more than {most:,} JSON values (objects, arrays, members, items); "
-                "at most that many are read",
-            )
-        count += here
-
-
-def _nth_opener(piece: bytes, n: int) -> int:
-    """The offset of the ``n``-th (from 1) byte of :data:`_OPENERS` in ``piece``."""
-    for index, match in enumerate(re.finditer(rb"[\[{,:]", piece), 1):
-        if index == n:
-            return match.start()
-    return len(piece)
+    """SourceError when the JSON ``data`` may hold more than ``most`` values
+    (:func:`scoring.bounded.check_json_values`, the one count of every JSON upload)."""
+    check_json_values(data, name, most)
 
 
 MAX_DEPTH = 100
 """The deepest nesting read (a SWORDS file nests 5 deep)."""
-_OPENERS = (b"[", b"{", b",", b":")
 _TOKENS = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
 

@@ -103,18 +103,102 @@ def find_target(sentence: str, word: str) -> tuple[int, int, bool]:
     word = word.strip()
     if not word:
         return -1, -1, False
-    for flags in (0, re.IGNORECASE):
-        whole = re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", sentence, flags)
-        found = whole or re.search(re.escape(word), sentence, flags)
-        if found is not None:
-            return found.start(), found.end(), False
+    for case in (False, True):
+        mapped_sentence, mapped_word = _any_case(sentence, word) if case else (sentence, word)
+        whole = _first_whole(sentence, mapped_sentence, mapped_word)
+        start = whole if whole >= 0 else mapped_sentence.find(mapped_word)
+        if start >= 0:
+            return start, start + len(word), False
     best: tuple[float, int, int] = (FORM_LIKENESS, -1, -1)
     folded = word.casefold()
     for token in _WORD.finditer(sentence):
-        likeness = SequenceMatcher(None, folded, token.group().casefold()).ratio()
+        other = token.group().casefold()
+        # difflib's own upper bound (real_quick_ratio, then quick_ratio) first: a word
+        # that cannot beat the best so far is not compared (comparing is quadratic)
+        bound = 2.0 * min(len(folded), len(other)) / (len(folded) + len(other))
+        if bound < best[0] or (best[1] >= 0 and bound <= best[0]):
+            continue
+        matcher = SequenceMatcher(None, folded, other)
+        bound = matcher.quick_ratio()
+        if bound < best[0] or (best[1] >= 0 and bound <= best[0]):
+            continue
+        likeness = matcher.ratio()
         if likeness >= best[0] and (best[1] < 0 or likeness > best[0]):
             best = (likeness, token.start(), token.end())
     return best[1], best[2], best[1] >= 0
+
+
+def _any_case(sentence: str, word: str) -> tuple[str, str]:
+    """``sentence`` and ``word`` with each character replaced by one that stands for the
+    characters ``re.IGNORECASE`` takes it for (the number of the first of the word's
+    characters that matches it; ``\\0`` when none does): the word occurs in the sentence
+    in any case where it occurs in the mapped sentence as written, which ``str.find``
+    finds in linear time (the regular expression's search is quadratic on a long
+    sentence). ``re`` itself decides which characters match; each character is tried only
+    against the word's characters of its :func:`_case_key`, in order, and with ``re`` only
+    against those other than itself (a few: its other cases)."""
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for number, character in enumerate(dict.fromkeys(word), 1):
+        groups.setdefault(_case_key(character), []).append((number, character))
+    table: dict[int, int] = {}
+    for character in {*sentence, *word}:
+        number = 0
+        for candidate, other in groups.get(_case_key(character), ()):
+            if other == character or re.fullmatch(re.escape(other), character, re.IGNORECASE):
+                number = candidate
+                break
+        table[ord(character)] = number
+    return sentence.translate(table), word.translate(table)
+
+
+def _case_key(character: str) -> str:
+    """What two characters that ``re.IGNORECASE`` matches have in common: the upper case
+    of their lower case (``re`` compares simple lower cases, ``İ``'s being ``i``, and takes
+    a few more as alike, such as the long s and ``s``, the final sigma and the sigma, the
+    micro sign and the mu: each such set has one upper case)."""
+    return ("i" if character == "\u0130" else character.lower()).upper()
+
+
+def _first_whole(sentence: str, mapped: str, word: str) -> int:
+    """Where ``word`` first occurs in ``mapped`` (a text as long as ``sentence``, written as
+    :func:`_any_case` maps it, or ``sentence`` itself) as a whole word of ``sentence``: not
+    after and not before a letter or digit of it (``(?<![^\\W_])WORD(?![^\\W_])``); -1
+    when it does not. Linear: the first occurrence is ``str.find``'s; when it is not whole,
+    every occurrence is listed by Knuth, Morris and Pratt's (1977) automaton."""
+    start = mapped.find(word)
+    if start < 0 or _is_whole(sentence, start, start + len(word)):
+        return start
+    size = len(word)
+    failure = [0] * size  # the longest proper border of each prefix of the word
+    border = 0
+    for at in range(1, size):
+        while border and word[at] != word[border]:
+            border = failure[border - 1]
+        if word[at] == word[border]:
+            border += 1
+        failure[at] = border
+    matched = 0
+    for at in range(start + 1, len(mapped)):
+        character = mapped[at]
+        while matched and character != word[matched]:
+            matched = failure[matched - 1]
+        if character == word[matched]:
+            matched += 1
+        if matched == size:
+            if _is_whole(sentence, at + 1 - size, at + 1):
+                return at + 1 - size
+            matched = failure[matched - 1]
+    return -1
+
+
+def _is_whole(sentence: str, start: int, end: int) -> bool:
+    """Whether ``sentence[start:end]`` has no letter or digit (``[^\\W_]``) on either side."""
+    return (start == 0 or not _LETTER_OR_DIGIT.match(sentence, start - 1)) and not (
+        _LETTER_OR_DIGIT.match(sentence, end)
+    )
+
+
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
 
 
 def parse_tsar_source(

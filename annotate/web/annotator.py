@@ -4,6 +4,7 @@ in the datasets assigned to the annotator only (any other sentence is a 404)."""
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import replace
 
 from flask import (
     Blueprint,
@@ -29,14 +30,15 @@ from annotate.extensions import db, login_manager
 from annotate.i18n import N_, common_language, html_text, translate, use_language
 from annotate.models import Dataset, Instance, User
 from annotate.numeric import MAX_ID, FormError, whole_number
-from annotate.services.checks import blocked
+from annotate.services.crowd import closed_study, public_name
+from annotate.services.finishing import finish
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
-from annotate.services.responses import answered_ids, resume, save_answer
+from annotate.services.responses import SentenceGone, answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     StudyFull,
-    completed,
+    has_account,
     is_member,
     participant,
     sentence_filter,
@@ -136,16 +138,17 @@ def finished(dataset_id: int) -> str | Response | tuple[str, int]:
                 "Not finished yet: %(count)s of your sentences of %(dataset)s have no "
                 "answer. This is the first.",
                 count=len(_unanswered(dataset)),
-                dataset=dataset.name,
+                dataset=public_name(dataset)
+                if current_user.study_id == dataset.id
+                else dataset.name,
             ),
             "info",
         )
         return redirect(url_for("annotator.item", instance_id=instance.id))
     left = [s for s in standings(current_user) if s.dataset.id != dataset.id and not s.finished]
-    code = dataset.completion_code if completed(current_user, dataset) else None
-    checks_failed = code is not None and blocked(current_user, dataset)
-    if checks_failed:
-        code = None
+    decided = finish(current_user, dataset)  # decided once, at finishing: it stands
+    checks_failed = decided is not None and decided.decision == "blocked"
+    code = dataset.completion_code if decided is not None and not checks_failed else None
     return render_template(
         "annotate/done.html",
         dataset=dataset,
@@ -164,6 +167,26 @@ def _unanswered(dataset: Dataset) -> list[int]:
 
 PARTICIPANT_PARAMETERS = ("PROLIFIC_PID", "participant", "workerId")
 """Where a study link carries the participant id: Prolific, ours, Mechanical Turk."""
+
+
+def _given_id() -> str:
+    """The participant id the study link's request carries ('' when none)."""
+    return next(
+        (request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)), ""
+    ).strip()
+
+
+def not_an_admission() -> bool:
+    """Whether this study-link request cannot admit anyone new (no participant id, a study
+    that is not open, or an id that has its account already): such requests are exempt
+    from the admission limit (``ADMISSION_LIMIT`` per address, the factory), which so
+    counts the accounts an address makes, not a participant's returns."""
+    token = (request.view_args or {}).get("token", "")
+    given = _given_id()
+    if not given or len(given) > 64:
+        return True
+    dataset = study_dataset(str(token))
+    return dataset is None or has_account(dataset, given)
 
 
 def _study_full(dataset: Dataset, error: StudyFull) -> tuple[str, int]:
@@ -189,7 +212,7 @@ def _released(dataset_id: int) -> str | Response | tuple[str, int] | None:
     use_language(dataset.language)
     try:
         if not dataset.study_token:
-            raise StudyFull(f"the study {dataset.name!r} is closed", True)
+            raise StudyFull(f"the study {public_name(dataset)!r} is closed", True)
         participant(dataset, current_user.participant_id)
     except StudyFull as error:
         db.session.rollback()
@@ -204,11 +227,13 @@ def study(token: str) -> str | Response | tuple[str, int]:
     cached (the factory marks logged-in pages; this one is also seen logged out)."""
     dataset = study_dataset(token)
     if dataset is None:
-        abort(404)
+        closed = closed_study(token)
+        if closed is None:
+            abort(404)
+        use_language(closed.language)
+        return render_template("annotate/study.html", dataset=closed, closed=True), 410
     use_language(dataset.language)
-    given = next(
-        (request.args[key] for key in PARTICIPANT_PARAMETERS if request.args.get(key)), ""
-    ).strip()
+    given = _given_id()
     if not given:
         return render_template("annotate/study.html", dataset=dataset, error=None)
     try:
@@ -296,7 +321,7 @@ def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str,
         form = _pending_form(instance_id) or page.form()
         if timed is not None:
             record_view(timed, instance_id)
-        return _render(page, form, FormCheck(None), addressed.judging)
+        return _render(page, form, FormCheck(None), addressed.judging, study)
     # a plain dict: a missing field costs no KeyError, as the form's own get() does
     posted_form = request.form.to_dict()
     form = {key: posted_form.get(key, "") for key in (*FIELDS, "confirm")}
@@ -309,10 +334,15 @@ def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str,
             return _refused(check)
         own = read(user, instance_id, following=False)
         assert own is not None and own[1] is not None
-        return _render(own[1], form, check, addressed.judging)
-    saved = save_answer(user, instance_id, check.answer)
+        return _render(own[1], form, check, addressed.judging, study)
+    try:
+        saved = save_answer(user, instance_id, check.answer)
+    except SentenceGone as gone:  # the dataset was deleted while they answered
+        return render_template("error.html", code=410, message=str(gone)), 410
     done = addressed.done + saved.new
     if page is None or (saved.new and done >= addressed.total):
+        if study == addressed.dataset.id:  # a participant's last sentence: decided now
+            finish(user, db.get_or_404(Dataset, study))
         url = url_for("annotator.finished", dataset_id=addressed.dataset.id)
         flash(gettext("Saved."), "info")  # on the finished page (or what is left)
         if wants_json():
@@ -321,7 +351,7 @@ def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str,
     following = page.after_save(
         instance_id, addressed.lexelt_id, saved.new, check.answer.used_dictionary
     )
-    context = _context(following, following.form(), FormCheck(None))
+    context = _context(following, following.form(), FormCheck(None), study)
     url = f"{context['item_path']}{following.instance.id}"  # its url_for (item_path)
     if wants_json():
         if timed is not None:
@@ -400,12 +430,18 @@ def item_title(
     return Markup(f"{prefix}{escape(sentence)} · {escape(dataset.name)} · lexsub")
 
 
-def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str, object]:
-    """What templates/annotate/_item.html shows."""
+def _context(
+    page: ItemPage, form: dict[str, str], check: FormCheck, study: int | None = None
+) -> dict[str, object]:
+    """What templates/annotate/_item.html shows; to a participant of ``study`` (the
+    user's, read before a save expires it) the study's public title, never the name."""
+    dataset = page.dataset
+    if study == dataset.id:
+        dataset = replace(dataset, name=dataset.title or gettext("Study"), public=True)
     return {
         "item_path": item_path(),
         "instance": page.instance,
-        "dataset": page.dataset,
+        "dataset": dataset,
         "word_index": page.word_index,
         "words": page.words,
         "sentence_index": page.sentence_index,
@@ -421,8 +457,12 @@ def _context(page: ItemPage, form: dict[str, str], check: FormCheck) -> dict[str
     }
 
 
-def _render(page: ItemPage, form: dict[str, str], check: FormCheck, judging: bool) -> str:
-    return render_template("annotate/item.html", **_context(page, form, check), judging=judging)
+def _render(
+    page: ItemPage, form: dict[str, str], check: FormCheck, judging: bool, study: int | None
+) -> str:
+    return render_template(
+        "annotate/item.html", **_context(page, form, check, study), judging=judging
+    )
 
 
 def _saved(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from flask import (
@@ -39,6 +40,7 @@ from annotate.extensions import csrf, db, login_manager
 from annotate.i18n import common_language, use_language
 from annotate.models import Dataset, JudgementRound, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_ids, form_number, whole_number
+from annotate.services.pseudonyms import judge_pseudonyms
 from annotate.services.rounds import (
     LAYOUTS,
     Screen,
@@ -63,6 +65,7 @@ from annotate.services.rules import MAX_DATASET_NAME, ServiceError
 from annotate.web.access import judge_required, organiser_required
 from annotate.web.charts import Bar, bar_chart, verdict_colours
 from annotate.web.uploads import uploaded_text
+from scoring.bounded import GOLD_FILE, ROWS_FILE, SYSTEM_FILE, Bounds
 from scoring.formats import FormatError
 from scoring.formats.judgements import format_judgements
 from scoring.formats.text import split_lines
@@ -106,11 +109,11 @@ def round_language(round_: JudgementRound) -> str | None:
     return dataset.language if dataset is not None else None
 
 
-def _upload_text(field: str) -> tuple[str, str] | None:
+def _upload_text(field: str, bounds: Bounds) -> tuple[str, str] | None:
     upload = request.files.get(field)
     if upload is None or not upload.filename:
         return None
-    return upload.filename, uploaded_text(upload)
+    return upload.filename, uploaded_text(upload, bounds)
 
 
 # --- organiser ------------------------------------------------------------------------------
@@ -154,7 +157,7 @@ def _create(action: str) -> JudgementRound:
     chosen = form_id(request.form, "dataset", "dataset")
     dataset = None if chosen is None else db.session.get(Dataset, chosen)
     if action == "rows":
-        upload = _upload_text("rows")
+        upload = _upload_text("rows", ROWS_FILE)
         if upload is None:
             raise ServiceError("choose a rows file")
         plan = parse_rows(split_lines(upload[1]), upload[0])
@@ -184,9 +187,9 @@ def _create(action: str) -> JudgementRound:
         systems[run.file_name] = run.content
     for file in request.files.getlist("systems"):
         if file.filename:
-            systems[file.filename] = uploaded_text(file)
-    gold = _upload_text("gold")
-    mwgold = _upload_text("mwgold")
+            systems[file.filename] = uploaded_text(file, SYSTEM_FILE)
+    gold = _upload_text("gold", GOLD_FILE)
+    mwgold = _upload_text("mwgold", GOLD_FILE)
     items = None
     if gold is not None:
         items = gold_items_from_file(
@@ -273,14 +276,15 @@ def report_page(round_id: int) -> str | tuple[str, int]:
     """Tables 11 and 12 with a chart, agreement, and (scores uploaded) the models."""
     round_ = db.get_or_404(JudgementRound, round_id)
     label_set = label_set_of(round_)
-    found = export_judgements(round_)
+    names = judge_pseudonyms(round_)  # the report names judges by pseudonym
+    found = [replace(row, judge=names(row.judge)) for row in export_judgements(round_)]
     scores: dict[str, dict[Key, float]] = {}
     problem = None
     if request.method == "POST":
         try:
             for upload in request.files.getlist("scores"):
                 if upload.filename:
-                    text = uploaded_text(upload)
+                    text = uploaded_text(upload, GOLD_FILE)
                     scores.update(parse_scores(split_lines(text), upload.filename))
             if not scores:
                 raise ServiceError("choose a scores file")

@@ -7,12 +7,13 @@ Every route here refuses annotators with 403, as the other organiser pages do.
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from annotate.extensions import db
 from annotate.models import Dataset, User
-from annotate.numeric import form_id, form_ids, form_number
+from annotate.numeric import MAX_PAGE, form_id, form_ids, form_number
 from annotate.services.checks import (
     CHECK_ACTIONS,
     check_lines,
@@ -21,6 +22,8 @@ from annotate.services.checks import (
     set_check_rules,
     set_checks,
 )
+from annotate.services.crowd import set_public
+from annotate.services.exclusions import exclude, include
 from annotate.services.onboarding import set_onboarding
 from annotate.services.participants import SPEEDER_SECONDS, participant_page, set_speeder_seconds
 from annotate.services.rules import ServiceError
@@ -45,7 +48,8 @@ from annotate.services.study import (
     unassign,
 )
 from annotate.web.access import organiser_required
-from annotate.web.uploads import uploaded_text
+from annotate.web.uploads import upload_name, uploaded_text
+from scoring.bounded import ACCOUNTS_FILE
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000
@@ -142,7 +146,11 @@ def _change(dataset: Dataset, action: str) -> None:
         db.session.commit()
         flash("Guidelines saved.", "info")
     elif action == "open-study":
-        open_study(dataset, request.form.get("completion_code", "").strip() or None)
+        open_study(
+            dataset,
+            request.form.get("completion_code", "").strip() or None,
+            request.form.get("platform") or None,
+        )
         flash("The study link is open.", "info")
     elif action == "study-rules":
         set_study_rules(
@@ -173,8 +181,8 @@ def study_page(dataset_id: int) -> str | Response:
             db.session.rollback()
             flash(str(error), "error")
         return redirect(url_for("members.study_page", dataset_id=dataset.id))
-    page = request.args.get("page", "1")
-    found = participant_page(dataset, int(page) if page.isdigit() and len(page) < 7 else 1)
+    page = form_number(request.args, "page", "page", 1, MAX_PAGE) or 1
+    found = participant_page(dataset, page)
     link = None
     if dataset.study_token:
         link = url_for("annotator.study", token=dataset.study_token, _external=True)
@@ -209,8 +217,36 @@ def _study_change(dataset: Dataset, action: str) -> None:
             form_number(request.form, "speeder_seconds", "speeder threshold", *SPEEDER_SECONDS),
         )
         flash("Quality thresholds saved.", "info")
+    elif action == "public":
+        set_public(
+            dataset,
+            request.form.get("public_title", ""),
+            request.form.get("return_url", "").strip() or None,
+            request.form.get("platform") or None,
+        )
+        flash("What participants see is saved.", "info")
+    elif action == "leave-out":
+        user = _participant(dataset, form_id(request.form, "user", "participant"))
+        exclude(dataset, user.username, LEAVE_OUT_REASON, current_user.username)
+        flash(f"Participant {user.participant_id} is left out of the gold.", "info")
+    elif action == "take-back":
+        user = _participant(dataset, form_id(request.form, "user", "participant"))
+        include(dataset, user.username)
+        flash(f"Participant {user.participant_id} is back in the gold.", "info")
     else:
         raise ServiceError("unknown action")
+
+
+LEAVE_OUT_REASON = "flagged on the study page (check score or speed)"
+"""The reason a "leave out" on the study page records."""
+
+
+def _participant(dataset: Dataset, user_id: int | None) -> User:
+    """The study's participant of this account id; :class:`ServiceError` for another."""
+    user = db.session.get(User, user_id) if user_id is not None else None
+    if user is None or user.study_id != dataset.id:
+        raise ServiceError(f"no participant {user_id} in this study")
+    return user
 
 
 @bp.route("/users/bulk", methods=["GET", "POST"])
@@ -224,12 +260,14 @@ def bulk_users() -> str:
     if request.method == "POST":
         upload = request.files.get("file")
         text = request.form.get("usernames", "")
+        source = "the list"
         try:
             if upload is not None and upload.filename:
-                text = uploaded_text(upload)
+                text = uploaded_text(upload, ACCOUNTS_FILE)
+                source = upload_name(upload)
             chosen = form_id(request.form, "dataset", "dataset")
             dataset = None if chosen is None else db.session.get(Dataset, chosen)
-            created = create_users(parse_user_lines(text, "the list"), dataset)
+            created = create_users(parse_user_lines(text, source), dataset)
         except ServiceError as error:
             db.session.rollback()
             flash(f"No account created: {error}", "error")

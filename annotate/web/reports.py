@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
-from annotate.gold.methods import FORMATS, methods_text
+from annotate.gold.methods import FORMATS, methods_text, methods_warnings
 from annotate.gold.write import scorer_view
 from annotate.models import Dataset, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_number
@@ -38,11 +38,14 @@ from annotate.services.inspect import (
     problem_marks,
 )
 from annotate.services.methods import SEED, dataset_agreement, study_methods
-from annotate.services.rules import MAX_USERNAME, ServiceError
+from annotate.services.pseudonyms import pseudonyms_of
+from annotate.services.rules import MAX_USERNAME, ServiceError, storable
 from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
+from annotate.web.uploads import uploaded_bytes
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
+from scoring.bounded import SYSTEM_FILE
 from scoring.official import ScorerDied
 from scoring.registry import MEASURES
 
@@ -68,7 +71,9 @@ def agreement(dataset_id: int) -> str:
             "reports/rating_agreement.html", dataset=dataset, agreement=rated, reason=reason
         )
     keep = request.args.get("keep_checks") == "on"
-    compiled = compile_dataset(dataset, CompileOptions(keep_checks=keep))
+    compiled = compile_dataset(
+        dataset, CompileOptions(keep_checks=keep), names=pseudonyms_of(dataset)
+    )
     found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
     return render_template(
         "reports/agreement.html",
@@ -98,6 +103,7 @@ def methods(dataset_id: int) -> str:
         dataset=dataset,
         figures=figures,
         texts={format: methods_text(figures, format) for format in FORMATS},
+        warnings=methods_warnings(figures),
     )
 
 
@@ -107,13 +113,13 @@ def problems(dataset_id: int) -> str:
     """The answers the compiler leaves out (a value breaks the rule of a valid
     substitute) and the values it keeps but flags, each with a link to its item."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    compiled = compile_dataset(dataset)
+    compiled = compile_dataset(dataset, names=pseudonyms_of(dataset))
     return render_template(
         "reports/problems.html", dataset=dataset, compiled=compiled, filters=FILTERS
     )
 
 
-@bp.get("/datasets/<id:dataset_id>/items/<path:xml_id>")
+@bp.get("/datasets/<id:dataset_id>/items/<item_id:xml_id>")
 @organiser_required
 def item(dataset_id: int, xml_id: str) -> str:
     """One sentence with every annotator's current answer, what the compiler does with
@@ -122,10 +128,16 @@ def item(dataset_id: int, xml_id: str) -> str:
     instance = find_instance(dataset, xml_id)
     if instance is None:
         abort(404)
-    compiled = compile_dataset(dataset)
-    answers = item_answers(instance)
-    answers = [replace(a, lexelt=instance.lexelt.item, instance=xml_id) for a in answers]
+    names = pseudonyms_of(dataset)  # annotators by pseudonym, as every report names them
+    compiled = compile_dataset(dataset, names=names)
+    answers = [
+        replace(a, annotator=names(a.annotator), lexelt=instance.lexelt.item, instance=xml_id)
+        for a in item_answers(instance)
+    ]
     with_revisions = request.args.get("revisions") == "on"
+    revisions = None
+    if with_revisions:
+        revisions = [replace(r, annotator=names(r.annotator)) for r in item_revisions(instance)]
     return render_template(
         "reports/item.html",
         dataset=dataset,
@@ -133,7 +145,7 @@ def item(dataset_id: int, xml_id: str) -> str:
         answers=answers,
         marks=problem_marks(compiled, answers),
         problems=PROBLEMS,
-        revisions=item_revisions(instance) if with_revisions else None,
+        revisions=revisions,
         left_out=[p for p in compiled.left_out if p.instance == xml_id],
         flagged=[p for p in compiled.flagged if p.instance == xml_id],
     )
@@ -151,10 +163,12 @@ def answers(dataset_id: int) -> str:
 @bp.get("/datasets/<id:dataset_id>/annotators/<username>")
 @organiser_required
 def annotator(dataset_id: int, username: str) -> str:
-    """One annotator's answers in the dataset, in the order they are annotated."""
+    """One annotator's answers in the dataset, in the order they are annotated; the pages
+    link it by pseudonym (``A1``), and a username still opens it."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    if "\x00" in username or len(username) > MAX_USERNAME:
+    if not storable(username) or len(username) > MAX_USERNAME:
         abort(404)
+    username = pseudonyms_of(dataset).username(username) or username
     user = db.session.scalar(select(User).where(User.username == username))
     if user is None:
         abort(404)
@@ -167,8 +181,9 @@ def _answers_page(dataset: Dataset, user: User | None) -> str:
     chosen = request.args.get("problem", "")
     if chosen not in FILTERS:
         chosen = ""
-    every = dataset_answers(dataset, user)
-    marks = problem_marks(compile_dataset(dataset), every)
+    names = pseudonyms_of(dataset)  # annotators by pseudonym, as every report names them
+    every = [replace(a, annotator=names(a.annotator)) for a in dataset_answers(dataset, user)]
+    marks = problem_marks(compile_dataset(dataset, names=names), every)
     shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
     return render_template(
         "reports/answers.html",
@@ -179,8 +194,11 @@ def _answers_page(dataset: Dataset, user: User | None) -> str:
         problems=PROBLEMS,
         filters=FILTERS,
         chosen=chosen,
-        annotator=user,
-        annotators=annotators_with_answers(dataset),
+        annotator=names(user.username) if user else None,
+        annotators=sorted(
+            (names(name) for name in annotators_with_answers(dataset)),
+            key=lambda name: (name[0], int(name[1:]) if name[1:].isdigit() else 0),
+        ),
     )
 
 
@@ -270,7 +288,10 @@ def benchmark_score(dataset_id: int) -> str | BaseResponse:
         return redirect(url_for("reports.scores", dataset_id=dataset.id))
     try:
         result = score_system(
-            dataset, upload.read(), upload.filename, request.form.get("against") == "reference"
+            dataset,
+            uploaded_bytes(upload, SYSTEM_FILE),
+            upload.filename,
+            request.form.get("against") == "reference",
         )
     except ServiceError as error:
         flash(str(error), "error")
@@ -300,11 +321,13 @@ def upload_systems(dataset_id: int) -> BaseResponse:
             row = systems.store_system(
                 dataset,
                 upload.filename or "",
-                upload.read(),
+                uploaded_bytes(upload, SYSTEM_FILE),
                 rules,
                 current_user.username,
                 compiled,
             )
+        except systems.DuplicateSystem as error:
+            flash(f"Not stored: {error}", "info")
         except ServiceError as error:
             flash(f"Not scored: {error}", "error")
         else:
@@ -329,10 +352,19 @@ def rescore(dataset_id: int) -> BaseResponse:
 
 @bp.post("/datasets/<id:dataset_id>/scores/delete")
 @organiser_required
-def delete_system(dataset_id: int) -> BaseResponse:
+def delete_system(dataset_id: int) -> str | BaseResponse:
+    """Delete a stored system once confirmed: without ``confirm=yes`` the page that asks
+    (its name, kind and main figure, and the button that deletes it)."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    system_id = form_id(request.form, "system", "system") or 0
     try:
-        row = systems.delete_system(dataset, form_id(request.form, "system", "system") or 0)
+        if request.form.get("confirm") != "yes":
+            return render_template(
+                "reports/delete_system.html",
+                dataset=dataset,
+                row=systems.find_system(dataset, system_id),
+            )
+        row = systems.delete_system(dataset, system_id)
     except ServiceError as error:
         flash(str(error), "error")
     else:

@@ -1,12 +1,16 @@
-"""The text of an uploaded file, under the rule every file reader follows
-(:func:`scoring.files.decode_text`: UTF-8, a byte-order mark dropped, UTF-16 refused)."""
+"""The bytes and text of an uploaded file, read within its bounds
+(:mod:`scoring.bounded`: counted as they are read, refused at the first bound crossed) and
+under the rule every file reader follows (:func:`scoring.files.decode_text`: UTF-8, a
+byte-order mark dropped, UTF-16 refused)."""
 
 from __future__ import annotations
 
 from werkzeug.datastructures import FileStorage
 
 from annotate.services.rules import ServiceError
-from scoring.files import TextError, decode_text
+from scoring.bounded import Bounds, bounded_bytes
+from scoring.files import decode_text
+from scoring.formats import FormatError
 
 
 def upload_name(upload: FileStorage, default: str = "the file") -> str:
@@ -15,10 +19,19 @@ def upload_name(upload: FileStorage, default: str = "the file") -> str:
     return name or default
 
 
-def uploaded_text(upload: FileStorage) -> str:
-    """The text of ``upload``; :class:`ServiceError` naming it, the line and the rule when
-    it is not UTF-8 text."""
+def uploaded_bytes(upload: FileStorage, bounds: Bounds) -> bytes:
+    """The bytes of ``upload`` (gunzipped when they are gzip) read a chunk at a time
+    within ``bounds``; :class:`ServiceError` naming it, the line and the bound crossed."""
     try:
-        return decode_text(upload.read(), upload_name(upload))
-    except TextError as error:
+        return bounded_bytes(upload.stream, upload_name(upload), bounds)
+    except FormatError as error:
+        raise ServiceError(str(error)) from None
+
+
+def uploaded_text(upload: FileStorage, bounds: Bounds) -> str:
+    """The text of ``upload`` read within ``bounds``; :class:`ServiceError` naming it, the
+    line and the rule when it crosses one or is not UTF-8 text."""
+    try:
+        return decode_text(uploaded_bytes(upload, bounds), upload_name(upload))
+    except FormatError as error:
         raise ServiceError(str(error)) from None

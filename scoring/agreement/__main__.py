@@ -26,7 +26,14 @@ import sys
 from collections.abc import Sequence
 
 from scoring.agreement.report import report
-from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.command import (
+    FAILURES,
+    MAX_RESAMPLES,
+    RESAMPLES_HELP,
+    ArgumentParser,
+    describe,
+    fail,
+)
 from scoring.exclusions import exclusion_argument, leave_out
 from scoring.formats.annotators import read_annotators
 from scoring.formats.sniff import file_mixup
@@ -60,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="bootstrap intervals over lemmas for PA, PAm, the mode share and the three alphas",
     )
-    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--resamples", type=int, default=1000, help=RESAMPLES_HELP)
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--confidence", type=float, default=0.95)
     parser.add_argument(
@@ -74,6 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.resamples < 1:
         parser.error(f"--resamples {options.resamples}: it must be at least 1")
+    if options.resamples > MAX_RESAMPLES:
+        parser.error(f"--resamples {options.resamples}: it must be at most {MAX_RESAMPLES:,}")
     if options.seed < 0:
         parser.error(f"--seed {options.seed}: it must be 0 or more")
     if not 0 < options.confidence < 1:

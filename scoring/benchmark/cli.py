@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, TextIO, cast
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.formats import FormatError
 from scoring.registry import benchmark_figures, listing
 from scoring.signature import with_provenance
 
@@ -104,11 +105,25 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def refuse_empty(path: str) -> None:
+    """:class:`~scoring.formats.FormatError` when the benchmark data is an empty file (or
+    only white space): a benchmark scored on no item is no score (some readers would
+    report zeros)."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(1 << 16)
+    except OSError:
+        return  # a folder of data, or a file that cannot be read: its reader says
+    if not start.strip() and len(start) < 1 << 16:
+        raise FormatError([f"{path}: an empty file; the benchmark data must hold its items"])
+
+
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
     run: Callable[[argparse.Namespace], Report] = benchmark(args.benchmark).evaluate
     try:
+        refuse_empty(args.data)
         report = run(args)
         # a generated system's provenance (lexsub generate llm) fixes its figures too
         report = replace(report, signature=with_provenance(report.signature, args.system))

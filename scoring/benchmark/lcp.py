@@ -12,7 +12,10 @@ id given twice keeps its last value, predictions for ids outside the gold are ig
 (a note counts them) and a gold id without a prediction stops it (lexsub refuses, naming
 the ids). Where a correlation is undefined (a constant gold or constant predictions; the
 script prints ``nan``) lexsub gives no figure (``nan`` in text, ``null`` in JSON) and a
-note; R² with a constant gold is scikit-learn's 1.0 (perfect) or 0.0.
+note; R² with a constant gold is scikit-learn's 1.0 (perfect) or 0.0. At the edges the
+figures are the script's: two items give a Pearson r of exactly 1.0 or -1.0 (SciPy's),
+and one item, where the script stops with SciPy's ValueError, gives no figure and a note
+saying so.
 """
 
 from __future__ import annotations
@@ -47,11 +50,14 @@ class LcpScores:
 def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     """Pearson's r in SciPy's ``pearsonr`` arithmetic (the centred vectors' norms taken
     after scaling by their largest magnitude, their unit vectors' dot product, clipped to
-    [-1, 1]); NaN when either vector is constant."""
+    [-1, 1]); with two items exactly 1.0 or -1.0, as SciPy gives them; NaN when either
+    vector is constant or has fewer than two items (SciPy raises a ValueError there)."""
     xs = np.asarray(x, dtype=np.float64)
     ys = np.asarray(y, dtype=np.float64)
-    if (xs == xs[0]).all() or (ys == ys[0]).all():
+    if len(xs) < 2 or (xs == xs[0]).all() or (ys == ys[0]).all():
         return math.nan
+    if len(xs) == 2:  # SciPy: the signs of the two differences, exactly
+        return float(np.sign(xs[1] - xs[0]) * np.sign(ys[1] - ys[0]))
     xm = xs - xs.mean()
     ym = ys - ys.mean()
     x_max, y_max = np.abs(xm).max(), np.abs(ym).max()
@@ -91,7 +97,10 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
 
 def r2(gold: Sequence[float], predicted: Sequence[float]) -> float:
     """1 - SS_res / SS_tot (scikit-learn's ``r2_score``; a constant gold gives 1.0 when
-    the predictions equal it, else 0.0)."""
+    the predictions equal it, else 0.0; one item gives NaN, as scikit-learn's with its
+    warning that R² is not well-defined with fewer than two samples)."""
+    if len(gold) < 2:
+        return math.nan
     g = np.asarray(gold, dtype=np.float64)
     p = np.asarray(predicted, dtype=np.float64)
     residual = float(((g - p) ** 2).sum())
@@ -135,7 +144,12 @@ def score(
         "mse": float(np.mean(difference**2)),
         "r2": r2(g, p),
     }
-    if math.isnan(metrics["pearson"]):
+    if len(g) == 1:
+        notes.append(
+            "one item: Pearson, Spearman and R2 are undefined (SciPy's pearsonr stops with a "
+            "ValueError, so the script stops there; scikit-learn's R2 is nan)"
+        )
+    elif math.isnan(metrics["pearson"]):
         which = "gold" if len(set(g)) == 1 else "predictions"
         notes.append(
             f"the {which} are constant: Pearson and Spearman are undefined (the script prints nan)"

@@ -80,7 +80,7 @@ import numpy as np
 
 from scoring.benchmark.cli import Report
 from scoring.files import finite_number, parse_json, shown_value
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.formats.ranked import Scored
 from scoring.formats.swords import ALL_LABELS, Swords, load_json, read_swords
 from scoring.measures.swords import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
@@ -152,24 +152,33 @@ def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
             ]
         )
     lemmatized = data.get("substitutes_lemmatized", False)
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     if not isinstance(lemmatized, bool):
-        problems.append(f"{name}: substitutes_lemmatized {lemmatized!r} is not true or false")
+        problems.add(f"{name}: substitutes_lemmatized {lemmatized!r} is not true or false")
     substitutes: dict[str, tuple[Scored, ...]] = {}
     for tid, entries in data["substitutes"].items():
         if not isinstance(entries, list):
-            problems.append(f"{name}: substitutes.{tid}: {type(entries).__name__} is not a list")
+            problems.add(f"{name}: substitutes.{tid}: {type(entries).__name__} is not a list")
             continue
         parsed = [_entry(e, i, f"{name}: substitutes.{tid}[{i}]") for i, e in enumerate(entries)]
         problems.extend(p for p in parsed if isinstance(p, str))
         substitutes[tid] = tuple(p for p in parsed if isinstance(p, Scored))
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return SwordsResult(bool(lemmatized), substitutes)
 
 
 def read_result(text: str, name: str = "<result>") -> SwordsResult:
-    """:func:`parse_result` on the JSON text of a result file."""
+    """:func:`parse_result` on the JSON text of a result file; refused before it is
+    parsed when it may hold more than :data:`~scoring.bounded.RESULT_JSON_VALUES` values."""
+    from scoring.bounded import RESULT_JSON_VALUES, check_json_values
+
+    check_json_values(
+        text,
+        name,
+        RESULT_JSON_VALUES,
+        "; 100 candidates for each of SWORDS' 1,132 test targets are 0.34 million",
+    )
     try:
         data = parse_json(text)
     except json.JSONDecodeError as error:

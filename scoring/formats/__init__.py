@@ -32,9 +32,12 @@ them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from scoring.records import Record
+
+SHOWN_PROBLEMS = 20
+"""The problems a message shows (and a reader keeps): the rest are counted."""
 
 
 class Problem(Record):
@@ -63,9 +66,63 @@ class FormatError(ValueError):
     ``located`` those given as :class:`Problem` records, so that a caller can take a
     problem's parts without reading them back out of its message."""
 
-    def __init__(self, problems: Sequence[str | Problem]) -> None:
+    def __init__(self, problems: Sequence[str | Problem], more: int = 0) -> None:
         self.located = tuple(problem for problem in problems if isinstance(problem, Problem))
         self.problems = tuple(map(str, problems))
-        shown = "\n".join(self.problems[:20])
-        more = len(self.problems) - 20
-        super().__init__(shown + (f"\n… and {more} more problems" if more > 0 else ""))
+        self.count = len(self.problems) + more
+        """Every problem found, those not kept (``more``: a reader keeps the first
+        :data:`SHOWN_PROBLEMS` only, :class:`scoring.bounded.Problems`) included."""
+        shown = "\n".join(self.problems[:SHOWN_PROBLEMS])
+        rest = self.count - min(len(self.problems), SHOWN_PROBLEMS)
+        super().__init__(shown + (f"\n… and {rest} more problems" if rest > 0 else ""))
+
+
+class Problems:
+    """The problems a reader finds in a file: the first :data:`SHOWN_PROBLEMS` kept, the
+    others counted. ``raise_any()`` raises them as one :class:`FormatError` whose message
+    shows those kept and "… and N more problems".
+
+    >>> found = Problems()
+    >>> for line in range(1, 26):
+    ...     found.add(f"f:{line}: bad")
+    >>> len(found), found.kept[-1]
+    (25, 'f:20: bad')
+    >>> str(found.error()).splitlines()[-1]
+    '… and 5 more problems'
+    """
+
+    def __init__(self, keep: int = SHOWN_PROBLEMS) -> None:
+        self.keep = keep
+        self.kept: list[str | Problem] = []
+        self.more = 0
+
+    def add(self, problem: str | Problem) -> None:
+        if len(self.kept) < self.keep:
+            self.kept.append(problem)
+        else:
+            self.more += 1
+
+    def extend(self, problems: FormatError | Iterable[str | Problem]) -> None:
+        """Each of ``problems``; those of a :class:`FormatError` with its uncounted ones."""
+        if not isinstance(problems, FormatError):
+            for problem in problems:
+                self.add(problem)
+            return
+        given = problems.located or problems.problems
+        for problem in given:
+            self.add(problem)
+        self.more += problems.count - len(given)
+
+    def __len__(self) -> int:
+        return len(self.kept) + self.more
+
+    def __bool__(self) -> bool:
+        return bool(self.kept)
+
+    def error(self) -> FormatError:
+        return FormatError(self.kept, self.more)
+
+    def raise_any(self) -> None:
+        """Raise the problems found, if any, as one :class:`FormatError`."""
+        if self:
+            raise self.error()

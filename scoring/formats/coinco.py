@@ -41,6 +41,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
+from scoring.files import BoundedReader
 from scoring.safexml import XmlError, feed_xml
 
 NOT_A_TARGET = "XXX"
@@ -322,10 +323,10 @@ def _open(source: str | Path | bytes) -> Iterator[BinaryIO]:
         magic = raw.read(2)
         raw.seek(0)
         if magic != b"\x1f\x8b":
-            yield raw
+            yield cast(BinaryIO, BoundedReader(raw, str(source)))
             return
         with gzip.GzipFile(fileobj=raw) as unpacked:
-            yield cast(BinaryIO, unpacked)
+            yield cast(BinaryIO, BoundedReader(cast(BinaryIO, unpacked), str(source), True))
 
 
 def iter_coinco_sentences(

@@ -27,7 +27,7 @@ from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
 
 from scoring import TYPE_CHECKING
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
 from scoring.lines import NONSPACE, iter_chunks, perl_split
 from scoring.patterns import pattern
@@ -46,9 +46,13 @@ _key_of = itemgetter(0, 2)
 _mode_of = attrgetter("mode")
 _mode_delta_of = attrgetter("mode_delta")
 _is_none = partial(is_, None)
-# score.pl's gold-entry patterns (shared with the multiword gold reader)
-FIRST_COUNT = r"[\w'\-\s]+ (\d+)"
-ENTRY = r"(\w[\w'\-\s]+) (\d+)"
+# score.pl's gold-entry patterns (shared with the multiword gold reader), ``[\w'\-\s]+ (\d+)``
+# and ``(\w[\w'\-\s]+) (\d+)``, written to be searched in linear time with the same match:
+# a match lies inside one run of [\w'\-\s], and every start in a run has the same choice of
+# ends, so only the run's first position (its first \w for ENTRY) is tried, not each one
+# (which took time quadratic in a long field); scoring/lines.py's LINEAR says more.
+FIRST_COUNT = r"(?<![\w'\-\s])[\w'\-\s]+ (\d+)"
+ENTRY = r"(?<![\w'\-\s])[\s'\-]*+(\w[\w'\-\s]+) (\d+)"
 
 
 class ItemGold(Record):
@@ -254,7 +258,7 @@ def read_gold_as_written(
     [(('b', 2), ('pn', 1), ('c ', 1))]
     """
     items = []
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     for number, text in enumerate(lines, 1):
         text = text.rstrip("\r")
         if not text.strip():
@@ -262,7 +266,7 @@ def read_gold_as_written(
         where = f"{name}:{number}"
         found = pattern(AS_WRITTEN).fullmatch(text)
         if found is None or not LEXELT.fullmatch(found.group(1)):
-            problems.append(
+            problems.add(
                 f"{where}: {text[:60]!r} is not 'LEXELT ID :: SUBSTITUTE COUNT;…' "
                 "(lexelt lemma.pos, single spaces)"
             )
@@ -271,13 +275,13 @@ def read_gold_as_written(
         try:
             written = tuple(gold_entry(field, where) for field in fields)
         except FormatError as error:
-            problems.extend(error.problems)
+            problems.extend(error)
             continue
         weighted = [
             f for f, (_, count) in zip(fields, written, strict=True) if not isinstance(count, int)
         ]
         if weighted and not weights:
-            problems.append(
+            problems.add(
                 f"{where}: gold entry {weighted[0]!r} has a decimal weight; "
                 "only whole counts of annotators can be read as responses"
             )
@@ -293,11 +297,11 @@ def read_gold_as_written(
         )
         problem = check(item) if check is not None else None
         if problem:
-            problems.append(f"{where}: {problem}")
+            problems.add(f"{where}: {problem}")
             continue
         items.append(item)
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return items
 
 
@@ -782,8 +786,10 @@ def format_gold(lines: Iterable[GoldLine]) -> str:
 
 # --- the mwgold as score.pl reads it -----------------------------------------------------
 
-_MW_GOLD_LINE = r"([\w.]+)\s+(\d+)\s*:: (.*)"
-"""score.pl's mwgold line pattern (``\\s`` may not cross lines: it runs line by line)."""
+_MW_GOLD_LINE = r"(?<![\w.])([\w.]++)\s++(\d++)\s*+:: (.*)"
+"""score.pl's mwgold line pattern, ``([\\w.]+)\\s+(\\d+)\\s*:: (.*)`` (``\\s`` may not cross
+lines: it runs line by line), written to be searched in linear time with the same match
+(:data:`scoring.lines.LINEAR` says how)."""
 
 
 def read_mwgold_lines(

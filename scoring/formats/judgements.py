@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.files import parse_json, read_text
-from scoring.formats import FormatError
+from scoring.formats import Problems
 from scoring.formats.text import json_object_problem, split_lines
 
 KEYS = ("item", "candidate", "judge", "label", "origin")
@@ -95,7 +95,7 @@ def _problem(obj: Any) -> str | Judgement:
 def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[Judgement, ...]:
     """The judgements of a JSON Lines file, in file order, checked: the keys and their
     types, one origin per candidate, one judgement per judge and candidate."""
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     found: list[Judgement] = []
     origins: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
     seen: dict[tuple[str, str, str], int] = {}
@@ -104,16 +104,16 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
         try:
             obj = parse_json(text)
         except json.JSONDecodeError as error:
-            problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
+            problems.add(f"{name}:{number}: {error.msg} (each line is one JSON object)")
             continue
         parsed = _problem(obj)
         if isinstance(parsed, str):
-            problems.append(f"{name}:{number}: {parsed}")
+            problems.add(f"{name}:{number}: {parsed}")
             continue
         unit = (parsed.item, parsed.candidate)
         origin, first = origins.setdefault(unit, (tuple(sorted(parsed.origin)), number))
         if origin != tuple(sorted(parsed.origin)):
-            problems.append(
+            problems.add(
                 f"{name}:{number}: origin {list(parsed.origin)} of {parsed.candidate!r} in "
                 f"item {parsed.item!r} differs from line {first}'s {list(origin)} (a "
                 "candidate has one origin)"
@@ -121,7 +121,7 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
             continue
         key = (*unit, parsed.judge)
         if key in seen:
-            problems.append(
+            problems.add(
                 f"{name}:{number}: judge {parsed.judge!r} judges {parsed.candidate!r} in item "
                 f"{parsed.item!r} again (first on line {seen[key]}; one label per judge "
                 "and candidate)"
@@ -130,9 +130,9 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
         seen[key] = number
         found.append(parsed)
     if number == 0:
-        problems.append(f"{name}: the file is empty (one JSON object per judgement expected)")
+        problems.add(f"{name}: the file is empty (one JSON object per judgement expected)")
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return tuple(found)
 
 

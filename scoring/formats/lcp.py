@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import FormatError
+from scoring.formats import Problems
 from scoring.formats.text import read_universal_lines
 
 
@@ -31,12 +31,12 @@ def parse_lcp(lines: Sequence[str], name: str = "<lcp>") -> tuple[LcpLine, ...]:
     ``ID<TAB>VALUE``. :class:`scoring.formats.FormatError` names ``FILE:LINE`` for another
     number of columns, an empty id, or a value that is not a finite number."""
     parsed: list[LcpLine] = []
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     for number, text in enumerate(lines, 1):
         location = f"{name}:{number}"
         fields = text.split("\t")
         if len(fields) not in (2, 5):
-            problems.append(
+            problems.add(
                 f"{location}: {len(fields)} tab-separated columns (ID<TAB>LANGUAGE<TAB>"
                 "SENTENCE<TAB>WORD<TAB>VALUE, or ID<TAB>VALUE)"
             )
@@ -47,13 +47,13 @@ def parse_lcp(lines: Sequence[str], name: str = "<lcp>") -> tuple[LcpLine, ...]:
         except ValueError:
             value = math.nan
         if not ident:
-            problems.append(f"{location}: empty id (the first column names the target)")
+            problems.add(f"{location}: empty id (the first column names the target)")
         elif not math.isfinite(value):
-            problems.append(f"{location}: value {written!r} is not a finite number")
+            problems.add(f"{location}: value {written!r} is not a finite number")
         else:
             parsed.append(LcpLine(ident, value, location))
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return tuple(parsed)
 
 

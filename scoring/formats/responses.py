@@ -30,7 +30,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from scoring.files import not_utf8, parse_json, without_mark
+from scoring.files import bounded_lines, not_utf8, parse_json, without_mark
 from scoring.formats import FormatError
 from scoring.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
 from scoring.types import ANSWER_KINDS, AnswerKind
@@ -237,7 +237,7 @@ class _Checker:
 def iter_responses(path: str | Path) -> Iterator[Response]:
     """The responses of a JSON Lines file, one by one (:func:`iter_parsed`)."""
     with Path(path).open("rb") as handle:
-        yield from iter_parsed(handle, str(path))
+        yield from iter_parsed(bounded_lines(handle, str(path)), str(path))
 
 
 def iter_parsed(lines: Iterable[bytes], name: str = "<responses>") -> Iterator[Response]:

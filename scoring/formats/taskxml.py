@@ -39,9 +39,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
-from pathlib import Path
 from typing import Any
 
+from scoring.files import read_bounded
 from scoring.formats.instances import (
     LIMITS,
     MAX_HEAD,
@@ -84,7 +84,7 @@ def read_lexsub_xml(
     path: str | os.PathLike[str], language_of: LanguageOf | None = None
 ) -> ImportResult:
     """Read a file; see :func:`parse_lexsub_xml`."""
-    return parse_lexsub_xml(Path(path).read_bytes(), str(path), language_of=language_of)
+    return parse_lexsub_xml(read_bounded(path), str(path), language_of=language_of)
 
 
 def parse_lexsub_xml(

@@ -10,8 +10,8 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 
 from scoring import TYPE_CHECKING
-from scoring.files import refuse_wide
-from scoring.formats import FormatError
+from scoring.files import read_bounded, refuse_wide
+from scoring.formats import FormatError, Problems
 from scoring.patterns import lazy
 from scoring.types import LEXELT
 
@@ -32,9 +32,9 @@ if TYPE_CHECKING:
 
 def read_text(path: str | os.PathLike[str]) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
-    :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads."""
-    with open(path, "rb") as file:  # not pathlib: the scorer's start-up does without it
-        data = file.read()
+    :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads, and
+    for a file or a line past the reading limits (:func:`~scoring.files.read_bounded`)."""
+    data = read_bounded(path, lines=True)
     refuse_wide(data, os.fspath(path))
     return data.decode(ENCODING, ERRORS)
 
@@ -99,7 +99,7 @@ def parse_all(
     result naming its item (``id``); raise :class:`FormatError` with every problem,
     a repeated id included (``what`` says why ids must be unique)."""
     result: list[T] = []
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     seen: dict[str, int] = {}
     for number, text in enumerate(lines, 1):
         if not text.strip():
@@ -107,18 +107,16 @@ def parse_all(
         try:
             value = parse(text, number, name)
         except FormatError as error:
-            problems.extend(error.problems)
+            problems.extend(error)
             continue
         item_id = value.id
         if item_id in seen:
-            problems.append(
-                f"{name}:{number}: id {item_id} already on line {seen[item_id]} ({what})"
-            )
+            problems.add(f"{name}:{number}: id {item_id} already on line {seen[item_id]} ({what})")
             continue
         seen[item_id] = number
         result.append(value)
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return tuple(result)
 
 

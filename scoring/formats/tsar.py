@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import FormatError
+from scoring.formats import Problems
 from scoring.formats.text import read_universal_lines
 
 
@@ -42,20 +42,20 @@ def parse_tsar(lines: Sequence[str], name: str = "<tsar>", start: int = 1) -> tu
     its sentence (``tsar_eval.py`` stops there with an ``IndexError``; a blank line is
     one)."""
     parsed: list[TsarLine] = []
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     for number, text in enumerate(lines, start):
         fields = text.strip().split("\t")
         location = f"{name}:{number}"
         if len(fields) < 2:
             shown = "a blank line" if not text.strip() else repr(text.strip()[:60])
-            problems.append(
+            problems.add(
                 f"{location}: {shown} has no tab (each line is SENTENCE<TAB>WORD<TAB>SUBSTITUTE…)"
             )
             continue
         substitutes = tuple(field.strip() for field in fields[2:])
         parsed.append(TsarLine(fields[0], fields[1], substitutes, location))
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return tuple(parsed)
 
 

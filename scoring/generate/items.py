@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from scoring.files import refuse_wide
+from scoring.files import TooLarge, max_file_bytes, max_line_bytes, refuse_wide
 from scoring.formats import FormatError
 from scoring.formats.ranked import RankingLine, Scored, format_ranked
 from scoring.formats.system import SystemLine, format_system
@@ -92,11 +92,32 @@ def _tsar_chunks(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]
             start += len(lines)
 
 
+def check_limits(path: str | os.PathLike[str]) -> None:
+    """The reading limits of every command (:func:`scoring.files.read_bounded`) on a file
+    read a line at a time: :class:`~scoring.files.TooLarge` for a file or a line past
+    them, found while holding at most one line."""
+    name = os.fspath(path)
+    most, longest = max_file_bytes(), max_line_bytes()
+    if os.path.getsize(name) > most:
+        raise TooLarge(
+            f"{name}: more than {most:,} bytes; files are at most {most:,} bytes "
+            "(LEXSUB_MAX_FILE_BYTES)"
+        )
+    with open(name, "rb") as file:
+        for number, line in enumerate(iter(lambda: file.readline(longest + 2), b""), 1):
+            if len(line.rstrip(b"\n")) > longest:
+                raise TooLarge(
+                    f"{name}:{number}: a line of more than {longest:,} bytes; lines are at "
+                    f"most {longest:,} bytes (LEXSUB_MAX_LINE_BYTES)"
+                )
+
+
 def count_items(path: str | os.PathLike[str]) -> int:
     """How many items :func:`iter_items` yields, every line checked first (the same
     FormatError as :func:`read_items`); a TSAR file is read a chunk at a time."""
     if input_kind(path) == "xml":
         return len(read_items(path))
+    check_limits(path)
     with open(path, "rb") as file:
         if not any(block.strip() for block in iter(lambda: file.read(1 << 20), b"")):
             raise FormatError(

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scoring.command import FAILURES, ArgumentParser, describe, fail
+from scoring.command import FAILURES, MAX_RESAMPLES, ArgumentParser, describe, fail
 from scoring.formats.judgements import read_judgements
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.models import PERMUTATIONS, RECALL_LEVEL, SEED, Key, read_scores
@@ -42,11 +42,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--curves", metavar="FILE.svg", help="write the curves as SVG")
     parser.add_argument("--recall-level", type=float, default=RECALL_LEVEL)
-    parser.add_argument("--permutations", type=int, default=PERMUTATIONS)
+    parser.add_argument(
+        "--permutations",
+        type=int,
+        default=PERMUTATIONS,
+        help=f"permutations of the test (default {PERMUTATIONS}, at most {MAX_RESAMPLES:,})",
+    )
     parser.add_argument("--seed", type=int, default=SEED)
     options = parser.parse_args(argv)
     if options.permutations < 1:
         parser.error(f"--permutations {options.permutations}: it must be at least 1")
+    if options.permutations > MAX_RESAMPLES:
+        parser.error(f"--permutations {options.permutations}: it must be at most {MAX_RESAMPLES:,}")
     if not 0 < options.recall_level <= 1:
         parser.error(f"--recall-level {options.recall_level:g}: it must be in (0, 1]")
     if options.curves and not options.scores:

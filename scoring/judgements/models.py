@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.files import finite_number, parse_json, read_text, shown_value
-from scoring.formats import FormatError
+from scoring.formats import Problems
 from scoring.formats.ranked import Scored
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import POSITIVE, LabelSet
@@ -57,7 +57,7 @@ RECALL_LEVEL = 0.25
 
 def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]:
     """model → (item, candidate) → score; every problem as ``FILE:LINE: problem``."""
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     models: dict[str, dict[Key, float]] = {}
     default = Path(name).name
     for number, text in enumerate(lines, 1):
@@ -65,34 +65,34 @@ def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]
         try:
             obj = parse_json(text)
         except json.JSONDecodeError as error:
-            problems.append(f"{where}: {error.msg} (each line is one JSON object)")
+            problems.add(f"{where}: {error.msg} (each line is one JSON object)")
             continue
         if not isinstance(obj, dict) or not {"item", "candidate", "score"} <= set(obj):
-            problems.append(f"{where}: not an object with item, candidate and score")
+            problems.add(f"{where}: not an object with item, candidate and score")
             continue
         extra = sorted(set(obj) - {"item", "candidate", "score", "model"})
         if extra:
-            problems.append(f"{where}: unknown key {', '.join(extra)}")
+            problems.add(f"{where}: unknown key {', '.join(extra)}")
             continue
         score, model = finite_number(obj["score"]), obj.get("model", default)
         if score is None:
-            problems.append(f"{where}: score {shown_value(obj['score'])} is not a finite number")
+            problems.add(f"{where}: score {shown_value(obj['score'])} is not a finite number")
             continue
         if not all(isinstance(obj[k], str) and obj[k] for k in ("item", "candidate")) or not (
             isinstance(model, str) and model
         ):
-            problems.append(f"{where}: item, candidate and model are non-empty strings")
+            problems.add(f"{where}: item, candidate and model are non-empty strings")
             continue
         scores = models.setdefault(model, {})
         key = (obj["item"], obj["candidate"])
         if key in scores:
-            problems.append(f"{where}: model {model!r} scores {key} twice")
+            problems.add(f"{where}: model {model!r} scores {key} twice")
             continue
         scores[key] = score
     if not models and not problems:
-        problems.append(f"{name}: no scores (one JSON object per candidate expected)")
+        problems.add(f"{name}: no scores (one JSON object per candidate expected)")
     if problems:
-        raise FormatError(problems)
+        raise problems.error()
     return models
 
 

@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import FormatError
+from scoring.formats import FormatError, Problems
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.judgements import HUMAN
 from scoring.normalisation import normalise
@@ -213,7 +213,7 @@ def parse_rows(lines: Iterable[str], name: str = "<rows>") -> RoundSpec:
                 f"{', '.join(OPTIONAL)}, each once, separated by tabs"
             ]
         )
-    problems: list[str] = []
+    problems = Problems()  # the first 20 kept, the rest counted
     items: dict[str, tuple[Sentence, str, dict[str, RoundCandidate]]] = {}
     numbers: dict[tuple[str, str], str] = {}
     for number, text in rows:
@@ -223,18 +223,18 @@ def parse_rows(lines: Iterable[str], name: str = "<rows>") -> RoundSpec:
         where = f"{name}:{number}"
         fields = text.split("\t")
         if len(fields) != len(columns):
-            problems.append(f"{where}: {len(fields)} fields, the header names {len(columns)}")
+            problems.add(f"{where}: {len(fields)} fields, the header names {len(columns)}")
             continue
         row = dict(zip(columns, (f.strip() for f in fields), strict=True))
         try:
             sentence = split_sentence(row["sentence"], where)
         except FormatError as error:
-            problems.extend(error.problems)
+            problems.extend(error)
             continue
         bad = [c for c in ("sentence", "target", "candidate") if not row[c]]
         long = [c for c in ("target", "candidate", "item") if len(row.get(c, "")) > MAX_TEXT]
         if bad or long:
-            problems.append(
+            problems.add(
                 f"{where}: {', '.join(bad + long)} empty or longer than {MAX_TEXT} characters"
             )
             continue
@@ -244,16 +244,15 @@ def parse_rows(lines: Iterable[str], name: str = "<rows>") -> RoundSpec:
         origin = tuple(o.strip() for o in row.get("origin", "").split(",") if o.strip())
         found = items.setdefault(item_id, (sentence, row["target"], {}))
         if found[0] != sentence:
-            problems.append(f"{where}: item {item_id} has another sentence on an earlier line")
+            problems.add(f"{where}: item {item_id} has another sentence on an earlier line")
             continue
         if row["candidate"] in found[2]:
-            problems.append(f"{where}: candidate {row['candidate']!r} again in item {item_id}")
+            problems.add(f"{where}: candidate {row['candidate']!r} again in item {item_id}")
             continue
         found[2][row["candidate"]] = RoundCandidate(row["candidate"], origin)
     if not items and not problems:
-        problems.append(f"{name}: no rows after the header")
-    if problems:
-        raise FormatError(problems)
+        problems.add(f"{name}: no rows after the header")
+    problems.raise_any()
     return RoundSpec(
         tuple(
             RoundItem(item_id, sentence, tuple(found.values()), target)

@@ -36,6 +36,8 @@ axe_playwright = pytest.importorskip(
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
+PUBLIC = "Demo study"
+"""The demo study's public title: the participants' pages name it."""
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 
@@ -131,6 +133,7 @@ def _study(live: Live, tmp: Path) -> Study:
         set_study_rules(demo, 30, 1, "OUT-7")
         demo.consent = "I agree to take part."
         demo.comprehension = QUESTION
+        demo.public_title = PUBLIC  # what participants see, never the name "demo"
         unassign(participant(demo, "gone"), demo)
         participant(demo, "here")
         instances = list(
@@ -399,20 +402,20 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     ("auth.login", "visitor", "failed log-in", _failed_login, None),
     ("annotator.home", "visitor", "welcome", _path(lambda s: "/"), None),
     ("annotator.instructions", "visitor", "instructions", _path(lambda s: "/instructions"), None),
-    ("annotator.study", "visitor", "study link", _path(lambda s: f"/study/{s.token}"), "demo"),
+    ("annotator.study", "visitor", "study link", _path(lambda s: f"/study/{s.token}"), PUBLIC),
     (
         "annotator.study",
         "visitor",
         "study link, bad id",
         lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=a%20b"), 400),
-        "demo",
+        PUBLIC,
     ),
     (
         "annotator.study",
         "visitor",
         "study full, screen-out code",
         lambda s: lambda page: _open(page, s.url(f"/study/{s.token}?participant=gone"), 409),
-        "demo",
+        PUBLIC,
     ),
     (
         "members.study_page",
@@ -422,9 +425,9 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "demo",
     ),
     # last of the visitor's pages: the link logs the visitor in as participant "here"
-    ("onboarding.onboarding", "visitor", "onboarding", _onboarding(0), "demo"),
-    ("onboarding.onboarding", "visitor", "comprehension failed once", _onboarding(1), "demo"),
-    ("onboarding.onboarding", "visitor", "screened out", _onboarding(1), "demo"),
+    ("onboarding.onboarding", "visitor", "onboarding", _onboarding(0), PUBLIC),
+    ("onboarding.onboarding", "visitor", "comprehension failed once", _onboarding(1), PUBLIC),
+    ("onboarding.onboarding", "visitor", "screened out", _onboarding(1), PUBLIC),
     ("annotator.home", "ann", "your work", _path(lambda s: "/"), None),
     ("annotator.instructions", "ann", "instructions", _path(lambda s: "/instructions"), None),
     ("annotator.start", "ann", "first unanswered", _path(lambda s: "/annotate"), "demo"),
@@ -557,7 +560,7 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     (
         "organiser.dataset",
         "boss",
-        "dataset",
+        "dataset's home",
         _path(lambda s: f"/organiser/datasets/{s.demo}"),
         "demo",
     ),
@@ -581,6 +584,20 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "boss",
         "German dataset",
         _path(lambda s: f"/organiser/datasets/{s.german}"),
+        "haus",
+    ),
+    (
+        "organiser.settings",
+        "boss",
+        "settings",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/settings"),
+        "demo",
+    ),
+    (
+        "organiser.settings",
+        "boss",
+        "German dataset's settings",
+        _path(lambda s: f"/organiser/datasets/{s.german}/settings"),
         "haus",
     ),
     (

@@ -45,10 +45,14 @@ def _import(live: Live, data: bytes, name: str) -> tuple[int, list[int]]:
         return dataset.id, ids
 
 
-def _open_study(boss: Page, live: Live, dataset_id: int, code: str) -> str:
-    """Open the dataset's study link on its members page; the link."""
+def _open_study(
+    boss: Page, live: Live, dataset_id: int, code: str, platform: str = "prolific"
+) -> str:
+    """Open the dataset's study link on its members page (participants of ``platform``,
+    whose id format the link checks); the link."""
     boss.goto(f"{live.url}/organiser/datasets/{dataset_id}/members")
     boss.get_by_label("Completion code").fill(code)
+    boss.get_by_label("Participants come from").select_option(platform)
     boss.get_by_role("button", name="Open a study link").click()
     return boss.locator("#study-link").inner_text()
 
@@ -98,7 +102,8 @@ def test_two_studies_side_by_side_with_one_participant_id(
     assert response is not None and response.status == 404
     other.goto(f"{live.url}/")
     expect(other.get_by_role("row")).to_have_count(1)
-    expect(other.get_by_role("row")).to_contain_text("study-b")
+    expect(other.get_by_role("row")).to_contain_text("Study")  # never the dataset's name
+    expect(other.get_by_role("row")).not_to_contain_text("study-b")
 
     # each finishes their own study and gets its code only
     other.goto(f"{live.url}/annotate/dataset/{b}")
@@ -111,11 +116,12 @@ def test_two_studies_side_by_side_with_one_participant_id(
     expect(one).to_have_url(f"{live.url}/annotate/dataset/{a}/done")
     expect(one.locator("#completion-code")).to_have_text("CODE-A")
 
-    # study A closes: its link opens nothing, even with the id that was in it
+    # study A closes: its link opens nothing, even with the id that was in it, and says so
     boss.goto(f"{live.url}/organiser/datasets/{a}/members")
     boss.get_by_role("button", name="Close the study link").click()
     response = other.goto(f"{link_a}?PROLIFIC_PID={PID}")
-    assert response is not None and response.status == 404
+    assert response is not None and response.status == 410
+    expect(other.locator("#study-closed")).to_contain_text("This study is closed")
 
 
 def test_a_batch_released_after_its_time_goes_to_the_next_participant(
@@ -134,7 +140,7 @@ def test_a_batch_released_after_its_time_goes_to_the_next_participant(
     boss.get_by_label("Sentences per annotator (m)").fill("100")
     boss.get_by_role("button", name="Save design").click()
     expect(boss.locator("#design")).to_have_text("overlap")
-    link = _open_study(boss, live, small, "DONE-7")
+    link = _open_study(boss, live, small, "DONE-7", "other")
     boss.get_by_label("Release an idle batch after (minutes; empty: never)").fill("30")
     boss.get_by_label("Screen-out code (empty: none)").fill("OUT-7")
     boss.get_by_role("button", name="Save the study rules").click()

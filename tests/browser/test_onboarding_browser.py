@@ -52,7 +52,7 @@ def test_a_comprehension_check_failed_twice_ends_in_the_screen_out_code(
 ) -> None:
     small, ids = _import(live, SMALL_XML, "crowd")
     boss = _organiser(live, new_page, small)
-    link = _open_study(boss, live, small, "DONE-9")
+    link = _open_study(boss, live, small, "DONE-9", "other")
 
     page = new_page()
     page.goto(f"{link}?PROLIFIC_PID=hasty")
@@ -84,7 +84,7 @@ def test_an_attention_check_matches_the_lemma_and_the_organiser_sees_the_score(
     boss.get_by_label("Check items").fill("3\ttolerate; bear")
     boss.get_by_role("button", name="Save the check items").click()
     expect(boss.get_by_text("1 check items saved.")).to_be_visible()
-    link = _open_study(boss, live, small, "DONE-9")
+    link = _open_study(boss, live, small, "DONE-9", "other")
 
     page = new_page()
     page.goto(f"{link}?participant=careful")
