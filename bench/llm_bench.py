@@ -5,7 +5,7 @@ What it measures
 ----------------
 1. **Overhead per request.** ``--requests`` items (default 2,000) asked of the in-process
    OpenAI-compatible server of the tests (:mod:`tests.openai_server`, answering at once),
-   one request in flight, cache empty, through :func:`scoring.generate.llm.run_to_file`
+   one request in flight, cache empty, through :func:`annotate.generate.llm.run_to_file`
    as the command runs it. lexsub's overhead is the wall time per request less the time
    the server spent in its handler: the prompt rendered, the request built and sent over
    loopback HTTP (a new connection each, as ``urllib`` does), the reply read and checked,
@@ -15,7 +15,7 @@ What it measures
 
 2. **100,000 items from the cache.** A TSAR file of ``--items`` distinct items (default
    100,000) whose replies are put into a fresh cache first (the keys
-   :meth:`scoring.generate.llm.Run._key` gives, the command's own); then the whole command
+   :meth:`annotate.generate.llm.Run._key` gives, the command's own); then the whole command
    ``lexsub generate llm … --format tsar`` is run as a child process, interpreter start and
    LemmInflect's loading included, against an endpoint that must not be asked (the server
    fails the bench if it gets a request). Wall time and the child's peak resident set
@@ -43,13 +43,13 @@ import time
 import tracemalloc
 from pathlib import Path
 
+from annotate.generate.cache import ReplyCache
+from annotate.generate.client import Endpoint
+from annotate.generate.items import Item, read_items
+from annotate.generate.llm import Parameters, Run, run_to_file
+from annotate.generate.prompt import default_prompt, load_prompt
+from annotate.generate.replies import lemminflect_lemmas
 from bench.machine import load_average, machine_facts
-from scoring.generate.cache import ReplyCache
-from scoring.generate.client import Endpoint
-from scoring.generate.items import Item, read_items
-from scoring.generate.llm import Parameters, Run, run_to_file
-from scoring.generate.prompt import default_prompt, load_prompt
-from scoring.generate.replies import lemminflect_lemmas
 from tests.openai_server import FakeServer
 
 WORDS = ("bright", "quick", "large", "calm", "heavy", "sharp", "clear", "plain")

@@ -78,7 +78,7 @@ COMMANDS: dict[str, Command] = {
         "scoring.benchmark.cli", "main", "score a system on the field's benchmarks", BENCHMARKS
     ),
     "generate": Command(
-        "scoring.generate.cli",
+        "annotate.generate.cli",
         "run",
         "run the WordNet baseline or a language model on a dataset's items",
         SCORING,

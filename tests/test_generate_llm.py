@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
+from annotate.generate.cli import run
+from annotate.generate.client import Endpoint, EndpointError, ServerError
+from annotate.generate.items import CHUNK, count_items, iter_items, read_items
+from annotate.generate.replies import SCHEMA, parse_reply, rank_samples
 from scoring.files import TooLarge
 from scoring.formats import FormatError
-from scoring.generate.cli import run
-from scoring.generate.client import Endpoint, EndpointError, ServerError
-from scoring.generate.items import CHUNK, count_items, iter_items, read_items
-from scoring.generate.replies import SCHEMA, parse_reply, rank_samples
 from tests.openai_server import FakeServer
 
 BIN = Path(sys.executable).parent

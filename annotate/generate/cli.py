@@ -1,7 +1,7 @@
 """``lexsub generate wordnet --data INPUT --format best|oot|ranked|tsar --out FILE`` and
 ``lexsub generate llm --base-url URL --model NAME --data INPUT --format … --out FILE``: run a
 system lexsub knows (the WordNet baseline, or a language model behind any OpenAI-compatible
-endpoint, :mod:`scoring.generate.llm`) on the items of INPUT (the task's XML, or a
+endpoint, :mod:`annotate.generate.llm`) on the items of INPUT (the task's XML, or a
 TSAR-2022 / MLSP-2024 file) and write its answers in a format ``lexsub score``, ``lexsub
 compare`` and ``lexsub benchmark`` read unchanged.
 
@@ -15,8 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from annotate.generate.items import FORMATS, format_answers, read_items, write_answers
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.generate.items import FORMATS, format_answers, read_items, write_answers
 
 
 def parser() -> ArgumentParser:
@@ -45,8 +45,8 @@ def parser() -> ArgumentParser:
 
 def add_llm_parser(systems: Any) -> None:
     """``lexsub generate llm``'s options."""
-    from scoring.generate.client import KEY_VARIABLE
-    from scoring.generate.prompt import TASKS
+    from annotate.generate.client import KEY_VARIABLE
+    from annotate.generate.prompt import TASKS
 
     llm = systems.add_parser(
         "llm",
@@ -114,12 +114,12 @@ def run(argv: Sequence[str]) -> int:
     """Run the command; returns the exit status."""
     args = parser().parse_args(argv)
     if args.system == "llm":
-        from scoring.generate.llm_cli import run_llm
+        from annotate.generate.llm_cli import run_llm
 
         return run_llm(args)
     started = time.perf_counter()
+    from annotate.generate.wordnet import MissingFrequencies, english_frequency, generate
     from scoring.benchmark.wordnet import WordNetMissing
-    from scoring.generate.wordnet import MissingFrequencies, english_frequency, generate
 
     try:
         frequency = english_frequency()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.generate.items import Item
+from annotate.generate.items import Item
 
 TASKS = ("substitution", "simplification")
 """The default prompts: lexical substitution (the task's XML) and simplification (TSAR,

@@ -1,7 +1,7 @@
 """A language model as a lexical-substitution system: each item's sentence and target put
-into a prompt (:mod:`scoring.generate.prompt`), sent to an OpenAI-compatible endpoint
-(:mod:`scoring.generate.client`), the reply read as a list of candidates
-(:mod:`scoring.generate.replies`) and kept in a cache (:mod:`scoring.generate.cache`).
+into a prompt (:mod:`annotate.generate.prompt`), sent to an OpenAI-compatible endpoint
+(:mod:`annotate.generate.client`), the reply read as a list of candidates
+(:mod:`annotate.generate.replies`) and kept in a cache (:mod:`annotate.generate.cache`).
 
 Items go through in chunks of :data:`CHUNK`: a chunk's cached replies are read at once,
 its other requests run on at most ``concurrency`` threads, and its answers are written
@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import scoring
-from scoring.generate.cache import ReplyCache, cache_key
-from scoring.generate.client import Endpoint, ServerError
-from scoring.generate.items import Item, format_answers
-from scoring.generate.prompt import Prompt
-from scoring.generate.replies import SCHEMA, Lemmas, drop_target, parse_reply, rank_samples
+from annotate.generate.cache import ReplyCache, cache_key
+from annotate.generate.client import Endpoint, ServerError
+from annotate.generate.items import Item, format_answers
+from annotate.generate.prompt import Prompt
+from annotate.generate.replies import SCHEMA, Lemmas, drop_target, parse_reply, rank_samples
 from scoring.signature import PROVENANCE_SUFFIX
 
 CHUNK = 1024

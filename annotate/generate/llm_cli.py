@@ -1,5 +1,5 @@
-"""``lexsub generate llm``: the options read (:func:`scoring.generate.cli.parser`), the run
-made (:mod:`scoring.generate.llm`), one summary line printed; bad input (an unreachable
+"""``lexsub generate llm``: the options read (:func:`annotate.generate.cli.parser`), the run
+made (:mod:`annotate.generate.llm`), one summary line printed; bad input (an unreachable
 endpoint, an unknown model, a refused key, a file of the wrong kind, a broken prompt) one
 line ``Error: …`` and status 1. The key is never printed."""
 
@@ -14,14 +14,14 @@ from scoring.command import FAILURES, describe, fail
 
 def run_llm(args: argparse.Namespace) -> int:
     """Run ``lexsub generate llm``; the exit status."""
+    from annotate.generate.cache import ReplyCache, default_folder
+    from annotate.generate.client import Endpoint, EndpointError
+    from annotate.generate.items import count_items, input_kind, iter_items
+    from annotate.generate.llm import Parameters, Run, run_to_file
+    from annotate.generate.progress import progress_bar
+    from annotate.generate.prompt import PromptError, default_prompt, load_prompt
+    from annotate.generate.replies import lemminflect_lemmas
     from annotate.sources.language import iso639_1, language_name
-    from scoring.generate.cache import ReplyCache, default_folder
-    from scoring.generate.client import Endpoint, EndpointError
-    from scoring.generate.items import count_items, input_kind, iter_items
-    from scoring.generate.llm import Parameters, Run, run_to_file
-    from scoring.generate.progress import progress_bar
-    from scoring.generate.prompt import PromptError, default_prompt, load_prompt
-    from scoring.generate.replies import lemminflect_lemmas
 
     try:
         language = iso639_1(args.language)
