@@ -206,3 +206,19 @@ def test_bounded_lines_gives_the_file_s_lines_and_refuses_a_long_one(
     ]
     with pytest.raises(BoundError, match=r"^r:2: the line has more than 4 bytes"):
         list(bounded_lines(io.BytesIO(b"abcd\nabcde\n"), "r"))
+
+
+def test_the_items_to_generate_for_are_read_within_the_file_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scoring.generate.items import read_items
+
+    path = tmp_path / "items.tsv"
+    path.write_text("The bright boy .\tbright\n" * 10)  # 240 bytes
+    assert len(read_items(path)) == 10
+    monkeypatch.setenv("LEXSUB_MAX_FILE_BYTES", "239")
+    with pytest.raises(BoundError) as caught:
+        read_items(path)
+    assert str(caught.value) == (
+        f"{path}: holds more than 239 bytes (the most read; LEXSUB_MAX_FILE_BYTES sets it)"
+    )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scoring.bounded import read_bounded
 from scoring.formats import FormatError
 from scoring.formats.ranked import RankingLine, Scored, format_ranked
 from scoring.formats.system import SystemLine, format_system
@@ -45,7 +46,7 @@ def read_items(path: str | os.PathLike[str]) -> tuple[Item, ...]:
     MLSP-2024 substitutes file (``SENTENCE<TAB>WORD…``); FormatError naming the file and
     the rule otherwise (an empty file included)."""
     name = os.fspath(path)
-    data = Path(path).read_bytes()
+    data = read_bounded(path)
     if not data.strip():
         raise FormatError([f"{name}: the file is empty (the task's XML or a TSAR file)"])
     if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
