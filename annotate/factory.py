@@ -34,7 +34,10 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from annotate import settings
+from annotate.models import shown_time
 from annotate.numeric import FormError, IdConverter
+from annotate.services.rules import StorageRuleError, log_text, storable_parameters
+from annotate.web.paths import ItemIdConverter
 
 PACKAGE = Path(__file__).resolve().parent
 TEMPLATES = next(
@@ -170,6 +173,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limiter = _bind_limiter(app)
     i18n.init_app(app)
     app.url_map.converters["id"] = IdConverter  # every id in a path: <id:name>
+    app.url_map.converters["item_id"] = ItemIdConverter  # an item's id, any characters
+    app.add_template_filter(shown_time, "when")  # every time a page shows, with its zone
     app.register_blueprint(auth.bp)
     app.register_blueprint(annotator.bp)
     app.register_blueprint(organiser.bp)
@@ -280,13 +285,21 @@ def _error_pages(app: Flask) -> None:
             "long): go back, reload the page and send it again.",
         )
 
+    @app.errorhandler(StorageRuleError)
+    def unstorable(error: StorageRuleError) -> tuple[str, int]:
+        """A text bound for the database holds NUL (any field, any URL part): rolled back,
+        a 400 page naming the value and the rule (PostgreSQL would refuse it, a 500)."""
+        with suppress(SQLAlchemyError):
+            db.session.rollback()
+        return page(400, str(error))
+
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> tuple[str, int]:
         if isinstance(error, HTTPException):  # pragma: no cover - handled above
             raise error
         with suppress(SQLAlchemyError):
             db.session.rollback()
-        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        app.logger.exception("unexpected error on %s %s", request.method, log_text(request.path))
         if app.config.get("PROPAGATE_EXCEPTIONS"):
             raise error
         return page(500)
@@ -310,6 +323,15 @@ def _connection_settings(connection: Any, record: Any) -> None:
         cursor.close()
     elif type(connection).__module__.startswith("psycopg"):
         _generic_plans(connection)
+
+
+@event.listens_for(Engine, "before_cursor_execute")
+def _storable(
+    connection: Any, cursor: Any, statement: str, parameters: Any, context: Any, many: bool
+) -> None:
+    """No text holding NUL reaches either database (:func:`storable_parameters`, the rule
+    of :mod:`annotate.services.rules`): PostgreSQL refuses it, SQLite would keep it."""
+    storable_parameters(parameters)
 
 
 GENERIC_PLANS = "SET plan_cache_mode = force_generic_plan"

@@ -35,6 +35,20 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """``moment`` with its zone: every time is stored in UTC, and SQLite gives it back
+    without its offset (PostgreSQL with it), so a time read back without one is UTC."""
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def shown_time(moment: datetime | None, format: str = "%Y-%m-%d %H:%M") -> str:
+    """``moment`` as the pages show a time: in UTC, which they say (``2026-12-02 04:36
+    UTC``); '' for no time. The templates' ``when`` filter."""
+    if moment is None:
+        return ""
+    return f"{aware(moment).astimezone(UTC).strftime(format)} UTC"
+
+
 def new_session_token() -> str:
     """A fresh random session token (43 characters, 256 bits)."""
     return secrets.token_urlsafe(32)
@@ -476,3 +490,19 @@ class LabelRevision(db.Model):  # type: ignore[name-defined,misc]
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     label: Mapped[str] = mapped_column(String(32))
     saved_at: Mapped[datetime] = mapped_column(default=now)
+
+
+class DatasetDeletion(db.Model):  # type: ignore[name-defined,misc]
+    """A deleted dataset, kept as an audit line: its name, who deleted it and when, and how
+    much went with it (:func:`annotate.services.datasets.delete_dataset`). Any organiser
+    may delete any dataset; the organisers' dashboard lists the latest deletions."""
+
+    __tablename__ = "dataset_deletions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_name: Mapped[str] = mapped_column(String(120))
+    deleted_by: Mapped[str] = mapped_column(String(80))
+    deleted_at: Mapped[datetime] = mapped_column(default=now, index=True)
+    answers: Mapped[int] = mapped_column(default=0)
+    sentences: Mapped[int] = mapped_column(default=0)
+    accounts: Mapped[int] = mapped_column(default=0)

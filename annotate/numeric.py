@@ -20,6 +20,9 @@ MAX_ID = 2**31 - 1
 """The largest id of a row: PostgreSQL's ``integer`` (SQLite's are wider; the narrower
 range holds on both databases)."""
 
+MAX_PAGE = 999_999
+"""The largest page number of a paginated list a URL may ask for."""
+
 MAX_SEED = 2**31 - 1
 """The largest seed a page takes (a round keeps its seed in an ``integer`` column)."""
 

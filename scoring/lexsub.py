@@ -63,6 +63,7 @@ COMMANDS: dict[str, Command] = {
         "annotate.compile", "run", "compile a gold from responses or a dataset", GOLD
     ),
     "report": _app("the methods paragraph of a dataset", GOLD),
+    "export-hf": _app("a gold as a Hugging Face dataset folder (Parquet, card)", GOLD),
     "agreement": Command(
         "scoring.agreement.__main__", "main", "agreement report on annotators.jsonl", GOLD
     ),
@@ -77,12 +78,15 @@ COMMANDS: dict[str, Command] = {
         "scoring.benchmark.cli", "main", "score a system on the field's benchmarks", BENCHMARKS
     ),
     "generate": Command(
-        "scoring.generate.cli", "run", "run the WordNet baseline on a dataset's items", SCORING
+        "scoring.generate.cli",
+        "run",
+        "run the WordNet baseline or a language model on a dataset's items",
+        SCORING,
     ),
     "convert": Command(
-        "scoring.benchmark.convert",
+        "annotate.convert",
         "main",
-        "convert gold and systems to and from SWORDS' JSON",
+        "convert gold and systems to and from SWORDS' JSON, gold to Hugging Face's",
         BENCHMARKS,
     ),
 }

@@ -94,15 +94,35 @@ def test_annotators_past_the_file_limit_are_refused(tmp_path: Path) -> None:
     )
 
 
-def test_a_responses_line_past_the_limit_is_refused_by_its_number(tmp_path: Path) -> None:
-    """``compile`` reads responses a line at a time, and refuses a line past the bound
-    before it is held (``/dev/zero`` it refuses before, as not a text file)."""
-    path = tmp_path / "responses.jsonl"
-    path.write_text('{"annotator": "a"}\n' + "x" * 5000 + "\n")
-    status, _, err = lexsub("compile", str(path), "--out", "/nowhere", LEXSUB_MAX_LINE_BYTES="4096")
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+@pytest.mark.parametrize(
+    ("args", "reads"),
+    [
+        (
+            ("agreement", "/dev/zero"),
+            "agreement reads an annotators.jsonl (as lexsub compile writes)",
+        ),
+        (
+            ("compile", "/dev/zero", "--out", "/nowhere"),
+            "compile reads a responses file (one answer a line, as lexsub export writes)",
+        ),
+    ],
+)
+def test_dev_zero_is_named_before_anything_is_read(args: tuple[str, ...], reads: str) -> None:
+    """What the file is, from its first bytes only (scoring.formats.sniff), in one line."""
+    status, _, err = lexsub(*args)
+    assert (status, err) == (1, f"Error: /dev/zero is not a text file; {reads}\n")
+
+
+def test_a_responses_line_past_the_limit_is_one_line_too_long(tmp_path: Path) -> None:
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text('{"annotator": "a", ' + " " * 5000 + '"x": 1}\n', encoding="utf-8")
+    status, _, err = lexsub(
+        "compile", str(responses), "--out", str(tmp_path / "out"), LEXSUB_MAX_LINE_BYTES="4096"
+    )
     assert status == 1
     assert err == (
-        f"Error: {path}:2: the line has more than 4,096 bytes (the longest read; "
+        f"Error: {responses}:1: the line has more than 4,096 bytes (the longest read; "
         "LEXSUB_MAX_LINE_BYTES sets it)\n"
     )
 

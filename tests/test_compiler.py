@@ -28,6 +28,7 @@ from annotate.gold import (
     Response,
     compile_responses,
     decisions_template,
+    gold_order,
     item_order,
     lemmatise,
     lemminflect_lemmatiser,
@@ -379,7 +380,8 @@ def test_annotators_file_holds_the_sets() -> None:
 
 def test_item_order() -> None:
     assert item_order(["10", "9", "010", "1"]) == ["1", "9", "010", "10"]
-    assert item_order(["b", "10", "9"]) == ["10", "9", "b"]
+    assert item_order(["b", "10", "9"]) == ["9", "10", "b"]
+    assert item_order(["a.10", "a.9", "a.9b", "²"]) == ["a.9", "a.9b", "a.10", "²"]
 
 
 def test_summary_and_signature(tmp_path: Path) -> None:
@@ -963,3 +965,24 @@ def test_multiwords_of_a_split_mwgold_come_back() -> None:
         (item.instance, item.multiword) for item in gold.items if item.multiword is not None
     )
     assert len(expected) == 29
+
+
+def test_gold_lines_go_word_by_word_in_numeric_order() -> None:
+    # the sentences of two words interleaved (as a crowd import numbers them), and ids
+    # that text order would put 10 before 9
+    records = [
+        answer("ann", "10", "glad", lexelt="happy.a"),
+        answer("ann", "9", "sad", lexelt="happy.a"),
+        answer("ann", "2", "quick", lexelt="fast.a"),
+        answer("ann", "1", "content", lexelt="happy.a"),
+        answer("ann", "11", "rapid", lexelt="fast.a"),
+    ]
+    gold = compile_responses(records, PLAIN)
+    assert list(gold_lines(gold)) == [
+        "happy.a 1 :: content 1;",
+        "happy.a 9 :: sad 1;",
+        "happy.a 10 :: glad 1;",
+        "fast.a 2 :: quick 1;",
+        "fast.a 11 :: rapid 1;",
+    ]
+    assert gold_order({"a.10": "x.n", "a.9": "x.n", "b.1": "y.n"}) == ["a.9", "a.10", "b.1"]

@@ -8,6 +8,9 @@ everyone    bright.a 1 :: clever 2;smart 1;pn 1;   (ann, bob clever; bob smart; 
             stand.n.v 3 :: bear 2;tolerated 2;     (ann, cat bear; ann, bob tolerated)
 bob out     bright.a 1 :: clever 1;pn 1;
             stand.n.v 3 :: bear 2;tolerated 1;
+
+What leaves the app (the gold files, the report pages) names the annotators by pseudonym:
+ann, bob and cat are A1, A2 and A3, by their accounts' creation.
 """
 
 from __future__ import annotations
@@ -44,10 +47,10 @@ def test_compile_exclude_for_one_run(answered: Flask, tmp_path: Path) -> None:
     )
     assert gold == WITHOUT_BOB
     assert summary["excluded"] == [
-        {"annotator": "bob", "reason": "answered another sentence", "responses": 2}
+        {"annotator": "A2", "reason": "answered another sentence", "responses": 2}
     ]
     assert str(summary["signature"]).endswith("|excluded:1")
-    assert "left out bob (2 responses): answered another sentence" in output
+    assert "left out A2 (2 responses): answered another sentence" in output
     # for this run only: the next compile has everyone
     assert _compile(answered, tmp_path / "again")[0] == EVERYONE
 
@@ -74,7 +77,7 @@ def test_stored_exclusion_is_kept_and_taken_back(answered: Flask, tmp_path: Path
     assert result.output == "bob left out of dataset 'small': a bot\n"
     gold, summary, _ = _compile(answered, tmp_path / "a")
     assert gold == WITHOUT_BOB
-    assert summary["excluded"] == [{"annotator": "bob", "reason": "a bot", "responses": 2}]
+    assert summary["excluded"] == [{"annotator": "A2", "reason": "a bot", "responses": 2}]
     listing = runner.invoke(args=["lexsub", "exclude", "--dataset", "small"])
     assert listing.stdout.startswith("bob\ta bot (by cli, ")
     result = runner.invoke(args=["lexsub", "exclude", "--dataset", "small", "bob", "--undo"])
@@ -87,7 +90,7 @@ def test_removed_and_deactivated_members_are_left_out(answered: Flask, tmp_path:
     assert runner.invoke(args=["lexsub", "assign", "bob", "--dataset", "small", "--remove"])
     gold, summary, _ = _compile(answered, tmp_path / "a")
     assert gold == WITHOUT_BOB
-    assert summary["excluded"] == [{"annotator": "bob", "reason": "removed", "responses": 2}]
+    assert summary["excluded"] == [{"annotator": "A2", "reason": "removed", "responses": 2}]
     runner.invoke(args=["lexsub", "assign", "bob", "--dataset", "small"])
     assert _compile(answered, tmp_path / "b")[0] == EVERYONE
 
@@ -101,7 +104,7 @@ def test_removed_and_deactivated_members_are_left_out(answered: Flask, tmp_path:
     gold, summary, _ = _compile(answered, tmp_path / "c")
     # without cat: bright.a 1 clever 2 (ann, bob), smart 1; stand.n.v 3 tolerated 2, bear 1
     assert gold == "bright.a 1 :: clever 2;smart 1;\nstand.n.v 3 :: tolerated 2;bear 1;\n"
-    assert summary["excluded"] == [{"annotator": "cat", "reason": "deactivated", "responses": 2}]
+    assert summary["excluded"] == [{"annotator": "A3", "reason": "deactivated", "responses": 2}]
 
 
 def test_pages_leave_out_and_agree_with_the_download(answered: Flask) -> None:
@@ -110,24 +113,25 @@ def test_pages_leave_out_and_agree_with_the_download(answered: Flask) -> None:
     dataset = 1
     page = client.get(f"/organiser/datasets/{dataset}/agreement").get_data(as_text=True)
     assert 'id="leave-one-out"' in page
-    assert "Leave bob out</button>" in page
+    assert "Leave A2 out</button>" in page
+    assert ">bob<" not in page and '"bob"' not in page
     response = client.post(
         f"/organiser/datasets/{dataset}/exclusions",
-        data={"username": "bob", "reason": "a bot", "back": "agreement"},
+        data={"pseudonym": "A2", "reason": "a bot", "back": "agreement"},
     )
     assert response.status_code == 302
     assert response.headers["Location"].endswith(f"/organiser/datasets/{dataset}/agreement")
     page = client.get(f"/organiser/datasets/{dataset}/agreement").get_data(as_text=True)
-    assert "bob (a bot)" in page
+    assert "A2 is left out: a bot" in page
     assert "|excluded:1|" in page  # the agreement signature
-    assert "Left out of these figures" in page and "bob (a bot, 2 responses)." in page
-    assert "Leave bob out</button>" not in page  # bob's answers are no longer in the report
+    assert "Left out of these figures" in page and "A2 (a bot, 2 responses)." in page
+    assert "Leave A2 out</button>" not in page  # bob's answers are no longer in the report
     gold = client.get(f"/organiser/datasets/{dataset}/gold?file=gold&no_lemmatise=on")
     assert gold.get_data(as_text=True) == WITHOUT_BOB
     summary = client.get(f"/organiser/datasets/{dataset}/gold?file=summary.json").get_json()
-    assert summary["excluded"] == [{"annotator": "bob", "reason": "a bot", "responses": 2}]
+    assert summary["excluded"] == [{"annotator": "A2", "reason": "a bot", "responses": 2}]
     page = client.get(f"/organiser/datasets/{dataset}/compile").get_data(as_text=True)
-    assert "bob (2 responses): a bot" in page
+    assert "A2 (2 responses): a bot" in page
     assert "Take bob back</button>" in page
     assert "bob (a bot)" in client.get(f"/organiser/datasets/{dataset}/scores").get_data(
         as_text=True

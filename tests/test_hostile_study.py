@@ -161,6 +161,7 @@ def _organiser_pages(app: Flask, boss: FlaskClient, dataset: int) -> None:
                 url = (
                     url.replace(f"<id:{name}>", str(value))
                     .replace(f"<path:{name}>", str(value))
+                    .replace(f"<item_id:{name}>", str(value))
                     .replace(f"<{name}>", str(value))
                 )
             response = boss.get(url)

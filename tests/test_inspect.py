@@ -30,14 +30,14 @@ def test_item_page_shows_answers_and_revisions_on_request(
     login(client, "boss")
     html = client.get(f"/organiser/datasets/{dataset}/items/1").get_data(as_text=True)
     rows = _rows(html, "answers")
-    assert rows[0].startswith('ann "brilliant" , "Clever"') and rows[0].endswith(" 2 normalised")
-    assert rows[2].startswith("cat Proper name")
+    assert rows[0].startswith('A1 "brilliant" , "Clever"') and rows[0].endswith(" 2 normalised")
+    assert rows[2].startswith("A3 Proper name")
     assert 'id="revisions"' not in html and "Show every revision" in html
     html = client.get(f"/organiser/datasets/{dataset}/items/1?revisions=on").get_data(as_text=True)
     revisions = _rows(html, "revisions")
-    assert [row.split(" ")[0] for row in revisions] == ["ann", "ann", "bob", "cat"]
+    assert [row.split(" ")[0] for row in revisions] == ["A1", "A1", "A2", "A3"]
     assert '"clever"' in revisions[0] and '"brilliant"' in revisions[1]
-    assert "/organiser/datasets/1/annotators/ann" in html
+    assert "/organiser/datasets/1/annotators/A1" in html
 
 
 def test_annotator_page_lists_their_answers_in_order(
@@ -47,7 +47,10 @@ def test_annotator_page_lists_their_answers_in_order(
     html = client.get(f"/organiser/datasets/{dataset}/annotators/ann").get_data(as_text=True)
     rows = _rows(html, "answers")
     assert [row.split(" ")[:2] for row in rows] == [["bright.a", "1"], ["stand.n.v", "3"]]
-    assert "Answers of ann: small" in html
+    assert "Answers of A1: small" in html
+    # linked by pseudonym (ann is A1: ann, bob, cat by their accounts' creation)
+    by_pseudonym = client.get(f"/organiser/datasets/{dataset}/annotators/A1")
+    assert "Answers of A1: small" in by_pseudonym.get_data(as_text=True)
     assert client.get(f"/organiser/datasets/{dataset}/annotators/nobody").status_code == 404
     assert client.get(f"/organiser/datasets/{dataset}/annotators/a%00b").status_code == 404
 
@@ -81,10 +84,10 @@ def test_filters_find_what_the_compiler_changes_or_leaves_out(
         )
 
     assert len(shown("")) == 6
-    assert shown("left-out") == ["bright.a 1 cat"]
-    assert shown("normalised") == ["bright.a 1 bob"]  # Clever → clever
-    assert shown("lemmatised") == ["stand.n.v 3 ann", "stand.n.v 3 bob"]  # tolerated
-    assert shown("changed") == ["bright.a 1 bob", "stand.n.v 3 ann", "stand.n.v 3 bob"]
+    assert shown("left-out") == ["bright.a 1 A3"]
+    assert shown("normalised") == ["bright.a 1 A2"]  # Clever → clever
+    assert shown("lemmatised") == ["stand.n.v 3 A1", "stand.n.v 3 A2"]  # tolerated
+    assert shown("changed") == ["bright.a 1 A2", "stand.n.v 3 A1", "stand.n.v 3 A2"]
     assert len(shown("any")) == 4
     assert len(shown("nonsense")) == 6  # an unknown filter shows everything
     html = client.get(f"/organiser/datasets/{dataset}/problems").get_data(as_text=True)

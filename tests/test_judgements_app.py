@@ -254,6 +254,9 @@ def test_a_post_hoc_round_judged_and_reported(
     )
     assert re.search(r"<th scope=\"row\">both</th><td>1</td><td>100.00</td>", report)
     assert "<svg" in report and 'Fleiss\' kappa <strong id="kappa">' in report
+    # judges by pseudonym (j1, j2, j3 by their accounts' creation), not their usernames
+    assert "3 judges\n(A1, A2, A3)." in report
+    assert not re.search(r">j[123]<|\bj[123]\b", report)
     # verdict colours that mean something: good and reasonable blue (darker for good),
     # bad vermillion (Okabe & Ito's colour-blind safe palette), never bad in green
     for label, colour in (("good", "#0072b2"), ("reasonable", "#56b4e9"), ("bad", "#d55e00")):

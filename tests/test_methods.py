@@ -8,7 +8,15 @@ from dataclasses import replace
 import pytest
 
 from annotate.gold import CompileOptions, compile_responses
-from annotate.gold.methods import CheckScore, StudyFigures, methods_text, study_figures
+from annotate.gold.methods import (
+    CheckScore,
+    StudyFigures,
+    in_words,
+    language_name,
+    methods_text,
+    methods_warnings,
+    study_figures,
+)
 from annotate.gold.write import annotator_lines
 from scoring.agreement.report import report
 from scoring.exclusions import Excluded, Exclusion
@@ -23,7 +31,7 @@ FIGURES = StudyFigures(
     dataset="small",
     language="en",
     annotators=2,
-    excluded=(Excluded("bob", "a bot", 2),),
+    excluded=(Excluded("A2", "a bot", 2),),
     items=2,
     lemmas=1,
     responses=4,
@@ -46,14 +54,13 @@ FIGURES = StudyFigures(
 )
 
 MARKDOWN = (
-    "**Annotation of small.** 2 annotators gave 4 responses to 2 items of 1 target word "
-    "(language en): 2.00 responses and 2.00 distinct substitutes per item. 1 annotator was "
-    "left out: bob (a bot, 2 responses). T, the items with substitutes from at least two "
+    "**Annotation of small.** Two annotators gave 4 responses in English to 2 items of 1 "
+    "target word: 2.00 responses and 2.00 distinct substitutes per item. One annotator was "
+    "left out: A2 (a bot, 2 responses). T, the items with substitutes from at least two "
     "annotators, holds 2 items (100.00% of the items). Pairwise agreement (PA; McCarthy & "
     "Navigli 2009, eq. 1) over the 2 items of T is 25.00% (95% CI 0.00\N{EN DASH}50.00), and "
     "agreement with the mode (PAm, eq. 2) is 75.00%, 50.00% of the items of T having a "
-    "mode; intervals from 1000 bootstrap resamples of lemmas, seed 12345 (from 1 target "
-    "word: with fewer than 20 such intervals are unreliable). Krippendorff's "
+    "mode; intervals from 1000 bootstrap resamples of lemmas, seed 12345. Krippendorff's "
     "alpha with MASI distance is 0.118 (95% CI -0.250\N{EN DASH}0.500).\n"
     "\n"
     "Signatures: gold `lexsub-compile:1|t:annotators|excluded:1`; agreement "
@@ -61,14 +68,13 @@ MARKDOWN = (
 )
 
 LATEX = (
-    r"\paragraph{Annotation of small} 2 annotators gave 4 responses to 2 items of 1 target "
-    "word (language en): 2.00 responses and 2.00 distinct substitutes per item. 1 annotator "
-    "was left out: bob (a bot, 2 responses). T, the items with substitutes from at least two "
+    r"\paragraph{Annotation of small} Two annotators gave 4 responses in English to 2 items "
+    "of 1 target word: 2.00 responses and 2.00 distinct substitutes per item. One annotator "
+    "was left out: A2 (a bot, 2 responses). T, the items with substitutes from at least two "
     r"annotators, holds 2 items (100.00\% of the items). Pairwise agreement (PA; McCarthy \& "
     r"Navigli 2009, eq. 1) over the 2 items of T is 25.00\% (95\% CI 0.00--50.00), and "
     r"agreement with the mode (PA$_m$, eq. 2) is 75.00\%, 50.00\% of the items of T having a "
-    "mode; intervals from 1000 bootstrap resamples of lemmas, seed 12345 (from 1 target "
-    "word: with fewer than 20 such intervals are unreliable). Krippendorff's "
+    "mode; intervals from 1000 bootstrap resamples of lemmas, seed 12345. Krippendorff's "
     r"$\alpha$ with MASI distance is 0.118 (95\% CI -0.250--0.500)."
     "\n"
     "\n"
@@ -91,6 +97,7 @@ def test_figures_of_a_small_gold_by_hand() -> None:
     found = study_figures("small", gold, agreement)
     expected = replace(
         FIGURES,
+        excluded=(Excluded("bob", "a bot", 2),),  # names as given: the service pseudonymises
         pa_interval=None,  # one lemma: nothing to resample
         alpha_masi_interval=None,
         alpha_masi=agreement.pos["all"].alpha["masi"],
@@ -116,6 +123,7 @@ def test_latex_text_escapes() -> None:
 
 def test_nobody_excluded_and_undefined_figures() -> None:
     text = methods_text(replace(FIGURES, excluded=(), pa=None, alpha_masi=None, resamples=None))
+    assert methods_warnings(replace(FIGURES, resamples=None)) == []
     assert "left out" not in text
     assert "over the 2 items of T is undefined, and" in text
     assert "having a mode. Krippendorff's alpha with MASI distance is undefined." in text
@@ -140,3 +148,69 @@ def test_check_scores(checks: tuple[CheckScore, ...] | None, sentence: str | Non
         assert "attention checks" not in text
     else:
         assert sentence in text
+
+
+def test_the_warning_stands_beside_the_paragraph() -> None:
+    assert "unreliable" not in methods_text(FIGURES)
+    assert methods_warnings(FIGURES) == [
+        "The intervals are resampled from 1 target word: with fewer than 20 they are unreliable."
+    ]
+    assert methods_warnings(replace(FIGURES, lemmas=20)) == []
+
+
+def test_an_empty_dataset_has_no_answers_yet() -> None:
+    empty = replace(
+        FIGURES, annotators=0, excluded=(), items=2, responses=0, substitutes=0, in_t=0,
+        agreement_t=0, pa=None, pam=None, alpha_masi=None,
+    )  # fmt: skip
+    assert methods_text(empty) == "**Annotation of small.** There are no answers yet.\n"
+    assert methods_text(empty, "latex") == (
+        "\\paragraph{Annotation of small} There are no answers yet.\n"
+    )
+    assert methods_warnings(empty) == []
+
+
+def test_one_annotator_one_item_and_large_counts() -> None:
+    one = replace(
+        FIGURES, annotators=1, excluded=(), items=1, responses=1, substitutes=1, in_t=1,
+        agreement_t=1, lemmas=1,
+    )  # fmt: skip
+    text = methods_text(one)
+    assert text.startswith(
+        "**Annotation of small.** One annotator gave 1 response in English to 1 item of 1 "
+        "target word: 1.00 responses and 1.00 distinct substitutes per item. T, the items "
+        "with substitutes from at least two annotators, holds 1 item (100.00% of the items). "
+        "Pairwise agreement (PA; McCarthy & Navigli 2009, eq. 1) over the item of T is "
+    )
+    many = methods_text(replace(FIGURES, annotators=1234, excluded=()))
+    assert many.startswith("**Annotation of small.** A total of 1,234 annotators gave 4")
+    twelve = methods_text(replace(FIGURES, excluded=(Excluded("A1", "r", 1),) * 12))
+    assert "Twelve annotators were left out: A1 (r, 1 response); A1" in twelve
+
+
+def test_numbers_in_words_and_language_names() -> None:
+    assert [in_words(n) for n in (0, 7, 19, 20, 45, 100, 999)] == [
+        "zero", "seven", "nineteen", "twenty", "forty-five", "one hundred",
+        "nine hundred and ninety-nine",
+    ]  # fmt: skip
+    assert in_words(1000) is None
+    assert [language_name(code) for code in ("en", "de", "it", "qqq")] == [
+        "English", "German", "Italian", "qqq",
+    ]  # fmt: skip
+    german = methods_text(replace(FIGURES, language="de"))
+    assert "gave 4 responses in German to 2 items" in german
+
+
+def test_markdown_escapes_names_and_reasons() -> None:
+    odd = replace(
+        FIGURES,
+        dataset="pilot_*2*",
+        excluded=(Excluded("A2", "[spam](http://x) <b>bot</b> &amp; `code` # | ~", 1),),
+    )
+    text = methods_text(odd)
+    assert text.startswith("**Annotation of pilot\\_\\*2\\*.** Two annotators")
+    assert (
+        "A2 (\\[spam\\](http://x) \\<b\\>bot\\</b\\> \\&amp; \\`code\\` \\# \\| \\~, 1 response)"
+        in text
+    )
+    assert "McCarthy & Navigli" in text  # the paragraph's own text is not escaped

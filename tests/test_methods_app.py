@@ -15,8 +15,8 @@ from tests.conftest import login
 pytestmark = pytest.mark.database
 
 OPENING = (
-    "**Annotation of small.** 3 annotators gave 6 responses to 2 items of 2 target words "
-    "(language en): 3.00 responses and 2.00 distinct substitutes per item. T, the items "
+    "**Annotation of small.** Three annotators gave 6 responses in English to 2 items of 2 "
+    "target words: 3.00 responses and 2.00 distinct substitutes per item. T, the items "
     "with substitutes from at least two annotators, holds 2 items (100.00% of the items). "
     "Pairwise agreement (PA; McCarthy & Navigli 2009, eq. 1) over the 2 items of T is "
     "41.67% (95% CI "
@@ -27,38 +27,50 @@ def test_report_command_and_page_agree(answered: Flask) -> None:
     runner = answered.test_cli_runner()
     result = runner.invoke(args=["lexsub", "report", "--dataset", "small"])
     assert result.exit_code == 0, result.output
-    text = result.output
+    text = result.stdout
     assert text.startswith(OPENING)
+    # the warning stands beside the paragraph: on standard error, and its own note on the page
+    assert "unreliable" not in text
+    assert result.stderr == (
+        "Warning: The intervals are resampled from 2 target words: with fewer than 20 they "
+        "are unreliable.\n"
+    )
     assert "agreement with the mode (PAm, eq. 2) is 75.00% (95% CI " in text
     assert "50.00% of the items of T having a mode; intervals from 1000 bootstrap" in text
     assert "Krippendorff's alpha with MASI distance is 0." in text
     assert " (95% CI " in text.split("MASI distance is ")[1]
     assert "left out" not in text
     latex = runner.invoke(args=["lexsub", "report", "--dataset", "small", "--format", "latex"])
-    assert latex.output.startswith(r"\paragraph{Annotation of small} 3 annotators gave 6")
+    assert latex.stdout.startswith(r"\paragraph{Annotation of small} Three annotators gave 6")
     client = answered.test_client()
     login(client, "boss")
     page = client.get("/organiser/datasets/1/methods").get_data(as_text=True)
     assert str(escape(text)) in page
-    assert str(escape(latex.output)) in page
+    assert str(escape(latex.stdout)) in page
+    assert (
+        '<p class="note" role="note" id="methods-warning-1">Warning: The intervals are '
+        "resampled from 2 target words: with fewer than 20 they are unreliable.</p>" in page
+    )
     assert "No attention checks are recorded" in page
 
 
 def test_report_leaves_out_who_the_organiser_left_out(answered: Flask) -> None:
     runner = answered.test_cli_runner()
     runner.invoke(args=["lexsub", "exclude", "--dataset", "small", "bob", "--reason", "a bot"])
-    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
-    # without bob: item 1 has one annotator with substitutes (out of T); item 3 ann
-    # {tolerate, bear}, cat {bear}: PA 1/2, mode bear, PAm (1/2 + 1) / 2
+    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).stdout
+    # without bob (A2: ann, bob and cat are A1, A2, A3 by their accounts' creation): item 1
+    # has one annotator with substitutes (out of T); item 3 ann {tolerate, bear}, cat
+    # {bear}: PA 1/2, mode bear, PAm (1/2 + 1) / 2
     assert text.startswith(
-        "**Annotation of small.** 2 annotators gave 4 responses to 2 items of 2 target "
-        "words (language en): 2.00 responses and 1.50 distinct substitutes per item. "
-        "1 annotator was left out: bob (a bot, 2 responses). T, the items with substitutes "
+        "**Annotation of small.** Two annotators gave 4 responses in English to 2 items of 2 "
+        "target words: 2.00 responses and 1.50 distinct substitutes per item. "
+        "One annotator was left out: A2 (a bot, 2 responses). T, the items with substitutes "
         "from at least two annotators, holds 1 item (50.00% of the items). Pairwise "
-        "agreement (PA; McCarthy & Navigli 2009, eq. 1) over the 1 items of T is 50.00%"
+        "agreement (PA; McCarthy & Navigli 2009, eq. 1) over the item of T is 50.00%"
     )
     assert "is 75.00%" in text
     assert "|excluded:1`; agreement `metric:agreement|" in text
+    assert "bob" not in text
 
 
 def test_report_of_no_dataset(app: Flask) -> None:
@@ -88,7 +100,7 @@ def test_report_gives_the_attention_check_scores(answered: Flask, tmp_path) -> N
     path.write_text("3\tbears\n", encoding="utf-8")
     result = runner.invoke(args=["lexsub", "checks", "--dataset", "small", str(path)])
     assert result.exit_code == 0, result.output
-    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
+    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).stdout
     assert (
         "On the attention checks, the 2 participants answered 50.00% correctly on average "
         "(lowest 0.00%)." in text
@@ -96,12 +108,15 @@ def test_report_gives_the_attention_check_scores(answered: Flask, tmp_path) -> N
     # the check item leaves the gold: item 1 alone (ann {clever}, bob {clever, smart},
     # cat a name: PA 1/2)
     assert text.startswith(
-        "**Annotation of small.** 3 annotators gave 3 responses to 1 item of 1 target word "
-        "(language en): 3.00 responses and 2.00 distinct substitutes per item."
+        "**Annotation of small.** Three annotators gave 3 responses in English to 1 item of 1 "
+        "target word: 3.00 responses and 2.00 distinct substitutes per item."
     )
-    assert "over the 1 items of T is 50.00%" in text
+    assert "over the item of T is 50.00%" in text
     runner.invoke(args=["lexsub", "exclude", "--dataset", "small", "cat", "--reason", "a bot"])
-    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).output
+    text = runner.invoke(args=["lexsub", "report", "--dataset", "small"]).stdout
+    # participants are P1 (bob), P2 (cat); ann, assigned by the organiser, is A1
+    assert "One annotator was left out: P2 (a bot, 1 response)." in text
+    assert "cat" not in text
     assert (
         "On the attention checks, the 1 participant answered 0.00% correctly on average "
         "(lowest 0.00%)." in text
@@ -116,3 +131,10 @@ def test_the_agreement_page_warns_of_intervals_from_few_lemmas(answered: Flask) 
         '<p class="note" id="few-lemmas" role="note">Warning: only 2 lemmas: with fewer than '
         "20 the intervals and p-values are unreliable.</p>" in page
     )
+
+
+def test_report_of_a_dataset_without_answers(app: Flask, dataset: int) -> None:
+    result = app.test_cli_runner().invoke(args=["lexsub", "report", "--dataset", "small"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "**Annotation of small.** There are no answers yet.\n"
+    assert result.stderr == ""

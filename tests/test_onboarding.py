@@ -312,10 +312,11 @@ def test_check_items_stay_out_of_the_gold_unless_kept(
     agreement = f"/organiser/datasets/{dataset}/agreement"
     html = boss.get(agreement).get_data(as_text=True)
     assert "1 attention-check sentences are left out" in html
-    assert re.findall(r"<tr><td>p\d+-[ab]</td>.*?<td>(\d+)</td></tr>", html, re.S)[:2] == ["2", "2"]
+    # participants by pseudonym (P1, P2), not their platform ids
+    assert re.findall(r"<tr><td>P\d+</td>.*?<td>(\d+)</td></tr>", html, re.S)[:2] == ["2", "2"]
     html = boss.get(agreement + "?keep_checks=on").get_data(as_text=True)
     assert "The attention-check sentences are kept" in html
-    assert re.findall(r"<tr><td>p\d+-[ab]</td>.*?<td>(\d+)</td></tr>", html, re.S)[:2] == ["3", "3"]
+    assert re.findall(r"<tr><td>P\d+</td>.*?<td>(\d+)</td></tr>", html, re.S)[:2] == ["3", "3"]
 
 
 # --- time per sentence, the study's own page --------------------------------------------------
@@ -400,7 +401,7 @@ def test_participants_are_listed_on_their_study_page_only(
     assert 'id="participant-count">3<' in html
     assert all(f'id="participant-{name}"' in html for name in ("p1", "p2", "p3"))
     assert "not yet" in html  # none pressed Start
-    assert boss.get(f"/organiser/datasets/{dataset}/study?page=x").status_code == 200
+    assert boss.get(f"/organiser/datasets/{dataset}/study?page=x").status_code == 400
     annotator = app.test_client()
     login(annotator, "ann")
     assert annotator.get(f"/organiser/datasets/{dataset}/study").status_code == 403

@@ -29,10 +29,10 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.methods import FORMATS as REPORT_FORMATS
-from annotate.gold.methods import Format, methods_text
+from annotate.gold.methods import Format, methods_text, methods_warnings
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
-from annotate.models import TASKS, Dataset, User
+from annotate.models import TASKS, Dataset, User, shown_time
 from annotate.numeric import MAX_SEED
 from annotate.services.accounts import create_user
 from annotate.services.datasets import export_records, import_dataset
@@ -223,8 +223,16 @@ def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> 
         raise click.BadParameter(str(error)) from error
 
 
+class _FileOrFolder(click.Path):
+    """A file, or the folder of ``--format hf``; named "File" in messages, as before."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, path_type=Path)
+        self.name = "file"
+
+
 @lexsub.command("import")
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=_FileOrFolder())
 @click.option("--dataset", "name", required=True, help="Name of the dataset to create.")
 @click.option(
     "--language",
@@ -235,8 +243,8 @@ def _language(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 @click.option(
     "--format",
     "format_",
-    type=click.Choice(FORMATS),
-    help="The file's format (default: told from the content).",
+    type=click.Choice((*FORMATS, "hf")),
+    help="The file's format (default: told from the content); hf: a folder export-hf wrote.",
 )
 @click.option(
     "--task",
@@ -250,8 +258,12 @@ def import_command(
     """Import FILE as a dataset: the task's XML, CoInCo XML, SWORDS JSON, a TSV or CSV
     table (id, lexelt, sentence with <head>...</head>), any of them gzip-compressed, or
     (--format tsar) a TSAR-2022 or MLSP-2024 file: SENTENCE<TAB>WORD[<TAB>SUBSTITUTE...]
-    makes a simplification study, MLSP's *_lcp.tsv a complexity study."""
+    makes a simplification study, MLSP's *_lcp.tsv a complexity study; or (--format hf)
+    a folder that export-hf wrote, with its answers."""
     started = time.perf_counter()
+    if format_ == "hf" or file.is_dir():
+        _import_hub(file, name, language, format_)
+        return
     limits = current_app.config["IMPORT_LIMITS"]
     try:
         data = read_limited(file, limits)
@@ -281,6 +293,30 @@ def import_command(
         f"{verb} {imported.instances} instances in {len(result.lexelts)} words as "
         f"dataset {name!r} ({len(result.repairs)} repairs, "
         f"{time.perf_counter() - started:.2f} s)"
+    )
+
+
+def _import_hub(folder: Path, name: str, language: str | None, format_: str | None) -> None:
+    """``lexsub import DIR --format hf``: the folder's gold rows and answers
+    (:func:`annotate.services.hub.import_hub`)."""
+    from annotate.services.hub import import_hub
+    from scoring.formats.hf import NeedsPyarrow
+
+    if format_ != "hf":
+        raise click.UsageError(f"{folder} is a folder: only --format hf reads a folder")
+    if not folder.is_dir():
+        raise click.UsageError(f"{folder} is a file: --format hf reads the folder export-hf wrote")
+    try:
+        imported = import_hub(folder, name, language)
+    except NeedsPyarrow as error:
+        raise click.ClickException(str(error)) from error
+    except ServiceError as error:
+        raise click.ClickException(f"nothing imported from {folder}: {error}") from error
+    verb = "imported" if imported.created else "already imported, unchanged:"
+    click.echo(f"language {imported.dataset.language} ({language_name(imported.dataset.language)})")
+    click.echo(
+        f"{verb} {imported.instances} instances as dataset {name!r} with the answers of "
+        f"{folder / 'annotations'}"
     )
 
 
@@ -539,7 +575,7 @@ def exclude_command(name: str, username: str | None, reason: str | None, undo: b
         every = exclusions_of(dataset)
         for exclusion in every:
             row = stored.get(exclusion.annotator)
-            by = f" (by {row.excluded_by}, {row.excluded_at:%Y-%m-%d})" if row else ""
+            by = f" (by {row.excluded_by}, {shown_time(row.excluded_at)})" if row else ""
             click.echo(f"{exclusion.annotator}\t{exclusion.reason}{by}")
         click.echo(f"{len(every)} annotators left out of dataset {name!r}", err=True)
         return
@@ -588,6 +624,8 @@ def report_command(name: str, format_: Format, seed: int) -> None:
     except ValueError as error:  # responses the compiler refuses: it names each
         raise click.ClickException(f"dataset {name!r}: {error}") from error
     click.echo(methods_text(figures, format_), nl=False)
+    for warning in methods_warnings(figures):  # beside the paragraph, not inside it
+        click.echo(f"Warning: {warning}", err=True)
 
 
 @lexsub.command("lemmas")
@@ -645,11 +683,13 @@ def _register_groups() -> None:
     ``--version``, ``--database-url`` and help on the database."""
     from annotate.cli.checks import checks_command
     from annotate.cli.datasets import dataset_group
+    from annotate.cli.hub import export_hf_command
     from annotate.cli.rounds import round_group
 
     lexsub.add_command(dataset_group)
     lexsub.add_command(round_group)
     lexsub.add_command(checks_command)
+    lexsub.add_command(export_hf_command)
     _finish(lexsub)
 
 

@@ -1,6 +1,6 @@
 """``lexsub dataset ...``: rename, archive and delete a dataset from the
 command line (thin: parse, call :mod:`annotate.services.datasets`, print), as the
-dataset's page does. Errors end with ``Error: …`` (exit 1)."""
+dataset's settings page does. Errors end with ``Error: …`` (exit 1)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def delete_command(name: str, typed: str | None) -> None:
     and gold first); without --confirm NAME, print what would go and delete nothing."""
     try:
         dataset = dataset_named(name)
-        removal = delete_dataset(dataset, typed or "", preview=typed is None)
+        removal = delete_dataset(dataset, typed or "", preview=typed is None, who="cli")
     except ServiceError as error:
         raise click.ClickException(str(error)) from error
     click.echo(

@@ -21,6 +21,7 @@ from annotate.gold.compiler import (
     Signature,
     compile_responses,
     form_matcher,
+    gold_order,
     item_order,
 )
 from annotate.gold.decisions import (
@@ -65,6 +66,7 @@ __all__ = [
     "compile_responses",
     "decisions_template",
     "form_matcher",
+    "gold_order",
     "item_order",
     "iter_responses",
     "lemmatise",

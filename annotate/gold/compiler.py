@@ -9,8 +9,9 @@ control character) is left out whole and reported as an :class:`AnswerProblem`; 
 the rules only flag (``nil`` typed as a word, one character, the target word) are kept
 and reported too. Stored data that breaks the rules therefore never stops a compile.
 
-Items are ordered by the numeric value of their id when every id is a number (ties, such
-as ``7`` and ``07``, by the id's text), else by the id's text; annotators by name. Nothing
+Items are ordered as the task's gold lists them: word by word (each word where its first
+id comes), the ids of a word in numeric order (:func:`id_key`: digits compared as numbers;
+ties, such as ``07`` and ``7``, by the id's text); annotators by name. Nothing
 depends on the order of the records, so the same responses give the same bytes.
 """
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from annotate.gold.aggregate import CompiledItem, TRule, aggregate_item
@@ -41,7 +42,7 @@ from scoring.types import Answer
 
 VERSION = "1"
 """Version of the compiler's rules, written into the signature."""
-_NUMBER = re.compile(r"[0-9]+")
+_RUNS = re.compile(r"[0-9]+|[^0-9]+")
 _POS_SUFFIX = re.compile(r"(\.[nvar])+$")
 _NOTHING: dict[str, str] = {}
 
@@ -193,12 +194,39 @@ class CompiledGold:
         }
 
 
+def id_key(item_id: str) -> tuple[tuple[int, int, str], ...]:
+    """An id's place in numeric order: its runs of ASCII digits compared as numbers, the
+    rest as text (``a.9`` before ``a.9b`` before ``a.10``; ``07`` before ``7`` before
+    ``8``)."""
+    runs = (
+        (0, int(run), run) if run.isascii() and run.isdigit() else (1, 0, run)
+        for run in _RUNS.findall(item_id)
+    )
+    return (*runs, (-1, 0, item_id))  # an id that ends first comes first; then its text
+
+
 def item_order(ids: Iterable[str]) -> list[str]:
-    """Ids by numeric value when every id is a number, else by text."""
-    ids = list(ids)
-    if all(_NUMBER.fullmatch(item_id) for item_id in ids):
-        return sorted(ids, key=lambda item_id: (int(item_id), item_id))
-    return sorted(ids)
+    """Ids in numeric order (:func:`id_key`).
+
+    >>> item_order(["10", "9", "010", "1", "b.10", "b.9"])
+    ['1', '9', '010', '10', 'b.9', 'b.10']
+    """
+    return sorted(ids, key=id_key)
+
+
+def gold_order(lexelts: Mapping[str, str]) -> list[str]:
+    """The ids of ``lexelts`` (id → its word's lexelt) as the task's gold lists them: word
+    by word, each word where its first id comes, and its ids in numeric order
+    (:func:`id_key`).
+
+    >>> gold_order({"1": "bright.a", "2": "stand.v", "3": "bright.a", "10": "stand.v"})
+    ['1', '3', '2', '10']
+    """
+    ids = item_order(lexelts)
+    first: dict[str, int] = {}
+    for position, item_id in enumerate(ids):
+        first.setdefault(lexelts[item_id], position)
+    return sorted(ids, key=lambda item_id: first[lexelts[item_id]])  # stable: numeric within
 
 
 @dataclass
@@ -415,7 +443,9 @@ class _Compiler:
             aggregate_item(
                 self.items[instance][0], instance, self.items[instance][1].values(), options.t_rule
             )
-            for instance in item_order(self.items)
+            for instance in gold_order(
+                {instance: lexelt for instance, (lexelt, _) in self.items.items()}
+            )
         )
         position = {item.instance: number for number, item in enumerate(items)}
         annotators = sorted({name for _, answers in self.items.values() for name in answers})

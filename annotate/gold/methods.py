@@ -14,6 +14,7 @@ text is the same.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -129,10 +130,22 @@ class _Markup:
     alpha: str
     heading: str
     code: str
+    amp: str
 
     def escape(self, text: str) -> str:
+        """``text`` (a dataset's name, a reason) as the format shows it literally."""
+        return _MARKDOWN_ENTITY.sub(r"\\&", text.translate(_MARKDOWN_SPECIAL))
+
+    def code_text(self, text: str) -> str:
+        """``text`` inside :attr:`code` (a Markdown code span is literal already)."""
         return text
 
+
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>#|~"})
+"""What Markdown would read as markup (emphasis, a link, a code span, HTML, a heading, a
+table), each escaped with a backslash (CommonMark's backslash escapes)."""
+_MARKDOWN_ENTITY = re.compile(r"&(?=#?[A-Za-z0-9]+;)")
+"""An ``&`` that would start an entity (``&amp;``)."""
 
 _LATEX_SPECIAL = str.maketrans(
     {
@@ -154,15 +167,67 @@ class _Latex(_Markup):
     def escape(self, text: str) -> str:
         return text.translate(_LATEX_SPECIAL)
 
+    def code_text(self, text: str) -> str:
+        return self.escape(text)
+
 
 MARKUP: dict[Format, _Markup] = {
-    "markdown": _Markup("%", "\N{EN DASH}", "PAm", "alpha", "**{}.**", "`{}`"),
-    "latex": _Latex(r"\%", "--", "PA$_m$", r"$\alpha$", r"\paragraph{{{}}}", r"\texttt{{{}}}"),
+    "markdown": _Markup("%", "\N{EN DASH}", "PAm", "alpha", "**{}.**", "`{}`", "&"),
+    "latex": _Latex(
+        r"\%", "--", "PA$_m$", r"$\alpha$", r"\paragraph{{{}}}", r"\texttt{{{}}}", r"\&"
+    ),
 }
+
+_ONES = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)  # fmt: skip
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def in_words(count: int) -> str | None:
+    """``count`` in English words, 0 to 999 (None past that).
+
+    >>> in_words(1), in_words(21), in_words(300), in_words(115), in_words(1000)
+    ('one', 'twenty-one', 'three hundred', 'one hundred and fifteen', None)
+    """
+    if not 0 <= count < 1000:
+        return None
+    if count < 20:
+        return _ONES[count]
+    if count < 100:
+        tens, ones = divmod(count, 10)
+        return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
+    hundreds, rest = divmod(count, 100)
+    words = f"{_ONES[hundreds]} hundred"
+    return f"{words} and {in_words(rest)}" if rest else words
 
 
 def _number(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
+
+
+def _opening(count: int, one: str, many: str) -> str:
+    """``count`` things at the start of a sentence: in words, capitalised ("One
+    annotator", "Twelve annotators"); past 999 "A total of 1,234 annotators"."""
+    noun = one if count == 1 else many
+    words = in_words(count)
+    if words is None:
+        return f"A total of {count:,} {noun}"
+    return f"{words[0].upper()}{words[1:]} {noun}"
+
+
+def language_name(code: str) -> str:
+    """The English name of the language ``code`` (an ISO 639 code: "en" → "English"); the
+    code itself when the name is not known."""
+    try:
+        from babel import Locale, UnknownLocaleError
+
+        name = Locale.parse(code.replace("-", "_")).get_display_name("en")
+    except (ImportError, ValueError, UnknownLocaleError):
+        return code
+    return name or code
 
 
 def _percent(value: float | None, markup: _Markup) -> str:
@@ -189,19 +254,43 @@ def _alpha_with_interval(figures: StudyFigures, m: _Markup) -> str:
     return f"{text} ({100 * figures.confidence:g}{m.percent} CI {low}{m.dash}{high})"
 
 
+NO_ANSWERS = "There are no answers yet."
+"""The paragraph's text while nobody has answered (nothing to report)."""
+
+
+def methods_warnings(figures: StudyFigures) -> list[str]:
+    """What a reader of the paragraph should know about its figures, stated beside it (the
+    page, the command's standard error), never inside it: intervals from fewer than
+    :data:`MIN_CLUSTERS` target words are unreliable."""
+    warnings = []
+    if figures.responses and figures.resamples is not None and figures.lemmas < MIN_CLUSTERS:
+        warnings.append(
+            f"The intervals are resampled from "
+            f"{_number(figures.lemmas, 'target word', 'target words')}: with fewer than "
+            f"{MIN_CLUSTERS} they are unreliable."
+        )
+    return warnings
+
+
 def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
-    """The methods paragraph (and a line of signatures) in ``format``, ending in a newline."""
+    """The methods paragraph (and a line of signatures) in ``format``, ending in a newline:
+    a number that starts a sentence in words, annotators by the names ``figures`` gives
+    (pseudonyms, :mod:`annotate.services.pseudonyms`), the language by name; while nobody
+    has answered, :data:`NO_ANSWERS`."""
     m = MARKUP[format]
     e = m.escape
+    heading = m.heading.format(e(f"Annotation of {figures.dataset}"))
+    if not figures.responses:
+        return f"{heading} {NO_ANSWERS}\n"
     per_item = figures.responses / figures.items if figures.items else 0.0
     substitutes = figures.substitutes / figures.items if figures.items else 0.0
     sentences = [
-        f"{_number(figures.annotators, 'annotator', 'annotators')} gave "
-        f"{_number(figures.responses, 'response', 'responses')} to "
+        f"{_opening(figures.annotators, 'annotator', 'annotators')} gave "
+        f"{_number(figures.responses, 'response', 'responses')} in "
+        f"{e(language_name(figures.language))} to "
         f"{_number(figures.items, 'item', 'items')} of "
-        f"{_number(figures.lemmas, 'target word', 'target words')} "
-        f"(language {e(figures.language)}): {per_item:.2f} responses and "
-        f"{substitutes:.2f} distinct substitutes per item."
+        f"{_number(figures.lemmas, 'target word', 'target words')}: "
+        f"{per_item:.2f} responses and {substitutes:.2f} distinct substitutes per item."
     ]
     if figures.excluded:
         left = "; ".join(
@@ -210,7 +299,7 @@ def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
             for row in figures.excluded
         )
         sentences.append(
-            f"{_number(len(figures.excluded), 'annotator was', 'annotators were')} "
+            f"{_opening(len(figures.excluded), 'annotator was', 'annotators were')} "
             f"left out: {left}."
         )
     share = figures.in_t / figures.items if figures.items else None
@@ -224,14 +313,9 @@ def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
             f"; intervals from {figures.resamples} bootstrap resamples of lemmas, "
             f"seed {figures.seed}"
         )
-        if figures.lemmas < MIN_CLUSTERS:
-            resampling += (
-                f" (from {_number(figures.lemmas, 'target word', 'target words')}: with fewer "
-                f"than {MIN_CLUSTERS} such intervals are unreliable)"
-            )
+    of_t = "the item of T" if figures.agreement_t == 1 else f"the {figures.agreement_t} items of T"
     sentences.append(
-        f"Pairwise agreement (PA; {e('McCarthy & Navigli')} 2009, eq. 1) over the "
-        f"{figures.agreement_t} items of T is "
+        f"Pairwise agreement (PA; McCarthy {m.amp} Navigli 2009, eq. 1) over {of_t} is "
         f"{_with_interval(figures.pa, figures.pa_interval, figures, m)}, and agreement with "
         f"the mode ({m.pam}, eq. 2) is "
         f"{_with_interval(figures.pam, figures.pam_interval, figures, m)}, "
@@ -248,9 +332,8 @@ def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
                 f" answered {_percent(sum(rates) / len(rates), m)} correctly on average "
                 f"(lowest {_percent(min(rates), m)})."
             )
-    heading = m.heading.format(e(f"Annotation of {figures.dataset}"))
     signatures = (
-        f"Signatures: gold {m.code.format(e(figures.gold_signature))}; "
-        f"agreement {m.code.format(e(figures.agreement_signature))}."
+        f"Signatures: gold {m.code.format(m.code_text(figures.gold_signature))}; "
+        f"agreement {m.code.format(m.code_text(figures.agreement_signature))}."
     )
     return f"{heading} {' '.join(sentences)}\n\n{signatures}\n"

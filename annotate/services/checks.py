@@ -21,8 +21,9 @@ gold and the agreement unless asked (:func:`annotate.services.goldfiles.dataset_
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import delete, select
 
@@ -30,7 +31,9 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions, form_matcher
 from annotate.models import Assignment, CheckItem, Dataset, Instance, Lexelt, Response, User
 from annotate.services.goldfiles import decisions_of
-from annotate.services.rules import ServiceError, shown
+from annotate.services.rules import ServiceError, check_storable, shown
+
+_T = TypeVar("_T")
 
 CHECK_ACTIONS = ("warn", "block")
 """What a participant's check score under the study's threshold does: ``warn`` flags
@@ -55,6 +58,7 @@ def parse_check_lines(text: str, source: str = "the check items") -> list[CheckL
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        check_storable(line, f"{source}:{number}: the line")
         parts = re.split(r"\s+", line, maxsplit=1)
         accepted = tuple(
             dict.fromkeys(a.strip() for a in (parts[1] if len(parts) > 1 else "").split(";"))
@@ -76,6 +80,21 @@ def parse_check_lines(text: str, source: str = "the check items") -> list[CheckL
     return lines
 
 
+BATCH = 5000
+"""Ids per query when looking the check items up: PostgreSQL takes at most 65,535
+parameters a statement, and a list of 70,000 check items passed that in one query."""
+
+
+def batched(values: list[_T], size: int) -> Iterator[list[_T]]:
+    """``values`` in lists of at most ``size``, in order.
+
+    >>> list(batched([1, 2, 3, 4, 5], 2))
+    [[1, 2], [3, 4], [5]]
+    """
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
 def _options(dataset: Dataset) -> CompileOptions:
     return CompileOptions(language=dataset.language or "en", decisions=decisions_of(dataset))
 
@@ -84,21 +103,24 @@ def set_checks(dataset: Dataset, lines: list[CheckLine], source: str = "the chec
     """Make ``lines`` the dataset's check items (replacing the ones it had; none: no
     checks). All or nothing: an id that is not a sentence of the dataset, or an accepted
     substitute that the compiler's rules refuse, is a :class:`ServiceError` naming it."""
-    rows = dict(
-        db.session.execute(
-            select(Instance.xml_id, Instance.id).where(
-                Instance.dataset_id == dataset.id,
-                Instance.xml_id.in_([line.instance for line in lines]),
-            )
-        ).all()
-    )
-    lexelts = dict(
-        db.session.execute(
-            select(Instance.id, Lexelt.item)
-            .join(Lexelt, Lexelt.id == Instance.lexelt_id)
-            .where(Instance.id.in_(rows.values()))
-        ).all()
-    )
+    rows: dict[str, int] = {}
+    lexelts: dict[int, str] = {}
+    for batch in batched([line.instance for line in lines], BATCH):
+        rows.update(
+            db.session.execute(
+                select(Instance.xml_id, Instance.id).where(
+                    Instance.dataset_id == dataset.id, Instance.xml_id.in_(batch)
+                )
+            ).all()
+        )
+    for ids in batched(list(rows.values()), BATCH):
+        lexelts.update(
+            db.session.execute(
+                select(Instance.id, Lexelt.item)
+                .join(Lexelt, Lexelt.id == Instance.lexelt_id)
+                .where(Instance.id.in_(ids))
+            ).all()
+        )
     form = form_matcher(_options(dataset))
     items = []
     for line in lines:

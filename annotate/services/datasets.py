@@ -10,14 +10,15 @@ from typing import Any
 
 from sqlalchemy import Column, Table, delete, func, select, update
 from sqlalchemy import text as sql
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from annotate.extensions import db
 from annotate.importer import ImportResult
-from annotate.models import Dataset, Instance, Lexelt, Response, User
+from annotate.models import Dataset, DatasetDeletion, Instance, Lexelt, Response, User, aware
 from annotate.models import now as utc_now
 from annotate.services.responses import dictionary_flags
 from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, safe_source
-from annotate.services.study import answered_count, members, sentence_count
+from annotate.services.study import answered_counts, members, sentence_counts
 
 
 @dataclass(frozen=True)
@@ -43,11 +44,9 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
     check_text(name, "dataset name", MAX_DATASET_NAME)
     source = safe_source(source)
     digest = hashlib.sha256(data).hexdigest()
-    existing = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    existing = named(name)
     if existing is not None:
-        if existing.source_sha256 == digest:
-            return Imported(existing, False, existing.sentences)
-        raise ServiceError(f"dataset {name!r} exists already with another file")
+        return _imported_already(existing, digest)
     try:
         words = 0
         dataset = Dataset(
@@ -95,11 +94,32 @@ def import_dataset(result: ImportResult, name: str, source: str, data: bytes) ->
         if rows:
             db.session.execute(Instance.__table__.insert(), rows)
         db.session.commit()
+    except (IntegrityError, OperationalError):
+        # a double-submitted import: the other one stored the name after the check above
+        db.session.rollback()
+        existing = named(name)
+        if existing is None:
+            raise
+        return _imported_already(existing, digest)
     except Exception:
         db.session.rollback()
         raise
     _analyse()
     return Imported(dataset, True, position)
+
+
+def named(name: str) -> Dataset | None:
+    """The dataset called ``name``, if any."""
+    dataset: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    return dataset
+
+
+def _imported_already(existing: Dataset, digest: str) -> Imported:
+    """An import under a name taken: nothing to do for the same file (imported twice, or
+    sent twice at once), :class:`ServiceError` for another."""
+    if existing.source_sha256 == digest:
+        return Imported(existing, False, existing.sentences)
+    raise ServiceError(f"dataset {existing.name!r} exists already with another file")
 
 
 def _analyse() -> None:
@@ -132,7 +152,7 @@ def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
             "substitutes": list(response.substitutes),
             "multiword": response.multiword,
             "used_dictionary": flags.get((user.id, lexelt.id), False),
-            "updated_at": response.updated_at.isoformat(),
+            "updated_at": aware(response.updated_at).isoformat(),
         }
 
 
@@ -156,7 +176,8 @@ class Progress:
 def progress_by_annotator(dataset: Dataset) -> list[Progress]:
     """Each annotator of the dataset (its members, then anyone else with an answer in
     it), by username: their answered sentences of their own (all the dataset's, or the
-    ones assigned to them; :mod:`annotate.services.study`), and their last save."""
+    ones assigned to them; :mod:`annotate.services.study`), and their last save. A few
+    grouped queries, whatever the number of annotators."""
     last = dict(
         db.session.execute(
             select(Response.user_id, func.max(Response.updated_at))
@@ -168,11 +189,13 @@ def progress_by_annotator(dataset: Dataset) -> list[Progress]:
     people = {user.id: (user, True) for user in members(dataset)}
     for user in db.session.scalars(select(User).where(User.id.in_(list(last)))):
         people.setdefault(user.id, (user, False))
+    done = answered_counts(dataset)
+    totals = sentence_counts(dataset, list(people))
     return [
         Progress(
             user.username,
-            answered_count(user, dataset),
-            sentence_count(user, dataset),
+            done.get(user.id, 0),
+            totals[user.id],
             last.get(user.id),
             member,
         )
@@ -213,10 +236,18 @@ def rename_dataset(dataset: Dataset, name: str) -> None:
     check_text(name, "dataset name", MAX_DATASET_NAME)
     if name == dataset.name:
         return
-    if db.session.scalar(select(Dataset.id).where(Dataset.name == name)) is not None:
-        raise ServiceError(f"a dataset is named {name!r} already")
+    taken = ServiceError(f"a dataset is named {name!r} already")
+    if named(name) is not None:
+        raise taken
     dataset.name = name
-    db.session.commit()
+    try:
+        db.session.commit()
+    except (IntegrityError, OperationalError):
+        # another rename (or import) took the name after the check above
+        db.session.rollback()
+        if named(name) is None:
+            raise
+        raise taken from None
 
 
 def set_archived(dataset: Dataset, archived: bool) -> None:
@@ -282,7 +313,9 @@ def _table(model: type[Any]) -> Table:
     return table
 
 
-def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> Removal:
+def delete_dataset(
+    dataset: Dataset, typed_name: str, preview: bool = False, who: str = ""
+) -> Removal:
     """Delete ``dataset`` and everything of it, in one transaction: its words, sentences,
     answers and their history, members, assignments, lemma decisions and stored systems
     (every row whose foreign key leads to it, :func:`_walk`). A judgement round made from
@@ -293,7 +326,8 @@ def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> 
 
     ``typed_name`` must equal the dataset's name (the organiser typed it to confirm).
     With ``preview`` the same deletion runs and is rolled back: the :class:`Removal`
-    says exactly what would go, and nothing changes."""
+    says exactly what would go, and nothing changes. A deletion leaves an audit line
+    (:class:`DatasetDeletion`: the name, ``who``, when, how much went; :func:`deletions`)."""
     if not preview and typed_name != dataset.name:
         raise ServiceError(
             f"type the dataset's name {dataset.name!r} to delete it"
@@ -304,6 +338,7 @@ def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> 
     deleted: list[str] = []
     kept: list[str] = []
     table = _table(Dataset)
+    name = dataset.name
     try:
         accounts = list(db.session.scalars(select(User).where(User.study_id == dataset.id)))
         _walk(table, select(table.c.id).where(table.c.id == dataset.id), rows, unlinked)
@@ -320,8 +355,28 @@ def delete_dataset(dataset: Dataset, typed_name: str, preview: bool = False) -> 
         if preview:
             db.session.rollback()
         else:
+            db.session.add(
+                DatasetDeletion(
+                    dataset_name=name,
+                    deleted_by=who,
+                    answers=rows.get("responses", 0),
+                    sentences=rows.get("instances", 0),
+                    accounts=len(deleted),
+                )
+            )
             db.session.commit()
     except Exception:
         db.session.rollback()
         raise
     return Removal(rows, unlinked, sorted(deleted), sorted(kept))
+
+
+def deletions(limit: int = 10) -> list[DatasetDeletion]:
+    """The latest dataset deletions, newest first (the organisers' dashboard shows them)."""
+    return list(
+        db.session.scalars(
+            select(DatasetDeletion)
+            .order_by(DatasetDeletion.deleted_at.desc(), DatasetDeletion.id.desc())
+            .limit(limit)
+        )
+    )

@@ -24,7 +24,7 @@ from sqlalchemy import delete, select
 from annotate.extensions import db
 from annotate.models import AnnotatorExclusion, Dataset, Instance, Response, User
 from annotate.models import now as utc_now
-from annotate.services.rules import ServiceError, check_text
+from annotate.services.rules import ServiceError, check_storable, check_text
 from annotate.services.study import member_of
 from scoring.exclusions import MAX_REASON, Exclusion, merge
 
@@ -84,6 +84,7 @@ def exclusions_of(dataset: Dataset) -> tuple[Exclusion, ...]:
 
 
 def _annotator(username: str) -> User:
+    check_storable(username, "username")
     user: User | None = db.session.scalar(select(User).where(User.username == username))
     if user is None:
         raise ServiceError(f"no user {username[:80]!r}")

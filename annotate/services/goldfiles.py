@@ -39,9 +39,10 @@ from annotate.importer import MAX_ITEM
 from annotate.models import CheckItem, Dataset, Instance, LemmaDecision
 from annotate.services.datasets import export_records
 from annotate.services.exclusions import exclusions_of
+from annotate.services.pseudonyms import Pseudonyms, pseudonyms_of
 from annotate.services.rules import ServiceError, check_text
 from annotate.services.taskgold import task_files
-from scoring.exclusions import merge
+from scoring.exclusions import Exclusion, merge
 from scoring.formats import FormatError
 from scoring.formats.responses import Response, parse_response
 from scoring.keys import InvalidKey, check_lexelt
@@ -182,17 +183,26 @@ def dataset_records(dataset: Dataset, keep_checks: bool = False) -> list[Respons
 
 
 def compile_dataset(
-    dataset: Dataset, options: CompileOptions | None = None, records: list[Response] | None = None
+    dataset: Dataset,
+    options: CompileOptions | None = None,
+    records: list[Response] | None = None,
+    names: Pseudonyms | None = None,
 ) -> CompiledGold:
     """Compile the dataset's current responses (or ``records`` read from them) with its
     stored decisions, in its language (``Dataset.language``: the lemmatiser and rules),
     leaving out ``options.excluded`` and the dataset's exclusions
     (:func:`~annotate.services.exclusions.exclusions_of`: stored, removed, deactivated).
     Its attention-check sentences are left out unless ``options.keep_checks``; the gold
-    says how many (:attr:`CompiledGold.check_items_left_out`)."""
+    says how many (:attr:`CompiledGold.check_items_left_out`). With ``names`` every
+    annotator is named by pseudonym (:mod:`annotate.services.pseudonyms`): the gold as it
+    may leave the app."""
     base = options or CompileOptions()
     if records is None:
         records = dataset_records(dataset, base.keep_checks)
+    excluded = merge(base.excluded, exclusions_of(dataset))
+    if names is not None:
+        records = [replace(record, annotator=names(record.annotator)) for record in records]
+        excluded = merge(Exclusion(names(row.annotator), row.reason) for row in excluded)
     checks = len(check_ids(dataset))
     gold = compile_responses(
         records,
@@ -204,7 +214,7 @@ def compile_dataset(
             t_rule=base.t_rule,
             only_t=base.only_t,
             language=dataset.language or "en",
-            excluded=merge(base.excluded, exclusions_of(dataset)),
+            excluded=excluded,
             keep_checks=base.keep_checks,
         ),
     )
@@ -219,7 +229,7 @@ def write_dataset_gold(
     """The compiler's files in ``out`` plus ``decisions.json``, so a compile can be redone
     with ``lexsub compile … --decisions out/decisions.json``; a
     simplification study's ``tsar_gold.tsv`` too (:func:`write_task_files`)."""
-    gold = compile_dataset(dataset, options)
+    gold = compile_dataset(dataset, options, names=pseudonyms_of(dataset))
     write_outputs(gold, out)
     write_decisions(out / "decisions.json", decisions_of(dataset))
     write_task_files(dataset, out)
@@ -239,12 +249,13 @@ def write_task_files(dataset: Dataset, out: Path) -> dict[str, str]:
 def gold_files(dataset: Dataset, options: CompileOptions | None = None) -> dict[str, bytes]:
     """The files ``lexsub compile --dataset NAME --out DIR`` writes with ``options``
     (gold, mwgold, annotators.jsonl, summary.json, decisions.json), name → bytes, sorted
-    by name: the same texts are written there, so they are the same bytes. A complexity
+    by name: the same texts are written there, so they are the same bytes. Annotators are
+    named by pseudonym (:func:`~annotate.services.pseudonyms.pseudonyms_of`). A complexity
     study's are its ratings' files only (``lcp_gold.tsv``, ``agreement.json``), a
     simplification study's add ``tsar_gold.tsv``."""
     texts = task_files(dataset)
     if dataset.task != "complexity":
-        texts |= output_texts(compile_dataset(dataset, options))
+        texts |= output_texts(compile_dataset(dataset, options, names=pseudonyms_of(dataset)))
         texts["decisions.json"] = decisions_text(decisions_of(dataset))
     return {name: texts[name].encode("utf-8") for name in sorted(texts)}
 

@@ -16,6 +16,7 @@ from annotate.extensions import db
 from annotate.gold import CompiledGold
 from annotate.models import Dataset, Instance, Lexelt, Response, Revision, User
 from annotate.services.responses import dictionary_flags
+from annotate.services.rules import storable
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class StoredAnswer:
 def find_instance(dataset: Dataset, xml_id: str) -> Instance | None:
     """The sentence with this id (None for an id no sentence can have: PostgreSQL refuses
     a NUL in a query, and ids are at most 64 characters)."""
-    if "\x00" in xml_id or len(xml_id) > 64:
+    if not storable(xml_id) or len(xml_id) > 64:
         return None
     return db.session.scalar(
         select(Instance).where(Instance.dataset_id == dataset.id, Instance.xml_id == xml_id)

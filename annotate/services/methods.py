@@ -15,6 +15,7 @@ from annotate.models import Dataset, User
 from annotate.services import checks
 from annotate.services.exclusions import exclusions_of
 from annotate.services.goldfiles import check_ids, compile_dataset
+from annotate.services.pseudonyms import Pseudonyms, pseudonyms_of
 from scoring.agreement.report import AgreementReport, report
 from scoring.formats.annotators import parse_annotators
 
@@ -39,21 +40,22 @@ def dataset_agreement(
     )
 
 
-def check_scores(dataset: Dataset) -> tuple[CheckScore, ...] | None:
+def check_scores(dataset: Dataset, names: Pseudonyms) -> tuple[CheckScore, ...] | None:
     """Each crowd participant's attention-check score, by username (answers matched
     through the compiler's own forms: :func:`annotate.services.checks.check_scores`): the
     accounts the study's link made, less those left out of the gold (:func:`exclusions_of`),
-    as the paragraph's other figures are; None while the dataset has no check items."""
+    as the paragraph's other figures are, each named by pseudonym (``names``); None while
+    the dataset has no check items."""
     if not check_ids(dataset):
         return None
     left_out = {exclusion.annotator for exclusion in exclusions_of(dataset)}
     rows = db.session.execute(select(User.id, User.username).where(User.study_id == dataset.id))
-    names = {user_id: name for user_id, name in rows if name not in left_out}
-    scores = checks.check_scores(dataset, list(names))
+    usernames = {user_id: name for user_id, name in rows if name not in left_out}
+    scores = checks.check_scores(dataset, list(usernames))
     return tuple(
         sorted(
             (
-                CheckScore(names[user_id], score.matched, score.answered)
+                CheckScore(names(usernames[user_id]), score.matched, score.answered)
                 for user_id, score in scores.items()
             ),
             key=lambda score: score.annotator,
@@ -63,8 +65,13 @@ def check_scores(dataset: Dataset) -> tuple[CheckScore, ...] | None:
 
 def study_methods(dataset: Dataset, seed: int = SEED) -> StudyFigures:
     """The figures of the methods paragraph: the gold as ``lexsub compile`` makes it with
-    the default options, and the agreement report the agreement page shows."""
-    compiled = compile_dataset(dataset)
+    the default options, and the agreement report the agreement page shows; annotators
+    by pseudonym (:mod:`annotate.services.pseudonyms`)."""
+    names = pseudonyms_of(dataset)
+    compiled = compile_dataset(dataset, names=names)
     return study_figures(
-        dataset.name, compiled, dataset_agreement(dataset, compiled, seed), check_scores(dataset)
+        dataset.name,
+        compiled,
+        dataset_agreement(dataset, compiled, seed),
+        check_scores(dataset, names),
     )

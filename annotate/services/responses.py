@@ -72,12 +72,34 @@ class Saved:
     new: bool
 
 
+class SentenceGone(ServiceError):
+    """The sentence of a save is no longer there: an organiser deleted its dataset while
+    the annotator was answering (nothing else removes a sentence)."""
+
+
+GONE = (
+    "This sentence's dataset was deleted by an organiser while you were answering, so "
+    "there is nothing left to save your answer to. Your earlier answers went with it."
+)
+
+
 def save_answer(user: User, instance_id: int, answer: Answer, attempts: int = 20) -> Saved:
     """Store ``answer`` as the annotator's current answer to the sentence and append it
     to the history, in one transaction (:func:`_save_once`); a save that a concurrent
-    one makes fail (two tabs, two workers) is retried, never lost."""
+    one makes fail (two tabs, two workers) is retried, never lost. :class:`SentenceGone`
+    when the sentence was deleted meanwhile (its dataset deleted)."""
     user_id = user.id  # read once: the rollback before a retry expires the object
-    return retried(lambda: _save_once(user_id, instance_id, answer), attempts)
+
+    def once() -> Saved:
+        try:
+            return _save_once(user_id, instance_id, answer)
+        except IntegrityError:
+            db.session.rollback()
+            if db.session.scalar(select(Instance.id).where(Instance.id == instance_id)) is None:
+                raise SentenceGone(GONE) from None
+            raise
+
+    return retried(once, attempts)
 
 
 ANSWER_COLUMNS = ("kind", "substitutes", "multiword", "used_dictionary", "updated_at")

@@ -34,7 +34,13 @@ from annotate.models import (
 )
 from annotate.services.goldfiles import compile_dataset
 from annotate.services.responses import retried
-from annotate.services.rules import MAX_DATASET_NAME, ServiceError, check_text, shown
+from annotate.services.rules import (
+    MAX_DATASET_NAME,
+    ServiceError,
+    check_storable,
+    check_text,
+    shown,
+)
 from scoring.formats.judgements import Judgement
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.rounds import GoldItem, RoundSpec, Sentence, posthoc_round
@@ -127,6 +133,16 @@ def create_round(
         raise ServiceError(f"round {name!r} exists already")
     if not plan.items:
         raise ServiceError("the round has no item")
+    check_storable(source, "source")
+    for item in plan.items:  # every text the round keeps, by the one rule
+        where = f"item {shown(item.id)}"
+        for text in (item.id, item.word, item.sentence.before, item.sentence.target):
+            check_storable(text, where)
+        check_storable(item.sentence.after, where)
+        for candidate in item.candidates:
+            check_storable(candidate.text, f"{where}: candidate")
+            for origin in candidate.origin:
+                check_storable(origin, f"{where}: origin")
     try:
         round_ = JudgementRound(
             name=name,

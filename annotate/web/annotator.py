@@ -34,7 +34,7 @@ from annotate.services.crowd import closed_study, public_name
 from annotate.services.finishing import finish
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
-from annotate.services.responses import answered_ids, resume, save_answer
+from annotate.services.responses import SentenceGone, answered_ids, resume, save_answer
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     StudyFull,
@@ -335,7 +335,10 @@ def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str,
         own = read(user, instance_id, following=False)
         assert own is not None and own[1] is not None
         return _render(own[1], form, check, addressed.judging, study)
-    saved = save_answer(user, instance_id, check.answer)
+    try:
+        saved = save_answer(user, instance_id, check.answer)
+    except SentenceGone as gone:  # the dataset was deleted while they answered
+        return render_template("error.html", code=410, message=str(gone)), 410
     done = addressed.done + saved.new
     if page is None or (saved.new and done >= addressed.total):
         if study == addressed.dataset.id:  # a participant's last sentence: decided now

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar, cast
 
 from flask import (
@@ -39,6 +40,7 @@ from annotate.extensions import csrf, db, login_manager
 from annotate.i18n import common_language, use_language
 from annotate.models import Dataset, JudgementRound, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_ids, form_number, whole_number
+from annotate.services.pseudonyms import judge_pseudonyms
 from annotate.services.rounds import (
     LAYOUTS,
     Screen,
@@ -274,7 +276,8 @@ def report_page(round_id: int) -> str | tuple[str, int]:
     """Tables 11 and 12 with a chart, agreement, and (scores uploaded) the models."""
     round_ = db.get_or_404(JudgementRound, round_id)
     label_set = label_set_of(round_)
-    found = export_judgements(round_)
+    names = judge_pseudonyms(round_)  # the report names judges by pseudonym
+    found = [replace(row, judge=names(row.judge)) for row in export_judgements(round_)]
     scores: dict[str, dict[Key, float]] = {}
     problem = None
     if request.method == "POST":

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response
 
 from annotate.extensions import db
 from annotate.models import Dataset, User
-from annotate.numeric import form_id, form_ids, form_number
+from annotate.numeric import MAX_PAGE, form_id, form_ids, form_number
 from annotate.services.checks import (
     CHECK_ACTIONS,
     check_lines,
@@ -181,8 +181,8 @@ def study_page(dataset_id: int) -> str | Response:
             db.session.rollback()
             flash(str(error), "error")
         return redirect(url_for("members.study_page", dataset_id=dataset.id))
-    page = request.args.get("page", "1")
-    found = participant_page(dataset, int(page) if page.isdigit() and len(page) < 7 else 1)
+    page = form_number(request.args, "page", "page", 1, MAX_PAGE) or 1
+    found = participant_page(dataset, page)
     link = None
     if dataset.study_token:
         link = url_for("annotator.study", token=dataset.study_token, _external=True)

@@ -12,13 +12,16 @@ from annotate.comprehension import ATTEMPTS
 from annotate.extensions import db
 from annotate.i18n import use_language
 from annotate.models import Dataset
+from annotate.numeric import form_number
 from annotate.services.onboarding import answer_questions, questions_of, screened_out, start
 
 bp = Blueprint("onboarding", __name__)
 
 
-def _choice(value: str | None) -> int | None:
-    return int(value) if value is not None and value.isdigit() and len(value) < 4 else None
+def _choice(index: int) -> int | None:
+    """The option chosen for question ``index`` (the number rule of :mod:`annotate.numeric`:
+    ASCII digits, 0 to 999; None when none was chosen)."""
+    return form_number(request.form, f"q{index}", f"answer to question {index + 1}", 0, 999)
 
 
 @bp.route("/study/dataset/<id:dataset_id>/start", methods=["GET", "POST"])
@@ -36,7 +39,7 @@ def onboarding(dataset_id: int) -> str | Response | tuple[str, int]:
         if not questions:
             start(current_user)
             return redirect(url_for("annotator.dataset_start", dataset_id=dataset.id))
-        answers = {index: _choice(request.form.get(f"q{index}")) for index in range(len(questions))}
+        answers = {index: _choice(index) for index in range(len(questions))}
         outcome = answer_questions(current_user, dataset, answers)
         if outcome == "started":
             return redirect(url_for("annotator.dataset_start", dataset_id=dataset.id))

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from annotate.extensions import db
 from annotate.gold import CompileOptions
-from annotate.gold.methods import FORMATS, methods_text
+from annotate.gold.methods import FORMATS, methods_text, methods_warnings
 from annotate.gold.write import scorer_view
 from annotate.models import Dataset, SystemRun, User
 from annotate.numeric import MAX_SEED, form_id, form_number
@@ -38,7 +38,8 @@ from annotate.services.inspect import (
     problem_marks,
 )
 from annotate.services.methods import SEED, dataset_agreement, study_methods
-from annotate.services.rules import MAX_USERNAME, ServiceError
+from annotate.services.pseudonyms import pseudonyms_of
+from annotate.services.rules import MAX_USERNAME, ServiceError, storable
 from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
@@ -70,7 +71,9 @@ def agreement(dataset_id: int) -> str:
             "reports/rating_agreement.html", dataset=dataset, agreement=rated, reason=reason
         )
     keep = request.args.get("keep_checks") == "on"
-    compiled = compile_dataset(dataset, CompileOptions(keep_checks=keep))
+    compiled = compile_dataset(
+        dataset, CompileOptions(keep_checks=keep), names=pseudonyms_of(dataset)
+    )
     found = dataset_agreement(dataset, compiled, _seed(), leave_out=True)
     return render_template(
         "reports/agreement.html",
@@ -100,6 +103,7 @@ def methods(dataset_id: int) -> str:
         dataset=dataset,
         figures=figures,
         texts={format: methods_text(figures, format) for format in FORMATS},
+        warnings=methods_warnings(figures),
     )
 
 
@@ -109,13 +113,13 @@ def problems(dataset_id: int) -> str:
     """The answers the compiler leaves out (a value breaks the rule of a valid
     substitute) and the values it keeps but flags, each with a link to its item."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    compiled = compile_dataset(dataset)
+    compiled = compile_dataset(dataset, names=pseudonyms_of(dataset))
     return render_template(
         "reports/problems.html", dataset=dataset, compiled=compiled, filters=FILTERS
     )
 
 
-@bp.get("/datasets/<id:dataset_id>/items/<path:xml_id>")
+@bp.get("/datasets/<id:dataset_id>/items/<item_id:xml_id>")
 @organiser_required
 def item(dataset_id: int, xml_id: str) -> str:
     """One sentence with every annotator's current answer, what the compiler does with
@@ -124,10 +128,16 @@ def item(dataset_id: int, xml_id: str) -> str:
     instance = find_instance(dataset, xml_id)
     if instance is None:
         abort(404)
-    compiled = compile_dataset(dataset)
-    answers = item_answers(instance)
-    answers = [replace(a, lexelt=instance.lexelt.item, instance=xml_id) for a in answers]
+    names = pseudonyms_of(dataset)  # annotators by pseudonym, as every report names them
+    compiled = compile_dataset(dataset, names=names)
+    answers = [
+        replace(a, annotator=names(a.annotator), lexelt=instance.lexelt.item, instance=xml_id)
+        for a in item_answers(instance)
+    ]
     with_revisions = request.args.get("revisions") == "on"
+    revisions = None
+    if with_revisions:
+        revisions = [replace(r, annotator=names(r.annotator)) for r in item_revisions(instance)]
     return render_template(
         "reports/item.html",
         dataset=dataset,
@@ -135,7 +145,7 @@ def item(dataset_id: int, xml_id: str) -> str:
         answers=answers,
         marks=problem_marks(compiled, answers),
         problems=PROBLEMS,
-        revisions=item_revisions(instance) if with_revisions else None,
+        revisions=revisions,
         left_out=[p for p in compiled.left_out if p.instance == xml_id],
         flagged=[p for p in compiled.flagged if p.instance == xml_id],
     )
@@ -153,10 +163,12 @@ def answers(dataset_id: int) -> str:
 @bp.get("/datasets/<id:dataset_id>/annotators/<username>")
 @organiser_required
 def annotator(dataset_id: int, username: str) -> str:
-    """One annotator's answers in the dataset, in the order they are annotated."""
+    """One annotator's answers in the dataset, in the order they are annotated; the pages
+    link it by pseudonym (``A1``), and a username still opens it."""
     dataset = db.get_or_404(Dataset, dataset_id)
-    if "\x00" in username or len(username) > MAX_USERNAME:
+    if not storable(username) or len(username) > MAX_USERNAME:
         abort(404)
+    username = pseudonyms_of(dataset).username(username) or username
     user = db.session.scalar(select(User).where(User.username == username))
     if user is None:
         abort(404)
@@ -169,8 +181,9 @@ def _answers_page(dataset: Dataset, user: User | None) -> str:
     chosen = request.args.get("problem", "")
     if chosen not in FILTERS:
         chosen = ""
-    every = dataset_answers(dataset, user)
-    marks = problem_marks(compile_dataset(dataset), every)
+    names = pseudonyms_of(dataset)  # annotators by pseudonym, as every report names them
+    every = [replace(a, annotator=names(a.annotator)) for a in dataset_answers(dataset, user)]
+    marks = problem_marks(compile_dataset(dataset, names=names), every)
     shown = [a for a in every if matches(marks.get((a.annotator, a.instance), ()), chosen)]
     return render_template(
         "reports/answers.html",
@@ -181,8 +194,11 @@ def _answers_page(dataset: Dataset, user: User | None) -> str:
         problems=PROBLEMS,
         filters=FILTERS,
         chosen=chosen,
-        annotator=user,
-        annotators=annotators_with_answers(dataset),
+        annotator=names(user.username) if user else None,
+        annotators=sorted(
+            (names(name) for name in annotators_with_answers(dataset)),
+            key=lambda name: (name[0], int(name[1:]) if name[1:].isdigit() else 0),
+        ),
     )
 
 

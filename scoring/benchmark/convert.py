@@ -10,6 +10,9 @@ scored on SWORDS (``lexsub benchmark swords``) and on the leaderboard
 
 ``OUT`` (standard output by default) is gzipped when its name ends in ``.gz``.
 
+``lexsub convert FILE --to hf`` (:mod:`annotate.convert`, which reads the file as the
+importer does) writes a SWORDS, CoInCo, TSAR or MLSP gold in the Hugging Face layout.
+
 **gold → SWORDS dataset** (:func:`gold_to_swords`). The task's XML gives each item's
 sentence (the context), its ``<head>`` (the target) and its offset; the lexelt's PoS gives
 the target's (n NOUN, v VERB, a ADJ, r ADV). Each gold entry (read as written,
@@ -255,7 +258,9 @@ def _write(text: str, out: str | None, stdout: TextIO) -> None:
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = ArgumentParser(
         prog="lexsub convert",
-        description="Convert between lexsub's files and SWORDS' dataset and result JSON.",
+        description="Convert between lexsub's files and SWORDS' dataset and result JSON; "
+        "or (lexsub convert FILE --to hf --out DIR [--format swords|coinco|tsar]) a SWORDS, "
+        "CoInCo, TSAR or MLSP gold to the Hugging Face layout of lexsub export-hf.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     gold = commands.add_parser("gold-to-swords", help="gold file + task XML → SWORDS dataset")

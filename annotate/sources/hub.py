@@ -1,0 +1,146 @@
+"""The field's gold standards (SWORDS, CoInCo, TSAR-2022, MLSP-2024) in the Hugging Face
+layout of ``lexsub export-hf`` (:mod:`scoring.formats.hf`), so that one loader reads them
+all: each instance as ``lexsub import`` reads it (:func:`annotate.sources.parse_source`),
+with the counts the file gives. Pure: no Flask, no database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+
+from annotate.sources.read import detect_format, gunzip, parse_source
+from scoring.formats import FormatError, Problem
+from scoring.formats.coinco import read_coinco
+from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, item_of
+from scoring.formats.swords import ALL_LABELS, parse_swords
+from scoring.formats.text import universal_lines
+from scoring.formats.tsar import parse_tsar
+from scoring.terms import mode
+
+CONVERTED = ("swords", "coinco", "tsar")
+"""The formats ``lexsub convert FILE --to hf`` reads (MLSP's substitution files are
+TSAR's format)."""
+
+
+def _ordered(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """Entries as a gold file orders them: count descending, ties by code points."""
+    return tuple(sorted(counts.items(), key=lambda pair: (-pair[1], pair[0])))
+
+
+def _swords_entries(data: bytes, name: str) -> dict[str, tuple[tuple[str, int], ...]]:
+    """SWORDS: each target's substitutes counted by their raters' ``TRUE`` labels (the
+    implicit ones of its conversions included); substitutes nobody accepted left out."""
+    swords = parse_swords(json.loads(data), name, ALL_LABELS)
+    counts: dict[str, dict[str, int]] = {}
+    for substitute in swords.substitutes:
+        accepted = sum(label.startswith("TRUE") for label in substitute.labels)
+        if accepted:
+            forms = counts.setdefault(substitute.target_id, {})
+            forms[substitute.substitute] = forms.get(substitute.substitute, 0) + accepted
+    return {target: _ordered(forms) for target, forms in counts.items()}
+
+
+def _coinco_entries(data: bytes, name: str) -> dict[str, tuple[tuple[str, int], ...]]:
+    """CoInCo: each token's substitute lemmas and how many annotators gave them (``;``
+    written ``,``, as the benchmark reads them)."""
+    result = {}
+    for target in read_coinco(data, name):
+        forms: dict[str, int] = {}
+        for substitute in target.substitutes:
+            form = substitute.lemma.replace(";", ",")
+            forms[form] = forms.get(form, 0) + substitute.freq
+        result[target.id] = _ordered(forms)
+    return result
+
+
+def _tsar_entries(data: bytes, name: str) -> dict[int, tuple[tuple[str, int], ...]]:
+    """TSAR and MLSP: each line's substitutes, a repeated one counted as often as it is
+    given; by line number (the importer's instance ``line``)."""
+    lines = parse_tsar(universal_lines(data.decode("utf-8")), name)
+    return {number: _ordered(Counter(line.substitutes)) for number, line in enumerate(lines, 1)}
+
+
+CITATIONS = {
+    "swords": """@inproceedings{lee-etal-2021-swords,
+  title = "Swords: A Benchmark for Lexical Substitution with Improved Data Coverage and
+           Quality",
+  author = "Lee, Mina and Donahue, Chris and Jia, Robin and Iyabor, Alexander and
+            Liang, Percy",
+  booktitle = "Proceedings of NAACL-HLT 2021",
+  year = "2021"
+}""",
+    "coinco": """@inproceedings{kremer-etal-2014-substitutes,
+  title = "What Substitutes Tell Us - Analysis of an ``All-Words'' Lexical Substitution
+           Corpus",
+  author = "Kremer, Gerhard and Erk, Katrin and Pad{\\'o}, Sebastian and Thater, Stefan",
+  booktitle = "Proceedings of EACL 2014",
+  year = "2014"
+}""",
+    "mlsp": """@inproceedings{shardlow-etal-2024-bea,
+  title = "The {BEA} 2024 Shared Task on the Multilingual Lexical Simplification Pipeline",
+  author = "Shardlow, Matthew and Alva-Manchego, Fernando and Batista-Navarro, Riza and
+            Bott, Stefan and others",
+  booktitle = "Proceedings of the 19th Workshop on Innovative Use of NLP for Building
+               Educational Applications (BEA 2024)",
+  year = "2024"
+}""",
+}
+"""The citation of a converted gold by its format (``mlsp``: a TSAR-format file named
+``multilex_…``, as MLSP-2024 names its files) (TSAR's and MLSP's: the task's,
+:data:`scoring.formats.hf.TASK_CITATIONS`)."""
+
+
+def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDataset:
+    """A SWORDS, CoInCo, TSAR or MLSP file (gzip-compressed or not) in the layout: the
+    instances as ``lexsub import`` reads them (:func:`annotate.sources.parse_source`),
+    each with the file's gold entries, its mode (the strictly most frequent) and in T
+    when it has substitutes; no annotations (these files publish counts, not answers).
+    FormatError for another format or a complexity file (ratings, not substitutes)."""
+    unpacked = gunzip(data, name)
+    found = format or detect_format(unpacked, name)
+    if found not in CONVERTED:
+        raise FormatError(
+            [Problem(name, 0, f"a {found} file: --to hf converts {', '.join(CONVERTED)} files")]
+        )
+    result = parse_source(unpacked, name, found)
+    if result.task == "complexity":
+        raise FormatError(
+            [Problem(name, 0, "a complexity file holds ratings, not substitutes: no gold")]
+        )
+    by_id: Mapping[str, tuple[tuple[str, int], ...]] = {}
+    by_line: Mapping[int, tuple[tuple[str, int], ...]] = {}
+    if found == "swords":
+        by_id = _swords_entries(unpacked, name)
+    elif found == "coinco":
+        by_id = _coinco_entries(unpacked, name)
+    else:
+        by_line = _tsar_entries(unpacked, name)
+    items = []
+    for lexelt in result.lexelts:
+        for instance in lexelt.instances:
+            entries = by_id.get(instance.id) or by_line.get(instance.line) or ()
+            items.append(
+                item_of(
+                    instance.id,
+                    lexelt.item,
+                    instance.before,
+                    instance.head,
+                    instance.after,
+                    entries,
+                    mode=mode(entries),
+                )
+            )
+    card = HubCard(
+        Path(name).name,
+        result.task,
+        result.language,
+        source=f"converted from {Path(name).name} ({found})",
+        citation=CITATIONS.get(
+            "mlsp" if found == "tsar" and Path(name).name.startswith("multilex") else found,
+            TASK_CITATIONS.get(result.task, ""),
+        ),
+    )
+    return HubDataset(card, tuple(items))
