@@ -22,7 +22,7 @@ from annotate.generate.cli import run
 from annotate.generate.client import Endpoint, EndpointError, ServerError
 from annotate.generate.items import CHUNK, count_items, iter_items, read_items
 from annotate.generate.replies import SCHEMA, parse_reply, rank_samples
-from scoring.files import TooLarge
+from scoring.bounded import BoundError
 from scoring.formats import FormatError
 from tests.openai_server import FakeServer
 
@@ -416,12 +416,12 @@ def test_a_tsar_file_past_the_reading_limits(
     path = tmp_path / "items.tsv"
     path.write_text("S.\tw\n" + "x" * 40 + "\tw\n", encoding="utf-8")
     monkeypatch.setenv("LEXSUB_MAX_LINE_BYTES", "30")
-    with pytest.raises(TooLarge, match=r"items.tsv:2: a line of more than 30 bytes"):
+    with pytest.raises(BoundError, match=r"items.tsv:2: the line has more than 30 bytes"):
         count_items(path)
     monkeypatch.setenv("LEXSUB_MAX_LINE_BYTES", "100")
     assert count_items(path) == 2
     monkeypatch.setenv("LEXSUB_MAX_FILE_BYTES", "20")
-    with pytest.raises(TooLarge, match=r"items.tsv: more than 20 bytes"):
+    with pytest.raises(BoundError, match=r"items.tsv: holds more than 20 bytes"):
         count_items(path)
 
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from scoring.files import TooLarge, max_file_bytes, max_line_bytes, refuse_wide
+from scoring.bounded import bounded_lines, read_bounded
+from scoring.files import refuse_wide
 from scoring.formats import FormatError
 from scoring.formats.ranked import RankingLine, Scored, format_ranked
 from scoring.formats.system import SystemLine, format_system
@@ -59,7 +60,7 @@ def read_items(path: str | os.PathLike[str]) -> tuple[Item, ...]:
     MLSP-2024 substitutes file (``SENTENCE<TAB>WORD…``); FormatError naming the file and
     the rule otherwise (an empty file included)."""
     name = os.fspath(path)
-    data = Path(path).read_bytes()
+    data = read_bounded(path)
     if not data.strip():
         raise FormatError([f"{name}: the file is empty (the task's XML or a TSAR file)"])
     if is_task_xml(data):
@@ -93,23 +94,14 @@ def _tsar_chunks(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]
 
 
 def check_limits(path: str | os.PathLike[str]) -> None:
-    """The reading limits of every command (:func:`scoring.files.read_bounded`) on a file
-    read a line at a time: :class:`~scoring.files.TooLarge` for a file or a line past
-    them, found while holding at most one line."""
+    """The reading limits of every command (:func:`scoring.bounded.command_bounds`) on a
+    file read a line at a time (:func:`scoring.bounded.bounded_lines`):
+    :class:`~scoring.bounded.BoundError` for a file or a line past them, found while
+    holding at most one line."""
     name = os.fspath(path)
-    most, longest = max_file_bytes(), max_line_bytes()
-    if os.path.getsize(name) > most:
-        raise TooLarge(
-            f"{name}: more than {most:,} bytes; files are at most {most:,} bytes "
-            "(LEXSUB_MAX_FILE_BYTES)"
-        )
     with open(name, "rb") as file:
-        for number, line in enumerate(iter(lambda: file.readline(longest + 2), b""), 1):
-            if len(line.rstrip(b"\n")) > longest:
-                raise TooLarge(
-                    f"{name}:{number}: a line of more than {longest:,} bytes; lines are at "
-                    f"most {longest:,} bytes (LEXSUB_MAX_LINE_BYTES)"
-                )
+        for _ in bounded_lines(file, name):
+            pass
 
 
 def count_items(path: str | os.PathLike[str]) -> int:
