@@ -17,12 +17,13 @@ import difflib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, cast
+from typing import cast
 
 from scoring.command import ArgumentParser
+from scoring.records import Record
 
 
-class Command(NamedTuple):
+class Command(Record):
     """One ``lexsub`` command: the module that holds it, its function (taking the
     arguments and returning the exit status), what it does and the group ``--help`` lists
     it under. ``named``: the function is given the command's name too (the app's commands
