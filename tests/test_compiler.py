@@ -443,7 +443,7 @@ def test_the_scorer_note_names_the_reasons_of_this_gold() -> None:
     )
     assert german == (
         "2 item(s) of this gold may score differently with score.pl's rules"
-        " (python -m scoring.score) than with --fixed: score.pl matches case-sensitively"
+        " (lexsub score) than with --fixed: score.pl matches case-sensitively"
         " (--fixed folds case), so an answer earns credit only with the gold entry's capitals"
         " (2 item(s), such as 'Gebäude'); score.pl's entry pattern knows only ASCII letters"
         " and keeps the part of an entry after its last other letter (1 item(s), such as"

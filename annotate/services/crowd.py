@@ -11,7 +11,7 @@ from sqlalchemy import and_, or_, select
 
 from annotate.extensions import db
 from annotate.models import Dataset
-from annotate.services.rules import ServiceError, shown
+from annotate.services.rules import ServiceError, shown, storable
 
 PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 """What a participant id (and a completion or screen-out code) may be at most."""
@@ -41,10 +41,16 @@ def public_name(dataset: Dataset) -> str:
     return dataset.public_title or "Study"
 
 
+def study_token_shape(token: str) -> bool:
+    """Whether ``token`` could be a study link's token at all (1 to 64 characters the
+    database stores): anything else names no study, without a query."""
+    return bool(token) and len(token) <= 64 and storable(token)
+
+
 def closed_study(token: str) -> Dataset | None:
     """The dataset whose study link carried ``token`` and is closed now (the link closed,
     or the dataset archived): its link shows "This study is closed"."""
-    if not token or len(token) > 64:
+    if not study_token_shape(token):
         return None
     dataset: Dataset | None = db.session.scalar(
         select(Dataset).where(

@@ -43,8 +43,9 @@ from annotate.services.crowd import (
     PLATFORMS,
     check_participant_id,
     public_name,
+    study_token_shape,
 )
-from annotate.services.rules import ServiceError, check_username, shown, storable
+from annotate.services.rules import ServiceError, check_username, shown
 
 DESIGNS = ("all", "overlap")
 PER_SENTENCE = (1, 1000)
@@ -427,7 +428,7 @@ def close_study(dataset: Dataset) -> None:
 
 def study_dataset(token: str) -> Dataset | None:
     """The dataset whose study link carries ``token``, unless it is archived."""
-    if not token or len(token) > 64 or not storable(token):
+    if not study_token_shape(token):
         return None
     dataset: Dataset | None = db.session.scalar(
         select(Dataset).where(Dataset.study_token == token, Dataset.archived_at.is_(None))
