@@ -284,7 +284,14 @@ def _walk(table: Table, chosen: Any, rows: dict[str, int], unlinked: dict[str, i
     covered as soon as its foreign key is declared. The counts are the statements' own
     (their rowcount): a count read before would miss an answer saved just before the
     delete (a save racing the deletion), and the audit line would say one answer less."""
-    for other, column in _references(table):
+    references = _references(table)
+    if references:
+        # Locked before anything under them goes: a row added meanwhile that points at one
+        # of them (an answer saved while the deletion runs) waits for the deletion, then
+        # finds its sentence gone, instead of making the deletion's own DELETE break the
+        # foreign key (PostgreSQL; SQLite writes one transaction at a time, no FOR UPDATE).
+        db.session.execute(select(table.c.id).where(table.c.id.in_(chosen)).with_for_update())
+    for other, column in references:
         where = column.in_(chosen)
         if column.nullable:
             done = db.session.execute(update(other).where(where).values({column.name: None}))
