@@ -271,82 +271,86 @@ def test_saves_while_their_dataset_is_deleted_get_a_clear_page(tmp_path: Path) -
 
 def test_an_import_sent_several_times_at_once_makes_one_dataset(tmp_path: Path) -> None:
     data = DEMO_XML.read_bytes()
-    times = 6
+    times, rounds = 6, 3  # six tabs send the form at once; three times, three names
     with _served(tmp_path) as (server, url):
         organisers = [_organiser(server.port, i) for i in range(times)]
-        forms = [
-            o.request("GET", "/organiser/datasets").form(having="csrf_token") for o in organisers
-        ]
-        pages = _at_once(
-            [
-                lambda o=o, f=f: o.request(  # type: ignore[misc]
-                    "POST",
-                    "/organiser/datasets",
-                    {**f, "name": "twice", "format": "", "language": ""},
-                    {"file": ("demo.xml", data)},
-                )
-                for o, f in zip(organisers, forms, strict=True)
+        for round_ in range(rounds):
+            name = f"twice-{round_}"
+            forms = [
+                o.request("GET", "/organiser/datasets").form(having="csrf_token")
+                for o in organisers
             ]
-        )
-        assert Counter(p.status for p in pages) == Counter({200: times}), [
-            p.describe() for p in pages
-        ]
-        said = Counter(
-            re.sub(r"\s+", " ", found.group(0))
-            if (found := re.search(r"<p>(Imported|Already imported)[^<]*</p>", p.text))
-            else p.describe()
-            for p in pages
-        )
-        assert said == Counter(
-            {
-                "<p>Imported 30 sentences as twice; 0 repairs.</p>": 1,
-                "<p>Already imported (unchanged): 30 sentences as twice; 0 repairs.</p>": times - 1,
-            }
-        ), said
+            pages = _at_once(
+                [
+                    lambda o=o, sent={**f, "name": name, "format": "", "language": ""}: o.request(  # type: ignore[misc]
+                        "POST", "/organiser/datasets", sent, {"file": ("demo.xml", data)}
+                    )
+                    for o, f in zip(organisers, forms, strict=True)
+                ]
+            )
+            assert Counter(p.status for p in pages) == Counter({200: times}), [
+                p.describe() for p in pages
+            ]
+            said = Counter(
+                re.sub(r"\s+", " ", found.group(0))
+                if (found := re.search(r"<p>(Imported|Already imported)[^<]*</p>", p.text))
+                else p.describe()
+                for p in pages
+            )
+            assert said == Counter(
+                {
+                    f"<p>Imported 30 sentences as {name}; 0 repairs.</p>": 1,
+                    f"<p>Already imported (unchanged): 30 sentences as {name}; 0 repairs.</p>": (
+                        times - 1
+                    ),
+                }
+            ), said
         assert _query(url, select(Dataset.name, Dataset.sentences).order_by(Dataset.id)) == [
             ("demo", 30),
-            ("twice", 30),
+            *((f"twice-{r}", 30) for r in range(rounds)),
         ]
-        assert _query(url, select(func.count(Instance.id))) == [(60,)]
+        assert _query(url, select(func.count(Instance.id))) == [(30 * (1 + rounds),)]
 
 
 # -- renames to one name at once ----------------------------------------------------------
 
 
 def test_renames_to_one_name_at_once_rename_one(tmp_path: Path) -> None:
-    names = [f"study-{i}" for i in range(4)]
-    with _served(tmp_path, *names) as (server, url):
-        ids = [_dataset_id(url, name) for name in names]
-        organisers = [_organiser(server.port, i) for i in range(len(names))]
-        forms = [
-            o.request("GET", f"/organiser/datasets/{i}").form(having="csrf_token")
-            for o, i in zip(organisers, ids, strict=True)
-        ]
-        pages = _at_once(
-            [
-                lambda o=o, f=f, i=i: o.request(  # type: ignore[misc]
-                    "POST",
-                    f"/organiser/datasets/{i}",
-                    {"csrf_token": f["csrf_token"], "action": "rename", "name": "final"},
-                )
-                for o, f, i in zip(organisers, forms, ids, strict=True)
+    count, rounds = 4, 3  # four datasets renamed to one name at once; three times
+    with _served(tmp_path, *(f"study-{i}" for i in range(count))) as (server, url):
+        organisers = [_organiser(server.port, i) for i in range(count)]
+        names = {_dataset_id(url, f"study-{i}"): f"study-{i}" for i in range(count)}
+        ids = sorted(names)
+        for round_ in range(rounds):
+            new = f"final-{round_}"
+            forms = [
+                o.request("GET", f"/organiser/datasets/{i}").form(having="csrf_token")
+                for o, i in zip(organisers, ids, strict=True)
             ]
-        )
-        assert [(p.status, p.target) for p in pages] == [
-            (302, f"/organiser/datasets/{i}") for i in ids
-        ], [p.describe() for p in pages]
-        told = [
-            re.sub(r"\s+", " ", o.request("GET", p.target).text)
-            for o, p in zip(organisers, pages, strict=True)
-        ]
-        renamed = [
-            n for n, t in zip(names, told, strict=True) if f"Dataset {n} is now named final." in t
-        ]
-        refused = [
-            n
-            for n, t in zip(names, told, strict=True)
-            if "Not renamed: a dataset is named &#39;final&#39; already" in t
-        ]
-        assert len(renamed) == 1 and sorted(renamed + refused) == names, told
-        stored = sorted(name for (name,) in _query(url, select(Dataset.name)))
-        assert stored == sorted(["demo", "final", *(n for n in names if n not in renamed)])
+            pages = _at_once(
+                [
+                    lambda o=o,
+                    i=i,
+                    sent={  # type: ignore[misc]
+                        "csrf_token": f["csrf_token"],
+                        "action": "rename",
+                        "name": new,
+                    }: o.request("POST", f"/organiser/datasets/{i}", sent)
+                    for o, f, i in zip(organisers, forms, ids, strict=True)
+                ]
+            )
+            assert [(p.status, p.target) for p in pages] == [
+                (302, f"/organiser/datasets/{i}") for i in ids
+            ], [p.describe() for p in pages]
+            told = {
+                i: html.unescape(re.sub(r"\s+", " ", o.request("GET", p.target).text))
+                for o, p, i in zip(organisers, pages, ids, strict=True)
+            }
+            renamed = [i for i in ids if f"Dataset {names[i]} is now named {new}." in told[i]]
+            refused = [
+                i for i in ids if f"Not renamed: a dataset is named '{new}' already" in told[i]
+            ]
+            assert len(renamed) == 1 and sorted(renamed + refused) == ids, told
+            names[renamed[0]] = new
+            stored = dict(_query(url, select(Dataset.id, Dataset.name).where(Dataset.id.in_(ids))))
+            assert stored == names
