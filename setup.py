@@ -7,6 +7,7 @@ data folder of ``annotate``: migrations, static files, catalogues), so that ``pi
 ``templates/`` where it stands (:data:`annotate.factory.TEMPLATES`).
 """
 
+import sys
 from pathlib import Path
 
 from setuptools import find_namespace_packages, setup
@@ -18,13 +19,20 @@ TEMPLATE_FOLDERS = sorted(
     if path.is_dir() and path.name != "__pycache__"
 )
 
-setup(
-    packages=[
-        *find_namespace_packages(
-            where=str(ROOT), include=["annotate", "annotate.*", "scoring", "scoring.*"]
-        ),
-        "annotate.templates",
-        *(f"annotate.templates.{folder.replace('/', '.')}" for folder in TEMPLATE_FOLDERS),
-    ],
-    package_dir={"annotate.templates": "templates"},
+PACKAGES = find_namespace_packages(
+    where=str(ROOT), include=["annotate", "annotate.*", "scoring", "scoring.*"]
 )
+
+if "editable_wheel" in sys.argv:
+    # An editable install (pip install -e) reads templates/ in the checkout where it stands:
+    # the packages as they lie give setuptools' plain .pth line, with no warning.
+    setup(packages=PACKAGES, package_dir={"": "."})
+else:
+    setup(
+        packages=[
+            *PACKAGES,
+            "annotate.templates",
+            *(f"annotate.templates.{folder.replace('/', '.')}" for folder in TEMPLATE_FOLDERS),
+        ],
+        package_dir={"annotate.templates": "templates"},
+    )

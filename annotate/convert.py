@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TextIO
 
 from scoring.benchmark import convert
@@ -22,6 +21,7 @@ from scoring.formats.hf import NeedsPyarrow, need_pyarrow, write_hub
 
 def to_hf(argv: Sequence[str], stdout: TextIO) -> int:
     """``lexsub convert FILE --to hf --out DIR [--format F]``; the exit status."""
+    from annotate.sources import read_limited
     from annotate.sources.hub import CONVERTED, converted_hub
 
     parser = ArgumentParser(
@@ -38,7 +38,7 @@ def to_hf(argv: Sequence[str], stdout: TextIO) -> int:
     args = parser.parse_args(argv)
     try:
         need_pyarrow()
-        hub = converted_hub(Path(args.file).read_bytes(), args.file, args.format)
+        hub = converted_hub(read_limited(args.file), args.file, args.format)
         write_hub(hub, args.out)
     except NeedsPyarrow as error:
         return fail(str(error))

@@ -8,19 +8,26 @@ unpacked, split or kept.
 * :func:`bounded_bytes`: the whole (unpacked) file once its bytes, its lines and its
   longest line are counted within the bounds (counted on each chunk as it comes: no line
   is split off and kept to count it).
-* :func:`bounded_text`: the same as UTF-8 text (:func:`scoring.files.decode_text`).
+* :func:`scoring.files.bounded_text`: the same as UTF-8 text (the rule of text files).
+* :func:`read_bounded` and :func:`bounded_lines`: a file a command reads, whole or a line
+  at a time, within :func:`command_bounds` (``LEXSUB_MAX_FILE_BYTES``,
+  ``LEXSUB_MAX_LINE_BYTES``), through the same two counts.
 * :class:`~scoring.formats.Problems` (here too): the problems a reader finds, the first
   20 kept and the rest counted (a file of a million bad lines gives 20 messages and "… and
   999980 more problems", never a million messages).
 
 A file is given as its bytes or as a binary stream (an upload's ``stream``, read a chunk
-at a time, never whole). Pure: no Flask, no SQLAlchemy.
+at a time, never whole). Pure: no Flask, no SQLAlchemy. The drop-in scorer reads its files
+through here: gzip, zlib and typing are loaded only where they are used.
 """
 
 from __future__ import annotations
 
+import os
+import sys
+
 from scoring import TYPE_CHECKING
-from scoring.formats.instances import SourceError
+from scoring.formats import SourceError
 from scoring.records import Record
 
 if TYPE_CHECKING:
@@ -41,12 +48,16 @@ class Bounds(Record):
     lines: int
     line_bytes: int = CHUNK
     unit: str = "lines"
+    settings: bool = False
+    """The bounds are the commands' (:func:`command_bounds`): a message names the setting
+    that changes the bound crossed."""
 
 
 class BoundError(SourceError):
-    """A file past one of its :class:`Bounds`: one :class:`~scoring.formats.Problem`
-    naming the file, the line where reading stopped (or none, for its size) and the bound
-    (a :class:`~scoring.formats.instances.SourceError`, as the importer's other refusals)."""
+    """A file past one of its :class:`Bounds`, or a gzip file that is not complete: one
+    :class:`~scoring.formats.Problem` naming the file, the line where reading stopped (or
+    none, for its size) and the bound (a :class:`~scoring.formats.SourceError`, as the
+    importer's other refusals; every reader, upload or command, raises this one error)."""
 
 
 MiB = 2**20
@@ -73,23 +84,67 @@ with 100 scored candidates for each of SWORDS' 1,132 test targets holds 0.34 mil
 result of 1 million values (4.6 MiB) took 466 MiB to read."""
 
 
+FILE_SETTING = "LEXSUB_MAX_FILE_BYTES"
+LINE_SETTING = "LEXSUB_MAX_LINE_BYTES"
+MAX_FILE_BYTES = 256 * MiB
+"""The most bytes a command reads from one file, once gunzipped (256 MiB: the largest data
+of the field, SWORDS' test set, is under 60 MB unpacked); ``LEXSUB_MAX_FILE_BYTES`` sets
+another."""
+MAX_LINE_BYTES = 16 * MiB
+"""The longest line a command reads in a line-by-line file (16 MiB: a line of a system or
+gold file is a few hundred bytes; reading one is linear, so this only keeps a runaway line
+from filling the memory); ``LEXSUB_MAX_LINE_BYTES`` sets another."""
+
+
+def command_bounds(limit: int | None = None, line_limit: int | None = None) -> Bounds:
+    """The bounds of a file a command reads: :data:`MAX_FILE_BYTES` (or the environment's
+    ``LEXSUB_MAX_FILE_BYTES``, or ``limit``) once gunzipped, any number of lines, none
+    longer than :data:`MAX_LINE_BYTES` (``LEXSUB_MAX_LINE_BYTES``, ``line_limit``)."""
+    most = _setting(FILE_SETTING, MAX_FILE_BYTES) if limit is None else limit
+    longest = _setting(LINE_SETTING, MAX_LINE_BYTES) if line_limit is None else line_limit
+    return Bounds(most, sys.maxsize, longest, "lines", True)
+
+
+def _setting(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.strip().isdigit() and int(value) > 0 else default
+
+
 def _mib(count: int) -> str:
-    """``64 MiB``, or ``1,000 bytes`` for less than a MiB."""
-    return f"{count / MiB:g} MiB" if count >= MiB else f"{count:,} bytes"
+    """``64 MiB`` for whole MiB, else ``1,000 bytes``."""
+    return f"{count // MiB} MiB" if count >= MiB and not count % MiB else f"{count:,} bytes"
 
 
-def unpacked_chunks(source: bytes | IO[bytes], name: str, most: int) -> Iterator[bytes]:
+def _past(verb: str, most: int, setting: bool) -> str:
+    """The rule a file past ``most`` bytes broke (and the setting that changes it)."""
+    return f"{verb} more than {_mib(most)} (the most read{_sets(setting, FILE_SETTING)})"
+
+
+def _sets(setting: bool, name: str) -> str:
+    return f"; {name} sets it" if setting else ""
+
+
+def unpacked_chunks(
+    source: bytes | IO[bytes],
+    name: str,
+    most: int,
+    gunzip: bool | None = None,
+    settings: bool = False,
+) -> Iterator[bytes]:
     """The bytes of ``source`` in chunks of at most :data:`CHUNK`, gunzipped as they are
-    read when they start with gzip's magic bytes; :class:`BoundError` as soon as they pass
-    ``most`` bytes (unpacked), or for a gzip file that is not complete. A stream is read
-    from where it stands and must be seekable (an upload's is)."""
+    read when ``gunzip`` (by default: when they start with gzip's magic bytes);
+    :class:`BoundError` as soon as they pass ``most`` bytes (unpacked), or for a gzip file
+    that is not complete. A stream is read from where it stands; it must be seekable
+    unless ``gunzip`` is given (an upload's is). ``settings``: ``most`` is the commands'
+    (:func:`command_bounds`), and the message names its setting."""
     if isinstance(source, bytes | bytearray | memoryview):
         import io
 
-        packed = source[:2] == GZIP_MAGIC
         stream: IO[bytes] = io.BytesIO(source)
     else:
         stream = source
+    packed = gunzip
+    if packed is None:
         start = stream.tell()
         packed = stream.read(2) == GZIP_MAGIC
         stream.seek(start)
@@ -98,7 +153,7 @@ def unpacked_chunks(source: bytes | IO[bytes], name: str, most: int) -> Iterator
         while chunk := stream.read(CHUNK):
             total += len(chunk)
             if total > most:
-                raise BoundError(name, "", f"holds more than {_mib(most)} (the most read)")
+                raise BoundError(name, "", _past("holds", most, settings))
             yield chunk
         return
     import gzip
@@ -109,11 +164,7 @@ def unpacked_chunks(source: bytes | IO[bytes], name: str, most: int) -> Iterator
             while chunk := handle.read(CHUNK):
                 total += len(chunk)
                 if total > most:
-                    raise BoundError(
-                        name,
-                        "",
-                        f"unpacks to more than {_mib(most)} (the most read)",
-                    )
+                    raise BoundError(name, "", _past("unpacks to", most, settings))
                 yield chunk
     except (OSError, EOFError, zlib.error) as error:
         raise BoundError(name, "", f"not a complete gzip file: {error}") from None
@@ -131,7 +182,7 @@ def counted_chunks(chunks: Iterable[bytes], name: str, bounds: Bounds) -> Iterat
     for chunk in chunks:
         total += len(chunk)
         if total > bounds.bytes:
-            raise BoundError(name, "", f"holds more than {_mib(bounds.bytes)} (the most read)")
+            raise BoundError(name, "", _past("holds", bounds.bytes, bounds.settings))
         breaks = chunk.count(b"\n")
         if breaks:
             first = chunk.index(b"\n")
@@ -148,49 +199,91 @@ def counted_chunks(chunks: Iterable[bytes], name: str, bounds: Bounds) -> Iterat
         if since > longest:
             raise BoundError(name, lines + breaks + 1, _too_long(bounds))
         if lines + breaks + (since > 0) > bounds.lines:
-            raise BoundError(
-                name,
-                bounds.lines + 1,
-                f"more than {bounds.lines:,} lines; at most {bounds.lines:,} "
-                f"({bounds.unit}) are read",
-            )
+            raise BoundError(name, bounds.lines + 1, _too_many(bounds))
         lines += breaks
         yield chunk
 
 
+def _too_many(bounds: Bounds) -> str:
+    return f"more than {bounds.lines:,} lines; at most {bounds.lines:,} ({bounds.unit}) are read"
+
+
 def _too_long(bounds: Bounds) -> str:
-    return f"the line has more than {bounds.line_bytes:,} bytes (the longest read)"
+    return (
+        f"the line has more than {bounds.line_bytes:,} bytes "
+        f"(the longest read{_sets(bounds.settings, LINE_SETTING)})"
+    )
+
+
+def bounded_lines(stream: IO[bytes], name: str, bounds: Bounds | None = None) -> Iterator[bytes]:
+    """The lines of an open binary file, each with its ``\\n``, as they are read within
+    ``bounds`` (:func:`command_bounds` by default; the file is not gunzipped):
+    :func:`counted_chunks` refuses a line too long before it is joined, so no line without
+    end (``/dev/zero``'s) is ever held whole."""
+    bounds = command_bounds() if bounds is None else bounds
+    chunks = unpacked_chunks(stream, name, bounds.bytes, False, bounds.settings)
+    pending: list[bytes] = []  # the pieces of the line not yet ended
+    for chunk in counted_chunks(chunks, name, bounds):
+        start = 0
+        while (end := chunk.find(b"\n", start)) >= 0:
+            pending.append(chunk[start : end + 1])
+            yield b"".join(pending)
+            pending.clear()
+            start = end + 1
+        if start < len(chunk):
+            pending.append(chunk[start:])
+    if pending:
+        yield b"".join(pending)
+
+
+def read_bounded(
+    path: str | os.PathLike[str],
+    gunzip: bool = False,
+    lines: bool = False,
+    limit: int | None = None,
+    line_limit: int | None = None,
+) -> bytes:
+    """A file a command reads, gunzipped when ``gunzip``, within :func:`command_bounds`
+    (``limit`` and ``line_limit`` set other bounds): its bytes, and when ``lines`` its
+    longest line (split on ``\\n``), counted as they are read and unpacked
+    (:func:`unpacked_chunks`, :func:`counted_chunks`), so a gzip bomb or ``/dev/zero`` is
+    refused (:class:`BoundError`) a chunk past the bound, never held whole. OSError when
+    the file cannot be opened or read."""
+    name = os.fspath(path)
+    bounds = command_bounds(limit, line_limit)
+    with open(name, "rb") as file:
+        chunks = unpacked_chunks(file, name, bounds.bytes, gunzip, bounds.settings)
+        return joined(counted_chunks(chunks, name, bounds) if lines else chunks)
+
+
+def joined(chunks: Iterable[bytes]) -> bytes:
+    """The bytes of ``chunks`` as one, held once: a buffer grown as they come, whose bytes
+    are given as they are (``b"".join`` of the list held them twice at its end: 300 MiB
+    to read a 150 MB file, 156 MiB this way)."""
+    import io
+
+    buffer = io.BytesIO()
+    for chunk in chunks:
+        buffer.write(chunk)
+    return buffer.getvalue()
 
 
 def bounded_bytes(source: bytes | IO[bytes], name: str, bounds: Bounds) -> bytes:
     """The bytes of ``source``, gunzipped when they are gzip, within ``bounds`` (their
     size unpacked, their lines, their longest line): :class:`BoundError` at the first bound
     crossed, before the rest is read."""
-    chunks = counted_chunks(unpacked_chunks(source, name, bounds.bytes), name, bounds)
-    return b"".join(chunks)
-
-
-def bounded_text(source: bytes | IO[bytes], name: str, bounds: Bounds) -> str:
-    """:func:`bounded_bytes` as text under the project's rule for text files
-    (:func:`scoring.files.decode_text`: UTF-8, a byte-order mark dropped)."""
-    from scoring.files import decode_text
-
-    return decode_text(bounded_bytes(source, name, bounds), name)
+    return joined(counted_chunks(unpacked_chunks(source, name, bounds.bytes), name, bounds))
 
 
 def check_text(text: str, name: str, bounds: Bounds) -> None:
     """:class:`BoundError` when ``text`` (already held, such as a stored file) has more
     characters than ``bounds.bytes`` or more lines than ``bounds.lines``: what a file read
-    through :func:`bounded_text` now could not hold."""
+    through :func:`scoring.files.bounded_text` now could not hold."""
     if len(text) > bounds.bytes:
-        raise BoundError(name, "", f"holds more than {_mib(bounds.bytes)} (the most read)")
+        raise BoundError(name, "", _past("holds", bounds.bytes, bounds.settings))
     lines = text.count("\n") + (not text.endswith("\n") and bool(text))
     if lines > bounds.lines:
-        raise BoundError(
-            name,
-            bounds.lines + 1,
-            f"more than {bounds.lines:,} lines; at most {bounds.lines:,} ({bounds.unit}) are read",
-        )
+        raise BoundError(name, bounds.lines + 1, _too_many(bounds))
 
 
 def check_json_values(data: bytes | str, name: str, most: int, what: str = "") -> None:

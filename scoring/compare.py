@@ -10,7 +10,11 @@ with two decimals, one table per kind of file (rows systems, columns measures); 
 CSV give fractions. The JSON is::
 
     {"systems": {FILE_NAME: {MEASURE: value}}, "upper_bounds": {...}, "measures": {...},
-     "signatures": {...}, "by_pos": ..., "intervals": ..., "significance": [...]}
+     "signatures": {...}, "by_pos": ..., "intervals": ..., "undefined_resamples": ...,
+     "not_compared": [...], "significance": [...]}
+
+(``undefined_resamples`` and ``not_compared`` only when some resample left a figure
+undefined, or some pair of systems shares no measure: docs/leaderboard.md, Significance.)
 
 Options: ``--fixed`` (score.pl's defects corrected in the official measures),
 ``--gold-reading fixed|compat`` (the rules the revised and ranking measures read the gold

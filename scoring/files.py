@@ -8,10 +8,8 @@
 * :func:`finite_number`: a JSON number as a finite float, or None.
 * :class:`CsvWriter`: every CSV the project writes; a cell that a spreadsheet would read as
   a formula is neutralised (OWASP's rule for CSV injection).
-* :func:`read_bounded`: every file a command reads, read at most :func:`max_file_bytes`
-  bytes (once gunzipped) and, for a line-by-line file, with no line longer than
-  :func:`max_line_bytes`: a gzip bomb, ``/dev/zero`` or a giant line is refused by name
-  (:class:`TooLarge`) before it fills the memory.
+* :func:`read_text`: a file a command reads as text, within the commands' bounds
+  (:func:`scoring.bounded.read_bounded`, where every file is read within its bounds).
 """
 
 from __future__ import annotations
@@ -23,11 +21,13 @@ import sys
 from collections.abc import Iterable
 
 from scoring import TYPE_CHECKING
+from scoring.bounded import bounded_bytes, read_bounded
 from scoring.formats import FormatError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
-    from typing import Any, BinaryIO, TextIO
+    from typing import IO, Any, TextIO
+
+    from scoring.bounded import Bounds
 
 
 # csv, gzip and json are loaded by the functions that use them: the scorer's text run reads
@@ -132,155 +132,17 @@ def wide_codec(start: bytes) -> str | None:
 
 def read_text(path: str | os.PathLike[str]) -> str:
     """:func:`decode_text` of a file, gunzipped when its name ends in ``.gz`` (OSError when
-    it cannot be read, EOFError or ``zlib.error`` when it is not a complete gzip file,
-    :class:`TooLarge` past :func:`max_file_bytes`)."""
+    it cannot be read; :class:`~scoring.bounded.BoundError` when it is not a complete gzip
+    file or is past the commands' bounds, :func:`scoring.bounded.command_bounds`)."""
     name = os.fspath(path)
     return decode_text(read_bounded(name, gunzip=name.endswith(".gz")), name)
 
 
-MAX_FILE_BYTES = 256 << 20
-"""The most bytes a command reads from one file, once gunzipped (256 MiB: the largest data
-of the field, SWORDS' test set, is under 60 MB unpacked); ``LEXSUB_MAX_FILE_BYTES`` sets
-another."""
-MAX_LINE_BYTES = 16 << 20
-"""The longest line a command reads in a line-by-line file (16 MiB: a line of a system or
-gold file is a few hundred bytes; reading one is linear, so this only keeps a runaway line
-from filling the memory); ``LEXSUB_MAX_LINE_BYTES`` sets another."""
-
-
-class TooLarge(TextError):
-    """A file past a reading limit: the message names the file (and line), the limit and
-    the setting that changes it."""
-
-
-def max_file_bytes() -> int:
-    """:data:`MAX_FILE_BYTES`, or the environment's ``LEXSUB_MAX_FILE_BYTES``."""
-    return _setting("LEXSUB_MAX_FILE_BYTES", MAX_FILE_BYTES)
-
-
-def max_line_bytes() -> int:
-    """:data:`MAX_LINE_BYTES`, or the environment's ``LEXSUB_MAX_LINE_BYTES``."""
-    return _setting("LEXSUB_MAX_LINE_BYTES", MAX_LINE_BYTES)
-
-
-def _setting(name: str, default: int) -> int:
-    value = os.environ.get(name, "")
-    return int(value) if value.strip().isdigit() and int(value) > 0 else default
-
-
-def read_bounded(
-    path: str | os.PathLike[str],
-    gunzip: bool = False,
-    lines: bool = False,
-    limit: int | None = None,
-    line_limit: int | None = None,
-) -> bytes:
-    """A file's bytes, gunzipped when ``gunzip``: at most ``limit`` of them
-    (:func:`max_file_bytes` by default), and, when ``lines``, no line (split on ``\\n``)
-    longer than ``line_limit`` (:func:`max_line_bytes`). :class:`TooLarge` names the
-    file, the line and the rule; the file is read a block at a time and gunzipped a block
-    at a time, so a gzip bomb or ``/dev/zero`` is refused after ``limit`` bytes, never
-    held whole. OSError when the file cannot be read, EOFError or ``zlib.error`` when it is
-    not a complete gzip file."""
-    name = os.fspath(path)
-    most = max_file_bytes() if limit is None else limit
-    rule = f"files are at most {most:,} bytes (LEXSUB_MAX_FILE_BYTES)"
-    with open(name, "rb") as file:
-        if gunzip:
-            data = _gunzip(file, name, most, rule)
-        else:
-            data = file.read(most + 1)
-            if len(data) > most:
-                raise TooLarge(f"{name}: more than {most:,} bytes; {rule}")
-    if lines:
-        check_lines(data, name, max_line_bytes() if line_limit is None else line_limit)
-    return data
-
-
-def _gunzip(file: Any, name: str, most: int, rule: str) -> bytes:
-    """The gunzipped bytes of an open gzip file, at most ``most`` of them (gzip unpacks as
-    it reads: no more than ``most + 1`` bytes are ever unpacked)."""
-    import gzip
-
-    with gzip.GzipFile(fileobj=file) as unpacked:
-        data = unpacked.read(most + 1)
-    if len(data) > most:
-        raise TooLarge(f"{name}: more than {most:,} bytes once gunzipped; {rule}")
-    return data
-
-
-def bounded_lines(file: BinaryIO, name: str) -> Iterator[bytes]:
-    """The lines of an open binary file, each with its ``\\n``, read one at a time:
-    :class:`TooLarge` when a line is longer than :func:`max_line_bytes` or the file than
-    :func:`max_file_bytes` (iterating the file itself would hold a line without end, such
-    as ``/dev/zero``'s, whole)."""
-    most, longest = max_file_bytes(), max_line_bytes()
-    size = 0
-    number = 0
-    while line := file.readline(longest + 1):
-        number += 1
-        size += len(line)
-        if len(line) > longest and not line.endswith(b"\n"):  # readline stopped inside it
-            raise TooLarge(
-                f"{name}:{number}: a line of more than {longest:,} bytes; lines are at most "
-                f"{longest:,} bytes (LEXSUB_MAX_LINE_BYTES)"
-            )
-        if size > most:
-            raise TooLarge(
-                f"{name}: more than {most:,} bytes; files are at most {most:,} bytes "
-                "(LEXSUB_MAX_FILE_BYTES)"
-            )
-        yield line
-
-
-class BoundedReader:
-    """An open binary stream (a file, or one gunzipped as it is read) that raises
-    :class:`TooLarge` once more than :func:`max_file_bytes` bytes are read from it, for
-    the readers that parse a file a chunk at a time (CoInCo's XML)."""
-
-    def __init__(self, stream: BinaryIO, name: str, gunzipped: bool = False) -> None:
-        self._stream = stream
-        self._name = name
-        self._most = max_file_bytes()
-        self._size = 0
-        self._how = " once gunzipped" if gunzipped else ""
-
-    def read(self, size: int = -1) -> bytes:
-        """At most ``size`` bytes (past the limit: :class:`TooLarge`)."""
-        wanted = self._most + 1 - self._size
-        data = self._stream.read(wanted if size < 0 else min(size, wanted))
-        self._size += len(data)
-        if self._size > self._most:
-            raise TooLarge(
-                f"{self._name}: more than {self._most:,} bytes{self._how}; files are at "
-                f"most {self._most:,} bytes (LEXSUB_MAX_FILE_BYTES)"
-            )
-        return data
-
-
-def check_lines(data: bytes, name: str, limit: int) -> None:
-    """:class:`TooLarge` naming ``FILE:LINE`` when a line of ``data`` (split on ``\\n``) is
-    longer than ``limit`` bytes. A line that long holds a whole aligned block of
-    ``limit // 2`` bytes without a newline, so only such blocks are looked at: a few
-    ``find`` calls for the whole file."""
-    if len(data) <= limit:
-        return
-    half = max(1, limit // 2)
-    block = 0
-    while block < len(data):
-        if data.find(b"\n", block, block + half) >= 0:
-            block += half
-            continue
-        start = data.rfind(b"\n", 0, block) + 1
-        end = data.find(b"\n", block)
-        end = len(data) if end < 0 else end
-        if end - start > limit:
-            line = data.count(b"\n", 0, start) + 1
-            raise TooLarge(
-                f"{name}:{line}: a line of more than {limit:,} bytes; lines are at most "
-                f"{limit:,} bytes (LEXSUB_MAX_LINE_BYTES)"
-            )
-        block = end + 1
+def bounded_text(source: bytes | IO[bytes], name: str, bounds: Bounds) -> str:
+    """:func:`decode_text` of an upload's (or any stream's) bytes read within ``bounds``
+    (:func:`scoring.bounded.bounded_bytes`: gunzipped when they are gzip, refused at the
+    first bound crossed)."""
+    return decode_text(bounded_bytes(source, name, bounds), name)
 
 
 def parse_json(text: str) -> Any:

@@ -51,26 +51,43 @@ Figures = Mapping[str, float | None]
 @dataclass(frozen=True)
 class PairTest:
     """Systems ``a`` and ``b`` on one measure: their figures, delta = b - a with its paired
-    bootstrap interval [low, high], and the two p-values."""
+    bootstrap interval [low, high], and the two p-values. A figure that is undefined
+    (None) has no delta, interval or p; ``undefined_resamples`` and ``undefined_trials``
+    count the resamples and trials left out because either figure was undefined there
+    (:mod:`scoring.significance`), and with more than half left out there is no interval
+    (low and high None) or p."""
 
     measure: str
     a: str
     b: str
-    a_value: float
-    b_value: float
-    delta: float
-    low: float
-    high: float
-    p_bootstrap: float
-    p_randomisation: float
+    a_value: float | None
+    b_value: float | None
+    delta: float | None
+    low: float | None
+    high: float | None
+    p_bootstrap: float | None
+    p_randomisation: float | None
+    undefined_resamples: int = 0
+    undefined_trials: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """Its fields; the two counts only when not 0."""
+        body = asdict(self)
+        for key in ("undefined_resamples", "undefined_trials"):
+            if not body[key]:
+                del body[key]
+        return body
 
 
 @dataclass(frozen=True)
 class Leaderboard:
     """Every system's figures against one gold (fractions), the measures' descriptions and
     signatures, the gold's upper bounds; ``by_pos``, ``analyses`` (the JSON of
-    :mod:`scoring.analyses`' results), ``intervals`` (system → measure → (low, high)),
-    ``significance`` and ``resampling`` when asked."""
+    :mod:`scoring.analyses`' results), ``intervals`` (system → measure → (low, high),
+    both None where more than half the resamples left the measure undefined),
+    ``undefined`` (system → measure → how many resamples left it undefined, for the
+    measures where some did), ``not_compared`` (the pairs of systems that share no
+    measure), ``significance`` and ``resampling`` when asked."""
 
     gold_items: int
     rules: str
@@ -80,7 +97,9 @@ class Leaderboard:
     upper_bounds: Figures
     by_pos: Mapping[str, Mapping[str, Figures]] | None = None
     analyses: Mapping[str, Any] | None = None
-    intervals: Mapping[str, Mapping[str, tuple[float, float]]] | None = None
+    intervals: Mapping[str, Mapping[str, tuple[float | None, float | None]]] | None = None
+    undefined: Mapping[str, Mapping[str, int]] | None = None
+    not_compared: tuple[tuple[str, str], ...] = ()
     significance: tuple[PairTest, ...] | None = None
     resampling: Resampling | None = None
     swords: Mapping[str, Mapping[str, float]] | None = None
@@ -110,8 +129,16 @@ class Leaderboard:
                 name: {m: list(pair) for m, pair in found.items()}
                 for name, found in self.intervals.items()
             }
+        if self.undefined:
+            body["undefined_resamples"] = {
+                name: dict(found) for name, found in self.undefined.items()
+            }
+        if self.not_compared:
+            body["not_compared"] = [
+                {"a": a, "b": b, "reason": "no measure in common"} for a, b in self.not_compared
+            ]
         if self.significance is not None:
-            body["significance"] = [asdict(test) for test in self.significance]
+            body["significance"] = [test.to_json() for test in self.significance]
         if self.resampling is not None:
             body["resampling"] = self.resampling.to_json()
         if self.swords is not None:
@@ -247,10 +274,12 @@ def leaderboard(
     if settings.analyses:
         board = replace(board, analyses=_analyses(gold, systems, [rows.kind for rows in all_rows]))
     if settings.significance:
-        intervals, tests = _significance(all_rows, settings)
+        intervals, undefined, unshared, tests = _significance(all_rows, settings)
         board = replace(
             board,
             intervals=intervals,
+            undefined=undefined,
+            not_compared=unshared,
             significance=tests,
             resampling=Resampling(
                 settings.resamples,
@@ -313,13 +342,32 @@ def _corpora(measures: Sequence[str], columns: Sequence[str]) -> dict[str, signi
     return {m: corpus(m) for m in measures}
 
 
+def _number(value: float) -> float | None:
+    """A figure of the resampler, None where it is undefined (NaN)."""
+    return None if np.isnan(value) else value
+
+
 def _significance(
     all_rows: Sequence[SystemRows], settings: Settings
-) -> tuple[dict[str, dict[str, tuple[float, float]]], tuple[PairTest, ...]]:
-    """Intervals for every figure and every pairwise comparison, all drawn from the same
-    resamples of lemmas (so the comparisons are paired). Each system's rows are summed by
-    lemma once, and one set of resamples and one of swaps serve every system, measure and
-    pair (:func:`scoring.significance.draw`)."""
+) -> tuple[
+    dict[str, dict[str, tuple[float | None, float | None]]],
+    dict[str, dict[str, int]],
+    tuple[tuple[str, str], ...],
+    tuple[PairTest, ...],
+]:
+    """Intervals for every figure (with the counts of resamples that left a figure
+    undefined, where some did), the pairs of systems that share no measure, and every
+    pairwise comparison, all drawn from the same resamples of lemmas (so the comparisons
+    are paired). Each system's rows are summed by lemma once, and one set of resamples and
+    one of swaps serve every system, measure and pair
+    (:func:`scoring.significance.draw`); the pairs are sorted out first, and no swap is
+    drawn when no pair shares a measure."""
+    pairs = [
+        (first, second, [m for m in _chosen(first, settings) if m in _chosen(second, settings)])
+        for first, second in combinations(all_rows, 2)
+    ]
+    unshared = tuple((first.name, second.name) for first, second, shared in pairs if not shared)
+    trials = settings.trials if any(shared for _, _, shared in pairs) else 0
     columns = {rows.name: sorted(rows.columns) for rows in all_rows}
     clusters: dict[tuple[str, ...], tuple[np.ndarray, int]] = {}
     sums, totals = [], []
@@ -338,14 +386,15 @@ def _significance(
             significance.draw(
                 sums,
                 resamples=settings.resamples,
-                trials=settings.trials,
+                trials=trials,
                 seed=settings.seed,
                 totals=totals,
             ),
             strict=True,
         )
     )
-    intervals: dict[str, dict[str, tuple[float, float]]] = {}
+    intervals: dict[str, dict[str, tuple[float | None, float | None]]] = {}
+    undefined: dict[str, dict[str, int]] = {}
     for rows in all_rows:
         found = significance.intervals_of(
             drawn[rows.name],
@@ -353,9 +402,11 @@ def _significance(
             settings.confidence,
         )
         intervals[rows.name] = {m: (i.low, i.high) for m, i in found.items()}
+        counts = {m: i.undefined for m, i in found.items() if i.undefined}
+        if counts:
+            undefined[rows.name] = counts
     comparisons: list[PairTest] = []
-    for first, second in combinations(all_rows, 2):
-        shared = [m for m in _chosen(first, settings) if m in _chosen(second, settings)]
+    for first, second, shared in pairs:
         if not shared:
             continue
         picked = sorted({c for m in shared for c in measure_def(m).columns()})
@@ -371,14 +422,16 @@ def _significance(
                 measure,
                 first.name,
                 second.name,
-                test.a,
-                test.b,
-                test.delta,
+                _number(test.a),
+                _number(test.b),
+                _number(test.delta),
                 test.interval.low,
                 test.interval.high,
                 test.p_bootstrap,
                 test.p_randomisation,
+                test.interval.undefined,
+                test.undefined_trials,
             )
             for measure, test in tests.items()
         ]
-    return intervals, tuple(comparisons)
+    return intervals, undefined, unshared, tuple(comparisons)

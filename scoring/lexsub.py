@@ -17,12 +17,13 @@ import difflib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import NamedTuple, cast
+from typing import cast
 
 from scoring.command import ArgumentParser
+from scoring.records import Record
 
 
-class Command(NamedTuple):
+class Command(Record):
     """One ``lexsub`` command: the module that holds it, its function (taking the
     arguments and returning the exit status), what it does and the group ``--help`` lists
     it under. ``named``: the function is given the command's name too (the app's commands
@@ -78,7 +79,10 @@ COMMANDS: dict[str, Command] = {
         "scoring.benchmark.cli", "main", "score a system on the field's benchmarks", BENCHMARKS
     ),
     "generate": Command(
-        "scoring.generate.cli", "run", "run the WordNet baseline on a dataset's items", SCORING
+        "annotate.generate.cli",
+        "run",
+        "run the WordNet baseline or a language model on a dataset's items",
+        SCORING,
     ),
     "convert": Command(
         "annotate.convert",

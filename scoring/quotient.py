@@ -13,8 +13,8 @@ ratios of sums. The same ``parts`` serve both routes, so each figure is defined 
 - :meth:`Quotient.figure`: one figure from sums given as Python numbers, None where the
   last division's denominator is 0 (where score.pl prints nothing or dies). It needs no
   numpy, which the drop-in scorer does not import (it would double its start-up time).
-- :meth:`Quotient.corpus`: B figures from a (B, k) array of sums, 0 where that
-  denominator is 0, vectorised for the resampler (:mod:`scoring.significance`).
+- :meth:`Quotient.corpus`: B figures from a (B, k) array of sums, NaN (undefined) where
+  that denominator is 0, vectorised for the resampler (:mod:`scoring.significance`).
 
 An inner ratio whose denominator is 0 counts as 0 (:func:`divide`) in both routes.
 
@@ -99,10 +99,15 @@ class Quotient:
         raise NotImplementedError
 
     def corpus(self, sums: Array) -> Array:
-        """(B, k) column sums → B figures, 0 where the last denominator is 0 (a resample
-        can miss every attempted item)."""
+        """(B, k) column sums → B figures, NaN where the last denominator is 0, where
+        :meth:`figure` is None (a resample can miss every attempted item: the measure is
+        undefined there, and the resampler leaves it out, :mod:`scoring.significance`)."""
+        import numpy as np  # arrays only come with numpy loaded
+
         top, bottom = self.parts(list(sums.T))
-        return divide(top, bottom)
+        zero = bottom == 0
+        result: Array = np.where(zero, np.nan, top / np.where(zero, 1.0, bottom))
+        return result
 
     def figure(self, sums: Sequence[float]) -> float | None:
         """The figure from one set of column sums; None where the last denominator is 0.

@@ -424,26 +424,9 @@ def _score_pl(benchmark: str, reference: str, llm: bool = False) -> tuple[Figure
 
 _TSAR = "scoring.benchmark.tsar:score"
 _LCP = "scoring.benchmark.lcp:score"
+_MLSP = "scoring.benchmark.mlsp"
 
-BENCHMARK: tuple[Figure, ...] = (
-    *_pooled("semeval07"),
-    *_pooled("coinco"),
-    *_score_pl("germeval", "GermEval 2015"),
-    _benchmark(
-        "germeval",
-        "GAP",
-        "GAP of the candidates as written, mean over the gold items, in percent",
-        "Kishida 2005",
-        "scoring.benchmark.germeval:gap_figure",
-    ),
-    *_score_pl("evalita", "Toral 2009", llm=True),
-    _benchmark(
-        "evalita",
-        "F1",
-        "Evalita-LLM's F1 of a model's ten comma-separated substitutes, in percent (-t llm-f1)",
-        "Magnini et al. 2025",
-        "scoring.benchmark.evalita:llm_f1",
-    ),
+_TSAR_FIGURES: tuple[Figure, ...] = (
     _benchmark(
         "tsar",
         "MAP@1/Potential@1/Precision@1",
@@ -483,6 +466,9 @@ BENCHMARK: tuple[Figure, ...] = (
         )
         for n in (1, 2, 3)
     ),
+)
+
+_LCP_FIGURES: tuple[Figure, ...] = (
     _benchmark(
         "lcp",
         "pearson",
@@ -500,6 +486,49 @@ BENCHMARK: tuple[Figure, ...] = (
     _benchmark("lcp", "mae", "mean absolute error", "Shardlow et al. 2021", _LCP),
     _benchmark("lcp", "mse", "mean squared error", "Shardlow et al. 2021", _LCP),
     _benchmark("lcp", "r2", "coefficient of determination R²", "Shardlow et al. 2021", _LCP),
+)
+
+BENCHMARK: tuple[Figure, ...] = (
+    *_pooled("semeval07"),
+    *_pooled("coinco"),
+    *_score_pl("germeval", "GermEval 2015"),
+    _benchmark(
+        "germeval",
+        "GAP",
+        "GAP of the candidates as written, mean over the gold items, in percent",
+        "Kishida 2005",
+        "scoring.benchmark.germeval:gap_figure",
+    ),
+    *_score_pl("evalita", "Toral 2009", llm=True),
+    _benchmark(
+        "evalita",
+        "F1",
+        "Evalita-LLM's F1 of a model's ten comma-separated substitutes, in percent (-t llm-f1)",
+        "Magnini et al. 2025",
+        "scoring.benchmark.evalita:llm_f1",
+    ),
+    *_TSAR_FIGURES,
+    *_LCP_FIGURES,
+    *(
+        _benchmark(
+            "mlsp",
+            figure.name.removeprefix("tsar."),
+            figure.description,
+            "Shardlow et al. 2024",
+            f"{_MLSP}:score_ls",
+        )
+        for figure in _TSAR_FIGURES
+    ),
+    *(
+        _benchmark(
+            "mlsp",
+            figure.name.removeprefix("lcp."),
+            figure.description,
+            "Shardlow et al. 2024",
+            f"{_MLSP}:score_lcp",
+        )
+        for figure in _LCP_FIGURES
+    ),
 )
 """Each benchmark's figures as ``BENCHMARK.FIGURE`` (SWORDS': the ``swords.*`` measures)."""
 

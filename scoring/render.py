@@ -60,12 +60,34 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> str:
 # --- the leaderboard -----------------------------------------------------------------------
 
 
+def undefined_note(undefined: int, resamples: int) -> str:
+    """`` (12 of 1000 resamples undefined)`` when some resamples left a figure undefined;
+    ``""`` when none did."""
+    if not undefined:
+        return ""
+    return f" ({undefined} of {resamples} resamples undefined)"
+
+
+def interval_text(
+    low: float | None, high: float | None, undefined: int = 0, resamples: int = 0
+) -> str:
+    """An interval as ``[47.00, 56.00]``, or ``n/a`` when there is none (more than half the
+    resamples undefined), with :func:`undefined_note`."""
+    found = "n/a" if low is None or high is None else f"[{percent(low)}, {percent(high)}]"
+    return found + undefined_note(undefined, resamples)
+
+
 def _cell(board: Leaderboard, name: str, measure: str, value: float | None) -> str:
-    """A figure, with its interval ``[low, high]`` when there are intervals."""
+    """A figure, with its interval ``[low, high]`` when there are intervals (``n/a`` when
+    the measure was undefined in more than half the resamples), and how many resamples
+    left it undefined when some did."""
     interval = (board.intervals or {}).get(name, {}).get(measure)
-    if value is None or interval is None:
-        return percent(value)
-    return f"{percent(value)} [{percent(interval[0])}, {percent(interval[1])}]"
+    if interval is None:
+        return percent(value) if value is not None else "n/a" if board.intervals else ""
+    undefined = (board.undefined or {}).get(name, {}).get(measure, 0)
+    resamples = board.resampling.resamples if board.resampling is not None else 0
+    found = interval_text(*interval, undefined, resamples)
+    return found if value is None else f"{percent(value)} {found}"
 
 
 def _tables(board: Leaderboard) -> list[tuple[list[str], list[list[str]]]]:
@@ -78,8 +100,18 @@ def _tables(board: Leaderboard) -> list[tuple[list[str], list[list[str]]]]:
         if board.by_pos is not None:
             by_pos = board.by_pos
             header = ["system", "PoS", *measures]
+            # the intervals are over all the items: in the row "all"
             rows = [
-                [name, pos, *(percent(by_pos[name][pos][m]) for m in measures)]
+                [
+                    name,
+                    pos,
+                    *(
+                        _cell(board, name, m, by_pos[name][pos][m])
+                        if pos == "all"
+                        else percent(by_pos[name][pos][m])
+                        for m in measures
+                    ),
+                ]
                 for name in names
                 for pos in POS_ORDER
             ]
@@ -101,27 +133,38 @@ def _significance_rows(board: Leaderboard) -> tuple[list[str], list[list[str]]]:
         "score a",
         "score b",
         "b - a",
-        "low",
-        "high",
+        "interval",
         "p bootstrap",
         "p randomisation",
     ]
+    setting = board.resampling
+    resamples = setting.resamples if setting is not None else 0
+    trials = setting.trials or 0 if setting is not None else 0
     rows = [
         [
             t.measure,
             t.a,
             t.b,
-            percent(t.a_value),
-            percent(t.b_value),
-            percent(t.delta),
-            percent(t.low),
-            percent(t.high),
-            f"{t.p_bootstrap:.4f}",
-            f"{t.p_randomisation:.4f}",
+            _or_na(t.a_value),
+            _or_na(t.b_value),
+            _or_na(t.delta),
+            interval_text(t.low, t.high, t.undefined_resamples, resamples),
+            "n/a" if t.p_bootstrap is None else f"{t.p_bootstrap:.4f}",
+            ("n/a" if t.p_randomisation is None else f"{t.p_randomisation:.4f}")
+            + (
+                f" ({t.undefined_trials} of {trials} trials undefined)"
+                if t.undefined_trials
+                else ""
+            ),
         ]
         for t in board.significance or ()
     ]
     return header, rows
+
+
+def _or_na(value: float | None) -> str:
+    """A percentage, or ``n/a`` for an undefined figure."""
+    return "n/a" if value is None else percent(value)
 
 
 def _analyses_text(found: dict[str, Any]) -> str:
@@ -146,22 +189,29 @@ def _analyses_text(found: dict[str, Any]) -> str:
 
 
 def _leaderboard_csv(board: Leaderboard) -> str:
+    """One row per system, PoS and measure; ``low`` and ``high`` empty where there is no
+    interval, ``undefined_resamples`` (with intervals) how many resamples left the
+    measure undefined."""
     out = io.StringIO()
     writer = CsvWriter(out)
-    writer.writerow(["system", "pos", "measure", "value", "low", "high", "signature"])
+    header = ["system", "pos", "measure", "value", "low", "high", "signature"]
+    writer.writerow([*header, "undefined_resamples"] if board.intervals is not None else header)
     intervals = board.intervals or {}
+    undefined = board.undefined or {}
     for name, values in board.systems.items():
         for measure, value in values.items():
-            low, high = intervals.get(name, {}).get(measure, ("", ""))
+            low, high = intervals.get(name, {}).get(measure, (None, None))
+            count = [undefined.get(name, {}).get(measure, 0)] if board.intervals is not None else []
             writer.writerow(
                 [
                     name,
                     "all",
                     measure,
                     "" if value is None else value,
-                    low,
-                    high,
+                    "" if low is None else low,
+                    "" if high is None else high,
                     board.signatures[measure],
+                    *count,
                 ]
             )
             for pos in POS_ORDER[1:] if board.by_pos is not None else ():
@@ -176,6 +226,7 @@ def _leaderboard_csv(board: Leaderboard) -> str:
                         "",
                         "",
                         board.signatures[measure],
+                        *("" for _ in count),
                     ]
                 )
     return out.getvalue()
@@ -206,10 +257,16 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
         )
         if setting.warning is not None:
             parts.append(f"Warning: {setting.warning}.\n")
+        if board.not_compared:
+            parts.append(
+                "".join(
+                    f"{a} and {b} share no measure: not compared.\n" for a, b in board.not_compared
+                )
+            )
         if board.significance:
             parts.append(table(*_significance_rows(board)))
-        else:
-            parts.append("(one system, or no measure shared by two: no pair to compare)\n")
+        elif not board.not_compared:
+            parts.append("(one system: no pair to compare)\n")
     if board.analyses is not None:
         parts.append(_analyses_text(dict(board.analyses)))
     if board.swords:

@@ -93,11 +93,16 @@ def multiword_text(scores: MultiwordScores) -> str:
     return "".join(line + "\n" for line in printed)
 
 
-def _signature(task: str, rules: str) -> str:
-    """The signature of a best, oot or mw result: the task, the rules, how T is chosen."""
-    from scoring.signature import scorer_settings, signature  # not needed for score.pl's text
+def _signature(task: str, rules: str, system: str | None = None) -> str:
+    """The signature of a best, oot or mw result: the task, the rules, how T is chosen, and
+    the fingerprint of the system file's provenance file when it has one."""
+    from scoring.signature import (  # not needed for score.pl's text
+        provenance_settings,
+        scorer_settings,
+        signature,
+    )
 
-    return signature(task, *scorer_settings(rules))
+    return signature(task, *scorer_settings(rules), *provenance_settings(system))
 
 
 class PosScores(Record):
@@ -166,7 +171,7 @@ def official_json(name: str, scores: OfficialScores, gold: Gold | None = None) -
         "mode_precision": official_figure(scores, "mode_P"),
         "mode_recall": official_figure(scores, "mode_R"),
         "duplicate_lines": scores.duplicate_lines,
-        "signature": _signature(scores.measure, scores.rules),
+        "signature": _signature(scores.measure, scores.rules, name),
     }
     if gold is not None:
         body["by_pos"] = {pos: vars_of(value) for pos, value in by_pos(scores, gold).items()}
@@ -194,7 +199,7 @@ def official_csv(name: str, scores: OfficialScores, gold: Gold | None = None) ->
                 scores.rules,
                 pos,
                 *("" if v is None else v for v in vars_of(value).values()),
-                _signature(scores.measure, scores.rules),
+                _signature(scores.measure, scores.rules, name),
             ]
         )
     return out.getvalue()
@@ -250,7 +255,7 @@ def multiword_json(name: str, scores: MultiwordScores) -> str:
         "genuine": scores.genuine,
         "matched": scores.matched,
         **{field: scores.figure(name) for field, name in _MW_FIELDS.items()},
-        "signature": _signature("mw", scores.rules),
+        "signature": _signature("mw", scores.rules, name),
     }
     return json.dumps(body, indent=2) + "\n"
 
@@ -284,7 +289,7 @@ def multiword_csv(name: str, scores: MultiwordScores) -> str:
             scores.genuine,
             scores.matched,
             *("" if v is None else v for v in values),
-            _signature("mw", scores.rules),
+            _signature("mw", scores.rules, name),
         ]
     )
     return out.getvalue()

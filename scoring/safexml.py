@@ -23,7 +23,7 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
     ParseError,
 )
 
-from scoring.files import TooLarge
+from scoring.bounded import BoundError
 from scoring.formats import FormatError, Problem
 
 _PARSER_POSITION = re.compile(r": line \d+, column \d+$")
@@ -55,7 +55,7 @@ def feed_xml(
     each chunk so that the caller can take what the target has built so far.
 
     A failure raises ``error(name, line, problem)``; an ``error`` the target raises, and a
-    :class:`~scoring.files.TooLarge` the chunks raise, pass through unchanged. ``hint``
+    :class:`~scoring.bounded.BoundError` the chunks raise, pass through unchanged. ``hint``
     follows the message of a forbidden construct (e.g. what the format never has)."""
     parser = DefusedXMLParser(
         target=target, forbid_dtd=not allow_dtd, forbid_entities=True, forbid_external=True
@@ -70,7 +70,7 @@ def feed_xml(
             parser.feed(chunk)
             yield
         parser.close()
-    except (error, TooLarge):  # a file past the reading limits is refused as it is
+    except (error, BoundError):  # a file past the reading limits is refused as it is
         raise
     except ParseError as failure:
         at, column = failure.position

@@ -38,9 +38,10 @@ import sys
 from collections.abc import Callable, Sequence
 
 from scoring import TYPE_CHECKING
+from scoring.bounded import read_bounded
 from scoring.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.failures import USAGE_STATUS, describe, fail, failures, version_line
-from scoring.files import not_utf8, read_bounded, without_mark
+from scoring.files import not_utf8, without_mark
 from scoring.formats import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import encode, read_text, split_lines

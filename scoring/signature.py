@@ -8,6 +8,8 @@ setting that fixes it; the version is the installed package's (:data:`scoring.__
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass
 
 import scoring
@@ -25,6 +27,43 @@ def signature(metric: str, *settings: tuple[str, object]) -> str:
         f"version:{scoring.__version__}",  # read when first needed (scoring/__init__.py)
     ]
     return "|".join(parts)
+
+
+PROVENANCE_SUFFIX = ".provenance.json"
+"""The provenance file a generated system file has beside it (``FILE.provenance.json``,
+written by ``lexsub generate llm``)."""
+
+
+def provenance_settings(system: str | os.PathLike[str] | None) -> tuple[tuple[str, object], ...]:
+    """``(("provenance", FINGERPRINT),)`` when the system file has a provenance file beside
+    it (its ``fingerprint``: the model, the endpoint, the parameters and the prompt that
+    made it), ``("provenance", "unreadable")`` when that file is not one; nothing when
+    there is none."""
+    if system is None:
+        return ()
+    path = os.fspath(system) + PROVENANCE_SUFFIX
+    if not os.path.isfile(path):
+        return ()
+    try:
+        with open(path, encoding="utf-8") as file:
+            found = json.load(file)["fingerprint"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return (("provenance", "unreadable"),)
+    return (("provenance", found if isinstance(found, str) and found else "unreadable"),)
+
+
+def with_provenance(built: str, system: str | os.PathLike[str] | None) -> str:
+    """A signature with the system file's provenance setting (:func:`provenance_settings`)
+    put before its version; unchanged when the file has none.
+
+    >>> with_provenance("metric:x|version:1", None)
+    'metric:x|version:1'
+    """
+    extra = provenance_settings(system)
+    if not extra:
+        return built
+    head, version = built.rsplit("|", 1)
+    return "|".join([head, *(f"{key}:{value}" for key, value in extra), version])
 
 
 def scorer_settings(rules: str) -> tuple[tuple[str, object], ...]:

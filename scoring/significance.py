@@ -34,6 +34,16 @@ Definitions (delta is always ``b - a``: positive when system B scores higher):
   p = (r + 1) / (N + 1), Noreen's correction that keeps the test valid at finite N.
   :func:`compare` runs both tests, each with a generator of its own seeded with ``seed``.
 
+Undefined figures: a measure's corpus function gives NaN where the measure is undefined
+(a precision on a resample that attempted nothing, when a system answers only some
+lemmas). Such resamples are left out of that measure's percentiles and counted
+(:attr:`Interval.undefined`), never scored as 0; when more than half the resamples are
+undefined the measure gets no interval. A paired test leaves out the resamples (and the
+randomisation trials, :attr:`Comparison.undefined_trials`) in which either system's figure
+is undefined, B (and N) in its p-value becoming the number of defined ones; it gives no
+interval and no p when more than half are undefined, or when either system's own figure
+is. With no undefined resample, nothing changes: the same draws, the same bits.
+
 Determinism: ``numpy.random.default_rng(seed)``; clusters sorted by ``str(id)``; within
 a cluster each column's values are added in increasing order, so a permutation of the
 items changes no bit of any result. The resample counts depend only on (clusters,
@@ -75,21 +85,22 @@ Array = npt.NDArray[np.float64]
 Codes = npt.NDArray[np.intp]
 
 Corpus = Callable[[Array], Array]
-"""Maps column sums, shape (B, k), to the B corpus scores, vectorised. It must return a
-finite score for every row, including rows whose denominator is 0 (return 0 there, as the
-measures' corpus functions do): a resample can miss every attempted item, and a NaN or an
-infinite score raises ValueError."""
+"""Maps column sums, shape (B, k), to the B corpus scores, vectorised. It returns NaN
+where the measure is undefined (a precision whose resample attempted nothing: its last
+denominator is 0, as the measures' corpus functions do) and a finite score elsewhere; an
+infinite score raises ValueError. An undefined resample is left out of that measure's
+interval and counted (:class:`Interval`'s ``undefined``), never scored as 0."""
 
 
 def ratio_of(numerator: int, denominator: int) -> Corpus:
     """The corpus function of a ratio measure whose numerator and denominator are the
-    columns at these places: Σ numerator / Σ denominator, 0 where the denominator is 0
-    (a resample can miss every attempted item)."""
+    columns at these places: Σ numerator / Σ denominator, NaN (undefined) where the
+    denominator is 0 (a resample can miss every attempted item)."""
 
     def corpus(sums: Array) -> Array:
         bottom = sums[:, denominator]
         top = sums[:, numerator]
-        return np.where(bottom == 0, 0.0, top / np.where(bottom == 0, 1.0, bottom))
+        return np.where(bottom == 0, np.nan, top / np.where(bottom == 0, 1.0, bottom))
 
     return corpus
 
@@ -162,14 +173,29 @@ of 2^-1074."""
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """A score (or a difference of scores) and its percentile bootstrap interval."""
+    """A score (or a difference of scores) and its percentile bootstrap interval.
+
+    ``undefined``: how many of the ``resamples`` left the measure undefined (NaN: a
+    precision with nothing attempted; in a paired test, either system's); they are left
+    out of the percentiles. When more than half are undefined there is no interval
+    (``low`` and ``high`` None). ``estimate`` is NaN where the corpus' own figure is
+    undefined."""
 
     estimate: float
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     confidence: float
     resamples: int
     seed: int
+    undefined: int = 0
+
+    @property
+    def bounds(self) -> tuple[float, float] | None:
+        """(low, high), or None when there is no interval (more than half the resamples
+        undefined)."""
+        if self.low is None or self.high is None:
+            return None
+        return self.low, self.high
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,11 +208,13 @@ class Comparison:
     b: float
     delta: float
     interval: Interval
-    p_bootstrap: float
-    p_randomisation: float
+    p_bootstrap: float | None
+    p_randomisation: float | None
     resamples: int
     trials: int
     seed: int
+    undefined_trials: int = 0
+    """Randomisation trials in which either system's figure was undefined (left out)."""
 
 
 def lemma_of(item_id: str) -> str:
@@ -312,11 +340,11 @@ def _score(corpus: Corpus, sums: Array) -> Array:
             f"corpus returned shape {scores.shape} for {len(sums)} rows of "
             f"sums; it must return one score per row, shape ({len(sums)},)"
         )
-    if not np.isfinite(scores).all():
-        bad = sums[~np.isfinite(scores)][0].tolist()
+    if np.isinf(scores).any():
+        bad = sums[np.isinf(scores)][0].tolist()
         raise ValueError(
-            f"corpus returned NaN or infinity for column sums {bad}; it must "
-            "return a finite score for every row (0 for a 0 denominator)"
+            f"corpus returned infinity for column sums {bad}; it must return a finite "
+            "score for every row (NaN where the measure is undefined)"
         )
     return scores
 
@@ -408,9 +436,16 @@ def _swapped(sums: Array, trials: int, seed: int) -> Array:
     return _exact_product(_swaps(len(sums), trials, seed), sums, len(sums))
 
 
-def _percentiles(values: Array, confidence: float) -> tuple[float, float]:
-    low, high = np.quantile(values, [(1 - confidence) / 2, (1 + confidence) / 2])
-    return float(low), float(high)
+def _percentiles(values: Array, confidence: float) -> tuple[float | None, float | None, int]:
+    """The percentile interval of the defined ``values`` (NaN ones left out) and how many
+    were undefined; no interval (None, None) when more than half were."""
+    undefined = np.isnan(values)
+    count = int(undefined.sum())
+    if 2 * count > len(values):
+        return None, None, count
+    defined = values[~undefined] if count else values
+    low, high = np.quantile(defined, [(1 - confidence) / 2, (1 + confidence) / 2])
+    return float(low), float(high), count
 
 
 @dataclass(frozen=True)
@@ -501,16 +536,18 @@ def draw(
 ) -> list[Drawn]:
     """Each system's :class:`Drawn` from its :func:`cluster_sums` (C, K_i), every system
     over the same C clusters: one set of ``resamples`` resamples and one of ``trials``
-    swaps, seeded with ``seed``, serve them all. The columns of all the systems (each
-    distinct column once) are multiplied together, exactly (:func:`_exact_product`), so
-    a system's draws do not depend on the others drawn with it.
+    swaps (none when ``trials`` is 0), seeded with ``seed``, serve them all. The columns
+    of all the systems (each distinct column once) are multiplied together, exactly
+    (:func:`_exact_product`), so a system's draws do not depend on the others drawn with
+    it.
 
     ``totals``, each system's (K_i,) column sums over its items, are the sums its figures
     (estimates, deltas, the observed difference of the randomisation) are computed from,
     when the caller reports figures summed its own way (the leaderboard's table sums each
     column in the order of the items); by default the sums of each system's ``sums``."""
     _check(resamples, seed)
-    _check(trials, seed, name="trials")
+    if trials != 0:  # 0: no swaps drawn (no pair to test)
+        _check(trials, seed, name="trials")
     matrices = [_matrix(found, f"sums[{number}]") for number, found in enumerate(sums)]
     if totals is None:
         return _draw(matrices, resamples, trials, seed)
@@ -537,8 +574,9 @@ def intervals_of(
     for name, corpus in corpora.items():
         estimate = float(_score(corpus, total)[0])
         scores = _score(corpus, drawn.resampled)
+        low, high, undefined = _percentiles(scores, confidence)
         result[name] = Interval(
-            estimate, *_percentiles(scores, confidence), confidence, drawn.resamples, drawn.seed
+            estimate, low, high, confidence, drawn.resamples, drawn.seed, undefined
         )
     return result
 
@@ -613,23 +651,33 @@ def weighted_interval(
     scores = np.array([statistic(row.astype(np.int64)) for row in counts], dtype=np.float64)
     if not np.isfinite(scores).all():
         raise ValueError("the statistic gave NaN or infinity on a resample; it must be finite")
-    return Interval(estimate, *_percentiles(scores, confidence), confidence, resamples, seed)
+    low, high, _ = _percentiles(scores, confidence)
+    return Interval(estimate, low, high, confidence, resamples, seed)
 
 
 def _paired_bootstrap(
     a: Drawn, b: Drawn, corpora: Mapping[str, Corpus], confidence: float
-) -> dict[str, tuple[Interval, float]]:
+) -> dict[str, tuple[Interval, float | None]]:
+    """Each measure's interval of delta and p-value over the resamples in which both
+    systems' figures are defined (the others counted in the interval's ``undefined``);
+    no interval and no p when more than half are undefined or delta itself is."""
     assert a.resampled is not None and b.resampled is not None
     totals = np.stack([a.total, b.total])
-    result = {}
+    result: dict[str, tuple[Interval, float | None]] = {}
     for name, corpus in corpora.items():
         delta = float(np.diff(_score(corpus, totals))[0])
         # exact sums: where the drawn clusters of A and B agree, delta* = 0 exactly
         deltas = _score(corpus, b.resampled) - _score(corpus, a.resampled)
-        tail = min(int((deltas <= 0).sum()), int((deltas >= 0).sum()))
-        p = min(1.0, 2 * (1 + tail) / (a.resamples + 1))
-        low, high = _percentiles(deltas, confidence)
-        result[name] = Interval(delta, low, high, confidence, a.resamples, a.seed), p
+        low, high, undefined = _percentiles(deltas, confidence)
+        p: float | None = None
+        if low is not None and not np.isnan(delta):
+            defined = deltas[~np.isnan(deltas)] if undefined else deltas
+            tail = min(int((defined <= 0).sum()), int((defined >= 0).sum()))
+            p = min(1.0, 2 * (1 + tail) / (len(defined) + 1))
+        else:
+            low = high = None
+        interval = Interval(delta, low, high, confidence, a.resamples, a.seed, undefined)
+        result[name] = interval, p
     return result
 
 
@@ -642,7 +690,7 @@ def paired_bootstrap(
     resamples: int = 1000,
     seed: int = 12345,
     confidence: float = 0.95,
-) -> tuple[Interval, float]:
+) -> tuple[Interval, float | None]:
     """Koehn's (2004) paired bootstrap over clusters: the interval of delta = b - a and
     the two-sided p-value defined in the module docstring. Row i of both systems is the
     same item."""
@@ -651,16 +699,26 @@ def paired_bootstrap(
     return _paired_bootstrap(a, b, {"": corpus}, confidence)[""]
 
 
-def _randomisation(a: Drawn, b: Drawn, corpora: Mapping[str, Corpus]) -> dict[str, float]:
+def _randomisation(
+    a: Drawn, b: Drawn, corpora: Mapping[str, Corpus]
+) -> dict[str, tuple[float | None, int]]:
+    """Each measure's p-value over the trials in which both systems' figures are defined,
+    and how many trials were not; no p when the observed difference is undefined or more
+    than half the trials are."""
     assert a.swapped is not None and b.swapped is not None
     total_a, total_b = a.total, b.total
     moved = b.swapped - a.swapped  # what B gives A (and A gives B) in each trial
-    result = {}
+    result: dict[str, tuple[float | None, int]] = {}
     for name, corpus in corpora.items():
         observed = abs(float(np.diff(_score(corpus, np.stack([total_a, total_b])))[0]))
         deltas = _score(corpus, total_b - moved) - _score(corpus, total_a + moved)
-        reached = int((np.abs(deltas) >= observed - TIE * max(1.0, observed)).sum())
-        result[name] = (reached + 1) / (a.trials + 1)
+        undefined = int(np.isnan(deltas).sum())
+        if np.isnan(observed) or 2 * undefined > len(deltas):
+            result[name] = None, undefined
+            continue
+        defined = deltas[~np.isnan(deltas)] if undefined else deltas
+        reached = int((np.abs(defined) >= observed - TIE * max(1.0, observed)).sum())
+        result[name] = (reached + 1) / (len(defined) + 1), undefined
     return result
 
 
@@ -672,12 +730,13 @@ def approximate_randomisation(
     *,
     trials: int = 10000,
     seed: int = 12345,
-) -> float:
+) -> float | None:
     """The two-sided p-value of approximate randomisation with clusters swapped whole,
-    (r + 1) / (N + 1) (Noreen 1989; see the module docstring)."""
+    (r + 1) / (N + 1) (Noreen 1989; see the module docstring); None where it is
+    undefined (see Undefined figures there)."""
     _check(trials, seed, name="trials")
     a, b = _draw(_paired(stats_a, stats_b, clusters), 0, trials, seed)
-    return _randomisation(a, b, {"": corpus})[""]
+    return _randomisation(a, b, {"": corpus})[""][0]
 
 
 def compare_drawn(
@@ -705,6 +764,7 @@ def compare_drawn(
     for name, corpus in corpora.items():
         scores = _score(corpus, totals)
         interval, p_bootstrap = bootstrap[name]
+        p_randomisation, undefined_trials = randomisation[name]
         result[name] = Comparison(
             name or None,
             float(scores[0]),
@@ -712,10 +772,11 @@ def compare_drawn(
             interval.estimate,
             interval,
             p_bootstrap,
-            randomisation[name],
+            p_randomisation,
             a.resamples,
             a.trials,
             a.seed,
+            undefined_trials,
         )
     return result
 

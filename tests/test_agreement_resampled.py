@@ -72,6 +72,13 @@ def test_two_lemmas_by_hand() -> None:
     assert found["nominal_first"] == pytest.approx([low, high], abs=1e-15)
 
 
+def test_one_view_s_interval_is_the_same_asked_alone() -> None:
+    every = alpha_intervals(TWO_LEMMAS, resamples=40, seed=3)
+    assert alpha_intervals(TWO_LEMMAS, resamples=40, seed=3, views=("masi",)) == {
+        "masi": every["masi"]
+    }
+
+
 def test_an_alpha_undefined_on_a_resample_has_no_interval() -> None:
     # Lemma A alone gives every annotator {a}: no expected disagreement, alpha undefined.
     items = [item("a.n", "1", "a", "a"), item("b.n", "2", "a", "b"), item("b.n", "3", "b", "b")]

@@ -27,11 +27,11 @@ from scoring.bounded import (
     BoundError,
     Bounds,
     bounded_bytes,
-    bounded_text,
     check_json_values,
     check_text,
     unpacked_chunks,
 )
+from scoring.files import bounded_text
 from scoring.formats import FormatError, Problems
 from scoring.judgements.rounds import parse_rows
 from tests.conftest import login, make_user

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.files import TooLarge, bounded_lines, check_lines, read_bounded
+from scoring.bounded import BoundError, bounded_lines, read_bounded
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "data" / "oracle" / "gold" / "main.gold"
@@ -54,8 +54,8 @@ def test_a_gzip_bomb_is_refused_once_the_limit_is_unpacked(tmp_path: Path, syste
     )
     assert (status, out) == (1, "")
     assert err == (
-        f"Error: {bomb}: more than 1,048,576 bytes once gunzipped; files are at most "
-        "1,048,576 bytes (LEXSUB_MAX_FILE_BYTES)\n"
+        f"Error: {bomb}: unpacks to more than 1 MiB (the most read; LEXSUB_MAX_FILE_BYTES "
+        "sets it)\n"
     )
 
 
@@ -67,31 +67,63 @@ def test_a_gzipped_coinco_bomb_is_refused_as_it_is_read(tmp_path: Path, system: 
     )
     assert status == 1
     assert err == (
-        f"Error: {bomb}: more than 1,048,576 bytes once gunzipped; files are at most "
-        "1,048,576 bytes (LEXSUB_MAX_FILE_BYTES)\n"
+        f"Error: {bomb}: unpacks to more than 1 MiB (the most read; LEXSUB_MAX_FILE_BYTES "
+        "sets it)\n"
     )
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-@pytest.mark.parametrize("args", [("score", "/dev/zero", str(GOLD)), ("agreement", "/dev/zero")])
-def test_dev_zero_is_refused_at_the_file_limit(args: tuple[str, ...]) -> None:
-    status, _, err = lexsub(*args, LEXSUB_MAX_FILE_BYTES=str(MIB))
+def test_dev_zero_is_refused_at_the_file_limit() -> None:
+    status, _, err = lexsub("score", "/dev/zero", str(GOLD), LEXSUB_MAX_FILE_BYTES=str(MIB))
     assert status == 1
     assert err == (
-        "Error: /dev/zero: more than 1,048,576 bytes; files are at most 1,048,576 bytes "
-        "(LEXSUB_MAX_FILE_BYTES)\n"
+        "Error: /dev/zero: holds more than 1 MiB (the most read; LEXSUB_MAX_FILE_BYTES sets it)\n"
+    )
+
+
+def test_annotators_past_the_file_limit_are_refused(tmp_path: Path) -> None:
+    """``agreement`` reads its file within the same bound (``/dev/zero`` it refuses before,
+    as not a text file)."""
+    path = tmp_path / "annotators.jsonl"
+    path.write_text('{"annotator": "a", "instance": "x", "kind": "answer"}\n' * 40)
+    status, _, err = lexsub("agreement", str(path), LEXSUB_MAX_FILE_BYTES="1000")
+    assert status == 1
+    assert err == (
+        f"Error: {path}: holds more than 1,000 bytes (the most read; LEXSUB_MAX_FILE_BYTES "
+        "sets it)\n"
     )
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-def test_dev_zero_as_responses_is_one_line_too_long() -> None:
+@pytest.mark.parametrize(
+    ("args", "reads"),
+    [
+        (
+            ("agreement", "/dev/zero"),
+            "agreement reads an annotators.jsonl (as lexsub compile writes)",
+        ),
+        (
+            ("compile", "/dev/zero", "--out", "/nowhere"),
+            "compile reads a responses file (one answer a line, as lexsub export writes)",
+        ),
+    ],
+)
+def test_dev_zero_is_named_before_anything_is_read(args: tuple[str, ...], reads: str) -> None:
+    """What the file is, from its first bytes only (scoring.formats.sniff), in one line."""
+    status, _, err = lexsub(*args)
+    assert (status, err) == (1, f"Error: /dev/zero is not a text file; {reads}\n")
+
+
+def test_a_responses_line_past_the_limit_is_one_line_too_long(tmp_path: Path) -> None:
+    responses = tmp_path / "responses.jsonl"
+    responses.write_text('{"annotator": "a", ' + " " * 5000 + '"x": 1}\n', encoding="utf-8")
     status, _, err = lexsub(
-        "compile", "/dev/zero", "--out", "/nowhere", LEXSUB_MAX_LINE_BYTES="4096"
+        "compile", str(responses), "--out", str(tmp_path / "out"), LEXSUB_MAX_LINE_BYTES="4096"
     )
     assert status == 1
     assert err == (
-        "Error: /dev/zero:1: a line of more than 4,096 bytes; lines are at most 4,096 bytes "
-        "(LEXSUB_MAX_LINE_BYTES)\n"
+        f"Error: {responses}:1: the line has more than 4,096 bytes (the longest read; "
+        "LEXSUB_MAX_LINE_BYTES sets it)\n"
     )
 
 
@@ -101,8 +133,8 @@ def test_a_line_past_the_limit_is_refused_by_its_number(tmp_path: Path) -> None:
     status, out, err = lexsub("score", str(system), str(GOLD), LEXSUB_MAX_LINE_BYTES="1000")
     assert (status, out) == (1, "")
     assert err == (
-        f"Error: {system}:2: a line of more than 1,000 bytes; lines are at most 1,000 bytes "
-        "(LEXSUB_MAX_LINE_BYTES)\n"
+        f"Error: {system}:2: the line has more than 1,000 bytes (the longest read; "
+        "LEXSUB_MAX_LINE_BYTES sets it)\n"
     )
 
 
@@ -121,10 +153,10 @@ def test_an_empty_benchmark_data_file_is_an_error(
 @pytest.mark.parametrize(
     ("args", "option", "program"),
     [
-        (("compare", str(GOLD), str(GOLD)), "--resamples", "python -m scoring.compare"),
-        (("compare", str(GOLD), str(GOLD)), "--trials", "python -m scoring.compare"),
-        (("agreement", "annotators.jsonl"), "--resamples", "python -m scoring.agreement"),
-        (("judgements", "judgements.jsonl"), "--permutations", "python -m scoring.judgements"),
+        (("compare", str(GOLD), str(GOLD)), "--resamples", "lexsub compare"),
+        (("compare", str(GOLD), str(GOLD)), "--trials", "lexsub compare"),
+        (("agreement", "annotators.jsonl"), "--resamples", "lexsub agreement"),
+        (("judgements", "judgements.jsonl"), "--permutations", "lexsub judgements"),
     ],
 )
 def test_resamples_past_a_million_are_refused(
@@ -146,25 +178,39 @@ def test_a_line_of_exactly_the_limit_is_read_and_one_byte_more_is_not(tmp_path: 
     data = b"ab\n" + b"x" * 10 + b"\n" + b"y" * 3
     path.write_bytes(data)
     assert read_bounded(path, lines=True, line_limit=10) == data
-    check_lines(b"x" * 10, "f", 10)
-    check_lines(b"\n" * 40 + b"x" * 10, "f", 10)
-    with pytest.raises(TooLarge, match=r"^f:41: a line of more than 10 bytes"):
-        check_lines(b"\n" * 40 + b"x" * 11 + b"\n" + b"z" * 5, "f", 10)
-    with pytest.raises(TooLarge, match=r"^f:3: a line of more than 3 bytes"):
-        check_lines(b"abc\nabc\nabcd", "f", 3)
+    for data in (b"x" * 10, b"\n" * 40 + b"x" * 10):
+        path.write_bytes(data)
+        assert read_bounded(path, lines=True, line_limit=10) == data
+    path.write_bytes(b"\n" * 40 + b"x" * 11 + b"\n" + b"z" * 5)
+    with pytest.raises(BoundError) as caught:
+        read_bounded(path, lines=True, line_limit=10)
+    assert str(caught.value) == (
+        f"{path}:41: the line has more than 10 bytes (the longest read; LEXSUB_MAX_LINE_BYTES "
+        "sets it)"
+    )
+    assert read_bounded(path, line_limit=10) == path.read_bytes()  # not a line-by-line file
+    path.write_bytes(b"abc\nabc\nabcd")
+    with pytest.raises(BoundError, match=r":3: the line has more than 3 bytes"):
+        read_bounded(path, lines=True, line_limit=3)
 
 
 def test_the_file_limit_is_exact_and_gzip_members_are_all_read(tmp_path: Path) -> None:
     plain = tmp_path / "plain"
     plain.write_bytes(b"z" * 100)
     assert read_bounded(plain, limit=100) == b"z" * 100
-    with pytest.raises(TooLarge, match=r"more than 99 bytes; files are at most 99 bytes"):
+    with pytest.raises(BoundError) as caught:
         read_bounded(plain, limit=99)
+    assert str(caught.value) == (
+        f"{plain}: holds more than 99 bytes (the most read; LEXSUB_MAX_FILE_BYTES sets it)"
+    )
     packed = tmp_path / "two.gz"
     packed.write_bytes(gzip.compress(b"first\n") + gzip.compress(b"second\n"))
     assert read_bounded(packed, gunzip=True) == gzip.decompress(packed.read_bytes())
-    with pytest.raises(EOFError):
-        packed.write_bytes(gzip.compress(b"first\n" * 100)[:-12])
+    assert read_bounded(packed, gunzip=True, limit=13) == b"first\nsecond\n"
+    with pytest.raises(BoundError, match=r": unpacks to more than 12 bytes \(the most read"):
+        read_bounded(packed, gunzip=True, limit=12)
+    packed.write_bytes(gzip.compress(b"first\n" * 100)[:-12])
+    with pytest.raises(BoundError, match=r": not a complete gzip file: Compressed file ended"):
         read_bounded(packed, gunzip=True)
 
 
@@ -178,5 +224,21 @@ def test_bounded_lines_gives_the_file_s_lines_and_refuses_a_long_one(
         b"\n",
         b"g",
     ]
-    with pytest.raises(TooLarge, match=r"^r:2: a line of more than 4 bytes"):
+    with pytest.raises(BoundError, match=r"^r:2: the line has more than 4 bytes"):
         list(bounded_lines(io.BytesIO(b"abcd\nabcde\n"), "r"))
+
+
+def test_the_items_to_generate_for_are_read_within_the_file_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from annotate.generate.items import read_items
+
+    path = tmp_path / "items.tsv"
+    path.write_text("The bright boy .\tbright\n" * 10)  # 240 bytes
+    assert len(read_items(path)) == 10
+    monkeypatch.setenv("LEXSUB_MAX_FILE_BYTES", "239")
+    with pytest.raises(BoundError) as caught:
+        read_items(path)
+    assert str(caught.value) == (
+        f"{path}: holds more than 239 bytes (the most read; LEXSUB_MAX_FILE_BYTES sets it)"
+    )

@@ -395,6 +395,8 @@ def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
         "upper_bounds",
         "by_pos",
         "intervals",
+        "undefined_resamples",
+        "not_compared",
         "significance",
         "resampling",
     ]
@@ -403,6 +405,12 @@ def test_the_typed_leaderboard_gives_the_json_shape_of_the_readme() -> None:
     assert board.intervals is not None
     assert (low, high) == board.intervals["a.best"]["best.R"] and low <= high
     assert body["significance"] == []  # a best and an oot file share no measure
+    assert body["not_compared"] == [{"a": "a.best", "b": "b.oot", "reason": "no measure in common"}]
+    # b.oot's mode precision is 1 on the only lemma where it attempts a modal item
+    # (happy.a); the 4 resamples of bright.a alone leave it undefined and are left out,
+    # not scored 0 (the interval was [0, 1]); auc likewise in 5
+    assert body["intervals"]["b.oot"]["oot.mode_P"] == [1.0, 1.0]
+    assert body["undefined_resamples"] == {"b.oot": {"oot.mode_P": 4, "auc": 5}}
     assert body["resampling"] == {
         "unit": "lemma",
         "resamples": 20,
@@ -460,3 +468,82 @@ def test_csv_neutralises_a_system_name_that_is_a_formula(tmp_path: Path, name: s
     assert status == 0
     row = out.splitlines()[1].split(",")
     assert row[:4] == [f"'{name}", "all", "best.P", "0.6666666666666666"]
+
+
+def test_a_system_that_skips_lemmas_has_its_undefined_resamples_left_out(
+    tmp_path: Path,
+) -> None:
+    # 21 lemmas (word0 has items 1-9); some.best answers word0 and word1 only, "right"
+    # (3 of 4) on each item: its precision is 3/4 on every resample that attempts anything
+    gold = "".join(f"word{n // 10}.n {n} :: right 3;fine 1;\n" for n in range(1, 201))
+    every = "".join(f"word{n // 10}.n {n} :: right\n" for n in range(1, 201))
+    some = "".join(f"word{n // 10}.n {n} :: right\n" for n in range(1, 20))
+    paths = files(tmp_path, gold=gold, **{"all.best": every, "some.best": some})
+    options = ["--significance", "--measures", "best.P", "best.R", "--resamples", "200"]
+    options += ["--trials", "50", "--seed", "3"]
+    # the resamples that draw neither word0.n nor word1.n (the first two ids, sorted)
+    counts = significance.resample_counts(21, 200, 3)
+    undefined = int(((counts[:, 0] + counts[:, 1]) == 0).sum())
+    assert 10 <= undefined <= 40  # (19/21)^21 = 0.122 of 200
+    status, out = run(*paths.values(), *options, "--format", "json")
+    assert status == 0
+    body = json.loads(out)
+    # scored 0, the undefined resamples put the low end at 0.00
+    assert body["intervals"]["some.best"]["best.P"] == [0.75, 0.75]
+    assert body["undefined_resamples"] == {"some.best": {"best.P": undefined}}
+    by_measure = {test["measure"]: test for test in body["significance"]}
+    assert by_measure["best.P"]["delta"] == 0.0
+    assert by_measure["best.P"]["undefined_resamples"] == undefined
+    assert (by_measure["best.P"]["low"], by_measure["best.P"]["high"]) == (0.0, 0.0)
+    assert "undefined_resamples" not in by_measure["best.R"]  # recall: always defined
+    note = f"({undefined} of 200 resamples undefined)"
+    _, text = run(*paths.values(), *options)
+    assert f"some.best  75.00 [75.00, 75.00] {note}" in text
+    pair = r"best\.P +all\.best +some\.best +75\.00 +75\.00 +0\.00 +\[0\.00, 0\.00\] "
+    assert re.search(pair + re.escape(note), text)
+    _, markdown = run(*paths.values(), *options, "--by-pos", "--format", "markdown")
+    assert f"| some.best | all | 75.00 [75.00, 75.00] {note} |" in markdown
+    assert "| some.best | n | 75.00 |" in markdown  # the PoS rows: no interval
+    _, by_pos_text = run(*paths.values(), *options, "--by-pos")
+    assert f"75.00 [75.00, 75.00] {note}" in by_pos_text
+    _, table = run(*paths.values(), *options, "--format", "csv")
+    assert table.splitlines()[0].endswith(",signature,undefined_resamples")
+    row = next(line for line in table.splitlines() if line.startswith("some.best,all,best.P,"))
+    assert row.endswith(f",{undefined}")
+
+
+def test_a_measure_undefined_in_most_resamples_has_no_interval(tmp_path: Path) -> None:
+    gold = "".join(f"word{n // 10}.n {n} :: right 3;fine 1;\n" for n in range(1, 201))
+    every = "".join(f"word{n // 10}.n {n} :: right\n" for n in range(1, 201))
+    paths = files(tmp_path, gold=gold, **{"all.best": every, "none.best": "word0.n 1 ::\n"})
+    options = ["--significance", "--measures", "best.P", "--resamples", "100", "--trials", "50"]
+    status, out = run(*paths.values(), *options, "--format", "json")
+    assert status == 0
+    body = json.loads(out)
+    assert body["systems"]["none.best"]["best.P"] is None  # attempted nothing
+    assert body["intervals"]["none.best"]["best.P"] == [None, None]  # was [0.0, 0.0]
+    assert body["undefined_resamples"] == {"none.best": {"best.P": 100}}
+    (test,) = body["significance"]  # it entered the paired tests as 0
+    assert [test[k] for k in ("b_value", "delta", "low", "high", "p_bootstrap")] == [None] * 5
+    assert test["p_randomisation"] is None and test["undefined_resamples"] == 100
+    _, text = run(*paths.values(), *options)
+    assert "none.best  n/a (100 of 100 resamples undefined)" in text
+
+
+def test_a_best_and_an_oot_file_are_said_to_share_no_measure_before_any_swap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_swap(*_: object) -> None:
+        raise AssertionError("swaps drawn for no pair")
+
+    monkeypatch.setattr(significance, "_swapped", no_swap)
+    paths = files(tmp_path, gold="\n".join(GOLD) + "\n", **{"s.best": BEST, "s.oot": OOT})
+    options = ["--significance", "--resamples", "20", "--trials", "20"]
+    status, text = run(paths["gold"], paths["s.best"], paths["s.oot"], *options)
+    assert status == 0
+    assert "s.best and s.oot share no measure: not compared.\n" in text
+    assert "no pair to compare" not in text
+    _, out = run(paths["gold"], paths["s.best"], paths["s.oot"], *options, "--format", "json")
+    body = json.loads(out)
+    assert body["not_compared"] == [{"a": "s.best", "b": "s.oot", "reason": "no measure in common"}]
+    assert body["significance"] == [] and "s.best" in body["intervals"]

@@ -1,6 +1,6 @@
-"""The organiser's dashboard: per dataset, each member's progress
-against their own sentences, with percentages and last activity, and a link to every
-page of the dataset."""
+"""The organiser's dashboard: one row per dataset (task, language, progress, what needs
+the organiser, last activity) linking to its home, the archived ones collapsed; and the
+progress of each member against their own sentences."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.conftest import SMALL_XML, answer, login, make_user
+from tests.conftest import OTHER_XML, SMALL_XML, answer, login, make_user
 
 pytestmark = pytest.mark.database
 
@@ -40,37 +40,40 @@ def test_progress_counts_each_member_s_own_sentences(answered: Flask, dataset: i
         assert rows["ann"].last_activity is not None
 
 
-def test_dashboard_links_every_page_and_shows_percentages(
+def test_dashboard_lists_each_dataset_in_one_row(
     answered: Flask, client: FlaskClient, dataset: int
 ) -> None:
+    from annotate.extensions import db
     from annotate.importer import parse_lexsub_xml
-    from annotate.services.datasets import import_dataset
+    from annotate.models import Dataset
+    from annotate.services.datasets import import_dataset, set_archived
 
-    with answered.app_context():  # a second dataset with nobody assigned
+    with answered.app_context():  # a second dataset with nobody assigned, and an archived one
         other = SMALL_XML.replace(b"bright.a", b"dark.a")
-        import_dataset(parse_lexsub_xml(other, "other.xml"), "other", "other.xml", other)
+        second = import_dataset(parse_lexsub_xml(other, "other.xml"), "other", "other.xml", other)
+        old = OTHER_XML.replace(b"bright.a", b"old.a")
+        third = import_dataset(parse_lexsub_xml(old, "old.xml"), "old", "old.xml", old)
+        set_archived(db.get_or_404(Dataset, third.dataset.id), True)
+        ids = (second.dataset.id, third.dataset.id)
     login(client, "boss")
     html = client.get("/organiser/").get_data(as_text=True)
-    section = html.split("<h2>small</h2>", 1)[1].split("<h2>", 1)[0]
-    for page in (
-        "members",
-        "progress",
-        "answers",
-        "problems",
-        "lemmas",
-        "compile",
-        "gold",
-        "agreement",
-        "scores",
-        "export",
-    ):
-        assert f'href="/organiser/datasets/{dataset}/{page}"' in section, page
-    assert f'href="/organiser/datasets/{dataset}"' in section  # name, archive, delete
+    rows = {
+        name: row
+        for name, row in re.findall(
+            r'<tr id="dataset-\d+"><td><a href="[^"]+">([^<]+)</a>(.*?)</tr>', html, re.DOTALL
+        )
+    }
+    assert sorted(rows) == ["other", "small"]  # the archived one is not a row
+    text = {name: " ".join(re.sub(r"<[^>]+>", " ", row).split()) for name, row in rows.items()}
+    # ann, bob and cat each answered 2 of the 3 sentences; one lemma change ('tolerated')
+    # awaits review; 'never' saved in the other dataset
+    assert text["small"].startswith("substitution en 6 / 9 1 ")
+    assert text["other"] == "substitution en 0 / 0 0 never"
+    for name, row in rows.items():  # the name and at most two more links a row
+        assert row.count("<a ") <= 2, name
+    assert f'href="/organiser/datasets/{dataset}">small</a>' in html
+    archived = html.split('<details id="archived">', 1)[1].split("</details>", 1)[0]
+    assert "<summary>Archived datasets (1)</summary>" in archived
+    assert f'href="/organiser/datasets/{ids[1]}">old</a>' in archived
     assert 'href="/organiser/users/bulk"' in html
     assert 'href="/organiser/rounds">Judgement rounds</a>' in html
-    rows = [
-        " ".join(re.sub(r"<[^>]+>", " ", row).split())
-        for row in re.findall(r"<tr>(.*?)</tr>", section, re.DOTALL)[1:]
-    ]
-    assert rows[0].startswith("ann 2 / 3 67%") and rows[2].startswith("cat 2 / 3 67%")
-    assert "No annotator assigned yet." in html.split("<h2>other</h2>", 1)[1]

@@ -67,7 +67,7 @@ def test_rename_keeps_everything_and_refuses_a_taken_name(
     app: Flask, organiser: FlaskClient, dataset: int
 ) -> None:
     _import(app, OTHER_XML, "other")
-    url = f"/organiser/datasets/{dataset}"
+    url = f"/organiser/datasets/{dataset}/settings"
     page = organiser.post(url, data={"action": "rename", "name": "other"}, follow_redirects=True)
     assert "Not renamed: a dataset is named &#39;other&#39; already" in page.get_data(as_text=True)
     page = organiser.post(
@@ -92,7 +92,7 @@ def test_archive_hides_the_dataset_from_annotators_and_unarchive_brings_it_back(
     with app.app_context():
         token = open_study(db.get_or_404(Dataset, dataset))
     login(client, "boss")
-    client.post(f"/organiser/datasets/{dataset}", data={"action": "archive"})
+    client.post(f"/organiser/datasets/{dataset}/settings", data={"action": "archive"})
     dashboard = client.get("/organiser/").get_data(as_text=True)
     assert "Archived datasets" in dashboard and f'/organiser/datasets/{dataset}">small' in dashboard
     assert client.get(f"/annotate/{first}").status_code == 200  # organisers still open it
@@ -118,7 +118,7 @@ def test_archive_hides_the_dataset_from_annotators_and_unarchive_brings_it_back(
             == 0
         )
     login(client, "boss")
-    client.post(f"/organiser/datasets/{dataset}", data={"action": "unarchive"})
+    client.post(f"/organiser/datasets/{dataset}/settings", data={"action": "unarchive"})
     client.post("/logout")
     login(client, "ann")
     assert client.get(f"/annotate/{first}").status_code == 200

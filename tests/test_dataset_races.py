@@ -324,7 +324,7 @@ def test_renames_to_one_name_at_once_rename_one(tmp_path: Path) -> None:
         for round_ in range(rounds):
             new = f"final-{round_}"
             forms = [
-                o.request("GET", f"/organiser/datasets/{i}").form(having="csrf_token")
+                o.request("GET", f"/organiser/datasets/{i}/settings").form(having="csrf_token")
                 for o, i in zip(organisers, ids, strict=True)
             ]
             pages = _at_once(
@@ -335,12 +335,12 @@ def test_renames_to_one_name_at_once_rename_one(tmp_path: Path) -> None:
                         "csrf_token": f["csrf_token"],
                         "action": "rename",
                         "name": new,
-                    }: o.request("POST", f"/organiser/datasets/{i}", sent)
+                    }: o.request("POST", f"/organiser/datasets/{i}/settings", sent)
                     for o, f, i in zip(organisers, forms, ids, strict=True)
                 ]
             )
             assert [(p.status, p.target) for p in pages] == [
-                (302, f"/organiser/datasets/{i}") for i in ids
+                (302, f"/organiser/datasets/{i}/settings") for i in ids
             ], [p.describe() for p in pages]
             told = {
                 i: html.unescape(re.sub(r"\s+", " ", o.request("GET", p.target).text))

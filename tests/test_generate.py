@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from annotate.generate.items import Item, format_answers, read_items
+from annotate.generate.wordnet import candidates
 from scoring.benchmark.wordnet import wordnet_available
-from scoring.generate.items import Item, format_answers, read_items
-from scoring.generate.wordnet import candidates
 from tests.conftest import shared_path
 
 BIN = Path(sys.executable).parent

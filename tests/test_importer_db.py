@@ -231,16 +231,18 @@ def test_dataset_page_shows_and_edits_the_language(app: Flask, organiser: FlaskC
         from annotate.models import Dataset
 
         dataset_id = db.session.scalars(select(Dataset.id)).one()
-    page = organiser.get(f"/organiser/datasets/{dataset_id}").get_data(as_text=True)
+    page = organiser.get(f"/organiser/datasets/{dataset_id}/settings").get_data(as_text=True)
     assert '<dd id="language-now">de (German)</dd>' in page
     assert "<dd>1 sentences in 1 words</dd>" in page
     page = organiser.post(
-        f"/organiser/datasets/{dataset_id}", data={"language": "IT"}, follow_redirects=True
+        f"/organiser/datasets/{dataset_id}/settings", data={"language": "IT"}, follow_redirects=True
     ).get_data(as_text=True)
     assert "Language of up set to it (Italian)." in page
     assert '<dd id="language-now">it (Italian)</dd>' in page
     page = organiser.post(
-        f"/organiser/datasets/{dataset_id}", data={"language": "italian"}, follow_redirects=True
+        f"/organiser/datasets/{dataset_id}/settings",
+        data={"language": "italian"},
+        follow_redirects=True,
     ).get_data(as_text=True)
     assert (
         "Language not changed: language &#39;italian&#39; is not an ISO 639-1 code (two "

@@ -359,9 +359,12 @@ def test_one_signature_for_the_same_measure_from_every_route() -> None:
     )
 
 
-def test_corpus_is_vectorised_and_finite_on_a_zero_denominator() -> None:
+def test_corpus_is_vectorised_and_undefined_on_a_zero_denominator() -> None:
+    # NaN where figure() is None (nothing attempted): the resampler leaves it out
     sums = np.array([[1.0, 4.0], [0.0, 0.0], [3.0, 3.0]])
-    assert MEASURES["best.P"].corpus(sums).tolist() == [0.25, 0.0, 1.0]
+    found = MEASURES["best.P"].corpus(sums)
+    assert found[[0, 2]].tolist() == [0.25, 1.0] and np.isnan(found[1])
+    assert MEASURES["best.P"].figure([0.0, 0.0]) is None
 
 
 def test_an_item_score_pl_keeps_in_t_without_a_usable_entry_scores_zero() -> None:
@@ -600,10 +603,8 @@ def test_every_mw_measure_equals_its_hand_computed_value(rules: Rules) -> None:
         assert top / bottom == MW_EXPECTED[rules][measure.name], measure.name
         short = measure.name.removeprefix("mw.")
         assert scores.figure(short) == float(MW_EXPECTED[rules][measure.name]), measure.name
-    assert MEASURES["mw.detection_P"].corpus(np.array([[2.0, 4.0], [0.0, 0.0]])).tolist() == [
-        0.5,
-        0.0,
-    ]
+    found = MEASURES["mw.detection_P"].corpus(np.array([[2.0, 4.0], [0.0, 0.0]]))
+    assert found[0] == 0.5 and np.isnan(found[1])  # nothing attempted: undefined
 
 
 def test_every_swords_measure_equals_its_hand_computed_value() -> None:
@@ -645,10 +646,11 @@ def test_every_swords_measure_equals_its_hand_computed_value() -> None:
         for (target, ranked), found in zip(answers, rows, strict=True):  # the exact row
             exact_row = swords_exact_row(target, ranked)
             assert [float(exact_row[c]) for c in COLUMNS] == list(found), name
-    # F of pooled counts where P = R = 0: 0, and undefined for the one figure
+    # F of pooled counts where P = R = 0: undefined, for the one figure and the resampler
     nothing = swords["swords.strict_a_f@10"]
     assert nothing.figure([0, 3, 2]) is None
-    assert nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]])).tolist() == [0.0, 0.4]
+    resampled = nothing.corpus(np.array([[0.0, 3.0, 2.0], [1.0, 3.0, 2.0]]))
+    assert np.isnan(resampled[0]) and resampled[1] == pytest.approx(0.4)
 
 
 def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> None:

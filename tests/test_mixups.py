@@ -48,6 +48,7 @@ def _lines(*objects: Mapping[str, object]) -> str:
     ("text", "kind"),
     [
         (GOLD, "gold"),
+        ("snell.n 1 :: toutou 2.5;clebs 1.5;\n", "gold"),  # decimal weights are a gold's too
         (BEST, "best"),
         (OOT, "oot"),
         (_lines(RESPONSE, {**RESPONSE, "instance": "2"}), "responses"),

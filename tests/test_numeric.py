@@ -71,6 +71,7 @@ ID_ROUTES = {
     "/annotate/dataset/<id:dataset_id>/done": "GET",
     "/annotate/<id:instance_id>": "GET",
     "/organiser/datasets/<id:dataset_id>": "GET",
+    "/organiser/datasets/<id:dataset_id>/settings": "GET",
     "/organiser/datasets/<id:dataset_id>/progress": "GET",
     "/organiser/datasets/<id:dataset_id>/export": "GET",
     "/organiser/users/<id:user_id>/active": "POST",

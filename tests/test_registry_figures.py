@@ -137,6 +137,10 @@ def test_every_benchmark_figure_is_registered(tmp_path: Path) -> None:
         ],
         "tsar": [[str(tsar_system), "--data", str(tsar_gold)]],
         "lcp": [[str(lcp_system), "--data", str(lcp_gold)]],
+        "mlsp": [
+            [str(tsar_system), "--data", str(tsar_gold)],
+            [str(lcp_system), "--data", str(lcp_gold)],
+        ],
     }
     for benchmark, argvs in runs.items():
         reported: set[str] = set()

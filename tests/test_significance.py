@@ -47,8 +47,12 @@ Array = np.ndarray[Any, np.dtype[np.float64]]
 
 
 def ratio(sums: Array) -> Array:
-    """Column 0 over column 1, 0 for a 0 denominator (the contract of Corpus)."""
-    return np.divide(sums[:, 0], sums[:, 1], out=np.zeros(len(sums)), where=sums[:, 1] != 0)
+    """Column 0 over column 1, NaN (undefined) for a 0 denominator (the contract of
+    Corpus)."""
+    found: Array = np.divide(
+        sums[:, 0], sums[:, 1], out=np.full(len(sums), np.nan), where=sums[:, 1] != 0
+    )
+    return found
 
 
 def four_sigma(p: float, n: int) -> float:
@@ -178,7 +182,7 @@ def test_paired_bootstrap_p_value_and_interval_by_hand() -> None:
     tail = min((deltas <= 0).sum(), (deltas >= 0).sum())
     interval, p = paired_bootstrap(a, b, clusters, ratio, resamples=200, seed=9)
     assert p == min(1.0, 2 * (1 + tail) / 201)
-    assert 0.05 < p < 1  # a case where the tail count matters
+    assert p is not None and 0.05 < p < 1  # a case where the tail count matters
     low, high = np.quantile(deltas, [0.025, 0.975])
     assert interval.low == pytest.approx(low, abs=1e-12)
     assert interval.high == pytest.approx(high, abs=1e-12)
@@ -346,6 +350,7 @@ def test_a_system_better_on_every_cluster_is_significant() -> None:
     a = np.column_stack([rng.random(400) * 0.5, ones])
     b = np.column_stack([0.5 + rng.random(400) * 0.5, ones])
     result = compare(a, b, clusters, ratio, resamples=1000, trials=2000, seed=8)
+    assert result.interval.low is not None
     assert result.delta > 0 and result.interval.low > 0
     # every resampled delta is > 0: the smallest p the bootstrap reports
     assert result.p_bootstrap == 2 / 1001
@@ -456,10 +461,10 @@ def run_all(
         ({"confidence": 1.0}, "confidence = 1.0; it must be in 0 < confidence < 1"),
         (
             {
-                "stats": [[1.0, 1.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]],
+                "stats": [[1.0, 1.0], [0.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
                 "corpus": lambda s: s[:, 0] / s[:, 1],
             },
-            r"NaN or infinity for column sums \[0.0, 0.0\]; .* \(0 for a 0 denominator\)",
+            r"infinity for column sums \[[12].0, 0.0\]; .* \(NaN where the measure is undefined\)",
         ),
         ({"corpus": lambda s: s[:1, 0]}, r"returned shape \(1,\) for \d+ rows"),
         ({"corpus": lambda s: s}, r"returned shape \(\d+, 2\)"),
@@ -513,3 +518,157 @@ def test_totals_must_match_the_sums(totals: list[list[float]], message: str) -> 
     sums = np.ones((3, 2))
     with pytest.raises(ValueError, match=message):
         draw([sums, sums], resamples=5, trials=5, totals=totals)
+
+
+# --- undefined figures, against a resampler written here -------------------------------------
+#
+# A system that answers only some lemmas has resamples in which its precision is undefined
+# (nothing attempted). The resampler below is independent of scoring.significance: it makes
+# the draws that module documents (one numpy.random.default_rng(seed); for the bootstrap one
+# (B, C) matrix of integers in [0, C), row r the clusters of resample r, while B * C fits in
+# one chunk; for randomisation one (N, ceil(C / 8)) matrix of random bytes whose first C
+# bits say which clusters trial t swaps), counts them and sums the clusters with plain
+# loops, and scores a precision only where something was attempted. Every statistic is a
+# whole multiple of 1/64, so every sum is exact and the two routes must agree to the bit.
+
+LEMMAS = ["a", "a", "b", "b", "c", "c", "d", "d", "e", "e", "f", "f", "g", "g", "h", "h"]
+"""Eight lemmas of two items each."""
+SKIPPING = np.array(
+    [[32, 64], [30, 64], [48, 64], [64, 64]] + [[0, 0]] * 12, dtype=float
+) / np.array([64.0, 64.0])
+"""(score, attempted) of a system that answers lemmas a and b only: its precision is 31/64
+(0.484) on a and 7/8 on b, so every defined resample's precision is at least 31/64."""
+OTHER = np.array(
+    [[0, 0]] * 4 + [[16 * (n % 4), 64] for n in range(10)] + [[0, 0]] * 2, dtype=float
+) / np.array([64.0, 64.0])
+"""A system that answers lemmas c to g and skips a, b and h: a randomisation trial that
+swaps a and b and no other of A's and B's lemmas leaves A nothing attempted (1 in 128),
+and one that swaps c to g and not a or b leaves B nothing."""
+LEVELS = [(1 - 0.95) / 2, (1 + 0.95) / 2]
+"""The quantiles of a 95% interval, computed as the module computes them (0.025 is not
+(1 - 0.95) / 2 to the bit)."""
+
+
+def hand_counts(clusters: int, resamples: int, seed: int) -> Array:
+    """How often each cluster is drawn in each resample, counted one draw at a time."""
+    draws = np.random.default_rng(seed).integers(0, clusters, size=(resamples, clusters))
+    counts = np.zeros((resamples, clusters))
+    for row, drawn in enumerate(draws.tolist()):
+        for cluster in drawn:
+            counts[row, cluster] += 1
+    return counts
+
+
+def hand_swaps(clusters: int, trials: int, seed: int) -> Array:
+    """Which clusters each randomisation trial swaps (1), bit by bit from random bytes."""
+    rng = np.random.default_rng(seed)
+    data = rng.integers(0, 256, size=(trials, -(-clusters // 8)), dtype=np.uint8)
+    return np.array(
+        [[(int(row[c // 8]) >> (7 - c % 8)) & 1 for c in range(clusters)] for row in data],
+        dtype=float,
+    )
+
+
+def by_lemma(stats: Array) -> Array:
+    """The (score, attempted) sums of each lemma, in sorted order, by a loop."""
+    names = sorted(set(LEMMAS))
+    sums = np.zeros((len(names), stats.shape[1]))
+    for row, lemma in zip(stats, LEMMAS, strict=True):
+        sums[names.index(lemma)] += row
+    return sums
+
+
+def hand_precisions(weights: Array, sums: Array) -> list[float | None]:
+    """Each resample's precision, None where it attempted nothing."""
+    found: list[float | None] = []
+    for weight in weights:
+        score = sum(w * s for w, s in zip(weight, sums[:, 0], strict=True))
+        attempted = sum(w * s for w, s in zip(weight, sums[:, 1], strict=True))
+        found.append(score / attempted if attempted else None)
+    return found
+
+
+def test_an_undefined_resample_is_left_out_of_the_interval_and_counted() -> None:
+    resamples, seed = 1000, 21
+    precisions = hand_precisions(hand_counts(8, resamples, seed), by_lemma(SKIPPING))
+    defined = [p for p in precisions if p is not None]
+    undefined = len(precisions) - len(defined)
+    # P(neither a nor b among 8 draws of 8) = (6/8)^8 = 0.100: about 100 of 1000
+    assert 70 <= undefined <= 130
+    low, high = np.quantile(defined, LEVELS)
+    interval = bootstrap_interval(SKIPPING, LEMMAS, ratio_of(0, 1), resamples=resamples, seed=seed)
+    assert (interval.low, interval.high, interval.undefined) == (low, high, undefined)
+    assert interval.estimate == (62 + 112) / 64 / 4  # 174/256 = 0.6797
+    # never below the lower of the two lemmas' precisions: scoring the undefined resamples
+    # as 0 put the low end at 0.00
+    assert interval.low is not None and interval.low >= 31 / 64
+    assert interval.bounds == (low, high)
+
+
+def test_a_paired_test_leaves_out_resamples_where_either_side_is_undefined() -> None:
+    resamples, trials, seed = 1000, 500, 22
+    sums_a, sums_b = by_lemma(SKIPPING), by_lemma(OTHER)
+    weights = hand_counts(8, resamples, seed)
+    pairs = zip(hand_precisions(weights, sums_a), hand_precisions(weights, sums_b), strict=True)
+    deltas = [b - a for a, b in pairs if a is not None and b is not None]
+    undefined = resamples - len(deltas)
+    assert 70 <= undefined <= 130  # A undefined in about 100, B in about 0.4
+    tail = min(sum(d <= 0 for d in deltas), sum(d >= 0 for d in deltas))
+    low, high = np.quantile(deltas, LEVELS)
+    estimate = ratio_of(0, 1)(sums_b.sum(0)[None])[0] - ratio_of(0, 1)(sums_a.sum(0)[None])[0]
+    # randomisation: trial t gives A the rows of B for the clusters it swaps, and B A's
+    swapped_deltas = []
+    for swap in hand_swaps(8, trials, seed):
+        a_now = sum(sb if s else sa for s, sa, sb in zip(swap, sums_a, sums_b, strict=True))
+        b_now = sum(sa if s else sb for s, sa, sb in zip(swap, sums_a, sums_b, strict=True))
+        if a_now[1] and b_now[1]:
+            swapped_deltas.append(b_now[0] / b_now[1] - a_now[0] / a_now[1])
+    reached = sum(abs(d) >= abs(estimate) - TIE for d in swapped_deltas)
+    result = compare(
+        SKIPPING, OTHER, LEMMAS, ratio_of(0, 1), resamples=resamples, trials=trials, seed=seed
+    )
+    assert result.delta == estimate
+    assert (result.interval.low, result.interval.high) == (low, high)
+    assert result.interval.undefined == undefined
+    assert result.p_bootstrap == min(1.0, 2 * (1 + tail) / (len(deltas) + 1))
+    assert result.undefined_trials == trials - len(swapped_deltas) > 0
+    assert result.p_randomisation == (reached + 1) / (len(swapped_deltas) + 1)
+
+
+def test_a_measure_undefined_in_more_than_half_the_resamples_has_no_interval() -> None:
+    nothing = np.zeros((16, 2))  # attempted nothing: score.pl's blank, lexsub's n/a
+    interval = bootstrap_interval(nothing, LEMMAS, ratio_of(0, 1), resamples=200, seed=3)
+    assert (interval.low, interval.high, interval.undefined) == (None, None, 200)
+    assert math.isnan(interval.estimate) and interval.bounds is None
+    result = compare(SKIPPING, nothing, LEMMAS, ratio_of(0, 1), resamples=200, trials=100, seed=3)
+    assert (result.interval.low, result.interval.high, result.p_bootstrap) == (None, None, None)
+    assert (result.interval.undefined, result.p_randomisation) == (200, None)
+    # a corpus function undefined wherever lemma a is drawn fewer than twice: more than
+    # half the resamples (P = 1 - (7/8)^8 - 8 (1/8)(7/8)^7 = 0.264 for two or more)
+    counts = hand_counts(8, 300, 4)
+    hand_undefined = int((counts[:, 0] < 2).sum())
+    assert hand_undefined > 150
+
+    def twice_a(sums: Array) -> Array:
+        # column 1 is 1 on the two items of lemma a: 2 for each draw of a
+        return np.where(sums[:, 1] >= 4.0, sums[:, 0], np.nan)
+
+    marked = np.zeros((16, 2))
+    marked[:2, 1] = 1.0
+    marked[:, 0] = 1.0
+    found = bootstrap_interval(marked, LEMMAS, twice_a, resamples=300, seed=4)
+    assert (found.low, found.high, found.undefined) == (None, None, hand_undefined)
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ([1.0, math.nan, 3.0, math.nan], (1.0, 3.0, 2)),  # half: an interval
+        ([1.0, math.nan, 3.0, math.nan, math.nan], (None, None, 3)),  # more than half: none
+        ([2.0, 4.0], (2.0, 4.0, 0)),
+    ],
+)
+def test_the_percentiles_leave_out_undefined_values(
+    values: list[float], expected: tuple[float | None, float | None, int]
+) -> None:
+    assert scoring.significance._percentiles(np.array(values), 1 - 1e-12) == pytest.approx(expected)

@@ -232,14 +232,23 @@ def test_the_organisers_pages_open_on_a_rated_study(
     dataset_id = study(app, tmp_path, "rated", RATED, ("ann",))
     login(client, "ann")
     answer(client, instance_ids(app)[0], rating="2")
-    facts = organiser.get(f"/organiser/datasets/{dataset_id}").get_data(as_text=True)
+    facts = organiser.get(f"/organiser/datasets/{dataset_id}/settings").get_data(as_text=True)
     assert (
         '<dd id="task">complexity: a 1-5 rating of the word (compiles to the MLSP-2024 layout); '
         "the gold of the imported file is kept as the reference</dd>"
     ) in facts
     agreement = organiser.get(f"/organiser/datasets/{dataset_id}/agreement").get_data(as_text=True)
     assert "No alpha yet: no target has two ratings (alpha needs pairable values)." in agreement
-    pages = ("", "/progress", "/compile", "/agreement", "/answers", "/problems", "/lemmas")
+    pages = (
+        "",
+        "/settings",
+        "/progress",
+        "/compile",
+        "/agreement",
+        "/answers",
+        "/problems",
+        "/lemmas",
+    )
     for page in (*pages, "/methods", "/members"):
         response = organiser.get(f"/organiser/datasets/{dataset_id}{page}")
         assert response.status_code == 200, (page, response.status_code)

@@ -47,7 +47,7 @@ from annotate.services.inspect import annotators_with_answers
 from annotate.services.methods import SEED, study_methods
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
-from annotate.sources import FORMATS, SourceError, check_size, parse_source
+from annotate.sources import FORMATS, SourceError, parse_source, read_limited
 from annotate.sources.language import iso639_1, language_name
 from scoring.command import FAILURES, describe, one_line, version_line
 from scoring.exclusions import Exclusion, parse_exclusion
@@ -266,8 +266,7 @@ def import_command(
         return
     limits = current_app.config["IMPORT_LIMITS"]
     try:
-        check_size(file, limits)
-        data = file.read_bytes()
+        data = read_limited(file, limits)
     except OSError as error:
         raise click.ClickException(f"cannot read {file}: {error.strerror}") from error
     except SourceError as error:

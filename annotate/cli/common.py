@@ -10,7 +10,8 @@ import click
 from annotate.models import Dataset
 from annotate.services.rounds import dataset_named
 from annotate.services.rules import ServiceError
-from scoring.files import TextError, read_text
+from scoring.files import read_text
+from scoring.formats import FormatError
 
 DATABASE_OPTION = "--database-url"
 DATABASE_HELP = (
@@ -26,7 +27,7 @@ def read_file(path: Path) -> str:
         return read_text(path)
     except OSError as error:
         raise click.ClickException(f"cannot read {path}: {error.strerror}") from error
-    except TextError as error:
+    except FormatError as error:  # not UTF-8 text, or past the reading bounds
         raise click.ClickException(str(error)) from error
 
 

@@ -1,6 +1,6 @@
 """``lexsub dataset ...``: rename, archive and delete a dataset from the
 command line (thin: parse, call :mod:`annotate.services.datasets`, print), as the
-dataset's page does. Errors end with ``Error: …`` (exit 1)."""
+dataset's settings page does. Errors end with ``Error: …`` (exit 1)."""
 
 from __future__ import annotations
 

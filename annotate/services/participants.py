@@ -112,6 +112,43 @@ class ParticipantPage:
     """The study's participants left out of the gold (participant ids, every page's)."""
 
 
+def is_speeder(median: float | None, dataset: Dataset) -> bool:
+    """The speeder rule: a participant whose median seconds per sentence is under the
+    study's ``speeder_seconds`` (never without a threshold or a timed sentence)."""
+    return (
+        median is not None
+        and dataset.speeder_seconds is not None
+        and median < dataset.speeder_seconds
+    )
+
+
+@dataclass(frozen=True)
+class Flagged:
+    """How many of a study's participants its page flags: speeders, under the check
+    threshold, and either (a participant flagged twice counts once)."""
+
+    speeders: int
+    under_checks: int
+    either: int
+
+
+def flagged_participants(dataset: Dataset) -> Flagged:
+    """Every participant of the study the study page would flag (:func:`is_speeder`,
+    :meth:`CheckScore.below`), counted over all of them at once."""
+    ids = list(db.session.scalars(select(User.id).where(User.study_id == dataset.id)))
+    if not ids:
+        return Flagged(0, 0, 0)
+    scores = check_scores(dataset, ids)
+    times = seconds_per_sentence(dataset, ids)
+    speeders = {
+        user_id
+        for user_id, mine in times.items()
+        if is_speeder(statistics.median(mine) if mine else None, dataset)
+    }
+    under = {user_id for user_id, score in scores.items() if score.below(dataset.check_threshold)}
+    return Flagged(len(speeders), len(under), len(speeders | under))
+
+
 def participant_page(dataset: Dataset, page: int = 1, per_page: int = PER_PAGE) -> ParticipantPage:
     """The study's participants (accounts its link made), by username, ``per_page`` a
     page; page 1 is the first."""
@@ -147,9 +184,7 @@ def participant_page(dataset: Dataset, page: int = 1, per_page: int = PER_PAGE) 
                 score.below(dataset.check_threshold),
                 median,
                 len(mine),
-                median is not None
-                and dataset.speeder_seconds is not None
-                and median < dataset.speeder_seconds,
+                is_speeder(median, dataset),
                 kept(user),
                 reasons.get(user.username),
             )

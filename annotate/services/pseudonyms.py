@@ -43,6 +43,13 @@ class Pseudonyms:
         membership or exclusion there) is never shown: ``unknown annotator``."""
         return self.names.get(username, "unknown annotator")
 
+    def on_organiser_pages(self, username: str) -> str:
+        """How the organiser's own pages (the home, progress) name someone: a crowd
+        participant by pseudonym (their username holds the platform's id, which only the
+        study page and the raw export show), anyone else by username."""
+        shown = self.names.get(username, "")
+        return shown if shown.startswith("P") else username
+
     def username(self, pseudonym: str) -> str | None:
         """The username behind ``pseudonym`` (a form on a report page sends the
         pseudonym it shows), None when it names nobody."""

@@ -151,6 +151,41 @@ def answered_count(user: User, dataset: Dataset) -> int:
     )
 
 
+def answered_counts(dataset: Dataset) -> dict[int, int]:
+    """user id → how many of their sentences of ``dataset`` have their answer, for every
+    user with one: :func:`answered_count` for all of them in one grouped query (the
+    organiser's pages; never the save path)."""
+    rows = db.session.execute(
+        select(Response.user_id, func.count(Response.id))
+        .join(Instance, Instance.id == Response.instance_id)
+        .where(sentences_of(Response.user_id, Instance, dataset.id))
+        .group_by(Response.user_id)
+    )
+    return {user_id: count for user_id, count in rows}
+
+
+def sentence_counts(dataset: Dataset, user_ids: list[int]) -> dict[int, int]:
+    """user id → :func:`sentence_count` for each of ``user_ids``, in two queries: the
+    sentences assigned to them, or every sentence of the dataset for one with none
+    (:func:`sentences_of`'s rule)."""
+    assigned = dict(
+        db.session.execute(
+            select(Assignment.user_id, func.count(Assignment.id))
+            .where(Assignment.dataset_id == dataset.id, Assignment.user_id.in_(user_ids))
+            .group_by(Assignment.user_id)
+        ).all()
+    )
+    every = 0
+    if any(user_id not in assigned for user_id in user_ids):
+        every = (
+            db.session.scalar(
+                select(func.count(Instance.id)).where(Instance.dataset_id == dataset.id)
+            )
+            or 0
+        )
+    return {user_id: assigned.get(user_id, every) for user_id in user_ids}
+
+
 def visible_datasets(user: User) -> list[Dataset]:
     """What ``user`` may open: every dataset for an organiser, the datasets they are a
     member of and that are not archived for an annotator (by id, the order they were

@@ -23,10 +23,10 @@ and lengths.
 
 from annotate.sources.read import (
     FORMATS,
-    check_size,
     detect_format,
     gunzip,
     parse_source,
+    read_limited,
     read_source,
 )
 from scoring.formats.instances import (
@@ -48,9 +48,9 @@ __all__ = [
     "Limits",
     "Repair",
     "SourceError",
-    "check_size",
     "detect_format",
     "gunzip",
     "parse_source",
+    "read_limited",
     "read_source",
 ]

@@ -3,7 +3,7 @@
 Two readings, one table (ISO 639 as the ``pycountry`` package ships it, 184 two-letter
 codes):
 
-* :func:`iso639_1` checks a code given by a person (``--language``, the dataset page):
+* :func:`iso639_1` checks a code given by a person (``--language``, the dataset's settings page):
   it must be one of the two-letter codes, in any case;
 * :func:`declared_language` reads what a file says (``<corpus lang="english">`` in the
   SemEval-2007 files): a language's English name (``english``, ``German``), a two- or

@@ -22,7 +22,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
-from pathlib import Path
 
 from annotate.sources.coinco import parse_coinco
 from annotate.sources.language import iso639_1
@@ -187,19 +186,15 @@ def read_source(
     limits: Limits = LIMITS,
 ) -> ImportResult:
     """:func:`parse_source` on a file, named by its path in messages; a file larger than
-    ``limits.unpacked`` is refused before it is read."""
-    check_size(path, limits)
-    return parse_source(Path(path).read_bytes(), str(path), format, language, limits)
+    ``limits.unpacked`` is refused as soon as that much is read (:func:`read_limited`)."""
+    return parse_source(read_limited(path, limits), str(path), format, language, limits)
 
 
-def check_size(path: str | os.PathLike[str], limits: Limits = LIMITS) -> None:
-    """SourceError when the file at ``path`` is larger than ``limits.unpacked`` bytes (it
-    could not be imported, and reading it would fill the memory)."""
-    size = os.stat(path).st_size
-    if size > limits.unpacked:
-        raise SourceError(
-            str(path),
-            "",
-            f"has {size:,} bytes; at most {limits.unpacked:,} bytes "
-            f"({limits.unpacked / 2**20:g} MiB) are imported",
-        )
+def read_limited(path: str | os.PathLike[str], limits: Limits = LIMITS) -> bytes:
+    """The bytes of the file at ``path`` as they are (:func:`parse_source` gunzips them),
+    read a chunk at a time: :class:`~scoring.bounded.BoundError` (a SourceError) as soon as
+    they pass ``limits.unpacked`` (it could not be imported, and reading it would fill the
+    memory; ``/dev/zero`` included). OSError when it cannot be read."""
+    with open(path, "rb") as file:
+        chunks = bounded.unpacked_chunks(file, str(path), limits.unpacked, gunzip=False)
+        return bounded.joined(chunks)

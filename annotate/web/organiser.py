@@ -52,6 +52,7 @@ from annotate.services.goldfiles import (
     gold_zip,
     lemma_review_of,
 )
+from annotate.services.home import ENOUGH_ITEMS, dataset_home, dataset_row
 from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import ServiceError
 from annotate.sources import FORMATS, parse_source
@@ -72,13 +73,12 @@ def broken_dataset(error: BrokenDataset) -> tuple[str, int]:
 @bp.get("/")
 @organiser_required
 def dashboard() -> str:
-    """Every dataset in use: each annotator's progress (answered of their own sentences,
-    the percentage, their last save) and a link to every page of the dataset; the
-    archived ones by name; the judgement rounds."""
+    """Every dataset in use, one row each (task, language, progress, what needs the
+    organiser, last activity) linking to its home; the archived ones collapsed."""
     datasets = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(
         "organiser/dashboard.html",
-        rows=[(d, progress_by_annotator(d)) for d in datasets if d.archived_at is None],
+        rows=[dataset_row(d) for d in datasets if d.archived_at is None],
         archived=[d for d in datasets if d.archived_at is not None],
         endpoints=set(current_app.view_functions),
         deletions=deletions(),
@@ -124,10 +124,27 @@ def datasets() -> str | BaseResponse:
     )
 
 
-@bp.route("/datasets/<id:dataset_id>", methods=["GET", "POST"])
+@bp.get("/datasets/<id:dataset_id>")
 @organiser_required
-def dataset(dataset_id: int) -> str | BaseResponse:
-    """One dataset: its source, its size and its language, which can be changed here
+def dataset(dataset_id: int) -> str:
+    """A dataset's home: what the study is, its state at a glance (progress, answers
+    today, agreement so far), what needs the organiser and the study's next step
+    (:mod:`annotate.services.home`, computed on this request only)."""
+    dataset = db.get_or_404(Dataset, dataset_id)
+    return render_template(
+        "organiser/dataset.html",
+        dataset=dataset,
+        home=dataset_home(dataset),
+        names=pseudonyms_of(dataset).on_organiser_pages,
+        enough=ENOUGH_ITEMS,
+        language=language_name(dataset.language),
+    )
+
+
+@bp.route("/datasets/<id:dataset_id>/settings", methods=["GET", "POST"])
+@organiser_required
+def settings(dataset_id: int) -> str | BaseResponse:
+    """A dataset's settings: its source, its size and its language, which can be changed here
     (an ISO 639-1 code; it picks the lemmatiser and the annotator pages' language); its
     name; archiving (hidden from annotators, kept) and the way to its deletion."""
     dataset = db.get_or_404(Dataset, dataset_id)
@@ -158,12 +175,12 @@ def dataset(dataset_id: int) -> str | BaseResponse:
                 dataset.language = code
                 db.session.commit()
                 flash(f"Language of {dataset.name} set to {code} ({language_name(code)}).", "info")
-        return redirect(url_for("organiser.dataset", dataset_id=dataset.id))
+        return redirect(url_for("organiser.settings", dataset_id=dataset.id))
     instances = db.session.scalar(
         select(func.count(Instance.id)).where(Instance.dataset_id == dataset.id)
     )
     return render_template(
-        "organiser/dataset.html",
+        "organiser/settings.html",
         dataset=dataset,
         words=len(dataset.lexelts),
         instances=instances or 0,
@@ -207,6 +224,7 @@ def progress(dataset_id: int) -> str:
         "organiser/progress.html",
         dataset=dataset,
         annotators=annotators,
+        names=pseudonyms_of(dataset).on_organiser_pages,
         words=progress_by_word(dataset),
     )
 
@@ -399,6 +417,7 @@ def compile_gold(dataset_id: int) -> str:
         query=_query(options),
         files=(*FILES, "decisions.json"),
         stored=stored_exclusions(dataset),
+        names=pseudonyms_of(dataset),
     )
 
 
@@ -413,25 +432,26 @@ def exclusions(dataset_id: int) -> BaseResponse:
     (as ``lexsub exclude``), or with ``undo=on`` take them back; their answers stay. The
     agreement page names annotators by pseudonym and sends ``pseudonym`` instead."""
     dataset = db.get_or_404(Dataset, dataset_id)
+    names = pseudonyms_of(dataset)
     username = request.form.get("username", "")
     if "pseudonym" in request.form:
         pseudonym = request.form["pseudonym"]
-        username = pseudonyms_of(dataset).username(pseudonym) or ""
+        username = names.username(pseudonym) or ""
         if not username:
             flash(f"Not changed: no annotator {pseudonym[:40]!r} in this dataset", "error")
             return redirect(url_for("reports.agreement", dataset_id=dataset.id))
+    shown = request.form.get("pseudonym") or names.on_organiser_pages(username)
     try:
         if request.form.get("undo") == "on":
             done = include(dataset, username)
             flash(
-                f"{username} is back in the gold."
+                f"{shown} is back in the gold."
                 if done
-                else f"{username} was not left out by an organiser.",
+                else f"{shown} was not left out by an organiser.",
                 "info",
             )
         else:
             row = exclude(dataset, username, request.form.get("reason", ""), current_user.username)
-            shown = request.form.get("pseudonym") or username
             flash(f"{shown} is left out: {row.reason}", "info")
     except ServiceError as error:
         flash(f"Not changed: {error}", "error")

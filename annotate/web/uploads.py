@@ -9,7 +9,7 @@ from werkzeug.datastructures import FileStorage
 
 from annotate.services.rules import ServiceError
 from scoring.bounded import Bounds, bounded_bytes
-from scoring.files import decode_text
+from scoring.files import bounded_text
 from scoring.formats import FormatError
 
 
@@ -32,6 +32,6 @@ def uploaded_text(upload: FileStorage, bounds: Bounds) -> str:
     """The text of ``upload`` read within ``bounds``; :class:`ServiceError` naming it, the
     line and the rule when it crosses one or is not UTF-8 text."""
     try:
-        return decode_text(uploaded_bytes(upload, bounds), upload_name(upload))
+        return bounded_text(upload.stream, upload_name(upload), bounds)
     except FormatError as error:
         raise ServiceError(str(error)) from None

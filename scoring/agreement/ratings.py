@@ -67,8 +67,9 @@ def _deltas(totals: Array, level: RatingLevel) -> Array:
 
 def alpha_of_sums(sums: Array, level: RatingLevel) -> Array:
     """Alpha for each row of summed coincidences (B, 25); 0 where the expected
-    disagreement is 0 (a resample whose ratings are all one value: the contract of
-    :data:`scoring.significance.Corpus`)."""
+    disagreement is 0 (a resample whose ratings are all one value), as the figures of
+    :func:`rating_alpha` have always been resampled; never NaN, so every resample counts
+    in the intervals (:data:`scoring.significance.Corpus`)."""
     size = len(SCALE)
     coincidences = sums.reshape(-1, size, size)
     totals = coincidences.sum(axis=2)
@@ -78,6 +79,13 @@ def alpha_of_sums(sums: Array, level: RatingLevel) -> Array:
     expected = (totals[:, :, None] * totals[:, None, :] * delta).sum(axis=(1, 2))
     safe = np.where(expected == 0, 1.0, expected)
     return np.where(expected == 0, 0.0, 1 - (n - 1) * observed / safe)
+
+
+def _defined(interval: significance.Interval) -> tuple[float, float]:
+    """The bounds of an interval whose figure is defined on every resample."""
+    bounds = interval.bounds
+    assert bounds is not None, "alpha_of_sums is defined on every resample"
+    return bounds
 
 
 def rating_alpha(units: Sequence[Sequence[int | None]], level: RatingLevel) -> float:
@@ -144,7 +152,8 @@ def rating_agreement(
             seed=seed,
             confidence=confidence,
         )
-        intervals = {level: (found[level].low, found[level].high) for level in LEVELS}
+        # alpha_of_sums is 0 (never undefined) where the expected disagreement is 0
+        intervals = {level: _defined(found[level]) for level in LEVELS}
     return RatingAgreement(len(units), len(pairable), alpha, intervals, resamples, seed, confidence)
 
 

@@ -119,7 +119,12 @@ def intervals(
     found = significance.bootstrap_intervals(
         sums, CORPORA, resamples=resamples, seed=seed, confidence=confidence
     )
-    return {name: [found[name].low, found[name].high] for name in INTERVAL_FIGURES}
+    # None where more than half the resamples left the figure undefined (PAm: no item
+    # with a mode drawn), :func:`scoring.significance.intervals_of`
+    return {
+        name: None if (bounds := found[name].bounds) is None else list(bounds)
+        for name in INTERVAL_FIGURES
+    }
 
 
 def _row(row: AgreementRow) -> dict[str, Any]:

@@ -253,16 +253,21 @@ VIEWS: Mapping[str, Callable[[Sequence[Sequence[Item]]], Statistic]] = {
 
 
 def alpha_intervals(
-    items: Sequence[Item], resamples: int = 1000, seed: int = 12345, confidence: float = 0.95
+    items: Sequence[Item],
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    views: Sequence[str] = ALPHAS,
 ) -> dict[str, list[float] | None]:
-    """Bootstrap intervals over lemmas for each view of :data:`ALPHAS`: None for a view
-    whose alpha is undefined on the items or on any resample (every value the same), and
-    for all of them when the items of T come from fewer than two lemmas."""
+    """Bootstrap intervals over lemmas for each view of :data:`ALPHAS` (or of ``views``,
+    some of them: each view's interval is the same whichever others are asked): None for
+    a view whose alpha is undefined on the items or on any resample (every value the
+    same), and for all of them when the items of T come from fewer than two lemmas."""
     groups = lemmas(items)
     if len(groups) < 2:
-        return dict.fromkeys(ALPHAS)
+        return dict.fromkeys(views)
     found: dict[str, list[float] | None] = {}
-    for name in ALPHAS:
+    for name in views:
         try:
             interval = weighted_interval(
                 len(groups),
@@ -274,5 +279,7 @@ def alpha_intervals(
         except (ValueError, ZeroDivisionError):
             found[name] = None
             continue
-        found[name] = [interval.low, interval.high]
+        bounds = interval.bounds  # weighted_interval refuses an undefined resample
+        assert bounds is not None
+        found[name] = list(bounds)
     return found

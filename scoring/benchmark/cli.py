@@ -25,12 +25,13 @@ import json
 import math
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, TextIO, cast
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats import FormatError
 from scoring.registry import benchmark_figures, listing
+from scoring.signature import with_provenance
 
 BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
@@ -40,6 +41,7 @@ BENCHMARKS: dict[str, str] = {
     "evalita": "scoring.benchmark.evalita",
     "tsar": "scoring.benchmark.tsar",
     "lcp": "scoring.benchmark.lcp",
+    "mlsp": "scoring.benchmark.mlsp",
 }
 """Benchmark name → the module that scores it."""
 
@@ -124,6 +126,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     try:
         refuse_empty(args.data)
         report = run(args)
+        # a generated system's provenance (lexsub generate llm) fixes its figures too
+        report = replace(report, signature=with_provenance(report.signature, args.system))
     except FAILURES as error:
         return fail(describe(error))
     if args.format == "json":

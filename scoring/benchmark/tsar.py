@@ -1,6 +1,8 @@
 """``lexsub benchmark tsar PREDICTIONS --data GOLD``: lexical simplification as the
 TSAR-2022 shared task (Saggion et al. 2022) scores it, with its ``tsar_eval.py``, which
-MLSP-2024 (Shardlow et al. 2024) ships as ``ls_evaluate.py`` for its ``*_ls.tsv`` files.
+MLSP-2024 (Shardlow et al. 2024) ships as ``ls_evaluate.py`` for its ``*_ls.tsv`` files
+(its published results came from the organisers' notebook, which keys items otherwise:
+:mod:`scoring.benchmark.mlsp`).
 
 Both files are ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (:mod:`scoring.formats.tsar`);
 an item is its ``SENTENCE__WORD`` key. The script's conventions, each kept:
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -122,8 +124,21 @@ def key_form(term: str, matching: Matching) -> str:
     return term if matching == "raw" else normalise(term)
 
 
+Keying = Callable[[TsarLine], str]
+"""How a line names its item (``tsar_eval.py``: :attr:`TsarLine.key`)."""
+
+
+def script_key(line: TsarLine) -> str:
+    """``tsar_eval.py``'s key: ``SENTENCE__WORD`` as the line gives them."""
+    return line.key
+
+
 def gold_items(
-    lines: Sequence[TsarLine], *, keep_word: bool = False, matching: Matching = "raw"
+    lines: Sequence[TsarLine],
+    *,
+    keep_word: bool = False,
+    matching: Matching = "raw",
+    keyed: Keying = script_key,
 ) -> dict[str, GoldItem]:
     """Each key's gold (the last line of a key wins), as the script counts it."""
     gold: dict[str, GoldItem] = {}
@@ -134,13 +149,15 @@ def gold_items(
             key = key_form(substitute, matching)
             if (keep_word or key != word) and (matching == "raw" or key):
                 counts[key] = counts.get(key, 0) + 1
-        gold[line.key] = GoldItem(counts, line.location)
+        gold[keyed(line)] = GoldItem(counts, line.location)
     return gold
 
 
-def predictions(lines: Sequence[TsarLine], matching: Matching = "raw") -> dict[str, Prediction]:
-    """Each key's predictions without the word and without repeats; a key keeps the place
-    of its first line and the labels of its last."""
+def predictions(
+    lines: Sequence[TsarLine], matching: Matching = "raw", keyed: Keying = script_key
+) -> dict[str, Prediction]:
+    """Each key's predictions without the word (as the line writes it) and without
+    repeats; a key keeps the place of its first line and the labels of its last."""
     result: dict[str, Prediction] = {}
     for line in lines:
         word = key_form(line.word, matching)
@@ -148,7 +165,8 @@ def predictions(lines: Sequence[TsarLine], matching: Matching = "raw") -> dict[s
         for label in (key_form(item, matching) for item in line.substitutes):
             if label not in labels and label != word and (matching == "raw" or label):
                 labels.append(label)
-        result[line.key] = Prediction(line.key, tuple(labels), line.location)
+        key = keyed(line)
+        result[key] = Prediction(key, tuple(labels), line.location)
     return result
 
 
@@ -231,8 +249,22 @@ def score(
                 "scores the item 0"
             )
         lines.append(restored or line)
-    predicted = predictions(lines, matching)
+    rows, found = scored_rows(gold, predictions(lines, matching))
+    return TsarScores(corpus_metrics(rows), rows, (*notes, *found))
+
+
+def scored_rows(
+    gold: Mapping[str, GoldItem],
+    predicted: Mapping[str, Prediction],
+    script: str = "tsar_eval.py",
+    gold_is: str = "no substitute but the word itself",
+) -> tuple[tuple[ItemRow, ...], tuple[str, ...]]:
+    """Each predicted item's row (in the prediction file's order) and the notes on where
+    ``script`` would stop; :class:`scoring.formats.FormatError` naming ``FILE:LINE`` for
+    each prediction whose key no gold item has. ``gold_is`` says what an empty gold
+    item holds."""
     rows: list[ItemRow] = []
+    notes: list[str] = []
     problems: list[str] = []
     for key, prediction in predicted.items():
         item = gold.get(key)
@@ -245,18 +277,18 @@ def score(
             continue
         if prediction.labels and not item.counts:
             notes.append(
-                f"{prediction.location}: the gold item ({item.location}) has no substitute "
-                "but the word itself: tsar_eval.py stops here (IndexError); lexsub scores it 0"
+                f"{prediction.location}: the gold item ({item.location}) has {gold_is}: "
+                f"{script} stops here (IndexError); lexsub scores it 0"
             )
         if len(key.split("__")) != 2:
             notes.append(
-                f"{prediction.location}: '__' in the sentence or word: tsar_eval.py stops "
+                f"{prediction.location}: '__' in the sentence or word: {script} stops "
                 "here (ValueError); lexsub scores the item as any other"
             )
         rows.append(item_row(prediction.labels, item))
     if problems:
         raise FormatError(problems)
-    return TsarScores(corpus_metrics(rows), tuple(rows), tuple(notes))
+    return tuple(rows), tuple(notes)
 
 
 def floored(value: float) -> float:

@@ -77,6 +77,20 @@ class FormatError(ValueError):
         super().__init__(shown + (f"\n… and {rest} more problems" if rest > 0 else ""))
 
 
+class SourceError(FormatError):
+    """A file that cannot be imported, or read within its bounds
+    (:class:`scoring.bounded.BoundError`): one :class:`Problem`, the message
+    ``FILE:LINE: problem`` (for JSON ``FILE:PATH: problem``, for a problem of the whole
+    file ``FILE: problem``). :mod:`scoring.formats.instances` gives it to the importers."""
+
+    def __init__(self, file: str, where: int | str, problem: str) -> None:
+        super().__init__([Problem(file, where, problem)])
+        self.file = file
+        self.where = where
+        self.line = where if isinstance(where, int) else 0
+        self.problem = problem
+
+
 class Problems:
     """The problems a reader finds in a file: the first :data:`SHOWN_PROBLEMS` kept, the
     others counted. ``raise_any()`` raises them as one :class:`FormatError` whose message

@@ -32,16 +32,13 @@ A ``<subst>`` present is checked in both. Every problem is a
 
 from __future__ import annotations
 
-import gzip
-import io
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any
 
-from scoring.files import BoundedReader
+from scoring.bounded import command_bounds, unpacked_chunks
 from scoring.safexml import XmlError, feed_xml
 
 NOT_A_TARGET = "XXX"
@@ -313,20 +310,15 @@ class _Reader:
 
 
 @contextmanager
-def _open(source: str | Path | bytes) -> Iterator[BinaryIO]:
-    """The XML's bytes: ``source`` itself, or a file's, gunzipped when it starts with
-    gzip's magic number."""
+def _chunks(source: str | Path | bytes, name: str) -> Iterator[Iterator[bytes]]:
+    """The XML's bytes a chunk at a time: ``source`` itself, or a file's, gunzipped when it
+    starts with gzip's magic number, within the commands' bounds
+    (:func:`scoring.bounded.command_bounds`)."""
     if isinstance(source, bytes):
-        yield io.BytesIO(source)
+        yield (source[start : start + CHUNK] for start in range(0, len(source), CHUNK))
         return
     with Path(source).open("rb") as raw:
-        magic = raw.read(2)
-        raw.seek(0)
-        if magic != b"\x1f\x8b":
-            yield cast(BinaryIO, BoundedReader(raw, str(source)))
-            return
-        with gzip.GzipFile(fileobj=raw) as unpacked:
-            yield cast(BinaryIO, BoundedReader(cast(BinaryIO, unpacked), str(source), True))
+        yield unpacked_chunks(raw, name, command_bounds().bytes, settings=True)
 
 
 def iter_coinco_sentences(
@@ -338,8 +330,7 @@ def iter_coinco_sentences(
     if name is None:
         name = "<coinco>" if isinstance(source, bytes) else str(source)
     reader = _Reader(name, gold)
-    with _open(source) as stream:
-        chunks = iter(partial(stream.read, CHUNK), b"")
+    with _chunks(source, name) as chunks:
         for _ in feed_xml(reader, chunks, name, False, _HINT):
             yield from reader.done
             reader.done.clear()

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.formats import FormatError, Problem
+from scoring.formats import SourceError as SourceError  # its home; the importers take it here
 from scoring.keys import InvalidKey, check_instance_id, check_lexelt
 
 POS_TAGS = ("n", "v", "a", "r")
@@ -134,19 +134,6 @@ class ImportResult:
     @property
     def n_instances(self) -> int:
         return sum(len(lexelt.instances) for lexelt in self.lexelts)
-
-
-class SourceError(FormatError):
-    """A file that cannot be imported: one :class:`~scoring.formats.Problem`, the message
-    ``FILE:LINE: problem`` (for JSON ``FILE:PATH: problem``, for a problem of the whole
-    file ``FILE: problem``)."""
-
-    def __init__(self, file: str, where: int | str, problem: str) -> None:
-        super().__init__([Problem(file, where, problem)])
-        self.file = file
-        self.where = where
-        self.line = where if isinstance(where, int) else 0
-        self.problem = problem
 
 
 def shown(text: str, limit: int = 40) -> str:

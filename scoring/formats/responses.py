@@ -30,7 +30,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from scoring.files import bounded_lines, not_utf8, parse_json, without_mark
+from scoring.bounded import bounded_lines
+from scoring.files import not_utf8, parse_json, without_mark
 from scoring.formats import FormatError
 from scoring.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
 from scoring.types import ANSWER_KINDS, AnswerKind

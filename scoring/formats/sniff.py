@@ -38,7 +38,7 @@ DESCRIPTIONS: dict[Kind, str] = {
 }
 """How a message names each kind."""
 
-_GOLD_ENTRY = re.compile(r".+ \d+")
+_GOLD_ENTRY = re.compile(r".+ \d+(?:\.\d+)?")  # a count, or a decimal weight (SemDis 2014)
 _KEYED = re.compile(r"^\S+ \S+ (:::?) ")
 
 

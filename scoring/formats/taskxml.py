@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any
 
-from scoring.files import read_bounded
+from scoring.bounded import read_bounded
 from scoring.formats.instances import (
     LIMITS,
     MAX_HEAD,

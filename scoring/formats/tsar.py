@@ -35,14 +35,15 @@ class TsarLine:
         return self.sentence + "__" + self.word
 
 
-def parse_tsar(lines: Sequence[str], name: str = "<tsar>") -> tuple[TsarLine, ...]:
-    """Every line ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (substitutes may be none).
+def parse_tsar(lines: Sequence[str], name: str = "<tsar>", start: int = 1) -> tuple[TsarLine, ...]:
+    """Every line ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (substitutes may be none); the
+    first is line ``start`` of the file (a part of a file read a chunk at a time).
     :class:`scoring.formats.FormatError` names ``FILE:LINE`` for each line without a tab after
     its sentence (``tsar_eval.py`` stops there with an ``IndexError``; a blank line is
     one)."""
     parsed: list[TsarLine] = []
     problems = Problems()  # the first 20 kept, the rest counted
-    for number, text in enumerate(lines, 1):
+    for number, text in enumerate(lines, start):
         fields = text.strip().split("\t")
         location = f"{name}:{number}"
         if len(fields) < 2:

@@ -560,7 +560,7 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
     (
         "organiser.dataset",
         "boss",
-        "dataset",
+        "dataset's home",
         _path(lambda s: f"/organiser/datasets/{s.demo}"),
         "demo",
     ),
@@ -584,6 +584,20 @@ PAGES: list[tuple[str, str, str, Callable[[Study], Visit], str | None]] = [
         "boss",
         "German dataset",
         _path(lambda s: f"/organiser/datasets/{s.german}"),
+        "haus",
+    ),
+    (
+        "organiser.settings",
+        "boss",
+        "settings",
+        _path(lambda s: f"/organiser/datasets/{s.demo}/settings"),
+        "demo",
+    ),
+    (
+        "organiser.settings",
+        "boss",
+        "German dataset's settings",
+        _path(lambda s: f"/organiser/datasets/{s.german}/settings"),
         "haus",
     ),
     (

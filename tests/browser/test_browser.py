@@ -454,16 +454,18 @@ def test_organiser_imports_watches_progress_and_exports(
 
     # the organiser sees the progress per annotator and per word
     org.get_by_role("link", name="Organiser").click()
-    section = org.locator("h2:text-is('small') + p")
-    table = org.locator("h2:text-is('small') + p + .table-scroll table")
-    expect(table.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
-        ["ann", "2 / 3", "67%"]
-    )
-    demo = org.locator("h2:text-is('demo') + p + .table-scroll table")
+    org.get_by_role("link", name="demo", exact=True).click()
+    demo = org.locator("#people")
     expect(demo.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
         ["ann", f"0 / {TOTAL}", "0%", "never"]
     )
-    section.get_by_role("link", name="Progress per word").click()
+    org.get_by_role("link", name="Organiser").click()
+    org.get_by_role("link", name="small", exact=True).click()
+    table = org.locator("#people")
+    expect(table.get_by_role("row").filter(has_text="ann").get_by_role("cell")).to_contain_text(
+        ["ann", "2 / 3", "67%"]
+    )
+    org.get_by_role("link", name="Progress per word").click()
     expect(org.get_by_role("heading", name="Progress: small")).to_be_visible()
     for item, cells in (
         ("bright.a", ["bright.a", "2", "2"]),
@@ -473,7 +475,7 @@ def test_organiser_imports_watches_progress_and_exports(
     org.go_back()
 
     with org.expect_download() as info:
-        section.get_by_role("link", name="Export responses (JSON Lines)").click()
+        org.get_by_role("link", name="Export responses (JSON Lines)").click()
     download = info.value
     assert download.suggested_filename == "small.responses.jsonl"
     text = Path(download.path()).read_text(encoding="utf-8")
@@ -589,7 +591,8 @@ def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> Non
     save_demo_answers(live, {"ann": [("seasons",)], "bob": [("seasons",)]})
     log_in(page, live, "boss")
     page.goto(f"{live.url}/organiser/")
-    page.get_by_role("link", name="Lemma review").first.click()
+    page.get_by_role("link", name="demo", exact=True).click()
+    page.get_by_role("navigation", name="Dataset demo").get_by_role("link", name="Lemmas").click()
     row = page.locator("tr", has_text="seasons").first  # the changes, then every form
     expect(row).to_contain_text("season")
     expect(row).to_contain_text("undecided")
@@ -597,8 +600,8 @@ def test_organiser_reviews_a_lemma_in_the_browser(live: Live, page: Page) -> Non
     row.get_by_role("button", name="Decide").click()
     expect(page.get_by_role("status")).to_contain_text("Decision on 'seasons' stored.")
     expect(page.locator("tr", has_text="seasons").first).to_contain_text("reject → seasons")
+    page.get_by_role("navigation", name="Dataset demo").get_by_role("link", name="Gold").click()
     with page.expect_download() as info:
-        page.goto(f"{live.url}/organiser/")
         page.get_by_role("link", name="Download gold (zip)").first.click()
     archive = zipfile.ZipFile(io.BytesIO(Path(info.value.path()).read_bytes()))
     first_line = archive.read("gold").decode().splitlines()[0]
@@ -616,13 +619,14 @@ def test_organiser_reads_agreement_and_scores_a_system(
     system = f"{first} :: calm\n"
     log_in(page, live, "boss")
     page.goto(f"{live.url}/organiser/")
-    page.get_by_role("link", name="Agreement").first.click()
+    page.get_by_role("link", name="demo", exact=True).click()
+    nav = page.get_by_role("navigation", name="Dataset demo")
+    nav.get_by_role("link", name="Agreement").click()
     expect(page.get_by_role("heading", name="Agreement: demo")).to_be_visible()
     # PA: (1/2 + 1/2) / 2 = 50.00 over the two items of T
     expect(page.locator("tr", has_text="all").first).to_contain_text("50.00")
     expect(page.locator("svg.chart").first).to_be_visible()
-    page.goto(f"{live.url}/organiser/")
-    page.get_by_role("link", name="Score systems").first.click()
+    nav.get_by_role("link", name="Scores").click()
     upload = tmp_path / "mine.best"
     upload.write_text(system, encoding="utf-8")
     page.get_by_label("System files").set_input_files(upload)

@@ -20,20 +20,8 @@ pytest.importorskip(
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import Live
+from tests.browser.prose import PROSE_LIMIT, visible_prose, visible_prose_words
 from tests.browser.test_a11y import PHONE, WIDE, axe_violations, page_width
-
-PROSE_WORDS = """(() => {
-    const skip = 'table, form, details, nav';
-    let words = 0;
-    document.querySelectorAll('main p, main li, main dd').forEach(element => {
-      if (element.closest(skip) || !element.checkVisibility()) { return; }
-      words += element.innerText.split(/\\s+/).filter(Boolean).length;
-    });
-    return words;
-  })()"""
-"""The words of the visible prose of a page: text in p, li and dd outside tables, forms,
-details and nav. A local equivalent of ``visible_prose_words`` (tests/browser/prose.py),
-to switch to it once that is on main."""
 
 SYSTEMS = {
     "alpha.best": "spring.n d1 :: season\nspring.n d2 :: well\ncatch.v d6 :: grab\n",
@@ -132,9 +120,9 @@ def test_six_systems_the_ranking_first_and_the_rest_collapsed(
     expect(rows.nth(1)).to_contain_text("alpha.best")
     assert page.locator("details[open]").count() == 0
     height = page.evaluate("document.documentElement.scrollHeight")
-    words = page.evaluate(PROSE_WORDS)
+    words = visible_prose_words(page)
     print(f"scores page at {viewport['width']} px: {height} px tall, {words} words of prose")
-    assert words <= 120, words
+    assert words <= PROSE_LIMIT, visible_prose(page)
     if viewport is WIDE:
         assert height <= 2400, height
     width, inner = page_width(page)
@@ -185,7 +173,7 @@ def test_the_lemma_review_accepts_all_proposed_and_proposes_irregular_forms(
     expect(irregular).to_have_count(2)
     expect(irregular.nth(1)).to_contain_text("fell")
     expect(irregular.nth(1).locator("td").nth(2)).to_have_text("fall")
-    assert page.evaluate(PROSE_WORDS) <= 120
+    assert visible_prose_words(page) <= PROSE_LIMIT, visible_prose(page)
     expect(page.locator("details.how summary")).to_have_text("How this works")
     assert axe_violations(page) == []
     width, inner = page_width(page)

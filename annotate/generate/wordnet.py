@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from annotate.generate.items import Item
 from scoring.benchmark.wordnet import wordnet_reader
-from scoring.generate.items import Item
 
 Frequency = Callable[[str], float]
 """A word's frequency in a corpus (any scale: only the order counts)."""

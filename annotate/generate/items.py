@@ -11,10 +11,13 @@ first.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
+from scoring.bounded import bounded_lines, read_bounded
+from scoring.files import refuse_wide
 from scoring.formats import FormatError
 from scoring.formats.ranked import RankingLine, Scored, format_ranked
 from scoring.formats.system import SystemLine, format_system
@@ -40,15 +43,27 @@ class Item:
     sentence: str
 
 
+def is_task_xml(data: bytes) -> bool:
+    """Whether a file's bytes are the task's XML (they start with ``<``) rather than a
+    TSAR-2022 / MLSP-2024 file."""
+    return data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<")
+
+
+def input_kind(path: str | os.PathLike[str]) -> str:
+    """``xml`` for the task's XML, ``tsar`` otherwise (what :func:`read_items` reads it as)."""
+    with open(path, "rb") as file:
+        return "xml" if is_task_xml(file.read(4096)) else "tsar"
+
+
 def read_items(path: str | os.PathLike[str]) -> tuple[Item, ...]:
     """The items of the task's XML (a file starting with ``<``) or of a TSAR-2022 /
     MLSP-2024 substitutes file (``SENTENCE<TAB>WORD…``); FormatError naming the file and
     the rule otherwise (an empty file included)."""
     name = os.fspath(path)
-    data = Path(path).read_bytes()
+    data = read_bounded(path)
     if not data.strip():
         raise FormatError([f"{name}: the file is empty (the task's XML or a TSAR file)"])
-    if data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<"):
+    if is_task_xml(data):
         result = parse_lexsub_xml(data, name)
         return tuple(
             Item(lexelt.item, instance.id, lexelt.lemma, lexelt.pos, instance.head, instance.text)
@@ -60,6 +75,61 @@ def read_items(path: str | os.PathLike[str]) -> tuple[Item, ...]:
         Item(line.sentence, line.word, line.word.strip(), None, line.word, line.sentence)
         for line in lines
     )
+
+
+CHUNK = 1024
+"""Lines of a TSAR file read at a time by :func:`iter_items`."""
+
+
+def _tsar_chunks(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]]:
+    """A TSAR file's lines, :data:`CHUNK` at a time, with the number of each chunk's first
+    line (universal newlines, bytes that are not UTF-8 kept: as :func:`read_items`)."""
+    with open(path, "rb") as file:
+        refuse_wide(file.read(4), os.fspath(path))
+    with open(path, encoding="utf-8", errors="surrogateescape", newline=None) as file:
+        start = 1
+        while lines := [line.rstrip("\n") for line in islice(file, CHUNK)]:
+            yield start, lines
+            start += len(lines)
+
+
+def check_limits(path: str | os.PathLike[str]) -> None:
+    """The reading limits of every command (:func:`scoring.bounded.command_bounds`) on a
+    file read a line at a time (:func:`scoring.bounded.bounded_lines`):
+    :class:`~scoring.bounded.BoundError` for a file or a line past them, found while
+    holding at most one line."""
+    name = os.fspath(path)
+    with open(name, "rb") as file:
+        for _ in bounded_lines(file, name):
+            pass
+
+
+def count_items(path: str | os.PathLike[str]) -> int:
+    """How many items :func:`iter_items` yields, every line checked first (the same
+    FormatError as :func:`read_items`); a TSAR file is read a chunk at a time."""
+    if input_kind(path) == "xml":
+        return len(read_items(path))
+    check_limits(path)
+    with open(path, "rb") as file:
+        if not any(block.strip() for block in iter(lambda: file.read(1 << 20), b"")):
+            raise FormatError(
+                [f"{os.fspath(path)}: the file is empty (the task's XML or a TSAR file)"]
+            )
+    return sum(
+        len(parse_tsar(lines, os.fspath(path), start)) for start, lines in _tsar_chunks(path)
+    )
+
+
+def iter_items(path: str | os.PathLike[str]) -> Iterator[Item]:
+    """The items of :func:`read_items`, a TSAR file's read a chunk at a time, so that a run
+    over them holds one chunk, not the file (check the file with :func:`count_items`
+    first: a broken line is found here only when reached)."""
+    if input_kind(path) == "xml":
+        yield from read_items(path)
+        return
+    for start, lines in _tsar_chunks(path):
+        for line in parse_tsar(lines, os.fspath(path), start):
+            yield Item(line.sentence, line.word, line.word.strip(), None, line.word, line.sentence)
 
 
 def format_answers(items: Sequence[Item], answers: Sequence[Sequence[str]], format: str) -> str:
