@@ -16,6 +16,7 @@ import http.client
 import re
 import threading
 import time
+import uuid
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -114,12 +115,22 @@ class Browser:
         self.timeout = timeout
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, form: Mapping[str, str] | None = None) -> Page:
+    def request(
+        self,
+        method: str,
+        path: str,
+        form: Mapping[str, str] | None = None,
+        files: Mapping[str, tuple[str, bytes]] | None = None,
+    ) -> Page:
+        """``form`` sent as a browser sends it; with ``files`` (field: (file name, bytes))
+        as ``multipart/form-data``, the way a form with a file input is sent."""
         headers = {}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         body = None
-        if form is not None:
+        if files is not None:
+            body, headers["Content-Type"] = _multipart(form or {}, files)
+        elif form is not None:
             body = urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         connection = http.client.HTTPConnection(
@@ -149,6 +160,29 @@ class Browser:
                 self.cookies.pop(name, None)
             else:
                 self.cookies[name] = morsel.coded_value
+
+
+def _multipart(
+    form: Mapping[str, str], files: Mapping[str, tuple[str, bytes]]
+) -> tuple[bytes, str]:
+    """The body and content type of a ``multipart/form-data`` request (RFC 7578)."""
+    boundary = f"lexsub-{uuid.uuid4().hex}"
+    parts = []
+    for name, value in form.items():
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'.encode()
+            + value.encode()
+            + b"\r\n"
+        )
+    for name, (filename, data) in files.items():
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; '
+            f'filename="{filename}"\r\nContent-Type: application/octet-stream\r\n\r\n'.encode()
+            + data
+            + b"\r\n"
+        )
+    body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
 
 
 def log_in(browser: Browser, username: str, password: str) -> None:

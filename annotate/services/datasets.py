@@ -284,20 +284,28 @@ def _walk(table: Table, chosen: Any, rows: dict[str, int], unlinked: dict[str, i
     """Delete the rows of ``table`` whose id is in the SELECT ``chosen``, counting them,
     and first what points at them: rows whose foreign key may be empty lose the link
     (set to NULL), the others go too, all the way down the schema. A table added later is
-    covered as soon as its foreign key is declared."""
-    for other, column in _references(table):
+    covered as soon as its foreign key is declared. The counts are the statements' own
+    (their rowcount): a count read before would miss an answer saved just before the
+    delete (a save racing the deletion), and the audit line would say one answer less."""
+    references = _references(table)
+    if references:
+        # Locked before anything under them goes: a row added meanwhile that points at one
+        # of them (an answer saved while the deletion runs) waits for the deletion, then
+        # finds its sentence gone, instead of making the deletion's own DELETE break the
+        # foreign key (PostgreSQL; SQLite writes one transaction at a time, no FOR UPDATE).
+        db.session.execute(select(table.c.id).where(table.c.id.in_(chosen)).with_for_update())
+    for other, column in references:
         where = column.in_(chosen)
         if column.nullable:
-            linked = db.session.scalar(select(func.count()).select_from(other).where(where))
+            done = db.session.execute(update(other).where(where).values({column.name: None}))
+            linked = done.rowcount  # type: ignore[attr-defined]
             if linked:
                 unlinked[other.name] = unlinked.get(other.name, 0) + linked
-                db.session.execute(update(other).where(where).values({column.name: None}))
             continue
         _walk(other, select(other.c.id).where(where), rows, unlinked)
-    count = db.session.scalar(select(func.count()).select_from(table).where(table.c.id.in_(chosen)))
-    if count:
-        rows[table.name] = rows.get(table.name, 0) + count
-        db.session.execute(delete(table).where(table.c.id.in_(chosen)))
+    done = db.session.execute(delete(table).where(table.c.id.in_(chosen)))
+    if done.rowcount:  # type: ignore[attr-defined]
+        rows[table.name] = rows.get(table.name, 0) + done.rowcount  # type: ignore[attr-defined]
 
 
 def _still_used(user_id: int) -> bool:

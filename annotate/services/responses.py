@@ -82,6 +82,13 @@ GONE = (
     "there is nothing left to save your answer to. Your earlier answers went with it."
 )
 
+NOT_THERE = (
+    "There is no such sentence to save your answer to (nothing was saved): its dataset "
+    "may have been deleted by an organiser, or the sentence is not one of yours."
+)
+"""A save sent to a sentence that is not there (its dataset deleted before the save
+arrived) or not the annotator's: said on the 404 page instead of "No such page"."""
+
 
 def save_answer(user: User, instance_id: int, answer: Answer, attempts: int = 20) -> Saved:
     """Store ``answer`` as the annotator's current answer to the sentence and append it

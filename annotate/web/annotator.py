@@ -34,7 +34,13 @@ from annotate.services.crowd import closed_study, public_name
 from annotate.services.finishing import finish
 from annotate.services.itempage import DatasetName, ItemPage, read
 from annotate.services.participants import record_view
-from annotate.services.responses import SentenceGone, answered_ids, resume, save_answer
+from annotate.services.responses import (
+    NOT_THERE,
+    SentenceGone,
+    answered_ids,
+    resume,
+    save_answer,
+)
 from annotate.services.rules import ServiceError
 from annotate.services.study import (
     StudyFull,
@@ -311,6 +317,8 @@ def item(instance_id: int) -> str | Response | tuple[Response, int] | tuple[str,
             # a participant's sentence that is not theirs (their batch was released, or
             # another study's): their own study's start says what is next
             return redirect(url_for("annotator.dataset_start", dataset_id=study))
+        if posted and not wants_json():  # a save: say why there is nothing to save to
+            return render_template("error.html", code=404, message=NOT_THERE), 404
         abort(404)  # no such sentence, another dataset's, or not one of the annotator's
     addressed, page = found
     use_language(addressed.dataset.language)
