@@ -355,9 +355,6 @@ def compile_options(args: Mapping[str, str]) -> CompileOptions:
 def command_line(dataset: Dataset, options: CompileOptions) -> str:
     """The ``lexsub compile`` command that writes the same files."""
     words = [
-        "flask",
-        "--app",
-        "wsgi",
         "lexsub",
         "compile",
         "--dataset",

@@ -61,6 +61,14 @@ def save_answers(live: Live) -> list[tuple[str, str]]:
         return [(instance.lexelt.item, instance.xml_id) for instance in instances]
 
 
+def db_dataset(live: Live, name: str) -> object:
+    """The dataset called ``name`` (inside the app's context)."""
+    from annotate.extensions import db
+    from annotate.models import Dataset
+
+    return db.session.scalar(select(Dataset).where(Dataset.name == name))
+
+
 def log_in(page: Page, live: Live, username: str) -> None:
     page.goto(f"{live.url}/login")
     page.get_by_label("Username", exact=True).fill(username)
@@ -83,21 +91,26 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
 ) -> None:
     items = save_answers(live)
     (lexelt, first), (_, second), _third = items
+    from annotate.services.pseudonyms import pseudonyms_of
+
+    with live.app.app_context():  # the report pages name annotators by pseudonym
+        ann = pseudonyms_of(db_dataset(live, "demo"))("ann")
+    assert ann.startswith("A")
     log_in(page, live, "boss")
 
     # the answers page, filtered to an annotator, leads to the item and its revisions
     dashboard_link(page, live, "Answers")
     expect(page.get_by_role("heading", name="Answers: demo")).to_be_visible()
-    page.get_by_role("link", name="ann", exact=True).first.click()
-    expect(page.get_by_role("heading", name="Answers of ann: demo")).to_be_visible()
+    page.get_by_role("link", name=ann, exact=True).first.click()
+    expect(page.get_by_role("heading", name=f"Answers of {ann}: demo")).to_be_visible()
     page.get_by_role("link", name=f"{lexelt} {first}", exact=True).click()
     expect(page.get_by_role("heading", name=f"{lexelt} {first} · demo")).to_be_visible()
-    row = page.locator("#answers tr").filter(has=page.get_by_role("link", name="ann", exact=True))
+    row = page.locator("#answers tr").filter(has=page.get_by_role("link", name=ann, exact=True))
     expect(row).to_contain_text('"calm"')
     expect(row.get_by_role("cell").nth(5)).to_have_text("2")  # two saves
     page.get_by_role("link", name="Show every revision").click()
     revisions = page.locator("#revisions tr").filter(
-        has=page.get_by_role("cell", name="ann", exact=True)
+        has=page.get_by_role("cell", name=ann, exact=True)
     )
     expect(revisions).to_have_count(2)
     expect(revisions.nth(0)).to_contain_text('"serene"')
@@ -108,7 +121,7 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
     page.get_by_label("Only the items in T in gold (--only-t)").check()
     page.get_by_role("button", name="Compile").click()
     expect(page.locator("#command")).to_have_text(
-        "flask --app wsgi lexsub compile --dataset demo --out DIR --only-t"
+        "lexsub compile --dataset demo --out DIR --only-t"
     )
     summary = page.locator("#summary")
     expect(
@@ -123,7 +136,7 @@ def test_organiser_finds_an_answer_compiles_and_keeps_a_leaderboard(
     assert result.exit_code == 0, result.output
     with page.expect_download() as gold_file:
         page.get_by_role("link", name="gold", exact=True).click()
-    assert gold_file.value.suggested_filename == "gold"
+    assert gold_file.value.suggested_filename == "demo.gold"
     downloaded = Path(gold_file.value.path()).read_bytes()
     assert downloaded == (tmp_path / "cli" / "gold").read_bytes()
     assert len(downloaded.splitlines()) == 2  # only T
