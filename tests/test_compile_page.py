@@ -62,7 +62,7 @@ def test_page_shows_options_summary_and_command(
     login(client, "boss")
     html = client.get(f"/organiser/datasets/{dataset}/compile").get_data(as_text=True)
     assert "--t-rule" in html and "--only-t" in html and "--no-normalise" in html
-    assert "<code id=\"command\">lexsub compile --dataset small --out DIR</code>" in html
+    assert '<code id="command">lexsub compile --dataset small --out DIR</code>' in html
     assert "<th>In T</th><td>2</td>" in html
     # stand.n.v: tolerated → tolerate applied to the two responses
     assert "1 applied to 2 responses" in html
