@@ -243,3 +243,14 @@ def shown_value(value: object, limit: int = 40) -> str:
     """
     text = repr(value)
     return text[:limit] + ("…" if len(text) > limit else "")
+
+
+def user_cache(*parts: str) -> str:
+    """A folder of the user's cache for lexsub: ``$XDG_CACHE_HOME/lexsub/PARTS``
+    (``~/.cache`` when the variable is unset; ``%LOCALAPPDATA%`` on Windows). One place for
+    the gold cache, the WordNet data and the model replies."""
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        base = os.environ["LOCALAPPDATA"]
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "lexsub", *parts)

@@ -36,6 +36,7 @@ from itertools import islice, repeat
 from operator import is_
 
 from scoring import TYPE_CHECKING
+from scoring.files import user_cache
 from scoring.formats.gold import Gold, ItemGold, read_gold_pair
 
 if TYPE_CHECKING:
@@ -65,8 +66,7 @@ def cache_directory() -> str | None:
     chosen = os.environ.get("LEXSUB_CACHE_DIR")
     if chosen is not None:
         return os.path.join(chosen, "gold") if chosen else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "lexsub", "gold")
+    return user_cache("gold")
 
 
 def code_stamp() -> str:

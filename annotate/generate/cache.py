@@ -20,15 +20,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from scoring.files import user_cache
+
 FILE = "replies.sqlite3"
 
 
 def default_folder() -> Path:
     """The user's cache folder for lexsub's model replies."""
-    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
-        return Path(os.environ["LOCALAPPDATA"]) / "lexsub" / "llm"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "lexsub" / "llm"
+    return Path(user_cache("llm"))
 
 
 def cache_key(parts: Mapping[str, Any]) -> str:

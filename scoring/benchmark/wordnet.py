@@ -41,6 +41,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from scoring.files import user_cache
+
 # lexnames(5WN), WordNet 3.0: the lexicographer files in file-number order (00-44).
 LEXNAMES = (
     "adj.all",
@@ -141,8 +143,7 @@ def source_directory() -> Path | None:
 
 def cache_root() -> Path:
     """``$XDG_CACHE_HOME/lexsub/nltk_data`` (``~/.cache`` when the variable is unset)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "lexsub" / "nltk_data"
+    return Path(user_cache("nltk_data"))
 
 
 def build_nltk_data(source: Path, root: Path) -> Path:

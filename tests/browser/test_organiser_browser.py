@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,6 +20,9 @@ from playwright.sync_api import Page, expect
 from sqlalchemy import select
 
 from tests.browser.conftest import PASSWORD, Live
+
+if TYPE_CHECKING:
+    from annotate.models import Dataset
 
 ANSWERS = {
     "ann": [("calm",), ("quiet", "still"), ("peaceful",)],
@@ -61,12 +65,14 @@ def save_answers(live: Live) -> list[tuple[str, str]]:
         return [(instance.lexelt.item, instance.xml_id) for instance in instances]
 
 
-def db_dataset(live: Live, name: str) -> object:
+def db_dataset(live: Live, name: str) -> Dataset:
     """The dataset called ``name`` (inside the app's context)."""
     from annotate.extensions import db
     from annotate.models import Dataset
 
-    return db.session.scalar(select(Dataset).where(Dataset.name == name))
+    found: Dataset | None = db.session.scalar(select(Dataset).where(Dataset.name == name))
+    assert found is not None, name
+    return found
 
 
 def log_in(page: Page, live: Live, username: str) -> None:
