@@ -18,7 +18,7 @@ import threading
 import time
 import uuid
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from html.parser import HTMLParser
@@ -489,3 +489,24 @@ def percentile(values: list[float], percent: float) -> float:
     ordered = sorted(values)
     rank = max(1, -(-len(ordered) * percent // 100))
     return ordered[int(rank) - 1]
+
+
+def at_once(calls: list[Callable[[], Page]]) -> list[Page | BaseException]:
+    """Run ``calls`` in threads released together (a barrier): each one's page, or the
+    error it raised, in the order of ``calls``."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Page | BaseException] = [RuntimeError("not run")] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            results[index] = calls[index]()
+        except BaseException as error:
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results

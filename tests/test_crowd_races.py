@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,7 +31,7 @@ from annotate.models import Assignment, Dataset, DatasetMember, User
 from annotate.services.study import open_study, set_design, set_study_rules
 from tests import live_server
 from tests.conftest import TEST_CONFIG, database_url
-from tests.live_clients import Browser, Page, client_address
+from tests.live_clients import Browser, Page, at_once, client_address
 from tests.live_server import Server
 
 pytestmark = pytest.mark.database  # these run on SQLite and on PostgreSQL
@@ -87,26 +86,6 @@ def _study(tmp_path: Path, setup: Callable[[Any], None], **env: str) -> Iterator
         yield Study(server, url, token)
 
 
-def _at_once(calls: list[Callable[[], Page]]) -> list[Page | BaseException]:
-    """Run ``calls`` in threads released together; each one's page (or its error)."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Page | BaseException] = [RuntimeError("not run")] * len(calls)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        try:
-            results[index] = calls[index]()
-        except BaseException as error:
-            results[index] = error
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    return results
-
-
 def _statuses(results: list[Page | BaseException]) -> Counter[int | str]:
     return Counter(r.status if isinstance(r, Page) else repr(r) for r in results)
 
@@ -115,14 +94,14 @@ def _get(study: Study, address: str, path: str) -> Callable[[], Page]:
     return lambda: Browser(study.server.port, address).request("GET", path)
 
 
-def test_the_participant_cap_holds_under_arrivals_at_once(tmp_path: Path) -> None:
+def test_the_participant_cap_holds_under_arrivalsat_once(tmp_path: Path) -> None:
     def capped(demo: Any) -> None:
         set_study_rules(demo, 30, 3, "SCREEN-1")
 
     with _study(tmp_path, capped) as study:
         for attempt in range(2):  # two races, 12 arrivals each
             ids = [prolific_id(100 * attempt + i) for i in range(12)]
-            results = _at_once(
+            results = at_once(
                 [
                     _get(study, client_address(12 * attempt + i), study.link(p))
                     for i, p in enumerate(ids)
@@ -151,7 +130,7 @@ def test_one_id_arriving_at_once_gets_one_account_and_one_batch(tmp_path: Path) 
 
     with _study(tmp_path, overlap) as study:
         same = prolific_id(7)
-        results = _at_once([_get(study, client_address(i), study.link(same)) for i in range(8)])
+        results = at_once([_get(study, client_address(i), study.link(same)) for i in range(8)])
         assert _statuses(results) == Counter({302: 8}), (results, study.server.log_tail())
         assert {r.target for r in results if isinstance(r, Page)} == {
             r.target for r in results[:1] if isinstance(r, Page)
@@ -195,7 +174,7 @@ def test_comprehension_answers_sent_at_once_are_counted_one_by_one(tmp_path: Pat
             other = Browser(study.server.port, client_address(0))
             other.cookies = dict(tab.cookies)
             tabs.append(other)
-        results = _at_once(
+        results = at_once(
             [lambda b=b: b.request("POST", start, wrong) for b in tabs]  # type: ignore[misc]
         )
         statuses = _statuses(results)
@@ -229,14 +208,14 @@ def test_made_up_ids_are_refused_and_admissions_are_limited_per_address(
     with _study(tmp_path, lambda demo: None, **env) as study:
         # made-up ids of another shape: refused, nothing made
         forged = ["p1", "x" * 24, prolific_id(1)[:-1], "worker-7"]
-        results = _at_once(
+        results = at_once(
             [_get(study, client_address(i), study.link(p)) for i, p in enumerate(forged)]
         )
         assert _statuses(results) == Counter({400: 4}), results
         # well-formed ids from one address at once: 4 accounts, the rest refused (429)
         address = client_address(50)
         ids = [prolific_id(200 + i) for i in range(10)]
-        results = _at_once([_get(study, address, study.link(p)) for p in ids])
+        results = at_once([_get(study, address, study.link(p)) for p in ids])
         assert _statuses(results) == Counter({302: 4, 429: 6}), (results, study.server.log_tail())
         admitted = [
             p for p, r in zip(ids, results, strict=True) if isinstance(r, Page) and r.status == 302

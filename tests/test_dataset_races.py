@@ -40,6 +40,7 @@ from tests.live_clients import (
     Annotator,
     Browser,
     Page,
+    at_once,
     client_address,
     count_answers,
     create_annotators,
@@ -92,23 +93,8 @@ def _organiser(port: int, index: int) -> Browser:
 
 
 def _at_once(calls: list[Callable[[], Page]]) -> list[Page]:
-    """Run ``calls`` in threads released together; each one's page (an error is raised
-    here, after every thread has ended)."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Page | BaseException] = [RuntimeError("not run")] * len(calls)
-
-    def run(index: int) -> None:
-        barrier.wait()
-        try:
-            results[index] = calls[index]()
-        except BaseException as error:
-            results[index] = error
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
+    """:func:`tests.live_clients.at_once`, an error raised here after every thread ended."""
+    results = at_once(calls)
     errors = [r for r in results if isinstance(r, BaseException)]
     assert not errors, errors
     return [r for r in results if isinstance(r, Page)]
