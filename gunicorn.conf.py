@@ -11,7 +11,7 @@ is an import on the organiser's page: the largest files the 64 MiB upload limit 
 import's bounds admit take at most 38 s on a busy 2-core machine (bench/RESULTS.md, "Import
 bounds"), so the timeout is 300 s, not gunicorn's 30, and no import is ever killed.
 
-Memory: every upload is read within its bounds (:mod:`scoring.bounded`), so no request
+Memory: every upload is read within its bounds (:mod:`scoring.files.bounded`), so no request
 takes a worker past 520 MiB (bench/upload_bounds_bench.py). Python does not give all of
 what a large request held back to the system, so a worker that holds more than
 ``RECYCLE_RSS`` bytes once a request is answered finishes and is replaced by a fresh one

@@ -42,7 +42,7 @@ from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
 from annotate.sources.language import ALIASES
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.exclusions import exclusion_argument
+from scoring.formats.exclusions import exclusion_argument
 from scoring.formats.responses import iter_responses
 from scoring.formats.sniff import file_mixup
 

@@ -1,4 +1,4 @@
-"""Benchmark of the leaderboard: ``python -m scoring.compare`` on 10 systems and a
+"""Benchmark of the leaderboard: ``lexsub compare`` on 10 systems and a
 100,000-item gold, every measure, with intervals and pairwise significance.
 
 What it measures
@@ -91,7 +91,7 @@ def run(paths: list[Path], workers: int) -> tuple[float, float, int]:
     command = [
         sys.executable,
         "-m",
-        "scoring.compare",
+        "scoring.leaderboard.cli",
         *map(str, paths),
         "--significance",
         "--format",

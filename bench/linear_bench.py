@@ -1,4 +1,4 @@
-"""Linear time: the scorer's reading of a malformed line (scoring/lines.py and the
+"""Linear time: the scorer's reading of a malformed line (scoring/formats/lines.py and the
 multiword and gold-entry patterns) and the TSAR/MLSP importer's target search
 (annotate/sources/tsar.py ``find_target``), each timed on inputs of n, 2n and 4n
 characters. A linear parse takes about twice as long on twice the input (ratio ~2); a
@@ -28,8 +28,8 @@ from pathlib import Path
 from annotate.sources.tsar import find_target
 from bench.machine import load_average, machine_facts
 from scoring.formats.gold import compat_entries
-from scoring.lines import PATTERNS, iter_chunks
-from scoring.multiword import MW_LINE
+from scoring.formats.lines import PATTERNS, iter_chunks
+from scoring.measures.multiword.items import MW_LINE
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "data" / "oracle" / "gold" / "main.gold"
@@ -126,7 +126,9 @@ def main() -> None:
         table(reference_cases(), [12_500, 25_000, 50_000], repeat=1)
     print()
     seconds = min(score_one_line(100_000) for _ in range(3))
-    print(f"lexsub score on one 100 KB line (python -m scoring.score, best of 3): {seconds:.2f} s")
+    print(
+        f"lexsub score on one 100 KB line (python -m scoring.score.cli, best of 3): {seconds:.2f} s"
+    )
     print(f"load average: {load_average()}")
 
 

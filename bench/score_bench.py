@@ -381,7 +381,7 @@ def commands(
         OURS_QUIET: [
             python,
             "-m",
-            "scoring.score",
+            "scoring.score.cli",
             str(system),
             str(gold),
             "-t",
@@ -390,11 +390,27 @@ def commands(
         ],
     }
     if cold:
-        found[OURS_COLD] = [python, "-m", "scoring.score", str(system), str(gold), "-t", measure]
+        found[OURS_COLD] = [
+            python,
+            "-m",
+            "scoring.score",
+            str(system),
+            str(gold),
+            "-t",
+            measure,
+        ]
         found[OURS_COLD].append("--no-cache")
     if baseline is not None:
         for tool, tree in ((BEFORE, baseline), (OURS_BARE, REPO)):
-            found[tool] = ["env", f"PYTHONPATH={tree}", python, "-P", "-S", "-m", "scoring.score"]
+            found[tool] = [
+                "env",
+                f"PYTHONPATH={tree}",
+                python,
+                "-P",
+                "-S",
+                "-m",
+                "scoring.score",
+            ]
             found[tool] += [str(system), str(gold), "-t", measure]
     if score_pl is not None:
         found[PERL] = ["perl", score_pl, str(system), str(gold), "-t", measure]
@@ -719,9 +735,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bytecode_cache = not options.no_bytecode_cache
     with output_directory(options.out) as directory:
         env = child_environment(directory, bytecode_cache)
-        warm_up = [options.python, "-c", "import scoring.score"]
+        warm_up = [options.python, "-c", "import scoring.score.cli"]
         if run_once(warm_up, REPO, env)[2] != 0:
-            raise SystemExit(f"score_bench: {options.python} cannot import scoring.score")
+            raise SystemExit(f"score_bench: {options.python} cannot import scoring.score.cli")
         floor_kb = memory_floor(env)
         if not options.no_real:
             log(f"timing the real test set ({options.repeat} runs per command)")
@@ -756,7 +772,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elapsed = time.perf_counter() - started
 
     print(
-        "score_bench: python -m scoring.score"
+        "score_bench: python -m scoring.score.cli"
         + (" vs perl score.pl" if score_pl else " (set SCORE_PL to compare with score.pl)")
     )
     for name, value in machine_facts(options.python, score_pl):

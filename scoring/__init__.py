@@ -5,7 +5,7 @@ Pure logic: nothing here imports Flask or SQLAlchemy.
 ``__version__`` is the installed distribution's version (``pyproject.toml`` is the one
 place it is written); every signature carries it. It is read when first asked for
 (PEP 562), so that a command that prints no signature, such as ``python -m
-scoring.score``, does not pay for ``importlib.metadata`` at start-up.
+scoring.score.cli``, does not pay for ``importlib.metadata`` at start-up.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The project's argument parser (:class:`ArgumentParser`: a usage error is one line
 ``Error: …`` and status 2; ``--version`` prints ``COMMAND VERSION``), and, from
-:mod:`scoring.failures`, how every command line ends a failure: one line ``Error: …`` on
+:mod:`scoring.errors`, how every command line ends a failure: one line ``Error: …`` on
 standard error and exit status 1. Never a traceback: the message names the file (and
 line) and the rule.
 """
@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from scoring.failures import (
+from scoring.errors import (
     ERROR_STATUS,
     FAILURES,
     USAGE_STATUS,

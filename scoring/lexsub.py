@@ -70,10 +70,10 @@ COMMANDS: dict[str, Command] = {
     ),
     "judgements": Command("scoring.judgements.cli", "main", "verdicts of a judgement round", GOLD),
     "score": Command(
-        "scoring.score", "run", "score a system as score.pl does (best, oot, mw)", SCORING
+        "scoring.score.cli", "run", "score a system as score.pl does (best, oot, mw)", SCORING
     ),
     "compare": Command(
-        "scoring.compare", "main", "many systems against one gold in one table", SCORING
+        "scoring.leaderboard.cli", "main", "many systems against one gold in one table", SCORING
     ),
     "benchmark": Command(
         "scoring.benchmark.cli", "main", "score a system on the field's benchmarks", BENCHMARKS

@@ -1,6 +1,6 @@
 """The registry of measures: every figure lexsub
 reports comes from a measure registered here once (:data:`MEASURES`), in the manner of
-sacrebleu's ``Metric`` (:class:`scoring.quotient.Measure`: ``name``, ``family``,
+sacrebleu's ``Metric`` (:class:`scoring.measures.quotient.Measure`: ``name``, ``family``,
 ``kinds``, ``columns``, ``corpus(sums)`` vectorised, ``figure(sums)``).
 
 The registry is a table: it lists the measures each family module of
@@ -9,16 +9,16 @@ The registry is a table: it lists the measures each family module of
 
 - the leaderboard's measures (:data:`LEADERBOARD`, in the order the leaderboard reports
   them), each ``Σ numerator / Σ denominator`` of two columns of one family
-  (:mod:`scoring.measures.official`, :mod:`~scoring.measures.revised`,
-  :mod:`~scoring.measures.ranking`). The drop-in scorer (:mod:`scoring.score`) prints
+  (:mod:`scoring.measures.official.family`, :mod:`~scoring.measures.revised.family`,
+  :mod:`~scoring.measures.ranking.family`). The drop-in scorer (:mod:`scoring.score.cli`) prints
   the official ones, ``best.*`` and ``oot.*``, from the same columns summed in the system
-  file's order (:attr:`scoring.official.OfficialScores.sums`), as score.pl sums them;
-- mw detection and identification (:mod:`scoring.measures.multiword`, ``mw.*``);
-- SWORDS' figures (:mod:`scoring.measures.swords`, ``swords.*``), F-scores of
+  file's order (:attr:`scoring.measures.official.items.OfficialScores.sums`), as score.pl sums them;
+- mw detection and identification (:mod:`scoring.measures.multiword.family`, ``mw.*``);
+- SWORDS' figures (:mod:`scoring.measures.swords.family`, ``swords.*``), F-scores of
   pooled counts and means of items' GAP.
 
 The leaderboard's measures, told apart by the first answer line of a system file
-(:func:`scoring.rows.detect_kind`):
+(:func:`scoring.leaderboard.rows.detect_kind`):
 
 ============  ==========================================================================
 best          best.P/R/mode_P/mode_R (score.pl, McCarthy & Navigli 2007, eq. 1-4), new_best.P/R,
@@ -32,7 +32,7 @@ ranked        the ranking measures: gap, ap, auc, p_at_1, p_at_10, r_at_10
 ``.P`` divides by the items attempted, ``.R`` by all gold items (McCarthy & Navigli 2007, section
 4). The official measures read the guesses score.pl's scan scored (under the gold's rules),
 the others each item's first answer line under the measures' reading
-(:mod:`scoring.rows`). Each family's exact route (Fractions) is the test oracle of its
+(:mod:`scoring.leaderboard.rows`). Each family's exact route (Fractions) is the test oracle of its
 bulk route, for every registered measure (``tests/test_measures.py``).
 
 The figures that are not sums of item columns are listed in :data:`FIGURES`, a table of
@@ -56,12 +56,14 @@ from functools import cache, partial
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from scoring.measures import official, ranking, revised
-from scoring.quotient import Family, Measure, Ratio
+from scoring.measures.official import family as official
+from scoring.measures.quotient import Family, Measure, Ratio
+from scoring.measures.ranking import family as ranking
+from scoring.measures.revised import family as revised
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
-    from scoring.official import OfficialScores
+    from scoring.measures.official.items import OfficialScores
 
 LEADERBOARD_KINDS: frozenset[SystemKind] = frozenset(("best", "oot", "ranked"))
 """The kinds of system file the leaderboard scores (a SWORDS result as ranked)."""
@@ -102,8 +104,8 @@ LEADERBOARD_BY_NAME: dict[str, Ratio] = {measure.name: measure for measure in LE
 
 @cache
 def _measures() -> dict[str, Measure]:
-    from scoring.measures.multiword import MULTIWORD
-    from scoring.measures.swords import SWORDS
+    from scoring.measures.multiword.family import MULTIWORD
+    from scoring.measures.swords.family import SWORDS
 
     return _registry(LEADERBOARD, MULTIWORD, SWORDS)
 

@@ -75,7 +75,7 @@ def scorer_settings(rules: str) -> tuple[tuple[str, object], ...]:
 @dataclass(frozen=True)
 class Settings:
     """What changes a number of the leaderboard, beyond the files: all of it goes into the
-    signatures (:meth:`scoring.quotient.Ratio.signature`)."""
+    signatures (:meth:`scoring.measures.quotient.Ratio.signature`)."""
 
     measures: tuple[str, ...] | None = None  # None: every measure that applies
     by_pos: bool = False

@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 from annotate import create_app
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-# the scorer's cache of gold readings (scoring.gold_cache) in a folder of this run's own,
+# the scorer's cache of gold readings (scoring.score.cache) in a folder of this run's own,
 # for the commands the tests run in this process and in subprocesses alike
 if "LEXSUB_CACHE_DIR" not in os.environ:
     os.environ["LEXSUB_CACHE_DIR"] = tempfile.mkdtemp(prefix="lexsub-test-cache-")

@@ -30,8 +30,8 @@ from annotate.compile import run as compile_run
 from annotate.gold.split import main as split_main
 from scoring.agreement.__main__ import main as agreement_main
 from scoring.benchmark.cli import main as benchmark_main
-from scoring.compare import main as compare_main
-from scoring.score import run as score_run
+from scoring.leaderboard.cli import main as compare_main
+from scoring.score.cli import run as score_run
 from tests.conftest import SHARED
 
 STORED = Path(__file__).resolve().parent / "data" / "fingerprint.json"

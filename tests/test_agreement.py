@@ -29,7 +29,7 @@ from scoring.agreement import (
     nominal_alpha,
     pairwise_agreement,
 )
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.annotators import Item, parse_annotators, read_annotators
 from scoring.types import Answer
 

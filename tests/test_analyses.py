@@ -1,4 +1,5 @@
-"""The analyses of McCarthy & Navigli (2009), section 4 (scoring/analyses.py): hand-computed tiny
+"""The analyses of McCarthy & Navigli (2009), section 4 (scoring/leaderboard/analyses.py):
+hand-computed tiny
 cases in exact fractions, the published upper bounds on the real test gold (45.76, 457.6), and
 the real systems (context2vec on test, BL.out on trial) through every analysis."""
 
@@ -13,7 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.analyses import (
+from scoring.formats.gold import Gold, read_gold
+from scoring.formats.perl import perl_round
+from scoring.formats.system import SystemLine, parse_system_line, read_system
+from scoring.formats.text import read_text
+from scoring.leaderboard.analyses import (
     DuplicateAnalysis,
     Precision,
     WordOverlap,
@@ -28,12 +33,8 @@ from scoring.analyses import (
     type_overlap,
     upper_bounds,
 )
-from scoring.formats.gold import Gold, read_gold
-from scoring.formats.system import SystemLine, parse_system_line, read_system
-from scoring.formats.text import read_text
-from scoring.perl import perl_round
 from scoring.registry import official_figure
-from scoring.scan import score_system
+from scoring.score.scan import score_system
 from scoring.types import Rules
 from tests.conftest import shared_path
 

@@ -28,7 +28,7 @@ from scoring.benchmark.swords import (
     read_result_file,
 )
 from scoring.benchmark.wordnet import wordnet_available
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, parse_ranking
 from scoring.formats.swords import ALL_LABELS, parse_swords, read_swords

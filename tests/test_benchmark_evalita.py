@@ -23,7 +23,7 @@ from scoring.benchmark.evalita import (
     read_llm_gold,
     read_llm_responses,
 )
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 
 DATA = Path(__file__).parent / "data" / "evalita"
 

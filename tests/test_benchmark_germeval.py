@@ -16,7 +16,7 @@ import pytest
 
 from scoring.benchmark.cli import main
 from scoring.benchmark.germeval import RankedLine, gap_figure, parse_ranked
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import GoldEntry, GoldLine, read_gold_lines
 
 DATA = Path(__file__).parent / "data" / "germeval"

@@ -4,7 +4,7 @@ LexSubGen's conventions) and LexSubGen's P@k, R@k and F1@k (k = 1, 3, 10).
 Hand-made items are checked against Melamud's formula worked by hand; the real golds
 against the figures Melamud's ``lst_gap.py`` and LexSubGen's metrics printed on the same
 systems (docs/benchmarks.md, "Reference runs"); and one file gives the same
-GAP through ``scoring.compare``, the library and the benchmark."""
+GAP through ``scoring.leaderboard.cli``, the library and the benchmark."""
 
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ from scoring.benchmark.candidates import (
 )
 from scoring.benchmark.cli import main
 from scoring.benchmark.semeval07 import read_task_gold
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import read_gold, read_gold_as_written
 from scoring.formats.ranked import parse_ranking_line, read_system_ranking
 from scoring.formats.text import read_lines, read_text
-from scoring.ranking import gap
+from scoring.measures.ranking.items import gap
 from tests.benchmark_systems import gold_order_system, pool_shuffled_system, ranked_text
 from tests.conftest import shared_path
 
@@ -334,7 +334,7 @@ def test_hand_made_file_same_gap_by_every_route(tmp_path: Path) -> None:
 
 
 def same_gap_by_every_route(gold: Path, system: Path) -> float:
-    """The mean GAP of ``system`` by the library, ``scoring.compare`` and the benchmark,
+    """The mean GAP of ``system`` by the library, ``scoring.leaderboard.cli`` and the benchmark,
     asserted equal (to 1e-15); every gold line must be in T and have no ``pn``."""
     read = read_gold(read_text(gold), "fixed", str(gold))
     lines = read_lines(system)
@@ -351,7 +351,7 @@ def same_gap_by_every_route(gold: Path, system: Path) -> float:
         [
             sys.executable,
             "-m",
-            "scoring.compare",
+            "scoring.leaderboard.cli",
             str(gold),
             str(system),
             "--measures",

@@ -40,7 +40,7 @@ from scoring.benchmark.wordnet import (
     source_directory,
     wordnet_available,
 )
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.ranked import Scored
 from scoring.formats.swords import ALL_LABELS, parse_swords, read_swords
 from tests import swords_systems

@@ -1,4 +1,4 @@
-"""Bounded reading (:mod:`scoring.bounded`): every upload and import is counted as it is
+"""Bounded reading (:mod:`scoring.files.bounded`): every upload and import is counted as it is
 read and refused at the first bound it crosses, naming the file, the line where reading
 stopped and the bound; nothing is stored then; problems are kept to the first 20 and a
 count. The bounds are passed lower here so that the files stay small (the memory each
@@ -16,14 +16,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-import scoring.bounded
+import scoring.files.bounded
 from annotate.extensions import db
 from annotate.models import JudgementRound, SystemRun, User
 from annotate.services.rules import ServiceError
 from annotate.services.study import parse_user_lines
 from annotate.sources import Limits, SourceError, parse_source
 from scoring.benchmark.swords import read_result
-from scoring.bounded import (
+from scoring.errors import FormatError, Problems
+from scoring.files import bounded_text
+from scoring.files.bounded import (
     BoundError,
     Bounds,
     bounded_bytes,
@@ -31,8 +33,6 @@ from scoring.bounded import (
     check_text,
     unpacked_chunks,
 )
-from scoring.files import bounded_text
-from scoring.formats import FormatError, Problems
 from scoring.judgements.rounds import parse_rows
 from tests.conftest import login, make_user
 
@@ -51,7 +51,7 @@ def refused(source: bytes | io.BytesIO, bounds: Bounds) -> str:
 def test_the_line_past_the_bound_is_named_and_the_rest_is_not_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(scoring.bounded, "CHUNK", 1024)
+    monkeypatch.setattr(scoring.files.bounded, "CHUNK", 1024)
     stream = io.BytesIO(b"a\n" * 100_000)  # 200,000 bytes
     assert refused(stream, Bounds(LOOSE, 600)) == (
         "f:601: more than 600 lines; at most 600 (lines) are read"
@@ -68,7 +68,7 @@ def test_the_line_past_the_bound_is_named_and_the_rest_is_not_read(
 def test_a_long_line_is_named_wherever_the_chunks_cut(
     monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
-    monkeypatch.setattr(scoring.bounded, "CHUNK", chunk)
+    monkeypatch.setattr(scoring.files.bounded, "CHUNK", chunk)
     bounds = Bounds(LOOSE, 100, 10)
     for data, line in [
         (b"short\n" + b"x" * 11 + b"\nafter\n", 2),
@@ -144,7 +144,7 @@ def test_a_tsar_import_stops_at_the_line_past_the_instances(
         lines[:0] + b"A bright day.\tbright\n" * 50, "t_ls.tsv", "tsar", limits=Limits(instances=50)
     )
     assert result.n_instances == 50
-    monkeypatch.setattr(scoring.bounded, "TSAR_FILE", Bounds(1000, 100_000, 1000))
+    monkeypatch.setattr(scoring.files.bounded, "TSAR_FILE", Bounds(1000, 100_000, 1000))
     with pytest.raises(SourceError) as caught:
         parse_source(lines, "t_ls.tsv.gz", "tsar")
     assert str(caught.value) == "t_ls.tsv.gz: holds more than 1,000 bytes (the most read)"
@@ -162,7 +162,7 @@ def test_a_swords_dataset_is_read_whole_only_within_its_bytes(
         }
     ).encode()
     assert parse_source(gzip.compress(dataset), "s.json.gz").n_instances == 1
-    monkeypatch.setattr(scoring.bounded, "SWORDS_BYTES", len(dataset) - 1)
+    monkeypatch.setattr(scoring.files.bounded, "SWORDS_BYTES", len(dataset) - 1)
     with pytest.raises(SourceError) as caught:
         parse_source(gzip.compress(dataset), "s.json.gz")
     assert (
@@ -193,7 +193,7 @@ def test_a_rows_file_gives_20_problems_and_a_count() -> None:
 def test_a_swords_result_past_its_values_is_refused_before_parsing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(scoring.bounded, "RESULT_JSON_VALUES", 10)
+    monkeypatch.setattr(scoring.files.bounded, "RESULT_JSON_VALUES", 10)
     result = json.dumps({"substitutes_lemmatized": True, "substitutes": {"t1": [["a", 1]] * 5}})
     with pytest.raises(BoundError) as caught:
         read_result(result, "r.json")

@@ -15,7 +15,7 @@ from click.testing import Result
 from flask import Flask
 
 from annotate import create_app
-from scoring.score import NOTHING_SCORED, USAGE
+from scoring.score.cli import NOTHING_SCORED, USAGE
 from tests.conftest import SMALL_XML, TEST_CONFIG
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -343,13 +343,13 @@ HOSTILE: dict[str, bytes | None] = {
 
 
 def _score(argv: list[str]) -> int:
-    from scoring.score import run
+    from scoring.score.cli import run
 
     return run(argv, io.BytesIO())
 
 
 def _compare(argv: list[str]) -> int:
-    from scoring.compare import main
+    from scoring.leaderboard.cli import main
 
     return main(argv, io.StringIO())
 
@@ -572,7 +572,7 @@ def test_flask_usage_errors_are_one_line(app: Flask, command: list[str]) -> None
 
 ENTRY_POINTS = [
     "scoring.score",
-    "scoring.compare",
+    "scoring.leaderboard.cli",
     "scoring.agreement",
     "scoring.judgements",
     "scoring.judgements.swords",
@@ -596,7 +596,7 @@ def test_every_entry_point_ends_a_missing_file_with_one_line(module: str, tmp_pa
     missing = str(tmp_path / "missing")
     argv = {
         "scoring.score": [missing, missing, "--fixed"],
-        "scoring.compare": [missing, missing],
+        "scoring.leaderboard.cli": [missing, missing],
         "scoring.judgements.swords": [missing, "--out", str(tmp_path / "out")],
         "scoring.benchmark": ["swords", missing, "--data", missing],
         "scoring.benchmark.convert": ["swords-to-ranked", missing, "--data", missing],
@@ -611,13 +611,17 @@ def test_every_entry_point_ends_a_missing_file_with_one_line(module: str, tmp_pa
 
 def test_every_console_script_is_an_entry_point_here() -> None:
     """The table above covers every console script of pyproject.toml."""
+    import importlib.util
     import tomllib
 
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    modules = {
-        target.split(":")[0].removesuffix(".__main__").removesuffix(".cli")
-        for target in scripts.values()
-    }
+    modules = set()
+    for target in scripts.values():
+        module = target.split(":")[0].removesuffix(".__main__")
+        package = module.removesuffix(".cli")
+        if package != module and importlib.util.find_spec(f"{package}.__main__"):
+            module = package  # run as python -m PACKAGE
+        modules.add(module)
     assert modules <= set(ENTRY_POINTS), modules - set(ENTRY_POINTS)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.bounded import BoundError, bounded_lines, read_bounded
+from scoring.files.bounded import BoundError, bounded_lines, read_bounded
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "data" / "oracle" / "gold" / "main.gold"

@@ -1,5 +1,5 @@
 """The leaderboard: scoring.measures (rows), scoring.leaderboard and its command line
-scoring.compare."""
+scoring.leaderboard.cli."""
 
 from __future__ import annotations
 
@@ -12,14 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring import __version__, compare, significance
+from scoring import __version__, significance
 from scoring.formats.gold import read_gold
 from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard, system_names
+from scoring.leaderboard import cli as compare
+from scoring.leaderboard.rows import detect_kind, score_files
 from scoring.registry import MEASURES, official_figure
-from scoring.report import by_pos
-from scoring.rows import detect_kind, score_files
-from scoring.scan import score_system
+from scoring.score.report import by_pos
+from scoring.score.scan import score_system
 from tests.conftest import shared_path
 
 # happy.a: |H| = 7, maxfreq 3 (glad); bright.a: |H| = 4, maxfreq 2 (smart)

@@ -1,4 +1,4 @@
-"""A SWORDS result on the leaderboard: ``scoring.compare`` scores it as
+"""A SWORDS result on the leaderboard: ``scoring.leaderboard.cli`` scores it as
 its ranked candidates, beside the other systems, with SWORDS' own figures; an exact answer
 gets the same GAP as the same candidates in a ranked file and through the library."""
 
@@ -14,11 +14,11 @@ import pytest
 from scoring.benchmark.convert import gold_to_swords
 from scoring.benchmark.swords import evaluate_swords, parse_result
 from scoring.benchmark.wordnet import wordnet_available
-from scoring.compare import main as compare_main
 from scoring.formats.gold import read_gold, read_gold_as_written
 from scoring.formats.ranked import parse_ranking, rankings_of
 from scoring.formats.swords import ALL_LABELS, parse_swords
-from scoring.ranking import gap
+from scoring.leaderboard.cli import main as compare_main
+from scoring.measures.ranking.items import gap
 from tests.conftest import SMALL_XML
 
 importer = pytest.importorskip("annotate.importer", reason="needs the web extra (defusedxml)")

@@ -1,4 +1,4 @@
-"""The diagnosis' shortcut (scoring.diagnose.fixed_scan): the fixed scan reads only the
+"""The diagnosis' shortcut (scoring.score.diagnose.fixed_scan): the fixed scan reads only the
 dirty lines, and takes every other line's fixed outcome from the compat scan. Whatever
 it classifies as dirty must still be explained: the notes and the fixed figures must be
 those of two full scans."""
@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.diagnose import diagnose, fixed_scan, select_dirty, suspect_lines
 from scoring.formats.gold import read_gold_pair
-from scoring.official import OfficialScores
-from scoring.scan import score_system
+from scoring.measures.official.items import OfficialScores
+from scoring.score.diagnose import diagnose, fixed_scan, select_dirty, suspect_lines
+from scoring.score.scan import score_system
 from scoring.types import Task
 
 GOLD = ["w.n 1 :: glad 3;merry 1;", "w.n 2 :: glad 2;sunny 1;", "w.n 3 :: happy 2;gay 1;"]

@@ -20,7 +20,7 @@ CLI = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LIBRARY = (ROOT / "docs" / "score-howto.md").read_text(encoding="utf-8")
 COMMANDS = (
     "scoring.score",
-    "scoring.compare",
+    "scoring.leaderboard.cli",
     "scoring.agreement",
     "annotate.compile",
     "scoring.benchmark",
@@ -37,7 +37,7 @@ def test_every_command_has_a_reference_section(name: str) -> None:
 
 @pytest.mark.parametrize("module", [m for m in COMMANDS if m != "scoring.score"])
 def test_every_command_answers_help(module: str) -> None:
-    # (scoring.score takes score.pl's arguments, with no --help: tests/test_score_cli.py)
+    # (scoring.score.cli takes score.pl's arguments, with no --help: tests/test_score_cli.py)
     result = subprocess.run(
         [sys.executable, "-m", module, "--help"],
         cwd=ROOT,

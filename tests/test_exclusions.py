@@ -1,4 +1,4 @@
-"""Leaving an annotator out of a compile (:mod:`scoring.exclusions`): hand-computed
+"""Leaving an annotator out of a compile (:mod:`scoring.formats.exclusions`): hand-computed
 gold lines with and without them, the summary's ``excluded``, the signature's
 ``|excluded:N``, the same outputs byte for byte when nobody is left out, the CLI
 compiler's ``--exclude``, and the agreement report's ``--exclude`` (the report of the
@@ -17,7 +17,8 @@ from annotate.compile import run as compile_command
 from annotate.gold import CompileOptions, Response, compile_responses, write_responses
 from annotate.gold.write import annotator_lines, gold_lines, output_texts, summary
 from scoring.agreement.__main__ import main as agreement_command
-from scoring.exclusions import (
+from scoring.formats.annotators import Item, parse_annotators
+from scoring.formats.exclusions import (
     DEFAULT_REASON,
     Excluded,
     Exclusion,
@@ -25,7 +26,6 @@ from scoring.exclusions import (
     merge,
     parse_exclusion,
 )
-from scoring.formats.annotators import Item, parse_annotators
 from tests.test_compiler import answer
 
 PLAIN = CompileOptions(normalise=False, lemmatise=False)

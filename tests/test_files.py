@@ -1,4 +1,4 @@
-"""The file rules every reader and writer shares (scoring/files.py): UTF-8 text with its
+"""The file rules every reader and writer shares (scoring/files/__init__.py): UTF-8 text with its
 byte-order mark dropped, UTF-16/32 named and refused, JSON that refuses too deep nesting
 and over-long numbers at their place, and CSV cells no spreadsheet runs as formulas."""
 
@@ -138,17 +138,17 @@ def test_every_csv_the_project_writes_goes_through_csv_writer() -> None:
         if "csv.writer(" in path.read_text(encoding="utf-8")
         or "csv.DictWriter(" in path.read_text(encoding="utf-8")
     ]
-    assert writers == ["scoring/files.py"]
+    assert writers == ["scoring/files/__init__.py"]
 
 
 def test_a_count_past_a_double_is_nan_under_score_pl_rules_and_refused_under_the_fixed() -> None:
     """score.pl numifies a count of 400 digits as Inf, so its shares are NaN and it prints
     ``NaN``; the fixed rules refuse the count, naming the line and the rule."""
-    from scoring.formats import FormatError
+    from scoring.errors import FormatError
     from scoring.formats.gold import read_gold
-    from scoring.perl import perl_round, perl_str
-    from scoring.report import official_text
-    from scoring.scan import score_system
+    from scoring.formats.perl import perl_round, perl_str
+    from scoring.score.report import official_text
+    from scoring.score.scan import score_system
 
     assert (perl_str(float("nan")), perl_str(float("inf")), perl_round(float("nan"))) == (
         "NaN",

@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from annotate.sources import SourceError
+from scoring.errors import FormatError, Problem
 from scoring.files import TextError, decode_text
-from scoring.formats import FormatError, Problem
+from scoring.files.safexml import XmlError
 from scoring.formats.annotators import Item, format_annotators, parse_annotators
 from scoring.formats.coinco import read_coinco
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold, parse_gold, read_gold
@@ -27,7 +28,6 @@ from scoring.formats.table import format_table, parse_table
 from scoring.formats.taskxml import format_lexsub_xml, parse_lexsub_xml
 from scoring.formats.text import split_lines, universal_lines
 from scoring.formats.tsar import TsarLine, format_tsar, parse_tsar, read_tsar
-from scoring.safexml import XmlError
 from scoring.types import Answer
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import (
     GoldEntry,
     GoldLine,

@@ -1,4 +1,4 @@
-"""The cache of gold readings (:mod:`scoring.gold_cache`): a warm run gives the same
+"""The cache of gold readings (:mod:`scoring.score.cache`): a warm run gives the same
 readings and the same bytes as a cold one, and an entry is never used for another gold,
 another code or a damaged file."""
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from scoring import gold_cache
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
-from scoring.gold_cache import cached_gold_pair, entry_name
-from scoring.score import run
+from scoring.score import cache as gold_cache
+from scoring.score.cache import cached_gold_pair, entry_name
+from scoring.score.cli import run
 
 # capitals, a hyphen, pn, a repeated id, a one-character key, a line out of T, a tie
 GOLD = """\
@@ -163,9 +163,9 @@ def test_another_gold_or_code_is_another_entry(
 ) -> None:
     changed = GOLD.replace("clever 2", "clever 1")
     assert entry_name(GOLD) != entry_name(changed)
-    monkeypatch.setattr(gold_cache, "code_stamp", lambda: "scoring.lines:1:2")
+    monkeypatch.setattr(gold_cache, "code_stamp", lambda: "scoring.formats.lines:1:2")
     with_stamp = entry_name(GOLD)
-    monkeypatch.setattr(gold_cache, "code_stamp", lambda: "scoring.lines:1:3")
+    monkeypatch.setattr(gold_cache, "code_stamp", lambda: "scoring.formats.lines:1:3")
     assert entry_name(GOLD) != with_stamp
     cached_gold_pair(changed, "gold", str(tmp_path))
     assert_same_pair(cached_gold_pair(changed, "gold", str(tmp_path)), read_gold_pair(changed))
@@ -174,10 +174,10 @@ def test_another_gold_or_code_is_another_entry(
 def test_the_code_stamp_names_every_loaded_scoring_module() -> None:
     stamp = gold_cache.code_stamp()
     names = [part.split(":")[0] for part in stamp.split(";")]
-    assert "scoring.formats.gold" in names and "scoring.lines" in names
+    assert "scoring.formats.gold" in names and "scoring.formats.lines" in names
     assert names == sorted(names)
     path = Path(gold_cache.__file__)
-    assert f"scoring.gold_cache:{path.stat().st_size}:{path.stat().st_mtime_ns}" in stamp
+    assert f"scoring.score.cache:{path.stat().st_size}:{path.stat().st_mtime_ns}" in stamp
 
 
 @pytest.mark.parametrize(

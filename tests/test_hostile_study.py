@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 from scoring.agreement.__main__ import main as agreement_main
 from scoring.formats.gold import read_gold
-from scoring.score import run as score_run
+from scoring.score.cli import run as score_run
 from tests.conftest import assign, login, make_user, save
 
 pytestmark = pytest.mark.database

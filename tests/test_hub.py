@@ -411,7 +411,7 @@ def test_judgements_config_where_the_dataset_has_a_round(app: Flask, tmp_path: P
 def test_a_row_that_breaks_the_layout_is_named(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from scoring.formats import FormatError
+    from scoring.errors import FormatError
 
     bad = replace(SMALL, items=(replace(SMALL.items[0], target_end=99),))
     write_hub(bad, tmp_path / "hf")

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from scoring.agreement.alpha import ordinal_alpha
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.judgements import Judgement, candidates, judgement_line, parse_judgements
 from scoring.formats.ranked import Scored
 from scoring.judgements import cli
@@ -35,7 +35,7 @@ from scoring.judgements.models import (
 from scoring.judgements.report import render_text, report
 from scoring.judgements.swords import read_swords_judgements
 from scoring.judgements.verdicts import binary_verdict, verdict, verdicts
-from scoring.ranking import average_precision as ranking_ap
+from scoring.measures.ranking.items import average_precision as ranking_ap
 from tests.conftest import shared_path
 
 # --- the verdict rule ----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.judgements import parse_judgements
 from scoring.judgements.rounds import GoldItem, Sentence, parse_rows, posthoc_round
 from tests.conftest import login, make_user

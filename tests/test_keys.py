@@ -1,4 +1,4 @@
-"""The gold's rules for a lexelt and an instance id (``scoring.keys``), and the importer
+"""The gold's rules for a lexelt and an instance id (``scoring.formats.keys``), and the importer
 holding every format to them: what imports can be compiled."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from annotate.sources import SourceError, parse_source
 from scoring.formats.gold import parse_gold_line, read_gold_as_written
-from scoring.keys import InvalidKey, check_instance_id, check_lexelt
+from scoring.formats.keys import InvalidKey, check_instance_id, check_lexelt
 from tests.test_importer_formats import encoded, swords
 
 

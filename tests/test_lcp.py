@@ -15,7 +15,7 @@ import pytest
 
 from scoring.benchmark.cli import main
 from scoring.benchmark.lcp import METRICS, average_ranks, pearson, score, spearman, text_of
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.lcp import parse_lcp, read_lcp
 from tests.conftest import shared_path
 from tests.tsar_systems import LCP_SYSTEMS, lcp_rows, write_lcp_system

@@ -105,8 +105,8 @@ def test_a_missing_or_unknown_command_is_a_usage_error(argv: tuple[str, ...], me
 @pytest.mark.parametrize(
     ("name", "unwanted"),
     [
-        ("score", ("flask", "sqlalchemy", "annotate", "numpy", "scoring.compare")),
-        ("compile", ("flask", "sqlalchemy", "scoring.compare", "scoring.score")),
+        ("score", ("flask", "sqlalchemy", "annotate", "numpy", "scoring.leaderboard.cli")),
+        ("compile", ("flask", "sqlalchemy", "scoring.leaderboard.cli", "scoring.score.cli")),
     ],
 )
 def test_lexsub_imports_only_the_command_that_runs(name: str, unwanted: tuple[str, ...]) -> None:
@@ -131,8 +131,8 @@ def test_every_console_script_answers_version(script: str) -> None:
 @pytest.mark.parametrize(
     ("module", "name"),
     [
-        ("scoring.score", "lexsub-score"),
-        ("scoring.compare", "lexsub-compare"),
+        ("scoring.score.cli", "lexsub-score"),
+        ("scoring.leaderboard.cli", "lexsub-compare"),
         ("scoring.agreement", "lexsub-agreement"),
         ("annotate.compile", "lexsub-compile"),
         ("scoring.benchmark", "lexsub-benchmark"),

@@ -13,8 +13,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring.formats import gold
-from scoring.lines import LINEAR, PATTERNS, iter_chunks
-from scoring.multiword import MW_LINE
+from scoring.formats.lines import LINEAR, PATTERNS, iter_chunks
+from scoring.measures.multiword.items import MW_LINE
 
 SCORE_PL = {
     "MW_LINE": r"([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$",

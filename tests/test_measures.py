@@ -1,6 +1,7 @@
 """The registry of measures (scoring.registry): every registered measure's float route
 against an exact route in Fractions (the leaderboard's: the item functions of
-scoring.revised and scoring.ranking on exact frequencies, the official credit from the
+scoring.measures.revised.items and scoring.measures.ranking.items on exact frequencies, the
+official credit from the
 gold's counts, on hand-made and real data; mw's and SWORDS': hand-computed values); the
 leaderboard's bulk rows against the same item functions on the float frequencies, bit for
 bit (the rows were computed so item by item before they were computed in bulk), with
@@ -20,31 +21,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import __version__, ranking, revised
+from scoring import __version__
 from scoring.benchmark.swords import target_gold
 from scoring.formats import ranked as ranked_format
 from scoring.formats.gold import Gold, read_gold, read_mwgold_lines
 from scoring.formats.ranked import Scored
 from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
-from scoring.measures.multiword import MultiwordItem
-from scoring.measures.multiword import exact_row as mw_exact_row
-from scoring.measures.official import COLUMNS as OFFICIAL_COLUMNS
-from scoring.measures.swords import COLUMNS, METRICS, row
-from scoring.measures.swords import exact_row as swords_exact_row
-from scoring.multiword import score_multiwords
-from scoring.official import OOT_GUESSES, score_item
-from scoring.quotient import Ratio
-from scoring.registry import (
-    FAMILIES,
-    LEADERBOARD,
-    LEADERBOARD_BY_NAME,
-    LEADERBOARD_KINDS,
-    MEASURES,
-    measure_def,
-    official_figure,
-)
-from scoring.rows import (
+from scoring.leaderboard.rows import (
     Answers,
     GoldItem,
     SystemRows,
@@ -54,7 +38,26 @@ from scoring.rows import (
     score_files,
     system_rows,
 )
-from scoring.scan import score_system
+from scoring.measures.multiword.family import MultiwordItem
+from scoring.measures.multiword.family import exact_row as mw_exact_row
+from scoring.measures.multiword.items import score_multiwords
+from scoring.measures.official.family import COLUMNS as OFFICIAL_COLUMNS
+from scoring.measures.official.items import OOT_GUESSES, score_item
+from scoring.measures.quotient import Ratio
+from scoring.measures.ranking import items as ranking
+from scoring.measures.revised import items as revised
+from scoring.measures.swords.family import COLUMNS, METRICS, row
+from scoring.measures.swords.family import exact_row as swords_exact_row
+from scoring.registry import (
+    FAMILIES,
+    LEADERBOARD,
+    LEADERBOARD_BY_NAME,
+    LEADERBOARD_KINDS,
+    MEASURES,
+    measure_def,
+    official_figure,
+)
+from scoring.score.scan import score_system
 from scoring.terms import fold
 from scoring.types import Rules, SystemKind, Task
 from tests.conftest import shared_path
@@ -163,8 +166,10 @@ def item_route(
     kind: SystemKind, gold_item: GoldItem, answers: Answers, k: float
 ) -> dict[str, float]:
     """Every column of one item by the item functions on the float frequencies the
-    registry reads (:func:`scoring.official.score_item`, :mod:`scoring.revised`,
-    :func:`scoring.ranking.ranking_measures`): the bulk rows must give these floats."""
+    registry reads (:func:`scoring.measures.official.items.score_item`,
+    :mod:`scoring.measures.revised.items`,
+    :func:`scoring.measures.ranking.items.ranking_measures`): the bulk rows must give these
+    floats."""
     row: dict[str, float] = {}
     item = gold_item.item
     freqs = gold_item.frequencies
@@ -663,6 +668,6 @@ def test_every_measure_is_registered_once_and_the_scorer_loads_no_numpy() -> Non
         ValueError, match=r"unknown measure .mw\.detection_P.; measures are: best\.P,"
     ):
         measure_def("mw.detection_P", LEADERBOARD_KINDS)
-    code = "import sys, scoring.score; print(sorted(m for m in sys.modules if 'numpy' in m))"
+    code = "import sys, scoring.score.cli; print(sorted(m for m in sys.modules if 'numpy' in m))"
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert found.stdout == "[]\n"

@@ -19,8 +19,8 @@ from annotate.gold.methods import (
 )
 from annotate.gold.write import annotator_lines
 from scoring.agreement.report import report
-from scoring.exclusions import Excluded, Exclusion
 from scoring.formats.annotators import parse_annotators
+from scoring.formats.exclusions import Excluded, Exclusion
 from tests.test_exclusions import RESPONSES
 
 GOLD_SIGNATURE = "lexsub-compile:1|t:annotators|excluded:1"

@@ -17,7 +17,7 @@ import pytest
 from scoring.benchmark import mlsp
 from scoring.benchmark.cli import main
 from scoring.benchmark.tsar import score as tsar_score
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.lcp import parse_lcp
 from scoring.formats.tsar import parse_tsar, read_tsar
 from tests.conftest import shared_path

@@ -1,5 +1,5 @@
 """One candidate normaliser: a system's exact answer scores the same
-through every route (the library functions, the registry, ``scoring.compare``), whatever
+through every route (the library functions, the registry, ``scoring.leaderboard.cli``), whatever
 the form of the gold key (hyphen, apostrophe, curly apostrophe, case, one letter), and
 the revised and ranking measures read the gold under the fixed rules unless asked."""
 
@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from scoring import __version__, ranking, revised
-from scoring.compare import main as compare_main
+from scoring import __version__
 from scoring.formats import ranked
 from scoring.formats.gold import read_gold, read_readings
 from scoring.formats.ranked import Scored
 from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
+from scoring.leaderboard.cli import main as compare_main
+from scoring.measures.ranking import items as ranking
+from scoring.measures.revised import items as revised
 from scoring.terms import answer_key, gold_key, normalise
 from tests.conftest import shared_path
 
@@ -189,7 +191,7 @@ def test_a_german_gold_scored_fixed_gives_exact_answers_full_credit(tmp_path: Pa
     3/5 and 2/3, precision (0.6 + 0.6667) / 2 = 63.33); -v keeps lexelts and words whole;
     the default run's diagnosis says non-ASCII and points to --fixed, its own figures
     staying score.pl's (0.00: the ASCII patterns cut Gebäude.n to ude.n)."""
-    from scoring.score import run as score_main
+    from scoring.score.cli import run as score_main
 
     (tmp_path / "gold").write_text(GERMAN_GOLD, encoding="utf-8")
     (tmp_path / "s.best").write_text(GERMAN_BEST, encoding="utf-8")
@@ -214,7 +216,7 @@ def test_a_german_gold_scored_fixed_gives_exact_answers_full_credit(tmp_path: Pa
 
 def test_gold_errors_name_the_real_line() -> None:
     """A gold error names the real line: never line 0, nor the first line of the chunk."""
-    from scoring.formats import FormatError
+    from scoring.errors import FormatError
     from scoring.formats.gold import read_gold_pair
 
     text = "a.n 1 :: x 1;y 1;\nb.n 2 :: glad 2;\nc.n 3 :: bad entry;\n"

@@ -11,18 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.formats.gold import read_gold
-from scoring.multiword import score_multiwords
-from scoring.official import (
+from scoring.formats.perl import _finite, perl_round, perl_str
+from scoring.measures.multiword.items import score_multiwords
+from scoring.measures.official.items import (
     OFFICIAL_RATIOS,
     ScorerDied,
     guesses_compat,
     guesses_fixed,
     official_ratio,
 )
-from scoring.perl import _finite, perl_round, perl_str
 from scoring.registry import figure, official_figure
-from scoring.report import official_text
-from scoring.scan import score_system
+from scoring.score.report import official_text
+from scoring.score.scan import score_system
 
 # McCarthy & Navigli (2007), section 4: annotators gave glad merry / glad / cheerful glad / merry /
 # jovial, so H_i is glad 3, merry 2, cheerful 1, jovial 1 (|H_i| = 7); the system says

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.score import run
+from scoring.score.cli import run
 from tests.conftest import SHARED, shared_path
 
 OWN = Path(__file__).resolve().parent / "data" / "oracle"

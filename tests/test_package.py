@@ -175,7 +175,7 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     web = {_name(r) for r in requires if 'extra == "web"' in r}
     # simplemma and spacy-lookups-data: the gold compiler's lemmatisers for other languages;
     # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
-    # (scoring.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
+    # (scoring.files.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
     # resampler's products (scoring.significance); pycountry: a dataset's language, read
     # with the task's XML (annotate.sources.language, gold-to-swords)
     assert plain == {
@@ -204,7 +204,7 @@ def test_the_plain_install_has_no_flask_and_imports_outside_the_checkout(venv: V
             [
                 python,
                 "-c",
-                "import scoring.score, annotate.compile, scoring; "
+                "import scoring.score.cli, annotate.compile, scoring; "
                 "print(scoring.__file__, scoring.__version__)",
             ]
         )

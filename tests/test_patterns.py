@@ -52,7 +52,7 @@ def test_the_scorers_modules_compile_no_pattern_at_import() -> None:
         "def counted(source, flags):\n"
         "    compiled.append(source); return real(source, flags)\n"
         "re._compile = counted\n"
-        "import scoring.score, scoring.gold_cache\n"
+        "import scoring.score.cli, scoring.score.cache\n"
         "print(compiled, file=sys.stderr)"
     )
     done = bare_python(code)

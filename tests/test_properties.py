@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from scoring.formats.gold import read_gold
 from scoring.registry import official_figure
-from scoring.scan import score_system
+from scoring.score.scan import score_system
 
 _CLEAN = [
     "glad",
@@ -171,8 +171,8 @@ def test_the_diff_of_two_scans_finds_every_difference(
     """The diagnosis' diff of the compat and fixed scans: every item outside it scores the
     same under both, and the differences it lists add up to the difference of the totals;
     the gold pair the compiler uses equals reading the gold twice."""
-    from scoring.diagnose import differing
     from scoring.formats.gold import read_gold_pair
+    from scoring.score.diagnose import differing
 
     gold, system = case
     if measure == "oot":
@@ -216,7 +216,7 @@ def test_the_diff_of_two_scans_finds_every_difference(
 @given(st.text(st.sampled_from(list("aB -';\r\té\u2019E\u0301")), max_size=12))
 def test_the_fixed_split_reads_every_answer_guess_by_guess(answer: str) -> None:
     """guesses_fixed's fast path for a plain answer gives what reading each guess does."""
-    from scoring.official import guesses_fixed
+    from scoring.measures.official.items import guesses_fixed
     from scoring.terms import normalise
 
     assert guesses_fixed(answer) == [

@@ -1,4 +1,4 @@
-"""Ranking measures (scoring.ranking): GAP, AP, ROC AUC, P@k and R@k on hand-worked
+"""Ranking measures (scoring.measures.ranking.items): GAP, AP, ROC AUC, P@k and R@k on hand-worked
 examples in exact fractions, the choices a GAP implementation must make (ties, duplicates,
 candidates outside the gold, unranked gold substitutes, undefined items), the ranked-
 candidates file format, and context2vec's real oot output scored as a ranking."""
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import Gold, ItemGold, read_gold
 from scoring.formats.ranked import (
     RankingLine,
@@ -28,7 +28,8 @@ from scoring.formats.ranked import (
 )
 from scoring.formats.system import read_system
 from scoring.formats.text import read_lines
-from scoring.ranking import (
+from scoring.leaderboard.rows import Answers, SystemRows, gold_items, score_files, system_rows
+from scoring.measures.ranking.items import (
     ItemRanking,
     average_precision,
     gap,
@@ -37,7 +38,6 @@ from scoring.ranking import (
     recall_at,
     roc_auc,
 )
-from scoring.rows import Answers, SystemRows, gold_items, score_files, system_rows
 from tests.conftest import shared_path
 
 ItemMeasure = Callable[[Mapping[str, int], Sequence[Scored]], ItemRanking]
@@ -582,7 +582,7 @@ def test_the_documented_example_parses_as_described() -> None:
 
 
 def test_ranking_measures_at_once_equal_the_measures_one_by_one() -> None:
-    from scoring.ranking import ranking_measures
+    from scoring.measures.ranking.items import ranking_measures
 
     gold = {"a": 3, "b": 2, "c": 1, "d b": 1}
     rankings = [

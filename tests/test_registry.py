@@ -20,17 +20,7 @@ import pytest
 from scoring.benchmark.swords import target_gold
 from scoring.formats.gold import read_gold, read_mwgold_lines
 from scoring.formats.ranked import Scored
-from scoring.measures.multiword import COLUMNS as MW_COLUMNS
-from scoring.measures.multiword import MultiwordItem
-from scoring.measures.multiword import exact_row as mw_exact_row
-from scoring.measures.multiword import row as mw_row
-from scoring.measures.swords import COLUMNS as SWORDS_COLUMNS
-from scoring.measures.swords import exact_row as swords_exact_row
-from scoring.measures.swords import row as swords_row
-from scoring.multiword import MultiwordScores, score_multiwords
-from scoring.quotient import Family, Measure
-from scoring.registry import FAMILIES, MEASURES
-from scoring.rows import (
+from scoring.leaderboard.rows import (
     Answers,
     SystemRows,
     detect_kind,
@@ -38,6 +28,16 @@ from scoring.rows import (
     read_answers,
     score_files,
 )
+from scoring.measures.multiword.family import COLUMNS as MW_COLUMNS
+from scoring.measures.multiword.family import MultiwordItem
+from scoring.measures.multiword.family import exact_row as mw_exact_row
+from scoring.measures.multiword.family import row as mw_row
+from scoring.measures.multiword.items import MultiwordScores, score_multiwords
+from scoring.measures.quotient import Family, Measure
+from scoring.measures.swords.family import COLUMNS as SWORDS_COLUMNS
+from scoring.measures.swords.family import exact_row as swords_exact_row
+from scoring.measures.swords.family import row as swords_row
+from scoring.registry import FAMILIES, MEASURES
 from scoring.types import Rules
 from tests import test_measures
 

@@ -151,7 +151,7 @@ def test_every_benchmark_figure_is_registered(tmp_path: Path) -> None:
         assert reported == set(benchmark_figure_names(benchmark)), benchmark
     # coinco is scored by the same code as semeval07; SWORDS' are its registered measures
     assert benchmark_figure_names("coinco") == benchmark_figure_names("semeval07")
-    from scoring.measures.swords import METRICS
+    from scoring.measures.swords.family import METRICS
 
     assert benchmark_figure_names("swords") == list(METRICS)
     assert {figure.kind for figure in BENCHMARK} | {"swords"} == set(BENCHMARKS)

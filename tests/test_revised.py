@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.formats.gold import Gold, ItemGold, read_gold
-from scoring.official import score_item
-from scoring.revised import (
+from scoring.leaderboard.rows import Answers, gold_items, score_files, system_rows
+from scoring.measures.official.items import score_item
+from scoring.measures.revised.items import (
     GoldCounts,
     ItemStats,
     best_1,
@@ -23,7 +24,6 @@ from scoring.revised import (
     weighted_precision,
     weighted_recall,
 )
-from scoring.rows import Answers, gold_items, score_files, system_rows
 
 ItemMeasure = Callable[[GoldCounts, Sequence[str]], ItemStats]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.score import USAGE, parse_arguments, run
+from scoring.score.cli import USAGE, parse_arguments, run
 from tests.bare_python import bare_python
 from tests.conftest import shared_path
 
@@ -219,87 +219,6 @@ def test_counts_past_64_bits_tie_as_doubles(tmp_path: Path) -> None:
     assert out.splitlines()[0] == ("Total MWs in GS = 1, System found 2 of which 1 were genuine")
 
 
-_NOT_AT_START = (
-    "argparse",
-    "csv",
-    "dataclasses",
-    "inspect",
-    "json",
-    "numpy",
-    "pathlib",
-    "scoring.command",
-    "scoring.multiword",
-    "scoring.quotient",
-    "scoring.registry",
-    "scoring.rows",
-    "scoring.measures.multiword",
-    "scoring.measures.swords",
-    "scoring.signature",
-    "scoring.substitute",
-    "typing",
-    "hashlib",
-    "math",
-    "unicodedata",
-    "bisect",
-    "zlib",
-)
-"""Modules a best or oot run of the text output does without (its start-up is most of the
-command's time on the task's own 1,696 items): the mw and SWORDS measures are registered
-when first asked for, the gold reader needs none of the substitute rule, the official
-figures are :data:`scoring.official.OFFICIAL_RATIOS` (no registry, no signature), the
-arguments are score.pl's, read by hand (no ``argparse``), its records are no
-dataclasses (``dataclasses`` imports ``inspect``, ``ast``, ``dis``) but
-:class:`scoring.records.Record`, its typing names are imported for mypy only
-(:data:`scoring.TYPE_CHECKING`: no ``typing``), and the cache of gold readings digests
-with ``_blake2`` (``hashlib`` loads OpenSSL); ``math``, ``unicodedata`` and ``bisect``
-(extension modules, each a shared library to load) wait for text past ASCII or a
-diagnosis that lists lines by search, and ``zlib`` for a gzip file (a failure is caught
-by :func:`scoring.failures.failures`, which names ``zlib.error`` once it is loaded)."""
-
-
-@pytest.mark.parametrize("options", [["-t", "best"], ["-t", "oot"], ["--fixed", "--by-pos"]])
-def test_a_text_run_loads_only_what_it_needs(files: tuple[Path, Path], options: list[str]) -> None:
-    system, gold = files
-    if "oot" in options:
-        oot = system.with_suffix(".oot")
-        oot.write_text(system.read_text().replace(" :: ", " ::: "))
-        system = oot
-    code = (
-        "import sys, scoring.score as s; status = s.run(sys.argv[1:]); "
-        f"print(status, sorted(set(sys.modules) & set({_NOT_AT_START!r})), file=sys.stderr)"
-    )
-    done = bare_python(code, str(system), str(gold), *options)
-    assert done.stderr.splitlines()[-1] == "0 []"
-    assert done.stdout.startswith("Total = 3, attempted = ")
-
-
-def test_the_program_runs_without_a_collection_of_garbage(
-    files: tuple[Path, Path], tmp_path: Path
-) -> None:
-    """Run as ``python -m scoring.score``, the scorer turns the cyclic collector off before
-    its imports (tens of thousands of objects, no garbage): no collection runs from the
-    module's first line to the process's exit (gc.callbacks would see one). The modules'
-    bytecode is cached by a first run, as a user's Python caches it: compiling the
-    module's own source, before its first line runs, may collect."""
-    system, gold = files
-    code = (
-        "import gc, os, runpy, sys\n"
-        "seen = []\n"
-        "gc.callbacks.append(lambda phase, info: seen.append(phase))\n"
-        "exit = os._exit\n"
-        "os._exit = lambda code: (print('collections', len(seen), file=sys.stderr), exit(code))\n"
-        "import scoring\n"  # the package, which runpy imports before it runs the module
-        "seen.clear()\n"
-        "sys.argv = ['scoring.score', *sys.argv[1:]]\n"
-        "runpy.run_module('scoring.score', run_name='__main__', alter_sys=True)\n"
-    )
-    bytecode = tmp_path / "pycache"
-    bare_python(code, str(system), str(gold), "--no-cache", bytecode=bytecode)
-    done = bare_python(code, str(system), str(gold), "--no-cache", bytecode=bytecode)
-    assert done.stderr.splitlines()[-1] == "collections 0"
-    assert done.stdout.startswith("Total = 3, attempted = ")
-
-
 @pytest.mark.parametrize(
     ("options", "status"),
     [(["-t", "best", "-v"], 0), (["-t", "oot", "-v"], 0), (["-t", "bad"], 2), (["--fixed"], 1)],
@@ -345,7 +264,7 @@ def test_main_in_a_process_with_streams_of_its_own_raises_system_exit(
     gets SystemExit and goes on: only a process of its own is ended at once."""
     import contextlib
 
-    from scoring.score import main
+    from scoring.score.cli import main
 
     system, gold = files
     printed = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
@@ -358,18 +277,18 @@ def test_main_in_a_process_with_streams_of_its_own_raises_system_exit(
 
 
 def test_a_corrupt_gzip_file_is_a_failure_with_or_without_zlib_loaded() -> None:
-    """:func:`scoring.failures.failures` is what a file's reading raises; ``zlib.error``
+    """:func:`scoring.errors.failures` is what a file's reading raises; ``zlib.error``
     is among them once ``zlib`` is loaded (before that nothing can raise it), and
     ``FAILURES``, for the commands that import it by name, always has it."""
     code = (
-        "import sys, scoring.failures as f\n"
+        "import sys, scoring.errors as f\n"
         "print(sorted(e.__name__ for e in f.failures()), 'zlib' in sys.modules)\n"
         "import gzip, zlib\n"
         "try:\n"
         "    gzip.decompress(gzip.compress(b'x' * 100)[:-12] + b'corrupt!')\n"
         "except f.failures() as error:\n"
         "    print(sorted(e.__name__ for e in f.failures()), f.describe(error)[:24])\n"
-        "from scoring.failures import FAILURES\n"
+        "from scoring.errors import FAILURES\n"
         "print(zlib.error in FAILURES)\n"
     )
     done = bare_python(code, check=True)

@@ -1,12 +1,14 @@
 """The fast paths of the scorer give what the reference paths give, bit for bit.
 
-- the chunked scan (:mod:`scoring.scan`, what :func:`scoring.official.score_system` runs on
-  a whole file) against the line-by-line scan (:func:`scoring.official.score_lines`, which
+- the chunked scan (:mod:`scoring.score.scan`, what
+:func:`scoring.measures.official.items.score_system` runs on
+  a whole file) against the line-by-line scan (:func:`scoring.measures.official.items.score_lines`,
+  which
   follows score.pl line for line): every figure, every per-item row, the trace, the log;
 - the chunked gold reader (:meth:`scoring.formats.gold._Reader.add_chunk`) against reading the
   lines one at a time (:meth:`scoring.formats.gold._Reader.add`);
 - the answers a chunk's pre-pass calls plain or hyphenated
-  (:func:`scoring.lines.answer_kinds`) against both rule sets' own split of them.
+  (:func:`scoring.formats.lines.answer_kinds`) against both rule sets' own split of them.
 
 The inputs are hostile on purpose: repeated and unknown ids, empty answers (score.pl
 scores them with the previous line's guesses), empty guesses, hyphens, apostrophes,
@@ -20,9 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import scoring.lines
-from scoring.diagnose import diagnose, fixed_scan, select_dirty
-from scoring.formats import FormatError
+import scoring.formats.lines
+from scoring.errors import FormatError
 from scoring.formats.gold import (
     Gold,
     _compat_rest,
@@ -31,9 +32,16 @@ from scoring.formats.gold import (
     read_gold,
     read_gold_pair,
 )
-from scoring.lines import HYPHENS, OTHER, answer_kinds
-from scoring.official import OfficialScores, ScorerDied, guesses_compat, guesses_fixed, score_lines
-from scoring.scan import score_system
+from scoring.formats.lines import HYPHENS, OTHER, answer_kinds
+from scoring.measures.official.items import (
+    OfficialScores,
+    ScorerDied,
+    guesses_compat,
+    guesses_fixed,
+    score_lines,
+)
+from scoring.score.diagnose import diagnose, fixed_scan, select_dirty
+from scoring.score.scan import score_system
 from scoring.types import Task
 
 _GOLD_SUBS = st.sampled_from(
@@ -157,7 +165,7 @@ def test_an_oot_answer_cut_to_ten_is_held_for_the_next_empty_answer(
     first ten, so its 11th, ``sunny``, is no guess; line 2's empty answer is scored with
     those ten (score.pl's stale @res), and id 2's mode ``sunny`` is not among them. With
     chunks of one line (``chunk`` 1) the held guesses cross a chunk's end."""
-    monkeypatch.setattr(scoring.lines, "CHUNK", chunk)
+    monkeypatch.setattr(scoring.formats.lines, "CHUNK", chunk)
     gold = read_gold(["w.n 1 :: glad 3;merry 1;", "w.n 2 :: sunny 3;glad 1;"], "compat")
     text = "w.n 1 ::: glad;glad;" + "x;" * 8 + "sunny\nw.n 2 ::: \n"
     scores = score_system("oot", gold, text, "sys", keep_items=True, trace=True)

@@ -22,7 +22,7 @@ from scoring.agreement.swords import (
     label_counts,
     swords_agreement,
 )
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.swords import Swords, parse_swords, read_swords
 from tests.conftest import shared_path
 

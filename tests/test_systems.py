@@ -1,6 +1,6 @@
 """The stored leaderboard: system files kept with the dataset, ranked by
 a chosen measure, with coverage, warnings, score.pl's diagnosis, re-scoring and deletion;
-the same figures as ``python -m scoring.compare`` and ``python -m scoring.score``."""
+the same figures as ``lexsub compare`` and ``python -m scoring.score``."""
 
 from __future__ import annotations
 
@@ -111,16 +111,16 @@ def test_service_stores_what_the_issue_lists(answered: Flask, dataset: int) -> N
 def test_same_figures_as_compare_and_diagnosis_as_score(
     answered: Flask, dataset: int, tmp_path: Path
 ) -> None:
-    """The stored figures are scoring.compare's, score.pl's text and the diagnosis are
-    scoring.score's, on the files the command compiles."""
+    """The stored figures are scoring.leaderboard.cli's, score.pl's text and the diagnosis are
+    scoring.score.cli's, on the files the command compiles."""
     import json
 
     from annotate.extensions import db
     from annotate.models import Dataset
     from annotate.services.goldfiles import compile_dataset
     from annotate.services.systems import store_system
-    from scoring.compare import main as compare_main
-    from scoring.score import run
+    from scoring.leaderboard.cli import main as compare_main
+    from scoring.score.cli import run
 
     system = b"bright.a 1 :: clever ;x\nstand.n.v 3 :: bear\n"  # a trailing space
     runner = answered.test_cli_runner()
@@ -275,7 +275,7 @@ def test_a_swords_result_is_scored_on_the_page(
     from annotate.services.goldfiles import compile_dataset
     from annotate.services.systems import scoring_gold, store_system, swords_data
     from scoring.benchmark.swords import evaluate_swords, parse_result
-    from scoring.measures.swords import METRICS
+    from scoring.measures.swords.family import METRICS
 
     with answered.app_context():
         data = db.get_or_404(Dataset, dataset)

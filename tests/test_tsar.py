@@ -25,7 +25,7 @@ from scoring.benchmark.tsar import (
     score,
     text_of,
 )
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.tsar import parse_tsar, read_tsar
 from scoring.lexsub import main as lexsub_main
 from tests.conftest import shared_path

@@ -50,7 +50,7 @@ from annotate.services.study import assign, create_users, parse_user_lines, unas
 from annotate.sources import FORMATS, SourceError, parse_source, read_limited
 from annotate.sources.language import iso639_1, language_name
 from scoring.command import FAILURES, describe, one_line, version_line
-from scoring.exclusions import Exclusion, parse_exclusion
+from scoring.formats.exclusions import Exclusion, parse_exclusion
 
 
 class OneLineUsageError(click.UsageError):

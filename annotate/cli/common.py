@@ -10,8 +10,8 @@ import click
 from annotate.models import Dataset
 from annotate.services.rounds import dataset_named
 from annotate.services.rules import ServiceError
+from scoring.errors import FormatError
 from scoring.files import read_text
-from scoring.formats import FormatError
 
 DATABASE_OPTION = "--database-url"
 DATABASE_HELP = (

@@ -23,7 +23,7 @@ from annotate.services.rounds import (
     users_named,
 )
 from annotate.services.rules import ServiceError
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.judgements import judgement_line
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
-from scoring.bounded import bounded_lines, read_bounded
+from scoring.errors import FormatError
 from scoring.files import refuse_wide
-from scoring.formats import FormatError
+from scoring.files.bounded import bounded_lines, read_bounded
 from scoring.formats.ranked import RankingLine, Scored, format_ranked
 from scoring.formats.system import SystemLine, format_system
 from scoring.formats.taskxml import parse_lexsub_xml
@@ -94,9 +94,9 @@ def _tsar_chunks(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]
 
 
 def check_limits(path: str | os.PathLike[str]) -> None:
-    """The reading limits of every command (:func:`scoring.bounded.command_bounds`) on a
-    file read a line at a time (:func:`scoring.bounded.bounded_lines`):
-    :class:`~scoring.bounded.BoundError` for a file or a line past them, found while
+    """The reading limits of every command (:func:`scoring.files.bounded.command_bounds`) on a
+    file read a line at a time (:func:`scoring.files.bounded.bounded_lines`):
+    :class:`~scoring.files.bounded.BoundError` for a file or a line past them, found while
     holding at most one line."""
     name = os.fspath(path)
     with open(name, "rb") as file:

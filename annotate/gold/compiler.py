@@ -28,8 +28,8 @@ from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.languages import LanguageRules, lemmatise_in, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.lemmatisers import lemmatiser_for
-from scoring.exclusions import Excluded, Exclusion, merge
-from scoring.formats import FormatError
+from scoring.errors import FormatError
+from scoring.formats.exclusions import Excluded, Exclusion, merge
 from scoring.formats.responses import Response
 from scoring.normalisation import Normalised, normalise_with_reasons
 from scoring.substitute import (
@@ -67,7 +67,7 @@ class CompileOptions:
     counted with case folded (:mod:`annotate.gold.casefold`)."""
     excluded: tuple[Exclusion, ...] = ()
     """Annotators whose responses are skipped, each with a reason
-    (:mod:`scoring.exclusions`)."""
+    (:mod:`scoring.formats.exclusions`)."""
     keep_checks: bool = False
     """Keep a dataset's attention-check items (:mod:`annotate.services.checks`) in the gold
     and the agreement; applied by the database reader

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from scoring.agreement import agreement_row, masi_alpha
-from scoring.formats import FormatError, Problem
+from scoring.errors import FormatError, Problem
 from scoring.formats.annotators import Item, parse_annotators
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.hf import (

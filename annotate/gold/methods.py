@@ -21,7 +21,7 @@ from typing import Literal
 
 from annotate.gold.compiler import CompiledGold
 from scoring.agreement.report import AgreementReport
-from scoring.exclusions import Excluded
+from scoring.formats.exclusions import Excluded
 from scoring.significance import MIN_CLUSTERS
 
 Format = Literal["markdown", "latex"]

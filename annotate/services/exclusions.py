@@ -26,7 +26,7 @@ from annotate.models import AnnotatorExclusion, Dataset, Instance, Response, Use
 from annotate.models import now as utc_now
 from annotate.services.rules import ServiceError, check_storable, check_text
 from annotate.services.study import member_of
-from scoring.exclusions import MAX_REASON, Exclusion, merge
+from scoring.formats.exclusions import MAX_REASON, Exclusion, merge
 
 DEACTIVATED = "deactivated"
 REMOVED = "removed"

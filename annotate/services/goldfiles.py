@@ -42,10 +42,10 @@ from annotate.services.exclusions import exclusions_of
 from annotate.services.pseudonyms import Pseudonyms, pseudonyms_of
 from annotate.services.rules import ServiceError, check_text
 from annotate.services.taskgold import task_files
-from scoring.exclusions import Exclusion, merge
-from scoring.formats import FormatError
+from scoring.errors import FormatError
+from scoring.formats.exclusions import Exclusion, merge
+from scoring.formats.keys import InvalidKey, check_lexelt
 from scoring.formats.responses import Response, parse_response
-from scoring.keys import InvalidKey, check_lexelt
 
 MAX_SURFACE = 255  # LemmaDecision.surface and .lemma
 
@@ -147,7 +147,7 @@ def accept_all(dataset: Dataset, who: str) -> list[str]:
 
 class BrokenDataset(ServiceError):
     """Stored responses the compiler's reader refuses: a lexelt or instance id that an
-    older version imported without the gold's rules (:mod:`scoring.keys`). The pages
+    older version imported without the gold's rules (:mod:`scoring.formats.keys`). The pages
     that compile the dataset show the message (409) instead of failing."""
 
 

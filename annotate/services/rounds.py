@@ -44,7 +44,7 @@ from annotate.services.rules import (
 from scoring.formats.judgements import Judgement
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.rounds import GoldItem, RoundSpec, Sentence, posthoc_round
-from scoring.rows import detect_kind, first_answers
+from scoring.leaderboard.rows import detect_kind, first_answers
 
 LAYOUTS = ("sentence", "candidate")
 """All candidates of a sentence on one screen (the default), or one candidate a screen."""

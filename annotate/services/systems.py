@@ -4,7 +4,7 @@ re-scored on request against the gold as compiled then, ranked and deleted.
 
 Every figure comes from the scoring library as the command lines compute it:
 :func:`scoring.leaderboard.leaderboard` (``lexsub compare``) for the measures,
-:func:`scoring.score.run` (``lexsub score``) for score.pl's output and its
+:func:`scoring.score.cli.run` (``lexsub score``) for score.pl's output and its
 diagnosis. This module only reads and writes the database and calls them.
 """
 
@@ -24,9 +24,9 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services.rules import ServiceError, safe_source, shown
-from scoring.bounded import SYSTEM_FILE, check_text
+from scoring.errors import FormatError
 from scoring.files import decode_text
-from scoring.formats import FormatError
+from scoring.files.bounded import SYSTEM_FILE, check_text
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
 from scoring.formats.instances import Instance as SourceInstance
 from scoring.formats.ranked import parse_ranking, rankings_of
@@ -39,10 +39,10 @@ from scoring.leaderboard import (
     leaderboard,
     swords_as_ranked,
 )
-from scoring.official import ScorerDied
+from scoring.leaderboard.rows import detect_kind, first_answers
+from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
-from scoring.rows import detect_kind, first_answers
-from scoring.score import run as score_command
+from scoring.score.cli import run as score_command
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
 DEFAULT_MEASURE: dict[str, str] = {
@@ -163,7 +163,7 @@ def kind_warnings(file_name: str, text: str, kind: str) -> list[str]:
     if suffix == ".mw":
         found.append(
             "the file name says mw: multiword answers are scored by python -m "
-            f"scoring.score -t mw, not here; its lines were read as a {kind} file"
+            f"scoring.score.cli -t mw, not here; its lines were read as a {kind} file"
         )
     elif suffix in NAMED_KINDS and NAMED_KINDS[suffix] != kind:
         found.append(f"the file name says {NAMED_KINDS[suffix]} but its lines are a {kind} file")

@@ -17,7 +17,7 @@ from annotate.services.rules import ServiceError
 from annotate.sources.language import language_name
 from scoring.agreement.ratings import RatingAgreement, rating_agreement
 from scoring.benchmark import lcp, tsar
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.lcp import parse_lcp
 from scoring.formats.text import universal_lines
 from scoring.formats.tsar import parse_tsar

@@ -44,6 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from scoring.files.safexml import XmlError
 from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
 from scoring.formats.instances import (
     LIMITS,
@@ -54,8 +55,7 @@ from scoring.formats.instances import (
     SourceError,
     group_lexelts,
 )
-from scoring.keys import joined
-from scoring.safexml import XmlError
+from scoring.formats.keys import joined
 
 POS_FAMILIES = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
 """The first two letters of a Penn tag → the task's PoS."""

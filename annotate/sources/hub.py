@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from annotate.sources.read import detect_format, gunzip, parse_source
-from scoring.formats import FormatError, Problem
+from scoring.errors import FormatError, Problem
 from scoring.formats.coinco import read_coinco
 from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, item_of
 from scoring.formats.swords import ALL_LABELS, parse_swords

@@ -28,8 +28,7 @@ from annotate.sources.language import iso639_1
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.tsar import parse_tsar_source
-from scoring import bounded
-from scoring.files import wide_codec
+from scoring.files import bounded, wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
 from scoring.formats.table import parse_table
@@ -47,8 +46,8 @@ _ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
 def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
     """``data`` in chunks, unpacked as they are read if it is gzip
-    (:func:`scoring.bounded.unpacked_chunks`, the one reader of every upload); a
-    :class:`~scoring.bounded.BoundError` (a SourceError) for a broken gzip file, or as soon
+    (:func:`scoring.files.bounded.unpacked_chunks`, the one reader of every upload); a
+    :class:`~scoring.files.bounded.BoundError` (a SourceError) for a broken gzip file, or as soon
     as the bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
     return bounded.unpacked_chunks(data, name, MAX_UNCOMPRESSED if limit is None else limit)
 
@@ -163,7 +162,7 @@ def parse_source(
 
 
 def tsar_bounds(limits: Limits) -> bounded.Bounds:
-    """The bounds of a TSAR or MLSP file (:data:`scoring.bounded.TSAR_FILE`): one instance a
+    """The bounds of a TSAR or MLSP file (:data:`scoring.files.bounded.TSAR_FILE`): one instance a
     line, so at most ``limits.instances`` lines, and at most ``limits.unpacked`` bytes."""
     most = bounded.TSAR_FILE
     return most._replace(bytes=min(most.bytes, limits.unpacked), lines=limits.instances)
@@ -192,7 +191,7 @@ def read_source(
 
 def read_limited(path: str | os.PathLike[str], limits: Limits = LIMITS) -> bytes:
     """The bytes of the file at ``path`` as they are (:func:`parse_source` gunzips them),
-    read a chunk at a time: :class:`~scoring.bounded.BoundError` (a SourceError) as soon as
+    read a chunk at a time: :class:`~scoring.files.bounded.BoundError` (a SourceError) as soon as
     they pass ``limits.unpacked`` (it could not be imported, and reading it would fill the
     memory; ``/dev/zero`` included). OSError when it cannot be read."""
     with open(path, "rb") as file:

@@ -29,11 +29,11 @@ import json
 import re
 from typing import Any
 
-from scoring.bounded import check_json_values
-from scoring.formats import FormatError
+from scoring.errors import FormatError
+from scoring.files.bounded import check_json_values
 from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
+from scoring.formats.keys import joined
 from scoring.formats.swords import SwordsTarget, json_path, parse_swords
-from scoring.keys import joined
 
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 """Universal PoS tag → the task's PoS."""
@@ -102,7 +102,7 @@ def parse_swords_dataset(
 
 def check_json_size(data: bytes, name: str, most: int) -> None:
     """SourceError when the JSON ``data`` may hold more than ``most`` values
-    (:func:`scoring.bounded.check_json_values`, the one count of every JSON upload)."""
+    (:func:`scoring.files.bounded.check_json_values`, the one count of every JSON upload)."""
     check_json_values(data, name, most)
 
 

@@ -24,7 +24,7 @@ import re
 from difflib import SequenceMatcher
 
 from annotate.sources.language import declared_language
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.instances import (
     LIMITS,
     ImportResult,

@@ -65,8 +65,8 @@ from annotate.services.rules import MAX_DATASET_NAME, ServiceError
 from annotate.web.access import judge_required, organiser_required
 from annotate.web.charts import Bar, bar_chart, verdict_colours
 from annotate.web.uploads import uploaded_text
-from scoring.bounded import GOLD_FILE, ROWS_FILE, SYSTEM_FILE, Bounds
-from scoring.formats import FormatError
+from scoring.errors import FormatError
+from scoring.files.bounded import GOLD_FILE, ROWS_FILE, SYSTEM_FILE, Bounds
 from scoring.formats.judgements import format_judgements
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS

@@ -49,7 +49,7 @@ from annotate.services.study import (
 )
 from annotate.web.access import organiser_required
 from annotate.web.uploads import upload_name, uploaded_text
-from scoring.bounded import ACCOUNTS_FILE
+from scoring.files.bounded import ACCOUNTS_FILE
 
 bp = Blueprint("members", __name__, url_prefix="/organiser")
 MAX_GUIDELINES = 20000

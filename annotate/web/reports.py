@@ -45,8 +45,8 @@ from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
 from annotate.web.uploads import uploaded_bytes
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
-from scoring.bounded import SYSTEM_FILE
-from scoring.official import ScorerDied
+from scoring.files.bounded import SYSTEM_FILE
+from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
 
 bp = Blueprint("reports", __name__, url_prefix="/organiser")

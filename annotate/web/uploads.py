@@ -1,5 +1,5 @@
 """The bytes and text of an uploaded file, read within its bounds
-(:mod:`scoring.bounded`: counted as they are read, refused at the first bound crossed) and
+(:mod:`scoring.files.bounded`: counted as they are read, refused at the first bound crossed) and
 under the rule every file reader follows (:func:`scoring.files.decode_text`: UTF-8, a
 byte-order mark dropped, UTF-16 refused)."""
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 from werkzeug.datastructures import FileStorage
 
 from annotate.services.rules import ServiceError
-from scoring.bounded import Bounds, bounded_bytes
+from scoring.errors import FormatError
 from scoring.files import bounded_text
-from scoring.formats import FormatError
+from scoring.files.bounded import Bounds, bounded_bytes
 
 
 def upload_name(upload: FileStorage, default: str = "the file") -> str:

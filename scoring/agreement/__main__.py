@@ -15,7 +15,7 @@ JSON and CSV give fractions; text gives percentages. ``--help`` lists the regist
 agreement measures (:data:`scoring.registry.AGREEMENT`): the report's, then the
 library's for labels, judgements and ratings. ``--exclude`` leaves an annotator's
 responses out of every figure, as the compiler's ``--exclude`` leaves them out of the
-gold (the same rule, :mod:`scoring.exclusions`): the JSON lists them under ``excluded``
+gold (the same rule, :mod:`scoring.formats.exclusions`): the JSON lists them under ``excluded``
 with the reason and the responses skipped, and the signature ends in ``|excluded:N``; an
 annotator with no response in the file is an error naming them.
 """
@@ -34,8 +34,8 @@ from scoring.command import (
     describe,
     fail,
 )
-from scoring.exclusions import exclusion_argument, leave_out
 from scoring.formats.annotators import read_annotators
+from scoring.formats.exclusions import exclusion_argument, leave_out
 from scoring.formats.sniff import file_mixup
 from scoring.registry import figures_of, listing
 from scoring.render import render_agreement

@@ -44,8 +44,8 @@ from scoring.agreement import (
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
 from scoring.agreement.resampled import alpha_intervals
-from scoring.exclusions import Excluded
 from scoring.formats.annotators import Item
+from scoring.formats.exclusions import Excluded
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
 
@@ -180,7 +180,7 @@ DIFFERENT_SETS = (
 class AgreementReport:
     """The agreement report: a :class:`PosReport` per key of :data:`KEYS`, each annotator's
     agreement, the multiword agreement, leave-one-out rows and the resampling when asked,
-    the annotators left out of the items before (:mod:`scoring.exclusions`) and the
+    the annotators left out of the items before (:mod:`scoring.formats.exclusions`) and the
     signature."""
 
     pos: Mapping[str, PosReport]
@@ -238,7 +238,7 @@ def report(
 ) -> AgreementReport:
     """The report of ``items``: every PoS key, the annotators and the multiwords, and
     leave-one-out rows and bootstrap intervals over lemmas when asked. ``excluded``: the
-    annotators left out of ``items`` before (:func:`scoring.exclusions.leave_out`, or a
+    annotators left out of ``items`` before (:func:`scoring.formats.exclusions.leave_out`, or a
     compile that left them out), listed in the JSON and counted in the signature."""
     table = agreement_table(items)
     pos = {}
@@ -283,7 +283,7 @@ def signature(
     """What fixes the report's numbers, as sacrebleu prints it: PA per item (eq. 1), T as
     items with two or more non-empty answers, the first substitute alphabetically for
     nominal alpha, the resampling when there are intervals, and ``excluded:N`` when N
-    annotators were left out (:mod:`scoring.exclusions`; nothing when none were)."""
+    annotators were left out (:mod:`scoring.formats.exclusions`; nothing when none were)."""
     parts: list[tuple[str, object]] = [
         ("pa", "per_item"),
         ("t", "two+nonempty"),

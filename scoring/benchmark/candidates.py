@@ -3,7 +3,8 @@ benchmarks, scored as the field's code scores them.
 
 - **Candidate ranking** (Erk & Padó 2010; Thater, Fürstenau & Pinkal 2010; Melamud, Levy &
   Dagan 2015): a system ranks the candidates pooled from the gold of every instance of
-  the target; GAP against the gold weights (:func:`scoring.ranking.ordered_gap`, Kishida's
+  the target; GAP against the gold weights (:func:`scoring.measures.ranking.items.ordered_gap`,
+  Kishida's
   formula), averaged over the items whose gold is not empty. Two conventions:
   ``melamud`` (``orenmel/lexsub``, ``jcs/evaluation/lst/lst_gap.py`` and
   ``GeneralizedAveragePrecision.calc``) and ``lexsubgen`` (``Samsung/LexSubGen``,
@@ -25,7 +26,7 @@ figures) strings are compared exactly as the chosen codebase compares them. Unde
 ``--matching fixed`` a candidate meets a gold key through the one normaliser
 (:func:`scoring.terms.answer_key`, whose form :func:`scoring.terms.gold_key` gives the
 keys): keys that coincide are summed and a candidate is kept once, at its first place,
-as in :mod:`scoring.ranking`.
+as in :mod:`scoring.measures.ranking.items`.
 """
 
 from __future__ import annotations
@@ -39,12 +40,12 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from scoring.benchmark.cli import Report
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.ranked import Scored, as_ranking, parse_ranking
 from scoring.formats.system import read_system
 from scoring.formats.text import read_lines, read_text
-from scoring.ranking import normalised, ordered_gap, rank_order
-from scoring.rows import detect_kind
+from scoring.leaderboard.rows import detect_kind
+from scoring.measures.ranking.items import normalised, ordered_gap, rank_order
 from scoring.signature import signature
 from scoring.terms import gold_key
 from scoring.types import Count
@@ -170,7 +171,8 @@ def gold_view(item: BenchmarkItem, convention: Convention, options: Options) -> 
 
 
 def ranked(candidates: Sequence[Scored], matching: Matching) -> list[str]:
-    """The candidates best first. ``fixed``: :func:`scoring.ranking.rank_order` on the
+    """The candidates best first. ``fixed``: :func:`scoring.measures.ranking.items.rank_order` on
+    the
     normalised candidates (each once, at its first place); ``raw``: a stable sort by score
     (ties in the order given, as Python's ``sorted(..., reverse=True)`` in both
     codebases), every occurrence kept."""

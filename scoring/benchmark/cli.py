@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, TextIO, cast
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.registry import benchmark_figures, listing
 from scoring.signature import with_provenance
 
@@ -107,7 +107,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def refuse_empty(path: str) -> None:
-    """:class:`~scoring.formats.FormatError` when the benchmark data is an empty file (or
+    """:class:`~scoring.errors.FormatError` when the benchmark data is an empty file (or
     only white space): a benchmark scored on no item is no score (some readers would
     report zeros)."""
     try:

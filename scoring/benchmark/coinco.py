@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
 from scoring.benchmark.cli import Report
 from scoring.formats.coinco import CoincoTarget, read_coinco
-from scoring.keys import joined
+from scoring.formats.keys import joined
 from scoring.types import LEXELT
 
 DESCRIPTION = (

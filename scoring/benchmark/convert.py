@@ -55,7 +55,7 @@ from typing import Any, Protocol, TextIO
 from scoring.benchmark.swords import SwordsResult, read_result_file, result_json
 from scoring.benchmark.wordnet import NLTK_POS
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, read_ranking
 from scoring.formats.swords import ALL_LABELS, Swords, SwordsTarget, read_swords

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from scoring.benchmark.cli import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.text import read_lines
 from scoring.signature import signature
 

@@ -15,7 +15,8 @@ against the task's code (docs/benchmarks.md says so):
   score.pl cuts letters outside ASCII (``Gefühl`` is read as ``hl``), which an update for
   German must have changed; ``--rules compat`` gives the 2007 script's reading.
 - GAP is Kishida's (2005) generalised average precision as lexical substitution uses it
-  (Thater et al. 2010): :func:`scoring.ranking.ordered_gap` of the candidates as written
+  (Thater et al. 2010): :func:`scoring.measures.ranking.items.ordered_gap` of the candidates as
+  written
   against the gold counts, the ideal ranking the counts sorted. The corpus figure is the
   mean over the gold items (an item the ranked file lacks scores 0); a ranked line whose
   id is not a gold item is ignored; a candidate given twice is refused, since where the
@@ -31,10 +32,10 @@ from fractions import Fraction
 
 from scoring.benchmark.cli import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.gold import GoldLine, read_gold_lines
 from scoring.formats.text import parse_all, read_lines
-from scoring.ranking import ordered_gap
+from scoring.measures.ranking.items import ordered_gap
 from scoring.signature import signature
 from scoring.types import LEXELT
 
@@ -98,7 +99,7 @@ def parse_ranked(lines: Sequence[str], name: str = "<ranked>") -> tuple[RankedLi
 
 def gap_figure(gold: Sequence[GoldLine], ranked: Sequence[RankedLine]) -> Fraction:
     """Mean GAP over the gold items: Σ GAP_i / |gold items|, an item without a ranked line
-    scoring 0 (Kishida 2005; :func:`scoring.ranking.ordered_gap`).
+    scoring 0 (Kishida 2005; :func:`scoring.measures.ranking.items.ordered_gap`).
 
     >>> from scoring.formats.gold import GoldEntry
     >>> item = GoldLine("Wut.n", "1", (GoldEntry("Zorn", 2), GoldEntry("Ärger", 1)))

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scoring.benchmark.cli import Report
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.lcp import LcpLine, read_lcp
 from scoring.signature import signature
 
@@ -115,7 +115,7 @@ def score(
     prediction_lines: Sequence[LcpLine],
     prediction_name: str = "<predictions>",
 ) -> LcpScores:
-    """Every figure of ``lcp_evaluate.py``; :class:`scoring.formats.FormatError` when the gold is
+    """Every figure of ``lcp_evaluate.py``; :class:`scoring.errors.FormatError` when the gold is
     empty or a gold id has no prediction."""
     gold: dict[str, float] = {}
     for line in gold_lines:

@@ -34,7 +34,7 @@ from typing import Literal, get_args
 
 from scoring.benchmark import lcp, tsar
 from scoring.benchmark.cli import Report
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.lcp import LcpLine, parse_lcp, read_lcp
 from scoring.formats.text import read_universal_lines
 from scoring.formats.tsar import TsarLine, parse_tsar, read_tsar

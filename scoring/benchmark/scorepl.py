@@ -1,5 +1,5 @@
 """best and oot of a benchmark in the SemEval-2007 file format (GermEval 2015, EVALITA 2009)
-through the project's one score.pl implementation (:mod:`scoring.official`).
+through the project's one score.pl implementation (:mod:`scoring.measures.official.items`).
 
 Both files are first read strictly (:func:`scoring.formats.gold.read_gold_lines`,
 :func:`scoring.formats.system.read_system`): a line score.pl would skip or misread is refused with
@@ -21,7 +21,7 @@ from scoring.formats.gold import read_gold, read_gold_lines
 from scoring.formats.system import read_system
 from scoring.formats.text import read_lines
 from scoring.registry import official_figure
-from scoring.scan import score_system
+from scoring.score.scan import score_system
 from scoring.types import Rules
 
 Measure = Literal["best", "oot"]

@@ -49,7 +49,7 @@ def _benchmark_rules() -> Callable[[GoldLineAsWritten], str | None]:
 
 def read_task_gold(lines: Sequence[str], name: str = "<gold>") -> tuple[BenchmarkItem, ...]:
     """Every line ``LEXELT ID :: SUBSTITUTE COUNT;…`` as a :class:`BenchmarkItem`, entries
-    as written. Raises :class:`scoring.formats.FormatError` naming ``FILE:LINE``, the value and
+    as written. Raises :class:`scoring.errors.FormatError` naming ``FILE:LINE``, the value and
     the rule for a malformed line, a count of 0 or a repeated id."""
     return tuple(
         BenchmarkItem(line.lexelt, line.instance, line.written, f"{name}:{line.line}")

@@ -39,7 +39,7 @@ Preprocessing (``preprocess_dataset_for_evaluation``, ``preprocess_result_for_ev
 Metrics (``evaluate``), as percentages, in SWORDS' order: for each of ``lenient_a``,
 ``lenient_c``, ``strict_a``, ``strict_c`` the keys ``f@10``, ``fs@10``, ``p@10``,
 ``r@10``, ``rs@10``; then ``strict_c_p@1``, ``gap``, ``gap_rat``. Each is a registered
-measure, ``swords.NAME`` (:mod:`scoring.measures.swords`: one row of pooled
+measure, ``swords.NAME`` (:mod:`scoring.measures.swords.family`: one row of pooled
 counts and GAP a target, every figure a function of the column sums).
 
 - A substitute's score is its share of TRUE labels (TRUE and TRUE_IMPLICIT among the
@@ -52,7 +52,8 @@ counts and GAP a target, every figure a function of the column sums).
   harmonic means of P with R and with RS. A target the system leaves out counts with an
   empty list; a target with no acceptable (or conceivable) substitute adds to P's
   denominator only.
-- ``gap``: Melamud's GAP (:func:`scoring.ranking.gap`, the same sums in the same order)
+- ``gap``: Melamud's GAP (:func:`scoring.measures.ranking.items.gap`, the same sums in the same
+order)
   with each substitute weighted by its number of TRUE labels, averaged over the targets
   (numpy's mean); ``gap_rat`` the same with the share of TRUE labels. A target whose
   substitutes have no TRUE label scores -1 (Melamud's value when the ideal denominator is
@@ -79,13 +80,13 @@ from typing import Any
 import numpy as np
 
 from scoring.benchmark.cli import Report
+from scoring.errors import FormatError, Problems
 from scoring.files import finite_number, parse_json, shown_value
-from scoring.formats import FormatError, Problems
 from scoring.formats.ranked import Scored
 from scoring.formats.swords import ALL_LABELS, Swords, load_json, read_swords
-from scoring.measures.swords import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
+from scoring.measures.revised.items import Frequencies, Number
+from scoring.measures.swords.family import COLUMNS, METRICS, SETTINGS, K, TargetGold, row
 from scoring.registry import figure
-from scoring.revised import Frequencies, Number
 from scoring.signature import signature
 
 DESCRIPTION = "SWORDS (Lee et al. 2021): lenient/strict P, R, F@10, P@1, GAP, as swords/eval.py"
@@ -143,7 +144,7 @@ def _entry(entry: Any, place: int, where: str) -> Scored | str:
 
 def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
     """A :class:`SwordsResult` from decoded JSON; every problem in one
-    :class:`~scoring.formats.FormatError` as ``NAME: JSON path: problem (rule)``."""
+    :class:`~scoring.errors.FormatError` as ``NAME: JSON path: problem (rule)``."""
     if not isinstance(data, dict) or not isinstance(data.get("substitutes"), dict):
         raise FormatError(
             [
@@ -170,8 +171,8 @@ def parse_result(data: Any, name: str = "<result>") -> SwordsResult:
 
 def read_result(text: str, name: str = "<result>") -> SwordsResult:
     """:func:`parse_result` on the JSON text of a result file; refused before it is
-    parsed when it may hold more than :data:`~scoring.bounded.RESULT_JSON_VALUES` values."""
-    from scoring.bounded import RESULT_JSON_VALUES, check_json_values
+    parsed when it may hold more than :data:`~scoring.files.bounded.RESULT_JSON_VALUES` values."""
+    from scoring.files.bounded import RESULT_JSON_VALUES, check_json_values
 
     check_json_values(
         text,
@@ -337,7 +338,7 @@ def evaluate_swords(
 ) -> SwordsScores:
     """Every figure of SWORDS' ``evaluate(dataset, result)`` (``allow_abstain=False``, with
     preprocessing): each target's row of the SWORDS measures
-    (:func:`scoring.measures.swords.row`), the columns summed over the targets,
+    (:func:`scoring.measures.swords.family.row`), the columns summed over the targets,
     and each figure read through the registry (:data:`scoring.registry.MEASURES`), in
     percent. ``lemmatizer`` defaults to NLTK's WordNet lemmatiser as SWORDS calls it
     (:func:`scoring.benchmark.wordnet.lemmatize`); tests pass another to check the

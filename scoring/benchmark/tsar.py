@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from scoring.benchmark.cli import Report
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.tsar import TsarLine, read_tsar
 from scoring.signature import signature
 from scoring.terms import normalise
@@ -233,7 +233,7 @@ def score(
     matching: Matching = "raw",
     prediction_name: str = "<predictions>",
 ) -> TsarScores:
-    """Every figure of ``tsar_eval.py``. :class:`scoring.formats.FormatError` for an empty
+    """Every figure of ``tsar_eval.py``. :class:`scoring.errors.FormatError` for an empty
     prediction file or a prediction line whose item is not in the gold (``FILE:LINE``)."""
     if not prediction_lines:
         raise FormatError([f"{prediction_name}: no prediction line (nothing to average over)"])
@@ -260,7 +260,7 @@ def scored_rows(
     gold_is: str = "no substitute but the word itself",
 ) -> tuple[tuple[ItemRow, ...], tuple[str, ...]]:
     """Each predicted item's row (in the prediction file's order) and the notes on where
-    ``script`` would stop; :class:`scoring.formats.FormatError` naming ``FILE:LINE`` for
+    ``script`` would stop; :class:`scoring.errors.FormatError` naming ``FILE:LINE`` for
     each prediction whose key no gold item has. ``gold_is`` says what an empty gold
     item holds."""
     rows: list[ItemRow] = []

@@ -19,8 +19,8 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import FormatError
 from scoring.files import parse_json, read_text
-from scoring.formats import FormatError
 from scoring.formats.text import json_object_problem, split_lines
 from scoring.substitute import InvalidSubstitute, check_substitute
 from scoring.types import ANSWER_KINDS, Answer, pos_of
@@ -109,7 +109,7 @@ def _response(obj: Any, seen: dict[str, str | None]) -> tuple[str, str, Answer] 
 def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[Item, ...]:
     """Items from ``annotators.jsonl`` lines (written by ``annotate.gold.write``), sorted by
     (lexelt, instance); every problem is reported as ``FILE:LINE: problem (rule)`` in one
-    :class:`scoring.formats.FormatError`. Blank lines are errors too."""
+    :class:`scoring.errors.FormatError`. Blank lines are errors too."""
     problems: list[str] = []
     grouped: dict[tuple[str, str], dict[str, Answer]] = {}
     seen: dict[str, str | None] = {}

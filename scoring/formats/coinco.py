@@ -14,7 +14,7 @@ of the annotators gave that substitute.
 :func:`read_coinco_sentences` gives every sentence with its tokens, each with the line
 where it starts; :func:`read_coinco` every target token with its sentence and position.
 Both are pure (no Flask, no database) and stream the file (one chunk of sentences in
-memory at a time) through the one safe XML feed, :func:`scoring.safexml.feed_xml`
+memory at a time) through the one safe XML feed, :func:`scoring.files.safexml.feed_xml`
 (defusedxml: a DTD, an entity declaration or an external reference is refused). The
 structure is checked as elements arrive: the root is ``<document>``, every element in its
 place, text only in the three contexts, one of each per ``<sent>`` and a
@@ -26,7 +26,7 @@ every ``<sent>`` its ``MASCfile``, ``MASCsentID`` and ``<tokens>``, every token 
 unique. ``gold=False`` (the importer, which reads the contexts) lets those be missing
 (``posTT`` then ``""``, ``problematic`` no, no substitutes) and leaves ids to the caller.
 A ``<subst>`` present is checked in both. Every problem is a
-:class:`scoring.safexml.XmlError` ``FILE:LINE: WHERE: problem``: the line, the sentence
+:class:`scoring.files.safexml.XmlError` ``FILE:LINE: WHERE: problem``: the line, the sentence
 (and token) in CoInCo's terms, the value and the rule.
 """
 
@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.bounded import command_bounds, unpacked_chunks
-from scoring.safexml import XmlError, feed_xml
+from scoring.files.bounded import command_bounds, unpacked_chunks
+from scoring.files.safexml import XmlError, feed_xml
 
 NOT_A_TARGET = "XXX"
 """The ``id`` of a token that is not a target."""
@@ -313,7 +313,7 @@ class _Reader:
 def _chunks(source: str | Path | bytes, name: str) -> Iterator[Iterator[bytes]]:
     """The XML's bytes a chunk at a time: ``source`` itself, or a file's, gunzipped when it
     starts with gzip's magic number, within the commands' bounds
-    (:func:`scoring.bounded.command_bounds`)."""
+    (:func:`scoring.files.bounded.command_bounds`)."""
     if isinstance(source, bytes):
         yield (source[start : start + CHUNK] for start in range(0, len(source), CHUNK))
         return

@@ -27,11 +27,11 @@ from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
 
 from scoring import TYPE_CHECKING
-from scoring.formats import FormatError, Problems
+from scoring.errors import FormatError, Problems
+from scoring.formats.lines import NONSPACE, iter_chunks, perl_split
+from scoring.formats.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
-from scoring.lines import NONSPACE, iter_chunks, perl_split
 from scoring.patterns import pattern
-from scoring.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.records import Record
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
@@ -50,7 +50,7 @@ _is_none = partial(is_, None)
 # and ``(\w[\w'\-\s]+) (\d+)``, written to be searched in linear time with the same match:
 # a match lies inside one run of [\w'\-\s], and every start in a run has the same choice of
 # ends, so only the run's first position (its first \w for ENTRY) is tried, not each one
-# (which took time quadratic in a long field); scoring/lines.py's LINEAR says more.
+# (which took time quadratic in a long field); scoring/formats/lines.py's LINEAR says more.
 FIRST_COUNT = r"(?<![\w'\-\s])[\w'\-\s]+ (\d+)"
 ENTRY = r"(?<![\w'\-\s])[\s'\-]*+(\w[\w'\-\s]+) (\d+)"
 
@@ -354,7 +354,7 @@ def _plain_item(
     """:func:`_item_gold` of a plain line's entries (:func:`_plain_entries`: each key once,
     lower-case words without a hyphen, whole counts of 1 or more), in fewer steps: the
     counts are the entries, their total an integer sum while it fits Perl's unsigned
-    integers (:func:`scoring.perl.perl_sum` gives the same), no hyphen copy to add."""
+    integers (:func:`scoring.formats.perl.perl_sum` gives the same), no hyphen copy to add."""
     total = sum(count for _, count in entries)
     if total > UV_MAX:
         return _item_gold(lexelt, entries, mode, mode_delta, rules)
@@ -465,7 +465,7 @@ class _Reader:
             raise
 
     def add_chunk(self, first: int, found: list[tuple[str, str, str, str]]) -> None:
-        """Add a chunk of rows (see :func:`scoring.lines.iter_chunks`), C-level: the items
+        """Add a chunk of rows (see :func:`scoring.formats.lines.iter_chunks`), C-level: the items
         are collected and put in :attr:`items` by :meth:`finish`. The (lexelt, rest) keys
         this chunk saw first whose rest is not plain (:func:`_plain_entries`: the two rule
         sets may read it differently) are left in :attr:`new_keys`; the ids of lines out of
@@ -789,7 +789,7 @@ def format_gold(lines: Iterable[GoldLine]) -> str:
 _MW_GOLD_LINE = r"(?<![\w.])([\w.]++)\s++(\d++)\s*+:: (.*)"
 """score.pl's mwgold line pattern, ``([\\w.]+)\\s+(\\d+)\\s*:: (.*)`` (``\\s`` may not cross
 lines: it runs line by line), written to be searched in linear time with the same match
-(:data:`scoring.lines.LINEAR` says how)."""
+(:data:`scoring.formats.lines.LINEAR` says how)."""
 
 
 def read_mwgold_lines(

@@ -35,7 +35,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from scoring.formats import FormatError, Problem
+from scoring.errors import FormatError, Problem
 from scoring.formats.responses import Response
 from scoring.types import ANSWER_KINDS
 

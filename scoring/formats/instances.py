@@ -5,7 +5,7 @@ is a target word (``item`` ``lemma.pos`` or ``lemma.orig_pos.pos``) and its inst
 Every format ends in :func:`group_lexelts`, which applies the rules the database needs
 (the same as the task's XML): item names and ids NFC-normalised (a decomposed and a
 composed ``Gebäude.n`` are one word), then held to the gold's rules for a lexelt and an
-instance id (:mod:`scoring.keys`, the compiler's: no white space, ``;`` or control
+instance id (:mod:`scoring.formats.keys`, the compiler's: no white space, ``;`` or control
 character; ``spazieren_gehen.v``, not ``spazieren gehen.v``), ids unique,
 lengths within ``MAX_ITEM``, ``MAX_INSTANCE_ID``, ``MAX_HEAD``, a head that is not blank,
 no character XML 1.0 cannot hold (PostgreSQL refuses U+0000); and the bounds of
@@ -20,8 +20,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.formats import SourceError as SourceError  # its home; the importers take it here
-from scoring.keys import InvalidKey, check_instance_id, check_lexelt
+from scoring.errors import SourceError as SourceError  # its home; the importers take it here
+from scoring.formats.keys import InvalidKey, check_instance_id, check_lexelt
 
 POS_TAGS = ("n", "v", "a", "r")
 # The most characters the database keeps (annotate.models uses these for its columns).
@@ -167,7 +167,7 @@ def split_item(item: str) -> tuple[str, str]:
 
 
 def check_item(item: str) -> tuple[str, str]:
-    """``(lemma, pos)`` of an item the gold can hold (:func:`scoring.keys.check_lexelt`,
+    """``(lemma, pos)`` of an item the gold can hold (:func:`scoring.formats.keys.check_lexelt`,
     the compiler's rule) within the database's length; ValueError naming the rule
     otherwise."""
     if len(item) > MAX_ITEM:
@@ -184,7 +184,7 @@ def check_item(item: str) -> tuple[str, str]:
 
 def check_id(id_: str) -> None:
     """ValueError unless ``id_`` is an instance id the gold can hold
-    (:func:`scoring.keys.check_instance_id`, the compiler's rule) and the database keeps."""
+    (:func:`scoring.formats.keys.check_instance_id`, the compiler's rule) and the database keeps."""
     if len(id_) > MAX_INSTANCE_ID:
         raise ValueError(
             f"instance id {shown(id_)} has {len(id_)} characters; at most {MAX_INSTANCE_ID}"

@@ -5,7 +5,7 @@ round export writes it; ``lexsub judgements`` reads it.
 
 A candidate is one (item, candidate) pair; every line of a candidate gives the same
 origin, and a judge judges a candidate once. Every problem is reported as
-``FILE:LINE: problem (rule)`` in one :class:`scoring.formats.FormatError`.
+``FILE:LINE: problem (rule)`` in one :class:`scoring.errors.FormatError`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import Problems
 from scoring.files import parse_json, read_text
-from scoring.formats import Problems
 from scoring.formats.text import json_object_problem, split_lines
 
 KEYS = ("item", "candidate", "judge", "label", "origin")

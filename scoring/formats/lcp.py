@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import Problems
+from scoring.errors import Problems
 from scoring.formats.text import read_universal_lines
 
 
@@ -28,7 +28,7 @@ class LcpLine:
 
 def parse_lcp(lines: Sequence[str], name: str = "<lcp>") -> tuple[LcpLine, ...]:
     """Every line ``ID<TAB>LANGUAGE<TAB>SENTENCE<TAB>WORD<TAB>VALUE`` (MLSP's layout) or
-    ``ID<TAB>VALUE``. :class:`scoring.formats.FormatError` names ``FILE:LINE`` for another
+    ``ID<TAB>VALUE``. :class:`scoring.errors.FormatError` names ``FILE:LINE`` for another
     number of columns, an empty id, or a value that is not a finite number."""
     parsed: list[LcpLine] = []
     problems = Problems()  # the first 20 kept, the rest counted

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.system import SystemLine, read_system
 from scoring.formats.text import parse_all, read_lines, split_lines
 from scoring.types import LEXELT, SystemKind

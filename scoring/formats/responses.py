@@ -5,7 +5,7 @@ Each line is one JSON object with (at least) these keys::
 
     annotator        str, not empty
     lexelt           str, lemma.pos or lemma.orig_pos.pos, pos in n v a r (bright.a, stand.n.v)
-    instance         str, the instance id (both as :mod:`scoring.keys` says: no white
+    instance         str, the instance id (both as :mod:`scoring.formats.keys` says: no white
                      space, ';' or control character, the id not beginning '::')
     kind             "substitutes", "name" or "nil"
     substitutes      list of str in typed order: 1 or more for "substitutes", none otherwise
@@ -30,10 +30,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
-from scoring.bounded import bounded_lines
+from scoring.errors import FormatError
 from scoring.files import not_utf8, parse_json, without_mark
-from scoring.formats import FormatError
-from scoring.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
+from scoring.files.bounded import bounded_lines
+from scoring.formats.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
 from scoring.types import ANSWER_KINDS, AnswerKind
 
 KEYS = (

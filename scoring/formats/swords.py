@@ -10,7 +10,7 @@ The reader keeps what agreement (:mod:`scoring.agreement.swords`) and evaluation
 ``substitutes_lemmatized``; with ``labels=ALL_LABELS`` it accepts SWORDS' implicit labels
 (``TRUE_IMPLICIT``, ``FALSE_IMPLICIT``, which its conversions of SemEval-2007 and CoInCo
 use for annotators' substitutes and pooled candidates). Every problem is a
-:class:`~scoring.formats.FormatError` naming ``FILE:JSON.PATH`` (:func:`json_path`).
+:class:`~scoring.errors.FormatError` naming ``FILE:JSON.PATH`` (:func:`json_path`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import FormatError, Problem
 from scoring.files import parse_json, read_text
-from scoring.formats import FormatError, Problem
 
 LABELS = ("FALSE", "TRUE", "UNSURE")
 """The three-way categories, in column order."""
@@ -135,7 +135,7 @@ def _substitute(
 def parse_swords(data: Any, name: str = "<swords>", labels: Sequence[str] = LABELS) -> Swords:
     """A :class:`Swords` from the decoded JSON object; every problem is reported as
     ``NAME:PATH: problem (rule)``, PATH a JSON path (:func:`json_path`), in one
-    :class:`scoring.formats.FormatError`. ``labels``
+    :class:`scoring.errors.FormatError`. ``labels``
     are the labels accepted (:data:`LABELS` for agreement, :data:`ALL_LABELS` to score)."""
     if not isinstance(data, dict):
         raise FormatError([Problem(name, "", f"{type(data).__name__} is not an object")])

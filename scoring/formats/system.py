@@ -3,7 +3,7 @@
 
 This is the strict reading, for new files: typed lines, and a malformed line refused with
 ``FILE:LINE: what is wrong (the rule)``. The scorer reads whatever score.pl reads, as it
-does, line by line through :mod:`scoring.lines` (:mod:`scoring.official`).
+does, line by line through :mod:`scoring.formats.lines` (:mod:`scoring.measures.official.items`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.text import fields, parse_all, read_lines, split_head
 from scoring.types import SystemKind
 

@@ -41,7 +41,8 @@ from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any
 
-from scoring.bounded import read_bounded
+from scoring.files.bounded import read_bounded
+from scoring.files.safexml import feed_xml
 from scoring.formats.instances import (
     LIMITS,
     MAX_HEAD,
@@ -56,7 +57,6 @@ from scoring.formats.instances import (
     check_item,
     nfc,
 )
-from scoring.safexml import feed_xml
 
 _SPLIT_CHARREF = re.compile(rb"&#(\d+|x[0-9A-Fa-f]+) +;")
 _ESCAPED_BYTES = re.compile("[\udc80-\udcff]+")

@@ -10,9 +10,9 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 
 from scoring import TYPE_CHECKING
-from scoring.bounded import read_bounded
+from scoring.errors import FormatError, Problems
 from scoring.files import refuse_wide
-from scoring.formats import FormatError, Problems
+from scoring.files.bounded import read_bounded
 from scoring.patterns import lazy
 from scoring.types import LEXELT
 
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 def read_text(path: str | os.PathLike[str]) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
     :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads, and
-    for a file or a line past the reading limits (:func:`~scoring.bounded.read_bounded`)."""
+    for a file or a line past the reading limits (:func:`~scoring.files.bounded.read_bounded`)."""
     data = read_bounded(path, lines=True)
     refuse_wide(data, os.fspath(path))
     return data.decode(ENCODING, ERRORS)

@@ -16,7 +16,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import Problems
+from scoring.errors import Problems
 from scoring.formats.text import read_universal_lines
 
 
@@ -38,7 +38,7 @@ class TsarLine:
 def parse_tsar(lines: Sequence[str], name: str = "<tsar>", start: int = 1) -> tuple[TsarLine, ...]:
     """Every line ``SENTENCE<TAB>WORD<TAB>SUBSTITUTE…`` (substitutes may be none); the
     first is line ``start`` of the file (a part of a file read a chunk at a time).
-    :class:`scoring.formats.FormatError` names ``FILE:LINE`` for each line without a tab after
+    :class:`scoring.errors.FormatError` names ``FILE:LINE`` for each line without a tab after
     its sentence (``tsar_eval.py`` stops there with an ``IndexError``; a blank line is
     one)."""
     parsed: list[TsarLine] = []

@@ -9,11 +9,12 @@ ones (:mod:`scoring.judgements.verdicts`).
   AP = Σ_k (R_k - R_{k-1}) P_k over the thresholds k (R_0 = 0), "equivalent to the area
   under an uninterpolated recall-precision curve" (Glickman et al. 2006, after Voorhees & Harman
   1999), as scikit-learn's ``average_precision_score`` computes it: the ranking measures'
-  :func:`scoring.ranking.average_precision`, which treats ties so too. Without ties it
+  :func:`scoring.measures.ranking.items.average_precision`, which treats ties so too. Without ties
+  it
   equals (1/R) Σ_{i relevant} P@i.
 * The ROC curve (Cohn 2003, section 3) plots the true positive rate against the false
   positive rate at the same thresholds, from (0, 0); its area is
-  :func:`scoring.ranking.roc_auc` (Mann-Whitney, a tie counting one half), the
+  :func:`scoring.measures.ranking.items.roc_auc` (Mann-Whitney, a tie counting one half), the
   probability that a random relevant candidate scores above a random other one.
 * Recall per sub-category at an overall recall level (Glickman et al. 2006, Table 6): the smallest
   threshold set (best first, ties together) whose overall recall reaches the level, then,
@@ -39,14 +40,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from scoring.errors import Problems
 from scoring.files import finite_number, parse_json, read_text, shown_value
-from scoring.formats import Problems
 from scoring.formats.ranked import Scored
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import POSITIVE, LabelSet
 from scoring.judgements.verdicts import Verdict
-from scoring.ranking import average_precision as ranking_ap
-from scoring.ranking import roc_auc
+from scoring.measures.ranking.items import average_precision as ranking_ap
+from scoring.measures.ranking.items import roc_auc
 
 Key = tuple[str, str]
 """(item, candidate)."""
@@ -152,7 +153,7 @@ def curves(scores: Sequence[float], relevant: Sequence[bool]) -> Curves:
 
 def average_precision(scores: Sequence[float], relevant: Sequence[bool]) -> float:
     """The area under the uninterpolated recall-precision curve, Σ (R_k - R_{k-1}) P_k,
-    tied scores one threshold: :func:`scoring.ranking.average_precision`, exact, as a
+    tied scores one threshold: :func:`scoring.measures.ranking.items.average_precision`, exact, as a
     float. ValueError without a relevant row."""
     if len(scores) != len(relevant) or not scores:
         raise ValueError(f"{len(scores)} scores for {len(relevant)} rows (one each, at least one)")
@@ -163,7 +164,7 @@ def average_precision(scores: Sequence[float], relevant: Sequence[bool]) -> floa
 
 
 def auc(scores: Sequence[float], relevant: Sequence[bool]) -> float | None:
-    """ROC AUC by :func:`scoring.ranking.roc_auc` (None without a relevant or an
+    """ROC AUC by :func:`scoring.measures.ranking.items.roc_auc` (None without a relevant or an
     irrelevant candidate)."""
     gold = {str(i): 1 for i, hit in enumerate(relevant) if hit}
     result = roc_auc(gold, [Scored(str(i), s) for i, s in enumerate(scores)])

@@ -29,7 +29,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.formats import FormatError, Problems
+from scoring.errors import FormatError, Problems
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.judgements import HUMAN
 from scoring.normalisation import normalise

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.formats import FormatError
+from scoring.errors import FormatError
 from scoring.formats.judgements import HUMAN, Judgement, judgement_line
 from scoring.formats.swords import load_json, parse_swords
 

@@ -4,7 +4,8 @@ oot (Tables 7-8, column IwD), type overlap (4.2, eq. 8, Table 9) and disambiguat
 precision (4.3, eqs. 9-10, Table 10).
 
 They take what the readers give (a :class:`~scoring.formats.gold.Gold`, the official
-:class:`~scoring.official.OfficialScores`, strict :class:`~scoring.formats.system.SystemLine` rows)
+:class:`~scoring.measures.official.items.OfficialScores`, strict
+:class:`~scoring.formats.system.SystemLine` rows)
 and return frozen dataclasses with an ``as_dict`` for JSON. Choices where the paper is
 silent are listed in docs/analyses.md; the main ones:
 
@@ -28,14 +29,14 @@ from fractions import Fraction
 
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.system import SystemLine
-from scoring.official import (
+from scoring.measures.official.items import (
     OOT_GUESSES,
     OfficialScores,
     guesses_compat,
     guesses_fixed,
     score_item,
 )
-from scoring.report import POS_COLUMNS, PosScores, by_pos, vars_of
+from scoring.score.report import POS_COLUMNS, PosScores, by_pos, vars_of
 from scoring.terms import normalise
 from scoring.types import Count, Rules
 
@@ -209,7 +210,7 @@ def pos_order(scores: Mapping[str, PosScores], field: str) -> str:
 
 
 def _restrict(scores: OfficialScores, gold: Gold, ids: Collection[str]) -> dict[str, PosScores]:
-    """:func:`scoring.report.by_pos` on the items ``ids`` of T only."""
+    """:func:`scoring.score.report.by_pos` on the items ``ids`` of T only."""
     rows = tuple(row for row in scores.items if row.id in ids)
     modes = gold.modes
     part = Gold(

@@ -4,7 +4,7 @@ format has one), each failure an error naming the file, the line and the rule.
 
 Pure (no Flask, no database): :mod:`scoring.formats.coinco` reads CoInCo through it, and
 :mod:`scoring.formats.taskxml` the task's XML (its errors then the importer's
-``SourceError``, a kind of :class:`~scoring.formats.FormatError` as :class:`XmlError` is).
+``SourceError``, a kind of :class:`~scoring.errors.FormatError` as :class:`XmlError` is).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
     ParseError,
 )
 
-from scoring.bounded import BoundError
-from scoring.formats import FormatError, Problem
+from scoring.errors import FormatError, Problem
+from scoring.files.bounded import BoundError
 
 _PARSER_POSITION = re.compile(r": line \d+, column \d+$")
 
@@ -55,7 +55,7 @@ def feed_xml(
     each chunk so that the caller can take what the target has built so far.
 
     A failure raises ``error(name, line, problem)``; an ``error`` the target raises, and a
-    :class:`~scoring.bounded.BoundError` the chunks raise, pass through unchanged. ``hint``
+    :class:`~scoring.files.bounded.BoundError` the chunks raise, pass through unchanged. ``hint``
     follows the message of a forbidden construct (e.g. what the format never has)."""
     parser = DefusedXMLParser(
         target=target, forbid_dtd=not allow_dtd, forbid_entities=True, forbid_external=True

@@ -1,6 +1,7 @@
 """The ranking family: GAP (Kishida 2005), average precision (Glickman et al. 2006), ROC AUC
 (Cohn 2003), P@1, P@10 and R@10 of each item's ranked candidates, or of an oot file's
-guesses in file order (:mod:`scoring.ranking` defines each one on one item, in Fractions
+guesses in file order (:mod:`scoring.measures.ranking.items` defines each one on one item, in
+Fractions
 for an exact gold).
 
 Columns (:class:`Column`), one row per gold item: each measure's value, ``relevant``
@@ -8,7 +9,8 @@ Columns (:class:`Column`), one row per gold item: each measure's value, ``releva
 candidates hold a relevant and an irrelevant one). Each measure is the mean of its
 column over the items where it is defined: Σ value / Σ defined.
 
-:mod:`scoring.ranking` (and its file reader) is loaded when a route is first taken: the
+:mod:`scoring.measures.ranking.items` (and its file reader) is loaded when a route is first taken:
+the
 drop-in scorer reads this module through the registry and needs neither.
 """
 
@@ -18,14 +20,14 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.measures.revised import exact_frequencies
-from scoring.quotient import Columns, ExactRow, Family, Ratio
+from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
+from scoring.measures.revised.family import exact_frequencies
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from scoring.bulk import Answers, Array, Given, GoldItem, GoldTable, Terms
+    from scoring.measures.bulk import Answers, Array, Given, GoldItem, GoldTable, Terms
 
 
 class Column(StrEnum):
@@ -43,13 +45,14 @@ class Column(StrEnum):
 
 def _rows(table: GoldTable, terms: Terms, scores: Array | None) -> Columns:
     """The ranking measures of candidates given best first, each once (``terms``), as
-    :func:`scoring.ranking.ranking_measures` gives them: GAP, AP, P@1, P@10, R@10, whether
+    :func:`scoring.measures.ranking.items.ranking_measures` gives them: GAP, AP, P@1, P@10, R@10,
+    whether
     they are defined (a gold weight), AUC and whether it is defined. ``scores``: the
     candidates' scores, equal scores sharing their mid-rank in AUC; None when the
     candidates are strictly ordered."""
     import numpy as np
 
-    from scoring.bulk import running, segment_sums
+    from scoring.measures.bulk import running, segment_sums
 
     out: dict[str, Array] = {column: np.zeros(len(table)) for column in Column}
     out[Column.RELEVANT] = (table.relevant > 0).astype(np.float64)
@@ -99,14 +102,15 @@ def _rows(table: GoldTable, terms: Terms, scores: Array | None) -> Columns:
 
 def _bulk(given: Given, k: float) -> Columns:
     """The ranking measures of each item's ranked candidates, best first by
-    :func:`scoring.ranking.rank_order` (score descending, ties in the order given, each
+    :func:`scoring.measures.ranking.items.rank_order` (score descending, ties in the order given,
+    each
     candidate once), or, with none, of its guesses in file order (an oot file's ranking,
     :func:`scoring.formats.ranked.as_ranking`: the i-th of n scores n - i + 1, so the order is
     A_i's, uncut)."""
     import numpy as np
 
-    from scoring import ranking
-    from scoring.bulk import terms_of
+    from scoring.measures.bulk import terms_of
+    from scoring.measures.ranking import items as ranking
 
     table = given.table
     scored = {
@@ -134,12 +138,12 @@ _VALUES = (Column.GAP, Column.AP, Column.P_AT_1, Column.P_AT_10, Column.R_AT_10,
 
 
 def _exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
-    """One item's columns by :func:`scoring.ranking.ranking_measures` on exact
+    """One item's columns by :func:`scoring.measures.ranking.items.ranking_measures` on exact
     frequencies: its ranked candidates, or its guesses in file order."""
     from fractions import Fraction
 
-    from scoring import ranking
     from scoring.formats.ranked import as_ranking
+    from scoring.measures.ranking import items as ranking
 
     freqs = exact_frequencies(gold_item)
     ranked = answers.ranking or as_ranking(answers.guesses)

@@ -9,13 +9,15 @@ number of annotators who gave a (0 outside H_i), maxfreq_i the largest count in 
 Each measure turns one item into an :class:`ItemStats` row (numerator and denominator of
 the item's score, and whether the system attempted it). Arithmetic is exact
 (:class:`fractions.Fraction`) by default: these exact functions are the test oracle of the
-registered measures (:mod:`scoring.registry`; :mod:`scoring.measures.revised` calls them on float
+registered measures (:mod:`scoring.registry`; :mod:`scoring.measures.revised.family` calls them on
+float
 frequencies, and the corpus figures are ratios of column sums, as in sacrebleu).
 
 Choices where the slides say nothing (each is tested in ``tests/test_revised.py``):
 
 - Corpus level. The slides define only item scores. As in SemEval-2007 (McCarthy & Navigli 2007,
-  section 4), the corpus figures (:mod:`scoring.measures.revised`) are the mean item score over
+  section 4), the corpus figures (:mod:`scoring.measures.revised.family`) are the mean item score
+  over
   attempted items (``.P``, "precision") and over all gold items (``.R``, "recall").
 - No guesses. The item is not attempted and scores 0 (its denominator is 0 for new best,
   best-1 and weighted precision, where the slides' formula is 0/0).
@@ -212,7 +214,7 @@ def rank(gold: GoldCounts | Frequencies, guesses: Sequence[str]) -> ItemStats:
 def ideal_cumulative(freqs: Frequencies) -> list[Number]:
     """cum_H(j) for j = 1..10 (:func:`rank`): the summed counts of the j most frequent
     terms of H_i, the total once H_i is exhausted (added in that order, as the gold table
-    of :mod:`scoring.bulk` adds them, so the bulk rows divide by the same numbers).
+    of :mod:`scoring.measures.bulk` adds them, so the bulk rows divide by the same numbers).
 
     >>> ideal_cumulative(frequencies({"a": 1, "b": 3}, exact=False))[:3]
     [3.0, 4.0, 4.0]

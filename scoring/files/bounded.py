@@ -12,7 +12,7 @@ unpacked, split or kept.
 * :func:`read_bounded` and :func:`bounded_lines`: a file a command reads, whole or a line
   at a time, within :func:`command_bounds` (``LEXSUB_MAX_FILE_BYTES``,
   ``LEXSUB_MAX_LINE_BYTES``), through the same two counts.
-* :class:`~scoring.formats.Problems` (here too): the problems a reader finds, the first
+* :class:`~scoring.errors.Problems` (here too): the problems a reader finds, the first
   20 kept and the rest counted (a file of a million bad lines gives 20 messages and "… and
   999980 more problems", never a million messages).
 
@@ -27,7 +27,7 @@ import os
 import sys
 
 from scoring import TYPE_CHECKING
-from scoring.formats import SourceError
+from scoring.errors import SourceError
 from scoring.records import Record
 
 if TYPE_CHECKING:
@@ -55,8 +55,8 @@ class Bounds(Record):
 
 class BoundError(SourceError):
     """A file past one of its :class:`Bounds`, or a gzip file that is not complete: one
-    :class:`~scoring.formats.Problem` naming the file, the line where reading stopped (or
-    none, for its size) and the bound (a :class:`~scoring.formats.SourceError`, as the
+    :class:`~scoring.errors.Problem` naming the file, the line where reading stopped (or
+    none, for its size) and the bound (a :class:`~scoring.errors.SourceError`, as the
     importer's other refusals; every reader, upload or command, raises this one error)."""
 
 

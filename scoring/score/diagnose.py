@@ -5,7 +5,8 @@ sees what the official numbers hide: e.g. ``12 guesses score 0 only because of l
 or trailing white space or a CR (lines 3, 9, …)`` or ``line 88: empty answer credited
 with line 87's guesses``, and what the fixed rules give.
 
-The diagnosis is a diff of two plain scans (:func:`scoring.official.score_system`), one
+The diagnosis is a diff of two plain scans (:func:`scoring.measures.official.items.score_system`),
+one
 under score.pl's rules and one under the fixed rules: the items whose outcome (credit,
 attempted, mode) differs between them are explained from their lines, and the fixed
 rules' figures are the fixed scan's own totals.
@@ -22,9 +23,10 @@ from operator import add, and_, le, methodcaller
 
 from scoring import TYPE_CHECKING
 from scoring.formats.gold import Gold, ItemGold
+from scoring.formats.lines import CHUNK, HYPHENS, OTHER, has_content, iter_chunks, perl_split
+from scoring.formats.perl import perl_round
 from scoring.formats.text import as_text
-from scoring.lines import CHUNK, HYPHENS, OTHER, has_content, iter_chunks, perl_split
-from scoring.official import (
+from scoring.measures.official.items import (
     LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
@@ -34,9 +36,8 @@ from scoring.official import (
     official_figure,
 )
 from scoring.patterns import lazy
-from scoring.perl import perl_round
 from scoring.records import Record
-from scoring.scan import score_rows, score_system
+from scoring.score.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task
 
@@ -139,7 +140,7 @@ def _plain_causes(
     fixed: ItemGold | None,
     kind: int,
 ) -> None:
-    """:func:`_guess_causes` of a plain or hyphenated answer (:func:`scoring.lines.
+    """:func:`_guess_causes` of a plain or hyphenated answer (:func:`scoring.formats.lines.
     answer_kinds`), whose guesses both rule sets read alike (hyphens as spaces): a guess
     only the fixed rules credit was dropped by score.pl's gold reading, or differs from a
     gold key in case only. The guesses the fixed gold credits are found at once."""
@@ -166,7 +167,7 @@ def _case_only(item: ItemGold | None, guess: str) -> bool:
 
 
 LineOutcome = tuple[float, int]
-"""A scored line's outcome in a :class:`~scoring.official.Trace`: its score and its
+"""A scored line's outcome in a :class:`~scoring.measures.official.items.Trace`: its score and its
 attempted / mode bits."""
 
 
@@ -448,12 +449,14 @@ def dirty_lines(
 class Selection(Record):
     """Some lines of a system file: their numbers in the file, in order, and their text;
     or, for an ASCII file, what the compat scan listed of them
-    (:data:`scoring.official.DirtyLine`): the rows it matched them as (``rows``, ``lines``
+    (:data:`scoring.measures.official.items.DirtyLine`): the rows it matched them as (``rows``,
+    ``lines``
     then empty), their indices in its trace (``positions``: where each line is, or would
-    be, in :attr:`scoring.official.Trace.scores`), and their compat outcomes, which its
+    be, in :attr:`scoring.measures.official.items.Trace.scores`), and their compat outcomes, which
+    its
     trace keeps for no other line (``readings``, ``outcomes``: -1 for a line it did not
     score, ``scores``, ``sources``: the line a stale answer's guesses came from, else 0),
-    their answers' kinds (:func:`scoring.lines.answer_kinds`) and ``items``: the item each
+    their answers' kinds (:func:`scoring.formats.lines.answer_kinds`) and ``items``: the item each
     was scored against when its id's two gold readings are the same item, else None."""
 
     numbers: list[int]
@@ -478,7 +481,7 @@ def select_dirty(
     measure: Task, system: str, compat: OfficialScores, differ: Collection[str]
 ) -> Selection:
     """The dirty lines of ``system`` (:func:`dirty_lines`) after its compat scan: those
-    the scan listed as it went (:attr:`scoring.official.Trace.dirty`), or else read a
+    the scan listed as it went (:attr:`scoring.measures.official.items.Trace.dirty`), or else read a
     chunk of lines at a time (the text is never split whole)."""
     trace = _trace(compat)
     if trace.dirty is not None:
@@ -523,7 +526,7 @@ def _listed(dirty: list[DirtyLine]) -> Selection:
 
 
 def _line_chunks(text: str) -> Iterator[tuple[int, list[str], str]]:
-    """The lines of ``text`` a chunk at a time (as :func:`scoring.lines.iter_chunks`
+    """The lines of ``text`` a chunk at a time (as :func:`scoring.formats.lines.iter_chunks`
     numbers them): the number of the chunk's first line, its lines, its text."""
     number, start, size = 1, 0, len(text)
     while start < size:
@@ -597,7 +600,7 @@ def fixed_scan(
 
 def _fixed_scores(trace: Trace) -> array[float]:
     """The compat scan's scores, each line it scored for both rule sets at once given its
-    fixed score (:attr:`scoring.official.Trace.fixed_scores`)."""
+    fixed score (:attr:`scoring.measures.official.items.Trace.fixed_scores`)."""
     if not trace.fixed_at:
         return trace.scores
     scores = array("d", trace.scores)
@@ -708,7 +711,7 @@ def _explain(
     kind: int = OTHER,
 ) -> None:
     """Why one line scores differently under the two rule sets (``kind``: its answer's,
-    :func:`scoring.lines.answer_kinds`)."""
+    :func:`scoring.formats.lines.answer_kinds`)."""
     if kind != OTHER:
         _plain_causes(found, number, answer, measure, compat_item, fixed_item, kind)
     elif has_content(answer):

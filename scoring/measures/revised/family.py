@@ -1,5 +1,6 @@
 """The revised family: the measures of Jabbari, Hepple & Guthrie (2010) on each item's first
-answer line, read under the measures' reading (:mod:`scoring.revised` defines each one on
+answer line, read under the measures' reading (:mod:`scoring.measures.revised.items` defines each
+one on
 one item, in Fractions).
 
 Two families, one per kind of file:
@@ -20,15 +21,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.official import OOT_GUESSES
-from scoring.quotient import Columns, ExactRow, Family, Ratio
+from scoring.measures.official.items import OOT_GUESSES
+from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from scoring import revised
-    from scoring.bulk import Answers, Array, Given, GoldItem
+    from scoring.measures.bulk import Answers, Array, Given, GoldItem
+    from scoring.measures.revised import items as revised
 
 
 class BestColumn(StrEnum):
@@ -55,7 +56,7 @@ def exact_frequencies(gold_item: GoldItem) -> revised.Frequencies | None:
     None where it has none."""
     from fractions import Fraction
 
-    from scoring import revised
+    from scoring.measures.revised import items as revised
 
     found = gold_item.frequencies
     if found is None:
@@ -67,11 +68,12 @@ def exact_frequencies(gold_item: GoldItem) -> revised.Frequencies | None:
 
 
 def _best(given: Given, k: float) -> Columns:
-    """new best and best-1 of the first answer line, as :func:`scoring.revised.new_best`
-    and :func:`scoring.revised.best_1` (a repeated guess counted again)."""
+    """new best and best-1 of the first answer line, as
+    :func:`scoring.measures.revised.items.new_best`
+    and :func:`scoring.measures.revised.items.best_1` (a repeated guess counted again)."""
     import numpy as np
 
-    from scoring.bulk import segment_sums, terms_of
+    from scoring.measures.bulk import segment_sums, terms_of
 
     table = given.table
     terms = terms_of(table, [answers.guesses for answers in given.answers])
@@ -88,7 +90,7 @@ def _best(given: Given, k: float) -> Columns:
 def _best_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
     from fractions import Fraction
 
-    from scoring import revised
+    from scoring.measures.revised import items as revised
 
     row: dict[str, Fraction] = {column: Fraction(0) for column in BestColumn}
     row[BestColumn.MEASURED] = Fraction(gold_item.measured)
@@ -103,14 +105,15 @@ def _best_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
 
 def _oot(given: Given, k: float) -> Columns:
     """weighted recall, weighted precision (penalty k) and rank of A_i cut to ten
-    (:func:`scoring.revised.weighted_recall`, :func:`~scoring.revised.weighted_precision`,
-    :func:`~scoring.revised.rank`)."""
+    (:func:`scoring.measures.revised.items.weighted_recall`,
+    :func:`~scoring.measures.revised.items.weighted_precision`,
+    :func:`~scoring.measures.revised.items.rank`)."""
     if k <= 0:
         raise ValueError(f"penalty k = {k}; k must be > 0")
     import numpy as np
 
-    from scoring import revised
-    from scoring.bulk import running
+    from scoring.measures.bulk import running
+    from scoring.measures.revised import items as revised
 
     table = given.table
     terms = given.set_terms.head(OOT_GUESSES)
@@ -137,7 +140,7 @@ def _oot(given: Given, k: float) -> Columns:
 def _oot_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
     from fractions import Fraction
 
-    from scoring import revised
+    from scoring.measures.revised import items as revised
 
     row: dict[str, Fraction] = {column: Fraction(0) for column in OotColumn}
     row[OotColumn.MEASURED] = Fraction(gold_item.measured)

@@ -14,13 +14,18 @@ from collections.abc import Mapping, Sequence
 from scoring import TYPE_CHECKING
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
-from scoring.official import OfficialScores, ScorerDied, official_figure, official_ratio
-from scoring.perl import perl_round, perl_str
+from scoring.formats.perl import perl_round, perl_str
+from scoring.measures.official.items import (
+    OfficialScores,
+    ScorerDied,
+    official_figure,
+    official_ratio,
+)
 from scoring.records import Record
 from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
-    from scoring.multiword import MultiwordScores
+    from scoring.measures.multiword.items import MultiwordScores
 
 POS_COLUMNS = (
     ("all", "All"),
@@ -120,7 +125,8 @@ class PosScores(Record):
     @classmethod
     def of(cls, measure: str, sums: Mapping[str, float]) -> PosScores:
         """The counts and the official figures ``MEASURE.P``, ``.R``, ``.mode_P`` and
-        ``.mode_R`` (:func:`scoring.official.official_ratio`, the registered measures'
+        ``.mode_R`` (:func:`scoring.measures.official.items.official_ratio`, the registered
+        measures'
         table) of the official columns' sums (:attr:`OfficialScores.sums`)."""
         return cls(
             int(sums["item"]),

@@ -50,14 +50,16 @@ Choices where the sources are silent (each is tested in ``tests/test_ranking.py`
   An undefined item scores 0 and is left out of the mean. An item the system does not
   rank is not attempted; it scores 0 and is defined (for AUC it is undefined: no
   positive). No measure returns NaN.
-- Gold and ids. Gold items are read as :mod:`scoring.revised` reads them
-  (:func:`scoring.revised.frequencies`: keys in their rules' form), and the candidates
+- Gold and ids. Gold items are read as :mod:`scoring.measures.revised.items` reads them
+  (:func:`scoring.measures.revised.items.frequencies`: keys in their rules' form), and the
+  candidates
   are put in the same form by the one candidate normaliser
   (:func:`scoring.terms.answer_key`), whether they come from a ranked file or a best or oot
   file: ``brand-new`` meets a gold ``brand-new``, ``people's`` a gold
-  ``people's``. Candidates given with a :class:`~scoring.revised.Frequencies` are taken
+  ``people's``. Candidates given with a :class:`~scoring.measures.revised.items.Frequencies` are
+  taken
   as already normalised (what the registry passes). The registry reads the gold under
-  the fixed rules unless asked otherwise (:mod:`scoring.rows`). Ids of the ranking
+  the fixed rules unless asked otherwise (:mod:`scoring.leaderboard.rows`). Ids of the ranking
   that are not gold items (e.g. items outside T) are ignored.
 - File format: :mod:`scoring.formats.ranked` (docs/ranking.md).
 """
@@ -71,7 +73,7 @@ from operator import truediv
 
 from scoring.formats.gold import ItemGold
 from scoring.formats.ranked import Scored
-from scoring.revised import Frequencies, GoldCounts, Number, frequencies
+from scoring.measures.revised.items import Frequencies, GoldCounts, Number, frequencies
 from scoring.terms import answer_key
 from scoring.types import Rules
 
@@ -120,9 +122,10 @@ def rank_order(ranking: Sequence[Scored]) -> tuple[Scored, ...]:
 
 def gold_weights(gold: GoldCounts | Frequencies) -> dict[str, Number]:
     """The substitutes with a count > 0 and their counts (folded as in
-    :func:`scoring.revised.frequencies`); empty when no count is above 0. Raises
+    :func:`scoring.measures.revised.items.frequencies`); empty when no count is above 0. Raises
     ValueError for a negative count. Exact Fractions, except for a float
-    :class:`~scoring.revised.Frequencies` (which the leaderboard passes, for speed)."""
+    :class:`~scoring.measures.revised.items.Frequencies` (which the leaderboard passes, for
+    speed)."""
     if isinstance(gold, Frequencies):
         return {key: value for key, value in gold.counts.items() if value > 0}
     pairs = gold.counts if isinstance(gold, ItemGold) else tuple(gold.items())
@@ -190,7 +193,7 @@ def _gap(
 
 def gap_normaliser(ideal: Iterable[Number]) -> Number:
     """GAP's denominator Σ_{j<=R} ȳ_j for the ideal ranking's weights ``ideal`` (best
-    first), added in that order (the gold table of :mod:`scoring.bulk` adds it so).
+    first), added in that order (the gold table of :mod:`scoring.measures.bulk` adds it so).
 
     >>> gap_normaliser([2.0, 1.0])
     3.5

@@ -1,12 +1,15 @@
-"""The official scan (:func:`scoring.official.score_system`) of a whole system file, in
+"""The official scan (:func:`scoring.measures.official.items.score_system`) of a whole system file,
+in
 one tight loop a chunk of lines at a time.
 
-score.pl reads a system file line by line; so does :func:`scoring.official.score_lines`,
+score.pl reads a system file line by line; so does
+:func:`scoring.measures.official.items.score_lines`,
 the reference, which also writes score.pl's ``-v`` lines. This scan gives the same figures
 bit for bit with less work a line: each id's gold item is taken out of a copy of the gold
 (``dict.pop``), so one lookup finds the item and marks the id done (score.pl's ``%done``);
 the usual answer is split with ``str.split`` and rewritten only when it has a hyphen, an
-apostrophe, ``non`` or an empty last guess (:func:`scoring.official.guesses_compat`); the
+apostrophe, ``non`` or an empty last guess
+(:func:`scoring.measures.official.items.guesses_compat`); the
 outcomes go to lists, made arrays once a chunk. An item's credit is still added guess by
 guess in order and the total line by line, as score.pl adds them (never ``sum``, which
 may round differently). tests/test_scorer_speed_scan.py compares the two scans.
@@ -20,9 +23,9 @@ from itertools import islice
 from operator import itemgetter
 
 from scoring.formats.gold import Gold, ItemGold
+from scoring.formats.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.formats.text import as_text
-from scoring.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
-from scoring.official import (
+from scoring.measures.official.items import (
     LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
@@ -47,7 +50,8 @@ def score_chunks(
     numbers: Sequence[int] | None = None,
     differ: Collection[str] | None = None,
 ) -> OfficialScores:
-    """:func:`scoring.official.score_system` without ``-v`` lines (``numbers``: the line
+    """:func:`scoring.measures.official.items.score_system` without ``-v`` lines (``numbers``: the
+    line
     numbers of a selection of a file's lines; ``differ``: list the dirty lines)."""
     collect = (
         differ is not None
@@ -75,9 +79,9 @@ def score_rows(
     items: Sequence[ItemGold | None] | None = None,
 ) -> OfficialScores:
     """:func:`score_chunks` of lines already matched (``rows``, as
-    :func:`scoring.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
+    :func:`scoring.formats.lines.iter_chunks` gives them; ``numbers``: their line numbers), with a
     trace: the diagnosis' fixed scan of the dirty lines of an ASCII file (``kinds``: their
-    answers' kinds, :func:`scoring.lines.answer_kinds`, when they are known; ``items``:
+    answers' kinds, :func:`scoring.formats.lines.answer_kinds`, when they are known; ``items``:
     each row's item in ``gold`` when it is known, else None: looked up)."""
     ids = list(map(itemgetter(1), rows))
     found = gold.items.get
@@ -185,9 +189,9 @@ class _Scan:
         found: Sequence[tuple[str, str, str, str]],
         kinds: bytes | bytearray | None = None,
     ) -> None:
-        """Score a chunk of rows (:func:`scoring.lines.iter_chunks`; ``numbers``: their
+        """Score a chunk of rows (:func:`scoring.formats.lines.iter_chunks`; ``numbers``: their
         line numbers): one tight loop, the gold item found and the id marked done by one
-        lookup, the usual answer split at once (:func:`scoring.lines.answer_kinds`), the
+        lookup, the usual answer split at once (:func:`scoring.formats.lines.answer_kinds`), the
         outcomes kept in lists (arrays at the end of the chunk)."""
         oot = self.oot
         fixed = self.fixed
@@ -439,7 +443,8 @@ def score_system(
     (:attr:`Trace.dirty`).
 
     The scan is :func:`score_chunks`' tight loop; with ``verbose`` it is
-    :func:`scoring.official.score_lines`, which follows score.pl line for line. Both give the same
+    :func:`scoring.measures.official.items.score_lines`, which follows score.pl line for line. Both
+    give the same
     figures, bit for bit."""
     if verbose:
         return score_lines(measure, gold, system, name, verbose, keep_items, trace, numbers)

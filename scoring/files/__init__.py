@@ -9,7 +9,7 @@
 * :class:`CsvWriter`: every CSV the project writes; a cell that a spreadsheet would read as
   a formula is neutralised (OWASP's rule for CSV injection).
 * :func:`read_text`: a file a command reads as text, within the commands' bounds
-  (:func:`scoring.bounded.read_bounded`, where every file is read within its bounds).
+  (:func:`scoring.files.bounded.read_bounded`, where every file is read within its bounds).
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ import sys
 from collections.abc import Iterable
 
 from scoring import TYPE_CHECKING
-from scoring.bounded import bounded_bytes, read_bounded
-from scoring.formats import FormatError
+from scoring.errors import FormatError
+from scoring.files.bounded import bounded_bytes, read_bounded
 
 if TYPE_CHECKING:
     from typing import IO, Any, TextIO
 
-    from scoring.bounded import Bounds
+    from scoring.files.bounded import Bounds
 
 
 # csv, gzip and json are loaded by the functions that use them: the scorer's text run reads
@@ -132,15 +132,15 @@ def wide_codec(start: bytes) -> str | None:
 
 def read_text(path: str | os.PathLike[str]) -> str:
     """:func:`decode_text` of a file, gunzipped when its name ends in ``.gz`` (OSError when
-    it cannot be read; :class:`~scoring.bounded.BoundError` when it is not a complete gzip
-    file or is past the commands' bounds, :func:`scoring.bounded.command_bounds`)."""
+    it cannot be read; :class:`~scoring.files.bounded.BoundError` when it is not a complete gzip
+    file or is past the commands' bounds, :func:`scoring.files.bounded.command_bounds`)."""
     name = os.fspath(path)
     return decode_text(read_bounded(name, gunzip=name.endswith(".gz")), name)
 
 
 def bounded_text(source: bytes | IO[bytes], name: str, bounds: Bounds) -> str:
     """:func:`decode_text` of an upload's (or any stream's) bytes read within ``bounds``
-    (:func:`scoring.bounded.bounded_bytes`: gunzipped when they are gzip, refused at the
+    (:func:`scoring.files.bounded.bounded_bytes`: gunzipped when they are gzip, refused at the
     first bound crossed)."""
     return decode_text(bounded_bytes(source, name, bounds), name)
 

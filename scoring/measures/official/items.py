@@ -12,8 +12,8 @@ For item i with gold frequencies freq_res over H_i and guesses a_i:
 Each scored line becomes a row of sufficient statistics (:class:`ItemScore`) and the
 corpus figures are functions of their sums, as in sacrebleu, so that resampling works for
 every measure: the scan sums them in the file's order (:attr:`OfficialScores.sums`) and
-the registered measures (:mod:`scoring.measures.official`: ``best.P``, …, ``oot.mode_R``)
-divide them. :func:`scoring.scan.score_system` scans a file; :func:`score_lines`, here,
+the registered measures (:mod:`scoring.measures.official.family`: ``best.P``, …, ``oot.mode_R``)
+divide them. :func:`scoring.score.scan.score_system` scans a file; :func:`score_lines`, here,
 is its line-by-line reference. The differences between compat and fixed are listed in
 docs/scoring.md.
 """
@@ -24,9 +24,9 @@ from array import array
 from collections.abc import Mapping, Sequence
 
 from scoring.formats.gold import Gold, ItemGold
+from scoring.formats.lines import NONSPACE, iter_chunks
+from scoring.formats.perl import perl_str
 from scoring.formats.text import as_text
-from scoring.lines import NONSPACE, iter_chunks
-from scoring.perl import perl_str
 from scoring.records import Record
 from scoring.terms import compat_guess, normalise
 from scoring.types import Rules, Task
@@ -103,7 +103,7 @@ class ItemScore(Record):
     ``stale`` marks a compat line whose empty answer was scored with the previous line's
     guesses; ``duplicates`` counts repeated guesses (oot); ``answers`` are the guesses
     scored (split by the rules, cut to 10 for oot, the previous line's when stale): what
-    the official family (:mod:`scoring.measures.official`) reads.
+    the official family (:mod:`scoring.measures.official.family`) reads.
     """
 
     line: int
@@ -148,7 +148,7 @@ class Trace:
     skipped because the gold has no item in T for it, as (line, id).
 
     ``dirty``, when the compat scan was given the ids whose gold readings differ (the
-    diagnosis, :func:`scoring.diagnose.dirty_lines`), lists the lines the fixed rules may
+    diagnosis, :func:`scoring.score.diagnose.dirty_lines`), lists the lines the fixed rules may
     score or read otherwise, found as they were scanned (:data:`DirtyLine`); only
     ``scores`` is then kept for every scored line (the other columns are left empty: the
     dirty lines carry theirs, and only theirs are ever compared). None when they were not
@@ -229,12 +229,12 @@ LINES_LISTED = 5
 
 DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int, ItemGold | None]
 """A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind,
-item): the row as :func:`scoring.lines.iter_chunks` matched it, j the line's index in
+item): the row as :func:`scoring.formats.lines.iter_chunks` matched it, j the line's index in
 :attr:`Trace.scores` (or where it would be), then its compat outcome as :class:`Trace`
 keeps it: the hash of the guesses read, the outcome bits (-1: the scan did not score the
 line), the score, the line its guesses came from when it was scored with an earlier
 line's (score.pl's stale ``@res``; else 0); its answer's kind
-(:func:`scoring.lines.answer_kinds`); the item it was scored against when the two gold
+(:func:`scoring.formats.lines.answer_kinds`); the item it was scored against when the two gold
 readings of its id are the same (else None: the fixed reading's item is looked up)."""
 
 
@@ -261,7 +261,7 @@ class OfficialScores(Record):
 
     @property
     def sums(self) -> dict[str, float]:
-        """The official family's columns (:class:`scoring.measures.official.Column`)
+        """The official family's columns (:class:`scoring.measures.official.family.Column`)
         summed as score.pl sums them (their figures: :func:`scoring.registry.figure`): the
         score added line by line in the file's order, |T| and |TM| as the gold counts
         them."""
@@ -285,13 +285,13 @@ OFFICIAL_RATIOS: dict[str, tuple[str, str]] = {
 precision divides the score by the items attempted, recall by the items in T, mode
 precision the modes found by the items with a mode attempted, mode recall by those with a
 mode (McCarthy & Navigli 2007, section 4, eq. 1-8). The registry's official measures
-(:mod:`scoring.measures.official`) are built from this table."""
+(:mod:`scoring.measures.official.family`) are built from this table."""
 
 
 def official_ratio(name: str, sums: Mapping[str, float]) -> float | None:
     """The official figure ``name`` (``P``, ``R``, ``mode_P``, ``mode_R``) of the official
     columns' sums: numerator / denominator, None where the denominator is 0 (as
-    :meth:`scoring.quotient.Quotient.figure` divides).
+    :meth:`scoring.measures.quotient.Quotient.figure` divides).
 
     >>> official_ratio("P", {"score": 1.5, "attempted": 2}), official_ratio(
     ...     "mode_R", {"mode_correct": 0, "has_mode": 0})
@@ -341,7 +341,7 @@ def score_lines(
     trace: bool = False,
     numbers: Sequence[int] | None = None,
 ) -> OfficialScores:
-    """:func:`scoring.scan.score_system` one line at a time, as score.pl reads them (the
+    """:func:`scoring.score.scan.score_system` one line at a time, as score.pl reads them (the
     reference the chunked scan is tested against)."""
     rules = gold.rules
     traced = Trace() if trace else None

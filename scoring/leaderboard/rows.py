@@ -5,21 +5,22 @@ two column sums over the gold items: best P is Σ score / Σ attempted, new best
 Σ new_best / Σ item, GAP is Σ gap / Σ relevant. So a corpus figure, a figure by PoS (the
 rows of one PoS) and a resample (rows drawn by lemma) are computed the same way, and
 numerator and denominator are resampled together. The command lines
-(:mod:`scoring.compare`), the leaderboard (:mod:`scoring.leaderboard`) and the
+(:mod:`scoring.leaderboard.cli`), the leaderboard (:mod:`scoring.leaderboard`) and the
 organiser's scores page all read these rows through the registry.
 
 The columns come from the families of :mod:`scoring.measures` that score the system's
 kind (:data:`scoring.registry.FAMILIES`), each computed for every gold item at once by
-its bulk route (on the gold and answers of :mod:`scoring.bulk`): the official measures
+its bulk route (on the gold and answers of :mod:`scoring.measures.bulk`): the official measures
 (under the gold's rules), the revised best and oot measures and the ranking measures.
 The official family reads the guesses the official scan scored
-(:func:`scoring.scan.score_system`: score.pl's rules, stale answers included); the
+(:func:`scoring.score.scan.score_system`: score.pl's rules, stale answers included); the
 others read each item's first answer line split by the fixed rules (trimmed, hyphens as
 spaces). Which families score a system file depends on its kind, told apart by its first
 answer line (:func:`detect_kind`). For weighted recall, weighted precision and rank, A_i
-is the set of the first answer line's guesses (:func:`scoring.revised.answer_set`), cut
+is the set of the first answer line's guesses (:func:`scoring.measures.revised.items.answer_set`),
+cut
 to ten as oot cuts them. Ranked candidates are folded as gold keys are
-(:func:`scoring.ranking.normalised`), whatever the kind of file.
+(:func:`scoring.measures.ranking.items.normalised`), whatever the kind of file.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from scoring import ranking
-from scoring.bulk import (
+from scoring.formats import ranked
+from scoring.formats.gold import Gold
+from scoring.formats.lines import HYPHENS, OTHER, PLAIN, answer_kinds, iter_chunks
+from scoring.measures.bulk import (
     NO_ANSWER,
     Answers,
     Array,
@@ -42,12 +45,10 @@ from scoring.bulk import (
     gold_items,
     gold_table,
 )
-from scoring.formats import ranked
-from scoring.formats.gold import Gold
-from scoring.lines import HYPHENS, OTHER, PLAIN, answer_kinds, iter_chunks
-from scoring.official import guesses_fixed
+from scoring.measures.official.items import guesses_fixed
+from scoring.measures.ranking import items as ranking
 from scoring.registry import FAMILIES, MEASURES, measure_def
-from scoring.scan import score_system
+from scoring.score.scan import score_system
 from scoring.terms import answer_key
 from scoring.types import Rules, SystemKind, Task, pos_of
 
@@ -143,7 +144,7 @@ def split_answer(answer: str, rules: Rules) -> list[str]:
 def first_answers(text: str, kind: Task, rules: Rules = "fixed") -> dict[str, list[str]]:
     """Each item's guesses from its first answer line (:func:`split_answer`). Under the
     fixed rules an ASCII answer of plain lower-case words, or of such words and hyphens
-    (:func:`scoring.lines.answer_kinds`, found a chunk at a time), is split at once, as
+    (:func:`scoring.formats.lines.answer_kinds`, found a chunk at a time), is split at once, as
     the official scan splits it: :func:`split_answer` gives the same guesses."""
     answers: dict[str, list[str]] = {}
     fixed = rules == "fixed"
@@ -175,7 +176,7 @@ def read_answers(
     if kind == "mw" or kind == "swords":
         raise ValueError(
             f"{name}: the leaderboard scores best, oot and ranked files; a multiword file "
-            "is scored with scoring.score -t mw, a SWORDS result as its ranked candidates"
+            "is scored with scoring.score.cli -t mw, a SWORDS result as its ranked candidates"
         )
     if kind == "ranked":
         lines = ranked.parse_ranking(text.splitlines(), name)

@@ -1,7 +1,7 @@
 """A cache of gold readings, for the drop-in scorer's start-up.
 
 System builders score many outputs against one gold file: every run of ``python -m
-scoring.score`` reads the same gold under both rule sets (:func:`read_gold_pair`, about
+scoring.score.cli`` reads the same gold under both rule sets (:func:`read_gold_pair`, about
 half of a run on the task's 1,703-line test gold). The first run keeps the two readings
 in a small file (:mod:`marshal`), named by a digest of
 
@@ -110,7 +110,7 @@ def cached_gold_pair(
     output, so that the entry's memory never adds to the run's peak). With ``keep``, the
     items as marshal loaded them (each copied into an :class:`ItemGold`) are appended to
     it rather than freed: for a caller whose process ends without freeing anything (the
-    scorer, :func:`scoring.score.main`), freeing them one by one would be work for
+    scorer, :func:`scoring.score.cli.main`), freeing them one by one would be work for
     nothing (2.2 M instructions on the task's test set, 2% of the run)."""
     folder = directory if directory is not None else cache_directory()
     if not folder or len(text) > MAX_TEXT:

@@ -1,5 +1,5 @@
 """The official family: best and oot (McCarthy & Navigli 2007, section 4, eq. 1-8) as
-score.pl computes them, under the gold's rules (:mod:`scoring.official`).
+score.pl computes them, under the gold's rules (:mod:`scoring.measures.official.items`).
 
 Columns (:class:`Column`), one row per gold item: ``item`` (the item is in T), ``score``
 (what it adds to the numerator of best or oot), ``attempted``, ``mode_attempted``,
@@ -7,11 +7,11 @@ Columns (:class:`Column`), one row per gold item: ``item`` (the item is in T), `
 |TM|). The routes:
 
 - bulk (:func:`bulk`): the scan's outcome of each item's guesses
-  (:func:`scoring.official.score_item`'s floats), one numpy column each;
+  (:func:`scoring.measures.official.items.score_item`'s floats), one numpy column each;
 - exact (:func:`exact`): the same credit from the gold's counts in Fractions.
 
 The drop-in scorer sums the same columns in the system file's order
-(:attr:`scoring.official.OfficialScores.sums`) and prints :data:`MEASURES`' figures.
+(:attr:`scoring.measures.official.items.OfficialScores.sums`) and prints :data:`MEASURES`' figures.
 """
 
 from __future__ import annotations
@@ -19,15 +19,15 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.official import OFFICIAL_RATIOS, score_item
-from scoring.quotient import Columns, ExactRow, Family, Ratio
+from scoring.measures.official.items import OFFICIAL_RATIOS, score_item
+from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.terms import fold
 from scoring.types import SystemKind, Task
 
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from scoring.bulk import Answers, Array, Given, GoldItem
+    from scoring.measures.bulk import Answers, Array, Given, GoldItem
 
 
 class Column(StrEnum):
@@ -45,7 +45,7 @@ COLUMNS: tuple[str, ...] = tuple(Column)
 
 
 def _bulk(task: Task, given: Given) -> Columns:
-    """best or oot by :func:`scoring.official.score_item` for each answered item in T
+    """best or oot by :func:`scoring.measures.official.items.score_item` for each answered item in T
     (the scan's outcome when it scored the item). score.pl skips an item no answer can
     earn credit on (it scores 0)."""
     import numpy as np
@@ -146,7 +146,8 @@ _WHAT = ("precision", "recall", "mode precision", "mode recall")
 
 
 def _measures(family: Family, kind: SystemKind, first: int) -> tuple[Ratio, ...]:
-    """The four official measures, as :data:`scoring.official.OFFICIAL_RATIOS` divides
+    """The four official measures, as :data:`scoring.measures.official.items.OFFICIAL_RATIOS`
+    divides
     their columns (the drop-in scorer's figures come from that table too)."""
     return tuple(
         _ratio(family, kind, name, Column(top), Column(bottom), f"{what}, eq. {first + index}")

@@ -14,13 +14,14 @@ pooled over the targets, as SWORDS' ``pr_at_k`` pools them:
 - ``P@k`` = Σ hits / Σ returned, ``R@k`` = Σ hits / Σ min(|gold|, k), ``RS@k`` = Σ hits /
   Σ |gold|;
 - ``F@k`` and ``FS@k``: 2PR / (P + R) and 2P·RS / (P + RS) of those pooled counts
-  (:func:`scoring.quotient.f_score`; P, R, RS are 0 where their denominator is);
+  (:func:`scoring.measures.quotient.f_score`; P, R, RS are 0 where their denominator is);
 - ``gap`` and ``gap_rat``: Σ GAP / Σ targets, numpy's mean when the column is summed by
   numpy.
 
 Figures are fractions; SWORDS (and ``lexsub benchmark swords``) reports them in
 percent. This module imports no numpy (the registry is read by the drop-in scorer); the
-GAP of a row is computed by :func:`scoring.ranking.gap`, loaded when a row is first made.
+GAP of a row is computed by :func:`scoring.measures.ranking.items.gap`, loaded when a row is first
+made.
 """
 
 from __future__ import annotations
@@ -30,12 +31,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from scoring.quotient import Quotient, Row, Value, f_score
+from scoring.measures.quotient import Quotient, Row, Value, f_score
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
     from scoring.formats.ranked import Scored
-    from scoring.revised import Frequencies, Number
+    from scoring.measures.revised.items import Frequencies, Number
 
 K = 10
 """SWORDS' cut of the system's list."""
@@ -96,7 +97,7 @@ def exact_row(target: TargetGold, ranked: Sequence[Scored]) -> dict[str, Fractio
 
 
 def _values(target: TargetGold, ranked: Sequence[Scored]) -> list[Number]:
-    from scoring.ranking import gap
+    from scoring.measures.ranking.items import gap
 
     names = [entry.candidate for entry in ranked]
     lenient = [name for name in names if name in target.pool]

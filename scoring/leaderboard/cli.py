@@ -45,7 +45,7 @@ from scoring.command import (
 from scoring.formats.gold import read_readings
 from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
-from scoring.official import ScorerDied
+from scoring.measures.official.items import ScorerDied
 from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
 from scoring.render import render_leaderboard
 

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from scoring.bulk import Answers, Given, GoldItem
+    from scoring.measures.bulk import Answers, Given, GoldItem
 
     Array = npt.NDArray[np.float64]
 

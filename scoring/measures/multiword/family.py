@@ -8,7 +8,7 @@ multiword and the system tried it), ``matched`` (and named it), ``has_mw`` (the 
 gold multiword: MW), whole numbers, so that the float row is also the exact one
 (:func:`exact_row`). Detection P is Σ genuine / Σ found, detection R Σ genuine / |MW|,
 identification P Σ matched / Σ found, identification R Σ matched / |MW|.
-:func:`scoring.multiword.score_multiwords` scans a file with :func:`row` and sums the
+:func:`scoring.measures.multiword.items.score_multiwords` scans a file with :func:`row` and sums the
 columns in the file's order, |MW| counted as score.pl's ``readmwfile`` counts it.
 
 >>> item = MultiwordItem("take place", "fixed")
@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from scoring.lines import NONSPACE
-from scoring.perl import perl_truthy
-from scoring.quotient import Quotient, Row, Value
+from scoring.formats.lines import NONSPACE
+from scoring.formats.perl import perl_truthy
+from scoring.measures.quotient import Quotient, Row, Value
 from scoring.terms import normalise
 from scoring.types import Rules, SystemKind
 

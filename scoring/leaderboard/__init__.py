@@ -1,9 +1,9 @@
 """One table for many systems: every applicable measure
-of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.rows`) per
+of the registry (:mod:`scoring.registry`, on the rows of :mod:`scoring.leaderboard.rows`) per
 system, optionally by PoS (Tables 4-8 of the 2009 paper), the theoretical upper bounds of
-the gold (:mod:`scoring.analyses`), and, when asked, bootstrap intervals and pairwise
+the gold (:mod:`scoring.leaderboard.analyses`), and, when asked, bootstrap intervals and pairwise
 significance (:mod:`scoring.significance`), resampling lemmas. The command line
-(:mod:`scoring.compare`) and the organiser's scores page both call :func:`leaderboard`
+(:mod:`scoring.leaderboard.cli`) and the organiser's scores page both call :func:`leaderboard`
 and print or render its result, so their numbers cannot differ.
 
 Every figure is a fraction (not a percentage); a measure that does not apply to a
@@ -20,14 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from scoring import analyses, significance
+from scoring import significance
 from scoring.formats.gold import Gold
 from scoring.formats.ranked import format_ranking_line
 from scoring.formats.swords import Swords
 from scoring.formats.system import SystemLine, parse_system_line
+from scoring.leaderboard import analyses
+from scoring.leaderboard.rows import SystemRows, corpus_totals, pos_masks, score_files
 from scoring.registry import LEADERBOARD_BY_NAME, LEADERBOARD_KINDS, MEASURES, measure_def
-from scoring.rows import SystemRows, corpus_totals, pos_masks, score_files
-from scoring.scan import score_system
+from scoring.score.scan import score_system
 from scoring.signature import Settings
 from scoring.significance import Resampling
 from scoring.types import SystemKind
@@ -83,7 +84,7 @@ class PairTest:
 class Leaderboard:
     """Every system's figures against one gold (fractions), the measures' descriptions and
     signatures, the gold's upper bounds; ``by_pos``, ``analyses`` (the JSON of
-    :mod:`scoring.analyses`' results), ``intervals`` (system → measure → (low, high),
+    :mod:`scoring.leaderboard.analyses`' results), ``intervals`` (system → measure → (low, high),
     both None where more than half the resamples left the measure undefined),
     ``undefined`` (system → measure → how many resamples left it undefined, for the
     measures where some did), ``not_compared`` (the pairs of systems that share no

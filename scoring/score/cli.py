@@ -12,11 +12,11 @@ score.pl does not have, start with ``--``:
                         UTF-8 (FILE:LINE: rule)
 ``--no-diagnosis``      do not print the diagnosis of defects to standard error
 ``--no-cache``          read the gold from its text, not from the cache of gold readings
-                        (:mod:`scoring.gold_cache`)
+                        (:mod:`scoring.score.cache`)
 ``--version``           print ``lexsub-score VERSION`` and exit
 
 Standard error gets a short diagnosis of what in the system file gained or lost credit
-only because of a defect of score.pl (see :mod:`scoring.diagnose`).
+only because of a defect of score.pl (see :mod:`scoring.score.diagnose`).
 
 Exit status: 0 done, 1 an error, 2 bad usage: an unknown option, or no files at all
 (score.pl's usage line is printed, and nothing is scored). A failure ends with one line
@@ -27,28 +27,21 @@ Exit status: 0 done, 1 an error, 2 bad usage: an unknown option, or no files at 
 from __future__ import annotations
 
 import gc
-
-if __name__ == "__main__":  # run as the program (``python -m``): no collections from here
-    # on, its imports' included (they make tens of thousands of objects and no garbage:
-    # 2.6 M instructions on the task's test set); :func:`run` does the same in-process
-    gc.disable()
-
 import os
 import sys
 from collections.abc import Callable, Sequence
 
 from scoring import TYPE_CHECKING
-from scoring.bounded import read_bounded
-from scoring.diagnose import diagnose, fixed_scan, select_dirty
-from scoring.failures import USAGE_STATUS, describe, fail, failures, version_line
+from scoring.errors import USAGE_STATUS, FormatError, describe, fail, failures, version_line
 from scoring.files import not_utf8, without_mark
-from scoring.formats import FormatError
+from scoring.files.bounded import read_bounded
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
+from scoring.formats.perl import perl_truthy
 from scoring.formats.text import encode, read_text, split_lines
-from scoring.official import OfficialScores, ScorerDied
-from scoring.perl import perl_truthy
+from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.records import Record
-from scoring.report import (
+from scoring.score.diagnose import diagnose, fixed_scan, select_dirty
+from scoring.score.report import (
     by_pos,
     multiword_csv,
     multiword_json,
@@ -58,7 +51,7 @@ from scoring.report import (
     official_text,
     pos_tables,
 )
-from scoring.scan import score_system
+from scoring.score.scan import score_system
 from scoring.types import Rules
 
 if TYPE_CHECKING:
@@ -320,7 +313,7 @@ def _score(
 ) -> tuple[str, list[str]]:
     name = options.system
     if options.measure == "mw":  # its scorer is loaded only here: best and oot start without it
-        from scoring.multiword import diagnose_multiwords, score_multiwords
+        from scoring.measures.multiword.items import diagnose_multiwords, score_multiwords
 
         system_lines = split_lines(_read(options.system, options, unread))
         gold_lines = split_lines(_read(options.gold, options, unread))
@@ -346,7 +339,7 @@ def _score(
         return _plain(options, measure, gold, system_text), []
     try:
         if options.cache:
-            from scoring.gold_cache import cached_gold_pair
+            from scoring.score.cache import cached_gold_pair
 
             compat, fixed, differ = cached_gold_pair(
                 gold_text, options.gold, later=pending, keep=_KEPT
@@ -401,7 +394,7 @@ def _cached_compat(
     fixed rules cannot read (then it is read under compat alone)."""
     if not options.cache or options.rules != "compat":
         return None
-    from scoring.gold_cache import cached_gold_pair
+    from scoring.score.cache import cached_gold_pair
 
     try:
         return cached_gold_pair(gold_text, options.gold, later=pending, keep=_KEPT)[0]
@@ -433,7 +426,7 @@ def _render(
 
 
 _KEPT: list[object] = []
-"""What a run loads and need not free (:func:`scoring.gold_cache.cached_gold_pair`'s
+"""What a run loads and need not free (:func:`scoring.score.cache.cached_gold_pair`'s
 ``keep``): the process ends at once after it (:func:`_end`); a later run in the same
 process frees it."""
 
@@ -463,7 +456,3 @@ def _end(status: int) -> None:
     except (OSError, ValueError):
         raise SystemExit(status) from None
     os._exit(status)
-
-
-if __name__ == "__main__":
-    main()

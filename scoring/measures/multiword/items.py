@@ -4,7 +4,7 @@
 MW is the set of items whose most frequent multiword was given by more than one
 annotator; a system line names the multiword it sees at that item. This module reads the
 mwgold as score.pl does and scans a system file; the measures, and the rule of one id's
-row, are registered in :mod:`scoring.measures.multiword`.
+row, are registered in :mod:`scoring.measures.multiword.family`.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.diagnose import Tally, show
 from scoring.formats.gold import read_mwgold_lines
-from scoring.lines import NONSPACE as _NONSPACE
-from scoring.lines import has_content
-from scoring.measures.multiword import MultiwordItem, row
+from scoring.formats.lines import NONSPACE as _NONSPACE
+from scoring.formats.lines import has_content
+from scoring.measures.multiword.family import MultiwordItem, row
 from scoring.registry import figure
+from scoring.score.diagnose import Tally, show
 from scoring.types import Rules
 
 # score.pl's multiword pattern, ([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$, written to be searched in
-# linear time with the same match (scoring.lines.LINEAR says how); \s may not cross lines,
+# linear time with the same match (scoring.formats.lines.LINEAR says how); \s may not cross lines,
 # so it runs line by line.
 MW_LINE = re.compile(r"(?<![\w.])([\w.]++)\s++(\d++)\s*+::\s*(.*)\s*$", re.ASCII)
 
@@ -46,7 +46,7 @@ class MultiwordScores:
 
     @property
     def sums(self) -> dict[str, float]:
-        """The columns of the mw measures (:mod:`scoring.measures.multiword`) summed in the
+        """The columns of the mw measures (:mod:`scoring.measures.multiword.family`) summed in the
         file's order, |MW| as score.pl counts it."""
         return {
             "found": self.found,
@@ -70,7 +70,7 @@ def score_multiwords(
     verbose: bool = False,
 ) -> MultiwordScores:
     """Score a mw system file: each id's first line is one row of the mw measures
-    (:func:`scoring.measures.multiword.row`: compat counts a line with an empty answer as
+    (:func:`scoring.measures.multiword.family.row`: compat counts a line with an empty answer as
     a detection attempt of a gold multiword, fixed does not and compares answers trimmed
     and single-spaced, hyphens as spaces), summed in the file's order."""
     log: list[str] = []

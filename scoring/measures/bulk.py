@@ -4,8 +4,8 @@ helpers their bulk routes share (:mod:`scoring.measures`).
 A family lists, for the items it can credit, the terms it reads (the guesses, A_i, the
 ranked candidates best first) as one flat array of their freq_i (:func:`terms_of`), item
 after item; numerators are then sums over each item's terms. Every sum is added term by
-term from the first, as the exact functions of :mod:`scoring.revised` and
-:mod:`scoring.ranking` add them (:func:`running`), so each float equals what those
+term from the first, as the exact functions of :mod:`scoring.measures.revised.items` and
+:mod:`scoring.measures.ranking.items` add them (:func:`running`), so each float equals what those
 functions give on float frequencies, bit for bit (tests/test_measures.py checks it).
 """
 
@@ -19,9 +19,9 @@ from itertools import repeat
 import numpy as np
 import numpy.typing as npt
 
-from scoring import revised
 from scoring.formats import ranked
 from scoring.formats.gold import Gold, ItemGold
+from scoring.measures.revised import items as revised
 from scoring.records import Record
 from scoring.types import Rules
 
@@ -96,7 +96,8 @@ class Answers(Record):
     ``ranking``: a ranked file's candidates, normalised the same way; without them the
     ranking measures read ``guesses`` in file order (an oot file's ranking,
     :func:`scoring.formats.ranked.as_ranking`). ``outcome``: the scan's score of ``official``.
-    (A named tuple, as the scan's :class:`scoring.official.ItemScore`: one is made for
+    (A named tuple, as the scan's :class:`scoring.measures.official.items.ItemScore`: one is made
+    for
     every item a file answers.)
     """
 
@@ -106,7 +107,8 @@ class Answers(Record):
     ranking: tuple[ranked.Scored, ...] = ()
     outcome: tuple[float, bool, bool] | None = None
     """What the official scan made of ``official``: (score, mode attempted, mode
-    correct), as :func:`scoring.official.score_item` gives them; None: not scanned (the
+    correct), as :func:`scoring.measures.official.items.score_item` gives them; None: not scanned
+    (the
     official family then scores the guesses itself)."""
 
 
@@ -141,8 +143,10 @@ class GoldTable:
 
 def gold_table(items: Sequence[GoldItem]) -> GoldTable:
     """The :class:`GoldTable` of ``items``. Each item's ideal figures are added in the
-    order of the exact functions' helpers, :func:`scoring.revised.ideal_cumulative` and
-    :func:`scoring.ranking.gap_normaliser` (its counts largest first), so the bulk rows
+    order of the exact functions' helpers, :func:`scoring.measures.revised.items.ideal_cumulative`
+    and
+    :func:`scoring.measures.ranking.items.gap_normaliser` (its counts largest first), so the bulk
+    rows
     divide by the same floats."""
     counts = tuple(None if item.frequencies is None else item.frequencies.counts for item in items)
     have = np.array([j for j, found in enumerate(counts) if found is not None], dtype=np.int64)
@@ -187,7 +191,7 @@ def gold_table(items: Sequence[GoldItem]) -> GoldTable:
 class Given:
     """What a system gives the items of ``table``: ``answers[j]`` for item j, and what
     more than one family reads of them, computed once: each item's answer set A_i
-    (:func:`scoring.revised.answer_set`) and its terms (:func:`terms_of`)."""
+    (:func:`scoring.measures.revised.items.answer_set`) and its terms (:func:`terms_of`)."""
 
     def __init__(self, table: GoldTable, answers: Sequence[Answers]) -> None:
         self.table = table

@@ -1,0 +1,1 @@
+"""The official family."""

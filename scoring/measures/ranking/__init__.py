@@ -1,0 +1,1 @@
+"""The ranking family."""

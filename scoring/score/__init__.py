@@ -1,0 +1,1 @@
+"""The score.pl drop-in."""
