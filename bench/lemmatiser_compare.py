@@ -32,7 +32,7 @@ from annotate.gold.lemmatisers import (
     simplemma_lemmatiser,
     spacy_lookups_lemmatiser,
 )
-from scoring.normalisation import normalise
+from scoring.substitute import normalise
 
 LANGUAGES = ("de", "it", "es", "fr", "pt", "ca")
 """The languages with a table of hand-checked forms."""

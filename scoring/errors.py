@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 import scoring
-from scoring import TYPE_CHECKING
-from scoring.records import Record
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -94,7 +93,7 @@ SHOWN_PROBLEMS = 20
 """The problems a message shows (and a reader keeps): the rest are counted."""
 
 
-class Problem(Record):
+class Problem(NamedTuple):
     """One problem of a file and where it is: a line number, a JSON path, or ``""`` for
     the whole file.
 
@@ -115,7 +114,8 @@ class Problem(Record):
 class FormatError(ValueError):
     """A file broke a rule of its format: the one error of every reader (the importer's
     :class:`scoring.formats.instances.SourceError`, the XML feed's
-    :class:`scoring.files.safexml.XmlError` and :class:`scoring.files.TextError` are kinds of
+    :class:`scoring.files.safexml.XmlError` and :class:`scoring.files.bounded.TextError` are kinds
+    of
     it). ``problems`` holds every ``FILE:LINE: …`` (or ``FILE:JSON.PATH: …``) message;
     ``located`` those given as :class:`Problem` records, so that a caller can take a
     problem's parts without reading them back out of its message."""

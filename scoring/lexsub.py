@@ -17,13 +17,12 @@ import difflib
 import importlib
 import sys
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import NamedTuple, cast
 
 from scoring.command import ArgumentParser
-from scoring.records import Record
 
 
-class Command(Record):
+class Command(NamedTuple):
     """One ``lexsub`` command: the module that holds it, its function (taking the
     arguments and returning the exit status), what it does and the group ``--help`` lists
     it under. ``named``: the function is given the command's name too (the app's commands

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.agreement.report import INTERVAL_FIGURES, KEYS, AgreementReport
 from scoring.agreement.resampled import ALPHAS
 from scoring.files import CsvWriter
-from scoring.leaderboard import Leaderboard
+
+if TYPE_CHECKING:
+    from scoring.leaderboard import Leaderboard
 
 POS_ORDER = ("all", "n", "v", "a", "r")
 FORMATS = ("text", "json", "csv", "markdown")

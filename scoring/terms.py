@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from scoring import TYPE_CHECKING
-from scoring.patterns import lazy
 from scoring.types import APOSTROPHES, Count, Rules
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ def mode(counts: Iterable[tuple[str, Count]]) -> str | None:
 _NO_APOSTROPHES = str.maketrans("", "", "'" + "".join(APOSTROPHES))
 """The straight apostrophe and every character matched as it
 (:data:`scoring.types.APOSTROPHES`: the curly U+2019), removed."""
-_NORMAL = lazy(r"[a-z0-9]+(?: [a-z0-9]+)*")
+_NORMAL = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 
 
 def normalise(term: str) -> str:
@@ -93,7 +92,7 @@ def fold(term: str) -> str:
     return term.replace("-", " ")
 
 
-_NON = lazy(r"non(\s|-)(.*)$", re.ASCII)
+_NON = re.compile(r"non(\s|-)(.*)$", re.ASCII)
 """score.pl's ``fixmisc``: a guess starting ``non-`` or ``non `` loses the separator."""
 
 

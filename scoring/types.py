@@ -12,39 +12,33 @@ A response as the app exports it (with its item, dictionary use and time) is the
 responses format's record, :class:`scoring.formats.responses.Response`.
 """
 
-from scoring import TYPE_CHECKING
-from scoring.patterns import lazy
-from scoring.records import Record
+import re
+from typing import Literal, NamedTuple
 
-if TYPE_CHECKING:
-    from typing import Literal
+Rules = Literal["compat", "fixed"]
+"""``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
 
-    Rules = Literal["compat", "fixed"]
-    """``compat``: score.pl's behaviour, defects included; ``fixed``: its defects corrected."""
+GoldRules = Literal["compat", "fixed", "strict"]
+"""How :func:`scoring.formats.gold.read_gold` reads a gold file: as score.pl does
+(``compat``), corrected (``fixed``), or corrected after refusing any malformed line
+(``strict``)."""
 
-    GoldRules = Literal["compat", "fixed", "strict"]
-    """How :func:`scoring.formats.gold.read_gold` reads a gold file: as score.pl does
-    (``compat``), corrected (``fixed``), or corrected after refusing any malformed line
-    (``strict``)."""
+Task = Literal["best", "oot"]
+"""The two subtasks of SemEval-2007 scored by score.pl: best and oot."""
 
-    Task = Literal["best", "oot"]
-    """The two subtasks of SemEval-2007 scored by score.pl: best and oot."""
+AnswerKind = Literal["substitutes", "name", "nil"]
+"""What an annotator gave for one instance: substitutes, "part of a proper name" or
+"no substitute"."""
 
-    AnswerKind = Literal["substitutes", "name", "nil"]
-    """What an annotator gave for one instance: substitutes, "part of a proper name" or
-    "no substitute"."""
-
-    SystemKind = Literal["best", "oot", "mw", "ranked", "swords"]
-    """What a system file holds: best answers (``::``), oot answers (``:::``), multiwords
-    (``::``, scored against the mwgold), ranked candidates (``::::``) or a SWORDS result (a
-    JSON object, scored against a SWORDS dataset)."""
-else:  # at run time the names stand for str: nothing checks a Literal while running
-    Rules = GoldRules = Task = AnswerKind = SystemKind = str
+SystemKind = Literal["best", "oot", "mw", "ranked", "swords"]
+"""What a system file holds: best answers (``::``), oot answers (``:::``), multiwords
+(``::``, scored against the mwgold), ranked candidates (``::::``) or a SWORDS result (a
+JSON object, scored against a SWORDS dataset)."""
 
 ANSWER_KINDS: tuple[AnswerKind, ...] = ("substitutes", "name", "nil")
 
 
-class Answer(Record):
+class Answer(NamedTuple):
     """h_i: one annotator's answer to one item (McCarthy & Navigli 2009, section 2.2.2), the
     one record of it that the agreement measures, the gold compiler and ``annotators.jsonl``
     (:mod:`scoring.formats.annotators`) share. A response as the app exports it, with its
@@ -57,7 +51,7 @@ class Answer(Record):
     multiword: str | None = None
 
 
-LEXELT = lazy(r"[^\s.][^\s]*\.[nvar]")
+LEXELT = re.compile(r"[^\s.][^\s]*\.[nvar]")
 """A lexelt as every strict reader takes it: ``lemma.pos`` or ``lemma.orig_pos.pos`` with
 the last part one of n, v, a, r."""
 

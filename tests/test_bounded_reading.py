@@ -24,11 +24,11 @@ from annotate.services.study import parse_user_lines
 from annotate.sources import Limits, SourceError, parse_source
 from scoring.benchmark.swords import read_result
 from scoring.errors import FormatError, Problems
-from scoring.files import bounded_text
 from scoring.files.bounded import (
     BoundError,
     Bounds,
     bounded_bytes,
+    bounded_text,
     check_json_values,
     check_text,
     unpacked_chunks,

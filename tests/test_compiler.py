@@ -51,8 +51,8 @@ from annotate.gold.write import annotator_lines, gold_lines, mwgold_lines, summa
 from scoring.errors import FormatError
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.text import read_lines
-from scoring.normalisation import normalise_with_reasons
 from scoring.score.cli import run as score_command
+from scoring.substitute import normalise_with_reasons
 from scoring.types import AnswerKind
 from tests.conftest import shared_path
 

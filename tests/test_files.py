@@ -12,15 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.files import (
-    CsvWriter,
-    TextError,
-    decode_text,
-    finite_number,
-    parse_json,
-    read_text,
-    spreadsheet_safe,
-)
+from scoring.files import CsvWriter, finite_number, parse_json, spreadsheet_safe
+from scoring.files.bounded import TextError, decode_text, read_text
 
 
 def test_a_utf8_byte_order_mark_is_dropped() -> None:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from annotate.sources import SourceError
 from scoring.errors import FormatError, Problem
-from scoring.files import TextError, decode_text
+from scoring.files.bounded import TextError, decode_text
 from scoring.files.safexml import XmlError
 from scoring.formats.annotators import Item, format_annotators, parse_annotators
 from scoring.formats.coinco import read_coinco

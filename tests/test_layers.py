@@ -128,9 +128,24 @@ def _module_name(path: Path) -> str:
     return relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def import_graph(folders: tuple[str, ...] = ("scoring", "annotate")) -> dict[str, set[str]]:
+def _type_checking_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes under an ``if TYPE_CHECKING:``."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and (
+            (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+            or (isinstance(node.test, ast.Attribute) and node.test.attr == "TYPE_CHECKING")
+        ):
+            inside.update(id(child) for child in ast.walk(node))
+    return inside
+
+
+def import_graph(
+    folders: tuple[str, ...] = ("scoring", "annotate"), run_time: bool = False
+) -> dict[str, set[str]]:
     """Module → the project modules it imports, anywhere in it (``from P import m`` names the
-    module ``P.m`` when there is one, the package ``P`` otherwise)."""
+    module ``P.m`` when there is one, the package ``P`` otherwise); with ``run_time``, not
+    those imported for the type checker only."""
     paths = {
         _module_name(path): path
         for folder in folders
@@ -140,7 +155,11 @@ def import_graph(folders: tuple[str, ...] = ("scoring", "annotate")) -> dict[str
     graph: dict[str, set[str]] = {}
     for module, path in paths.items():
         edges: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skipped = _type_checking_only(tree) if run_time else set()
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
@@ -278,4 +297,79 @@ def test_services_are_below_the_pages_and_the_commands() -> None:
             or name.startswith(("annotate.web", "annotate.cli"))
         ),
     )
+    assert breaches == []
+
+
+# -- the scoring library's shape ---------------------------------------------------------
+
+FORMATS_MAY_IMPORT = (
+    "scoring",
+    "scoring.errors",
+    "scoring.types",
+    "scoring.terms",
+    "scoring.substitute",
+    "scoring.files",
+    "scoring.formats",
+)
+"""What :mod:`scoring.formats` stands on: the vocabulary, the term and answer rules, the
+errors and the bounded file reading. Nothing that reads a format's records (the measures,
+the drop-in, the leaderboard, the benchmarks, the commands) is below it."""
+
+
+def longest_chain(graph: dict[str, set[str]]) -> list[str]:
+    """The longest path of imports (modules, first the importer) in an acyclic ``graph``.
+
+    >>> longest_chain({"a": {"b", "c"}, "b": {"c"}, "c": set(), "d": {"a"}})
+    ['d', 'a', 'b', 'c']
+    """
+    best: dict[str, list[str]] = {}
+
+    def chain(module: str) -> list[str]:
+        if module not in best:
+            below = [chain(child) for child in sorted(graph.get(module, ()))]
+            best[module] = [module, *max(below, key=len, default=[])]
+        return best[module]
+
+    return max((chain(module) for module in sorted(graph)), key=len, default=[])
+
+
+def _scoring_graph() -> dict[str, set[str]]:
+    """What each module of ``scoring`` loads of ``scoring`` when it runs: an import under
+    ``if TYPE_CHECKING:`` loads nothing, and a package a module is inside is loaded before
+    the module anyway."""
+    graph = import_graph(("scoring",), run_time=True)
+    return {
+        module: {
+            name
+            for name in edges
+            if name.startswith("scoring") and not module.startswith(f"{name}.")
+        }
+        for module, edges in graph.items()
+    }
+
+
+def test_scoring_has_at_most_twelve_modules_of_its_own() -> None:
+    """The library's top level is its vocabulary, rules and commands; everything else lives
+    in the subpackage of its concern (scoring/score, scoring/measures/FAMILY, …)."""
+    top = sorted(path.name for path in (ROOT / "scoring").glob("*.py"))
+    assert "__init__.py" in top and len(top) <= 12, top
+
+
+def test_the_longest_import_chain_in_scoring_is_at_most_eleven_modules() -> None:
+    chain = longest_chain(_scoring_graph())
+    assert 5 <= len(chain) <= 11, " -> ".join(chain)
+
+
+def test_formats_import_nothing_above_them() -> None:
+    breaches = [
+        f"{module} imports {name}"
+        for module, edges in sorted(_scoring_graph().items())
+        if module.startswith("scoring.formats")
+        for name in sorted(edges)
+        if not name.startswith(FORMATS_MAY_IMPORT[-1])
+        and not any(
+            name == allowed or name.startswith(f"{allowed}.") for allowed in FORMATS_MAY_IMPORT[1:]
+        )
+        and name != "scoring"
+    ]
     assert breaches == []

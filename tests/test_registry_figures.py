@@ -17,7 +17,7 @@ import pytest
 
 import scoring.agreement
 from scoring.agreement.__main__ import main as agreement_main
-from scoring.benchmark.cli import BENCHMARKS
+from scoring.benchmark import BENCHMARKS
 from scoring.benchmark.cli import main as benchmark_main
 from scoring.registry import (
     AGREEMENT,

@@ -1,4 +1,5 @@
-"""Hostile uploads: every upload is read by the one rule of :func:`scoring.files.decode_text`
+"""Hostile uploads: every upload is read by the one rule of
+:func:`scoring.files.bounded.decode_text`
 (UTF-8, a UTF-8 byte-order mark dropped, UTF-16 refused by name) and every refusal names
 the file, the line and the rule; a 5,000-digit score is a line's problem, not a 500."""
 

@@ -11,7 +11,7 @@ from annotate.models import Dataset
 from annotate.services.rounds import dataset_named
 from annotate.services.rules import ServiceError
 from scoring.errors import FormatError
-from scoring.files import read_text
+from scoring.files.bounded import read_text
 
 DATABASE_OPTION = "--database-url"
 DATABASE_HELP = (

@@ -17,8 +17,7 @@ from itertools import islice
 from pathlib import Path
 
 from scoring.errors import FormatError
-from scoring.files import refuse_wide
-from scoring.files.bounded import bounded_lines, read_bounded
+from scoring.files.bounded import bounded_lines, read_bounded, refuse_wide
 from scoring.formats.ranked import RankingLine, Scored, format_ranked
 from scoring.formats.system import SystemLine, format_system
 from scoring.formats.taskxml import parse_lexsub_xml

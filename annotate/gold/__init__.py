@@ -42,7 +42,7 @@ from annotate.gold.lemmatisers import lemmatiser_for
 from annotate.gold.review import decisions_template, pending_changes
 from annotate.gold.write import summary, write_outputs
 from scoring.formats.responses import Response, iter_responses, read_responses, write_responses
-from scoring.normalisation import normalise
+from scoring.substitute import normalise
 from scoring.types import Answer
 
 __all__ = [

@@ -31,12 +31,13 @@ from annotate.gold.lemmatisers import lemmatiser_for
 from scoring.errors import FormatError
 from scoring.formats.exclusions import Excluded, Exclusion, merge
 from scoring.formats.responses import Response
-from scoring.normalisation import Normalised, normalise_with_reasons
 from scoring.substitute import (
     Checked,
     InvalidSubstitute,
+    Normalised,
     check_multiword,
     check_substitute,
+    normalise_with_reasons,
 )
 from scoring.types import Answer
 

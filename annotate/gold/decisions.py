@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from scoring.files import parse_json, read_text
+from scoring.files import parse_json
+from scoring.files.bounded import read_text
 from scoring.substitute import InvalidSubstitute, check_substitute
 
 Action = Literal["accept", "reject", "correct"]

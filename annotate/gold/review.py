@@ -22,7 +22,7 @@ from annotate.gold.compiler import (
 from annotate.gold.decisions import Action, Decision, Decisions
 from annotate.gold.lemmatisation import UPOS, Lemmatiser
 from scoring.formats.responses import Response
-from scoring.normalisation import normalise
+from scoring.substitute import normalise
 
 
 def pending_changes(gold: CompiledGold) -> tuple[LemmaChange, ...]:

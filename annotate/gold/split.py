@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.files import read_text
+from scoring.files.bounded import read_text
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.responses import Response, write_responses
 from scoring.formats.text import split_lines
-from scoring.normalisation import normalise
+from scoring.substitute import normalise
 from scoring.types import AnswerKind
 
 ANNOTATORS = ("h1", "h2", "h3", "h4", "h5")

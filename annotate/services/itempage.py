@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     CTE,
@@ -56,7 +56,6 @@ from annotate.services.study import (
     opens,
     sentences_of,
 )
-from scoring.records import Record
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ WINDOW = 5
 and last): at most ``2 * WINDOW + 3`` links, whatever the word's size."""
 
 
-class SentenceLink(Record):
+class SentenceLink(NamedTuple):
     """A sentence of the word the page links: its number in the word (1 to n) and id (a
     record, a named tuple: made for every link of every page)."""
 

@@ -25,8 +25,7 @@ from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services.rules import ServiceError, safe_source, shown
 from scoring.errors import FormatError
-from scoring.files import decode_text
-from scoring.files.bounded import SYSTEM_FILE, check_text
+from scoring.files.bounded import SYSTEM_FILE, check_text, decode_text
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
 from scoring.formats.instances import Instance as SourceInstance
 from scoring.formats.ranked import parse_ranking, rankings_of

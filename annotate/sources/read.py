@@ -28,7 +28,8 @@ from annotate.sources.language import iso639_1
 from annotate.sources.semeval import parse_lexsub_xml
 from annotate.sources.swords import parse_swords_dataset
 from annotate.sources.tsar import parse_tsar_source
-from scoring.files import bounded, wide_codec
+from scoring.files import bounded
+from scoring.files.bounded import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
 from scoring.formats.table import parse_table

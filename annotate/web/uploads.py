@@ -1,6 +1,6 @@
 """The bytes and text of an uploaded file, read within its bounds
 (:mod:`scoring.files.bounded`: counted as they are read, refused at the first bound crossed) and
-under the rule every file reader follows (:func:`scoring.files.decode_text`: UTF-8, a
+under the rule every file reader follows (:func:`scoring.files.bounded.decode_text`: UTF-8, a
 byte-order mark dropped, UTF-16 refused)."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from werkzeug.datastructures import FileStorage
 
 from annotate.services.rules import ServiceError
 from scoring.errors import FormatError
-from scoring.files import bounded_text
-from scoring.files.bounded import Bounds, bounded_bytes
+from scoring.files.bounded import Bounds, bounded_bytes, bounded_text
 
 
 def upload_name(upload: FileStorage, default: str = "the file") -> str:

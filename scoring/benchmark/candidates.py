@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, get_args
 
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report
 from scoring.errors import FormatError
 from scoring.formats.ranked import Scored, as_ranking, parse_ranking
 from scoring.formats.system import read_system

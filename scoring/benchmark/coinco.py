@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+from scoring.benchmark import Report
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
-from scoring.benchmark.cli import Report
 from scoring.formats.coinco import CoincoTarget, read_coinco
 from scoring.formats.keys import joined
 from scoring.types import LEXELT

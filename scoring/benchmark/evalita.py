@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
 from scoring.errors import FormatError
 from scoring.formats.text import read_lines

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
 from scoring.errors import FormatError
 from scoring.formats.gold import GoldLine, read_gold_lines

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report
 from scoring.errors import FormatError
 from scoring.formats.lcp import LcpLine, read_lcp
 from scoring.signature import signature

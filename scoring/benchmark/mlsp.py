@@ -32,8 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from scoring.benchmark import lcp, tsar
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report, lcp, tsar
 from scoring.errors import FormatError
 from scoring.formats.lcp import LcpLine, parse_lcp, read_lcp
 from scoring.formats.text import read_universal_lines

@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 
+from scoring.benchmark import Report
 from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
-from scoring.benchmark.cli import Report
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.text import read_lines
 

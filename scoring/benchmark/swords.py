@@ -79,7 +79,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report
 from scoring.errors import FormatError, Problems
 from scoring.files import finite_number, parse_json, shown_value
 from scoring.formats.ranked import Scored

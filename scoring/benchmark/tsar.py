@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from scoring.benchmark.cli import Report
+from scoring.benchmark import Report
 from scoring.errors import FormatError
 from scoring.formats.tsar import TsarLine, read_tsar
 from scoring.signature import signature

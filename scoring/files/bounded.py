@@ -8,7 +8,7 @@ unpacked, split or kept.
 * :func:`bounded_bytes`: the whole (unpacked) file once its bytes, its lines and its
   longest line are counted within the bounds (counted on each chunk as it comes: no line
   is split off and kept to count it).
-* :func:`scoring.files.bounded_text`: the same as UTF-8 text (the rule of text files).
+* :func:`scoring.files.bounded.bounded_text`: the same as UTF-8 text (the rule of text files).
 * :func:`read_bounded` and :func:`bounded_lines`: a file a command reads, whole or a line
   at a time, within :func:`command_bounds` (``LEXSUB_MAX_FILE_BYTES``,
   ``LEXSUB_MAX_LINE_BYTES``), through the same two counts.
@@ -23,12 +23,13 @@ through here: gzip, zlib and typing are loaded only where they are used.
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import sys
+from typing import TYPE_CHECKING, NamedTuple
 
-from scoring import TYPE_CHECKING
-from scoring.errors import SourceError
-from scoring.records import Record
+from scoring.errors import FormatError, SourceError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -39,7 +40,7 @@ CHUNK = 2**20
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-class Bounds(Record):
+class Bounds(NamedTuple):
     """The most a file may hold: ``bytes`` once gunzipped, ``lines`` (line breaks, the
     last line without one counted too), ``line_bytes`` in any one line; ``unit`` names
     what a line holds in messages (``rows``, ``accounts``)."""
@@ -278,7 +279,7 @@ def bounded_bytes(source: bytes | IO[bytes], name: str, bounds: Bounds) -> bytes
 def check_text(text: str, name: str, bounds: Bounds) -> None:
     """:class:`BoundError` when ``text`` (already held, such as a stored file) has more
     characters than ``bounds.bytes`` or more lines than ``bounds.lines``: what a file read
-    through :func:`scoring.files.bounded_text` now could not hold."""
+    through :func:`scoring.files.bounded.bounded_text` now could not hold."""
     if len(text) > bounds.bytes:
         raise BoundError(name, "", _past("holds", bounds.bytes, bounds.settings))
     lines = text.count("\n") + (not text.endswith("\n") and bool(text))
@@ -292,7 +293,6 @@ def check_json_values(data: bytes | str, name: str, most: int, what: str = "") -
     so their count bounds the values (it counts those inside strings too, a bound no real
     file reaches). The line named is where the count passes ``most``; ``what`` follows
     the rule (``; a SWORDS file holds …``)."""
-    import re
 
     data = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     count = 0
@@ -309,3 +309,115 @@ def check_json_values(data: bytes | str, name: str, most: int, what: str = "") -
                 f"at most that many are read{what}",
             )
         count += here
+
+
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),  # before UTF-16 LE, whose mark begins it
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+UTF8_RULE = "files are UTF-8 text"
+
+
+class TextError(FormatError):
+    """A file that is not UTF-8 text. The message names the file (and line) and the rule."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__([message])
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """The text of a file's bytes: UTF-8, without a leading byte-order mark.
+
+    >>> decode_text(b"\\xef\\xbb\\xbfglad", "f.txt")
+    'glad'
+    >>> decode_text("glad".encode("utf-16"), "f.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    scoring.files.bounded.TextError: f.txt: UTF-16 text (it starts with a UTF-16 byte-order mark)...
+    """
+    data = without_mark(data, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        start = data.rfind(b"\n", 0, error.start) + 1
+        line = data.count(b"\n", 0, start) + 1
+        end = data.find(b"\n", error.start)
+        raise TextError(
+            not_utf8(name, line, data[start : end if end >= 0 else None], error.start - start)
+        ) from None
+
+
+def without_mark(start: bytes, name: str) -> bytes:
+    """The first bytes of a file without a UTF-8 byte-order mark; :class:`TextError` when
+    they are UTF-16 or UTF-32 (:func:`refuse_wide`)."""
+    if start.startswith(codecs.BOM_UTF8):
+        return start[len(codecs.BOM_UTF8) :]
+    refuse_wide(start, name)
+    return start
+
+
+def refuse_wide(start: bytes, name: str) -> None:
+    """:class:`TextError` when the first bytes of a file are UTF-16 or UTF-32 text (with a
+    byte-order mark, or a NUL byte beside each ASCII character)."""
+    codec = wide_codec(start)
+    if codec is None:
+        return
+    encoding = codec[:6].upper()
+    if codec in ("utf-16", "utf-32"):
+        raise TextError(
+            f"{name}: {encoding} text (it starts with a {encoding} byte-order mark); {UTF8_RULE}"
+        )
+    raise TextError(f"{name}: {encoding} text (a NUL byte beside each character); {UTF8_RULE}")
+
+
+def not_utf8(name: str, line: int, data: bytes, column: int) -> str:
+    """``FILE:LINE: byte 0xE9 at column 16 is not UTF-8 (…)`` for the byte at ``column``
+    (0-based) of a line's ``data``."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        reason = error.reason
+    else:
+        reason = "truncated character"
+    return (
+        f"{name}:{line}: byte 0x{data[column]:02X} at column {column + 1} is not UTF-8 ({reason})"
+    )
+
+
+def wide_codec(start: bytes) -> str | None:
+    """The codec of a file that starts with ``start`` when it is UTF-16 or UTF-32 text
+    (``utf-32`` or ``utf-16`` with a byte-order mark; ``utf-16-be`` or ``utf-16-le`` without
+    one: a NUL in every other byte of its first characters, which no UTF-8 text has), else
+    None. The one test of the project's file readers and of the importer.
+
+    >>> [wide_codec(text) for text in ("id".encode("utf-16"), "id".encode("utf-16-be"), b"id")]
+    ['utf-16', 'utf-16-be', None]
+    """
+    for mark, codec in BOMS:
+        if start.startswith(mark):
+            return codec
+    head = start[:64]
+    head = head[: len(head) - len(head) % 2]
+    if len(head) < 4:
+        return None
+    if not any(head[0::2]):
+        return "utf-16-be"
+    if not any(head[1::2]):
+        return "utf-16-le"
+    return None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """:func:`decode_text` of a file, gunzipped when its name ends in ``.gz`` (OSError when
+    it cannot be read; :class:`~scoring.files.bounded.BoundError` when it is not a complete gzip
+    file or is past the commands' bounds, :func:`scoring.files.bounded.command_bounds`)."""
+    name = os.fspath(path)
+    return decode_text(read_bounded(name, gunzip=name.endswith(".gz")), name)
+
+
+def bounded_text(source: bytes | IO[bytes], name: str, bounds: Bounds) -> str:
+    """:func:`decode_text` of an upload's (or any stream's) bytes read within ``bounds``
+    (:func:`scoring.files.bounded.bounded_bytes`: gunzipped when they are gzip, refused at the
+    first bound crossed)."""
+    return decode_text(bounded_bytes(source, name, bounds), name)

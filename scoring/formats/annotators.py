@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import FormatError
-from scoring.files import parse_json, read_text
+from scoring.files import parse_json
+from scoring.files.bounded import read_text
 from scoring.formats.text import json_object_problem, split_lines
 from scoring.substitute import InvalidSubstitute, check_substitute
 from scoring.types import ANSWER_KINDS, Answer, pos_of

@@ -25,14 +25,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
+from typing import TYPE_CHECKING, NamedTuple
 
-from scoring import TYPE_CHECKING
 from scoring.errors import FormatError, Problems
 from scoring.formats.lines import NONSPACE, iter_chunks, perl_split
 from scoring.formats.perl import UV_MAX, perl_eq, perl_number, perl_sum, perl_truthy
 from scoring.formats.text import as_text, fields, parse_all, read_lines, split_head, split_lines
-from scoring.patterns import pattern
-from scoring.records import Record
 from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
 
@@ -55,7 +53,7 @@ FIRST_COUNT = r"(?<![\w'\-\s])[\w'\-\s]+ (\d+)"
 ENTRY = r"(?<![\w'\-\s])[\s'\-]*+(\w[\w'\-\s]+) (\d+)"
 
 
-class ItemGold(Record):
+class ItemGold(NamedTuple):
     """What scoring needs of one gold item.
 
     ``norms`` maps each answer form that earns credit to count / total; a hyphenated key
@@ -75,7 +73,7 @@ class ItemGold(Record):
     (:func:`answer_key`, :func:`gold_key`)."""
 
 
-class Gold(Record):
+class Gold(NamedTuple):
     """A gold file read under one set of rules.
 
     ``items`` holds the items in T by id. ``total_items`` and ``total_modes`` are
@@ -97,7 +95,7 @@ class Gold(Record):
         }
 
 
-class _Rest(Record):  # a record: a tuple is built faster than a frozen dataclass
+class _Rest(NamedTuple):  # a record: a tuple is built faster than a frozen dataclass
     in_t: bool
     entries: tuple[tuple[str, Count], ...]
     mode: str | None
@@ -169,7 +167,7 @@ def parse_count(text: str) -> Count | None:
         return None
     if text.isdigit() and text.isascii():
         return int(text)
-    return float(text) if pattern(WEIGHT).fullmatch(text) else None
+    return float(text) if re.compile(WEIGHT).fullmatch(text) else None
 
 
 def gold_entry(field: str, where: str, shown: str | None = None) -> tuple[str, Count]:
@@ -218,7 +216,7 @@ def parse_rest_fixed(rest: str, where: str) -> _Rest:
     return _Rest(True, tuple(counts.items()), found, int(found is not None), False)
 
 
-class GoldLineAsWritten(Record):
+class GoldLineAsWritten(NamedTuple):
     """One line of a gold (or mwgold) file, entries as written: ``entries`` holds the
     responses (every entry but ``pn``, whole counts), ``names`` the count of ``pn``, and
     ``written`` every entry in file order, ``pn`` in its place (what the candidate-ranking
@@ -264,7 +262,7 @@ def read_gold_as_written(
         if not text.strip():
             continue
         where = f"{name}:{number}"
-        found = pattern(AS_WRITTEN).fullmatch(text)
+        found = re.compile(AS_WRITTEN).fullmatch(text)
         if found is None or not LEXELT.fullmatch(found.group(1)):
             problems.add(
                 f"{where}: {text[:60]!r} is not 'LEXELT ID :: SUBSTITUTE COUNT;…' "
@@ -310,14 +308,14 @@ def compat_entries(fields: Iterable[str]) -> Iterator[tuple[str, Count]]:
     field matching its entry pattern, one apostrophe removed from the substitute, the
     count as Perl reads it; other fields (one-character, numeric) are dropped, a defect."""
     for field in fields:
-        found = pattern(ENTRY, re.ASCII).search(field)
+        found = re.compile(ENTRY, re.ASCII).search(field)
         if found:
             yield found.group(1).replace("'", "", 1), perl_number(found.group(2))
 
 
 def compat_first_count(fields: Sequence[str]) -> Count:
     """score.pl's count of a line's first entry (0 when it has none), which decides T."""
-    found = pattern(FIRST_COUNT, re.ASCII).search(fields[0]) if fields else None
+    found = re.compile(FIRST_COUNT, re.ASCII).search(fields[0]) if fields else None
     return perl_number(found.group(1)) if found else 0
 
 
@@ -540,7 +538,7 @@ def _plain_entries(rest: str) -> list[tuple[str, int]] | None:
     """The entries of a gold line both rule sets read alike, else None: lower-case words,
     single spaces, keys of two characters or more, each once, counts in descending order,
     no ``pn`` (most of the task's own lines)."""
-    if "pn" in rest or pattern(_PLAIN).fullmatch(rest) is None:
+    if "pn" in rest or re.compile(_PLAIN).fullmatch(rest) is None:
         return None
     entries = [(key, int(count)) for key, _, count in map(_last_space, rest[:-1].split(";"))]
     counts = [count for _, count in entries]
@@ -713,7 +711,7 @@ class GoldEntry:
         return f"GoldEntry(substitute={self.substitute!r}, count={self.count!r})"
 
 
-class GoldLine(Record):
+class GoldLine(NamedTuple):
     """One line of a gold or mwgold file, as the strict reader returns it."""
 
     lexelt: str
@@ -739,7 +737,7 @@ def parse_gold_line(text: str, line: int = 0, name: str = "<gold>") -> GoldLine:
     seen: set[str] = set()
     for field in fields(rest):
         substitute, space, count = field.rpartition(" ")
-        if not space or not pattern(WEIGHT).fullmatch(count) or not float(count) > 0:
+        if not space or not re.compile(WEIGHT).fullmatch(count) or not float(count) > 0:
             raise FormatError(
                 [
                     f"{where}: entry {field!r} must be 'SUBSTITUTE COUNT' with a count of 1 "
@@ -800,7 +798,7 @@ def read_mwgold_lines(
     modes: dict[str, str] = {}
     total_modes = 0
     for number, line in enumerate(lines, 1):
-        found = pattern(_MW_GOLD_LINE, re.ASCII).search(line)
+        found = re.compile(_MW_GOLD_LINE, re.ASCII).search(line)
         if found is None:
             if NONSPACE.search(line):
                 log.append(f"Error in {gold_name} on line {number}")

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import Problems
-from scoring.files import parse_json, read_text
+from scoring.files import parse_json
+from scoring.files.bounded import read_text
 from scoring.formats.text import json_object_problem, split_lines
 
 KEYS = ("item", "candidate", "judge", "label", "origin")

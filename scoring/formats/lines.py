@@ -17,8 +17,6 @@ import re
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
 
-from scoring.patterns import lazy, pattern
-
 PATTERNS = {
     "gold": r"([\w.]+) (\S+) :: (.*)",
     "best": r"([\w.]+) (\S+) :: (.*)",
@@ -30,14 +28,14 @@ def _anchored(kind: str, unicode: bool) -> re.Pattern[str]:
     """A ``kind`` line's pattern over a whole text, a line that does not match being the
     last group (compiled at its first use: a run reads two kinds)."""
     flags = 0 if unicode else re.ASCII
-    return pattern(rf"^(?:{PATTERNS[kind]}|(.*))$", flags | re.MULTILINE)
+    return re.compile(rf"^(?:{PATTERNS[kind]}|(.*))$", flags | re.MULTILINE)
 
 
 def _exact(kind: str, unicode: bool) -> re.Pattern[str]:
     """A ``kind`` line's pattern over one line, unanchored as score.pl's, searched in
     linear time (:data:`LINEAR`; compiled only for a text with a line the anchored pattern
     does not match: :func:`_repair`)."""
-    return pattern(LINEAR[kind], 0 if unicode else re.ASCII)
+    return re.compile(LINEAR[kind], 0 if unicode else re.ASCII)
 
 
 LINEAR = {
@@ -58,7 +56,7 @@ groups are the unanchored pattern's (tests/test_lines_linear.py checks it on ran
 lines; bench/linear_bench.py times it)."""
 
 
-NONSPACE = lazy(r"\S", re.ASCII)
+NONSPACE = re.compile(r"\S", re.ASCII)
 _first = itemgetter(0)
 CHUNK = 1 << 20  # characters per findall: bounds the memory of the matched tuples
 

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from scoring.errors import FormatError
-from scoring.files import not_utf8, parse_json, without_mark
-from scoring.files.bounded import bounded_lines
+from scoring.files import parse_json
+from scoring.files.bounded import bounded_lines, not_utf8, without_mark
 from scoring.formats.keys import INSTANCE_ID, InvalidKey, check_instance_id, check_lexelt
 from scoring.types import ANSWER_KINDS, AnswerKind
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-
-from scoring import TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the scorer's run loads neither typing nor json nor zlib for a plain file
     from typing import Literal

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import FormatError, Problem
-from scoring.files import parse_json, read_text
+from scoring.files import parse_json
+from scoring.files.bounded import read_text
 
 LABELS = ("FALSE", "TRUE", "UNSURE")
 """The three-way categories, in column order."""

@@ -7,13 +7,12 @@ ranked formats (:func:`parse_all`), and the one rule of a JSON Lines object's ke
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from scoring import TYPE_CHECKING
 from scoring.errors import FormatError, Problems
-from scoring.files import refuse_wide
-from scoring.files.bounded import read_bounded
-from scoring.patterns import lazy
+from scoring.files.bounded import read_bounded, refuse_wide
 from scoring.types import LEXELT
 
 ENCODING = "utf-8"
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
 
 def read_text(path: str | os.PathLike[str]) -> str:
     """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
-    :class:`~scoring.files.TextError` for UTF-16 or UTF-32 text, which no reader reads, and
+    :class:`~scoring.files.bounded.TextError` for UTF-16 or UTF-32 text, which no reader reads, and
     for a file or a line past the reading limits (:func:`~scoring.files.bounded.read_bounded`)."""
     data = read_bounded(path, lines=True)
     refuse_wide(data, os.fspath(path))
@@ -140,7 +139,7 @@ def json_object_problem(obj: object, keys: Sequence[str]) -> str | None:
     return None
 
 
-_ID = lazy(r"\S+")
+_ID = re.compile(r"\S+")
 
 
 def split_head(text: str, separator: str) -> tuple[str, str, str] | str:

@@ -41,7 +41,8 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.errors import Problems
-from scoring.files import finite_number, parse_json, read_text, shown_value
+from scoring.files import finite_number, parse_json, shown_value
+from scoring.files.bounded import read_text
 from scoring.formats.ranked import Scored
 from scoring.formats.text import split_lines
 from scoring.judgements.labels import POSITIVE, LabelSet

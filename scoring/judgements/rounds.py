@@ -10,7 +10,7 @@ sentence and its candidates in the order judges see them).
   annotators" (:func:`eligible`; a single word has no space; the substitutes counted are
   the gold's types). Each item's candidates are the union of the humans' and the
   systems' substitutes, as types after the compiler's normalisation
-  (:func:`scoring.normalisation.normalise`; a hyphen and a space count as the same, as the
+  (:func:`scoring.substitute.normalise`; a hyphen and a space count as the same, as the
   scorer reads them, :func:`scoring.terms.fold`), each with its origin (``"human"`` and
   the system names), shown "in random order" with the origin hidden. One seeded random
   generator draws the sample (``random.Random(seed).sample``), then shuffles each item's
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from scoring.errors import FormatError, Problems
 from scoring.formats.gold import read_gold_as_written
 from scoring.formats.judgements import HUMAN
-from scoring.normalisation import normalise
+from scoring.substitute import normalise
 from scoring.terms import fold
 
 HEAD = ("<head>", "</head>")

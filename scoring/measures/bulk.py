@@ -15,15 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import repeat
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from scoring.formats import ranked
 from scoring.formats.gold import Gold, ItemGold
 from scoring.measures.revised import items as revised
-from scoring.records import Record
 from scoring.types import Rules
+
+if TYPE_CHECKING:
+    from scoring.formats import ranked
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -86,7 +88,7 @@ def gold_items(gold: Gold, reading: Gold | None = None) -> tuple[GoldItem, ...]:
     return tuple(result)
 
 
-class Answers(Record):
+class Answers(NamedTuple):
     """What a system gave for one gold item, as each family of measures reads it.
 
     ``official``: the guesses the official scan scored (split by the gold's rules, cut to
@@ -283,3 +285,17 @@ def running(values: Array, lengths: IntArray) -> Array:
 def segment_sums(values: Array, terms: Terms) -> Array:
     """Each segment's values added left to right (:func:`running`)."""
     return running(values, terms.lengths)[terms.ends - 1]
+
+
+def exact_frequencies(gold_item: GoldItem) -> revised.Frequencies | None:
+    """freq_i of the item in Fractions (its counts are whole numbers, exact as floats);
+    None where it has none."""
+    from fractions import Fraction
+
+    found = gold_item.frequencies
+    if found is None:
+        return None
+    counts: dict[str, revised.Number] = {
+        key: Fraction(value) for key, value in found.counts.items()
+    }
+    return revised.Frequencies(counts, Fraction(found.total), Fraction(found.maxfreq), found.rules)

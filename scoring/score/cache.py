@@ -27,6 +27,7 @@ ignored: the gold is read from its text, as without it. ``lexsub score
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
 import sys
@@ -34,8 +35,8 @@ from array import array
 from functools import partial
 from itertools import islice, repeat
 from operator import is_
+from typing import TYPE_CHECKING
 
-from scoring import TYPE_CHECKING
 from scoring.files import user_cache
 from scoring.formats.gold import Gold, ItemGold, read_gold_pair
 
@@ -87,9 +88,7 @@ def code_stamp() -> str:
 
 def entry_name(text: str) -> str:
     """The file name of ``text``'s entry (a BLAKE2b digest of what it depends on)."""
-    from _blake2 import blake2b  # hashlib's own; importing hashlib also loads OpenSSL
-
-    digest = blake2b(digest_size=20)
+    digest = hashlib.blake2b(digest_size=20)
     for part in (_MAGIC, str(FORMAT), sys.version, str(marshal.version), code_stamp()):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\0")
     digest.update(text.encode("utf-8", "surrogateescape"))

@@ -30,16 +30,14 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from scoring import TYPE_CHECKING
 from scoring.errors import USAGE_STATUS, FormatError, describe, fail, failures, version_line
-from scoring.files import not_utf8, without_mark
-from scoring.files.bounded import read_bounded
+from scoring.files.bounded import not_utf8, read_bounded, without_mark
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.perl import perl_truthy
 from scoring.formats.text import encode, read_text, split_lines
 from scoring.measures.official.items import OfficialScores, ScorerDied
-from scoring.records import Record
 from scoring.score.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.score.report import (
     by_pos,
@@ -92,7 +90,7 @@ NOTHING_SCORED = (
 )
 
 
-class Options(Record):
+class Options(NamedTuple):
     """The arguments of one run, as :func:`parse_arguments` reads them (a record)."""
 
     system: str

@@ -20,8 +20,8 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from functools import partial, reduce
 from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
+from typing import TYPE_CHECKING, NamedTuple
 
-from scoring import TYPE_CHECKING
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import CHUNK, HYPHENS, OTHER, has_content, iter_chunks, perl_split
 from scoring.formats.perl import perl_round
@@ -35,8 +35,6 @@ from scoring.measures.official.items import (
     guesses_compat,
     official_figure,
 )
-from scoring.patterns import lazy
-from scoring.records import Record
 from scoring.score.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task
@@ -44,7 +42,7 @@ from scoring.types import Task
 if TYPE_CHECKING:
     from typing import AnyStr
 
-_NON_PREFIX = lazy(r"non[\s-]", re.ASCII)
+_NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = LINES_LISTED
 _FORMS_KEPT = 1 << 16
 """How many guesses' normal forms the diagnosis keeps at most."""
@@ -409,7 +407,7 @@ def suspect_lines(text: str, split: Sequence[str]) -> set[int]:
     return found
 
 
-_UPPER_LINE = lazy(rb"[A-Z][^\n]*")
+_UPPER_LINE = re.compile(rb"[A-Z][^\n]*")
 _start = methodcaller("start")
 
 
@@ -446,7 +444,7 @@ def dirty_lines(
     return found
 
 
-class Selection(Record):
+class Selection(NamedTuple):
     """Some lines of a system file: their numbers in the file, in order, and their text;
     or, for an ASCII file, what the compat scan listed of them
     (:data:`scoring.measures.official.items.DirtyLine`): the rows it matched them as (``rows``,

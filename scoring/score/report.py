@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
-from scoring import TYPE_CHECKING
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_round, perl_str
@@ -21,7 +21,6 @@ from scoring.measures.official.items import (
     official_figure,
     official_ratio,
 )
-from scoring.records import Record
 from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
@@ -110,7 +109,7 @@ def _signature(task: str, rules: str, system: str | None = None) -> str:
     return signature(task, *scorer_settings(rules), *provenance_settings(system))
 
 
-class PosScores(Record):
+class PosScores(NamedTuple):
     """best/oot figures for one PoS (or ``all``), as fractions."""
 
     total_items: int

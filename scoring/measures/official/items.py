@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import NONSPACE, iter_chunks
 from scoring.formats.perl import perl_str
 from scoring.formats.text import as_text
-from scoring.records import Record
 from scoring.terms import compat_guess, normalise
 from scoring.types import Rules, Task
 
@@ -95,7 +95,7 @@ def guesses_fixed(answer: str, forms: dict[str, str] | None = None) -> list[str]
     return result
 
 
-class ItemScore(Record):
+class ItemScore(NamedTuple):
     """Sufficient statistics of one scored system line.
 
     ``credit`` is score.pl's ``$idcorr`` (the summed norms of the guesses); ``score`` what
@@ -238,7 +238,7 @@ line's (score.pl's stale ``@res``; else 0); its answer's kind
 readings of its id are the same (else None: the fixed reading's item is looked up)."""
 
 
-class OfficialScores(Record):
+class OfficialScores(NamedTuple):
     """The corpus result of best or oot, with every line score.pl prints before its totals.
 
     ``items`` is empty when the scan was asked not to keep them (``keep_items=False``);

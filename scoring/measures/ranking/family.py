@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from scoring.measures.bulk import exact_frequencies
 from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
-from scoring.measures.revised.family import exact_frequencies
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from scoring.measures.bulk import exact_frequencies
 from scoring.measures.official.items import OOT_GUESSES
 from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind
@@ -29,7 +30,6 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from scoring.measures.bulk import Answers, Array, Given, GoldItem
-    from scoring.measures.revised import items as revised
 
 
 class BestColumn(StrEnum):
@@ -49,22 +49,6 @@ class OotColumn(StrEnum):
     RANK = "rank"
     ANSWERED = "answered"
     MEASURED = "measured"
-
-
-def exact_frequencies(gold_item: GoldItem) -> revised.Frequencies | None:
-    """freq_i of the item in Fractions (its counts are whole numbers, exact as floats);
-    None where it has none."""
-    from fractions import Fraction
-
-    from scoring.measures.revised import items as revised
-
-    found = gold_item.frequencies
-    if found is None:
-        return None
-    counts: dict[str, revised.Number] = {
-        key: Fraction(value) for key, value in found.counts.items()
-    }
-    return revised.Frequencies(counts, Fraction(found.total), Fraction(found.maxfreq), found.rules)
 
 
 def _best(given: Given, k: float) -> Columns:
