@@ -17,7 +17,6 @@ depends on the order of the records, so the same responses give the same bytes.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -595,12 +594,6 @@ def compile_responses(
     """Compile responses into a gold. Raises :class:`FormatError` listing every
     instance under two lexelts and every annotator who answered an instance twice."""
     compiler = _Compiler(options or CompileOptions())
-    collecting = gc.isenabled()
-    gc.disable()  # millions of small acyclic objects: cyclic collections only cost time
-    try:
-        for response in records:
-            compiler.add(response)
-        return compiler.result()
-    finally:
-        if collecting:
-            gc.enable()
+    for response in records:
+        compiler.add(response)
+    return compiler.result()
