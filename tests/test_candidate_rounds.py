@@ -132,6 +132,11 @@ def test_files_read_as_each_items_candidates_best_first() -> None:
     ranked = read_candidates("bright.a 1 :::: 0.2 a;0.9 b;0.2 c;1e0 d\n", "m/x.rank", SENTENCES)
     assert (ranked.source, ranked.kind) == ("x", "ranked")
     assert ranked.answers == {"1": ("d", "b", "a", "c")}  # by score, ties in file order
+    assert read_candidates(TSAR, "w.tsv", SENTENCES, top=2).answers == {
+        "1": ("smart", "brainy"),
+        "2": ("shining", "glowing"),
+        "3": ("endure",),
+    }
     oot = read_candidates("bright.a 2 ::: Glad;happy-go-lucky\n", "wn.oot", SENTENCES)
     assert oot.answers == {"2": ("glad", "happy go lucky")}  # as the scorer reads it
     tsar = read_candidates(TSAR, "wordnet.tsv", SENTENCES)
@@ -274,6 +279,7 @@ def test_the_round_commands_with_candidates(app: Flask, dataset: int, tmp_path: 
         "llm.ranked": RANKED,
         "wordnet.tsv": TSAR,
         "llm.oot": RANKED,
+        "sys.best": "bright.a 1 :: clever\n",
     }
     for name, text in files.items():
         (tmp_path / name).write_text(text, "utf-8")
@@ -296,6 +302,29 @@ def test_the_round_commands_with_candidates(app: Flask, dataset: int, tmp_path: 
         "created round 'cli-round' (posthoc, posthoc, sentence): 2 items, 12 candidates "
         "sampled from 2 eligible items with seed 9\n"
     )
+    # an item's first candidate of each file: item 1 clever, smart, intelligent (gold),
+    # clever (llm), smart (wordnet); item 2 shining, luminous, vivid (gold), radiant
+    # (llm), shining (wordnet): 3 + 4 candidates
+    result = runner.invoke(
+        args=[
+            *create,
+            "top-one",
+            *gold,
+            "--top",
+            "1",
+            "--candidates",
+            str(tmp_path / "llm.ranked"),
+            "--candidates",
+            str(tmp_path / "wordnet.tsv"),
+        ]
+    )
+    assert result.output.startswith(
+        "created round 'top-one' (posthoc, posthoc, sentence): 2 items, 7 candidates"
+    )
+    result = runner.invoke(
+        args=[*create, "no", *gold, "--top", "1", "--system", str(tmp_path / "sys.best")]
+    )
+    assert result.exit_code == 2 and "--top cuts the files of --candidates" in result.output
     # a gold file given as candidates: one line naming the file, its line and the rule
     result = runner.invoke(
         args=[*create, "wrong", *gold, "--candidates", str(tmp_path / "semeval.gold")]

@@ -64,6 +64,11 @@ round_group = AppGroup("round", help="Judgement rounds: create, assign judges, e
     help="A system's ranked, oot or TSAR file whose candidates join the gold's (repeatable; "
     "the source is named by the file's stem, the gold's substitutes 'gold').",
 )
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    help="With --candidates: each file's first N candidates of an item (default: all).",
+)
 @click.option("--sample", type=click.IntRange(min=1), help="How many items to sample.")
 @click.option("--seed", type=click.IntRange(min=0), help="The sampling seed (printed).")
 @click.option(
@@ -85,6 +90,7 @@ def create_command(
     mwgold: Path | None,
     systems: tuple[Path, ...],
     candidate_files: tuple[Path, ...],
+    top: int | None,
     sample: int | None,
     seed: int | None,
     rows: Path | None,
@@ -95,9 +101,10 @@ def create_command(
     --sample, [--seed], [--gold [--mwgold]]) or a round from a rows file (--rows, --labels)."""
     try:
         if rows is not None:
-            if systems or candidate_files or gold or sample:
+            if systems or candidate_files or gold or sample or top:
                 raise click.UsageError(
-                    "--rows makes a round of its own: no --system, --candidates, --gold or --sample"
+                    "--rows makes a round of its own: no --system, --candidates, --top, --gold "
+                    "or --sample"
                 )
             plan = parse_rows(split_lines(read_file(rows)), str(rows))
             dataset = dataset_named(dataset_name) if dataset_name else None
@@ -109,6 +116,8 @@ def create_command(
                 raise click.UsageError(
                     "a post hoc round needs --dataset, --system or --candidates, and --sample"
                 )
+            if top is not None and not candidate_files:
+                raise click.UsageError("--top cuts the files of --candidates: give one")
             dataset = dataset_named(dataset_name)
             chosen = seed if seed is not None else secrets.randbelow(2**31)
             items = None
@@ -126,6 +135,7 @@ def create_command(
                 chosen,
                 items,
                 {str(path): read_file(path) for path in candidate_files},
+                top,
             )
             source = posthoc_source(
                 gold.name if gold else None,

@@ -96,15 +96,19 @@ def system_answers(files: Mapping[str, str]) -> dict[str, dict[str, list[str]]]:
 
 
 def candidate_answers(
-    files: Mapping[str, str], sentences: Mapping[str, Sentence], gold: Sequence[GoldItem]
+    files: Mapping[str, str],
+    sentences: Mapping[str, Sentence],
+    gold: Sequence[GoldItem],
+    top: int | None = None,
 ) -> dict[str, dict[str, list[str]]]:
     """Each file of candidates (name → text: ranked, oot or TSAR) as a source, named by the
-    file's stem: item id → candidates, best first. ServiceError for two files of one stem
-    or a file that answers no item of the gold; FormatError from the reader."""
+    file's stem: item id → candidates, best first (the first ``top`` when given).
+    ServiceError for two files of one stem or a file that answers no item of the gold;
+    FormatError from the reader."""
     known = {item.id for item in gold}
     sources: dict[str, dict[str, list[str]]] = {}
     for name, text in files.items():
-        found = read_candidates(text, name, sentences)
+        found = read_candidates(text, name, sentences, top)
         if found.source in sources:
             raise ServiceError(
                 f"{name}: another file is named {found.source!r} too (a source is named by "
@@ -126,12 +130,14 @@ def posthoc_spec(
     seed: int,
     gold: Sequence[GoldItem] | None = None,
     candidates: Mapping[str, str] | None = None,
+    top: int | None = None,
 ) -> RoundSpec:
     """A post hoc round's content: ``gold`` (from a gold file) or the dataset's compiled
     gold, the best files ``systems`` and the files of ``candidates`` (ranked, oot or
-    TSAR; name → text each), the dataset's sentences. With candidates every source is
-    named by its file's stem and the gold's substitutes are the source ``gold``; without,
-    a system by its file's name and the gold ``human``."""
+    TSAR; name → text each; an item's first ``top`` candidates of each when given), the
+    dataset's sentences. With candidates every source is named by its file's stem and the
+    gold's substitutes are the source ``gold``; without, a system by its file's name and
+    the gold ``human``."""
     if gold is None:
         try:
             gold = gold_items(compile_dataset(dataset))
@@ -143,7 +149,7 @@ def posthoc_spec(
         gold_name = HUMAN
         if candidates:
             gold_name = GOLD
-            named = candidate_answers(candidates, texts, gold)
+            named = candidate_answers(candidates, texts, gold, top)
             answers = {source_name(name): found for name, found in answers.items()}
             for source, found in named.items():
                 if source in answers:

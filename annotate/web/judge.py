@@ -207,7 +207,8 @@ def _create(action: str) -> JudgementRound:
         )
     if not systems and not candidates:
         raise ServiceError("choose a system's best file or a file of candidates")
-    plan = posthoc_spec(dataset, systems, size, seed, items, candidates)
+    top = form_number(request.form, "top", "candidates of a file", 1, MAX_SAMPLE)
+    plan = posthoc_spec(dataset, systems, size, seed, items, candidates, top)
     source = posthoc_source(
         gold[0] if gold else None, dataset.name, list(systems), list(candidates)
     )

@@ -150,9 +150,15 @@ def tsar_answers(
     return answers
 
 
-def read_candidates(text: str, file_name: str, sentences: Mapping[str, Sentence]) -> CandidateFile:
+def read_candidates(
+    text: str, file_name: str, sentences: Mapping[str, Sentence], top: int | None = None
+) -> CandidateFile:
     """One file of candidates (module docstring); ``sentences`` (item id → sentence) are
-    those a TSAR line is matched to. FormatError naming the file, the line and the rule."""
+    those a TSAR line is matched to; ``top``: an item's first ``top`` candidates only (the
+    WordNet baseline ranks every synonym it finds). FormatError naming the file, the line
+    and the rule."""
+    if top is not None and top < 1:
+        raise ValueError(f"top {top}: at least 1 candidate of an item")
     kind = candidate_kind(text, file_name)
     try:
         source = source_name(file_name)
@@ -173,4 +179,6 @@ def read_candidates(text: str, file_name: str, sentences: Mapping[str, Sentence]
         answers = {item: tuple(found) for item, found in first_answers(text, "oot").items()}
     else:
         answers = tsar_answers(parse_tsar(universal_lines(text), file_name), sentences)
+    if top is not None:
+        answers = {item: found[:top] for item, found in answers.items()}
     return CandidateFile(source, kind, answers)
