@@ -362,6 +362,20 @@ def test_the_round_commands_with_candidates(app: Flask, dataset: int, tmp_path: 
     )
     assert result.exit_code == 1
     assert "llm.oot: another file is named 'llm' too" in result.output
+    (tmp_path / "sys.ranked").write_text(RANKED, "utf-8")
+    result = runner.invoke(
+        args=[
+            *create,
+            "twice",
+            *gold,
+            "--system",
+            str(tmp_path / "sys.best"),
+            "--candidates",
+            str(tmp_path / "sys.ranked"),
+        ]
+    )
+    assert result.exit_code == 1
+    assert "two files are named 'sys' (a source is named by its file's stem" in result.output
     # the judges' labels, saved by the function the judging screen calls
     with app.app_context():
         round_ = round_by_name("cli-round")

@@ -150,14 +150,18 @@ def posthoc_spec(
         if candidates:
             gold_name = GOLD
             named = candidate_answers(candidates, texts, gold, top)
-            answers = {source_name(name): found for name, found in answers.items()}
-            for source, found in named.items():
-                if source in answers:
+            by_stem: dict[str, dict[str, list[str]]] = {}
+            for source, found in [
+                *((source_name(name), found) for name, found in answers.items()),
+                *named.items(),
+            ]:
+                if source in by_stem:
                     raise ServiceError(
-                        f"a best file and a file of candidates are both named {source!r} (a "
-                        "source is named by its file's stem: rename one)"
+                        f"two files are named {source!r} (a source is named by its file's "
+                        "stem: rename one)"
                     )
-                answers[source] = found
+                by_stem[source] = found
+            answers = by_stem
         return posthoc_round(gold, answers, texts, size, seed, gold_name)
     except FormatError:
         raise

@@ -208,6 +208,10 @@ def _create(action: str) -> JudgementRound:
     if not systems and not candidates:
         raise ServiceError("choose a system's best file or a file of candidates")
     top = form_number(request.form, "top", "candidates of a file", 1, MAX_SAMPLE)
+    if top is not None and not candidates:
+        raise ServiceError(
+            "an item's candidates of each file, at most: choose a file of candidates"
+        )
     plan = posthoc_spec(dataset, systems, size, seed, items, candidates, top)
     source = posthoc_source(
         gold[0] if gold else None, dataset.name, list(systems), list(candidates)
