@@ -14,9 +14,11 @@ from annotate.cli.common import read_file
 from annotate.services.rounds import (
     LAYOUTS,
     assign_judge,
+    candidate_origins,
     create_round,
     dataset_named,
     export_judgements,
+    posthoc_source,
     posthoc_spec,
     round_by_name,
     unassign_judge,
@@ -29,6 +31,7 @@ from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.report import render_text, report
 from scoring.judgements.rounds import gold_items_from_file, parse_rows
+from scoring.judgements.sources import by_source, render_sources
 
 round_group = AppGroup("round", help="Judgement rounds: create, assign judges, export, report.")
 
@@ -53,6 +56,19 @@ round_group = AppGroup("round", help="Judgement rounds: create, assign judges, e
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="A system's best file (repeatable).",
 )
+@click.option(
+    "--candidates",
+    "candidate_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A system's ranked, oot or TSAR file whose candidates join the gold's (repeatable; "
+    "the source is named by the file's stem, the gold's substitutes 'gold').",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    help="With --candidates: each file's first N candidates of an item (default: all).",
+)
 @click.option("--sample", type=click.IntRange(min=1), help="How many items to sample.")
 @click.option("--seed", type=click.IntRange(min=0), help="The sampling seed (printed).")
 @click.option(
@@ -73,19 +89,22 @@ def create_command(
     gold: Path | None,
     mwgold: Path | None,
     systems: tuple[Path, ...],
+    candidate_files: tuple[Path, ...],
+    top: int | None,
     sample: int | None,
     seed: int | None,
     rows: Path | None,
     labels: str | None,
     layout: str,
 ) -> None:
-    """Create round NAME: a post hoc round (--dataset, --system ..., --sample, [--seed],
-    [--gold [--mwgold]]) or a round from a rows file (--rows, --labels)."""
+    """Create round NAME: a post hoc round (--dataset, --system ... and/or --candidates ...,
+    --sample, [--seed], [--gold [--mwgold]]) or a round from a rows file (--rows, --labels)."""
     try:
         if rows is not None:
-            if systems or gold or sample:
+            if systems or candidate_files or gold or sample or top:
                 raise click.UsageError(
-                    "--rows makes a round of its own: no --system, --gold or --sample"
+                    "--rows makes a round of its own: no --system, --candidates, --top, --gold "
+                    "or --sample"
                 )
             plan = parse_rows(split_lines(read_file(rows)), str(rows))
             dataset = dataset_named(dataset_name) if dataset_name else None
@@ -93,8 +112,12 @@ def create_command(
                 plan, name, "rows", labels or "lexical-reference", layout, dataset, "cli", rows.name
             )
         else:
-            if not dataset_name or not systems or not sample:
-                raise click.UsageError("a post hoc round needs --dataset, --system and --sample")
+            if not dataset_name or not (systems or candidate_files) or not sample:
+                raise click.UsageError(
+                    "a post hoc round needs --dataset, --system or --candidates, and --sample"
+                )
+            if top is not None and not candidate_files:
+                raise click.UsageError("--top cuts the files of --candidates: give one")
             dataset = dataset_named(dataset_name)
             chosen = seed if seed is not None else secrets.randbelow(2**31)
             items = None
@@ -106,10 +129,19 @@ def create_command(
                     str(mwgold),
                 )
             plan = posthoc_spec(
-                dataset, {path.name: read_file(path) for path in systems}, sample, chosen, items
+                dataset,
+                {path.name: read_file(path) for path in systems},
+                sample,
+                chosen,
+                items,
+                {str(path): read_file(path) for path in candidate_files},
+                top,
             )
-            source = f"gold {gold.name if gold else 'compiled from ' + dataset.name}; systems " + (
-                ", ".join(path.name for path in systems)
+            source = posthoc_source(
+                gold.name if gold else None,
+                dataset.name,
+                [path.name for path in systems],
+                [path.name for path in candidate_files],
             )
             made = create_round(
                 plan, name, "posthoc", labels or "posthoc", layout, dataset, "cli", source
@@ -169,13 +201,17 @@ def export_command(name: str, out: Path) -> None:
 @click.argument("name")
 @click.option("--format", "form", type=click.Choice(["text", "json"]), default="text")
 def report_command(name: str, form: str) -> None:
-    """Verdicts, Tables 11 and 12 and agreement of round NAME (lexsub judgements)."""
+    """Verdicts, Tables 11 and 12, agreement and sources of round NAME (lexsub judgements)."""
     try:
         round_ = round_by_name(name)
         result = report(export_judgements(round_), label_set(round_.label_set))
+        sources = by_source(result.verdicts, candidate_origins(round_))
     except (ServiceError, ValueError) as error:
         raise click.ClickException(str(error)) from error
     if form == "json":
-        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        figures = {**result.to_json(), "sources": {row.source: row.to_json() for row in sources}}
+        click.echo(json.dumps(figures, indent=2, ensure_ascii=False))
     else:
         click.echo(render_text(result), nl=False)
+        if sources:
+            click.echo("\n" + render_sources(sources, result.label_set.positive), nl=False)

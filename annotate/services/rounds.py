@@ -41,7 +41,9 @@ from annotate.services.rules import (
     check_text,
     shown,
 )
-from scoring.formats.judgements import Judgement
+from scoring.errors import FormatError
+from scoring.formats.judgements import GOLD, HUMAN, Judgement
+from scoring.judgements.candidates import read_candidates, source_name
 from scoring.judgements.labels import LABEL_SETS, LabelSet, label_set
 from scoring.judgements.rounds import GoldItem, RoundSpec, Sentence, posthoc_round
 from scoring.leaderboard.rows import detect_kind, first_answers
@@ -93,24 +95,90 @@ def system_answers(files: Mapping[str, str]) -> dict[str, dict[str, list[str]]]:
     return answers
 
 
+def candidate_answers(
+    files: Mapping[str, str],
+    sentences: Mapping[str, Sentence],
+    gold: Sequence[GoldItem],
+    top: int | None = None,
+) -> dict[str, dict[str, list[str]]]:
+    """Each file of candidates (name → text: ranked, oot or TSAR) as a source, named by the
+    file's stem: item id → candidates, best first (the first ``top`` when given).
+    ServiceError for two files of one stem or a file that answers no item of the gold;
+    FormatError from the reader."""
+    known = {item.id for item in gold}
+    sources: dict[str, dict[str, list[str]]] = {}
+    for name, text in files.items():
+        found = read_candidates(text, name, sentences, top)
+        if found.source in sources:
+            raise ServiceError(
+                f"{name}: another file is named {found.source!r} too (a source is named by "
+                "its file's stem: rename one)"
+            )
+        if not known & found.answers.keys():
+            raise ServiceError(
+                f"{name}: the {found.kind} file answers no item of the gold (it names "
+                f"{', '.join(sorted(found.answers)[:3]) or 'none'})"
+            )
+        sources[found.source] = {item: list(answers) for item, answers in found.answers.items()}
+    return sources
+
+
 def posthoc_spec(
     dataset: Dataset,
     systems: Mapping[str, str],
     size: int,
     seed: int,
     gold: Sequence[GoldItem] | None = None,
+    candidates: Mapping[str, str] | None = None,
+    top: int | None = None,
 ) -> RoundSpec:
     """A post hoc round's content: ``gold`` (from a gold file) or the dataset's compiled
-    gold, the system files (name → text), the dataset's sentences."""
+    gold, the best files ``systems`` and the files of ``candidates`` (ranked, oot or
+    TSAR; name → text each; an item's first ``top`` candidates of each when given), the
+    dataset's sentences. With candidates every source is named by its file's stem and the
+    gold's substitutes are the source ``gold``; without, a system by its file's name and
+    the gold ``human``."""
     if gold is None:
         try:
             gold = gold_items(compile_dataset(dataset))
         except ValueError as error:
             raise ServiceError(f"dataset {dataset.name!r} does not compile: {error}") from error
+    texts = sentences(dataset)
     try:
-        return posthoc_round(gold, system_answers(systems), sentences(dataset), size, seed)
+        answers = system_answers(systems)
+        gold_name = HUMAN
+        if candidates:
+            gold_name = GOLD
+            named = candidate_answers(candidates, texts, gold, top)
+            by_stem: dict[str, dict[str, list[str]]] = {}
+            for source, found in [
+                *((source_name(name), found) for name, found in answers.items()),
+                *named.items(),
+            ]:
+                if source in by_stem:
+                    raise ServiceError(
+                        f"two files are named {source!r} (a source is named by its file's "
+                        "stem: rename one)"
+                    )
+                by_stem[source] = found
+            answers = by_stem
+        return posthoc_round(gold, answers, texts, size, seed, gold_name)
+    except FormatError:
+        raise
     except ValueError as error:
         raise ServiceError(str(error)) from error
+
+
+def posthoc_source(
+    gold_file: str | None, dataset: str, systems: Sequence[str], candidates: Sequence[str]
+) -> str:
+    """What a post hoc round was made from, as its page shows it."""
+    text = f"gold {gold_file if gold_file else 'compiled from ' + dataset}"
+    if systems or not candidates:
+        text += "; systems " + ", ".join(systems)
+    if candidates:
+        text += "; candidates " + ", ".join(candidates)
+    return text
 
 
 def create_round(
@@ -434,6 +502,17 @@ def progress(round_: JudgementRound) -> list[JudgeProgress]:
             user.id in assigned,
         )
         for user in people
+    ]
+
+
+def candidate_origins(round_: JudgementRound) -> list[tuple[str, ...]]:
+    """The origin of every candidate of the round, judged or not (the report's figures by
+    source count them)."""
+    return [
+        tuple(origin)
+        for origin in db.session.scalars(
+            select(RoundCandidate.origin).where(RoundCandidate.round_id == round_.id)
+        )
     ]
 
 

@@ -46,6 +46,7 @@ from annotate.services.rounds import (
     Screen,
     assign_judge,
     candidate_count,
+    candidate_origins,
     create_round,
     export_judgements,
     first_open,
@@ -54,6 +55,7 @@ from annotate.services.rounds import (
     judges_a_round,
     label_set_of,
     labels_of,
+    posthoc_source,
     posthoc_spec,
     progress,
     rounds_of,
@@ -73,6 +75,7 @@ from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
 from scoring.judgements.report import JudgementReport, curve_charts, report
 from scoring.judgements.rounds import gold_items_from_file, parse_rows
+from scoring.judgements.sources import SourceFigures, by_source
 
 bp = Blueprint("judge", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -188,6 +191,10 @@ def _create(action: str) -> JudgementRound:
     for file in request.files.getlist("systems"):
         if file.filename:
             systems[file.filename] = uploaded_text(file, SYSTEM_FILE)
+    candidates: dict[str, str] = {}
+    for file in request.files.getlist("candidates"):
+        if file.filename:
+            candidates[file.filename] = uploaded_text(file, SYSTEM_FILE)
     gold = _upload_text("gold", GOLD_FILE)
     mwgold = _upload_text("mwgold", GOLD_FILE)
     items = None
@@ -198,9 +205,16 @@ def _create(action: str) -> JudgementRound:
             split_lines(mwgold[1]) if mwgold else (),
             mwgold[0] if mwgold else "<mwgold>",
         )
-    plan = posthoc_spec(dataset, systems, size, seed, items)
-    source = f"gold {gold[0] if gold else 'compiled from ' + dataset.name}; systems " + ", ".join(
-        systems
+    if not systems and not candidates:
+        raise ServiceError("choose a system's best file or a file of candidates")
+    top = form_number(request.form, "top", "candidates of a file", 1, MAX_SAMPLE)
+    if top is not None and not candidates:
+        raise ServiceError(
+            "an item's candidates of each file, at most: choose a file of candidates"
+        )
+    plan = posthoc_spec(dataset, systems, size, seed, items, candidates, top)
+    source = posthoc_source(
+        gold[0] if gold else None, dataset.name, list(systems), list(candidates)
     )
     return create_round(
         plan,
@@ -291,12 +305,14 @@ def report_page(round_id: int) -> str | tuple[str, int]:
         except (ServiceError, FormatError) as error:
             problem = str(error)
     result: JudgementReport | None = None
+    sources: tuple[SourceFigures, ...] = ()
     if found:
         try:
             result = report(found, label_set, scores)
         except ValueError as error:
             problem = str(error)
             result = report(found, label_set)
+        sources = by_source(result.verdicts, candidate_origins(round_))
     charts: dict[str, Markup] = {}
     if result is not None:
         rows = {
@@ -324,6 +340,7 @@ def report_page(round_id: int) -> str | tuple[str, int]:
         round=round_,
         label_set=label_set,
         result=result,
+        sources=sources,
         charts=charts,
         problem=problem,
     )

@@ -1,7 +1,7 @@
 """The judgements file: JSON Lines, one object per judgement with
 the keys ``item`` (string), ``candidate`` (string), ``judge`` (string), ``label``
-(string) and ``origin`` (a list of strings: ``"human"`` and/or system names). The app's
-round export writes it; ``lexsub judgements`` reads it.
+(string) and ``origin`` (a list of strings: ``"human"`` or ``"gold"``, and/or system
+names). The app's round export writes it; ``lexsub judgements`` reads it.
 
 A candidate is one (item, candidate) pair; every line of a candidate gives the same
 origin, and a judge judges a candidate once. Every problem is reported as
@@ -24,6 +24,9 @@ from scoring.formats.text import json_object_problem, split_lines
 KEYS = ("item", "candidate", "judge", "label", "origin")
 HUMAN = "human"
 """The origin of a substitute the original annotators gave (the paper's origA)."""
+GOLD = "gold"
+"""The same origin in a round whose candidates come from systems' files (the sources are
+named by their files' stems, the gold ``gold``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,13 +61,13 @@ class Candidate:
 
     @property
     def human(self) -> bool:
-        """Given by the original annotators (origA)."""
-        return HUMAN in self.origin
+        """Given by the original annotators (origA): ``"human"`` or ``"gold"``."""
+        return HUMAN in self.origin or GOLD in self.origin
 
     @property
     def system(self) -> bool:
-        """Given by a system: the origin names anything other than ``"human"`` (sys)."""
-        return any(name != HUMAN for name in self.origin)
+        """Given by a system: the origin names anything other than the gold (sys)."""
+        return any(name not in (HUMAN, GOLD) for name in self.origin)
 
 
 def judgement_line(judgement: Judgement) -> str:

@@ -124,10 +124,10 @@ def gold_items_from_file(
 
 
 def _union(
-    item: GoldItem, systems: Mapping[str, Mapping[str, Sequence[str]]]
+    item: GoldItem, systems: Mapping[str, Mapping[str, Sequence[str]]], gold_name: str
 ) -> list[RoundCandidate]:
     types: dict[str, tuple[str, list[str]]] = {}
-    sources = [(HUMAN, item.substitutes)] + [
+    sources = [(gold_name, item.substitutes)] + [
         (system, answers.get(item.id, ())) for system, answers in systems.items()
     ]
     for origin, given in sources:
@@ -147,11 +147,13 @@ def posthoc_round(
     sentences: Mapping[str, Sentence],
     size: int,
     seed: int,
+    gold_name: str = HUMAN,
 ) -> RoundSpec:
     """Sample ``size`` eligible items with ``seed`` and build their candidates (module
     docstring). ``systems`` maps a system's name to its answers (item id → guesses,
-    first = best); ``sentences`` maps an item id to its sentence. ValueError when fewer
-    than ``size`` items qualify or a sampled item has no sentence."""
+    first = best); ``sentences`` maps an item id to its sentence; the gold's substitutes
+    have the origin ``gold_name``. ValueError when fewer than ``size`` items qualify or a
+    sampled item has no sentence."""
     if not systems:
         raise ValueError(
             "no system file (a post hoc round mixes the humans' and systems' substitutes)"
@@ -175,7 +177,7 @@ def posthoc_round(
     items = []
     for index in chosen:
         item = pool[index]
-        candidates = _union(item, systems)
+        candidates = _union(item, systems, gold_name)
         rng.shuffle(candidates)
         items.append(RoundItem(item.id, sentences[item.id], tuple(candidates), item.lexelt))
     return RoundSpec(tuple(items), seed, len(pool), tuple(systems))
