@@ -19,6 +19,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from annotate.extensions import db
 from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
+from scoring.signature import PROVENANCE_SUFFIX, Provenance, parse_provenance
 
 ROLES = ("annotator", "organiser")
 TASKS = ("substitution", "simplification", "complexity")
@@ -372,7 +373,8 @@ class SystemRun(db.Model):  # type: ignore[name-defined,misc]
     """A system file uploaded to a dataset's leaderboard: the file as
     uploaded, who and when, the rules it is scored under, and its last scoring: the
     figures, coverage, warnings, score.pl's output and diagnosis, and the signature and
-    SHA-256 of the gold it was scored against."""
+    SHA-256 of the gold it was scored against; the text of its provenance file when one
+    was uploaded with it (:meth:`made`)."""
 
     __tablename__ = "system_runs"
 
@@ -394,6 +396,14 @@ class SystemRun(db.Model):  # type: ignore[name-defined,misc]
     warnings: Mapped[list[str]] = mapped_column(JSON, default=list)
     diagnosis: Mapped[list[str]] = mapped_column(JSON, default=list)
     scorer_output: Mapped[str] = mapped_column(Text, default="")
+    provenance: Mapped[str | None] = mapped_column(Text, nullable=True, default=None)
+
+    def made(self) -> Provenance | None:
+        """What its provenance file says made it (the model, the parameters), read as
+        ``lexsub compare`` reads one; None when none was uploaded with it."""
+        if self.provenance is None:
+            return None
+        return parse_provenance(self.provenance, self.file_name + PROVENANCE_SUFFIX)
 
 
 # --- judgement rounds (the post hoc study, lexical reference) ---------------------------

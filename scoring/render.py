@@ -190,17 +190,47 @@ def _analyses_text(found: dict[str, Any]) -> str:
     return "Analyses (2009 paper, section 4):\n" + "".join(f"  {line}\n" for line in lines)
 
 
+def _generated_text(board: Leaderboard, bullet: str) -> str:
+    """``Generated systems:``, then ``NAME: MODEL at HOST (GENERATOR); PARAMETERS; prompt
+    SHA12; fingerprint FP`` for each system with a provenance file
+    (:meth:`scoring.signature.Provenance.summary`)."""
+    found = board.provenance or {}
+    return "Generated systems:\n" + "".join(
+        f"{bullet}{name}: {found[name].summary()}\n" for name in board.systems if name in found
+    )
+
+
+def _provenance_cells(board: Leaderboard, name: str) -> list[str]:
+    """The CSV's ``model`` and ``parameters`` of a system (``unreadable`` and nothing for
+    a provenance file that is not one; both empty without one); no cells when no system
+    has a provenance file."""
+    if not board.provenance:
+        return []
+    found = board.provenance.get(name)
+    if found is None:
+        return ["", ""]
+    if found.unreadable is not None:
+        return ["unreadable", ""]
+    return [found.model, found.parameters_text()]
+
+
 def _leaderboard_csv(board: Leaderboard) -> str:
     """One row per system, PoS and measure; ``low`` and ``high`` empty where there is no
     interval, ``undefined_resamples`` (with intervals) how many resamples left the
-    measure undefined."""
+    measure undefined, ``model`` and ``parameters`` (when some system has a provenance
+    file) what made the system."""
     out = io.StringIO()
     writer = CsvWriter(out)
     header = ["system", "pos", "measure", "value", "low", "high", "signature"]
-    writer.writerow([*header, "undefined_resamples"] if board.intervals is not None else header)
+    if board.intervals is not None:
+        header.append("undefined_resamples")
+    if board.provenance:
+        header += ["model", "parameters"]
+    writer.writerow(header)
     intervals = board.intervals or {}
     undefined = board.undefined or {}
     for name, values in board.systems.items():
+        made = _provenance_cells(board, name)
         for measure, value in values.items():
             low, high = intervals.get(name, {}).get(measure, (None, None))
             count = [undefined.get(name, {}).get(measure, 0)] if board.intervals is not None else []
@@ -214,6 +244,7 @@ def _leaderboard_csv(board: Leaderboard) -> str:
                     "" if high is None else high,
                     board.signatures[measure],
                     *count,
+                    *made,
                 ]
             )
             for pos in POS_ORDER[1:] if board.by_pos is not None else ():
@@ -229,6 +260,7 @@ def _leaderboard_csv(board: Leaderboard) -> str:
                         "",
                         board.signatures[measure],
                         *("" for _ in count),
+                        *made,
                     ]
                 )
     return out.getvalue()
@@ -242,8 +274,11 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
         return _leaderboard_csv(board)
     table = markdown_table if output == "markdown" else text_table
     parts = [f"Scores (%), against a gold of {board.gold_items} items ({board.rules} rules)\n"]
+    bullet = "- " if output == "markdown" else "  "
     for header, rows in _tables(board):
         parts.append(table(header, rows))
+    if board.provenance:
+        parts.append(_generated_text(board, bullet))
     parts.append(
         "Upper bounds (%): "
         + ", ".join(f"{k} {percent(v)}" for k, v in board.upper_bounds.items())
@@ -277,7 +312,6 @@ def render_leaderboard(board: Leaderboard, output: str) -> str:
         rows = [[m, *(f"{board.swords[n][m]:.2f}" for n in names)] for m in metrics]
         parts.append("SWORDS (%, as SWORDS' evaluate reports them)\n")
         parts.append(table(["metric", *names], rows))
-    bullet = "- " if output == "markdown" else "  "
     signatures = [*board.signatures.values()]
     if board.swords_signature:
         signatures.append(board.swords_signature)

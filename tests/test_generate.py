@@ -132,3 +132,36 @@ def test_a_tsar_file_is_answered_and_scored_by_the_benchmark(tmp_path: Path) -> 
     assert status == 0
     assert printed.startswith("MAP@1/Potential@1/Precision@1 = 0.4\n")
     assert "Potential@10 = 0.6\n" in printed
+
+
+@needs_wordnet
+def test_a_run_writes_a_provenance_file_that_compare_reads(tmp_path: Path) -> None:
+    import json
+    from importlib.metadata import version
+
+    from annotate.generate.llm import fingerprint
+    from scoring.signature import read_provenance
+
+    data = tmp_path / "two.tsv"
+    data.write_text("The film was long.\tfilm\nShe ran quickly.\tquickly\n", encoding="utf-8")
+    out = tmp_path / "two.best"
+    status, printed, _ = _run(
+        "generate", "wordnet", "--data", str(data), "--format", "best", "--out", str(out)
+    )
+    assert status == 0 and printed.startswith("wordnet: 2 of 2 items answered, best file ")
+    assert printed.endswith(f"; provenance {out}.provenance.json)\n")
+    body = json.loads(Path(f"{out}.provenance.json").read_text(encoding="utf-8"))
+    frequencies = f"wordfreq {version('wordfreq')} (en, best)"
+    fixed = {
+        "generator": "wordnet",
+        "wordnet": "3.0",
+        "parameters": {"format": "best", "frequencies": frequencies},
+    }
+    assert {key: body[key] for key in fixed} == fixed
+    assert (body["data"], body["items"], body["answered"]) == ("two.tsv", 2, 2)
+    assert body["fingerprint"] == fingerprint(fixed)
+    found = read_provenance(out)
+    assert found is not None and found.summary() == (
+        f"WordNet 3.0 (wordnet); format=best, frequencies={frequencies}; "
+        f"fingerprint {body['fingerprint']}"
+    )

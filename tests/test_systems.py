@@ -382,3 +382,63 @@ def test_the_page_shows_the_ranking_first_and_collapses_the_rest(
     assert f'data-copy="{signature}"' in main
     assert main.count("<details><summary>Figures") == 3
     assert '<script src="/static/copy.js" defer></script>' in page
+
+
+def test_a_system_uploaded_with_its_provenance_shows_its_model_and_parameters(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    made = (
+        b'{"system": "llm", "model": "qwen2.5:7b", "endpoint": "localhost:8000", '
+        b'"parameters": {"model": "qwen2.5:7b", "samples": 5, "temperature": 0.8, '
+        b'"seed": 7, "max_tokens": 128}, "prompt_sha256": "00112233445566778899", '
+        b'"fingerprint": "4d6f1b2a9c0e7f35"}'
+    )
+    login(client, "boss")
+    html = upload(
+        client,
+        dataset,
+        (GOOD, "gen.best"),
+        (made, "gen.best.provenance.json"),
+        (OOT, "plain.oot"),
+        (b"{not json", "broken.oot.provenance.json"),
+        (made, "lost.best.provenance.json"),
+    )
+    assert "gen.best stored and scored (best, compat rules)." in html
+    assert "plain.oot stored and scored (oot, compat rules)." in html
+    assert (
+        "Not stored: lost.best.provenance.json is a provenance file, and no system file "
+        "lost.best was uploaded with it." in html
+    )
+    assert "Not stored: broken.oot.provenance.json is a provenance file" in html
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    assert ranked_names(page, "best") == ["gen.best"]  # no provenance file stored as a system
+    table = page.split('id="ranking"', 1)[1].split("</table>", 1)[0]
+    assert (
+        '<small class="provenance">qwen2.5:7b: temperature=0.8, samples=5, seed=7, '
+        "max_tokens=128</small>" in table
+    )
+    assert table.count('class="provenance"') == 1  # plain.oot came without one
+    assert (
+        "Generated: qwen2.5:7b at localhost:8000 (llm); temperature=0.8, samples=5, seed=7, "
+        "max_tokens=128; prompt 001122334455; fingerprint 4d6f1b2a9c0e7f35" in page
+    )
+    # the figures are those of the file alone: clever 2 of 3, bear 2 of 4
+    from annotate.extensions import db
+    from annotate.models import Dataset
+    from annotate.services.systems import stored_systems
+
+    with answered.app_context():
+        rows = {row.file_name: row for row in stored_systems(db.get_or_404(Dataset, dataset))}
+        assert rows["gen.best"].scores["best.R"] == pytest.approx((2 / 3 + 2 / 4) / 2)
+        assert rows["plain.oot"].provenance is None
+
+
+def test_a_malformed_provenance_is_shown_as_unreadable(
+    answered: Flask, client: FlaskClient, dataset: int
+) -> None:
+    login(client, "boss")
+    html = upload(client, dataset, (GOOD, "gen.best"), (b"[1, 2]", "gen.best.provenance.json"))
+    assert "gen.best stored and scored (best, compat rules)." in html
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    assert '<small class="provenance">provenance unreadable</small>' in page
+    assert "Generated: unreadable (gen.best.provenance.json: not a JSON object)" in page

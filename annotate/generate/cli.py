@@ -32,7 +32,8 @@ def parser() -> ArgumentParser:
         description="The WordNet baseline of McCarthy & Navigli (2009, section 2.5): the "
         "synonyms of the first synset, then of its hypernyms or similar adjectives, then of "
         "all synsets, then of their hypernyms, each ranked by frequency (WordNet 3.0 and "
-        "wordfreq stand in for WordNet 2.1 and the BNC).",
+        "wordfreq stand in for WordNet 2.1 and the BNC). A provenance file is written beside "
+        "the output (FILE.provenance.json).",
     )
     wordnet.add_argument(
         "--data", required=True, metavar="INPUT", help="the task's XML or a TSAR/MLSP file"
@@ -118,7 +119,13 @@ def run(argv: Sequence[str]) -> int:
 
         return run_llm(args)
     started = time.perf_counter()
-    from annotate.generate.wordnet import MissingFrequencies, english_frequency, generate
+    from annotate.generate.llm import write_provenance
+    from annotate.generate.wordnet import (
+        MissingFrequencies,
+        english_frequency,
+        generate,
+        provenance,
+    )
     from scoring.benchmark.wordnet import WordNetMissing
 
     try:
@@ -126,14 +133,18 @@ def run(argv: Sequence[str]) -> int:
         items = read_items(args.data)
         answers = generate(items, frequency)
         write_answers(args.out, format_answers(items, answers, args.format))
+        answered = sum(1 for found in answers if found)
+        seconds = time.perf_counter() - started
+        write_provenance(
+            args.out, provenance(args.data, args.format, len(items), answered, seconds)
+        )
     except (MissingFrequencies, WordNetMissing) as error:
         return fail(str(error))
     except FAILURES as error:
         return fail(describe(error))
-    answered = sum(1 for found in answers if found)
     print(
         f"wordnet: {answered} of {len(items)} items answered, {args.format} file {args.out} "
-        f"({time.perf_counter() - started:.1f} s)"
+        f"({seconds:.1f} s; provenance {args.out}.provenance.json)"
     )
     return 0
 

@@ -15,14 +15,22 @@ of the ``wordfreq`` package (Speer 2022), so figures land near the paper's, not 
 (docs/models.md compares them). Ties of frequency are broken alphabetically, so a run
 gives the same file every time. An item without a part of speech (TSAR-2022's) takes the
 word's synsets of every part of speech, in WordNet's order.
+
+A run writes a provenance file beside its output, as ``lexsub generate llm`` does
+(:func:`provenance`: the WordNet version, the frequency list and its version, the options),
+so ``lexsub score``, ``compare`` and ``benchmark`` can say what made the file.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
+import scoring
 from annotate.generate.items import Item
+from annotate.generate.llm import fingerprint
 from scoring.benchmark.wordnet import wordnet_reader
 
 Frequency = Callable[[str], float]
@@ -113,3 +121,36 @@ def generate(items: Sequence[Item], frequency: Frequency) -> list[list[str]]:
             found[key] = candidates(item.lemma, item.pos, frequency)
         answers.append(found[key])
     return answers
+
+
+FREQUENCY_LIST = "wordfreq"
+"""The frequency list :func:`english_frequency` reads (its ``en`` ``best`` word list)."""
+
+
+def frequency_list() -> str:
+    """``wordfreq 3.1.1 (en, best)``: the frequency list and its installed version."""
+    try:
+        found = version(FREQUENCY_LIST)
+    except PackageNotFoundError:
+        found = "?"
+    return f"{FREQUENCY_LIST} {found} (en, best)"
+
+
+def provenance(data: str, format: str, items: int, answered: int, seconds: float) -> dict[str, Any]:
+    """The provenance file's content of a run on the file ``data`` (its name only, no
+    folder) written as ``format``: the fingerprint is of the WordNet version, the
+    frequency list and the format, what fixes the answers."""
+    fixed = {
+        "generator": "wordnet",
+        "wordnet": str(wordnet_reader().get_version()),
+        "parameters": {"format": format, "frequencies": frequency_list()},
+    }
+    return {
+        **fixed,
+        "data": os.path.basename(data),
+        "items": items,
+        "answered": answered,
+        "seconds": round(seconds, 3),
+        "lexsub": scoring.__version__,
+        "fingerprint": fingerprint(fixed),
+    }

@@ -302,11 +302,18 @@ def _apply(row: SystemRun, scoring: Scoring, gold: ScoringGold) -> None:
 
 
 def store_system(
-    dataset: Dataset, file_name: str, data: bytes, rules: str, who: str, compiled: CompiledGold
+    dataset: Dataset,
+    file_name: str,
+    data: bytes,
+    rules: str,
+    who: str,
+    compiled: CompiledGold,
+    provenance: str | None = None,
 ) -> SystemRun:
-    """Score an uploaded file against the dataset's gold and keep it with the dataset.
-    ServiceError when it is not UTF-8 text, holds a NUL or cannot be scored (nothing is
-    stored then)."""
+    """Score an uploaded file against the dataset's gold and keep it with the dataset,
+    with the text of its provenance file when one was uploaded with it (kept as given:
+    :meth:`SystemRun.made` reads it). ServiceError when it is not UTF-8 text, holds a NUL
+    or cannot be scored (nothing is stored then)."""
     name = safe_source(file_name) or "system"
     try:
         text = decode_text(data, name)
@@ -337,6 +344,7 @@ def store_system(
         rules=rules,
         uploaded_by=who,
         uploaded_at=now(),
+        provenance=provenance,
     )
     _apply(row, scoring, gold)
     db.session.add(row)

@@ -43,11 +43,12 @@ from annotate.services.rules import MAX_USERNAME, ServiceError, storable
 from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
 from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
-from annotate.web.uploads import uploaded_bytes
+from annotate.web.uploads import upload_name, uploaded_bytes, uploaded_text
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
 from scoring.files.bounded import SYSTEM_FILE
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
+from scoring.signature import PROVENANCE_SUFFIX
 
 bp = Blueprint("reports", __name__, url_prefix="/organiser")
 
@@ -316,7 +317,20 @@ def upload_systems(dataset_id: int) -> BaseResponse:
         return redirect(url_for("reports.scores", dataset_id=dataset.id))
     compiled = compile_dataset(dataset)
     rules = "fixed" if request.form.get("fixed") == "on" else "compat"
+    # FILE.provenance.json (lexsub generate) uploaded with FILE: what made it
+    made = {upload_name(f): f for f in uploads if upload_name(f).endswith(PROVENANCE_SUFFIX)}
+    names = {upload_name(f) for f in uploads}
+    for name in sorted(made):
+        if name.removesuffix(PROVENANCE_SUFFIX) not in names:
+            flash(
+                f"Not stored: {name} is a provenance file, and no system file "
+                f"{name.removesuffix(PROVENANCE_SUFFIX)} was uploaded with it.",
+                "error",
+            )
     for upload in uploads:
+        if upload_name(upload) in made:
+            continue
+        found = made.get(upload_name(upload) + PROVENANCE_SUFFIX)
         try:
             row = systems.store_system(
                 dataset,
@@ -325,6 +339,7 @@ def upload_systems(dataset_id: int) -> BaseResponse:
                 rules,
                 current_user.username,
                 compiled,
+                None if found is None else uploaded_text(found, SYSTEM_FILE),
             )
         except systems.DuplicateSystem as error:
             flash(f"Not stored: {error}", "info")

@@ -29,7 +29,7 @@ from scoring.leaderboard import analyses
 from scoring.leaderboard.rows import SystemRows, corpus_totals, pos_masks, score_files
 from scoring.registry import LEADERBOARD_BY_NAME, LEADERBOARD_KINDS, MEASURES, measure_def
 from scoring.score.scan import score_system
-from scoring.signature import Settings
+from scoring.signature import Provenance, Settings, read_provenance
 from scoring.significance import Resampling
 from scoring.types import SystemKind
 
@@ -43,6 +43,7 @@ __all__ = [
     "leaderboard",
     "swords_as_ranked",
     "system_names",
+    "system_provenance",
 ]
 
 Figures = Mapping[str, float | None]
@@ -107,6 +108,9 @@ class Leaderboard:
     """System → SWORDS' figures (percentages, as SWORDS' ``evaluate`` reports them) for
     the systems given as SWORDS results."""
     swords_signature: str | None = None
+    provenance: Mapping[str, Provenance] | None = None
+    """System → what made it (:class:`scoring.signature.Provenance`), for the systems
+    whose file has a provenance file beside it (``lexsub generate``)."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object of ``lexsub compare --format json`` (docs/score-howto.md)."""
@@ -145,6 +149,9 @@ class Leaderboard:
         if self.swords is not None:
             body["swords"] = {name: dict(values) for name, values in self.swords.items()}
             body["swords_signature"] = self.swords_signature
+        for name, found in (self.provenance or {}).items():
+            if name in body["systems"]:
+                body["systems"][name]["provenance"] = found.to_json()
         return body
 
 
@@ -155,6 +162,18 @@ def system_names(paths: Sequence[str]) -> list[str]:
     return [
         name if names.count(name) == 1 else path for name, path in zip(names, paths, strict=True)
     ]
+
+
+def system_provenance(names: Sequence[str], paths: Sequence[str]) -> dict[str, Provenance]:
+    """Each system (reported as ``names[i]``) whose file ``paths[i]`` has a provenance
+    file beside it, and what that file says (:func:`scoring.signature.read_provenance`;
+    ``unreadable`` when it is not one)."""
+    found = {}
+    for name, path in zip(names, paths, strict=True):
+        provenance = read_provenance(path)
+        if provenance is not None:
+            found[name] = provenance
+    return found
 
 
 def _chosen(rows: SystemRows, settings: Settings) -> list[str]:
@@ -219,12 +238,15 @@ def leaderboard(
     settings: Settings,
     reading: Gold | None = None,
     swords: SwordsData | None = None,
+    provenance: Mapping[str, Provenance] | None = None,
 ) -> Leaderboard:
     """The leaderboard of ``systems`` (``(name, text)`` pairs) against ``gold``; the
     revised and ranking measures read ``reading`` (the fixed reading of the same file,
     :func:`scoring.formats.gold.read_readings`; ``gold`` itself when None), and their signatures
     say which. A system given as a SWORDS result is scored as its ranked candidates and,
-    against ``swords``, with SWORDS' own figures beside the others."""
+    against ``swords``, with SWORDS' own figures beside the others. ``provenance`` (system
+    → :class:`scoring.signature.Provenance`, :func:`system_provenance`) is carried as
+    given: it changes no figure."""
     for name in settings.measures or ():
         measure_def(name, LEADERBOARD_KINDS)
     reading = gold if reading is None else reading
@@ -254,6 +276,8 @@ def leaderboard(
             "mode": None if bounds.mode is None else float(bounds.mode),
         },
     )
+    if provenance:
+        board = replace(board, provenance=dict(provenance))
     if swords_figures:
         from scoring.benchmark.swords import swords_signature
 

@@ -44,7 +44,13 @@ from scoring.command import (
 )
 from scoring.formats.gold import read_readings
 from scoring.formats.text import read_text
-from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
+from scoring.leaderboard import (
+    Settings,
+    SwordsData,
+    leaderboard,
+    system_names,
+    system_provenance,
+)
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
 from scoring.render import render_leaderboard
@@ -170,7 +176,8 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
 
             data = read_swords(args.swords_data, ALL_LABELS)
             swords = SwordsData(data, PurePath(args.swords_data).name)
-        result = leaderboard(gold, systems, settings, reading, swords)
+        made = system_provenance(names, args.systems)
+        result = leaderboard(gold, systems, settings, reading, swords, made)
     except FAILURES as error:
         return fail(describe(error))
     except ScorerDied as died:
