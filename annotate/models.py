@@ -22,6 +22,10 @@ from annotate.extensions import db
 from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
 
 ROLES = ("annotator", "organiser")
+MODEL_ROLE = "model"
+"""The role of a model annotator's account (``llm:MODEL``,
+:mod:`annotate.services.model_annotation`): not one of :data:`ROLES`, which people are
+given; nobody logs in as it."""
 TASKS = ("substitution", "simplification", "complexity")
 """What a dataset's annotators do: give substitutes (McCarthy & Navigli 2007), give
 simpler substitutes (Saggion et al. 2022), or rate the target's complexity from 1 to 5

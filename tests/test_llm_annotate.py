@@ -26,6 +26,7 @@ from sqlalchemy import select, text
 from annotate.extensions import db
 from annotate.gold.model_annotators import compare_model, is_model_annotator, split_models
 from annotate.models import Dataset, ModelAnnotation, Response, Revision, User
+from annotate.services.home import answer_counts
 from annotate.services.hub import dataset_hub
 from tests.conftest import login
 from tests.openai_server import FakeServer
@@ -200,6 +201,8 @@ def test_the_gold_leaves_the_model_out_unless_asked(
         assert dataset is not None
         assert dataset_hub(dataset).annotators == ("A1", "A2", "A3")
         assert dataset_hub(dataset, include_models=True).annotators == ("A1", "A2", "A3", "llm:m")
+        # the dataset's home counts the people's answers: 2 each
+        assert answer_counts(dataset)[0] == 6
 
 
 # The model beside the people, by hand (Jaccard: shared over union; McCarthy & Navigli 2009,

@@ -47,7 +47,15 @@ from annotate.gold.model_annotators import (
     is_model_annotator,
     model_annotators,
 )
-from annotate.models import Dataset, Instance, Lexelt, ModelAnnotation, Response, User
+from annotate.models import (
+    MODEL_ROLE,
+    Dataset,
+    Instance,
+    Lexelt,
+    ModelAnnotation,
+    Response,
+    User,
+)
 from annotate.models import now as utc_now
 from annotate.services.responses import save_answer
 from annotate.services.rules import MAX_USERNAME, ServiceError, check_text
@@ -57,8 +65,6 @@ ANNOTATION_PROMPT = FOLDER / "annotation.jinja"
 """The default prompt of a model annotator: the guidelines' choices, as JSON."""
 MAX_SAMPLES = 20
 """The most samples (pseudo-annotators) of one model."""
-MODEL_ROLE = "model"
-"""The role of a model annotator's account."""
 
 
 @dataclass(frozen=True)
