@@ -316,3 +316,39 @@ def test_the_members_page_form(answered: Flask, server: FakeServer, boss: FlaskC
     boss.post(url, data={"action": "llm-annotate", "base_url": server.url, "model": "zz"})
     page = boss.get(url).get_data(as_text=True)
     assert "has no model &#39;zz&#39; (it has: m)" in page
+
+
+@pytest.mark.parametrize(
+    ("model", "samples", "rule"),
+    [
+        ("m#1", 1, "holds '#', which marks a sample's number"),
+        ("two words", 1, "holds white space"),
+        ("m", 21, "samples 21 is not in 1-20"),
+        ("x" * 75, 2, "is too long: annotator names are at most 80 characters"),
+    ],
+)
+def test_a_model_name_no_account_can_hold_is_refused(
+    answered: Flask, server: FakeServer, tmp_path: Path, model: str, samples: int, rule: str
+) -> None:
+    result = _cli(
+        answered,
+        "llm-annotate",
+        "--dataset",
+        "small",
+        "--base-url",
+        server.url,
+        "--model",
+        model,
+        "--cache",
+        str(tmp_path / "cache"),
+        *(["--samples", str(samples)] if samples <= 20 else []),
+    )
+    if samples > 20:  # the command line's own range
+        from annotate.services.model_annotation import check_model_name
+        from annotate.services.rules import ServiceError
+
+        with pytest.raises(ServiceError, match=rule):
+            check_model_name(model, samples)
+        return
+    assert result.exit_code == 1 and rule in result.output
+    assert server.chats() == [] and _stored(answered) == {}

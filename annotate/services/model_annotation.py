@@ -86,11 +86,17 @@ class Annotated:
 
 def check_model_name(model: str, samples: int) -> str:
     """``model`` when its annotator names fit an account name (at most
-    :data:`MAX_USERNAME` characters, no control character or white space); otherwise
-    :class:`ServiceError` with the rule."""
+    :data:`MAX_USERNAME` characters, no control character, white space or ``#``) and
+    ``samples`` is 1 to :data:`MAX_SAMPLES`; otherwise :class:`ServiceError` with the
+    rule."""
     check_text(model, "model", MAX_USERNAME)
     if any(character.isspace() for character in model):
         raise ServiceError(f"model {model!r} holds white space")
+    if SAMPLE_MARK in model:
+        raise ServiceError(
+            f"model {model!r} holds {SAMPLE_MARK!r}, which marks a sample's number in an "
+            "annotator's name (llm:MODEL#2)"
+        )
     if not 1 <= samples <= MAX_SAMPLES:
         raise ServiceError(f"samples {samples} is not in 1-{MAX_SAMPLES}")
     longest = max(model_annotators(model, samples), key=len)
@@ -166,12 +172,18 @@ def _other_numbers(dataset: Dataset, model: str, kept: tuple[str, ...]) -> list[
     rows = db.session.execute(
         select(User.id, User.username)
         .where(User.role == MODEL_ROLE)
-        .where((User.username == base) | User.username.startswith(base + SAMPLE_MARK))
+        .where(
+            (User.username == base) | User.username.startswith(base + SAMPLE_MARK, autoescape=True)
+        )
     )
     return [
         user_id
         for user_id, name in rows
-        if name not in kept and (name == base or name[len(base) + 1 :].isdigit())
+        if name not in kept
+        and (
+            name == base
+            or (name.startswith(base + SAMPLE_MARK) and name[len(base) + 1 :].isdigit())
+        )
     ]
 
 
