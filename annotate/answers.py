@@ -8,12 +8,16 @@ apply too, so what the form accepts always compiles. Values the rule only flags 
 typed as a word, one character, the target word) are saved once the annotator confirms
 them: the form comes back with the question and a confirmation token, and the same
 values sent again with that token are accepted.
+
+A language model's reply goes through the same rule (:func:`model_answer`): its list is
+turned into the form a person would send (:func:`model_form`) and read by
+:func:`validate_answer`.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.substitute import (
@@ -34,6 +38,9 @@ __all__ = [
     "Answer",
     "FormCheck",
     "Message",
+    "ModelAnswer",
+    "model_answer",
+    "model_form",
     "validate_answer",
     "validate_rating",
 ]
@@ -248,3 +255,83 @@ def validate_rating(form: Mapping[str, str]) -> FormCheck:
             None, (Message(("rating",), N_("Choose how difficult the word is, from 1 to 5.")),)
         )
     return FormCheck(Answer("rating", (value,), None, False))
+
+
+MULTIWORD_MARK = "multiword:"
+"""How a model's list marks the multiword the target is part of (``multiword: take
+off``), as a person ticks 'Part of a multiword' and types it."""
+
+
+@dataclass(frozen=True)
+class ModelAnswer:
+    """A model's reply read by the rule of a person's answer: the answer to store (None
+    when the rule refuses it whole), the candidates left out (refused by the rule of a
+    valid substitute, repeated, or past the three boxes) and the rule's messages."""
+
+    answer: Answer | None
+    dropped: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()
+
+
+def model_form(candidates: Sequence[str]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The form a person would send for a model's ``candidates`` (best first), and the
+    candidates that do not fit in it: the list ``["name"]`` ticks 'Proper name', an empty
+    list or ``["nil"]`` 'No substitute (nil)'; an entry ``multiword: EXPRESSION`` ticks
+    'Part of a multiword' and types it; the others fill the :data:`MAX_SUBSTITUTES`
+    boxes in order, each kept only when the rule of a valid substitute takes it and it
+    is not a repeat (the others, and those past the third, are left out).
+
+    >>> model_form(["glad", "happy; content", "Glad", "cheerful", "merry"])
+    ({'sub1': 'glad', 'sub2': 'cheerful', 'sub3': 'merry'}, ('happy; content', 'Glad'))
+    >>> model_form(["name"])[0], model_form([])[0]
+    ({'name': 'on'}, {'nil': 'on'})
+    """
+    form: dict[str, str] = {}
+    words: list[str] = []
+    for candidate in candidates:
+        if candidate.lower().startswith(MULTIWORD_MARK):
+            if "multiword" not in form:
+                form["mw"] = "on"
+                form["multiword"] = candidate[len(MULTIWORD_MARK) :].strip()
+            continue
+        words.append(candidate)
+    if [word.strip().lower() for word in words] == ["name"]:
+        return form | {"name": "on"}, ()
+    if not words or [word.strip().lower() for word in words] == ["nil"]:
+        return form | {"nil": "on"}, ()
+    dropped: list[str] = []
+    seen: set[str] = set()
+    kept = 0
+    for word in words:
+        try:
+            text = check_substitute(word).text
+        except InvalidSubstitute:
+            dropped.append(word)
+            continue
+        if text.casefold() in seen or kept == MAX_SUBSTITUTES:
+            dropped.append(word)
+            continue
+        seen.add(text.casefold())
+        kept += 1
+        form[f"sub{kept}"] = word
+    if not kept:
+        form["nil"] = "on"  # every candidate refused: no decent substitute left
+    return form, tuple(dropped)
+
+
+def model_answer(candidates: Sequence[str], targets: Iterable[str] = ()) -> ModelAnswer:
+    """A model's ``candidates`` read as a person's form (:func:`model_form`) by
+    :func:`validate_answer`, the rule every answer goes through; what the rule only
+    flags is confirmed, as a person confirms it (the compiler lists it all the same). A
+    multiword the rule refuses is dropped and the rest read again."""
+    form, dropped = model_form(candidates)
+    targets = tuple(targets)
+    check = validate_answer(form, targets)
+    if check.answer is None and "multiword" in check.fields and "multiword" in form:
+        dropped += (MULTIWORD_MARK + " " + form.pop("multiword"),)
+        form.pop("mw")
+        check = validate_answer(form, targets)
+    if check.answer is None and check.token and not check.errors:
+        check = validate_answer(form | {"confirm": check.token}, targets)
+    problems = tuple(message.text for message in (*check.errors, *check.cautions))
+    return ModelAnswer(check.answer, dropped, problems)

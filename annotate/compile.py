@@ -17,6 +17,8 @@ Options:
 ``--exclude ANNOTATOR[=REASON]``  leave the annotator's responses out (repeatable); the
                           reason goes into ``summary.json``'s ``excluded``, and the
                           signature ends in ``|excluded:N``
+``--include-models``      compile the answers of model annotators (``llm:MODEL``, see
+                          ``lexsub llm-annotate``) too; by default they are left out
 ``--language CODE``       the study's language, ISO 639-1 (default ``en``): English keeps
                           LemmInflect and its rules; other languages simplemma and their
                           own rules (annotate.gold.languages), case folded when counting
@@ -89,6 +91,11 @@ def parser() -> argparse.ArgumentParser:
         help="the study's language, ISO 639-1 (default: en)",
     )
     result.add_argument(
+        "--include-models",
+        action="store_true",
+        help="compile the answers of model annotators (llm:MODEL) too (left out by default)",
+    )
+    result.add_argument(
         "--exclude",
         action="append",
         default=[],
@@ -128,7 +135,7 @@ def _from_dataset(args: argparse.Namespace) -> int:
     argv = ["compile", "--dataset", args.dataset, "--out", args.out, "--t-rule", args.t_rule]
     if args.database_url:
         argv += ["--database-url", args.database_url]
-    flags = ("no_normalise", "no_lemmatise", "only_t", "keep_checks")
+    flags = ("no_normalise", "no_lemmatise", "only_t", "keep_checks", "include_models")
     argv += [f"--{flag.replace('_', '-')}" for flag in flags if getattr(args, flag)]
     for exclusion in args.exclude:
         argv += ["--exclude", f"{exclusion.annotator}={exclusion.reason}"]
@@ -162,6 +169,7 @@ def run(argv: Sequence[str]) -> int:
             only_t=args.only_t,
             language=args.language,
             excluded=tuple(args.exclude),
+            include_models=args.include_models,
         )
         gold = compile_responses(iter_responses(args.responses), options)
         absent = [excluded.annotator for excluded in gold.excluded if not excluded.responses]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 from datetime import UTC, datetime
 from functools import cache
+from typing import Any
 
 from flask_login import UserMixin
 from sqlalchemy import JSON, ColumnElement, ForeignKey, Index, String, Text, UniqueConstraint, false
@@ -22,6 +23,10 @@ from annotate.importer import MAX_HEAD, MAX_INSTANCE_ID, MAX_ITEM
 from scoring.signature import PROVENANCE_SUFFIX, Provenance, parse_provenance
 
 ROLES = ("annotator", "organiser")
+MODEL_ROLE = "model"
+"""The role of a model annotator's account (``llm:MODEL``,
+:mod:`annotate.services.model_annotation`): not one of :data:`ROLES`, which people are
+given; nobody logs in as it."""
 TASKS = ("substitution", "simplification", "complexity")
 """What a dataset's annotators do: give substitutes (McCarthy & Navigli 2007), give
 simpler substitutes (Saggion et al. 2022), or rate the target's complexity from 1 to 5
@@ -404,6 +409,25 @@ class SystemRun(db.Model):  # type: ignore[name-defined,misc]
         if self.provenance is None:
             return None
         return parse_provenance(self.provenance, self.file_name + PROVENANCE_SUFFIX)
+
+
+class ModelAnnotation(db.Model):  # type: ignore[name-defined,misc]
+    """A language model that answered a dataset as an annotator (``lexsub llm-annotate``,
+    :mod:`annotate.services.model_annotation`): its annotator names (``llm:MODEL``, or
+    ``llm:MODEL#1`` … with several samples), how many items it answered, and the
+    provenance of its last run: the endpoint's host, the parameters, the prompt's hash,
+    tokens and failures (never the API key). A new run of the same model replaces it."""
+
+    __tablename__ = "model_annotations"
+    __table_args__ = (UniqueConstraint("dataset_id", "model"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    dataset_id: Mapped[int] = mapped_column(ForeignKey("datasets.id"), index=True)
+    model: Mapped[str] = mapped_column(String(80))
+    annotators: Mapped[list[str]] = mapped_column(JSON, default=list)
+    answered: Mapped[int] = mapped_column(default=0)
+    provenance: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    updated_at: Mapped[datetime] = mapped_column(default=now)
 
 
 # --- judgement rounds (the post hoc study, lexical reference) ---------------------------

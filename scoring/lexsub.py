@@ -56,6 +56,7 @@ COMMANDS: dict[str, Command] = {
     "dataset": _app("rename, archive or delete a dataset"),
     "checks": _app("a crowd study's attention-check items"),
     "round": _app("judgement rounds"),
+    "llm-annotate": _app("a language model answers a dataset as an annotator (llm:MODEL)"),
     "export": _app("export a dataset's responses (JSON Lines)", GOLD),
     "lemmas": _app("review the compiler's lemma changes", GOLD),
     "exclude": _app("leave an annotator out of the gold", GOLD),

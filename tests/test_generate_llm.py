@@ -101,7 +101,8 @@ def test_the_key_goes_in_the_header_only(
     }
     assert chats[0]["model"] == "tiny" and chats[0]["temperature"] == 0.0
     assert "guided_json" not in chats[0]
-    assert "Sentence: She is a very bright student." in chats[0]["messages"][0]["content"]
+    sent = sorted(chat["messages"][0]["content"] for chat in chats)  # threads: any order
+    assert sum("Sentence: She is a very bright student." in message for message in sent) == 1
     assert KEY not in done.stdout + done.stderr
     for path in tmp_path.rglob("*"):
         if path.is_file():

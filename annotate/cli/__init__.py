@@ -29,7 +29,7 @@ from annotate.extensions import db
 from annotate.gold import CompileOptions
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.methods import FORMATS as REPORT_FORMATS
-from annotate.gold.methods import Format, methods_text, methods_warnings
+from annotate.gold.methods import Format, methods_text, methods_warnings, models_text
 from annotate.gold.review import review_lines
 from annotate.importer import parse_lexsub_xml
 from annotate.models import TASKS, Dataset, User, shown_time
@@ -44,7 +44,7 @@ from annotate.services.goldfiles import (
     write_task_files,
 )
 from annotate.services.inspect import annotators_with_answers
-from annotate.services.methods import SEED, study_methods
+from annotate.services.methods import SEED, model_comparisons, study_methods
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
 from annotate.sources import FORMATS, SourceError, parse_source, read_limited
@@ -482,6 +482,11 @@ def _check_answered(dataset: Dataset, excluded: tuple[Exclusion, ...]) -> None:
     is_flag=True,
     help="Keep the attention-check sentences (left out by default; summary.json counts them).",
 )
+@click.option(
+    "--include-models",
+    is_flag=True,
+    help="Compile the answers of model annotators (llm:MODEL) too (left out by default).",
+)
 def compile_command(
     name: str,
     out: Path,
@@ -491,6 +496,7 @@ def compile_command(
     only_t: bool,
     excluded: tuple[Exclusion, ...],
     keep_checks: bool,
+    include_models: bool,
 ) -> None:
     """Compile the dataset's responses, with the stored lemma decisions, in the dataset's
     language, into DIR: gold, mwgold, annotators.jsonl, summary.json and decisions.json.
@@ -503,6 +509,7 @@ def compile_command(
         only_t=only_t,
         excluded=excluded,
         keep_checks=keep_checks,
+        include_models=include_models,
     )
     dataset = dataset_called(name)
     if dataset.task == "complexity":
@@ -614,16 +621,27 @@ def exclude_command(name: str, username: str | None, reason: str | None, undo: b
     show_default=True,
     help="Seed of the bootstrap intervals over lemmas.",
 )
-def report_command(name: str, format_: Format, seed: int) -> None:
+@click.option(
+    "--include-models",
+    is_flag=True,
+    help="Count the model annotators (llm:MODEL) among the annotators of the paragraph.",
+)
+def report_command(name: str, format_: Format, seed: int, include_models: bool) -> None:
     """Print the methods paragraph: annotators (and who was left out, why), items,
     responses and substitutes per item, T, PA and PAm with their bootstrap intervals,
-    alpha (MASI), and the signatures; the text of the dataset's Methods paragraph page."""
+    alpha (MASI), and the signatures; the text of the dataset's Methods paragraph page.
+    When a model answered the dataset (lexsub llm-annotate), a section after the
+    paragraph sets each model beside the people: its PA and PAm against the human gold,
+    and, leaving each person out in turn, the person's PA with the rest beside the
+    model's."""
     dataset = dataset_called(name)
     try:
-        figures = study_methods(dataset, seed)
+        figures = study_methods(dataset, seed, include_models)
+        comparisons = model_comparisons(dataset)
     except ValueError as error:  # responses the compiler refuses: it names each
         raise click.ClickException(f"dataset {name!r}: {error}") from error
     click.echo(methods_text(figures, format_), nl=False)
+    click.echo(models_text(comparisons, format_), nl=False)
     for warning in methods_warnings(figures):  # beside the paragraph, not inside it
         click.echo(f"Warning: {warning}", err=True)
 
@@ -684,12 +702,14 @@ def _register_groups() -> None:
     from annotate.cli.checks import checks_command
     from annotate.cli.datasets import dataset_group
     from annotate.cli.hub import export_hf_command
+    from annotate.cli.llm import llm_annotate_command
     from annotate.cli.rounds import round_group
 
     lexsub.add_command(dataset_group)
     lexsub.add_command(round_group)
     lexsub.add_command(checks_command)
     lexsub.add_command(export_hf_command)
+    lexsub.add_command(llm_annotate_command)
     _finish(lexsub)
 
 

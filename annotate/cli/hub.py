@@ -77,8 +77,16 @@ def compiled_hub(gold: Path, xml: Path) -> HubDataset:
     help="With --gold: the sentences (the task's XML or any file `lexsub import` reads).",
 )
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True)
+@click.option(
+    "--include-models",
+    is_flag=True,
+    help="With --dataset: export the answers of model annotators (llm:MODEL) too "
+    "(left out by default).",
+)
 @with_appcontext
-def export_hf_command(name: str | None, gold: Path | None, xml: Path | None, out: Path) -> None:
+def export_hf_command(
+    name: str | None, gold: Path | None, xml: Path | None, out: Path, include_models: bool
+) -> None:
     """Write the gold, the answers (annotators by pseudonym) and a dataset card as a
     folder that the `datasets` library loads as it is: datasets.load_dataset(OUT)
     (docs/formats.md)."""
@@ -88,6 +96,10 @@ def export_hf_command(name: str | None, gold: Path | None, xml: Path | None, out
         raise click.UsageError("--gold DIR needs --xml FILE: a compiled folder holds no sentences")
     if name is not None and xml is not None:
         raise click.UsageError("--xml goes with --gold DIR: a dataset has its sentences")
+    if gold is not None and include_models:
+        raise click.UsageError(
+            "--include-models goes with --dataset: a compiled folder is as compiled"
+        )
     try:
         need_pyarrow()
     except NeedsPyarrow as error:
@@ -95,7 +107,7 @@ def export_hf_command(name: str | None, gold: Path | None, xml: Path | None, out
     if name is not None:
         from annotate.services.hub import dataset_hub
 
-        hub = dataset_hub(dataset_called(name))
+        hub = dataset_hub(dataset_called(name), include_models)
     else:
         assert gold is not None and xml is not None
         hub = compiled_hub(gold, xml)

@@ -177,6 +177,21 @@ class Run:
     def answers(self, items: Sequence[Item], pool: ThreadPoolExecutor) -> list[list[str]]:
         """Each item's ranked candidates, the target dropped (empty when every sample
         failed)."""
+        answers = []
+        for item, found in zip(items, self.samples(items, pool), strict=True):
+            given = [sample for sample in found if sample is not None]
+            ranked = drop_target(rank_samples(given), item.word, item.lemma, self.lemmas)
+            answers.append(ranked)
+            self.tally.items += 1
+            self.tally.answered += bool(ranked)
+        return answers
+
+    def samples(
+        self, items: Sequence[Item], pool: ThreadPoolExecutor
+    ) -> list[list[list[str] | None]]:
+        """Each item's samples, in order: a sample's candidates as the model gave them
+        (None when it failed: the server, or no list after the re-ask), cached ones read,
+        the others asked on ``pool``."""
         samples = self.parameters.samples
         results: list[list[list[str] | None]] = [[None] * samples for _ in items]
         pending: list[tuple[int, int, str, Future[Outcome]]] = []
@@ -218,14 +233,7 @@ class Run:
         finally:
             for *_, future in pending:
                 future.cancel()
-        answers = []
-        for item, found in zip(items, results, strict=True):
-            given = [sample for sample in found if sample is not None]
-            ranked = drop_target(rank_samples(given), item.word, item.lemma, self.lemmas)
-            answers.append(ranked)
-            self.tally.items += 1
-            self.tally.answered += bool(ranked)
-        return answers
+        return results
 
     def _count(self, outcome: Outcome) -> None:
         tally = self.tally

@@ -27,6 +27,7 @@ from annotate.gold.decisions import NO_DECISIONS, Action, Decisions
 from annotate.gold.languages import LanguageRules, lemmatise_in, rules_for
 from annotate.gold.lemmatisation import RULES, Lemmatiser, lemmatise, lemminflect_lemmatiser
 from annotate.gold.lemmatisers import lemmatiser_for
+from annotate.gold.model_annotators import is_model_annotator
 from scoring.errors import FormatError
 from scoring.formats.exclusions import Excluded, Exclusion, merge
 from scoring.formats.responses import Response
@@ -74,6 +75,11 @@ class CompileOptions:
     (:func:`annotate.services.goldfiles.compile_dataset`), which records in ``summary.json``
     how many it left out (``check_items_left_out``). The compiler itself reads what it is
     given."""
+    include_models: bool = False
+    """Compile the answers of model annotators (``llm:…``,
+    :func:`~annotate.gold.model_annotators.is_model_annotator`) with the people's; by
+    default they are skipped, as if absent: the files are the bytes of the people's
+    answers alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,16 +142,20 @@ class Signature:
     """Written only when it is not English (so that English signatures stay as they were)."""
     excluded: int = 0
     """How many annotators were left out; written only when some were."""
+    models: int = 0
+    """How many model annotators were compiled (``include_models``); written only when
+    some were."""
 
     @property
     def text(self) -> str:
         yes = {True: "yes", False: "no"}
         language = "" if self.language == "en" else f"|language:{self.language}"
         excluded = f"|excluded:{self.excluded}" if self.excluded else ""
+        models = f"|models:{self.models}" if self.models else ""
         return (
             f"lexsub-compile:{self.version}|normalise:{yes[self.normalise]}"
             f"|lemmatiser:{self.lemmatiser}|rules:{self.rules}|decisions:{self.decisions}"
-            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}{language}{excluded}"
+            f"|t:{self.t_rule}|only-t:{yes[self.only_t]}{language}{excluded}{models}"
         )
 
 
@@ -356,6 +366,8 @@ class _Compiler:
         return proposed, decision.result(text, proposed), decision.action
 
     def add(self, response: Response) -> None:
+        if not self.options.include_models and is_model_annotator(response.annotator):
+            return  # a model's answer: compiled only when asked for
         if response.annotator in self.excluded:
             self.excluded[response.annotator] += 1
             return
@@ -460,6 +472,7 @@ class _Compiler:
             options.only_t,
             language=options.language,
             excluded=len(self.excluded),
+            models=sum(1 for name in annotators if is_model_annotator(name)),
         )
         return CompiledGold(
             items,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from annotate.gold.compiler import CompiledGold
+from annotate.gold.model_annotators import ModelComparison
 from scoring.agreement.report import AgreementReport
 from scoring.formats.exclusions import Excluded
 from scoring.significance import MIN_CLUSTERS
@@ -337,3 +338,69 @@ def methods_text(figures: StudyFigures, format: Format = "markdown") -> str:
         f"agreement {m.code.format(m.code_text(figures.agreement_signature))}."
     )
     return f"{heading} {' '.join(sentences)}\n\n{signatures}\n"
+
+
+def _figure(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.2f}"
+
+
+def models_text(comparisons: Sequence[ModelComparison], format: Format = "markdown") -> str:
+    """The model annotators beside the people, as ``lexsub report`` prints it after the
+    methods paragraph (never inside it: the paragraph reports people): per model its PA
+    and PA_m against the human gold, a row per person left out (their PA with the rest,
+    the model's with the same rest: :func:`annotate.gold.model_annotators.compare_model`)
+    and the summary line; '' when no model answered.
+
+    >>> from annotate.gold.model_annotators import compare_models
+    >>> from scoring.formats.annotators import Item
+    >>> from scoring.types import Answer as A
+    >>> item = Item("w.n", "1", (A("A1", "substitutes", frozenset({"a"})),
+    ...                          A("A2", "substitutes", frozenset({"a", "b"})),
+    ...                          A("llm:m", "substitutes", frozenset({"a"}))))
+    >>> print(models_text(compare_models([item])), end="")
+    <BLANKLINE>
+    **Models beside the annotators.**
+    <BLANKLINE>
+    llm:m: PA 75.00, PAm 100.00 against the human gold (1 items of T, 1 of T_m).
+    <BLANKLINE>
+    | Left out | Items | Person's PA with the rest | Model's PA with the rest |
+    |---|---|---|---|
+    | A1 | 1 | 50.00 | 50.00 |
+    | A2 | 1 | 50.00 | 100.00 |
+    <BLANKLINE>
+    llm:m agrees with the rest as well as 2 of 2 people.
+    """
+    if not comparisons:
+        return ""
+    markup = MARKUP[format]
+    latex = format == "latex"
+    tm = "$T_m$" if latex else "T_m"
+    lines = ["", markup.heading.format("Models beside the annotators")]
+    header = ("Left out", "Items", "Person's PA with the rest", "Model's PA with the rest")
+    for found in comparisons:
+        model = markup.escape(found.model)
+        lines += [
+            "",
+            f"{model}: PA {_figure(found.PA)}, {markup.pam} {_figure(found.PAm)} against "
+            f"the human gold ({found.items} items of T, {found.mode_items} of {tm}).",
+            "",
+        ]
+        rows = [
+            (
+                markup.escape(row.person),
+                str(row.items),
+                _figure(row.person_PA),
+                _figure(row.model_PA),
+            )
+            for row in found.people
+        ]
+        if latex:
+            lines += ["\\begin{tabular}{lrrr}", " & ".join(header) + " \\\\", "\\hline"]
+            lines += [" & ".join(row) + " \\\\" for row in rows]
+            lines += ["\\end{tabular}"]
+        else:
+            lines += ["| " + " | ".join(header) + " |", "|---|---|---|---|"]
+            lines += ["| " + " | ".join(row) + " |" for row in rows]
+        summary = found.summary.replace(found.model, model, 1)
+        lines += ["", summary + "."]
+    return "\n".join(lines) + "\n"

@@ -9,7 +9,9 @@ Two kinds, both applied by every compile of the dataset (:func:`exclusions_of`, 
 * **automatic**: an annotator with answers in the dataset whose account is deactivated
   (reason ``deactivated``) or who is no longer a member of it (``removed``: only members
   can answer, so answers of a non-member are those of a removed one). Activating the
-  account or assigning the dataset again brings their answers back.
+  account or assigning the dataset again brings their answers back. A model annotator
+  (``llm:…``, :mod:`annotate.services.model_annotation`) is no member and is never left
+  out so: the compile's ``include_models`` decides about it.
 
 A stored reason wins over an automatic one.
 """
@@ -22,6 +24,7 @@ from datetime import datetime
 from sqlalchemy import delete, select
 
 from annotate.extensions import db
+from annotate.gold.model_annotators import is_model_annotator
 from annotate.models import AnnotatorExclusion, Dataset, Instance, Response, User
 from annotate.models import now as utc_now
 from annotate.services.rules import ServiceError, check_storable, check_text
@@ -72,7 +75,7 @@ def automatic_exclusions(dataset: Dataset) -> list[Exclusion]:
     return [
         Exclusion(username, DEACTIVATED if not active else REMOVED)
         for username, active, member in db.session.execute(answered)
-        if not active or not member
+        if (not active or not member) and not is_model_annotator(username)
     ]
 
 

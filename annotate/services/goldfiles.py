@@ -193,7 +193,8 @@ def compile_dataset(
     leaving out ``options.excluded`` and the dataset's exclusions
     (:func:`~annotate.services.exclusions.exclusions_of`: stored, removed, deactivated).
     Its attention-check sentences are left out unless ``options.keep_checks``; the gold
-    says how many (:attr:`CompiledGold.check_items_left_out`). With ``names`` every
+    says how many (:attr:`CompiledGold.check_items_left_out`). Model annotators
+    (``llm:…``) are compiled only with ``options.include_models``. With ``names`` every
     annotator is named by pseudonym (:mod:`annotate.services.pseudonyms`): the gold as it
     may leave the app."""
     base = options or CompileOptions()
@@ -216,6 +217,7 @@ def compile_dataset(
             language=dataset.language or "en",
             excluded=excluded,
             keep_checks=base.keep_checks,
+            include_models=base.include_models,
         ),
     )
     if not checks:

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from annotate.extensions import db
 from annotate.gold import CompiledGold
 from annotate.gold.write import annotator_lines
-from annotate.models import Dataset, DatasetMember, Instance, Response
+from annotate.models import MODEL_ROLE, Dataset, DatasetMember, Instance, Response, User
 from annotate.services.datasets import Progress, progress_by_annotator
 from annotate.services.goldfiles import BrokenDataset, compile_dataset
 from annotate.services.methods import SEED
@@ -120,7 +120,8 @@ def start_of_today(now: datetime | None = None) -> datetime:
 
 
 def answer_counts(dataset: Dataset, now: datetime | None = None) -> tuple[int, int]:
-    """(current answers in the dataset, those saved today, UTC), in one query."""
+    """(current answers in the dataset, those saved today, UTC), in one query: the
+    people's (a model annotator's, ``lexsub llm-annotate``, are not counted)."""
     today = start_of_today(now)
     row = db.session.execute(
         select(
@@ -128,7 +129,8 @@ def answer_counts(dataset: Dataset, now: datetime | None = None) -> tuple[int, i
             func.count(Response.id).filter(Response.updated_at >= today),
         )
         .join(Instance, Instance.id == Response.instance_id)
-        .where(Instance.dataset_id == dataset.id)
+        .join(User, User.id == Response.user_id)
+        .where(Instance.dataset_id == dataset.id, User.role != MODEL_ROLE)
     ).one()
     return int(row[0]), int(row[1])
 

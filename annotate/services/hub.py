@@ -18,6 +18,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from annotate.extensions import db
+from annotate.gold import CompileOptions
 from annotate.gold.hub import hub_from_compiled, hub_import
 from annotate.gold.write import output_texts
 from annotate.models import Dataset, Instance, JudgementRound, Response, User
@@ -53,10 +54,11 @@ def dataset_lexelts(dataset: Dataset) -> tuple[Lexelt, ...]:
     )
 
 
-def dataset_hub(dataset: Dataset) -> HubDataset:
+def dataset_hub(dataset: Dataset, include_models: bool = False) -> HubDataset:
     """The dataset in the Hugging Face layout: its compiled gold, its sentences, its
-    answers by pseudonym."""
-    texts = output_texts(compile_dataset(dataset))
+    answers by pseudonym (a model annotator's, ``llm:MODEL``, only with
+    ``include_models``)."""
+    texts = output_texts(compile_dataset(dataset, CompileOptions(include_models=include_models)))
     card = HubCard(
         dataset.name,
         dataset.task,

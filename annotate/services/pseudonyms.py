@@ -7,7 +7,7 @@ by the dataset's study link, whose username is the platform's id) ``P1``, ``P2``
 numbers follow the accounts' creation (their ids), so a pseudonym stays the same while the
 study goes on: a later annotator is given the next number, nobody is renumbered. Only the
 organiser's raw export of the responses and the study page name participants by their
-platform id.
+platform id. A model annotator (``llm:MODEL``) is named as it is everywhere.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from sqlalchemy import or_, select
 
 from annotate.extensions import db
+from annotate.gold.model_annotators import is_model_annotator
 from annotate.models import (
     AnnotatorExclusion,
     CandidateLabel,
@@ -58,14 +59,18 @@ class Pseudonyms:
 
 def assign(accounts: Iterable[tuple[str, bool]]) -> Pseudonyms:
     """Pseudonyms for ``accounts`` given in creation order as (username, participant):
-    participants ``P1``, ``P2``, …, the others ``A1``, ``A2``, ….
+    participants ``P1``, ``P2``, …, the others ``A1``, ``A2``, …; a model annotator
+    (``llm:…``) keeps its name (it is no person) and takes no number.
 
-    >>> assign([("ann", False), ("5f3c9a", True), ("bob", False)]).names
-    {'ann': 'A1', '5f3c9a': 'P1', 'bob': 'A2'}
+    >>> assign([("ann", False), ("llm:m", False), ("5f3c9a", True), ("bob", False)]).names
+    {'ann': 'A1', 'llm:m': 'llm:m', '5f3c9a': 'P1', 'bob': 'A2'}
     """
     counts = {"A": 0, "P": 0}
     names: dict[str, str] = {}
     for username, participant in accounts:
+        if is_model_annotator(username):
+            names[username] = username
+            continue
         prefix = "P" if participant else "A"
         counts[prefix] += 1
         names[username] = f"{prefix}{counts[prefix]}"

@@ -24,6 +24,7 @@ from annotate.services.checks import (
 )
 from annotate.services.crowd import set_public
 from annotate.services.exclusions import exclude, include
+from annotate.services.model_annotation import model_annotations
 from annotate.services.onboarding import set_onboarding
 from annotate.services.participants import SPEEDER_SECONDS, participant_page, set_speeder_seconds
 from annotate.services.rules import ServiceError
@@ -97,6 +98,7 @@ def dataset_members(dataset_id: int) -> str | Response:
         templates=study_templates(link) if link else {},
         participants=study_participants(dataset),
         max_guidelines=MAX_GUIDELINES,
+        models=model_annotations(dataset),
     )
 
 
@@ -163,8 +165,43 @@ def _change(dataset: Dataset, action: str) -> None:
     elif action == "close-study":
         close_study(dataset)
         flash("The study link is closed.", "info")
+    elif action == "llm-annotate":
+        _llm_annotate(dataset)
     else:
         raise ServiceError("unknown action")
+
+
+def _llm_annotate(dataset: Dataset) -> None:
+    """The form "A model as an annotator": the model of the endpoint answers every
+    sentence (:func:`annotate.services.model_annotation.annotate_dataset`); the API key is
+    the server's ``LEXSUB_API_KEY``, never a field of the form."""
+    from annotate.generate.client import Endpoint, EndpointError
+    from annotate.generate.llm import Parameters
+    from annotate.generate.prompt import PromptError
+    from annotate.services.model_annotation import MAX_SAMPLES, annotate_dataset
+
+    base_url = request.form.get("base_url", "").strip()
+    model = request.form.get("model", "").strip()
+    samples = form_number(request.form, "samples", "samples", 1, MAX_SAMPLES) or 1
+    if not base_url or not model:
+        raise ServiceError("give the endpoint's base URL and the model")
+    try:
+        endpoint = Endpoint.from_environment(base_url)
+        parameters = Parameters(
+            model, samples, 0.0 if samples == 1 else 0.8, None, 256, "annotation",
+            dataset.language or "en",
+        )  # fmt: skip
+        done = annotate_dataset(dataset, endpoint, parameters)
+    except (EndpointError, PromptError) as error:
+        raise ServiceError(str(error)) from None
+    failures = sum(done.provenance["failures"].values())
+    flash(
+        f"{', '.join(done.annotators)}: {done.answered} of {done.items} items answered "
+        f"({done.saved} answers saved, {done.unchanged} unchanged, {done.removed} removed"
+        + (f"; {failures} requests failed" if failures else "")
+        + ").",
+        "info",
+    )
 
 
 @bp.route("/datasets/<id:dataset_id>/study", methods=["GET", "POST"])

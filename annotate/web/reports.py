@@ -37,7 +37,7 @@ from annotate.services.inspect import (
     matches,
     problem_marks,
 )
-from annotate.services.methods import SEED, dataset_agreement, study_methods
+from annotate.services.methods import SEED, dataset_agreement, model_comparisons, study_methods
 from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import MAX_USERNAME, ServiceError, storable
 from annotate.services.taskgold import BENCHMARKS, rating_agreement_of, score_system
@@ -60,8 +60,9 @@ HEADLINE = ("best.R", "oot.R", "new_best.R", "rank.R", "gap")
 @organiser_required
 def agreement(dataset_id: int) -> str:
     """Table 1 for the dataset's current responses, per annotator, alpha and kappa, with
-    bootstrap intervals over lemmas, and the charts. Attention-check sentences are left
-    out unless ``?keep_checks=on``."""
+    bootstrap intervals over lemmas, and the charts; model annotators (``llm:…``) in a
+    table of their own beside the people, never in the figures. Attention-check
+    sentences are left out unless ``?keep_checks=on``."""
     dataset = db.get_or_404(Dataset, dataset_id)
     if dataset.task == "complexity":  # ratings, not sets of substitutes
         try:
@@ -83,6 +84,7 @@ def agreement(dataset_id: int) -> str:
         keys=KEYS,
         charts=_agreement_charts(found),
         compiled=compiled,
+        models=model_comparisons(dataset, keep),
     )
 
 
