@@ -4,7 +4,7 @@ the provenance of each language model that answered a dataset as an annotator
 (lexsub llm-annotate): the model, its annotator names, what fixed its replies
 
 Revision ID: 448f6974b77d
-Revises: c9d0e1f2a3b4
+Revises: f10f95657382
 Create Date: 2026-12-02 15:40:00
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '448f6974b77d'
-down_revision = 'c9d0e1f2a3b4'
+down_revision = 'f10f95657382'
 branch_labels = None
 depends_on = None
 
