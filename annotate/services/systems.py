@@ -40,7 +40,7 @@ from scoring.leaderboard import (
 from scoring.leaderboard.rows import detect_kind, first_answers
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
-from scoring.score import score
+from scoring.score import died_here, score
 from scoring.types import Rules
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
@@ -173,14 +173,19 @@ def diagnosis(text: str, kind: str, gold: ScoringGold) -> tuple[str, tuple[str, 
     """score.pl's output and the diagnosis of ``lexsub score SYSTEM GOLD -t
     KIND [--fixed]`` (what the command prints to standard output and standard error):
     :func:`scoring.score.score` on the texts. Ranked files and SWORDS results are not read
-    by score.pl: nothing."""
+    by score.pl: nothing. Where score.pl dies (dividing by zero), what it printed before
+    and why, as the command's last line."""
     if kind not in ("best", "oot"):
         return "", ()
     gold_text = "".join(line + "\n" for line in gold.lines)
     rules: Rules = "fixed" if gold.rules == "fixed" else "compat"
-    result = score(text, gold_text, "oot" if kind == "oot" else "best", rules)
+    try:
+        result = score(text, gold_text, "oot" if kind == "oot" else "best", rules)
+        output = result.render()  # score.pl dies printing a figure it cannot divide
+    except ScorerDied as died:  # what score.pl printed before it died, and why
+        return died.stdout, (f"Error: {died_here(died, 'system', 'gold')}",)
     lines = (line for note in result.notes for line in note.splitlines())
-    return result.render(), tuple(line for line in lines if line.strip())
+    return output, tuple(line for line in lines if line.strip())
 
 
 def swords_data(dataset: Dataset, gold: ScoringGold) -> SwordsData:

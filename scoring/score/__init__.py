@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from scoring.score.library import ScoreResult, score, score_files
+    from scoring.score.library import ScoreResult, died_here, score, score_files
 
-__all__ = ["ScoreResult", "score", "score_files"]
+__all__ = ["ScoreResult", "died_here", "score", "score_files"]
 
 
 def __getattr__(name: str) -> object:

@@ -38,7 +38,7 @@ from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_truthy
 from scoring.formats.text import encode, read_text
 from scoring.measures.official.items import ScorerDied
-from scoring.score import score
+from scoring.score import died_here, score
 from scoring.types import Rules
 
 if TYPE_CHECKING:
@@ -227,8 +227,7 @@ def _score_and_print(
             return fail(f"{wrong}; nothing scored (score.pl dies dividing by zero)", err)
         return fail(
             "".join(f"{problem}; score.pl reads it as empty; " for problem in unread)
-            + f"{options.system} against {options.gold}: {died.reason}; score.pl dies here "
-            "with 'Illegal division by zero'",
+            + died_here(died, options.system, options.gold),
             err,
         )
     write(encode(text))

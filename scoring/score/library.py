@@ -20,7 +20,7 @@ from scoring.errors import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import read_text, split_lines
 from scoring.measures.multiword.items import MultiwordScores
-from scoring.measures.official.items import OfficialScores
+from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.score.diagnose import diagnose as diagnosis_of
 from scoring.score.diagnose import fixed_scan, select_dirty
 from scoring.score.report import by_pos as pos_scores
@@ -42,7 +42,7 @@ GoldPair = Callable[[str, str], tuple[Gold, Gold, set[str]]]
 """Reads a gold's text (and its name) under both sets of rules: the compat and fixed
 readings and the ids they may score differently (:func:`scoring.formats.gold.read_gold_pair`)."""
 
-__all__ = ["ScoreResult", "score", "score_files"]
+__all__ = ["ScoreResult", "died_here", "score", "score_files"]
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,9 @@ class ScoreResult:
     def render(self, format: Output = "text") -> str:
         """What ``lexsub score`` prints to standard output with ``--format FORMAT`` (and
         ``--by-pos`` when the result was scored with ``by_pos``): in text, score.pl's bytes
-        under compat."""
+        under compat. Where score.pl dies printing a figure it cannot divide (compat),
+        :class:`~scoring.measures.official.items.ScorerDied` is raised here, its
+        ``stdout`` what score.pl printed before (:func:`died_here` says where)."""
         scores, name = self.scores, self.system
         if isinstance(scores, MultiwordScores):
             if format == "json":
@@ -195,6 +197,15 @@ def _multiword(
     scores = score_multiwords(gold_lines, system_lines, system_name, gold_name, rules, verbose)
     notes = diagnose_multiwords(gold_lines, system_lines, gold_name) if diagnose else []
     return ScoreResult("mw", rules, system_name, scores, tuple(notes), None)
+
+
+def died_here(died: ScorerDied, system_name: str, gold_name: str) -> str:
+    """Where and why score.pl dies on ``system_name`` against ``gold_name`` (the line
+    ``lexsub score`` ends with, after ``Error:``)."""
+    return (
+        f"{system_name} against {gold_name}: {died.reason}; score.pl dies here "
+        "with 'Illegal division by zero'"
+    )
 
 
 def score_files(
