@@ -20,9 +20,9 @@ from scoring.benchmark.cli import main as benchmark_main
 from scoring.formats.text import encode, read_text
 from scoring.leaderboard import Settings, compare, compare_files
 from scoring.leaderboard.cli import main as compare_main
-from scoring.measures.official.items import OfficialScores
+from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.registry import official_figure
-from scoring.score import ScoreResult, score, score_files
+from scoring.score import ScoreResult, died_here, score, score_files
 from scoring.score.cli import run
 from tests.test_agreement import line
 from tests.test_oracle import OWN, OWN_CASES, _expected_status
@@ -210,3 +210,20 @@ def test_evaluate_benchmark_gives_the_commands_json(
     assert report.metrics["recall"] == pytest.approx(100 * 1 / 3)
     with pytest.raises(ValueError, match="benchmark 'nope' is not one of swords"):
         evaluate_benchmark("nope", "system", "gold")
+
+
+def test_where_score_pl_dies_render_raises_with_its_output(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """s10_nothing.best attempts nothing: score.pl prints ``Error in … on line 3`` and dies
+    dividing by zero; render raises ScorerDied with what it printed, and the command ends
+    with died_here's line."""
+    monkeypatch.chdir(OWN / "systems")
+    system, gold = "s10_nothing.best", "../gold/main.gold"
+    result = score(read_text(system), read_text(gold), system_name=system, gold_name=gold)
+    with pytest.raises(ScorerDied) as died:
+        result.render()
+    out, err = io.BytesIO(), io.StringIO()
+    assert run([system, gold], out, err) == 1
+    assert encode(died.value.stdout) == out.getvalue() == b"Error in s10_nothing.best on line 3\n"
+    assert err.getvalue().splitlines()[-1] == f"Error: {died_here(died.value, system, gold)}"

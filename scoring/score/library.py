@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from scoring.errors import FormatError
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import read_text, split_lines
-from scoring.measures.multiword.items import MultiwordScores
 from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.score.diagnose import diagnose as diagnosis_of
 from scoring.score.diagnose import fixed_scan, select_dirty
@@ -35,6 +34,9 @@ from scoring.score.report import (
 )
 from scoring.score.scan import score_system
 from scoring.types import Rules
+
+if TYPE_CHECKING:  # mw's scorer is loaded only for mw: best and oot start without it
+    from scoring.measures.multiword.items import MultiwordScores
 
 Task = Literal["best", "oot", "mw"]
 Output = Literal["text", "json", "csv"]
@@ -71,7 +73,7 @@ class ScoreResult:
         :class:`~scoring.measures.official.items.ScorerDied` is raised here, its
         ``stdout`` what score.pl printed before (:func:`died_here` says where)."""
         scores, name = self.scores, self.system
-        if isinstance(scores, MultiwordScores):
+        if not isinstance(scores, OfficialScores):  # mw
             if format == "json":
                 return multiword_json(name, scores)
             if format == "csv":
@@ -190,7 +192,7 @@ def _multiword(
     system_name: str,
     gold_name: str,
 ) -> ScoreResult:
-    """mw: its scorer is loaded only here, so best and oot start without it."""
+    """mw (its scorer is loaded only here)."""
     from scoring.measures.multiword.items import diagnose_multiwords, score_multiwords
 
     system_lines, gold_lines = split_lines(system), split_lines(gold)
