@@ -2,6 +2,22 @@
 
 Pure logic: nothing here imports Flask or SQLAlchemy.
 
+The library, one function per command (each command parses, calls it and prints what it
+returns; texts in, or paths in the ``_files`` twin; docs/score-howto.md, "From Python"):
+
+- ``lexsub score``: :func:`scoring.score.score` (texts) and :func:`scoring.score.score_files`
+  (paths) → :class:`scoring.score.ScoreResult` (score.pl's figures, the diagnosis, and
+  ``render(format)``, the command's standard output);
+- ``lexsub compare``: :func:`scoring.leaderboard.compare` and
+  :func:`scoring.leaderboard.compare_files` → :class:`scoring.leaderboard.Leaderboard`;
+- ``lexsub agreement``: :func:`scoring.agreement.report.agreement_report` and
+  :func:`scoring.agreement.report.agreement_report_file` →
+  :class:`scoring.agreement.report.AgreementReport`;
+- ``lexsub benchmark``: :func:`scoring.benchmark.evaluate_benchmark` (and each benchmark
+  module's ``evaluate_files``) → :class:`scoring.benchmark.Report`.
+
+None of them reads or writes a file beyond its arguments (the gold cache is the command's).
+
 ``__version__`` is the installed distribution's version (``pyproject.toml`` is the one
 place it is written); every signature carries it. It is read when first asked for
 (PEP 562).

@@ -72,6 +72,15 @@ OUTPUT = {
     "lexsub score tests/data/demo/system.best demo-gold/gold": (
         "precision = 59.17, recall = 59.17\n"
     ),
+    # the library functions print what their commands print (docs/score-howto.md)
+    (
+        'python -c "from scoring.score import score_files; print(score_files('
+        "'tests/data/demo/system.best', 'demo-gold/gold').render(), end='')\""
+    ): "precision = 59.17, recall = 59.17\n",
+    (
+        'python -c "from scoring.benchmark import evaluate_benchmark as e; print(e('
+        "'semeval07', 'tests/data/demo/system.ranked', 'demo-gold/gold').to_text(), end='')\""
+    ): "gap  92.41\n",
 }
 
 

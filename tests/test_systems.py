@@ -150,6 +150,47 @@ def test_same_figures_as_compare_and_diagnosis_as_score(
         assert any("white space" in note for note in row.diagnosis)
 
 
+def test_the_scores_page_scores_on_the_texts_and_writes_no_file(
+    answered: Flask,
+    client: FlaskClient,
+    dataset: int,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """Uploading and re-scoring call :func:`scoring.score.score` on the texts: no temporary
+    file or folder (tempfile's every maker raises here), no gold cache, nothing written
+    under HOME or the cache folders; score.pl's text is the library's."""
+    import tempfile
+
+    from annotate.extensions import db
+    from annotate.models import SystemRun
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a temporary file or folder was made")
+
+    for name in ("mkdtemp", "mkstemp", "TemporaryDirectory", "NamedTemporaryFile"):
+        monkeypatch.setattr(tempfile, name, refuse)
+    outside = [tmp_path / "home", tmp_path / "xdg", tmp_path / "cache"]
+    for variable, folder in zip(
+        ("HOME", "XDG_CACHE_HOME", "LEXSUB_CACHE_DIR"), outside, strict=True
+    ):
+        folder.mkdir()
+        monkeypatch.setenv(variable, str(folder))
+    login(client, "boss")
+    html = upload(client, dataset, (GOOD, "good.best"), (OOT, "good.oot"))
+    assert "good.best stored and scored (best, compat rules)." in html
+    page = client.get(f"/organiser/datasets/{dataset}/scores").get_data(as_text=True)
+    # clever 2 of 3, bear 2 of 4: (2/3 + 2/4) / 2
+    assert "precision = 58.33, recall = 58.33" in page
+    response = client.post(f"/organiser/datasets/{dataset}/scores/rescore", follow_redirects=True)
+    assert response.status_code == 200
+    with answered.app_context():
+        row = db.session.query(SystemRun).filter_by(file_name="good.best").one()
+        assert "precision = 58.33, recall = 58.33\n" in row.scorer_output
+        assert row.scores["best.P"] == pytest.approx((2 / 3 + 2 / 4) / 2)
+    assert [list(folder.iterdir()) for folder in outside] == [[], [], []]
+
+
 def test_surprising_files_are_warned_and_bad_ones_refused(
     answered: Flask, client: FlaskClient, dataset: int, tmp_path: Path
 ) -> None:

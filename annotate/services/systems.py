@@ -4,18 +4,17 @@ re-scored on request against the gold as compiled then, ranked and deleted.
 
 Every figure comes from the scoring library as the command lines compute it:
 :func:`scoring.leaderboard.leaderboard` (``lexsub compare``) for the measures,
-:func:`scoring.score.cli.run` (``lexsub score``) for score.pl's output and its
-diagnosis. This module only reads and writes the database and calls them.
+:func:`scoring.score.score` (``lexsub score``) for score.pl's output and its
+diagnosis, on the texts themselves: nothing is written to a file. This module only
+reads and writes the database and calls them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import PurePath
 
 from sqlalchemy import select
 
@@ -41,7 +40,8 @@ from scoring.leaderboard import (
 from scoring.leaderboard.rows import detect_kind, first_answers
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
-from scoring.score.cli import run as score_command
+from scoring.score import died_here, score
+from scoring.types import Rules
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
 DEFAULT_MEASURE: dict[str, str] = {
@@ -171,25 +171,21 @@ def kind_warnings(file_name: str, text: str, kind: str) -> list[str]:
 
 def diagnosis(text: str, kind: str, gold: ScoringGold) -> tuple[str, tuple[str, ...]]:
     """score.pl's output and the diagnosis of ``lexsub score SYSTEM GOLD -t
-    KIND [--fixed]`` (what the command prints to standard output and standard error).
-    Ranked files and SWORDS results are not read by score.pl: nothing."""
+    KIND [--fixed]`` (what the command prints to standard output and standard error):
+    :func:`scoring.score.score` on the texts. Ranked files and SWORDS results are not read
+    by score.pl: nothing. Where score.pl dies (dividing by zero), what it printed before
+    and why, as the command's last line."""
     if kind not in ("best", "oot"):
         return "", ()
-    with tempfile.TemporaryDirectory(prefix="lexsub_") as folder:
-        system_path, gold_path = Path(folder) / "system", Path(folder) / "gold"
-        system_path.write_text(text, encoding="utf-8", newline="")
-        gold_path.write_text(
-            "".join(line + "\n" for line in gold.lines), encoding="utf-8", newline=""
-        )
-        out, err = io.BytesIO(), io.StringIO()
-        argv = [str(system_path), str(gold_path), "-t", kind]
-        score_command(argv + (["--fixed"] if gold.rules == "fixed" else []), out, err)
-    notes = tuple(
-        line.replace(str(system_path), "system").replace(str(gold_path), "gold")
-        for line in err.getvalue().splitlines()
-        if line.strip()
-    )
-    return out.getvalue().decode("utf-8", "replace"), notes
+    gold_text = "".join(line + "\n" for line in gold.lines)
+    rules: Rules = "fixed" if gold.rules == "fixed" else "compat"
+    try:
+        result = score(text, gold_text, "oot" if kind == "oot" else "best", rules)
+        output = result.render()  # score.pl dies printing a figure it cannot divide
+    except ScorerDied as died:  # what score.pl printed before it died, and why
+        return died.stdout, (f"Error: {died_here(died, 'system', 'gold')}",)
+    lines = (line for note in result.notes for line in note.splitlines())
+    return output, tuple(line for line in lines if line.strip())
 
 
 def swords_data(dataset: Dataset, gold: ScoringGold) -> SwordsData:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from scoring.agreement.report import report
+from scoring.agreement.report import agreement_report_file
 from scoring.command import (
     FAILURES,
     MAX_RESAMPLES,
@@ -34,8 +34,7 @@ from scoring.command import (
     describe,
     fail,
 )
-from scoring.formats.annotators import read_annotators
-from scoring.formats.exclusions import exclusion_argument, leave_out
+from scoring.formats.exclusions import exclusion_argument
 from scoring.formats.sniff import file_mixup
 from scoring.registry import figures_of, listing
 from scoring.render import render_agreement
@@ -91,17 +90,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if wrong:
         return fail(wrong)
     try:
-        items, excluded = leave_out(
-            read_annotators(options.annotators), options.exclude, options.annotators
-        )
-        body = report(
-            items,
-            options.leave_one_out,
-            options.intervals,
-            options.resamples,
-            options.seed,
-            options.confidence,
-            excluded,
+        body = agreement_report_file(
+            options.annotators,
+            leave_one_out=options.leave_one_out,
+            intervals=options.intervals,
+            resamples=options.resamples,
+            seed=options.seed,
+            confidence=options.confidence,
+            exclude=options.exclude,
         )
     except FAILURES as error:
         return fail(describe(error))

@@ -20,7 +20,8 @@ the same resamples (the same lemmas drawn as often) from terms kept per lemma
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -44,8 +45,9 @@ from scoring.agreement import (
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
 from scoring.agreement.resampled import alpha_intervals
-from scoring.formats.annotators import Item
-from scoring.formats.exclusions import Excluded
+from scoring.formats.annotators import Item, parse_annotators
+from scoring.formats.exclusions import Excluded, Exclusion, leave_out, parse_exclusion
+from scoring.formats.text import read_text, split_lines
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
 
@@ -299,3 +301,49 @@ def signature(
     if excluded:
         parts.append(("excluded", excluded))
     return build_signature("agreement", *parts)
+
+
+def agreement_report(
+    annotators: str,
+    *,
+    name: str = "annotators.jsonl",
+    leave_one_out: bool = False,
+    intervals: bool = False,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    exclude: Iterable[Exclusion | str] = (),
+) -> AgreementReport:
+    """``lexsub agreement`` on the text of an ``annotators.jsonl`` (``name`` stands for it
+    in error messages): :func:`report` of its items, without the responses of the
+    annotators in ``exclude`` (each an :class:`~scoring.formats.exclusions.Exclusion` or
+    ``ANNOTATOR[=REASON]``, as ``--exclude`` takes them), with every figure again without
+    each annotator when ``leave_one_out``, and bootstrap intervals over lemmas when
+    ``intervals``. :class:`~scoring.errors.FormatError` for a malformed line, ValueError for
+    an excluded annotator with no response."""
+    chosen = [parse_exclusion(e) if isinstance(e, str) else e for e in exclude]
+    items, excluded = leave_out(parse_annotators(split_lines(annotators), name), chosen, name)
+    return report(items, leave_one_out, intervals, resamples, seed, confidence, excluded)
+
+
+def agreement_report_file(
+    path: str | os.PathLike[str],
+    *,
+    leave_one_out: bool = False,
+    intervals: bool = False,
+    resamples: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    exclude: Iterable[Exclusion | str] = (),
+) -> AgreementReport:
+    """:func:`agreement_report` on the file at ``path`` (named by its path)."""
+    return agreement_report(
+        read_text(path),
+        name=os.fspath(path),
+        leave_one_out=leave_one_out,
+        intervals=intervals,
+        resamples=resamples,
+        seed=seed,
+        confidence=confidence,
+        exclude=exclude,
+    )

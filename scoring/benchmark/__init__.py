@@ -2,7 +2,8 @@
 (:mod:`scoring.benchmark.swords`), the SemEval-2007 task and CoInCo in the
 candidate-ranking and generation settings. ``lexsub benchmark BENCHMARK
 SYSTEM --data DATASET`` (:mod:`scoring.benchmark.cli`); each benchmark is a module that
-:data:`BENCHMARKS` names and that returns a :class:`Report`.
+:data:`BENCHMARKS` names and whose ``evaluate_files(system, data, **options)`` returns a
+:class:`Report`. :func:`evaluate_benchmark` is the command without its arguments.
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
+
+from scoring.errors import FormatError
 
 BENCHMARKS: dict[str, str] = {
     "swords": "scoring.benchmark.swords",
@@ -61,7 +65,46 @@ class Benchmark(Protocol):
 
     def evaluate(self, args: argparse.Namespace) -> Report: ...
 
+    def evaluate_files(
+        self, system: str | os.PathLike[str], data: str | os.PathLike[str], **options: object
+    ) -> Report: ...
+
 
 def benchmark(name: str) -> Benchmark:
     """The module that scores benchmark ``name``."""
     return cast(Benchmark, importlib.import_module(BENCHMARKS[name]))
+
+
+def refuse_empty(path: str | os.PathLike[str]) -> None:
+    """:class:`~scoring.errors.FormatError` when the benchmark data is an empty file (or
+    only white space): a benchmark scored on no item is no score (some readers would
+    report zeros)."""
+    try:
+        with open(path, "rb") as file:
+            start = file.read(1 << 16)
+    except OSError:
+        return  # a folder of data, or a file that cannot be read: its reader says
+    if not start.strip() and len(start) < 1 << 16:
+        raise FormatError(
+            [f"{os.fspath(path)}: an empty file; the benchmark data must hold its items"]
+        )
+
+
+def evaluate_benchmark(
+    name: str, system: str | os.PathLike[str], data: str | os.PathLike[str], **options: object
+) -> Report:
+    """``lexsub benchmark NAME SYSTEM --data DATA [options]``: the system file at ``system``
+    scored on the benchmark ``name`` (one of :data:`BENCHMARKS`) with the data at ``data``;
+    ``options`` are the keywords of the benchmark module's ``evaluate_files`` (its
+    command options, ``-`` as ``_``: ``setting="generation"``, ``rules="compat"``, …). The
+    signature names the system's provenance when it has one (``lexsub generate llm``).
+    :class:`OSError` or :class:`ValueError` (a message naming the file, the line or JSON
+    path, the value and the rule) for input it cannot read."""
+    from scoring.signature import with_provenance
+
+    if name not in BENCHMARKS:
+        raise ValueError(f"benchmark {name!r} is not one of {', '.join(BENCHMARKS)}")
+    refuse_empty(data)
+    report = benchmark(name).evaluate_files(system, data, **options)
+    # a generated system's provenance (lexsub generate llm) fixes its figures too
+    return replace(report, signature=with_provenance(report.signature, os.fspath(system)))

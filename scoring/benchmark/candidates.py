@@ -37,7 +37,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from scoring.benchmark import Report
 from scoring.errors import FormatError
@@ -409,10 +409,21 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def options_of(args: argparse.Namespace) -> Options:
-    """The :class:`Options` of parsed arguments (see :func:`add_options`); ValueError for
-    ``--mwe drop`` outside Melamud's ranking (LexSubGen reports both GAPs itself, and its
+    """The :class:`Options` of parsed arguments (see :func:`add_options` and
+    :func:`make_options`)."""
+    return make_options(args.setting, args.convention, args.matching, args.mwe)
+
+
+def make_options(
+    setting: Setting = "ranking",
+    convention: Convention = "melamud",
+    matching: Matching = "raw",
+    mwe: Literal["keep", "drop"] = "keep",
+) -> Options:
+    """The :class:`Options` of the settings :func:`add_options` names; ValueError for
+    ``mwe="drop"`` outside Melamud's ranking (LexSubGen reports both GAPs itself, and its
     generation figures keep every gold substitute)."""
-    options = Options(args.setting, args.convention, args.matching, args.mwe == "drop")
+    options = Options(setting, convention, matching, mwe == "drop")
     if options.drop_multiword and (options.setting, options.convention) != ("ranking", "melamud"):
         raise ValueError(
             "--mwe drop is Melamud's no-mwe: it applies to --setting ranking with "
@@ -422,15 +433,41 @@ def options_of(args: argparse.Namespace) -> Options:
 
 
 def evaluate_items(
-    benchmark: str, items: Sequence[BenchmarkItem], args: argparse.Namespace, source: str
+    benchmark: str,
+    items: Sequence[BenchmarkItem],
+    source: str,
+    system: str | Path,
+    *,
+    setting: Setting = "ranking",
+    convention: Convention = "melamud",
+    matching: Matching = "raw",
+    mwe: Literal["keep", "drop"] = "keep",
+    system_format: SystemFormat = "auto",
+    pool_out: str | Path | None = None,
 ) -> Report:
-    """What ``evaluate(args)`` of a benchmark module returns, once its items are read."""
-    options = options_of(args)
-    system = read_system_items(args.system, args.system_format)
-    check_lexelts(items, system, args.system)
-    if args.pool_out:
-        Path(args.pool_out).write_text(format_pools(pools(items, options)), encoding="utf-8")
-    scores = score(items, system, options)
+    """The report of the system file at ``system`` on a benchmark's ``items`` (once its
+    data is read; ``source`` names the data's form in the signature), under the settings
+    of :func:`add_options` (keyword for keyword); with ``pool_out``, each target's pooled
+    candidates are written to that file too."""
+    options = make_options(setting, convention, matching, mwe)
+    answers = read_system_items(system, system_format)
+    check_lexelts(items, answers, str(system))
+    if pool_out:
+        Path(pool_out).write_text(format_pools(pools(items, options)), encoding="utf-8")
+    scores = score(items, answers, options)
     return Report(
         benchmark, scores.metrics, benchmark_signature(benchmark, options, source), scores.notes
     )
+
+
+def option_keywords(args: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`evaluate_items` (and of each candidate benchmark's
+    ``evaluate_files``) that parsed arguments give (:func:`add_options`)."""
+    return {
+        "setting": args.setting,
+        "convention": args.convention,
+        "matching": args.matching,
+        "mwe": args.mwe,
+        "system_format": args.system_format,
+        "pool_out": args.pool_out,
+    }

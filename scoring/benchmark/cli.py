@@ -6,9 +6,13 @@ Each benchmark is a module named in :data:`BENCHMARKS` that provides:
 - ``DESCRIPTION``: one line for ``--help``;
 - ``configure(parser)``: adds its own options (``SYSTEM``, ``--data`` and ``--format``
   are common and already there);
-- ``evaluate(args) -> Report``: reads the files and computes every figure, raising
-  ``OSError`` or ``ValueError`` (a message naming the file, the line or JSON path, the
-  value and the rule) for input it cannot read.
+- ``evaluate_files(system, data, **options) -> Report``: reads the files and computes
+  every figure, its options as keywords named like its command options (``-`` as ``_``),
+  raising ``OSError`` or ``ValueError`` (a message naming the file, the line or JSON
+  path, the value and the rule) for input it cannot read;
+- ``evaluate(args) -> Report``: ``evaluate_files`` with the parsed arguments.
+
+The command parses, calls :func:`scoring.benchmark.evaluate_benchmark` and prints.
 
 Text output is one ``NAME VALUE`` line per metric (values as the benchmark reports them,
 e.g. percentages with two decimals), or the benchmark's own layout (``Report.text``),
@@ -22,15 +26,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import TextIO
 
-from scoring.benchmark import BENCHMARKS, Report, benchmark
+from scoring.benchmark import BENCHMARKS, benchmark, evaluate_benchmark
 from scoring.command import FAILURES, ArgumentParser, describe, fail
-from scoring.errors import FormatError
 from scoring.registry import benchmark_figures, listing
-from scoring.signature import with_provenance
 
 
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
@@ -52,28 +53,17 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def refuse_empty(path: str) -> None:
-    """:class:`~scoring.errors.FormatError` when the benchmark data is an empty file (or
-    only white space): a benchmark scored on no item is no score (some readers would
-    report zeros)."""
-    try:
-        with open(path, "rb") as file:
-            start = file.read(1 << 16)
-    except OSError:
-        return  # a folder of data, or a file that cannot be read: its reader says
-    if not start.strip() and len(start) < 1 << 16:
-        raise FormatError([f"{path}: an empty file; the benchmark data must hold its items"])
+COMMON = ("benchmark", "system", "data", "format")
+"""The arguments every benchmark has; the others are its module's options."""
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int:
     out = stdout or sys.stdout
     args = parse_arguments(sys.argv[1:] if argv is None else argv)
-    run: Callable[[argparse.Namespace], Report] = benchmark(args.benchmark).evaluate
+    # the benchmark's own options, named as its evaluate_files keywords
+    options = {key: value for key, value in vars(args).items() if key not in COMMON}
     try:
-        refuse_empty(args.data)
-        report = run(args)
-        # a generated system's provenance (lexsub generate llm) fixes its figures too
-        report = replace(report, signature=with_provenance(report.signature, args.system))
+        report = evaluate_benchmark(args.benchmark, args.system, args.data, **options)
     except FAILURES as error:
         return fail(describe(error))
     if args.format == "json":

@@ -17,9 +17,20 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
 
 from scoring.benchmark import Report
-from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
+from scoring.benchmark.candidates import (
+    BenchmarkItem,
+    Convention,
+    Matching,
+    Setting,
+    SystemFormat,
+    add_options,
+    evaluate_items,
+    option_keywords,
+)
 from scoring.formats.coinco import CoincoTarget, read_coinco
 from scoring.formats.keys import joined
 from scoring.types import LEXELT
@@ -76,6 +87,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_options(parser)
 
 
+def evaluate_files(
+    system: str | Path,
+    data: str | Path,
+    *,
+    setting: Setting = "ranking",
+    convention: Convention = "melamud",
+    matching: Matching = "raw",
+    mwe: Literal["keep", "drop"] = "keep",
+    system_format: SystemFormat = "auto",
+    pool_out: str | Path | None = None,
+) -> Report:
+    """``lexsub benchmark coinco SYSTEM --data DATA``: the system file at ``system`` scored
+    on the data at ``data`` (CoInCo's XML, gzipped or not); the keywords are the command's options
+    (:func:`scoring.benchmark.candidates.add_options`)."""
+    items = coinco_items(read_coinco(data), str(data))
+    return evaluate_items(
+        "coinco",
+        items,
+        "coinco-xml",
+        system,
+        setting=setting,
+        convention=convention,
+        matching=matching,
+        mwe=mwe,
+        system_format=system_format,
+        pool_out=pool_out,
+    )
+
+
 def evaluate(args: argparse.Namespace) -> Report:
-    items = coinco_items(read_coinco(args.data), str(args.data))
-    return evaluate_items("coinco", items, args, "coinco-xml")
+    """The command: :func:`evaluate_files` with its options."""
+    return evaluate_files(args.system, args.data, **option_keywords(args))

@@ -25,12 +25,15 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
 
 from scoring.benchmark import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
 from scoring.errors import FormatError
 from scoring.formats.text import read_lines
 from scoring.signature import signature
+from scoring.types import Rules
 
 DESCRIPTION = (
     "EVALITA 2009 lexical substitution (Italian): best and oot as score.pl computes them, "
@@ -209,18 +212,32 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    data = str(args.data)
-    name = data.replace("\\", "/").rsplit("/", 1)[-1]
-    if args.measure == "llm-f1":
-        gold = read_llm_gold(read_lines(data), data)
-        responses = read_llm_responses(read_lines(args.system), gold, str(args.system))
+def evaluate_files(
+    system: str | Path,
+    data: str | Path,
+    *,
+    measure: Literal["best", "oot", "llm-f1"] = "best",
+    rules: Rules = "fixed",
+) -> Report:
+    """``lexsub benchmark evalita SYSTEM --data GOLD -t MEASURE --rules RULES``: best or
+    oot of the system file at ``system`` (as score.pl reads it) under ``rules`` against the
+    task gold file at ``data``, or Evalita-LLM's F1 (both files JSON Lines)."""
+    gold_path = str(data)
+    name = gold_path.replace("\\", "/").rsplit("/", 1)[-1]
+    if measure == "llm-f1":
+        gold = read_llm_gold(read_lines(gold_path), gold_path)
+        responses = read_llm_responses(read_lines(system), gold, str(system))
         precision, recall, f1 = llm_f1(
             [llm_item(item, response) for item, response in zip(gold, responses, strict=True)]
         )
         metrics = {"F1": 100 * f1, "precision": 100 * precision, "recall": 100 * recall}
         sign = signature("evalita.llm-f1", ("guesses", LLM_GUESSES), ("data", name))
         return Report("evalita", metrics, sign)
-    metrics, notes = official_figures(args.measure, args.system, data, args.rules)
-    sign = signature(f"evalita.{args.measure}", ("rules", args.rules), ("data", name))
+    metrics, notes = official_figures(measure, system, gold_path, rules)
+    sign = signature(f"evalita.{measure}", ("rules", rules), ("data", name))
     return Report("evalita", metrics, sign, notes)
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: :func:`evaluate_files` with its options."""
+    return evaluate_files(args.system, args.data, measure=args.measure, rules=args.rules)

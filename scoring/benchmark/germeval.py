@@ -29,6 +29,8 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
+from typing import Literal
 
 from scoring.benchmark import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
@@ -37,7 +39,7 @@ from scoring.formats.gold import GoldLine, read_gold_lines
 from scoring.formats.text import parse_all, read_lines
 from scoring.measures.ranking.items import ordered_gap
 from scoring.signature import signature
-from scoring.types import LEXELT
+from scoring.types import LEXELT, Rules
 
 DESCRIPTION = (
     "GermEval 2015 LexSub (German): best and oot as score.pl computes them, GAP of a "
@@ -127,17 +129,31 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_rules_option(parser)
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    data = str(args.data)
-    if args.measure == "gap":
-        gold = read_gold_lines(data)
-        ranked = parse_ranked(read_lines(args.system), str(args.system))
+def evaluate_files(
+    system: str | Path,
+    data: str | Path,
+    *,
+    measure: Literal["best", "oot", "gap"] = "best",
+    rules: Rules = "fixed",
+) -> Report:
+    """``lexsub benchmark germeval SYSTEM --data GOLD -t MEASURE --rules RULES``: best or
+    oot of the system file at ``system`` (as score.pl reads it) under ``rules``, or GAP of
+    the ranked file at ``system``, against the gold file at ``data``."""
+    gold_path = str(data)
+    if measure == "gap":
+        gold = read_gold_lines(gold_path)
+        ranked = parse_ranked(read_lines(system), str(system))
         value = gap_figure(gold, ranked)
-        sign = signature("germeval.gap", ("items", "gold"), ("data", _name(data)))
+        sign = signature("germeval.gap", ("items", "gold"), ("data", _name(gold_path)))
         return Report("germeval", {"GAP": float(100 * value)}, sign)
-    metrics, notes = official_figures(args.measure, args.system, data, args.rules)
-    sign = signature(f"germeval.{args.measure}", ("rules", args.rules), ("data", _name(data)))
+    metrics, notes = official_figures(measure, system, gold_path, rules)
+    sign = signature(f"germeval.{measure}", ("rules", rules), ("data", _name(gold_path)))
     return Report("germeval", metrics, sign, notes)
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: :func:`evaluate_files` with its options."""
+    return evaluate_files(args.system, args.data, measure=args.measure, rules=args.rules)
 
 
 def _name(path: str) -> str:

@@ -24,6 +24,7 @@ import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -166,8 +167,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """No option beyond the common ones."""
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    scores = score(read_lcp(args.data), read_lcp(args.system), str(args.system))
+def evaluate_files(system: str | Path, data: str | Path) -> Report:
+    """``lexsub benchmark lcp SYSTEM --data GOLD``: the complexity predictions at
+    ``system`` against the LCP gold at ``data``, as ``lcp_evaluate.py`` scores them."""
+    scores = score(read_lcp(data), read_lcp(system), str(system))
     return Report(
         "lcp",
         scores.metrics,
@@ -175,3 +178,8 @@ def evaluate(args: argparse.Namespace) -> Report:
         scores.notes,
         text=text_of(scores.metrics),
     )
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: :func:`evaluate_files`."""
+    return evaluate_files(args.system, args.data)

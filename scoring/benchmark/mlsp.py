@@ -30,6 +30,7 @@ import argparse
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, get_args
 
 from scoring.benchmark import Report, lcp, tsar
@@ -152,13 +153,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    gold_text = read_universal_lines(args.data)
-    task = task_of(gold_text) if args.task == "auto" else args.task
-    if task == "lcp":
-        scores = score_lcp(
-            parse_lcp(gold_text, str(args.data)), read_lcp(args.system), str(args.system)
-        )
+def evaluate_files(system: str | Path, data: str | Path, *, task: Task = "auto") -> Report:
+    """``lexsub benchmark mlsp SYSTEM --data GOLD [--task T]``: the predictions at
+    ``system`` against the MLSP gold at ``data``, lexical simplification or lexical
+    complexity (``auto``: told by the gold's layout), as MLSP-2024's code scores them."""
+    gold_text = read_universal_lines(data)
+    chosen = task_of(gold_text) if task == "auto" else task
+    if chosen == "lcp":
+        scores = score_lcp(parse_lcp(gold_text, str(data)), read_lcp(system), str(system))
         settings: tuple[tuple[str, object], ...] = (
             ("task", "lcp"),
             ("items", "gold-ids"),
@@ -166,9 +168,7 @@ def evaluate(args: argparse.Namespace) -> Report:
             ("ranks", "average"),
         )
     else:
-        scores = score_ls(
-            parse_tsar(gold_text, str(args.data)), read_tsar(args.system), str(args.system)
-        )
+        scores = score_ls(parse_tsar(gold_text, str(data)), read_tsar(system), str(system))
         settings = (
             ("task", "ls"),
             ("keys", "unquoted-stripped"),
@@ -181,5 +181,10 @@ def evaluate(args: argparse.Namespace) -> Report:
         scores.metrics,
         signature("mlsp", *settings),
         scores.notes,
-        text=text_of(scores.metrics, floor=task == "ls"),
+        text=text_of(scores.metrics, floor=chosen == "ls"),
     )
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: :func:`evaluate_files` with its options."""
+    return evaluate_files(args.system, args.data, task=args.task)

@@ -16,9 +16,20 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal
 
 from scoring.benchmark import Report
-from scoring.benchmark.candidates import BenchmarkItem, add_options, evaluate_items
+from scoring.benchmark.candidates import (
+    BenchmarkItem,
+    Convention,
+    Matching,
+    Setting,
+    SystemFormat,
+    add_options,
+    evaluate_items,
+    option_keywords,
+)
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.text import read_lines
 
@@ -61,6 +72,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_options(parser)
 
 
+def evaluate_files(
+    system: str | Path,
+    data: str | Path,
+    *,
+    setting: Setting = "ranking",
+    convention: Convention = "melamud",
+    matching: Matching = "raw",
+    mwe: Literal["keep", "drop"] = "keep",
+    system_format: SystemFormat = "auto",
+    pool_out: str | Path | None = None,
+) -> Report:
+    """``lexsub benchmark semeval07 SYSTEM --data DATA``: the system file at ``system`` scored
+    on the data at ``data`` (a task gold file); the keywords are the command's options
+    (:func:`scoring.benchmark.candidates.add_options`)."""
+    items = read_task_gold(read_lines(data), str(data))
+    return evaluate_items(
+        "semeval07",
+        items,
+        "task-gold",
+        system,
+        setting=setting,
+        convention=convention,
+        matching=matching,
+        mwe=mwe,
+        system_format=system_format,
+        pool_out=pool_out,
+    )
+
+
 def evaluate(args: argparse.Namespace) -> Report:
-    items = read_task_gold(read_lines(args.data), str(args.data))
-    return evaluate_items("semeval07", items, args, "task-gold")
+    """The command: :func:`evaluate_files` with its options."""
+    return evaluate_files(args.system, args.data, **option_keywords(args))

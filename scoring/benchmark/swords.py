@@ -424,9 +424,16 @@ def swords_signature(data: str) -> str:
     return signature("swords", *swords_settings(data))
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    """The command: read both files, score, and sign the figures."""
-    dataset = read_swords(args.data, ALL_LABELS)
-    result = read_result_file(args.system)
+def evaluate_files(system: str | Path, data: str | Path) -> Report:
+    """``lexsub benchmark swords SYSTEM --data DATA``: the SWORDS result at ``system``
+    scored against the SWORDS dataset at ``data`` (either JSON may be gzipped), with the
+    signature of every setting that fixes the figures."""
+    dataset = read_swords(data, ALL_LABELS)
+    result = read_result_file(system)
     scores = evaluate_swords(dataset, result)
-    return Report("swords", scores.metrics, swords_signature(Path(args.data).name), scores.notes)
+    return Report("swords", scores.metrics, swords_signature(Path(data).name), scores.notes)
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: :func:`evaluate_files`."""
+    return evaluate_files(args.system, args.data)

@@ -38,6 +38,7 @@ import argparse
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal, get_args
 
 from scoring.benchmark import Report
@@ -330,19 +331,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def evaluate(args: argparse.Namespace) -> Report:
-    keep_word = args.gold_word == "keep"
+def evaluate_files(
+    system: str | Path,
+    data: str | Path,
+    *,
+    matching: Matching = "raw",
+    gold_word: Literal["drop", "keep"] = "drop",
+) -> Report:
+    """``lexsub benchmark tsar SYSTEM --data GOLD [--matching M] [--gold-word W]``: the
+    predictions at ``system`` against the TSAR gold at ``data``, as ``tsar_eval.py``
+    scores them."""
+    keep_word = gold_word == "keep"
     scores = score(
-        read_tsar(args.data),
-        read_tsar(args.system),
+        read_tsar(data),
+        read_tsar(system),
         keep_word=keep_word,
-        matching=args.matching,
-        prediction_name=str(args.system),
+        matching=matching,
+        prediction_name=str(system),
     )
     return Report(
         "tsar",
         scores.metrics,
-        tsar_signature(args.matching, keep_word),
+        tsar_signature(matching, keep_word),
         scores.notes,
         text=text_of(scores.metrics),
     )
+
+
+def evaluate(args: argparse.Namespace) -> Report:
+    """The command: :func:`evaluate_files` with its options."""
+    return evaluate_files(args.system, args.data, matching=args.matching, gold_word=args.gold_word)

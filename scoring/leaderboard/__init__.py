@@ -12,7 +12,8 @@ system's kind is absent from its row, and one whose denominator is 0 is None (JS
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 from pathlib import PurePath
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from scoring import significance
-from scoring.formats.gold import Gold
+from scoring.formats.gold import Gold, read_readings
 from scoring.formats.ranked import format_ranking_line
 from scoring.formats.swords import Swords
 from scoring.formats.system import SystemLine, parse_system_line
@@ -31,7 +32,7 @@ from scoring.registry import LEADERBOARD_BY_NAME, LEADERBOARD_KINDS, MEASURES, m
 from scoring.score.scan import score_system
 from scoring.signature import Provenance, Settings, read_provenance
 from scoring.significance import Resampling
-from scoring.types import SystemKind
+from scoring.types import Rules, SystemKind
 
 __all__ = [
     "Leaderboard",
@@ -39,6 +40,8 @@ __all__ = [
     "Resampling",
     "Settings",
     "SwordsData",
+    "compare",
+    "compare_files",
     "is_swords_result",
     "leaderboard",
     "swords_as_ranked",
@@ -315,6 +318,77 @@ def leaderboard(
             ),
         )
     return board
+
+
+def compare(
+    gold: str,
+    systems: Sequence[tuple[str, str]],
+    settings: Settings | None = None,
+    *,
+    rules: Rules = "compat",
+    gold_reading: Rules = "fixed",
+    gold_name: str = "gold",
+    swords: SwordsData | None = None,
+    provenance: Mapping[str, Provenance] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Leaderboard:
+    """``lexsub compare`` on texts: the gold file's text ``gold`` read under ``rules`` for
+    the official measures and under ``gold_reading`` for the revised and ranking ones
+    (:func:`scoring.formats.gold.read_readings`), then :func:`leaderboard` of ``systems``
+    (``(name, text)`` pairs; a SWORDS result is scored against ``swords``; a generated
+    system is listed with its ``provenance``, system name → what its provenance file
+    says: :func:`system_provenance`). ``progress``,
+    when given, gets one line before the systems are scored (the command prints it to
+    standard error). ValueError for a gold with no item in T."""
+    official, reading = read_readings(gold, rules, gold_reading, gold_name)
+    if official.total_items <= 0:
+        raise ValueError(
+            f"{gold_name}: no gold item with responses (lines LEXELT ID :: SUBSTITUTE "
+            "COUNT;…); nothing to score against"
+        )
+    if progress is not None:
+        progress(f"compare: scoring {len(systems)} systems against {len(official.items)} items")
+    return leaderboard(official, systems, settings or Settings(), reading, swords, provenance)
+
+
+def compare_files(
+    gold: str | os.PathLike[str],
+    systems: Sequence[str | os.PathLike[str]],
+    settings: Settings | None = None,
+    *,
+    rules: Rules = "compat",
+    gold_reading: Rules = "fixed",
+    swords_data: str | os.PathLike[str] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Leaderboard:
+    """:func:`compare` on files: the gold at path ``gold``, the systems at ``systems`` (each
+    reported under its file's name, or its path as given when two share a name:
+    :func:`system_names`; a generated one with the provenance file beside it:
+    :func:`system_provenance`), SWORDS results against the SWORDS dataset at ``swords_data``."""
+    from scoring.formats.text import read_text
+
+    paths = [os.fspath(path) for path in systems]
+    names = system_names(paths)
+    gold_text = read_text(gold)
+    texts = [(name, read_text(path)) for name, path in zip(names, paths, strict=True)]
+    swords = None
+    if swords_data is not None:
+        from scoring.formats.swords import ALL_LABELS, read_swords
+
+        swords = SwordsData(
+            read_swords(os.fspath(swords_data), ALL_LABELS), PurePath(swords_data).name
+        )
+    return compare(
+        gold_text,
+        texts,
+        settings,
+        rules=rules,
+        gold_reading=gold_reading,
+        gold_name=os.fspath(gold),
+        swords=swords,
+        provenance=system_provenance(names, paths),
+        progress=progress,
+    )
 
 
 def _lines(name: str, text: str, kind: SystemKind) -> list[SystemLine]:

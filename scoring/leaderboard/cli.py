@@ -31,7 +31,6 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import PurePath
 from typing import TextIO
 
 from scoring.command import (
@@ -42,15 +41,7 @@ from scoring.command import (
     describe,
     fail,
 )
-from scoring.formats.gold import read_readings
-from scoring.formats.text import read_text
-from scoring.leaderboard import (
-    Settings,
-    SwordsData,
-    leaderboard,
-    system_names,
-    system_provenance,
-)
+from scoring.leaderboard import Settings, compare_files
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
 from scoring.render import render_leaderboard
@@ -153,31 +144,18 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         confidence=args.confidence,
         workers=max(1, args.workers),
     )
+    show = sys.stderr.isatty() or len(args.systems) > 3
     gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
-        gold, reading = read_readings(
-            read_text(args.gold), "fixed" if args.fixed else "compat", args.gold_reading, args.gold
+        result = compare_files(
+            args.gold,
+            args.systems,
+            settings,
+            rules="fixed" if args.fixed else "compat",
+            gold_reading=args.gold_reading,
+            swords_data=args.swords_data,
+            progress=(lambda line: print(line, file=sys.stderr)) if show else None,
         )
-        if gold.total_items <= 0:
-            raise ValueError(
-                f"{args.gold}: no gold item with responses (lines LEXELT ID :: SUBSTITUTE "
-                "COUNT;…); nothing to score against"
-            )
-        names = system_names(args.systems)
-        systems = [(name, read_text(path)) for name, path in zip(names, args.systems, strict=True)]
-        if sys.stderr.isatty() or len(systems) > 3:
-            print(
-                f"compare: scoring {len(systems)} systems against {len(gold.items)} items",
-                file=sys.stderr,
-            )
-        swords = None
-        if args.swords_data:
-            from scoring.formats.swords import ALL_LABELS, read_swords
-
-            data = read_swords(args.swords_data, ALL_LABELS)
-            swords = SwordsData(data, PurePath(args.swords_data).name)
-        made = system_provenance(names, args.systems)
-        result = leaderboard(gold, systems, settings, reading, swords, made)
     except FAILURES as error:
         return fail(describe(error))
     except ScorerDied as died:

@@ -34,22 +34,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import USAGE_STATUS, FormatError, describe, fail, failures, version_line
 from scoring.files.bounded import not_utf8, read_bounded, without_mark
-from scoring.formats.gold import Gold, read_gold, read_gold_pair
+from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_truthy
-from scoring.formats.text import encode, read_text, split_lines
-from scoring.measures.official.items import OfficialScores, ScorerDied
-from scoring.score.diagnose import diagnose, fixed_scan, select_dirty
-from scoring.score.report import (
-    by_pos,
-    multiword_csv,
-    multiword_json,
-    multiword_text,
-    official_csv,
-    official_json,
-    official_text,
-    pos_tables,
-)
-from scoring.score.scan import score_system
+from scoring.formats.text import encode, read_text
+from scoring.measures.official.items import ScorerDied
+from scoring.score import died_here, score
 from scoring.types import Rules
 
 if TYPE_CHECKING:
@@ -238,8 +227,7 @@ def _score_and_print(
             return fail(f"{wrong}; nothing scored (score.pl dies dividing by zero)", err)
         return fail(
             "".join(f"{problem}; score.pl reads it as empty; " for problem in unread)
-            + f"{options.system} against {options.gold}: {died.reason}; score.pl dies here "
-            "with 'Illegal division by zero'",
+            + died_here(died, options.system, options.gold),
             err,
         )
     write(encode(text))
@@ -309,118 +297,35 @@ def _read(path: str, options: Options, unread: list[str]) -> str:
 def _score(
     options: Options, unread: list[str], pending: list[Callable[[], None]]
 ) -> tuple[str, list[str]]:
-    name = options.system
-    if options.measure == "mw":  # its scorer is loaded only here: best and oot start without it
-        from scoring.measures.multiword.items import diagnose_multiwords, score_multiwords
-
-        system_lines = split_lines(_read(options.system, options, unread))
-        gold_lines = split_lines(_read(options.gold, options, unread))
-        mw = score_multiwords(
-            gold_lines, system_lines, name, options.gold, options.rules, options.verbose
-        )
-        notes = (
-            diagnose_multiwords(gold_lines, system_lines, options.gold) if options.diagnosis else []
-        )
-        if options.format == "json":
-            return multiword_json(name, mw), notes
-        if options.format == "csv":
-            return multiword_csv(name, mw), notes
-        return multiword_text(mw), notes
-    measure: Literal["best", "oot"] = "oot" if options.measure == "oot" else "best"
+    """Read the files (compat reads one it cannot open as empty), score them with
+    :func:`scoring.score.library.score` and render the result: standard output's text
+    and the diagnosis."""
     system_text = _read(options.system, options, unread)
     gold_text = _read(options.gold, options, unread)
-    if not options.diagnosis:
-        gold = _cached_compat(gold_text, options, pending)
-        if gold is None:
-            gold = read_gold(gold_text, options.rules, options.gold)
-        del gold_text  # its memory is free for the scan
-        return _plain(options, measure, gold, system_text), []
-    try:
-        if options.cache:
-            from scoring.score.cache import cached_gold_pair
+    read_pair = None
+    if options.cache and options.measure != "mw":
+        from scoring.score.cache import cached_gold_pair
 
-            compat, fixed, differ = cached_gold_pair(
-                gold_text, options.gold, later=pending, keep=_KEPT
-            )
-        else:
-            compat, fixed, differ = read_gold_pair(gold_text, options.gold)
-    except FormatError as error:
-        if options.rules == "fixed":
-            raise
-        gold = read_gold(gold_text, "compat", options.gold)
-        note = f"diagnosis: the fixed rules cannot read the gold: {error}"
-        return _plain(options, measure, gold, system_text), [note]
-    del gold_text
-    in_compat = options.rules == "compat"
-    # the diagnosis: two plain scans, one under each set of rules, and their difference
-    compat_scores = score_system(
-        measure,
-        compat,
+        def read_pair(text: str, name: str) -> tuple[Gold, Gold, set[str]]:
+            return cached_gold_pair(text, name, later=pending, keep=_KEPT)
+
+    result = score(
         system_text,
-        name,
-        options.verbose and in_compat,
-        keep_items=options.by_pos and in_compat,
-        trace=True,
-        differ=differ,  # the scan lists the dirty lines as it goes
+        gold_text,
+        _kind(options.measure or "best"),
+        options.rules,
+        diagnose=options.diagnosis,
+        verbose=options.verbose,
+        by_pos=options.by_pos,
+        system_name=options.system,
+        gold_name=options.gold,
+        read_pair=read_pair,
     )
-    dirty = select_dirty(measure, system_text, compat_scores, differ)
-    if in_compat:  # the fixed scan of the lines where the rules may differ, the rest as is
-        fixed_scores = fixed_scan(measure, dirty, compat_scores, fixed, name)
-    else:
-        fixed_scores = score_system(
-            measure,
-            fixed,
-            system_text,
-            name,
-            options.verbose,
-            keep_items=options.by_pos,
-            trace=True,
-        )
-    notes = diagnose(
-        measure, system_text, compat_scores, fixed_scores, compat, fixed, differ, dirty
-    )
-    if in_compat:
-        return _render(options, measure, compat_scores, compat), notes
-    return _render(options, measure, fixed_scores, fixed), notes
+    return result.render(_output(options.format)), list(result.notes)
 
 
-def _cached_compat(
-    gold_text: str, options: Options, pending: list[Callable[[], None]]
-) -> Gold | None:
-    """score.pl's reading of the gold from the cache (the pair's compat reading is
-    :func:`read_gold` under compat), or None: no cache, the fixed rules, or a gold the
-    fixed rules cannot read (then it is read under compat alone)."""
-    if not options.cache or options.rules != "compat":
-        return None
-    from scoring.score.cache import cached_gold_pair
-
-    try:
-        return cached_gold_pair(gold_text, options.gold, later=pending, keep=_KEPT)[0]
-    except FormatError:
-        return None
-
-
-def _plain(options: Options, measure: Literal["best", "oot"], gold: Gold, system_text: str) -> str:
-    """One plain scan, without the diagnosis."""
-    scores = score_system(
-        measure, gold, system_text, options.system, options.verbose, keep_items=options.by_pos
-    )
-    return _render(options, measure, scores, gold)
-
-
-def _render(
-    options: Options, measure: Literal["best", "oot"], scores: OfficialScores, gold: Gold
-) -> str:
-    name = options.system
-    with_pos = gold if options.by_pos else None
-    if options.format == "json":
-        return official_json(name, scores, with_pos)
-    if options.format == "csv":
-        return official_csv(name, scores, with_pos)
-    text = official_text(scores)
-    if options.by_pos:
-        text += "\n" + pos_tables([(os.path.basename(name), by_pos(scores, gold))], measure)
-    return text
+def _output(format: str) -> Literal["text", "json", "csv"]:
+    return "json" if format == "json" else "csv" if format == "csv" else "text"
 
 
 _KEPT: list[object] = []
