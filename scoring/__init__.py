@@ -5,7 +5,8 @@ Pure logic: nothing here imports Flask or SQLAlchemy.
 The library, one function per command (each command parses, calls it and prints what it
 returns; texts in, or paths in the ``_files`` twin; docs/score-howto.md, "From Python"):
 
-- ``lexsub score``: :func:`scoring.score.score` (texts) and :func:`scoring.score.score_files`
+- ``lexsub score``: :func:`scoring.score.library.score` (texts) and
+:func:`scoring.score.library.score_files`
   (paths) → :class:`scoring.score.ScoreResult` (score.pl's figures, the diagnosis, and
   ``render(format)``, the command's standard output);
 - ``lexsub compare``: :func:`scoring.leaderboard.compare` and

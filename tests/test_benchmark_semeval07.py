@@ -30,7 +30,8 @@ from scoring.benchmark.cli import main
 from scoring.benchmark.semeval07 import read_task_gold
 from scoring.errors import FormatError
 from scoring.formats.gold import read_gold, read_gold_as_written
-from scoring.formats.ranked import parse_ranking_line, read_system_ranking
+from scoring.formats.ranked import parse_ranking_line
+from scoring.formats.system import read_system_ranking
 from scoring.formats.text import read_lines, read_text
 from scoring.measures.ranking.items import gap
 from tests.benchmark_systems import gold_order_system, pool_shuffled_system, ranked_text

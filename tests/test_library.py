@@ -1,4 +1,4 @@
-"""The library functions give what the commands print: :func:`scoring.score.score` the
+"""The library functions give what the commands print: :func:`scoring.score.library.score` the
 bytes and the diagnosis of ``lexsub score`` (and score.pl's recorded bytes), ``compare``
 the JSON of ``lexsub compare``, ``agreement_report`` that of ``lexsub agreement``,
 ``evaluate_benchmark`` that of ``lexsub benchmark``; none of them touches the gold cache."""
@@ -22,8 +22,8 @@ from scoring.leaderboard import Settings, compare, compare_files
 from scoring.leaderboard.cli import main as compare_main
 from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.registry import official_figure
-from scoring.score import ScoreResult, died_here, score, score_files
 from scoring.score.cli import run
+from scoring.score.library import ScoreResult, died_here, score, score_files
 from tests.test_agreement import line
 from tests.test_oracle import OWN, OWN_CASES, _expected_status
 

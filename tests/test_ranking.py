@@ -23,10 +23,8 @@ from scoring.formats.ranked import (
     parse_ranking_line,
     rankings_of,
     read_ranking,
-    read_system_ranking,
-    system_rankings,
 )
-from scoring.formats.system import read_system
+from scoring.formats.system import read_system, read_system_ranking, system_rankings
 from scoring.formats.text import read_lines
 from scoring.leaderboard.rows import Answers, SystemRows, gold_items, score_files, system_rows
 from scoring.measures.ranking.items import (

@@ -74,7 +74,7 @@ OUTPUT = {
     ),
     # the library functions print what their commands print (docs/score-howto.md)
     (
-        'python -c "from scoring.score import score_files; print(score_files('
+        'python -c "from scoring.score.library import score_files; print(score_files('
         "'tests/data/demo/system.best', 'demo-gold/gold').render(), end='')\""
     ): "precision = 59.17, recall = 59.17\n",
     (

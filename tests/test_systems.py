@@ -157,7 +157,7 @@ def test_the_scores_page_scores_on_the_texts_and_writes_no_file(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    """Uploading and re-scoring call :func:`scoring.score.score` on the texts: no temporary
+    """Uploading and re-scoring call :func:`scoring.score.library.score` on the texts: no temporary
     file or folder (tempfile's every maker raises here), no gold cache, nothing written
     under HOME or the cache folders; score.pl's text is the library's."""
     import tempfile

@@ -4,7 +4,7 @@ re-scored on request against the gold as compiled then, ranked and deleted.
 
 Every figure comes from the scoring library as the command lines compute it:
 :func:`scoring.leaderboard.leaderboard` (``lexsub compare``) for the measures,
-:func:`scoring.score.score` (``lexsub score``) for score.pl's output and its
+:func:`scoring.score.library.score` (``lexsub score``) for score.pl's output and its
 diagnosis, on the texts themselves: nothing is written to a file. This module only
 reads and writes the database and calls them.
 """
@@ -40,7 +40,7 @@ from scoring.leaderboard import (
 from scoring.leaderboard.rows import detect_kind, first_answers
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
-from scoring.score import died_here, score
+from scoring.score.library import died_here, score
 from scoring.types import Rules
 
 KINDS: tuple[str, ...] = ("best", "oot", "ranked", "swords")
@@ -172,7 +172,7 @@ def kind_warnings(file_name: str, text: str, kind: str) -> list[str]:
 def diagnosis(text: str, kind: str, gold: ScoringGold) -> tuple[str, tuple[str, ...]]:
     """score.pl's output and the diagnosis of ``lexsub score SYSTEM GOLD -t
     KIND [--fixed]`` (what the command prints to standard output and standard error):
-    :func:`scoring.score.score` on the texts. Ranked files and SWORDS results are not read
+    :func:`scoring.score.library.score` on the texts. Ranked files and SWORDS results are not read
     by score.pl: nothing. Where score.pl dies (dividing by zero), what it printed before
     and why, as the command's last line."""
     if kind not in ("best", "oot"):

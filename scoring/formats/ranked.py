@@ -13,9 +13,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import FormatError
-from scoring.formats.system import SystemLine, read_system
 from scoring.formats.text import parse_all, read_lines, split_lines
-from scoring.types import LEXELT, SystemKind
+from scoring.types import LEXELT
 
 SEPARATOR = "::::"
 """Between ``LEXELT ID`` and the scored candidates of a ranking line."""
@@ -127,18 +126,6 @@ def as_ranking(guesses: Sequence[str]) -> tuple[Scored, ...]:
     [2.0, 1.0]
     """
     return tuple(Scored(guess, float(len(guesses) - place)) for place, guess in enumerate(guesses))
-
-
-def system_rankings(lines: Iterable[SystemLine]) -> dict[str, tuple[Scored, ...]]:
-    """A best or oot system's answers as rankings (:func:`as_ranking`)."""
-    return {line.id: as_ranking(line.answers) for line in lines}
-
-
-def read_system_ranking(
-    path: str | os.PathLike[str], kind: SystemKind
-) -> dict[str, tuple[Scored, ...]]:
-    """Read a best or oot file with :func:`scoring.formats.system.read_system` as rankings."""
-    return system_rankings(read_system(path, kind))
 
 
 def parse_ranked(text: str, name: str = "<ranking>") -> tuple[RankingLine, ...]:

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scoring.errors import FormatError
+from scoring.formats.ranked import Scored, as_ranking
 from scoring.formats.text import fields, parse_all, read_lines, split_head
 from scoring.types import SystemKind
 
@@ -84,3 +85,15 @@ def format_system_line(answer: SystemLine, kind: SystemKind) -> str:
 def format_system(lines: Iterable[SystemLine], kind: SystemKind) -> str:
     """A system file's text: :func:`format_system_line` of each line, each ending ``\\n``."""
     return "".join(format_system_line(line, kind) + "\n" for line in lines)
+
+
+def system_rankings(lines: Iterable[SystemLine]) -> dict[str, tuple[Scored, ...]]:
+    """A best or oot system's answers as rankings (:func:`as_ranking`)."""
+    return {line.id: as_ranking(line.answers) for line in lines}
+
+
+def read_system_ranking(
+    path: str | os.PathLike[str], kind: SystemKind
+) -> dict[str, tuple[Scored, ...]]:
+    """Read a best or oot file with :func:`read_system` as rankings."""
+    return system_rankings(read_system(path, kind))

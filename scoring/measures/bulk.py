@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from scoring.formats.gold import Gold, ItemGold
 from scoring.measures.revised import items as revised
 from scoring.types import Rules
 
 if TYPE_CHECKING:
     from scoring.formats import ranked
+    from scoring.formats.gold import Gold, ItemGold
 
 Array = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]

@@ -38,7 +38,7 @@ from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_truthy
 from scoring.formats.text import encode, read_text
 from scoring.measures.official.items import ScorerDied
-from scoring.score import died_here, score
+from scoring.score.library import died_here, score
 from scoring.types import Rules
 
 if TYPE_CHECKING:

@@ -47,15 +47,18 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, TypeAlias
 
-from scoring.formats.gold import ItemGold
 from scoring.terms import answer_key, gold_key
 from scoring.types import Count, Rules
+
+if TYPE_CHECKING:
+    from scoring.formats.gold import ItemGold
 
 RANK_POSITIONS = 10
 """The rank measure averages over positions 1..10 (slide "Measures of Ranking")."""
 
-GoldCounts = Mapping[str, Count] | ItemGold
+GoldCounts: TypeAlias = "Mapping[str, Count] | ItemGold"
 """A gold item: substitute → count, or an item read from a gold file."""
 
 Number = Fraction | float
@@ -106,8 +109,9 @@ def frequencies(gold: GoldCounts | Frequencies, exact: bool = True) -> Frequenci
         return gold
     number: Callable[[Count], Number] = Fraction if exact else float
     counts: dict[str, Number] = {}
-    rules: Rules = gold.rules if isinstance(gold, ItemGold) else "fixed"
-    pairs = gold.counts if isinstance(gold, ItemGold) else gold.items()
+    # an item read from a gold file carries the rules it was read under; a mapping is fixed
+    rules: Rules = "fixed" if isinstance(gold, Mapping) else gold.rules
+    pairs = gold.items() if isinstance(gold, Mapping) else gold.counts
     for raw, count in pairs:
         key = gold_key(raw, rules)
         counts[key] = counts.get(key, 0) + number(count)
