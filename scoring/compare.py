@@ -27,7 +27,6 @@ Exit status 1 for unreadable or malformed input, 2 for bad usage.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -147,7 +146,6 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         confidence=args.confidence,
         workers=max(1, args.workers),
     )
-    gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
         gold, reading = read_readings(
             read_text(args.gold), "fixed" if args.fixed else "compat", args.gold_reading, args.gold
@@ -175,8 +173,6 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         return fail(describe(error))
     except ScorerDied as died:
         return fail(f"{died.reason} (score.pl dies here: 'Illegal division by zero')")
-    finally:
-        gc.enable()
     out.write(render_leaderboard(result, args.format))
     return 0
 

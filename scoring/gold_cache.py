@@ -21,8 +21,9 @@ else ``~/.cache/lexsub``; entries go in its ``gold/`` folder, at most :data:`KEE
 them and :data:`MAX_BYTES` in all (the oldest are removed first). Only golds up to
 :data:`MAX_TEXT` characters are cached (a bigger one is read from its text). A cache
 that cannot be read or written (no such folder, no permission, a damaged entry) is
-ignored: the gold is read from its text, as without it. ``lexsub score
---no-cache`` reads the text every time.
+ignored: the gold is read from its text, as without it. The scorer uses the cache only
+when asked (``lexsub score --cache``, or ``LEXSUB_GOLD_CACHE=1`` in the environment):
+by default it reads the gold's text and writes nothing.
 """
 
 from __future__ import annotations
