@@ -70,7 +70,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "judgements": Command("scoring.judgements.cli", "main", "verdicts of a judgement round", GOLD),
     "score": Command(
-        "scoring.score.cli", "run", "score a system as score.pl does (best, oot, mw)", SCORING
+        "scoring.score.cli", "main", "score a system as score.pl does (best, oot, mw)", SCORING
     ),
     "compare": Command(
         "scoring.leaderboard.cli", "main", "many systems against one gold in one table", SCORING

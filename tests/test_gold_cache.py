@@ -141,9 +141,11 @@ def test_warm_runs_print_the_same_bytes(
     gold.write_text(GOLD)
     system.write_text(SYSTEM)
     monkeypatch.setenv("LEXSUB_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("LEXSUB_GOLD_CACHE", raising=False)
     argv = [str(system), str(gold), *options]
-    uncached = _score([*argv, "--no-cache"])
+    uncached = _score(argv)  # the cache only on request
     assert not (tmp_path / "cache").exists()
+    argv.append("--cache")
     cold = _score(argv)
     uses_cache = not {"--no-diagnosis", "--fixed"} <= set(options)  # fixed alone: no pair
     assert (tmp_path / "cache/gold").exists() == uses_cache
@@ -276,3 +278,36 @@ def test_a_new_entry_can_be_written_later(tmp_path: Path) -> None:
     again: list[Callable[[], None]] = []
     assert_same_pair(cached_gold_pair(GOLD, "gold", str(tmp_path), later=again), pair)
     assert again == []  # loaded: nothing to write
+
+
+@pytest.mark.parametrize("asked", [["--cache"], ["env"]], ids=["option", "environment"])
+def test_the_scorer_uses_the_cache_only_when_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, asked: list[str]
+) -> None:
+    """By default nothing is written in the user's cache folder (XDG_CACHE_HOME); with
+    --cache, or LEXSUB_GOLD_CACHE=1, one entry is, and every output byte is the same;
+    --no-cache overrides the environment."""
+    gold, system = tmp_path / "gold", tmp_path / "system"
+    gold.write_text(GOLD)
+    system.write_text(SYSTEM)
+    cache = tmp_path / "xdg"
+    monkeypatch.delenv("LEXSUB_CACHE_DIR", raising=False)
+    monkeypatch.delenv("LEXSUB_GOLD_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    argv = [str(system), str(gold), "-t", "best"]
+    expected = (
+        b"Total = 7, attempted = 6\nprecision = 51.67, recall = 44.29\n"
+        b"Total with mode 5 attempted 4\nMode precision = 50.00, Mode recall = 40.00\n"
+    )
+    plain = _score(argv)
+    assert plain[0] == expected and plain[2] == 0
+    assert not cache.exists()
+    if asked == ["env"]:
+        monkeypatch.setenv("LEXSUB_GOLD_CACHE", "1")
+        assert _score([*argv, "--no-cache"]) == plain
+        assert not cache.exists()
+        asked = []
+    written = _score([*argv, *asked])
+    assert [entry.name for entry in (cache / "lexsub" / "gold").iterdir()] == [entry_name(GOLD)]
+    loaded = _score([*argv, *asked])
+    assert plain == written == loaded

@@ -27,7 +27,6 @@ Exit status 1 for unreadable or malformed input, 2 for bad usage.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -145,7 +144,6 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         workers=max(1, args.workers),
     )
     show = sys.stderr.isatty() or len(args.systems) > 3
-    gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
         result = compare_files(
             args.gold,
@@ -160,8 +158,6 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
         return fail(describe(error))
     except ScorerDied as died:
         return fail(f"{died.reason} (score.pl dies here: 'Illegal division by zero')")
-    finally:
-        gc.enable()
     out.write(render_leaderboard(result, args.format))
     return 0
 

@@ -21,8 +21,9 @@ else ``~/.cache/lexsub``; entries go in its ``gold/`` folder, at most :data:`KEE
 them and :data:`MAX_BYTES` in all (the oldest are removed first). Only golds up to
 :data:`MAX_TEXT` characters are cached (a bigger one is read from its text). A cache
 that cannot be read or written (no such folder, no permission, a damaged entry) is
-ignored: the gold is read from its text, as without it. ``lexsub score
---no-cache`` reads the text every time.
+ignored: the gold is read from its text, as without it. The scorer uses the cache only
+when asked (``lexsub score --cache``, or ``LEXSUB_GOLD_CACHE=1`` in the environment):
+by default it reads the gold's text and writes nothing.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ def cached_gold_pair(
     items as marshal loaded them (each copied into an :class:`ItemGold`) are appended to
     it rather than freed: for a caller whose process ends without freeing anything (the
     scorer, :func:`scoring.score.cli.main`), freeing them one by one would be work for
-    nothing (2.2 M instructions on the task's test set, 2% of the run)."""
+    nothing."""
     folder = directory if directory is not None else cache_directory()
     if not folder or len(text) > MAX_TEXT:
         return read_gold_pair(text, name)

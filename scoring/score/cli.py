@@ -11,8 +11,10 @@ score.pl does not have, start with ``--``:
 ``--strict``            refuse a system file with any malformed line or any byte that is not
                         UTF-8 (FILE:LINE: rule)
 ``--no-diagnosis``      do not print the diagnosis of defects to standard error
-``--no-cache``          read the gold from its text, not from the cache of gold readings
-                        (:mod:`scoring.score.cache`)
+``--cache``             keep the gold's readings in the cache of gold readings, and load
+                        them from it (:mod:`scoring.score.cache`); also when the environment
+                        sets ``LEXSUB_GOLD_CACHE=1``. Off by default: the gold is read from
+                        its text, and nothing is written (``--no-cache`` says so explicitly)
 ``--version``           print ``lexsub-score VERSION`` and exit
 
 Standard error gets a short diagnosis of what in the system file gained or lost credit
@@ -42,7 +44,7 @@ from scoring.score.library import died_here, score
 from scoring.types import Rules
 
 if TYPE_CHECKING:
-    from typing import BinaryIO, Literal, TextIO
+    from typing import BinaryIO, Literal, NoReturn, TextIO
 
 
 class UsageError(ValueError):
@@ -52,7 +54,7 @@ class UsageError(ValueError):
 USAGE = "score.pl usage: systemfile goldfile [-t best|oot|mw] [-v]\n"
 HELP = """\
 usage: lexsub score SYSTEM_FILE GOLD_FILE [-t best|oot|mw] [-v] [--fixed] [--format FORMAT]
-                    [--by-pos] [--strict] [--no-diagnosis] [--no-cache] [--version]
+                    [--by-pos] [--strict] [--no-diagnosis] [--cache] [--version]
 
 Score a system as the official score.pl does: score.pl's arguments, read as score.pl reads
 them; in compat mode (the default) standard output gets exactly the bytes score.pl prints.
@@ -64,7 +66,9 @@ options score.pl does not have:
   --strict                refuse a system file with any malformed line or any byte that is
                           not UTF-8 (FILE:LINE: rule)
   --no-diagnosis          do not print the diagnosis of defects to standard error
-  --no-cache              read the gold from its text, not from the cache of gold readings
+  --cache                 keep the gold's readings in a cache and load them from it on the
+                          next run (also when LEXSUB_GOLD_CACHE=1); by default the gold is
+                          read from its text and nothing is written (--no-cache)
   --version               print lexsub-score VERSION and exit
 
 Standard error gets a short diagnosis of what in the system file gained or lost credit only
@@ -92,7 +96,7 @@ class Options(NamedTuple):
     by_pos: bool
     strict: bool
     diagnosis: bool
-    cache: bool = True
+    cache: bool = False
 
 
 def parse_arguments(argv: Sequence[str]) -> Options:
@@ -105,13 +109,13 @@ def parse_arguments(argv: Sequence[str]) -> Options:
     plain = [arg for arg in argv if not arg.startswith("--")]
     rules: Rules = "compat"
     output = "text"
-    flags = {"by_pos": False, "strict": False, "diagnosis": True, "cache": True}
+    flags = {"by_pos": False, "strict": False, "diagnosis": True, "cache": cache_asked()}
     for arg in extras:
         if arg == "--fixed":
             rules = "fixed"
         elif arg.startswith("--format="):
             output = arg.split("=", 1)[1]
-        elif arg in ("--by-pos", "--strict"):
+        elif arg in ("--by-pos", "--strict", "--cache"):
             flags[arg[2:].replace("-", "_")] = True
         elif arg in ("--no-diagnosis", "--no-cache"):
             flags[arg[5:]] = False
@@ -152,6 +156,17 @@ def parse_arguments(argv: Sequence[str]) -> Options:
     )
 
 
+CACHE_SETTING = "LEXSUB_GOLD_CACHE"
+"""The environment setting that turns the cache of gold readings on (``1``), as ``--cache``
+does; ``--no-cache`` overrides it."""
+
+
+def cache_asked() -> bool:
+    """Whether the environment asks for the cache of gold readings (:data:`CACHE_SETTING`
+    set to ``1``, ``true``, ``yes`` or ``on``)."""
+    return os.environ.get(CACHE_SETTING, "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def _merge_format_option(argv: Sequence[str]) -> list[str]:
     """Accept ``--format json`` as well as ``--format=json``."""
     merged: list[str] = []
@@ -174,12 +189,8 @@ def run(argv: Sequence[str], stdout: BinaryIO | None = None, stderr: TextIO | No
     if "--version" in argv:
         out.write(encode(version_line("lexsub-score") + "\n"))
         return 0
-    gc.disable()  # millions of small acyclic objects: collections only cost time here
     _KEPT.clear()  # a previous run's, in this process
-    try:
-        return _run(argv, out, err)
-    finally:
-        gc.enable()
+    return _run(argv, out, err)
 
 
 def _run(argv: Sequence[str], out: BinaryIO, err: TextIO) -> int:
@@ -334,28 +345,47 @@ _KEPT: list[object] = []
 process frees it."""
 
 
-def main() -> None:
-    """The console script and ``lexsub score``: :func:`run`, then the process
-    ends at once (:func:`_end`)."""
-    _end(run(sys.argv[1:]))
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command's entry point: the console script ``lexsub-score`` and ``python -m
+    scoring.score`` (no ``argv``: :func:`run` of the process's arguments, then the process
+    ends at once, :func:`_end`), and ``lexsub score`` (``argv``: the status is returned)."""
+    # The entry point alone turns the cyclic collector off (never run() or any other
+    # function a caller may use in-process): a run makes millions of small acyclic objects
+    # and no garbage, and collections cost about 13% of a million-item run's CPU time (oot,
+    # repeated guesses: 1.9 s of 15; bench/RESULTS.md, 0.6.0). Called with ``argv`` it
+    # gives the collector back as it found it.
+    collecting = gc.isenabled()
+    gc.disable()
+    if argv is None:
+        _end(run(sys.argv[1:]), collecting)
+    try:
+        return run(argv)
+    finally:
+        if collecting:
+            gc.enable()
 
 
-def _end(status: int) -> None:
+def _end(status: int, collecting: bool = True) -> NoReturn:
     """End the process with ``status`` once standard output and error are flushed,
     without the interpreter's finalisation, which frees every object and module one by one
-    (12.6 M instructions after scoring the task's test set, 9% of the command; the system
-    returns the memory at once). perl ends score.pl the same way: it skips its global
+    (the system returns the memory at once). This is the command's own documented fast
+    exit, never a library function's. perl ends score.pl the same way: it skips its global
     destruction at exit. Nothing of the scorer runs at exit (the gold cache's new entry is
     written before :func:`run` returns). If a flush fails (a closed pipe), or a caller in
     this process has put streams of its own in place of standard output or error (as
     ``scripts/cli_docs.py`` does to read ``--help``), SystemExit is raised instead, as
-    always: the caller's process goes on."""
+    always: the caller's process goes on, its collector on again if ``collecting`` (as
+    :func:`main` found it)."""
     own_streams = sys.stdout is sys.__stdout__ and sys.stderr is sys.__stderr__
     if not own_streams:
+        if collecting:
+            gc.enable()
         raise SystemExit(status)
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):
+        if collecting:
+            gc.enable()
         raise SystemExit(status) from None
     os._exit(status)

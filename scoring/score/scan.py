@@ -335,13 +335,14 @@ class _Scan:
                     repeated += 1
                     if len(repeated_lines) < LINES_LISTED:
                         repeated_lines.append(number)
-                    credit = 0.0
-                    for guess in unique:
-                        if guess in norms:
-                            credit += norms[guess]
-                    if credit != score:
-                        fixed_at.append(scored + len(scores))
-                        fixed_scores.append(credit)
+                    if score:  # no guess credited: none is under the fixed rules either
+                        credit = 0.0
+                        for guess in unique:
+                            if guess in norms:
+                                credit += norms[guess]
+                        if credit != score:
+                            fixed_at.append(scored + len(scores))
+                            fixed_scores.append(credit)
                 elif not alike or duplicates or item_id in differ:
                     bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
                     source = held_line if stale else 0
