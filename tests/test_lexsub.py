@@ -131,7 +131,7 @@ def test_every_console_script_answers_version(script: str) -> None:
 @pytest.mark.parametrize(
     ("module", "name"),
     [
-        ("scoring.score.cli", "lexsub-score"),
+        ("scoring.score", "lexsub-score"),
         ("scoring.leaderboard.cli", "lexsub-compare"),
         ("scoring.agreement", "lexsub-agreement"),
         ("annotate.compile", "lexsub-compile"),
@@ -213,8 +213,8 @@ def test_lexsub_help_groups_every_command() -> None:
     assert headings == list(GROUPS[1:])
     names = [line.split()[0] for line in listed.splitlines() if line.startswith("  ")]
     assert sorted(names) == sorted(COMMANDS)
-    assert "  report      the methods paragraph of a dataset\n" in out
-    assert "  score       score a system as score.pl does (best, oot, mw)\n" in out
+    assert "  report        the methods paragraph of a dataset\n" in out
+    assert "  score         score a system as score.pl does (best, oot, mw)\n" in out
 
 
 @pytest.mark.parametrize(
