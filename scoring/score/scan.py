@@ -22,11 +22,11 @@ from collections.abc import Collection, Iterable, Sequence
 from itertools import islice
 from operator import itemgetter
 
+from scoring.errors import LINES_LISTED
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.formats.text import as_text
 from scoring.measures.official.items import (
-    LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
     ItemScore,
@@ -35,6 +35,8 @@ from scoring.measures.official.items import (
     Trace,
     guesses_compat,
     guesses_fixed,
+    official_outcome,
+    oot_credit,
     score_lines,
 )
 from scoring.types import Task
@@ -150,7 +152,6 @@ class _Scan:
         self.rows: list[ItemScore] = []
         self.log: list[str] = []
         self.guesses: list[str] = []  # score.pl's @res: kept from line to line
-        self.unique: dict[str, None] = {}  # oot: its distinct guesses
         self.guesses_line = 0  # the line they were read from
         self.forms: dict[str, str] = {}  # the fixed rules' form of each guess seen
         self.differ: Collection[str] = () if differ is None else differ
@@ -211,7 +212,6 @@ class _Scan:
         stales = bytearray()
         ids: list[str] = []
         held = self.guesses  # score.pl's @res
-        held_unique = unique = self.unique  # oot: its distinct guesses, in order
         scored = self.scored
         held_line = self.guesses_line
         total = self.total
@@ -291,39 +291,27 @@ class _Scan:
                 if count:
                     attempted += 1
                 if oot:
-                    unique = dict.fromkeys(guesses)  # the distinct guesses, in order
-                    duplicates = count - len(unique)
+                    duplicates = count - len(set(guesses))
                     if duplicates:
                         duplicate_lines += 1
                     if count > OOT_GUESSES:
                         guesses = guesses[:OOT_GUESSES]
                         count = OOT_GUESSES
-                        unique = dict.fromkeys(guesses)
                 held = guesses
-                held_unique = unique
                 held_line = number
             elif fixed:
                 guesses = held = []
-                unique = held_unique = {}
                 count = 0
             else:
                 guesses = held
-                unique = held_unique
                 count = len(guesses)
                 stale = count > 0
                 alike = False
-            norms = item.norms
-            credit = 0.0
-            for guess in unique if distinct else guesses:
-                if guess in norms:
-                    credit += norms[guess]
-            score = credit if oot or not credit else credit / count
+            credit, score, tried, right = official_outcome(
+                oot, item.norms, item.mode, guesses, distinct, 0.0
+            )
             total += score
-            mode = item.mode
-            tried = right = False
-            if count and mode and mode != "0":  # Perl's truth of the mode
-                tried = True
-                right = mode in unique if oot else mode == guesses[0]
+            if tried:
                 mode_attempted += 1
                 mode_correct += right
             answered = count > 0 and not stale
@@ -335,10 +323,7 @@ class _Scan:
                     repeated += 1
                     if len(repeated_lines) < LINES_LISTED:
                         repeated_lines.append(number)
-                    credit = 0.0
-                    for guess in unique:
-                        if guess in norms:
-                            credit += norms[guess]
+                    credit = oot_credit(item.norms, guesses, True, 0.0)
                     if credit != score:
                         fixed_at.append(scored + len(scores))
                         fixed_scores.append(credit)
@@ -380,7 +365,6 @@ class _Scan:
                     )
                 )
         self.guesses = held
-        self.unique = held_unique
         self.guesses_line = held_line
         self.head = (head_id, head_item)
         self.taken = taken
