@@ -42,8 +42,8 @@ from scoring.command import (
     describe,
     fail,
 )
+from scoring.files.bounded import read_text
 from scoring.formats.gold import read_readings
-from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, SwordsData, leaderboard, system_names
 from scoring.measures.official.items import ScorerDied
 from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
@@ -150,7 +150,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
     gc.disable()  # a short run that makes millions of objects and no cycles (as score does)
     try:
         gold, reading = read_readings(
-            read_text(args.gold), "fixed" if args.fixed else "compat", args.gold_reading, args.gold
+            read_text(args.gold, perl=True),
+            "fixed" if args.fixed else "compat",
+            args.gold_reading,
+            args.gold,
         )
         if gold.total_items <= 0:
             raise ValueError(
@@ -158,7 +161,10 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None) -> int
                 "COUNT;…); nothing to score against"
             )
         names = system_names(args.systems)
-        systems = [(name, read_text(path)) for name, path in zip(names, args.systems, strict=True)]
+        systems = [
+            (name, read_text(path, perl=True))
+            for name, path in zip(names, args.systems, strict=True)
+        ]
         if sys.stderr.isatty() or len(systems) > 3:
             print(
                 f"compare: scoring {len(systems)} systems against {len(gold.items)} items",

@@ -33,10 +33,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import USAGE_STATUS, FormatError, describe, fail, failures, version_line
-from scoring.files.bounded import not_utf8, read_bounded, without_mark
+from scoring.files.bounded import not_utf8, read_bounded, read_text, without_mark
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.perl import perl_truthy
-from scoring.formats.text import encode, read_text, split_lines
+from scoring.formats.text import encode, split_lines
 from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.score.diagnose import diagnose, fixed_scan, select_dirty
 from scoring.score.report import (
@@ -298,7 +298,7 @@ def _read(path: str, options: Options, unread: list[str]) -> str:
     """A file's text. score.pl reads a file it cannot open as empty, and compat does too,
     adding ``cannot read FILE: reason`` to ``unread``; the fixed rules refuse it."""
     try:
-        return read_text(path)
+        return read_text(path, perl=True)
     except OSError as error:
         if options.rules == "fixed":
             raise
