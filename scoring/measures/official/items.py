@@ -292,7 +292,8 @@ def official_outcome(
 ) -> tuple[N, N, bool, bool]:
     """What one item's guesses earn, best or (``oot``) oot (McCarthy & Navigli 2007,
     section 4): (credit, score, mode attempted, mode correct). The one implementation of
-    the official credit: the line-by-line reference and the bulk scan call it with floats,
+    the official credit: the line-by-line reference calls it with floats (the bulk scan,
+    :mod:`scoring.score.scan`, writes its steps into its loop and is tested against it),
     the official family's exact route with Fractions (``zero``: where the sum starts).
 
     - credit (eq. 1, 5): Σ_{res ∈ a_i} freq_res / |H_i|, the norm of each guess (``norms``:
