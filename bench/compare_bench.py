@@ -42,8 +42,8 @@ import time
 from pathlib import Path
 
 from bench import machine
+from scoring.files.bounded import read_text
 from scoring.formats.gold import read_gold
-from scoring.formats.text import read_text
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -54,7 +54,7 @@ NOISE = ("thing", "stuff", "item", "matter", "way", "point", "part", "kind", "pl
 
 def build(folder: Path, items: int) -> list[Path]:
     """Write the gold and ten systems into ``folder``; return [gold, systems...]."""
-    gold = read_gold(read_text(GOLD), "fixed")
+    gold = read_gold(read_text(GOLD, perl=True), "fixed")
     source = list(gold.items.values())
     rng = random.Random(7)
     gold_lines, answers = [], []

@@ -145,6 +145,32 @@ class SourceError(FormatError):
         self.problem = problem
 
 
+LINES_LISTED = 5
+"""How many line numbers a note of the diagnosis lists at most."""
+
+
+class Tally:
+    """How many guesses (or lines) a defect touched, and the first lines it did (a plain
+    class: one dataclass fewer to build at the scorer's start-up)."""
+
+    __slots__ = ("count", "lines")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lines: list[int] = []
+
+    def add(self, line: int) -> None:
+        self.count += 1
+        if len(self.lines) < LINES_LISTED and line not in self.lines:
+            self.lines.append(line)
+
+    def where(self) -> str:
+        shown = ", ".join(str(line) for line in self.lines)
+        return f"line{'s' if len(self.lines) > 1 else ''} {shown}" + (
+            ", …" if self.count > len(self.lines) else ""
+        )
+
+
 class Problems:
     """The problems a reader finds in a file: the first :data:`SHOWN_PROBLEMS` kept, the
     others counted. ``raise_any()`` raises them as one :class:`FormatError` whose message

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.files.bounded import read_text
 from scoring.formats.gold import Gold, read_gold
 from scoring.formats.perl import perl_round
 from scoring.formats.system import SystemLine, parse_system_line, read_system
-from scoring.formats.text import read_text
 from scoring.leaderboard.analyses import (
     DuplicateAnalysis,
     Precision,
@@ -110,7 +110,7 @@ def _independent_best_bound(path: Path) -> Fraction:
     dropped, an item in T when it has two fields or a first count above 1."""
     total = Fraction(0)
     items = 0
-    for line in read_text(path).splitlines():
+    for line in read_text(path, perl=True).splitlines():
         head = re.match(r"\S+ \S+ :: (.*)", line)
         if head is None:
             continue
@@ -144,11 +144,11 @@ def _oracle_recall(measure: str, scored: Gold, copies: int, top: int) -> float |
 @pytest.mark.shared_data
 def test_best_upper_bound_on_the_test_gold_is_the_published_45_76() -> None:
     path = shared_path("data", "semeval2007", "test", "gold")
-    bounds = upper_bounds(read_gold(read_text(path), "compat"))
+    bounds = upper_bounds(read_gold(read_text(path, perl=True), "compat"))
     assert f"{100 * float(bounds.best):.2f}" == "45.76"  # McCarthy & Navigli 2009, eq. 7
     assert bounds.best == Fraction(18451, 40320) == _independent_best_bound(path)
     assert bounds.items == 1696
-    assert _oracle_recall("best", read_gold(read_text(path)), 1, 1) == pytest.approx(
+    assert _oracle_recall("best", read_gold(read_text(path, perl=True)), 1, 1) == pytest.approx(
         float(bounds.best), abs=1e-12
     )
     # 4.1.2: 100% without duplicates (no item has more than 10 types), 457.6% with them
@@ -160,7 +160,7 @@ def test_best_upper_bound_on_the_test_gold_is_the_published_45_76() -> None:
 
 @pytest.mark.shared_data
 def test_oot_bounds_on_the_test_gold_match_oracles_through_the_scorer() -> None:
-    scored = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    scored = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True))
     bounds = upper_bounds(scored)
     assert _oracle_recall("oot", scored, 1, 10) == pytest.approx(1.0, abs=1e-12)
     assert _oracle_recall("oot", scored, 10, 1) == pytest.approx(
@@ -170,8 +170,8 @@ def test_oot_bounds_on_the_test_gold_match_oracles_through_the_scorer() -> None:
 
 @pytest.mark.shared_data
 def test_upper_bounds_fixed_test_and_trial() -> None:
-    test_text = read_text(shared_path("data", "semeval2007", "test", "gold"))
-    trial_text = read_text(shared_path("data", "semeval2007", "trial", "gold.trial"))
+    test_text = read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True)
+    trial_text = read_text(shared_path("data", "semeval2007", "trial", "gold.trial"), perl=True)
     fixed = upper_bounds(read_gold(test_text, "fixed"))
     assert fixed.best == Fraction(1960369, 4273920)
     assert perl_round(float(fixed.best)) == "45.87"
@@ -386,9 +386,9 @@ def test_line_order_changes_nothing(melb_order: Sequence[int], tor_order: Sequen
 
 @pytest.mark.shared_data
 def test_context2vec_through_every_analysis() -> None:
-    scored = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    scored = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True))
     folder = shared_path("data", "systems", "context2vec")
-    oot = score_system("oot", scored, read_text(folder / "test.generated.oot"), "c2v")
+    oot = score_system("oot", scored, read_text(folder / "test.generated.oot", perl=True), "c2v")
     dup = items_with_duplicates("context2vec", oot, scored)
     assert dup.iwd == 0 == oot.duplicate_lines
     assert dup.scores["all"].recall == official_figure(oot, "R")
@@ -398,7 +398,7 @@ def test_context2vec_through_every_analysis() -> None:
     assert perl_round(official_figure(oot, "R") or 0) == "14.05"
     assert (dup.order, dup.mode_order) == ("rvna", "vrna")
     best_lines = read_system(folder / "test.generated.best", "best")
-    best = score_system("best", scored, read_text(folder / "test.generated.best"), "c2v")
+    best = score_system("best", scored, read_text(folder / "test.generated.best", perl=True), "c2v")
     (overlap,) = type_overlap(scored, {"context2vec": best_lines})
     assert len(overlap.words) == 171
     assert overlap.type_overlap == overlap.type_overlap_uniq == Fraction(182, 171)
@@ -413,9 +413,11 @@ def test_context2vec_through_every_analysis() -> None:
 
 @pytest.mark.shared_data
 def test_trial_baseline_through_every_analysis() -> None:
-    scored = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
+    scored = read_gold(
+        read_text(shared_path("data", "semeval2007", "trial", "gold.trial"), perl=True)
+    )
     path = shared_path("data", "semeval2007", "trial", "BL.out")
-    best = score_system("best", scored, read_text(path), "BL.out")
+    best = score_system("best", scored, read_text(path, perl=True), "BL.out")
     dup = items_with_duplicates("BL", best, scored)
     assert dup.iwd == 0 and dup.scores["all"].recall == official_figure(best, "R")
     assert dup.order == "anvr"

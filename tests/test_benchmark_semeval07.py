@@ -29,10 +29,11 @@ from scoring.benchmark.candidates import (
 from scoring.benchmark.cli import main
 from scoring.benchmark.semeval07 import read_task_gold
 from scoring.errors import FormatError
+from scoring.files.bounded import read_text
 from scoring.formats.gold import read_gold, read_gold_as_written
 from scoring.formats.ranked import parse_ranking_line
 from scoring.formats.system import read_system_ranking
-from scoring.formats.text import read_lines, read_text
+from scoring.formats.text import read_lines
 from scoring.measures.ranking.items import gap
 from tests.benchmark_systems import gold_order_system, pool_shuffled_system, ranked_text
 from tests.conftest import shared_path
@@ -337,7 +338,7 @@ def test_hand_made_file_same_gap_by_every_route(tmp_path: Path) -> None:
 def same_gap_by_every_route(gold: Path, system: Path) -> float:
     """The mean GAP of ``system`` by the library, ``scoring.leaderboard.cli`` and the benchmark,
     asserted equal (to 1e-15); every gold line must be in T and have no ``pn``."""
-    read = read_gold(read_text(gold), "fixed", str(gold))
+    read = read_gold(read_text(gold, perl=True), "fixed", str(gold))
     lines = read_lines(system)
     rankings = (
         read_system_ranking(system, "oot")

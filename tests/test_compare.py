@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from scoring import __version__, significance
+from scoring.files.bounded import read_text
 from scoring.formats.gold import read_gold
-from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard, system_names
 from scoring.leaderboard import cli as compare
 from scoring.leaderboard.rows import detect_kind, score_files
@@ -169,9 +169,11 @@ def test_text_markdown_and_csv_outputs(tmp_path: Path) -> None:
 
 
 def test_rows_add_up_to_the_official_totals() -> None:
-    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True))
     for kind in ("best", "oot"):
-        text = read_text(shared_path("data", "systems", "context2vec", f"test.generated.{kind}"))
+        text = read_text(
+            shared_path("data", "systems", "context2vec", f"test.generated.{kind}"), perl=True
+        )
         official = score_system(kind, gold, text, "sys")
         rows = score_files(gold, [("sys", text)])[0]
         assert rows.value(f"{kind}.P") == pytest.approx(official_figure(official, "P"), abs=1e-12)
@@ -187,7 +189,7 @@ def test_rows_add_up_to_the_official_totals() -> None:
 def test_the_gold_answer_system_scores_one_where_the_maximum_is_unique() -> None:
     """A system answering each item with its gold line's first entry (the gold lists the
     most frequent first) scores new best and best-1 1.0 wherever that maximum is unique."""
-    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True))
     lines, unique = [], []
     for item_id, item in gold.items.items():
         first, count = item.counts[0]
@@ -226,8 +228,10 @@ def test_real_systems_go_through_every_measure() -> None:
 
 
 def test_trial_baseline_goes_through_every_measure() -> None:
-    gold = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
-    text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
+    gold = read_gold(
+        read_text(shared_path("data", "semeval2007", "trial", "gold.trial"), perl=True)
+    )
+    text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"), perl=True)
     result = leaderboard(gold, [("BL.out", text)], Settings())
     values = result.systems["BL.out"]
     assert values["best.R"] is not None
@@ -427,8 +431,8 @@ def test_a_pairs_figures_are_the_tables_to_the_bit() -> None:
     """A pair's a_value and b_value are the two systems' figures in the table, and its delta
     is b_value - a_value, to the bit: all are computed from the table's sums (each column
     added in the order of the items), not from the sums of the lemmas' sums."""
-    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold")))
-    oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
+    gold = read_gold(read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True))
+    oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"), perl=True)
     lines = oot.splitlines()
     # a second system: every third line's guesses reversed, every seventh line left out
     other = "\n".join(

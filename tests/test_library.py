@@ -17,7 +17,8 @@ from scoring.agreement.__main__ import main as agreement_main
 from scoring.agreement.report import agreement_report, agreement_report_file
 from scoring.benchmark import evaluate_benchmark
 from scoring.benchmark.cli import main as benchmark_main
-from scoring.formats.text import encode, read_text
+from scoring.files.bounded import read_text
+from scoring.formats.text import encode
 from scoring.leaderboard import Settings, compare, compare_files
 from scoring.leaderboard.cli import main as compare_main
 from scoring.measures.official.items import OfficialScores, ScorerDied
@@ -53,8 +54,8 @@ def test_score_prints_what_the_command_prints(
     argv = [system.name, gold, "-t", case["type"], *([case["verbose"]] if case["verbose"] else [])]
     out, err = _command(argv + (["--fixed"] if rules == "fixed" else []))
     result = score(
-        read_text(system.name),
-        read_text(gold),
+        read_text(system.name, perl=True),
+        read_text(gold, perl=True),
         case["type"],  # type: ignore[arg-type]
         rules,  # type: ignore[arg-type]
         verbose=bool(case["verbose"]),
@@ -95,7 +96,11 @@ def test_score_by_pos_and_without_diagnosis(monkeypatch: pytest.MonkeyPatch) -> 
     system, gold = "systems/s03_reading.best", "gold/main.gold"
     out, err = _command([system, gold, "--by-pos", "--no-diagnosis", "--format", "csv"])
     text = score(
-        read_text(system), read_text(gold), diagnose=False, by_pos=True, system_name=system
+        read_text(system, perl=True),
+        read_text(gold, perl=True),
+        diagnose=False,
+        by_pos=True,
+        system_name=system,
     )
     assert encode(text.render("csv")) == out and text.notes == () and err == []
     out, _ = _command([system, gold, "--by-pos"])
@@ -156,7 +161,9 @@ def test_compare_gives_the_commands_json(monkeypatch: pytest.MonkeyPatch) -> Non
     assert board.to_json() == json.loads(out.getvalue())
     assert round(100 * board.systems["s01_clean.best"]["best.P"], 2) == 45.05  # type: ignore[operator]
     on_texts = compare(
-        read_text("gold/main.gold"), [(Path(f).name, read_text(f)) for f in files], Settings()
+        read_text("gold/main.gold", perl=True),
+        [(Path(f).name, read_text(f, perl=True)) for f in files],
+        Settings(),
     )
     assert on_texts.to_json() == board.to_json()
     with pytest.raises(ValueError, match="no gold item with responses"):
@@ -220,7 +227,9 @@ def test_where_score_pl_dies_render_raises_with_its_output(
     with died_here's line."""
     monkeypatch.chdir(OWN / "systems")
     system, gold = "s10_nothing.best", "../gold/main.gold"
-    result = score(read_text(system), read_text(gold), system_name=system, gold_name=gold)
+    result = score(
+        read_text(system, perl=True), read_text(gold, perl=True), system_name=system, gold_name=gold
+    )
     with pytest.raises(ScorerDied) as died:
         result.render()
     out, err = io.BytesIO(), io.StringIO()

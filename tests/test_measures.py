@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 from scoring import __version__
 from scoring.benchmark.swords import target_gold
+from scoring.files.bounded import read_text
 from scoring.formats import ranked as ranked_format
 from scoring.formats.gold import Gold, read_gold, read_mwgold_lines
 from scoring.formats.ranked import Scored
-from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
 from scoring.leaderboard.rows import (
     Answers,
@@ -278,10 +278,10 @@ def test_every_leaderboard_measure_is_checked_on_hand_made_files() -> None:
 @pytest.mark.parametrize("rules", ["compat", "fixed"])
 def test_every_measure_equals_its_exact_route_on_real_files(rules: str) -> None:
     test_gold = read_gold(
-        read_text(shared_path("data", "semeval2007", "test", "gold")),
+        read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True),
         "fixed" if rules == "fixed" else "compat",
     )
-    oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
+    oot = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"), perl=True)
     ranked = "".join(
         f"{head} :::: "
         + ";".join(
@@ -296,18 +296,20 @@ def test_every_measure_equals_its_exact_route_on_real_files(rules: str) -> None:
     for name, text in (
         (
             "c2v.best",
-            read_text(shared_path("data", "systems", "context2vec", "test.generated.best")),
+            read_text(
+                shared_path("data", "systems", "context2vec", "test.generated.best"), perl=True
+            ),
         ),
         ("c2v.oot", oot),
         ("c2v.ranked", ranked),
     ):
         checked += check_every_measure(test_gold, name, text, Fraction(1, 2))
     trial = read_gold(
-        read_text(shared_path("data", "semeval2007", "trial", "gold.trial")),
+        read_text(shared_path("data", "semeval2007", "trial", "gold.trial"), perl=True),
         "fixed" if rules == "fixed" else "compat",
     )
     checked += check_every_measure(
-        trial, "BL.out", read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
+        trial, "BL.out", read_text(shared_path("data", "semeval2007", "trial", "BL.out"), perl=True)
     )
     assert checked == 8 + 16 + 6 + 8  # best, oot, ranked, BL.out (best)
 
@@ -347,8 +349,10 @@ def test_repeated_guesses_count_once_in_the_set_measures() -> None:
 
 
 def test_one_signature_for_the_same_measure_from_every_route() -> None:
-    gold = read_gold(read_text(shared_path("data", "semeval2007", "trial", "gold.trial")))
-    text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"))
+    gold = read_gold(
+        read_text(shared_path("data", "semeval2007", "trial", "gold.trial"), perl=True)
+    )
+    text = read_text(shared_path("data", "semeval2007", "trial", "BL.out"), perl=True)
     board = leaderboard(gold, [("BL.out", text)], Settings())
     assert board.signatures["best.R"] == (
         f"metric:best.R|rules:compat|t:two+responses|version:{__version__}"

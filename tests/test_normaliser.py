@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from scoring import __version__
+from scoring.files.bounded import read_text
 from scoring.formats import ranked
 from scoring.formats.gold import read_gold, read_readings
 from scoring.formats.ranked import Scored
-from scoring.formats.text import read_text
 from scoring.leaderboard import Settings, leaderboard
 from scoring.leaderboard.cli import main as compare_main
 from scoring.measures.ranking import items as ranking
@@ -145,8 +145,10 @@ def test_the_same_oot_file_gets_one_gap_by_every_route() -> None:
     """context2vec's oot output on the test gold: the leaderboard's GAP is the mean of the
     library's per-item GAP over the fixed gold's items with a gold weight (it was 0.1704
     through compare and 0.0822 through the library before one normaliser)."""
-    text = read_text(shared_path("data", "semeval2007", "test", "gold"))
-    system = read_text(shared_path("data", "systems", "context2vec", "test.generated.oot"))
+    text = read_text(shared_path("data", "semeval2007", "test", "gold"), perl=True)
+    system = read_text(
+        shared_path("data", "systems", "context2vec", "test.generated.oot"), perl=True
+    )
     official, reading = read_readings(text, "compat", "fixed")
     board = leaderboard(official, [("c2v.oot", system)], Settings(measures=("gap",)), reading)
     candidates: dict[str, tuple[Scored, ...]] = {}

@@ -13,15 +13,10 @@ from hypothesis import strategies as st
 from scoring.formats.gold import read_gold
 from scoring.formats.perl import _finite, perl_round, perl_str
 from scoring.measures.multiword.items import score_multiwords
-from scoring.measures.official.items import (
-    OFFICIAL_RATIOS,
-    ScorerDied,
-    guesses_compat,
-    guesses_fixed,
-    official_ratio,
-)
-from scoring.registry import figure, official_figure
-from scoring.score.report import official_text
+from scoring.measures.official.family import OFFICIAL_RATIOS
+from scoring.measures.official.items import ScorerDied, guesses_compat, guesses_fixed
+from scoring.registry import LEADERBOARD_BY_NAME, figure, official_figure
+from scoring.score.report import PosScores, official_text
 from scoring.score.scan import score_system
 
 # McCarthy & Navigli (2007), section 4: annotators gave glad merry / glad / cheerful glad / merry /
@@ -293,9 +288,12 @@ def test_stale_answer_still_tries_the_mode_in_compat() -> None:
 def test_the_scorer_figures_are_the_registered_official_measures(
     task: str, sums: dict[str, float]
 ) -> None:
-    """The drop-in scorer divides by OFFICIAL_RATIOS, without the registry; the registry's
-    official measures are built from the same table and give the same figures."""
+    """The registry's official measures are built from OFFICIAL_RATIOS, and the drop-in
+    scorer's figures (its per-PoS rows) are the registry's."""
     expected = {"P": 0.5, "R": 0.375, "mode_P": 0.5, "mode_R": 1 / 3} if sums["item"] else {}
-    for name in OFFICIAL_RATIOS:
-        assert official_ratio(name, sums) == figure(f"{task}.{name}", sums)
-        assert official_ratio(name, sums) == expected.get(name)
+    for name, (top, bottom) in OFFICIAL_RATIOS.items():
+        assert LEADERBOARD_BY_NAME[f"{task}.{name}"].columns() == (top, bottom)
+        assert figure(f"{task}.{name}", sums) == expected.get(name)
+    row = PosScores.of(task, sums)
+    shown = (row.precision, row.recall, row.mode_precision, row.mode_recall)
+    assert shown == tuple(expected.get(name) for name in ("P", "R", "mode_P", "mode_R"))

@@ -42,7 +42,7 @@ place are this module's; every problem is ``FILE:LINE: problem``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from scoring.files.safexml import XmlError
 from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
@@ -195,6 +195,15 @@ def parse_coinco(data: bytes, name: str = "<coinco>", limits: Limits = LIMITS) -
             f'left out {len(skipped)} tokens that CoInCo\'s annotators marked problematic="yes"',
         )
     return ImportResult(lexelts, tuple(repairs), "en", notes)
+
+
+def import_stream(
+    stream: Iterable[bytes], data: bytes, name: str, language: str | None, limits: Limits
+) -> ImportResult:
+    """The reader of the ``coinco`` row of :data:`scoring.formats.registry.FORMATS`: the
+    file read whole (unpacked first when it is gzip), :func:`parse_coinco`."""
+    whole = b"".join(stream) if data.startswith(b"\x1f\x8b") else data
+    return parse_coinco(whole, name, limits)
 
 
 def _rows(

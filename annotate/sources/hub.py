@@ -15,14 +15,18 @@ from annotate.sources.read import detect_format, gunzip, parse_source
 from scoring.errors import FormatError, Problem
 from scoring.formats.coinco import read_coinco
 from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, item_of
+from scoring.formats.registry import FORMATS, format_named
 from scoring.formats.swords import ALL_LABELS, parse_swords
 from scoring.formats.text import universal_lines
 from scoring.formats.tsar import parse_tsar
 from scoring.terms import mode
 
-CONVERTED = ("swords", "coinco", "tsar")
-"""The formats ``lexsub convert FILE --to hf`` reads (MLSP's substitution files are
-TSAR's format)."""
+CONVERTED = tuple(row.name for row in FORMATS if row.gold is not None)
+"""The formats ``lexsub convert FILE --to hf`` reads: the rows of the table of formats
+with a gold reader (MLSP's substitution files are TSAR's format)."""
+
+Entries = Mapping[str | int, tuple[tuple[str, int], ...]]
+"""A gold reader's result: each instance's gold entries, by instance id or by line."""
 
 
 def _ordered(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
@@ -30,7 +34,7 @@ def _ordered(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(counts.items(), key=lambda pair: (-pair[1], pair[0])))
 
 
-def _swords_entries(data: bytes, name: str) -> dict[str, tuple[tuple[str, int], ...]]:
+def swords_entries(data: bytes, name: str) -> Entries:
     """SWORDS: each target's substitutes counted by their raters' ``TRUE`` labels (the
     implicit ones of its conversions included); substitutes nobody accepted left out."""
     swords = parse_swords(json.loads(data), name, ALL_LABELS)
@@ -43,10 +47,10 @@ def _swords_entries(data: bytes, name: str) -> dict[str, tuple[tuple[str, int], 
     return {target: _ordered(forms) for target, forms in counts.items()}
 
 
-def _coinco_entries(data: bytes, name: str) -> dict[str, tuple[tuple[str, int], ...]]:
+def coinco_entries(data: bytes, name: str) -> Entries:
     """CoInCo: each token's substitute lemmas and how many annotators gave them (``;``
     written ``,``, as the benchmark reads them)."""
-    result = {}
+    result: dict[str | int, tuple[tuple[str, int], ...]] = {}
     for target in read_coinco(data, name):
         forms: dict[str, int] = {}
         for substitute in target.substitutes:
@@ -56,7 +60,7 @@ def _coinco_entries(data: bytes, name: str) -> dict[str, tuple[tuple[str, int], 
     return result
 
 
-def _tsar_entries(data: bytes, name: str) -> dict[int, tuple[tuple[str, int], ...]]:
+def tsar_entries(data: bytes, name: str) -> Entries:
     """TSAR and MLSP: each line's substitutes, a repeated one counted as often as it is
     given; by line number (the importer's instance ``line``)."""
     lines = parse_tsar(universal_lines(data.decode("utf-8")), name)
@@ -100,8 +104,9 @@ def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDatas
     when it has substitutes; no annotations (these files publish counts, not answers).
     FormatError for another format or a complexity file (ratings, not substitutes)."""
     unpacked = gunzip(data, name)
-    found = format or detect_format(unpacked, name)
-    if found not in CONVERTED:
+    row = format_named(format or detect_format(unpacked, name))
+    found = row.name
+    if row.gold is None:
         raise FormatError(
             [Problem(name, 0, f"a {found} file: --to hf converts {', '.join(CONVERTED)} files")]
         )
@@ -110,18 +115,11 @@ def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDatas
         raise FormatError(
             [Problem(name, 0, "a complexity file holds ratings, not substitutes: no gold")]
         )
-    by_id: Mapping[str, tuple[tuple[str, int], ...]] = {}
-    by_line: Mapping[int, tuple[tuple[str, int], ...]] = {}
-    if found == "swords":
-        by_id = _swords_entries(unpacked, name)
-    elif found == "coinco":
-        by_id = _coinco_entries(unpacked, name)
-    else:
-        by_line = _tsar_entries(unpacked, name)
+    entries_of: Entries = row.load(row.gold)(unpacked, name)
     items = []
     for lexelt in result.lexelts:
         for instance in lexelt.instances:
-            entries = by_id.get(instance.id) or by_line.get(instance.line) or ()
+            entries = entries_of.get(instance.id) or entries_of.get(instance.line) or ()
             items.append(
                 item_of(
                     instance.id,

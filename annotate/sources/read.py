@@ -1,6 +1,9 @@
-"""One entry for every format: gunzip, tell the format from the content, parse.
+"""One entry for every format: gunzip, tell the format from the content, parse, each
+format a row of the table of formats (:data:`scoring.formats.registry.FORMATS`: its
+detector and its reader).
 
-The format is told from the first bytes (after gunzip and a UTF-8 byte-order mark):
+The format is told from the first bytes (after gunzip and a UTF-8 byte-order mark) by the
+rows' detectors:
 ``{`` or ``[`` is JSON (SWORDS); ``<`` is XML, CoInCo when the root element is
 ``<document>``, the task's format otherwise (whose parser names a wrong root); text whose
 first line holds a tab is TSV, else one that holds a comma is CSV. Anything else is
@@ -18,31 +21,24 @@ length), so that no upload, not even a gzip bomb, can fill the memory.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 
-from annotate.sources.coinco import parse_coinco
 from annotate.sources.language import iso639_1
-from annotate.sources.semeval import parse_lexsub_xml
-from annotate.sources.swords import parse_swords_dataset
-from annotate.sources.tsar import parse_tsar_source
 from scoring.files import bounded
 from scoring.files.bounded import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
+from scoring.formats.registry import NAMES, detected, format_named
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
-from scoring.formats.table import parse_table
 
-FORMATS = ("semeval", "coinco", "swords", "tsv", "csv", "tsar")
-GZIP_MAGIC = b"\x1f\x8b"
+FORMATS = NAMES
+"""The formats' names (:data:`scoring.formats.registry.FORMATS`, the table of formats)."""
 MAX_UNCOMPRESSED = LIMITS.unpacked
 """The most bytes a file may hold once gunzipped (:class:`~scoring.formats.instances.Limits`)."""
 CHUNK = bounded.CHUNK
 """The bytes unpacked and parsed at a time: a gzip file is never inflated whole."""
 HEAD = 65536
-_PROLOG = re.compile(rb"\s*(?:(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)\s*)*", re.S)
-_ROOT = re.compile(rb"<([A-Za-z_][\w.:-]*)")
 
 
 def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
@@ -69,30 +65,20 @@ def detect_format(data: bytes, name: str) -> str:
     """
     head = data[:HEAD].removeprefix(b"\xef\xbb\xbf")
     wide = wide_codec(head)
+    if wide is None:
+        wrong = _not_a_dataset(head)
+        if wrong:
+            raise SourceError(name, 1, wrong)
+    row = detected(head)
+    if row is not None:
+        return row.name
     if wide is not None:
-        if head.decode(wide, "ignore").lstrip("\ufeff \t\r\n").startswith("<"):
-            return "semeval"  # only the task's XML declares other encodings
         raise SourceError(
             name,
             1,
             f"the file is {wide.upper()}; only XML may be: JSON, TSV and CSV are read "
             "as UTF-8 (save the file as UTF-8)",
         )
-    wrong = _not_a_dataset(head)
-    if wrong:
-        raise SourceError(name, 1, wrong)
-    start = head.lstrip()
-    if start.startswith((b"{", b"[")):
-        return "swords"
-    if start.startswith(b"<"):
-        prolog = _PROLOG.match(head)
-        root = _ROOT.match(head, prolog.end() if prolog else 0)
-        return "coinco" if root is not None and root.group(1) == b"document" else "semeval"
-    first = head.split(b"\n", 1)[0]
-    if b"\t" in first:
-        return "tsv"
-    if b"," in first:
-        return "csv"
     raise SourceError(
         name,
         1,
@@ -135,38 +121,14 @@ def parse_source(
     The task's XML and the tables are parsed as they are unpacked, a chunk at a time, so a
     file is refused at the first context or instance past the limits; JSON and CoInCo's
     XML are unpacked whole first (at most ``limits.unpacked`` bytes)."""
-    if format is not None and format not in FORMATS:
-        raise ValueError(f"format {format!r} is not one of {', '.join(FORMATS)}")
+    row = None if format is None else format_named(format)
     code = iso639_1(language) if language is not None else None
     chunks = unpacked_chunks(data, name, limits.unpacked)
     head = _head(chunks)
-    chosen = format or detect_format(head, name)
-    stream: Iterator[bytes] = chain((head,), chunks)
-    if chosen == "semeval":
-        return parse_lexsub_xml(stream, name, code, limits)
-    if chosen == "tsar":  # one instance a line: the lines are counted before any is kept
-        whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
-        text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
-        return parse_tsar_source(text, name, code, limits)
-    if chosen == "swords":  # JSON is read whole: its bytes are bounded lower
-        most = min(limits.unpacked, bounded.SWORDS_BYTES)
-        stream = bounded.counted_chunks(stream, name, bounded.Bounds(most, most, most, "JSON"))
-    if chosen in ("coinco", "swords"):
-        whole = b"".join(stream) if data.startswith(GZIP_MAGIC) or chosen == "swords" else data
-        if chosen == "coinco":
-            result = parse_coinco(whole, name, limits)
-        else:
-            result = parse_swords_dataset(whole, name, limits)
-    else:
-        result = parse_table(stream, name, chosen, limits)
+    if row is None:
+        row = format_named(detect_format(head, name))
+    result: ImportResult = row.load(row.read)(chain((head,), chunks), data, name, code, limits)
     return replace(result, language=code) if code else result
-
-
-def tsar_bounds(limits: Limits) -> bounded.Bounds:
-    """The bounds of a TSAR or MLSP file (:data:`scoring.files.bounded.TSAR_FILE`): one instance a
-    line, so at most ``limits.instances`` lines, and at most ``limits.unpacked`` bytes."""
-    most = bounded.TSAR_FILE
-    return most._replace(bytes=min(most.bytes, limits.unpacked), lines=limits.instances)
 
 
 def _head(chunks: Iterator[bytes]) -> bytes:

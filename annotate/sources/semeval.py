@@ -23,6 +23,14 @@ def parse_lexsub_xml(
     return taskxml.parse_lexsub_xml(data, name, language, limits, declared_language)
 
 
+def import_stream(
+    stream: Iterable[bytes], data: bytes, name: str, language: str | None, limits: Limits
+) -> ImportResult:
+    """The reader of the ``semeval`` row of :data:`scoring.formats.registry.FORMATS`: the
+    unpacked chunks parsed as they come."""
+    return parse_lexsub_xml(stream, name, language, limits)
+
+
 def read_lexsub_xml(path: str | os.PathLike[str]) -> ImportResult:
     """Import a file; see :func:`parse_lexsub_xml`."""
     return taskxml.read_lexsub_xml(path, declared_language)

@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from scoring.errors import FormatError
+from scoring.files import bounded
 from scoring.files.bounded import check_json_values
 from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.formats.keys import joined
@@ -98,6 +100,17 @@ def parse_swords_dataset(
     targets = {target.id: target for target in dataset.target_list}
     rows = [_row(targets[tid], raw, name) for tid, raw in decoded["targets"].items()]
     return ImportResult(group_lexelts(rows, name, limits), (), "en")
+
+
+def import_stream(
+    stream: Iterable[bytes], data: bytes, name: str, language: str | None, limits: Limits
+) -> ImportResult:
+    """The reader of the ``swords`` row of :data:`scoring.formats.registry.FORMATS`: JSON is
+    read whole, so its unpacked bytes are bounded lower
+    (:data:`scoring.files.bounded.SWORDS_BYTES`), then :func:`parse_swords_dataset`."""
+    most = min(limits.unpacked, bounded.SWORDS_BYTES)
+    chunks = bounded.counted_chunks(stream, name, bounded.Bounds(most, most, most, "JSON"))
+    return parse_swords_dataset(b"".join(chunks), name, limits)
 
 
 def check_json_size(data: bytes, name: str, most: int) -> None:

@@ -21,10 +21,12 @@ as the dataset's reference gold (:attr:`ImportResult.reference`), in the file's 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from difflib import SequenceMatcher
 
 from annotate.sources.language import declared_language
 from scoring.errors import FormatError
+from scoring.files import bounded
 from scoring.formats.instances import (
     LIMITS,
     ImportResult,
@@ -262,6 +264,25 @@ def parse_tsar_source(
         task=COMPLEXITY if complexity else SIMPLIFICATION,
         reference=text if has_reference else "",
     )
+
+
+def import_stream(
+    stream: Iterable[bytes], data: bytes, name: str, language: str | None, limits: Limits
+) -> ImportResult:
+    """The reader of the ``tsar`` row of :data:`scoring.formats.registry.FORMATS`: one
+    instance a line, so the lines are counted before any is kept (:func:`tsar_bounds`),
+    then :func:`parse_tsar_source` (a byte-order mark dropped, bytes that are not UTF-8
+    kept through ``surrogateescape`` for its reader to name)."""
+    whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
+    text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
+    return parse_tsar_source(text, name, language, limits)
+
+
+def tsar_bounds(limits: Limits) -> bounded.Bounds:
+    """The bounds of a TSAR or MLSP file (:data:`scoring.files.bounded.TSAR_FILE`): one instance a
+    line, so at most ``limits.instances`` lines, and at most ``limits.unpacked`` bytes."""
+    most = bounded.TSAR_FILE
+    return most._replace(bytes=min(most.bytes, limits.unpacked), lines=limits.instances)
 
 
 def _lcp_fields(line: str) -> list[str]:

@@ -45,9 +45,10 @@ from scoring.agreement import (
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
 from scoring.agreement.resampled import alpha_intervals
+from scoring.files.bounded import read_text
 from scoring.formats.annotators import Item, parse_annotators
 from scoring.formats.exclusions import Excluded, Exclusion, leave_out, parse_exclusion
-from scoring.formats.text import read_text, split_lines
+from scoring.formats.text import split_lines
 from scoring.signature import signature as build_signature
 from scoring.significance import Resampling
 
@@ -338,7 +339,7 @@ def agreement_report_file(
 ) -> AgreementReport:
     """:func:`agreement_report` on the file at ``path`` (named by its path)."""
     return agreement_report(
-        read_text(path),
+        read_text(path),  # strict, as read_annotators reads it
         name=os.fspath(path),
         leave_one_out=leave_one_out,
         intervals=intervals,

@@ -41,9 +41,10 @@ from typing import Any, Literal, get_args
 
 from scoring.benchmark import Report
 from scoring.errors import FormatError
+from scoring.files.bounded import read_text
 from scoring.formats.ranked import Scored, as_ranking, parse_ranking
 from scoring.formats.system import read_system
-from scoring.formats.text import read_lines, read_text
+from scoring.formats.text import read_lines
 from scoring.leaderboard.rows import detect_kind
 from scoring.measures.ranking.items import normalised, ordered_gap, rank_order
 from scoring.signature import signature
@@ -219,7 +220,7 @@ def read_system_items(path: str | Path, form: SystemFormat = "auto") -> dict[str
     best (``::``) or oot (``:::``) file whose guesses rank in file order
     (:func:`scoring.formats.ranked.as_ranking`), read by the project's strict readers; ``auto``
     tells them apart by the first line naming an item."""
-    kind = detect_kind(read_text(path), str(path)) if form == "auto" else form
+    kind = detect_kind(read_text(path, perl=True), str(path)) if form == "auto" else form
     if kind == "ranked":
         return {
             line.id: SystemItem(line.lexelt, line.id, line.candidates, line.line)

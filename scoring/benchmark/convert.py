@@ -56,10 +56,10 @@ from scoring.benchmark.swords import SwordsResult, read_result_file, result_json
 from scoring.benchmark.wordnet import NLTK_POS
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.errors import FormatError
+from scoring.files.bounded import read_text
 from scoring.formats.gold import GoldLineAsWritten, read_gold_as_written
 from scoring.formats.ranked import RankingLine, Scored, format_ranking_line, read_ranking
 from scoring.formats.swords import ALL_LABELS, Swords, SwordsTarget, read_swords
-from scoring.formats.text import read_text
 
 POS_OF_TAG = {"n": "NOUN", "v": "VERB", "a": "ADJ", "r": "ADV"}
 NEGATIVES = ("none", "pooled")
@@ -282,7 +282,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 def run(args: argparse.Namespace) -> str:
     """The converted file's text."""
     if args.command == "gold-to-swords":
-        lines = read_gold_as_written(read_text(args.gold).splitlines(), args.gold)
+        lines = read_gold_as_written(read_text(args.gold, perl=True).splitlines(), args.gold)
         data = gold_to_swords(lines, _read_instances(args.xml), args.negatives, args.gold)
         return json.dumps(data, ensure_ascii=False) + "\n"
     dataset = read_swords(args.data, ALL_LABELS)

@@ -34,20 +34,17 @@ from typing import Literal
 
 from scoring.benchmark import Report
 from scoring.benchmark.scorepl import add_rules_option, official_figures
-from scoring.errors import FormatError
 from scoring.formats.gold import GoldLine, read_gold_lines
-from scoring.formats.text import parse_all, read_lines
+from scoring.formats.ranked import parse_ranking
+from scoring.formats.text import read_lines
 from scoring.measures.ranking.items import ordered_gap
 from scoring.signature import signature
-from scoring.types import LEXELT, Rules
+from scoring.types import Rules
 
 DESCRIPTION = (
     "GermEval 2015 LexSub (German): best and oot as score.pl computes them, GAP of a "
     "ranked file (LEXELT ID :::: CANDIDATE;…); from the task's definitions"
 )
-
-RANKED_SEPARATOR = " :::: "
-"""Between ``LEXELT ID`` and the ranked candidates of a GAP file (the scorer's README)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,43 +57,23 @@ class RankedLine:
     line: int = 0
 
 
-def parse_ranked_line(text: str, line: int = 0, name: str = "<ranked>") -> RankedLine:
-    """``LEXELT ID :::: CANDIDATE;CANDIDATE;…``; raises :class:`FormatError` naming
-    ``FILE:LINE``, the value and the rule.
+def parse_ranked(lines: Sequence[str], name: str = "<ranked>") -> tuple[RankedLine, ...]:
+    """Every non-blank line of a GAP file, ``LEXELT ID :::: CANDIDATE;CANDIDATE;…`` (one
+    line per id), as :func:`scoring.formats.ranked.parse_ranking` reads it unscored
+    (``scored=False``), or :class:`FormatError` listing every problem.
 
-    >>> parse_ranked_line("Ärger.n 7 :::: Wut;Zorn").candidates
+    >>> parse_ranked(["Ärger.n 7 :::: Wut;Zorn"])[0].candidates
     ('Wut', 'Zorn')
     """
-    where = f"{name}:{line}"
-    text = text.removesuffix("\r")
-    head, separator, rest = text.partition(RANKED_SEPARATOR)
-    if not separator:
-        raise FormatError([f"{where}: expected 'LEXELT ID :::: CANDIDATE;…', found {text!r}"])
-    parts = head.split(" ")
-    if len(parts) != 2 or not all(parts):
-        raise FormatError([f"{where}: expected 'LEXELT ID' before ' :::: ', found {head!r}"])
-    lexelt, item_id = parts
-    if not LEXELT.fullmatch(lexelt):
-        raise FormatError([f"{where}: lexelt {lexelt!r} is not lemma.pos with pos in n, v, a, r"])
-    fields = rest.split(";")
-    if fields and fields[-1] == "":
-        fields.pop()
-    seen: set[str] = set()
-    for candidate in fields:
-        if not candidate or candidate != candidate.strip():
-            raise FormatError(
-                [f"{where}: candidate {candidate!r} must be non-empty, without outer spaces"]
-            )
-        if candidate in seen:
-            raise FormatError([f"{where}: candidate {candidate!r} is ranked twice"])
-        seen.add(candidate)
-    return RankedLine(lexelt, item_id, tuple(fields), line)
-
-
-def parse_ranked(lines: Sequence[str], name: str = "<ranked>") -> tuple[RankedLine, ...]:
-    """Every non-blank line of a GAP file (one line per id), or :class:`FormatError`
-    listing every problem."""
-    return parse_all(lines, name, parse_ranked_line, "one line per item")
+    return tuple(
+        RankedLine(
+            ranking.lexelt,
+            ranking.id,
+            tuple(item.candidate for item in ranking.candidates),
+            ranking.line,
+        )
+        for ranking in parse_ranking(lines, name, scored=False)
+    )
 
 
 def gap_figure(gold: Sequence[GoldLine], ranked: Sequence[RankedLine]) -> Fraction:

@@ -408,11 +408,23 @@ def wide_codec(start: bytes) -> str | None:
     return None
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """:func:`decode_text` of a file, gunzipped when its name ends in ``.gz`` (OSError when
-    it cannot be read; :class:`~scoring.files.bounded.BoundError` when it is not a complete gzip
-    file or is past the commands' bounds, :func:`scoring.files.bounded.command_bounds`)."""
+def read_text(path: str | os.PathLike[str], perl: bool = False) -> str:
+    """A file's text, within the commands' bounds (:func:`command_bounds`; OSError when it
+    cannot be read, :class:`BoundError` past the bounds or for a broken gzip file), read
+    one of two ways:
+
+    - the project's (``perl=False``): :func:`decode_text` (strict UTF-8, a byte-order mark
+      dropped), gunzipped when the name ends in ``.gz``;
+    - Perl's (``perl=True``), for the files the official scripts read: bytes that are not
+      UTF-8 kept through ``surrogateescape`` (written back, they give the same bytes, as
+      score.pl echoes them), a byte-order mark kept, no gunzip, each line within the
+      line bound; UTF-16 and UTF-32 text refused (:func:`refuse_wide`).
+    """
     name = os.fspath(path)
+    if perl:
+        data = read_bounded(name, lines=True)
+        refuse_wide(data, name)
+        return data.decode("utf-8", "surrogateescape")
     return decode_text(read_bounded(name, gunzip=name.endswith(".gz")), name)
 
 

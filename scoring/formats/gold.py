@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import partial
 from itertools import compress
 from operator import attrgetter, is_, itemgetter, methodcaller, not_
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from scoring.errors import FormatError, Problems
 from scoring.formats.lines import NONSPACE, iter_chunks, perl_split
@@ -35,6 +35,7 @@ from scoring.terms import fold, mode, normalise
 from scoring.types import LEXELT, Count, GoldRules, Rules, pos_of
 
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Literal
 
 _lexelt_of = itemgetter(0)
@@ -330,16 +331,32 @@ def _item_gold(
     for key, count in entries:
         counts[key] = count
     total = perl_sum(counts.values())
-    norms: dict[str, float] = {}
-    if total:
-        for key, count in counts.items():
-            norms[key] = float(count) / float(total)
-        # score.pl's result for a hyphen copy colliding with a real key depends on Perl's
-        # hash order; here the key as the annotators wrote it always wins.
-        for key, count in counts.items():
-            if "-" in key:
-                norms.setdefault(fold(key), float(count) / float(total))
+    norms = gold_norms(counts.items(), total, float) if total else {}
     return ItemGold(lexelt, tuple(counts.items()), total, norms, mode, mode_delta, rules)
+
+
+N = TypeVar("N", float, "Fraction")
+
+
+def gold_norms(
+    counts: Iterable[tuple[str, Count]], total: Count, number: Callable[[Count], N]
+) -> dict[str, N]:
+    """Each answer form that earns credit → freq_res / |H_i| (McCarthy & Navigli 2007,
+    eq. 1), in ``number`` (``float`` as score.pl divides, or ``Fraction``): every key, and a
+    hyphenated key also with spaces (:func:`scoring.terms.fold`), as score.pl compares it.
+    score.pl's result for a hyphen copy colliding with a real key depends on Perl's hash
+    order; here the key as the annotators wrote it always wins.
+
+    >>> gold_norms([("run-down", 3), ("tired", 1)], 4, float)
+    {'run-down': 0.75, 'tired': 0.25, 'run down': 0.75}
+    """
+    entries = tuple(counts)
+    whole = number(total)
+    norms = {key: number(count) / whole for key, count in entries}
+    for key, count in entries:
+        if "-" in key:
+            norms.setdefault(fold(key), number(count) / whole)
+    return norms
 
 
 def _plain_item(

@@ -27,6 +27,15 @@ def perl_str(value: float | int | None) -> str:
     return format(value, ".15g")
 
 
+def show(value: float | None) -> str:
+    """A figure as score.pl rounds it (:func:`perl_round`), ``n/a`` when it is undefined.
+
+    >>> show(0.5), show(None)
+    ('50.00', 'n/a')
+    """
+    return "n/a" if value is None else perl_round(value)
+
+
 def perl_round(fraction: float) -> str:
     """score.pl's ``myround(x, 2)``: x·100·100, + 0.5, truncate, ÷ 100, pad to 2 decimals.
 

@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from scoring.errors import FormatError
 from scoring.formats.text import parse_all, read_lines, split_lines
@@ -65,19 +66,31 @@ def _parse_entry(field: str, where: str) -> Scored:
     return Scored(candidate, score)
 
 
-def parse_ranking_line(text: str, line: int = 0, name: str = "<ranking>") -> RankingLine:
+def parse_ranking_line(
+    text: str, line: int = 0, name: str = "<ranking>", scored: bool = True
+) -> RankingLine:
     """Parse ``LEXELT ID :::: SCORE CANDIDATE;SCORE CANDIDATE`` strictly (one trailing
-    ``;`` allowed); raise :class:`FormatError` naming the rule broken."""
+    ``;`` allowed); raise :class:`FormatError` naming the rule broken.
+
+    ``scored=False`` reads GermEval 2015's GAP file instead (Miller et al. 2015):
+    ``LEXELT ID :::: CANDIDATE;CANDIDATE``, best first and unscored (the file order is the
+    rank, :func:`as_ranking`), the separator followed by a space, each candidate non-empty
+    without outer spaces and given once.
+
+    >>> line = parse_ranking_line("Ärger.n 7 :::: Wut;Zorn", scored=False)
+    >>> [(item.candidate, item.score) for item in line.candidates]
+    [('Wut', 2.0), ('Zorn', 1.0)]
+    """
     where = f"{name}:{line}"
     text = text.removesuffix("\r")
     head = _HEAD.fullmatch(text)
-    if head is None:
-        hint = " (an oot line: read it with read_system_ranking)" if " ::: " in text else ""
+    if head is None or (not scored and head.group(3) is None):
+        entry = "SCORE CANDIDATE" if scored else "CANDIDATE"
+        hint = (
+            " (an oot line: read it with read_system_ranking)" if scored and " ::: " in text else ""
+        )
         raise FormatError(
-            [
-                f"{where}: expected 'LEXELT ID {SEPARATOR} SCORE CANDIDATE;…' "
-                f"with single spaces{hint}"
-            ]
+            [f"{where}: expected 'LEXELT ID {SEPARATOR} {entry};…' with single spaces{hint}"]
         )
     lexelt, item_id, rest = head.group(1), head.group(2), head.group(3) or ""
     if not LEXELT.fullmatch(lexelt):
@@ -87,7 +100,26 @@ def parse_ranking_line(text: str, line: int = 0, name: str = "<ranking>") -> Ran
     fields = rest.split(";") if rest else []
     if fields and fields[-1] == "":
         fields.pop()
-    return RankingLine(lexelt, item_id, tuple(_parse_entry(field, where) for field in fields), line)
+    if scored:
+        candidates = tuple(_parse_entry(field, where) for field in fields)
+    else:
+        candidates = as_ranking(_ordered(fields, where))
+    return RankingLine(lexelt, item_id, candidates, line)
+
+
+def _ordered(fields: list[str], where: str) -> list[str]:
+    """The candidates of an unscored ranked line, each checked: non-empty, without outer
+    spaces, given once."""
+    seen: set[str] = set()
+    for candidate in fields:
+        if not candidate or candidate != candidate.strip():
+            raise FormatError(
+                [f"{where}: candidate {candidate!r} must be non-empty, without outer spaces"]
+            )
+        if candidate in seen:
+            raise FormatError([f"{where}: candidate {candidate!r} is ranked twice"])
+        seen.add(candidate)
+    return fields
 
 
 def format_ranking_line(ranking: RankingLine) -> str:
@@ -108,9 +140,13 @@ def looks_ranked(text: str) -> bool:
     return _HEAD.fullmatch(text.removesuffix("\r")) is not None
 
 
-def parse_ranking(lines: Iterable[str], name: str = "<ranking>") -> tuple[RankingLine, ...]:
-    """:func:`read_ranking` on lines already read (``name`` is used in the messages)."""
-    return parse_all(lines, name, parse_ranking_line, "ids must be unique: one ranking per item")
+def parse_ranking(
+    lines: Iterable[str], name: str = "<ranking>", scored: bool = True
+) -> tuple[RankingLine, ...]:
+    """:func:`read_ranking` on lines already read (``name`` is used in the messages;
+    ``scored=False``: GermEval's unscored lines, :func:`parse_ranking_line`)."""
+    what = "ids must be unique: one ranking per item" if scored else "one line per item"
+    return parse_all(lines, name, partial(parse_ranking_line, scored=scored), what)
 
 
 def rankings_of(lines: Iterable[RankingLine]) -> dict[str, tuple[Scored, ...]]:

@@ -188,3 +188,28 @@ def format_table(lexelts: Iterable[Lexelt], format: str = "csv") -> str:
             sentence = f"{instance.before}<head>{instance.head}</head>{instance.after}"
             writer.writerow((instance.id, lexelt.item, sentence))
     return out.getvalue()
+
+
+def import_tsv(
+    stream: Iterable[bytes], data: bytes, name: str, language: str | None, limits: Limits
+) -> ImportResult:
+    """The reader of the ``tsv`` row of :data:`scoring.formats.registry.FORMATS`
+    (:func:`parse_table` of the unpacked chunks)."""
+    return parse_table(stream, name, "tsv", limits)
+
+
+def import_csv(
+    stream: Iterable[bytes], data: bytes, name: str, language: str | None, limits: Limits
+) -> ImportResult:
+    """The reader of the ``csv`` row of :data:`scoring.formats.registry.FORMATS`."""
+    return parse_table(stream, name, "csv", limits)
+
+
+def format_tsv(lexelts: Iterable[Lexelt]) -> str:
+    """The writer of the ``tsv`` row: :func:`format_table` as TSV."""
+    return format_table(lexelts, "tsv")
+
+
+def format_csv(lexelts: Iterable[Lexelt]) -> str:
+    """The writer of the ``csv`` row: :func:`format_table` as CSV."""
+    return format_table(lexelts, "csv")

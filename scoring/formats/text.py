@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from scoring.errors import FormatError, Problems
-from scoring.files.bounded import read_bounded, refuse_wide
+from scoring.files.bounded import read_text
 from scoring.types import LEXELT
 
 ENCODING = "utf-8"
@@ -30,19 +30,10 @@ if TYPE_CHECKING:
     T = TypeVar("T", bound=_Line)
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """A file's text, bytes that are not UTF-8 kept through ``surrogateescape``; a
-    :class:`~scoring.files.bounded.TextError` for UTF-16 or UTF-32 text, which no reader reads, and
-    for a file or a line past the reading limits (:func:`~scoring.files.bounded.read_bounded`)."""
-    data = read_bounded(path, lines=True)
-    refuse_wide(data, os.fspath(path))
-    return data.decode(ENCODING, ERRORS)
-
-
 def read_lines(path: str | os.PathLike[str]) -> list[str]:
     """The lines of a file as Perl's ``<FH>`` sees them, without their ``\\n``
-    (:func:`read_text`, :func:`split_lines`)."""
-    return split_lines(read_text(path))
+    (:func:`scoring.files.bounded.read_text` with ``perl=True``, :func:`split_lines`)."""
+    return split_lines(read_text(path, perl=True))
 
 
 def split_lines(text: str) -> list[str]:
@@ -69,9 +60,11 @@ def universal_lines(text: str) -> list[str]:
 
 
 def read_universal_lines(path: str | os.PathLike[str]) -> list[str]:
-    """:func:`universal_lines` of a file (:func:`read_text`: a byte-order mark kept, as the
-    official scripts keep it; bytes that are not UTF-8 kept through ``surrogateescape``)."""
-    return universal_lines(read_text(path))
+    """:func:`universal_lines` of a file read as Perl reads it
+    (:func:`scoring.files.bounded.read_text` with ``perl=True``: a byte-order mark kept, as
+    the official scripts keep it; bytes that are not UTF-8 kept through
+    ``surrogateescape``)."""
+    return universal_lines(read_text(path, perl=True))
 
 
 def as_text(source: str | Sequence[str]) -> str:
@@ -82,7 +75,8 @@ def as_text(source: str | Sequence[str]) -> str:
 
 
 def encode(text: str) -> bytes:
-    """Bytes of a string read by :func:`read_lines` (the inverse of its decoding)."""
+    """Bytes of a string read by :func:`read_lines` (the inverse of its decoding:
+    UTF-8 with ``surrogateescape``)."""
     return text.encode(ENCODING, ERRORS)
 
 

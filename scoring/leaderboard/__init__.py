@@ -365,12 +365,12 @@ def compare_files(
     reported under its file's name, or its path as given when two share a name:
     :func:`system_names`; a generated one with the provenance file beside it:
     :func:`system_provenance`), SWORDS results against the SWORDS dataset at ``swords_data``."""
-    from scoring.formats.text import read_text
+    from scoring.files.bounded import read_text
 
     paths = [os.fspath(path) for path in systems]
     names = system_names(paths)
-    gold_text = read_text(gold)
-    texts = [(name, read_text(path)) for name, path in zip(names, paths, strict=True)]
+    gold_text = read_text(gold, perl=True)
+    texts = [(name, read_text(path, perl=True)) for name, path in zip(names, paths, strict=True)]
     swords = None
     if swords_data is not None:
         from scoring.formats.swords import ALL_LABELS, read_swords

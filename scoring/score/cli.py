@@ -35,10 +35,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.errors import USAGE_STATUS, FormatError, describe, fail, failures, version_line
-from scoring.files.bounded import not_utf8, read_bounded, without_mark
+from scoring.files.bounded import not_utf8, read_bounded, read_text, without_mark
 from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_truthy
-from scoring.formats.text import encode, read_text
+from scoring.formats.text import encode
 from scoring.measures.official.items import ScorerDied
 from scoring.score.library import died_here, score
 from scoring.types import Rules
@@ -297,7 +297,7 @@ def _read(path: str, options: Options, unread: list[str]) -> str:
     """A file's text. score.pl reads a file it cannot open as empty, and compat does too,
     adding ``cannot read FILE: reason`` to ``unread``; the fixed rules refuse it."""
     try:
-        return read_text(path)
+        return read_text(path, perl=True)
     except OSError as error:
         if options.rules == "fixed":
             raise

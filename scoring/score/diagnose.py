@@ -22,19 +22,19 @@ from itertools import chain, compress, islice, repeat
 from operator import add, and_, le, methodcaller
 from typing import TYPE_CHECKING, NamedTuple
 
+from scoring.errors import LINES_LISTED, Tally
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import CHUNK, HYPHENS, OTHER, has_content, iter_chunks, perl_split
-from scoring.formats.perl import perl_round
+from scoring.formats.perl import show
 from scoring.formats.text import as_text
 from scoring.measures.official.items import (
-    LINES_LISTED,
     OOT_GUESSES,
     DirtyLine,
     OfficialScores,
     Trace,
     guesses_compat,
-    official_figure,
 )
+from scoring.registry import official_figure
 from scoring.score.scan import score_rows, score_system
 from scoring.terms import normalise
 from scoring.types import Task
@@ -46,28 +46,6 @@ _NON_PREFIX = re.compile(r"non[\s-]", re.ASCII)
 MAX_LISTED = LINES_LISTED
 _FORMS_KEPT = 1 << 16
 """How many guesses' normal forms the diagnosis keeps at most."""
-
-
-class Tally:
-    """How many guesses (or lines) a defect touched, and the first lines it did (a plain
-    class: one dataclass fewer to build at the scorer's start-up)."""
-
-    __slots__ = ("count", "lines")
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.lines: list[int] = []
-
-    def add(self, line: int) -> None:
-        self.count += 1
-        if len(self.lines) < MAX_LISTED and line not in self.lines:
-            self.lines.append(line)
-
-    def where(self) -> str:
-        shown = ", ".join(str(line) for line in self.lines)
-        return f"line{'s' if len(self.lines) > 1 else ''} {shown}" + (
-            ", …" if self.count > len(self.lines) else ""
-        )
 
 
 class _Findings:
@@ -786,10 +764,6 @@ def notes(compat: OfficialScores, fixed: OfficialScores, found: _Findings) -> li
             f"under the fixed rules (--fixed): {_figures(fixed)} (compat: {_figures(compat)})"
         )
     return [f"diagnosis: {note}" for note in result]
-
-
-def show(value: float | None) -> str:
-    return "n/a" if value is None else perl_round(value)
 
 
 def _figures(scores: OfficialScores) -> str:

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from scoring.errors import FormatError
+from scoring.files.bounded import read_text
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
-from scoring.formats.text import read_text, split_lines
+from scoring.formats.text import split_lines
 from scoring.measures.official.items import OfficialScores, ScorerDied
 from scoring.score.diagnose import diagnose as diagnosis_of
 from scoring.score.diagnose import fixed_scan, select_dirty
@@ -225,8 +226,8 @@ def score_files(
     that cannot be read raises :class:`OSError` (``lexsub score`` under compat reads it
     as empty, as score.pl does, and warns)."""
     return score(
-        read_text(system),
-        read_text(gold),
+        read_text(system, perl=True),
+        read_text(gold, perl=True),
         task,
         rules,
         diagnose=diagnose,

@@ -15,12 +15,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_round, perl_str
-from scoring.measures.official.items import (
-    OfficialScores,
-    ScorerDied,
-    official_figure,
-    official_ratio,
-)
+from scoring.measures.official.items import OfficialScores, ScorerDied
+from scoring.registry import figure, official_figure
 from scoring.types import pos_of
 
 if TYPE_CHECKING:  # the mw scorer is loaded for -t mw only
@@ -124,18 +120,17 @@ class PosScores(NamedTuple):
     @classmethod
     def of(cls, measure: str, sums: Mapping[str, float]) -> PosScores:
         """The counts and the official figures ``MEASURE.P``, ``.R``, ``.mode_P`` and
-        ``.mode_R`` (:func:`scoring.measures.official.items.official_ratio`, the registered
-        measures'
-        table) of the official columns' sums (:attr:`OfficialScores.sums`)."""
+        ``.mode_R`` (the registered measures, :func:`scoring.registry.figure`) of the
+        official columns' sums (:attr:`OfficialScores.sums`)."""
         return cls(
             int(sums["item"]),
             int(sums["attempted"]),
-            official_ratio("P", sums),
-            official_ratio("R", sums),
+            figure(f"{measure}.P", sums),
+            figure(f"{measure}.R", sums),
             int(sums["has_mode"]),
             int(sums["mode_attempted"]),
-            official_ratio("mode_P", sums),
-            official_ratio("mode_R", sums),
+            figure(f"{measure}.mode_P", sums),
+            figure(f"{measure}.mode_R", sums),
         )
 
 

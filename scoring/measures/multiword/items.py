@@ -13,12 +13,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scoring.errors import Tally
 from scoring.formats.gold import read_mwgold_lines
 from scoring.formats.lines import NONSPACE as _NONSPACE
 from scoring.formats.lines import has_content
+from scoring.formats.perl import show
 from scoring.measures.multiword.family import MultiwordItem, row
 from scoring.registry import figure
-from scoring.score.diagnose import Tally, show
 from scoring.types import Rules
 
 # score.pl's multiword pattern, ([\w.]+)\s+(\d+)\s*::\s*(.*)\s*$, written to be searched in

@@ -11,7 +11,8 @@ Columns (:class:`Column`), one row per gold item: ``item`` (the item is in T), `
 - exact (:func:`exact`): the same credit from the gold's counts in Fractions.
 
 The drop-in scorer sums the same columns in the system file's order
-(:attr:`scoring.measures.official.items.OfficialScores.sums`) and prints :data:`MEASURES`' figures.
+(:attr:`scoring.measures.official.items.OfficialScores.sums`) and prints the registered
+measures' figures of them (:func:`scoring.registry.official_figure`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.measures.official.items import OFFICIAL_RATIOS, score_item
+from scoring.formats.gold import gold_norms
+from scoring.measures.official.items import (
+    official_outcome,
+    score_item,
+)
 from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
-from scoring.terms import fold
 from scoring.types import SystemKind, Task
 
 if TYPE_CHECKING:
@@ -42,6 +46,21 @@ class Column(StrEnum):
 
 
 COLUMNS: tuple[str, ...] = tuple(Column)
+
+
+OFFICIAL_RATIOS: dict[str, tuple[Column, Column]] = {
+    "P": (Column.SCORE, Column.ATTEMPTED),
+    "R": (Column.SCORE, Column.ITEM),
+    "mode_P": (Column.MODE_CORRECT, Column.MODE_ATTEMPTED),
+    "mode_R": (Column.MODE_CORRECT, Column.HAS_MODE),
+}
+"""The official figures as ratios of the official columns' sums
+(:attr:`scoring.measures.official.items.OfficialScores.sums`): precision divides the score
+by the items attempted, recall by the items in T, mode precision the modes found by the
+items with a mode attempted, mode recall by those with a mode (McCarthy & Navigli 2007,
+section 4, eq. 1-8). The registered measures (:data:`BEST_MEASURES`, :data:`OOT_MEASURES`)
+are built from this table; the drop-in scorer reads them through the registry
+(:func:`scoring.registry.official_figure`)."""
 
 
 def _bulk(task: Task, given: Given) -> Columns:
@@ -78,9 +97,9 @@ def _bulk(task: Task, given: Given) -> Columns:
 
 
 def _exact(task: Task, gold_item: GoldItem, answers: Answers) -> ExactRow:
-    """One item's columns in Fractions: the credit summed from count / |H_i| of each
-    guess (a hyphenated key also found with spaces, as the fixed rules read it), over
-    the guesses (best), each distinct guess once (fixed oot)."""
+    """One item's columns in Fractions:
+    :func:`~scoring.measures.official.items.official_outcome` (the scan's rule) of the
+    gold's count / |H_i| in Fractions (:func:`scoring.formats.gold.gold_norms`)."""
     from fractions import Fraction
 
     row: dict[str, Fraction] = {column: Fraction(0) for column in Column}
@@ -92,20 +111,13 @@ def _exact(task: Task, gold_item: GoldItem, answers: Answers) -> ExactRow:
     guesses = answers.official
     if not item.total or not guesses:
         return row
-    total = Fraction(item.total)
-    norms = {key: Fraction(count) / total for key, count in item.counts}
-    for key, count in item.counts:
-        norms.setdefault(fold(key), Fraction(count) / total)
-    distinct = task == "oot" and gold_item.rules == "fixed"
-    credit = sum(
-        (
-            norms.get(guess, Fraction(0))
-            for guess in (dict.fromkeys(guesses) if distinct else guesses)
-        ),
-        Fraction(0),
+    norms = gold_norms(item.counts, item.total, Fraction)
+    oot = task == "oot"
+    distinct = oot and gold_item.rules == "fixed"
+    _credit, score, tried, right = official_outcome(
+        oot, norms, item.mode, guesses, distinct, Fraction(0)
     )
-    _credit, _score, tried, right = score_item(task, gold_item.rules, item, guesses)
-    row[Column.SCORE] = credit / len(guesses) if task == "best" and credit else credit
+    row[Column.SCORE] = score
     row[Column.ATTEMPTED] = Fraction(answers.fresh)
     row[Column.MODE_ATTEMPTED] = Fraction(tried)
     row[Column.MODE_CORRECT] = Fraction(right)
@@ -146,11 +158,9 @@ _WHAT = ("precision", "recall", "mode precision", "mode recall")
 
 
 def _measures(family: Family, kind: SystemKind, first: int) -> tuple[Ratio, ...]:
-    """The four official measures, as :data:`scoring.measures.official.items.OFFICIAL_RATIOS`
-    divides
-    their columns (the drop-in scorer's figures come from that table too)."""
+    """The four official measures, as :data:`OFFICIAL_RATIOS` divides their columns."""
     return tuple(
-        _ratio(family, kind, name, Column(top), Column(bottom), f"{what}, eq. {first + index}")
+        _ratio(family, kind, name, top, bottom, f"{what}, eq. {first + index}")
         for index, (what, (name, (top, bottom))) in enumerate(
             zip(_WHAT, OFFICIAL_RATIOS.items(), strict=True)
         )

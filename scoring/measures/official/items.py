@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import NONSPACE, iter_chunks
@@ -30,6 +30,9 @@ from scoring.formats.perl import perl_str
 from scoring.formats.text import as_text
 from scoring.terms import compat_guess, normalise
 from scoring.types import Rules, Task
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 OOT_GUESSES = 10
 """oot scores at most ten guesses (McCarthy & Navigli 2009, section 2.4.2; McCarthy & Navigli
@@ -224,9 +227,6 @@ class Trace:
         )
 
 
-LINES_LISTED = 5
-"""How many line numbers a note of the diagnosis lists at most."""
-
 DirtyLine = tuple[int, tuple[str, str, str, str], int, int, int, float, int, int, ItemGold | None]
 """A line of :attr:`Trace.dirty`: (line, row, j, reading, outcome, score, source, kind,
 item): the row as :func:`scoring.formats.lines.iter_chunks` matched it, j the line's index in
@@ -275,60 +275,80 @@ class OfficialScores(NamedTuple):
         }
 
 
-OFFICIAL_RATIOS: dict[str, tuple[str, str]] = {
-    "P": ("score", "attempted"),
-    "R": ("score", "item"),
-    "mode_P": ("mode_correct", "mode_attempted"),
-    "mode_R": ("mode_correct", "has_mode"),
-}
-"""The official figures as ratios of the official columns' sums (:attr:`OfficialScores.sums`):
-precision divides the score by the items attempted, recall by the items in T, mode
-precision the modes found by the items with a mode attempted, mode recall by those with a
-mode (McCarthy & Navigli 2007, section 4, eq. 1-8). The registry's official measures
-(:mod:`scoring.measures.official.family`) are built from this table."""
-
-
-def official_ratio(name: str, sums: Mapping[str, float]) -> float | None:
-    """The official figure ``name`` (``P``, ``R``, ``mode_P``, ``mode_R``) of the official
-    columns' sums: numerator / denominator, None where the denominator is 0 (as
-    :meth:`scoring.measures.quotient.Quotient.figure` divides).
-
-    >>> official_ratio("P", {"score": 1.5, "attempted": 2}), official_ratio(
-    ...     "mode_R", {"mode_correct": 0, "has_mode": 0})
-    (0.75, None)
-    """
-    top, bottom = OFFICIAL_RATIOS[name]
-    numerator, denominator = float(sums[top]), float(sums[bottom])
-    return numerator / denominator if denominator else None
-
-
-def official_figure(scores: OfficialScores, name: str) -> float | None:
-    """:func:`official_ratio` of a scan's sums: ``P``, ``R``, ``mode_P`` or ``mode_R`` of
-    best or oot, as score.pl prints them; None where the denominator is 0."""
-    return official_ratio(name, scores.sums)
-
-
 Outcome = tuple[float, float, bool, bool]
 """What one item's guesses earn: (credit, score, mode attempted, mode correct)."""
 
+N = TypeVar("N", float, "Fraction")
+"""A credit: a float as score.pl adds it, or a Fraction (the exact route)."""
 
-def score_item(measure: Task, rules: Rules, item: ItemGold, guesses: Sequence[str]) -> Outcome:
-    """One item's best or oot outcome for guesses already split by the rules (and, for oot,
-    cut to 10). Fixed oot credits each distinct guess once; fixed compares a hyphenated
-    mode with hyphens as spaces."""
-    oot = measure == "oot"
-    fixed = rules == "fixed"
-    norms = item.norms
-    credit = 0.0
-    for guess in dict.fromkeys(guesses) if fixed and oot else guesses:
-        credit += norms.get(guess, 0.0)
-    mode = item.mode
+
+def official_outcome(
+    oot: bool,
+    norms: Mapping[str, N],
+    mode: str | None,
+    guesses: Sequence[str],
+    distinct: bool,
+    zero: N,
+) -> tuple[N, N, bool, bool]:
+    """What one item's guesses earn, best or (``oot``) oot (McCarthy & Navigli 2007,
+    section 4): (credit, score, mode attempted, mode correct). The one implementation of
+    the official credit: the line-by-line reference calls it with floats (the bulk scan,
+    :mod:`scoring.score.scan`, writes its steps into its loop and is tested against it),
+    the official family's exact route with Fractions (``zero``: where the sum starts).
+
+    - credit (eq. 1, 5): Σ_{res ∈ a_i} freq_res / |H_i|, the norm of each guess (``norms``:
+      count / |H_i| of each answer form that earns credit,
+      :func:`scoring.formats.gold.gold_norms`) added guess by guess in order, as score.pl
+      adds them (never ``sum``, whose floats may round otherwise); score.pl's ``$idcorr``.
+      ``distinct`` (fixed oot) credits each distinct guess once, as score.pl does not;
+    - score: best divides the credit by the guesses, |a_i| (eq. 1-2); oot does not (eq.
+      5-6; its guesses already cut to :data:`OOT_GUESSES`);
+    - mode (eq. 3-4, 7-8): an item with a mode (Perl's truth: not empty, not ``0``) and
+      guesses is attempted; best is correct when its first guess is the mode, oot when
+      any guess is (a fixed mode is normalised as the guesses are).
+
+    >>> official_outcome(False, {"a": 3 / 4, "b": 1 / 4}, "a", ["a", "b"], False, 0.0)
+    (1.0, 0.5, True, True)
+    """
+    credit = zero
+    for guess in dict.fromkeys(guesses) if distinct else guesses:
+        if guess in norms:
+            credit += norms[guess]
     tried = right = False
     if guesses and mode and mode != "0":  # Perl's truth of the mode
         tried = True
-        right = mode in guesses if oot else mode == guesses[0]  # a fixed mode is normalised
-    score = credit if oot or not credit else credit / len(guesses)
-    return credit, score, tried, right
+        right = mode in guesses if oot else mode == guesses[0]
+    return credit, (credit if oot or not credit else credit / len(guesses)), tried, right
+
+
+def best_credit(norms: Mapping[str, N], guesses: Sequence[str], zero: N) -> tuple[N, N]:
+    """A best answer's (credit, score) by :func:`official_outcome`: the score is the
+    credit over the guesses (McCarthy & Navigli 2007, eq. 1-2).
+
+    >>> best_credit({"a": 3 / 4, "b": 1 / 4}, ["a", "b"], 0.0)
+    (1.0, 0.5)
+    """
+    credit, score, _tried, _right = official_outcome(False, norms, None, guesses, False, zero)
+    return credit, score
+
+
+def oot_credit(norms: Mapping[str, N], guesses: Sequence[str], distinct: bool, zero: N) -> N:
+    """An oot answer's credit, which is its score, by :func:`official_outcome` (McCarthy &
+    Navigli 2007, eq. 5-6); ``distinct``: each distinct guess once (the fixed rules).
+
+    >>> oot_credit({"a": 3 / 4, "b": 1 / 4}, ["a", "a", "b"], False, 0.0)
+    1.75
+    >>> oot_credit({"a": 3 / 4, "b": 1 / 4}, ["a", "a", "b"], True, 0.0)
+    1.0
+    """
+    return official_outcome(True, norms, None, guesses, distinct, zero)[0]
+
+
+def score_item(measure: Task, rules: Rules, item: ItemGold, guesses: Sequence[str]) -> Outcome:
+    """One item's best or oot outcome (:func:`official_outcome`) for guesses already split
+    by the rules (and, for oot, cut to 10); fixed oot credits each distinct guess once."""
+    oot = measure == "oot"
+    return official_outcome(oot, item.norms, item.mode, guesses, oot and rules == "fixed", 0.0)
 
 
 def score_lines(

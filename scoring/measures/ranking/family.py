@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.measures.bulk import exact_frequencies
 from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind
 
@@ -143,6 +142,7 @@ def _exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
     from fractions import Fraction
 
     from scoring.formats.ranked import as_ranking
+    from scoring.measures.bulk import exact_frequencies
     from scoring.measures.ranking import items as ranking
 
     freqs = exact_frequencies(gold_item)

@@ -21,7 +21,6 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from scoring.measures.bulk import exact_frequencies
 from scoring.measures.official.items import OOT_GUESSES
 from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind
@@ -74,6 +73,7 @@ def _best(given: Given, k: float) -> Columns:
 def _best_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
     from fractions import Fraction
 
+    from scoring.measures.bulk import exact_frequencies
     from scoring.measures.revised import items as revised
 
     row: dict[str, Fraction] = {column: Fraction(0) for column in BestColumn}
@@ -124,6 +124,7 @@ def _oot(given: Given, k: float) -> Columns:
 def _oot_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
     from fractions import Fraction
 
+    from scoring.measures.bulk import exact_frequencies
     from scoring.measures.revised import items as revised
 
     row: dict[str, Fraction] = {column: Fraction(0) for column in OotColumn}
