@@ -12,8 +12,8 @@ apostrophe, ``non`` or an empty last guess
 (:func:`scoring.measures.official.items.guesses_compat`); the
 outcomes go to lists, made arrays once a chunk. An item's outcome is
 :func:`scoring.measures.official.items.official_outcome` (the one credit rule, which the
-reference calls) written into the loop, since a call a line costs the scan 6-15% more
-instructions: its credit added guess by guess in order and the total line by line, as
+reference calls) written into the loop, since a call a line slows the scan of a large file measurably
+(bench/RESULTS.md): its credit added guess by guess in order and the total line by line, as
 score.pl adds them (never ``sum``, which may round differently), each distinct guess once
 for fixed oot, the mode as there. tests/test_scorer_speed_scan.py and
 tests/test_one_rule.py compare the scan with the reference item by item.
