@@ -1,10 +1,20 @@
-"""How every command line of the project ends a failure: one line ``Error: …`` on
-standard error and exit status 1; a usage error exits with status 2, also with one line
-``Error: …``. Never a traceback: the message names the file (and line) and the rule.
-Every command answers ``--version`` with one line, ``COMMAND VERSION`` (:func:`version_line`).
+"""The library's errors, in one place, and how a command ends with one.
 
-Without ``argparse`` (:mod:`scoring.command` adds the project's argument parser): the
-drop-in scorer parses score.pl's arguments by hand and starts without it.
+* :class:`FormatError`: a file broke a rule of its format; every reader raises it or a
+  kind of it: :class:`SourceError` (a file that cannot be imported), :class:`BoundError`
+  (past a bound of its reading), :class:`TextError` (not UTF-8 text), :class:`XmlError`
+  (its XML format); each problem a :class:`Problem` (``FILE:LINE: rule``), the first
+  :data:`SHOWN_PROBLEMS` kept and the rest counted (:class:`Problems`);
+* :class:`ScorerDied`: where score.pl itself would die (``Illegal division by zero``);
+* how every command line ends a failure: one line ``Error: …`` on standard error and exit
+  status 1 (:func:`fail`, :func:`describe`, :func:`guarded`); a usage error exits with
+  status 2, also with one line ``Error: …``. Never a traceback: the message names the
+  file (and line) and the rule. Every command answers ``--version`` with one line,
+  ``COMMAND VERSION`` (:func:`version_line`).
+
+The rules' own refusals stay beside their rule (:class:`scoring.substitute.
+InvalidSubstitute`, :class:`scoring.formats.keys.InvalidKey`), which callers turn into one
+of these with the file and line.
 """
 
 from __future__ import annotations
@@ -114,7 +124,7 @@ class Problem(NamedTuple):
 class FormatError(ValueError):
     """A file broke a rule of its format: the one error of every reader (the importer's
     :class:`scoring.formats.instances.SourceError`, the XML feed's
-    :class:`scoring.files.safexml.XmlError` and :class:`scoring.files.bounded.TextError` are kinds
+    :class:`scoring.errors.XmlError` and :class:`scoring.errors.TextError` are kinds
     of
     it). ``problems`` holds every ``FILE:LINE: …`` (or ``FILE:JSON.PATH: …``) message;
     ``located`` those given as :class:`Problem` records, so that a caller can take a
@@ -133,7 +143,7 @@ class FormatError(ValueError):
 
 class SourceError(FormatError):
     """A file that cannot be imported, or read within its bounds
-    (:class:`scoring.files.bounded.BoundError`): one :class:`Problem`, the message
+    (:class:`scoring.errors.BoundError`): one :class:`Problem`, the message
     ``FILE:LINE: problem`` (for JSON ``FILE:PATH: problem``, for a problem of the whole
     file ``FILE: problem``). :mod:`scoring.formats.instances` gives it to the importers."""
 
@@ -220,3 +230,39 @@ class Problems:
         """Raise the problems found, if any, as one :class:`FormatError`."""
         if self:
             raise self.error()
+
+
+class XmlError(FormatError):
+    """A file that breaks a rule of its XML format: ``FILE:LINE: problem``, or
+    ``FILE:LINE: WHERE: problem`` where ``where`` names the place in the format's own
+    terms (``sentence 3 (…), token 7``)."""
+
+    def __init__(self, file: str, line: int, problem: str, where: str = "") -> None:
+        super().__init__([Problem(file, line, f"{where}: {problem}" if where else problem)])
+        self.file = file
+        self.line = line
+        self.problem = problem
+        self.where = where
+
+
+class BoundError(SourceError):
+    """A file past one of its :class:`Bounds`, or a gzip file that is not complete: one
+    :class:`~scoring.errors.Problem` naming the file, the line where reading stopped (or
+    none, for its size) and the bound (a :class:`~scoring.errors.SourceError`, as the
+    importer's other refusals; every reader, upload or command, raises this one error)."""
+
+
+class TextError(FormatError):
+    """A file that is not UTF-8 text. The message names the file (and line) and the rule."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__([message])
+
+
+class ScorerDied(Exception):
+    """score.pl would die here (``Illegal division by zero``) after printing ``stdout``."""
+
+    def __init__(self, stdout: str, reason: str) -> None:
+        super().__init__(reason)
+        self.stdout = stdout
+        self.reason = reason

@@ -23,9 +23,8 @@ from annotate.services.rules import ServiceError
 from annotate.services.study import parse_user_lines
 from annotate.sources import Limits, SourceError, parse_source
 from scoring.benchmark.swords import read_result
-from scoring.errors import FormatError, Problems
+from scoring.errors import BoundError, FormatError, Problems
 from scoring.files.bounded import (
-    BoundError,
     Bounds,
     bounded_bytes,
     bounded_text,

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.files.bounded import BoundError, bounded_lines, read_bounded
+from scoring.errors import BoundError
+from scoring.files.bounded import bounded_lines, read_bounded
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD = ROOT / "tests" / "data" / "oracle" / "gold" / "main.gold"

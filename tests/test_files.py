@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from scoring.errors import TextError
 from scoring.files import CsvWriter, finite_number, parse_json, spreadsheet_safe
-from scoring.files.bounded import TextError, decode_text, read_text
+from scoring.files.bounded import decode_text, read_text
 
 
 def test_a_utf8_byte_order_mark_is_dropped() -> None:

@@ -11,9 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from annotate.sources import SourceError
-from scoring.errors import FormatError, Problem
-from scoring.files.bounded import TextError, decode_text
-from scoring.files.safexml import XmlError
+from scoring.errors import FormatError, Problem, TextError, XmlError
+from scoring.files.bounded import decode_text
 from scoring.formats.annotators import Item, format_annotators, parse_annotators
 from scoring.formats.coinco import read_coinco
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold, parse_gold, read_gold

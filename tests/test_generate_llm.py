@@ -22,8 +22,7 @@ from annotate.generate.cli import run
 from annotate.generate.client import Endpoint, EndpointError, ServerError
 from annotate.generate.items import CHUNK, count_items, iter_items, read_items
 from annotate.generate.replies import SCHEMA, parse_reply, rank_samples
-from scoring.errors import FormatError
-from scoring.files.bounded import BoundError
+from scoring.errors import BoundError, FormatError
 from tests.openai_server import FakeServer
 
 BIN = Path(sys.executable).parent

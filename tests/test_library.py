@@ -17,11 +17,12 @@ from scoring.agreement.__main__ import main as agreement_main
 from scoring.agreement.report import agreement_report, agreement_report_file
 from scoring.benchmark import evaluate_benchmark
 from scoring.benchmark.cli import main as benchmark_main
+from scoring.errors import ScorerDied
 from scoring.files.bounded import read_text
 from scoring.formats.text import encode
 from scoring.leaderboard import Settings, compare, compare_files
 from scoring.leaderboard.cli import main as compare_main
-from scoring.measures.official.items import OfficialScores, ScorerDied
+from scoring.measures.official.items import OfficialScores
 from scoring.registry import official_figure
 from scoring.score.cli import run
 from scoring.score.library import ScoreResult, died_here, score, score_files

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scoring.errors import ScorerDied
 from scoring.formats.gold import read_gold
 from scoring.formats.perl import _finite, perl_round, perl_str
 from scoring.measures.multiword.items import score_multiwords
 from scoring.measures.official.family import OFFICIAL_RATIOS
-from scoring.measures.official.items import ScorerDied, guesses_compat, guesses_fixed
+from scoring.measures.official.items import guesses_compat, guesses_fixed
 from scoring.registry import LEADERBOARD_BY_NAME, figure, official_figure
 from scoring.score.report import PosScores, official_text
 from scoring.score.scan import score_system

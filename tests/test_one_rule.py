@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.errors import FormatError
-from scoring.files.bounded import TextError, read_text
+from scoring.errors import FormatError, TextError
+from scoring.files.bounded import read_text
 from scoring.formats.gold import gold_norms, read_gold
 from scoring.formats.ranked import parse_ranking, parse_ranking_line
 from scoring.formats.registry import FORMATS, NAMES, detected, format_named

@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import scoring.formats.lines
-from scoring.errors import FormatError
+from scoring.errors import FormatError, ScorerDied
 from scoring.formats.gold import (
     Gold,
     _compat_rest,
@@ -35,7 +35,6 @@ from scoring.formats.gold import (
 from scoring.formats.lines import HYPHENS, OTHER, answer_kinds
 from scoring.measures.official.items import (
     OfficialScores,
-    ScorerDied,
     guesses_compat,
     guesses_fixed,
     score_lines,

@@ -15,7 +15,8 @@ from annotate.cli.common import dataset_called
 from annotate.gold.hub import COMPILED, annotators_in, hub_from_compiled, pseudonyms_given
 from annotate.services.pseudonyms import assign
 from annotate.sources import SourceError, read_source
-from scoring.files.bounded import TextError, read_text
+from scoring.errors import TextError
+from scoring.files.bounded import read_text
 from scoring.formats.hf import (
     TASK_CITATIONS,
     HubCard,

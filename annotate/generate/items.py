@@ -95,7 +95,7 @@ def _tsar_chunks(path: str | os.PathLike[str]) -> Iterator[tuple[int, list[str]]
 def check_limits(path: str | os.PathLike[str]) -> None:
     """The reading limits of every command (:func:`scoring.files.bounded.command_bounds`) on a
     file read a line at a time (:func:`scoring.files.bounded.bounded_lines`):
-    :class:`~scoring.files.bounded.BoundError` for a file or a line past them, found while
+    :class:`~scoring.errors.BoundError` for a file or a line past them, found while
     holding at most one line."""
     name = os.fspath(path)
     with open(name, "rb") as file:

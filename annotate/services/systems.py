@@ -23,7 +23,7 @@ from annotate.gold import CompiledGold
 from annotate.gold.write import gold_lines
 from annotate.models import Dataset, SystemRun, now
 from annotate.services.rules import ServiceError, safe_source, shown
-from scoring.errors import FormatError
+from scoring.errors import FormatError, ScorerDied
 from scoring.files.bounded import SYSTEM_FILE, check_text, decode_text
 from scoring.formats.gold import Gold, parse_gold_line, read_gold_as_written, read_readings
 from scoring.formats.instances import Instance as SourceInstance
@@ -38,7 +38,6 @@ from scoring.leaderboard import (
     swords_as_ranked,
 )
 from scoring.leaderboard.rows import detect_kind, first_answers
-from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
 from scoring.score.library import died_here, score
 from scoring.types import Rules

@@ -44,7 +44,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from scoring.files.safexml import XmlError
+from scoring.errors import XmlError
 from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
 from scoring.formats.instances import (
     LIMITS,

@@ -44,7 +44,7 @@ HEAD = 65536
 def unpacked_chunks(data: bytes, name: str, limit: int | None = None) -> Iterator[bytes]:
     """``data`` in chunks, unpacked as they are read if it is gzip
     (:func:`scoring.files.bounded.unpacked_chunks`, the one reader of every upload); a
-    :class:`~scoring.files.bounded.BoundError` (a SourceError) for a broken gzip file, or as soon
+    :class:`~scoring.errors.BoundError` (a SourceError) for a broken gzip file, or as soon
     as the bytes pass ``limit`` (default :data:`MAX_UNCOMPRESSED`)."""
     return bounded.unpacked_chunks(data, name, MAX_UNCOMPRESSED if limit is None else limit)
 
@@ -154,7 +154,7 @@ def read_source(
 
 def read_limited(path: str | os.PathLike[str], limits: Limits = LIMITS) -> bytes:
     """The bytes of the file at ``path`` as they are (:func:`parse_source` gunzips them),
-    read a chunk at a time: :class:`~scoring.files.bounded.BoundError` (a SourceError) as soon as
+    read a chunk at a time: :class:`~scoring.errors.BoundError` (a SourceError) as soon as
     they pass ``limits.unpacked`` (it could not be imported, and reading it would fill the
     memory; ``/dev/zero`` included). OSError when it cannot be read."""
     with open(path, "rb") as file:

@@ -45,8 +45,8 @@ from annotate.web.access import organiser_required
 from annotate.web.charts import Bar, bar_chart
 from annotate.web.uploads import upload_name, uploaded_bytes, uploaded_text
 from scoring.agreement.report import KEYS, AgreementReport, PosReport
+from scoring.errors import ScorerDied
 from scoring.files.bounded import SYSTEM_FILE
-from scoring.measures.official.items import ScorerDied
 from scoring.registry import MEASURES
 from scoring.signature import PROVENANCE_SUFFIX
 

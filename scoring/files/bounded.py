@@ -29,7 +29,7 @@ import re
 import sys
 from typing import TYPE_CHECKING, NamedTuple
 
-from scoring.errors import FormatError, SourceError
+from scoring.errors import BoundError, TextError
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -52,13 +52,6 @@ class Bounds(NamedTuple):
     settings: bool = False
     """The bounds are the commands' (:func:`command_bounds`): a message names the setting
     that changes the bound crossed."""
-
-
-class BoundError(SourceError):
-    """A file past one of its :class:`Bounds`, or a gzip file that is not complete: one
-    :class:`~scoring.errors.Problem` naming the file, the line where reading stopped (or
-    none, for its size) and the bound (a :class:`~scoring.errors.SourceError`, as the
-    importer's other refusals; every reader, upload or command, raises this one error)."""
 
 
 MiB = 2**20
@@ -320,13 +313,6 @@ BOMS = (
 UTF8_RULE = "files are UTF-8 text"
 
 
-class TextError(FormatError):
-    """A file that is not UTF-8 text. The message names the file (and line) and the rule."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__([message])
-
-
 def decode_text(data: bytes, name: str) -> str:
     """The text of a file's bytes: UTF-8, without a leading byte-order mark.
 
@@ -334,7 +320,7 @@ def decode_text(data: bytes, name: str) -> str:
     'glad'
     >>> decode_text("glad".encode("utf-16"), "f.txt")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    scoring.files.bounded.TextError: f.txt: UTF-16 text (it starts with a UTF-16 byte-order mark)...
+    scoring.errors.TextError: f.txt: UTF-16 text (it starts with a UTF-16 byte-order mark)...
     """
     data = without_mark(data, name)
     try:

@@ -23,23 +23,9 @@ from defusedxml.ElementTree import (  # type: ignore[import-untyped, unused-igno
     ParseError,
 )
 
-from scoring.errors import FormatError, Problem
-from scoring.files.bounded import BoundError
+from scoring.errors import BoundError, XmlError
 
 _PARSER_POSITION = re.compile(r": line \d+, column \d+$")
-
-
-class XmlError(FormatError):
-    """A file that breaks a rule of its XML format: ``FILE:LINE: problem``, or
-    ``FILE:LINE: WHERE: problem`` where ``where`` names the place in the format's own
-    terms (``sentence 3 (…), token 7``)."""
-
-    def __init__(self, file: str, line: int, problem: str, where: str = "") -> None:
-        super().__init__([Problem(file, line, f"{where}: {problem}" if where else problem)])
-        self.file = file
-        self.line = line
-        self.problem = problem
-        self.where = where
 
 
 def feed_xml(
@@ -55,7 +41,7 @@ def feed_xml(
     each chunk so that the caller can take what the target has built so far.
 
     A failure raises ``error(name, line, problem)``; an ``error`` the target raises, and a
-    :class:`~scoring.files.bounded.BoundError` the chunks raise, pass through unchanged. ``hint``
+    :class:`~scoring.errors.BoundError` the chunks raise, pass through unchanged. ``hint``
     follows the message of a forbidden construct (e.g. what the format never has)."""
     parser = DefusedXMLParser(
         target=target, forbid_dtd=not allow_dtd, forbid_entities=True, forbid_external=True

@@ -26,7 +26,7 @@ every ``<sent>`` its ``MASCfile``, ``MASCsentID`` and ``<tokens>``, every token 
 unique. ``gold=False`` (the importer, which reads the contexts) lets those be missing
 (``posTT`` then ``""``, ``problematic`` no, no substitutes) and leaves ids to the caller.
 A ``<subst>`` present is checked in both. Every problem is a
-:class:`scoring.files.safexml.XmlError` ``FILE:LINE: WHERE: problem``: the line, the sentence
+:class:`scoring.errors.XmlError` ``FILE:LINE: WHERE: problem``: the line, the sentence
 (and token) in CoInCo's terms, the value and the rule.
 """
 
@@ -38,8 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scoring.errors import XmlError
 from scoring.files.bounded import command_bounds, unpacked_chunks
-from scoring.files.safexml import XmlError, feed_xml
+from scoring.files.safexml import feed_xml
 
 NOT_A_TARGET = "XXX"
 """The ``id`` of a token that is not a target."""

@@ -40,8 +40,8 @@ from scoring.command import (
     describe,
     fail,
 )
+from scoring.errors import ScorerDied
 from scoring.leaderboard import Settings, compare_files
-from scoring.measures.official.items import ScorerDied
 from scoring.registry import LEADERBOARD_KINDS, leaderboard_measures, measure_def
 from scoring.render import render_leaderboard
 

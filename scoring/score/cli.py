@@ -34,12 +34,19 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from scoring.errors import USAGE_STATUS, FormatError, describe, fail, failures, version_line
+from scoring.errors import (
+    USAGE_STATUS,
+    FormatError,
+    ScorerDied,
+    describe,
+    fail,
+    failures,
+    version_line,
+)
 from scoring.files.bounded import not_utf8, read_bounded, read_text, without_mark
 from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_truthy
 from scoring.formats.text import encode
-from scoring.measures.official.items import ScorerDied
 from scoring.score.library import died_here, score
 from scoring.types import Rules
 

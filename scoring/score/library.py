@@ -16,11 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from scoring.errors import FormatError
+from scoring.errors import FormatError, ScorerDied
 from scoring.files.bounded import read_text
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import split_lines
-from scoring.measures.official.items import OfficialScores, ScorerDied
+from scoring.measures.official.items import OfficialScores
 from scoring.score.diagnose import diagnose as diagnosis_of
 from scoring.score.diagnose import fixed_scan, select_dirty
 from scoring.score.report import by_pos as pos_scores
@@ -71,7 +71,7 @@ class ScoreResult:
         """What ``lexsub score`` prints to standard output with ``--format FORMAT`` (and
         ``--by-pos`` when the result was scored with ``by_pos``): in text, score.pl's bytes
         under compat. Where score.pl dies printing a figure it cannot divide (compat),
-        :class:`~scoring.measures.official.items.ScorerDied` is raised here, its
+        :class:`~scoring.errors.ScorerDied` is raised here, its
         ``stdout`` what score.pl printed before (:func:`died_here` says where)."""
         scores, name = self.scores, self.system
         if not isinstance(scores, OfficialScores):  # mw
@@ -118,7 +118,7 @@ def score(
     when asked to).
 
     Raises :class:`scoring.errors.FormatError` for a file the rules cannot read, and
-    :class:`scoring.measures.official.items.ScorerDied` where score.pl dies (its
+    :class:`scoring.errors.ScorerDied` where score.pl dies (its
     ``stdout`` holds what score.pl printed first).
     """
     if task not in ("best", "oot", "mw"):

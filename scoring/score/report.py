@@ -12,10 +12,11 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from scoring.errors import ScorerDied
 from scoring.files import CsvWriter
 from scoring.formats.gold import Gold
 from scoring.formats.perl import perl_round, perl_str
-from scoring.measures.official.items import OfficialScores, ScorerDied
+from scoring.measures.official.items import OfficialScores
 from scoring.registry import figure, official_figure
 from scoring.types import pos_of
 

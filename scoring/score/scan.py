@@ -12,7 +12,8 @@ apostrophe, ``non`` or an empty last guess
 (:func:`scoring.measures.official.items.guesses_compat`); the
 outcomes go to lists, made arrays once a chunk. An item's outcome is
 :func:`scoring.measures.official.items.official_outcome` (the one credit rule, which the
-reference calls) written into the loop, since a call a line slows the scan of a large file measurably
+reference calls) written into the loop, since a call a line slows the scan of a large file
+measurably
 (bench/RESULTS.md): its credit added guess by guess in order and the total line by line, as
 score.pl adds them (never ``sum``, which may round differently), each distinct guess once
 for fixed oot, the mode as there. tests/test_scorer_speed_scan.py and
@@ -26,7 +27,7 @@ from collections.abc import Collection, Iterable, Sequence
 from itertools import islice
 from operator import itemgetter
 
-from scoring.errors import LINES_LISTED
+from scoring.errors import LINES_LISTED, ScorerDied
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import HYPHENS, NONSPACE, OTHER, PLAIN, answer_kinds, iter_chunks
 from scoring.formats.text import as_text
@@ -35,7 +36,6 @@ from scoring.measures.official.items import (
     DirtyLine,
     ItemScore,
     OfficialScores,
-    ScorerDied,
     Trace,
     guesses_compat,
     guesses_fixed,

@@ -21,10 +21,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from scoring.formats.gold import gold_norms
-from scoring.measures.official.items import (
-    official_outcome,
-    score_item,
-)
+from scoring.measures.official.items import official_outcome, score_item
 from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind, Task
 

@@ -24,6 +24,7 @@ from array import array
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from scoring.errors import ScorerDied
 from scoring.formats.gold import Gold, ItemGold
 from scoring.formats.lines import NONSPACE, iter_chunks
 from scoring.formats.perl import perl_str
@@ -37,15 +38,6 @@ if TYPE_CHECKING:
 OOT_GUESSES = 10
 """oot scores at most ten guesses (McCarthy & Navigli 2009, section 2.4.2; McCarthy & Navigli
 2007, section 4)."""
-
-
-class ScorerDied(Exception):
-    """score.pl would die here (``Illegal division by zero``) after printing ``stdout``."""
-
-    def __init__(self, stdout: str, reason: str) -> None:
-        super().__init__(reason)
-        self.stdout = stdout
-        self.reason = reason
 
 
 def guesses_compat(answer: str) -> list[str]:
