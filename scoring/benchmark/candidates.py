@@ -37,7 +37,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypedDict, get_args
 
 from scoring.benchmark import Report
 from scoring.errors import FormatError
@@ -431,6 +431,18 @@ def make_options(
             "--convention melamud only"
         )
     return options
+
+
+class CandidateOptions(TypedDict, total=False):
+    """The keywords of :func:`evaluate_items` after its system file, which each candidate
+    benchmark's ``evaluate_files`` passes on: the command's options (:func:`add_options`)."""
+
+    setting: Setting
+    convention: Convention
+    matching: Matching
+    mwe: Literal["keep", "drop"]
+    system_format: SystemFormat
+    pool_out: str | Path | None
 
 
 def evaluate_items(

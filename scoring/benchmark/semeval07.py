@@ -17,15 +17,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Unpack
 
 from scoring.benchmark import Report
 from scoring.benchmark.candidates import (
     BenchmarkItem,
-    Convention,
-    Matching,
-    Setting,
-    SystemFormat,
+    CandidateOptions,
     add_options,
     evaluate_items,
     option_keywords,
@@ -73,15 +70,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def evaluate_files(
-    system: str | Path,
-    data: str | Path,
-    *,
-    setting: Setting = "ranking",
-    convention: Convention = "melamud",
-    matching: Matching = "raw",
-    mwe: Literal["keep", "drop"] = "keep",
-    system_format: SystemFormat = "auto",
-    pool_out: str | Path | None = None,
+    system: str | Path, data: str | Path, **options: Unpack[CandidateOptions]
 ) -> Report:
     """``lexsub benchmark semeval07 SYSTEM --data DATA``: the system file at ``system`` scored
     on the data at ``data`` (a task gold file); the keywords are the command's options
@@ -92,12 +81,7 @@ def evaluate_files(
         items,
         "task-gold",
         system,
-        setting=setting,
-        convention=convention,
-        matching=matching,
-        mwe=mwe,
-        system_format=system_format,
-        pool_out=pool_out,
+        **options,
     )
 
 
