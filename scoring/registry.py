@@ -51,10 +51,9 @@ for (a best or oot run of the scorer needs neither).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache, partial
 from importlib import import_module
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from scoring.measures.official import family as official
 from scoring.measures.quotient import Family, Measure, Ratio
@@ -154,8 +153,7 @@ def official_figure(scores: OfficialScores, name: str) -> float | None:
 # --- agreement measures and benchmark figures ---------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Figure:
+class Figure(NamedTuple):
     """A registered figure that is not a ratio of item columns: ``name`` as reports give
     it, ``family`` (``agreement`` or ``benchmark``), ``kind`` (for agreement the data it
     reads: ``sets`` of substitutes, ``labels``, ``ratings``, ``multiwords``,

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import scoring
 
@@ -39,8 +38,7 @@ KEY_PARAMETERS = ("temperature", "samples", "seed", "max_tokens")
 sorted)."""
 
 
-@dataclass(frozen=True)
-class Provenance:
+class Provenance(NamedTuple):
     """What a system file's provenance file says made it: the generator (``llm``,
     ``wordnet``), the model (a language model's name; ``WordNet 3.0`` for the baseline),
     the endpoint's host, the parameters (the model's name left out), the prompt's SHA-256
@@ -204,8 +202,7 @@ def scorer_settings(rules: str) -> tuple[tuple[str, object], ...]:
     return (("rules", rules), ("t", T_RULE))
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(NamedTuple):
     """What changes a number of the leaderboard, beyond the files: all of it goes into the
     signatures (:meth:`scoring.measures.quotient.Ratio.signature`)."""
 

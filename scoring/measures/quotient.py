@@ -25,8 +25,7 @@ An inner ratio whose denominator is 0 counts as 0 (:func:`divide`) in both route
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
 from scoring.signature import Settings, scorer_settings, signature
 from scoring.types import Rules, SystemKind
@@ -102,12 +101,7 @@ class Quotient:
         """(B, k) column sums → B figures, NaN where the last denominator is 0, where
         :meth:`figure` is None (a resample can miss every attempted item: the measure is
         undefined there, and the resampler leaves it out, :mod:`scoring.significance`)."""
-        import numpy as np  # arrays only come with numpy loaded
-
-        top, bottom = self.parts(list(sums.T))
-        zero = bottom == 0
-        result: Array = np.where(zero, np.nan, top / np.where(zero, 1.0, bottom))
-        return result
+        return corpus_figures(self.parts, sums)
 
     def figure(self, sums: Sequence[float]) -> float | None:
         """The figure from one set of column sums; None where the last denominator is 0.
@@ -118,8 +112,27 @@ class Quotient:
         >>> P().figure([1, 4]), P().figure([0, 0])
         (0.25, None)
         """
-        top, bottom = self.parts([float(value) for value in sums])
-        return top / bottom if bottom else None
+        return one_figure(self.parts, sums)
+
+
+Parts = Callable[[Sequence[Value]], tuple[Value, Value]]
+"""A measure's :meth:`Quotient.parts`."""
+
+
+def corpus_figures(parts: Parts[Array], sums: Array) -> Array:
+    """:meth:`Quotient.corpus` of the measure whose parts are ``parts``."""
+    import numpy as np  # arrays only come with numpy loaded
+
+    top, bottom = parts(list(sums.T))
+    zero = bottom == 0
+    result: Array = np.where(zero, np.nan, top / np.where(zero, 1.0, bottom))
+    return result
+
+
+def one_figure(parts: Parts[float], sums: Sequence[float]) -> float | None:
+    """:meth:`Quotient.figure` of the measure whose parts are ``parts``."""
+    top, bottom = parts([float(value) for value in sums])
+    return top / bottom if bottom else None
 
 
 def f_score(hits: Value, returned: Value, wanted: Value) -> tuple[Value, Value]:
@@ -135,12 +148,12 @@ def f_score(hits: Value, returned: Value, wanted: Value) -> tuple[Value, Value]:
     return 2 * precision * recall, precision + recall
 
 
-@dataclass(frozen=True)
-class Ratio(Quotient):
+class Ratio(NamedTuple):
     """A measure ``Σ numerator / Σ denominator`` of two columns of ``family`` over the
     items. ``official``: score.pl's scan gives the figure (the gold read under its own
     rules; the others read it under ``Settings.reading``); ``uses_k``: the penalty k of
-    weighted precision fixes the figure."""
+    weighted precision fixes the figure. A :class:`Quotient` whose parts are the two
+    sums (a record, as the registry's rows are)."""
 
     name: str
     family: str
@@ -156,6 +169,18 @@ class Ratio(Quotient):
 
     def parts(self, sums: Sequence[Value]) -> tuple[Value, Value]:
         return sums[0], sums[1]
+
+    def corpus(self, sums: Array) -> Array:
+        """As :meth:`Quotient.corpus`."""
+        return corpus_figures(self.parts, sums)
+
+    def figure(self, sums: Sequence[float]) -> float | None:
+        """As :meth:`Quotient.figure`.
+
+        >>> Ratio("x.P", "x", frozenset(), "a", "b", "").figure([1, 4])
+        0.25
+        """
+        return one_figure(self.parts, sums)
 
     def signature(self, settings: Settings, rules: Rules, reading: Rules | None = None) -> str:
         """``metric:best.P|rules:compat|t:two+responses|...|version:X``: every setting that
@@ -181,8 +206,7 @@ Columns = Mapping[str, "Array"]
 """Every item's columns computed in bulk, by column name (one value per item)."""
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):
     """Columns of the leaderboard computed together for every gold item: ``bulk(given,
     k)`` gives each column's values for the items of ``given.table`` (numpy, loaded by
     the call), ``exact(gold_item, answers, k)`` one item's columns in Fractions, the test

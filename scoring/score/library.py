@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from scoring.errors import FormatError, ScorerDied
 from scoring.files.bounded import read_text
@@ -48,8 +47,7 @@ readings and the ids they may score differently (:func:`scoring.formats.gold.rea
 __all__ = ["ScoreResult", "died_here", "score", "score_files"]
 
 
-@dataclass(frozen=True)
-class ScoreResult:
+class ScoreResult(NamedTuple):
     """One system scored against one gold, as ``lexsub score`` scores it.
 
     ``scores`` are score.pl's figures: :class:`OfficialScores` for best and oot (precision,
