@@ -177,7 +177,7 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
     # (scoring.files.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
     # resampler's products (scoring.significance); pycountry: a dataset's language, read
-    # with the task's XML (annotate.sources.language, gold-to-swords)
+    # with the task's XML (scoring.formats.language, gold-to-swords)
     assert plain == {
         "defusedxml",
         "numpy",

@@ -24,8 +24,8 @@ module                              format
 :mod:`scoring.formats.text`         lines as Perl reads them; the strict line parse
 ==================================  ======================================================
 
-The importers (:mod:`annotate.sources`), the gold compiler (:mod:`annotate.gold`), the
-scorer and the benchmarks read and write through these modules. GermEval's and EVALITA's
+The importers (:mod:`scoring.formats.importers`), the gold compiler (:mod:`annotate.gold`),
+the scorer and the benchmarks read and write through these modules. GermEval's and EVALITA's
 files are read by their benchmarks (:mod:`scoring.benchmark`), as their own scripts read
 them.
 """

@@ -2,17 +2,18 @@
 read: one row a format (:class:`Format`: name, detector, reader, writer, gold reader), so
 that a new format is one module and one row of :data:`FORMATS`.
 
-The importer (:func:`annotate.sources.parse_source`) tells a file's format by asking each
-row's detector in turn about the file's first bytes (unpacked, without a UTF-8 byte-order
-mark; the detectors exclude one another, so the order of the rows is only the order in
-which messages list them), and reads it with the row's reader; the converter
-(:func:`annotate.sources.hub.converted_hub`) converts the formats with a gold reader.
+The importer (:func:`scoring.formats.importers.parse_source`) tells a file's format by
+asking each row's detector in turn about the file's first bytes (unpacked, without a UTF-8
+byte-order mark; the detectors exclude one another, so the order of the rows is only the
+order in which messages list them), and reads it with the row's reader; the converter
+(:func:`scoring.formats.importers.hub.converted_hub`) converts the formats with a gold
+reader.
 
 A row names its reader, writer and gold reader as ``module:attribute``, imported only when
 the row is used (:meth:`Format.load`), as the registry of figures names its functions
 (:class:`scoring.registry.Figure`): the importers that make instances of the task's XML and
-of TSAR's files live in :mod:`annotate.sources` (they read the languages' names, which
-need ``pycountry``), and this module imports none of them.
+of TSAR's files live in :mod:`scoring.formats.importers` (they read the languages' names,
+which need ``pycountry``), and this module imports none of them.
 
 A reader is called ``read(stream, data, name, language, limits)``: the unpacked bytes in
 chunks (the first chunk already read), the file's bytes as given (gzip or not), its name
@@ -120,7 +121,7 @@ def is_csv(head: bytes) -> bool:
     return first is not None and b"\t" not in first and b"," in first
 
 
-_SOURCES = "annotate.sources"
+_SOURCES = "scoring.formats.importers"
 
 FORMATS: tuple[Format, ...] = (
     Format(

@@ -76,7 +76,7 @@ DEFAULT = "en"
 
 LanguageOf = Callable[[str], str]
 """What reads a ``<corpus lang="...">``: its ISO 639-1 code, or ValueError naming the rule
-(the importer's :func:`annotate.sources.language.declared_language`, which knows the
+(the importer's :func:`scoring.formats.language.declared_language`, which knows the
 languages' names)."""
 
 

@@ -5,14 +5,14 @@ SQLAlchemy; the database writing is :func:`annotate.services.datasets.import_dat
 format        module                                        instances
 ============  ===========================================  =====================
 ``semeval``   :mod:`scoring.formats.taskxml`                one per ``<instance>``
-``coinco``    :mod:`annotate.sources.coinco`                one per annotated token
-``swords``    :mod:`annotate.sources.swords`                one per target
+``coinco``    :mod:`scoring.formats.importers.coinco`       one per annotated token
+``swords``    :mod:`scoring.formats.importers.swords`       one per target
 ``tsv``       :mod:`scoring.formats.table`                 one per row
 ``csv``       :mod:`scoring.formats.table`                 one per row
-``tsar``      :mod:`annotate.sources.tsar`                  one per line (TSAR, MLSP)
+``tsar``      :mod:`scoring.formats.importers.tsar`         one per line (TSAR, MLSP)
 ============  ===========================================  =====================
 
-The task's XML is read by :mod:`scoring.formats.taskxml` (``annotate.sources.semeval`` binds
+The task's XML is read by :mod:`scoring.formats.taskxml` (:mod:`.semeval` binds
 the language names of ``<corpus lang="...">``), CoInCo's by :mod:`scoring.formats.coinco`
 and SWORDS' by :mod:`scoring.formats.swords`; the modules here make instances of what they
 read. Any of them may be gzip-compressed. :func:`parse_source` unpacks, tells the format
@@ -21,7 +21,7 @@ the one instance type (:mod:`scoring.formats.instances`) and the same rules for 
 and lengths.
 """
 
-from annotate.sources.read import (
+from scoring.formats.importers.read import (
     FORMATS,
     detect_format,
     gunzip,

@@ -1,7 +1,8 @@
 """The field's gold standards (SWORDS, CoInCo, TSAR-2022, MLSP-2024) in the Hugging Face
 layout of ``lexsub export-hf`` (:mod:`scoring.formats.hf`), so that one loader reads them
-all: each instance as ``lexsub import`` reads it (:func:`annotate.sources.parse_source`),
-with the counts the file gives. Pure: no Flask, no database.
+all: each instance as ``lexsub import`` reads it
+(:func:`scoring.formats.importers.parse_source`), with the counts the file gives. Pure: no
+Flask, no database.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from annotate.sources.read import detect_format, gunzip, parse_source
 from scoring.errors import FormatError, Problem
 from scoring.formats.coinco import read_coinco
 from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, item_of
+from scoring.formats.importers.read import detect_format, gunzip, parse_source
 from scoring.formats.registry import FORMATS, format_named
 from scoring.formats.swords import ALL_LABELS, parse_swords
 from scoring.formats.text import universal_lines
@@ -99,7 +100,7 @@ CITATIONS = {
 
 def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDataset:
     """A SWORDS, CoInCo, TSAR or MLSP file (gzip-compressed or not) in the layout: the
-    instances as ``lexsub import`` reads them (:func:`annotate.sources.parse_source`),
+    instances as ``lexsub import`` reads them (:func:`scoring.formats.importers.parse_source`),
     each with the file's gold entries, its mode (the strictly most frequent) and in T
     when it has substitutes; no annotations (these files publish counts, not answers).
     FormatError for another format or a complexity file (ratings, not substitutes)."""

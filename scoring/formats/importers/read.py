@@ -25,10 +25,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 
-from annotate.sources.language import iso639_1
 from scoring.files import bounded
 from scoring.files.bounded import wide_codec
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
+from scoring.formats.language import iso639_1
 from scoring.formats.registry import NAMES, detected, format_named
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
 

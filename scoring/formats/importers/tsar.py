@@ -24,7 +24,6 @@ import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
-from annotate.sources.language import declared_language
 from scoring.errors import FormatError
 from scoring.files import bounded
 from scoring.formats.instances import (
@@ -36,6 +35,7 @@ from scoring.formats.instances import (
     SourceError,
     group_lexelts,
 )
+from scoring.formats.language import declared_language
 from scoring.formats.lcp import parse_lcp
 from scoring.formats.text import universal_lines
 from scoring.formats.tsar import parse_tsar
