@@ -56,8 +56,9 @@ from annotate.services.home import ENOUGH_ITEMS, dataset_home, dataset_row
 from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import ServiceError
 from annotate.web.access import organiser_required
-from scoring.formats.importers import FORMATS, parse_source
+from scoring.formats.importers import parse_source
 from scoring.formats.language import iso639_1, language_name
+from scoring.formats.registry import NAMES
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 T_RULES = ("annotators", "responses")
@@ -120,7 +121,7 @@ def datasets() -> str | BaseResponse:
                 }
     listing = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(
-        "organiser/datasets.html", datasets=listing, report=report, formats=FORMATS, typed=typed
+        "organiser/datasets.html", datasets=listing, report=report, formats=NAMES, typed=typed
     )
 
 
