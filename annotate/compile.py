@@ -42,9 +42,9 @@ from annotate.gold.decisions import NO_DECISIONS, Decisions, read_decisions
 from annotate.gold.lemmatisers import kept_as_typed
 from annotate.gold.review import pending_changes
 from annotate.gold.write import write_outputs
-from annotate.sources.language import ALIASES
 from scoring.command import FAILURES, ArgumentParser, describe, fail
 from scoring.formats.exclusions import exclusion_argument
+from scoring.formats.language import ALIASES
 from scoring.formats.responses import iter_responses
 from scoring.formats.sniff import file_mixup
 

@@ -1,9 +1,8 @@
 """``lexsub convert``: the conversions of :mod:`scoring.benchmark.convert`, and
 ``lexsub convert FILE --to hf --out DIR [--format swords|coinco|tsar]``: a SWORDS, CoInCo,
 TSAR or MLSP gold in the Hugging Face layout of ``lexsub export-hf``
-(:func:`annotate.sources.hub.converted_hub`). The importers it reads the file with live
-in ``annotate``, which the scoring library does not import: so this command is here,
-and hands every other conversion to the library's.
+(:func:`scoring.formats.importers.hub.converted_hub`, which reads the file as ``lexsub
+import`` does); every other conversion is handed to the library's.
 
 Exit status: 0 done, 1 bad input or pyarrow missing (one line ``Error: …``), 2 usage.
 """
@@ -21,8 +20,8 @@ from scoring.formats.hf import NeedsPyarrow, need_pyarrow, write_hub
 
 def to_hf(argv: Sequence[str], stdout: TextIO) -> int:
     """``lexsub convert FILE --to hf --out DIR [--format F]``; the exit status."""
-    from annotate.sources import read_limited
-    from annotate.sources.hub import CONVERTED, converted_hub
+    from scoring.formats.importers import read_limited
+    from scoring.formats.importers.hub import CONVERTED, converted_hub
 
     parser = ArgumentParser(
         prog="lexsub convert",

@@ -1,13 +1,13 @@
 """Import of the data formats: the names the rest of lexsub uses.
 
-The parsing lives in :mod:`annotate.sources` (one module per format, one instance type);
-this module keeps the names the app, the commands and the tests have always imported.
+The parsing lives in :mod:`scoring.formats.importers` (one module per format, one instance
+type); this module keeps the names the app, the commands and the tests have always imported.
 """
 
 from __future__ import annotations
 
-from annotate.sources import FORMATS, parse_source, read_source
-from annotate.sources.semeval import parse_lexsub_xml, read_lexsub_xml
+from scoring.formats.importers import parse_source, read_source
+from scoring.formats.importers.semeval import parse_lexsub_xml, read_lexsub_xml
 from scoring.formats.instances import (
     MAX_HEAD,
     MAX_INSTANCE_ID,
@@ -20,6 +20,7 @@ from scoring.formats.instances import (
     SourceError,
     split_item,
 )
+from scoring.formats.registry import NAMES as FORMATS
 from scoring.formats.taskxml import format_lexsub_xml
 
 XMLImportError = SourceError

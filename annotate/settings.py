@@ -184,8 +184,8 @@ SETTINGS: tuple[Setting, ...] = (
         ("IMPORT_LIMITS",),
         None,
         LIMITS,
-        "an import's bounds (annotate.sources.Limits): instances, a context's length, the "
-        "unpacked size",
+        "an import's bounds (scoring.formats.instances.Limits): instances, a context's length, "
+        "the unpacked size",
         shown=f"{LIMITS.instances:,} instances, {LIMITS.context:,} characters a context, "
         f"{LIMITS.unpacked // MIB} MiB unpacked, {LIMITS.json_values:,} JSON values",
     ),

@@ -1,6 +1,6 @@
 """Linear time: the scorer's reading of a malformed line (scoring/formats/lines.py and the
 multiword and gold-entry patterns) and the TSAR/MLSP importer's target search
-(annotate/sources/tsar.py ``find_target``), each timed on inputs of n, 2n and 4n
+(scoring/formats/importers/tsar.py ``find_target``), each timed on inputs of n, 2n and 4n
 characters. A linear parse takes about twice as long on twice the input (ratio ~2); a
 quadratic one four times (~4). Then ``lexsub score`` on one 100 KB line, whole process.
 
@@ -25,9 +25,9 @@ from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
-from annotate.sources.tsar import find_target
 from bench.machine import load_average, machine_facts
 from scoring.formats.gold import compat_entries
+from scoring.formats.importers.tsar import find_target
 from scoring.formats.lines import PATTERNS, iter_chunks
 from scoring.measures.multiword.items import MW_LINE
 

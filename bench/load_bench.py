@@ -814,7 +814,7 @@ def scaled(sentences: Path, factor: int, folder: Path) -> Path:
         return sentences
     from dataclasses import replace
 
-    from annotate.sources.read import parse_source
+    from scoring.formats.importers.read import parse_source
     from scoring.formats.taskxml import format_lexsub_xml
 
     lexelts = parse_source(sentences.read_bytes(), str(sentences)).lexelts
@@ -836,7 +836,7 @@ def scaled(sentences: Path, factor: int, folder: Path) -> Path:
 
 
 def count_sentences(path: Path) -> int:
-    from annotate.sources.read import parse_source
+    from scoring.formats.importers.read import parse_source
 
     return parse_source(path.read_bytes(), str(path)).n_instances
 
@@ -844,7 +844,7 @@ def count_sentences(path: Path) -> int:
 def potato_task(folder: Path, sentences: Path) -> Path:
     """A Potato task folder with the config and the sentences (ids 1, 2, … in file
     order, lexsub's order; the target in ``<b>``)."""
-    from annotate.sources.read import parse_source
+    from scoring.formats.importers.read import parse_source
 
     task = folder / "potato"
     (task / "data").mkdir(parents=True)

@@ -59,7 +59,7 @@ def widened(sentences: Path, factor: int, folder: Path) -> Path:
     """``sentences`` with each word's sentences repeated ``factor`` times within the word
     (copy k of sentence ``n`` is ``n-k``), in the task's XML layout in ``folder``:
     as many words, ``factor`` times as many sentences a word."""
-    from annotate.sources.read import parse_source
+    from scoring.formats.importers.read import parse_source
     from scoring.formats.instances import Limits
     from scoring.formats.taskxml import format_lexsub_xml
 

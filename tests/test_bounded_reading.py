@@ -21,7 +21,6 @@ from annotate.extensions import db
 from annotate.models import JudgementRound, SystemRun, User
 from annotate.services.rules import ServiceError
 from annotate.services.study import parse_user_lines
-from annotate.sources import Limits, SourceError, parse_source
 from scoring.benchmark.swords import read_result
 from scoring.errors import BoundError, FormatError, Problems
 from scoring.files.bounded import (
@@ -32,6 +31,7 @@ from scoring.files.bounded import (
     check_text,
     unpacked_chunks,
 )
+from scoring.formats.importers import Limits, SourceError, parse_source
 from scoring.judgements.rounds import parse_rows
 from tests.conftest import login, make_user
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from annotate.sources import SourceError
 from scoring.errors import FormatError, Problem, TextError, XmlError
 from scoring.files.bounded import decode_text
 from scoring.formats.annotators import Item, format_annotators, parse_annotators
 from scoring.formats.coinco import read_coinco
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold, parse_gold, read_gold
+from scoring.formats.importers import SourceError
 from scoring.formats.instances import Instance, Lexelt
 from scoring.formats.judgements import Judgement, format_judgements, parse_judgements
 from scoring.formats.lcp import LcpLine, format_lcp, parse_lcp, read_lcp

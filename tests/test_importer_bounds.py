@@ -1,5 +1,5 @@
 """What an import may hold: a context's length, the number of instances, the unpacked
-size and a JSON file's values and depth (:class:`annotate.sources.Limits`), each refusal
+size and a JSON file's values and depth (:class:`scoring.formats.importers.Limits`), each refusal
 naming the file, the line (or JSON path) and the rule; files are parsed a chunk at a
 time, so a gzip bomb is never inflated whole; UTF-16 JSON and tables are refused."""
 
@@ -20,8 +20,8 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from annotate.sources import LIMITS, Limits, SourceError, parse_source
-from annotate.sources.coinco import locate_tokens
+from scoring.formats.importers import LIMITS, Limits, SourceError, parse_source
+from scoring.formats.importers.coinco import locate_tokens
 from tests.conftest import login, make_user
 
 TSV = b"id\tlexelt\tsentence\n1\tbright.a\ta <head>bright</head> boy\n"
@@ -379,7 +379,7 @@ def test_the_same_misplaced_token_again_is_not_searched_for_again(
 ) -> None:
     """A token placed nowhere leaves the search where it was, so the same token after it
     fails the same way: 5,000 of them cost one search of the sentence, not 5,000."""
-    from annotate.sources import coinco as module
+    from scoring.formats.importers import coinco as module
 
     calls: list[str] = []
     whole_word = module._whole_word

@@ -1,4 +1,4 @@
-"""annotate.sources: CoInCo XML, SWORDS JSON, TSV and CSV, gzip, the format told from the
+"""scoring.formats.importers: CoInCo XML, SWORDS JSON, TSV and CSV, gzip, the format told from the
 content, the dataset's language and NFC names, on small files we write, on the real
 CoInCo and SWORDS releases, and on malformed input."""
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from annotate.sources import (
+from scoring.formats.importers import (
     ImportResult,
     Instance,
     Limits,
@@ -23,8 +23,8 @@ from annotate.sources import (
     parse_source,
     read_source,
 )
-from annotate.sources.coinco import locate_tokens
-from annotate.sources.language import declared_language, iso639_1
+from scoring.formats.importers.coinco import locate_tokens
+from scoring.formats.language import declared_language, iso639_1
 from tests.conftest import shared_path
 
 

@@ -23,8 +23,8 @@ from annotate.gold.languages import (
     rules_for,
 )
 from annotate.gold.lemmatisers import lemmatiser_for, simplemma_lemmatiser
-from annotate.sources.language import declared_language, iso639_1
 from bench.lemmatiser_compare import read_forms, right_with_rules, spacy_lookups
+from scoring.formats.language import declared_language, iso639_1
 from scoring.formats.responses import Response, write_responses
 from tests.conftest import answer, make_user
 

@@ -198,7 +198,7 @@ def test_the_targets_are_held_against_the_run() -> None:
 def test_scaled_repeats_every_word_under_new_names(tmp_path: Path) -> None:
     """x3: each word three times (copies ``bright_1.a``, ``bright_2.a``; ids ``1-1`` …),
     read back as a dataset of three times the sentences; x1 is the file itself."""
-    from annotate.sources.read import parse_source
+    from scoring.formats.importers.read import parse_source
     from tests.conftest import SMALL_XML
 
     small = tmp_path / "small.xml"

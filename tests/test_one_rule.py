@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gzip
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -25,6 +27,8 @@ from scoring.measures.official.items import (
     score_lines,
 )
 from scoring.score.scan import score_system
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # --- the credit ----------------------------------------------------------------------------
 
@@ -229,9 +233,26 @@ def test_each_format_is_one_row_and_the_detectors_exclude_one_another() -> None:
         format_named("xml")
 
 
-def test_every_row_names_functions_that_exist() -> None:
+def test_every_row_holds_its_functions_from_the_formats_layer() -> None:
     for row in FORMATS:
-        for function in (row.read, row.write, row.gold):
-            if function is not None:
-                assert callable(row.load(function)), function
+        functions = [function for function in (row.read, row.write, row.gold) if function]
+        assert all(callable(function) for function in functions), row.name
+        assert all(f.__module__.startswith("scoring.formats.") for f in functions), row.name
     assert [row.name for row in FORMATS if row.gold] == ["coinco", "swords", "tsar"]
+    assert [row.name for row in FORMATS if row.write] == ["semeval", "tsv", "csv"]
+
+
+@pytest.mark.parametrize(
+    "first",
+    ["scoring.formats.registry", "scoring.formats.importers", "scoring.formats.importers.hub"],
+)
+def test_the_table_and_the_importers_load_in_either_order(first: str) -> None:
+    """The table imports the importers' modules and the importers' entry looks rows up in
+    the table: a fresh interpreter imports either first."""
+    code = f"import {first}; from scoring.formats.importers import parse_source; " + (
+        "print(parse_source(b'id,lexelt,sentence\\n1,b.a,<head>b</head>\\n', 'f').lexelts[0].item)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "b.a\n", "")

@@ -177,7 +177,7 @@ def test_the_plain_requirements_hold_no_web_package(wheel: Path) -> None:
     # nltk: SWORDS' lemmatiser (scoring.benchmark); defusedxml: the safe XML feed
     # (scoring.files.safexml) CoInCo's reader uses; threadpoolctl: one BLAS thread in the
     # resampler's products (scoring.significance); pycountry: a dataset's language, read
-    # with the task's XML (annotate.sources.language, gold-to-swords)
+    # by the importers (scoring.formats.language)
     assert plain == {
         "defusedxml",
         "numpy",
@@ -280,7 +280,7 @@ def test_the_commands_run_without_flask(venv: Venv) -> None:
     table = json.loads(report.stdout)
     # PA: item 1 |{shining}| / |{shining, brilliant}| = 1/2, item 2: 0; mean 1/4
     assert (table["all"]["PA"], table["all"]["T"]) == (0.25, 2)
-    # gold-to-swords reads the task's XML (its corpus's lang by name: pycountry) without Flask
+    # gold-to-swords reads the task's XML without Flask
     (venv.work / "task.xml").write_text(
         '<corpus lang="english"><lexelt item="bright.a"><instance id="1"><context>'
         'He was <head>bright</head> .</context></instance><instance id="2"><context>'

@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from annotate.sources import SourceError, parse_source
-from annotate.sources.tsar import find_target
+from scoring.formats.importers import SourceError, parse_source
+from scoring.formats.importers.tsar import find_target
 from tests.conftest import shared_path
 
 MLSP_LANGUAGES = ("ca", "de", "en", "es", "fil", "fr", "it", "ja", "pt", "si")

@@ -12,7 +12,7 @@ from difflib import SequenceMatcher
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from annotate.sources.tsar import _WORD, FORM_LIKENESS, _case_key, find_target
+from scoring.formats.importers.tsar import _WORD, FORM_LIKENESS, _case_key, find_target
 
 
 def reference(sentence: str, word: str) -> tuple[int, int, bool]:

@@ -201,8 +201,8 @@ def test_a_save_answers_with_the_next_sentence_s_window(
 def test_the_bench_widens_each_word_within_itself(tmp_path: Path) -> None:
     """bench/word_size_bench.py's x3: each word keeps its name and has three times its
     sentences (copy k of ``n`` is ``n-k``, after the originals); x1 is the file itself."""
-    from annotate.sources.read import parse_source
     from bench.word_size_bench import widened
+    from scoring.formats.importers.read import parse_source
     from tests.conftest import SMALL_XML
 
     small = tmp_path / "small.xml"

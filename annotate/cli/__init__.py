@@ -47,10 +47,11 @@ from annotate.services.inspect import annotators_with_answers
 from annotate.services.methods import SEED, model_comparisons, study_methods
 from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
-from annotate.sources import FORMATS, SourceError, parse_source, read_limited
-from annotate.sources.language import iso639_1, language_name
 from scoring.command import FAILURES, describe, one_line, version_line
 from scoring.formats.exclusions import Exclusion, parse_exclusion
+from scoring.formats.importers import SourceError, parse_source, read_limited
+from scoring.formats.language import iso639_1, language_name
+from scoring.formats.registry import NAMES
 
 
 class OneLineUsageError(click.UsageError):
@@ -243,7 +244,7 @@ class _FileOrFolder(click.Path):
 @click.option(
     "--format",
     "format_",
-    type=click.Choice((*FORMATS, "hf")),
+    type=click.Choice((*NAMES, "hf")),
     help="The file's format (default: told from the content); hf: a folder export-hf wrote.",
 )
 @click.option(

@@ -14,7 +14,6 @@ from flask.cli import with_appcontext
 from annotate.cli.common import dataset_called
 from annotate.gold.hub import COMPILED, annotators_in, hub_from_compiled, pseudonyms_given
 from annotate.services.pseudonyms import assign
-from annotate.sources import SourceError, read_source
 from scoring.errors import TextError
 from scoring.files.bounded import read_text
 from scoring.formats.hf import (
@@ -25,6 +24,7 @@ from scoring.formats.hf import (
     need_pyarrow,
     write_hub,
 )
+from scoring.formats.importers import SourceError, read_source
 
 
 def compiled_hub(gold: Path, xml: Path) -> HubDataset:

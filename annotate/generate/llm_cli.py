@@ -21,7 +21,7 @@ def run_llm(args: argparse.Namespace) -> int:
     from annotate.generate.progress import progress_bar
     from annotate.generate.prompt import PromptError, default_prompt, load_prompt
     from annotate.generate.replies import lemminflect_lemmas
-    from annotate.sources.language import iso639_1, language_name
+    from scoring.formats.language import iso639_1, language_name
 
     try:
         language = iso639_1(args.language)

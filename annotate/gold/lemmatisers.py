@@ -123,7 +123,7 @@ NOT_LEMMATISED: dict[str, str] = {
 """Languages kept as typed although a lemmatiser covers them, or whose lack of one the
 compile summary explains: each reason is printed by the compiler and written into
 ``summary.json`` (``forms_kept_as_typed``). Filipino (MLSP-2024's ``fil``) is read as
-Tagalog, ``tl`` (:data:`annotate.sources.language.ALIASES`)."""
+Tagalog, ``tl`` (:data:`scoring.formats.language.ALIASES`)."""
 
 
 def has_lemmatiser(language: str) -> bool:

@@ -34,10 +34,10 @@ at once would add ~50 MB to the largest import)."""
 
 
 def import_dataset(result: ImportResult, name: str, source: str, data: bytes) -> Imported:
-    """Store a parsed file (any format of :mod:`annotate.sources`) as dataset ``name``, in
-    its language (``result.language``), in one transaction. Importing the same bytes again
-    changes nothing; another file under the same name is refused, and so is a name that
-    :func:`check_text` refuses. ``source`` (the file's name) is kept as
+    """Store a parsed file (any format of :mod:`scoring.formats.importers`) as dataset
+    ``name``, in its language (``result.language``), in one transaction. Importing the same
+    bytes again changes nothing; another file under the same name is refused, and so is a
+    name that :func:`check_text` refuses. ``source`` (the file's name) is kept as
     :func:`safe_source` makes it. The dataset's figures (:attr:`Dataset.sentences`,
     :attr:`Dataset.words`, :attr:`Lexelt.word_index`) are stored with it: they change
     only here, and the annotation page reads them instead of counting the dataset."""

@@ -59,7 +59,7 @@ from annotate.models import (
 from annotate.models import now as utc_now
 from annotate.services.responses import save_answer
 from annotate.services.rules import MAX_USERNAME, ServiceError, check_text
-from annotate.sources.language import language_name
+from scoring.formats.language import language_name
 
 ANNOTATION_PROMPT = FOLDER / "annotation.jinja"
 """The default prompt of a model annotator: the guidelines' choices, as JSON."""

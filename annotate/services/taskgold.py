@@ -14,10 +14,10 @@ from annotate.extensions import db
 from annotate.gold.tasks import TaskInstance, complexity_gold, simplification_gold
 from annotate.models import Dataset, Instance, Response, User
 from annotate.services.rules import ServiceError
-from annotate.sources.language import language_name
 from scoring.agreement.ratings import RatingAgreement, rating_agreement
 from scoring.benchmark import lcp, tsar
 from scoring.errors import FormatError
+from scoring.formats.language import language_name
 from scoring.formats.lcp import parse_lcp
 from scoring.formats.text import universal_lines
 from scoring.formats.tsar import parse_tsar

@@ -55,9 +55,10 @@ from annotate.services.goldfiles import (
 from annotate.services.home import ENOUGH_ITEMS, dataset_home, dataset_row
 from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import ServiceError
-from annotate.sources import FORMATS, parse_source
-from annotate.sources.language import iso639_1, language_name
 from annotate.web.access import organiser_required
+from scoring.formats.importers import parse_source
+from scoring.formats.language import iso639_1, language_name
+from scoring.formats.registry import NAMES
 
 bp = Blueprint("organiser", __name__, url_prefix="/organiser")
 T_RULES = ("annotators", "responses")
@@ -88,9 +89,9 @@ def dashboard() -> str:
 @bp.route("/datasets", methods=["GET", "POST"])
 @organiser_required
 def datasets() -> str | BaseResponse:
-    """The datasets and the import form: a file in any format of :mod:`annotate.sources`
-    (told from the content unless chosen), the dataset's name and, optionally, its
-    language; the same parsing and storing as ``lexsub import``."""
+    """The datasets and the import form: a file in any format of
+    :mod:`scoring.formats.importers` (told from the content unless chosen), the dataset's
+    name and, optionally, its language; the same parsing and storing as ``lexsub import``."""
     report: dict[str, Any] | None = None
     typed = {"name": "", "format": "", "language": ""}  # what was typed, kept after an error
     if request.method == "POST":
@@ -120,7 +121,7 @@ def datasets() -> str | BaseResponse:
                 }
     listing = list(db.session.scalars(select(Dataset).order_by(Dataset.id)))
     return render_template(
-        "organiser/datasets.html", datasets=listing, report=report, formats=FORMATS, typed=typed
+        "organiser/datasets.html", datasets=listing, report=report, formats=NAMES, typed=typed
     )
 
 

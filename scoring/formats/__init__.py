@@ -22,10 +22,14 @@ module                              format
 :mod:`scoring.formats.tsar`         TSAR-2022's and MLSP-2024's substitutes (``*_ls.tsv``)
 :mod:`scoring.formats.lcp`          MLSP-2024's lexical complexity (``*_lcp.tsv``)
 :mod:`scoring.formats.text`         lines as Perl reads them; the strict line parse
+:mod:`scoring.formats.registry`     the table of dataset formats ``lexsub import`` reads
+:mod:`scoring.formats.importers`    a dataset file of any of them → instances, one module
+                                    per format
+:mod:`scoring.formats.language`     a dataset's language: ISO 639 codes and names
 ==================================  ======================================================
 
-The importers (:mod:`annotate.sources`), the gold compiler (:mod:`annotate.gold`), the
-scorer and the benchmarks read and write through these modules. GermEval's and EVALITA's
+The importers (:mod:`scoring.formats.importers`), the gold compiler (:mod:`annotate.gold`),
+the scorer and the benchmarks read and write through these modules. GermEval's and EVALITA's
 files are read by their benchmarks (:mod:`scoring.benchmark`), as their own scripts read
 them.
 """

@@ -501,6 +501,20 @@ def responses_of(dataset: HubDataset, where: str = "<hub>") -> list[Response]:
 
 # --- building from other layouts ------------------------------------------------------------
 
+GoldEntries = Mapping[str | int, tuple[tuple[str, int], ...]]
+"""What a format's gold reader gives (the ``gold`` of a row of
+:data:`scoring.formats.registry.FORMATS`): each instance's gold entries (form, count), by
+instance id, or by line number for a format whose instances are its lines."""
+
+
+def ordered_entries(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """Entries as a gold file orders them: count descending, ties by code points.
+
+    >>> ordered_entries({"b": 1, "a": 1, "c": 2})
+    (('c', 2), ('a', 1), ('b', 1))
+    """
+    return tuple(sorted(counts.items(), key=lambda pair: (-pair[1], pair[0])))
+
 
 def item_of(
     id_: str,

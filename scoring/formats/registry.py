@@ -2,55 +2,58 @@
 read: one row a format (:class:`Format`: name, detector, reader, writer, gold reader), so
 that a new format is one module and one row of :data:`FORMATS`.
 
-The importer (:func:`annotate.sources.parse_source`) tells a file's format by asking each
-row's detector in turn about the file's first bytes (unpacked, without a UTF-8 byte-order
-mark; the detectors exclude one another, so the order of the rows is only the order in
-which messages list them), and reads it with the row's reader; the converter
-(:func:`annotate.sources.hub.converted_hub`) converts the formats with a gold reader.
+The importer (:func:`scoring.formats.importers.parse_source`) tells a file's format by
+asking each row's detector in turn about the file's first bytes (unpacked, without a UTF-8
+byte-order mark; the detectors exclude one another, so the order of the rows is only the
+order in which messages list them), and reads it with the row's reader; the converter
+(:func:`scoring.formats.importers.hub.converted_hub`) converts the formats with a gold
+reader.
 
-A row names its reader, writer and gold reader as ``module:attribute``, imported only when
-the row is used (:meth:`Format.load`), as the registry of figures names its functions
-(:class:`scoring.registry.Figure`): the importers that make instances of the task's XML and
-of TSAR's files live in :mod:`annotate.sources` (they read the languages' names, which
-need ``pycountry``), and this module imports none of them.
+A row holds its functions: the readers of the tables beside their parser
+(:mod:`scoring.formats.table`), the others in their module of
+:mod:`scoring.formats.importers`, each with its gold reader. Those modules import
+nothing of this one (the importers' entry, :mod:`scoring.formats.importers.read`, looks
+the rows up when it reads a file), so the table imports them without a cycle.
 
-A reader is called ``read(stream, data, name, language, limits)``: the unpacked bytes in
-chunks (the first chunk already read), the file's bytes as given (gzip or not), its name
-for messages, the language code asked for (or None) and the
+A reader (:data:`Reader`) is called ``read(stream, data, name, language, limits)``: the
+unpacked bytes in chunks (the first chunk already read), the file's bytes as given (gzip
+or not), its name for messages, the language code asked for (or None) and the
 :class:`~scoring.formats.instances.Limits`; it returns an
-:class:`~scoring.formats.instances.ImportResult`. A writer turns lexelts back into the
-format's text; a gold reader turns the file's bytes into each instance's gold entries
-(by instance id, or by line for line-based formats).
+:class:`~scoring.formats.instances.ImportResult`. A writer (:data:`Writer`) turns lexelts
+back into the format's text; a gold reader (:data:`GoldReader`) turns the file's bytes
+into each instance's gold entries (:data:`scoring.formats.hf.GoldEntries`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from importlib import import_module
-from typing import Any, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from scoring.files.bounded import wide_codec
+from scoring.formats import table, taskxml
+from scoring.formats.hf import GoldEntries
+from scoring.formats.importers import coinco, semeval, swords, tsar
+from scoring.formats.instances import ImportResult, Lexelt, Limits
+
+Reader = Callable[[Iterable[bytes], bytes, str, str | None, Limits], ImportResult]
+"""``read(stream, data, name, language, limits)`` (module docstring)."""
+Writer = Callable[[Iterable[Lexelt]], str | bytes]
+"""Lexelts → the format's text (bytes for XML, which declares its encoding)."""
+GoldReader = Callable[[bytes, str], GoldEntries]
+"""The file's bytes and name → each instance's gold entries, by instance id or line."""
 
 
 class Format(NamedTuple):
     """One dataset format: its ``name`` (``--format NAME``), its ``detect``\\ or (the file's
-    first bytes → whether they are this format; None: read only when named), and its
-    ``read``\\ er, ``write``\\ r and ``gold`` reader as ``module:attribute`` (None: there
-    is none)."""
+    first bytes → whether they are this format; None: read only when named), its
+    ``read``\\ er, and its ``write``\\ r and ``gold`` reader (None: there is none)."""
 
     name: str
     detect: Callable[[bytes], bool] | None
-    read: str
-    write: str | None = None
-    gold: str | None = None
-
-    def load(self, function: str) -> Callable[..., Any]:
-        """The function named ``module:attribute`` (:attr:`read`, :attr:`write` or
-        :attr:`gold`), imported now."""
-        module, _, attribute = function.partition(":")
-        loaded: Callable[..., Any] = getattr(import_module(module), attribute)
-        return loaded
+    read: Reader
+    write: Writer | None = None
+    gold: GoldReader | None = None
 
 
 _PROLOG = re.compile(rb"\s*(?:(?:<\?.*?\?>|<!--.*?-->|<!DOCTYPE[^\[>]*(?:\[.*?\])?\s*>)\s*)*", re.S)
@@ -120,35 +123,14 @@ def is_csv(head: bytes) -> bool:
     return first is not None and b"\t" not in first and b"," in first
 
 
-_SOURCES = "annotate.sources"
-
 FORMATS: tuple[Format, ...] = (
-    Format(
-        "semeval",
-        is_task_xml,
-        f"{_SOURCES}.semeval:import_stream",
-        write="scoring.formats.taskxml:format_lexsub_xml",
-    ),
-    Format(
-        "coinco",
-        is_coinco,
-        f"{_SOURCES}.coinco:import_stream",
-        gold=f"{_SOURCES}.hub:coinco_entries",
-    ),
-    Format(
-        "swords",
-        is_json,
-        f"{_SOURCES}.swords:import_stream",
-        gold=f"{_SOURCES}.hub:swords_entries",
-    ),
-    Format("tsv", is_tsv, "scoring.formats.table:import_tsv", "scoring.formats.table:format_tsv"),
-    Format("csv", is_csv, "scoring.formats.table:import_csv", "scoring.formats.table:format_csv"),
-    Format(
-        "tsar",  # TSAR's and MLSP's lines look like a table's: read only when named
-        None,
-        f"{_SOURCES}.tsar:import_stream",
-        gold=f"{_SOURCES}.hub:tsar_entries",
-    ),
+    Format("semeval", is_task_xml, semeval.import_stream, write=taskxml.format_lexsub_xml),
+    Format("coinco", is_coinco, coinco.import_stream, gold=coinco.gold_entries),
+    Format("swords", is_json, swords.import_stream, gold=swords.gold_entries),
+    Format("tsv", is_tsv, table.import_tsv, table.format_tsv),
+    Format("csv", is_csv, table.import_csv, table.format_csv),
+    # TSAR's and MLSP's lines look like a table's: read only when named
+    Format("tsar", None, tsar.import_stream, gold=tsar.gold_entries),
 )
 """Every dataset format, one row each (module docstring)."""
 

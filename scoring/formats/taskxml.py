@@ -76,8 +76,9 @@ DEFAULT = "en"
 
 LanguageOf = Callable[[str], str]
 """What reads a ``<corpus lang="...">``: its ISO 639-1 code, or ValueError naming the rule
-(the importer's :func:`annotate.sources.language.declared_language`, which knows the
-languages' names)."""
+(:func:`scoring.formats.language.declared_language`, which knows the languages' names,
+passed in by the importer, :mod:`scoring.formats.importers.semeval`: read without it, the
+task's XML loads no table of languages)."""
 
 
 def read_lexsub_xml(

@@ -21,12 +21,13 @@ as the dataset's reference gold (:attr:`ImportResult.reference`), in the file's 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
-from annotate.sources.language import declared_language
 from scoring.errors import FormatError
 from scoring.files import bounded
+from scoring.formats.hf import GoldEntries, ordered_entries
 from scoring.formats.instances import (
     LIMITS,
     ImportResult,
@@ -36,6 +37,7 @@ from scoring.formats.instances import (
     SourceError,
     group_lexelts,
 )
+from scoring.formats.language import declared_language
 from scoring.formats.lcp import parse_lcp
 from scoring.formats.text import universal_lines
 from scoring.formats.tsar import parse_tsar
@@ -276,6 +278,16 @@ def import_stream(
     whole = b"".join(bounded.counted_chunks(stream, name, tsar_bounds(limits)))
     text = whole.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "surrogateescape")
     return parse_tsar_source(text, name, language, limits)
+
+
+def gold_entries(data: bytes, name: str) -> GoldEntries:
+    """The gold reader of the ``tsar`` row (TSAR's and MLSP's substitution files): each
+    line's substitutes, a repeated one counted as often as it is given, by line number (the
+    importer's :attr:`~scoring.formats.instances.Instance.line`)."""
+    lines = parse_tsar(universal_lines(data.decode("utf-8")), name)
+    return {
+        number: ordered_entries(Counter(line.substitutes)) for number, line in enumerate(lines, 1)
+    }
 
 
 def tsar_bounds(limits: Limits) -> bounded.Bounds:

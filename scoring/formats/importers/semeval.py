@@ -1,15 +1,15 @@
 """The task's XML as the importer reads it: :mod:`scoring.formats.taskxml` with the
-corpus's ``lang`` read by :func:`annotate.sources.language.declared_language` (which
-knows the languages' names; it needs ``pycountry``, installed with the web extra)."""
+corpus's ``lang`` read by :func:`scoring.formats.language.declared_language` (which knows
+the languages' names, from ``pycountry``)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
 
-from annotate.sources.language import declared_language
 from scoring.formats import taskxml
 from scoring.formats.instances import LIMITS, ImportResult, Limits
+from scoring.formats.language import declared_language
 
 
 def parse_lexsub_xml(

@@ -33,9 +33,10 @@ from typing import Any
 from scoring.errors import FormatError
 from scoring.files import bounded
 from scoring.files.bounded import check_json_values
+from scoring.formats.hf import GoldEntries, ordered_entries
 from scoring.formats.instances import LIMITS, ImportResult, Limits, Row, SourceError, group_lexelts
 from scoring.formats.keys import joined
-from scoring.formats.swords import SwordsTarget, json_path, parse_swords
+from scoring.formats.swords import ALL_LABELS, SwordsTarget, json_path, parse_swords
 
 UNIVERSAL_POS = {"NOUN": "n", "VERB": "v", "ADJ": "a", "ADV": "r"}
 """Universal PoS tag → the task's PoS."""
@@ -111,6 +112,20 @@ def import_stream(
     most = min(limits.unpacked, bounded.SWORDS_BYTES)
     chunks = bounded.counted_chunks(stream, name, bounded.Bounds(most, most, most, "JSON"))
     return parse_swords_dataset(b"".join(chunks), name, limits)
+
+
+def gold_entries(data: bytes, name: str) -> GoldEntries:
+    """The gold reader of the ``swords`` row: each target's substitutes counted by their
+    raters' ``TRUE`` labels (the implicit ones of its conversions included), by target id;
+    substitutes nobody accepted left out."""
+    swords = parse_swords(json.loads(data), name, ALL_LABELS)
+    counts: dict[str, dict[str, int]] = {}
+    for substitute in swords.substitutes:
+        accepted = sum(label.startswith("TRUE") for label in substitute.labels)
+        if accepted:
+            forms = counts.setdefault(substitute.target_id, {})
+            forms[substitute.substitute] = forms.get(substitute.substitute, 0) + accepted
+    return {target: ordered_entries(forms) for target, forms in counts.items()}
 
 
 def check_json_size(data: bytes, name: str, most: int) -> None:

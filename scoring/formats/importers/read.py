@@ -2,6 +2,10 @@
 format a row of the table of formats (:data:`scoring.formats.registry.FORMATS`: its
 detector and its reader).
 
+The table holds the readers of :mod:`scoring.formats.importers`, whose package imports
+this module: so the rows are looked up in :mod:`scoring.formats.registry` when a file is
+read, not when this module is loaded, and either module may be imported first.
+
 The format is told from the first bytes (after gunzip and a UTF-8 byte-order mark) by the
 rows' detectors:
 ``{`` or ``[`` is JSON (SWORDS); ``<`` is XML, CoInCo when the root element is
@@ -25,15 +29,13 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 
-from annotate.sources.language import iso639_1
 from scoring.files import bounded
 from scoring.files.bounded import wide_codec
+from scoring.formats import registry
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
-from scoring.formats.registry import NAMES, detected, format_named
+from scoring.formats.language import iso639_1
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
 
-FORMATS = NAMES
-"""The formats' names (:data:`scoring.formats.registry.FORMATS`, the table of formats)."""
 MAX_UNCOMPRESSED = LIMITS.unpacked
 """The most bytes a file may hold once gunzipped (:class:`~scoring.formats.instances.Limits`)."""
 CHUNK = bounded.CHUNK
@@ -69,7 +71,7 @@ def detect_format(data: bytes, name: str) -> str:
         wrong = _not_a_dataset(head)
         if wrong:
             raise SourceError(name, 1, wrong)
-    row = detected(head)
+    row = registry.detected(head)
     if row is not None:
         return row.name
     if wide is not None:
@@ -84,7 +86,7 @@ def detect_format(data: bytes, name: str) -> str:
         1,
         "cannot tell the format: not XML (starting with <), not JSON (starting with {), "
         "not a TSV or CSV header naming id, lexelt and sentence; give the format "
-        f"({', '.join(FORMATS)})",
+        f"({', '.join(registry.NAMES)})",
     )
 
 
@@ -112,22 +114,23 @@ def parse_source(
     language: str | None = None,
     limits: Limits = LIMITS,
 ) -> ImportResult:
-    """The instances of a file in any of :data:`FORMATS`, gzip-compressed or not, told
-    from the content when ``format`` is None; the dataset's language is ``language`` (an
-    ISO 639-1 code) when given, else what the file says, else ``en``. SourceError (a
+    """The instances of a file in any of :data:`scoring.formats.registry.FORMATS`,
+    gzip-compressed or not, told from the content when ``format`` is None; the dataset's
+    language is ``language`` (an ISO 639-1 code) when given, else what the file says, else
+    ``en``. SourceError (a
     ValueError) naming the file, the line or JSON path, and the rule, also for a file past
     ``limits``; ValueError for a format or language that is not one.
 
     The task's XML and the tables are parsed as they are unpacked, a chunk at a time, so a
     file is refused at the first context or instance past the limits; JSON and CoInCo's
     XML are unpacked whole first (at most ``limits.unpacked`` bytes)."""
-    row = None if format is None else format_named(format)
+    row = None if format is None else registry.format_named(format)
     code = iso639_1(language) if language is not None else None
     chunks = unpacked_chunks(data, name, limits.unpacked)
     head = _head(chunks)
     if row is None:
-        row = format_named(detect_format(head, name))
-    result: ImportResult = row.load(row.read)(chain((head,), chunks), data, name, code, limits)
+        row = registry.format_named(detect_format(head, name))
+    result = row.read(chain((head,), chunks), data, name, code, limits)
     return replace(result, language=code) if code else result
 
 

@@ -45,7 +45,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from scoring.errors import XmlError
-from scoring.formats.coinco import CoincoToken, iter_coinco_sentences
+from scoring.formats.coinco import CoincoToken, iter_coinco_sentences, read_coinco
+from scoring.formats.hf import GoldEntries, ordered_entries
 from scoring.formats.instances import (
     LIMITS,
     ImportResult,
@@ -204,6 +205,19 @@ def import_stream(
     file read whole (unpacked first when it is gzip), :func:`parse_coinco`."""
     whole = b"".join(stream) if data.startswith(b"\x1f\x8b") else data
     return parse_coinco(whole, name, limits)
+
+
+def gold_entries(data: bytes, name: str) -> GoldEntries:
+    """The gold reader of the ``coinco`` row: each token's substitute lemmas and how many
+    annotators gave them (``;`` written ``,``, as the benchmark reads them), by token id."""
+    result: dict[str | int, tuple[tuple[str, int], ...]] = {}
+    for target in read_coinco(data, name):
+        forms: dict[str, int] = {}
+        for substitute in target.substitutes:
+            form = substitute.lemma.replace(";", ",")
+            forms[form] = forms.get(form, 0) + substitute.freq
+        result[target.id] = ordered_entries(forms)
+    return result
 
 
 def _rows(

@@ -1,70 +1,24 @@
 """The field's gold standards (SWORDS, CoInCo, TSAR-2022, MLSP-2024) in the Hugging Face
 layout of ``lexsub export-hf`` (:mod:`scoring.formats.hf`), so that one loader reads them
-all: each instance as ``lexsub import`` reads it (:func:`annotate.sources.parse_source`),
-with the counts the file gives. Pure: no Flask, no database.
+all: each instance as ``lexsub import`` reads it
+(:func:`scoring.formats.importers.parse_source`), with the counts the file gives (the gold
+reader of its row of :data:`scoring.formats.registry.FORMATS`). Pure: no Flask, no
+database.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter
-from collections.abc import Mapping
 from pathlib import Path
 
-from annotate.sources.read import detect_format, gunzip, parse_source
 from scoring.errors import FormatError, Problem
-from scoring.formats.coinco import read_coinco
 from scoring.formats.hf import TASK_CITATIONS, HubCard, HubDataset, item_of
+from scoring.formats.importers.read import detect_format, gunzip, parse_source
 from scoring.formats.registry import FORMATS, format_named
-from scoring.formats.swords import ALL_LABELS, parse_swords
-from scoring.formats.text import universal_lines
-from scoring.formats.tsar import parse_tsar
 from scoring.terms import mode
 
 CONVERTED = tuple(row.name for row in FORMATS if row.gold is not None)
 """The formats ``lexsub convert FILE --to hf`` reads: the rows of the table of formats
 with a gold reader (MLSP's substitution files are TSAR's format)."""
-
-Entries = Mapping[str | int, tuple[tuple[str, int], ...]]
-"""A gold reader's result: each instance's gold entries, by instance id or by line."""
-
-
-def _ordered(counts: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
-    """Entries as a gold file orders them: count descending, ties by code points."""
-    return tuple(sorted(counts.items(), key=lambda pair: (-pair[1], pair[0])))
-
-
-def swords_entries(data: bytes, name: str) -> Entries:
-    """SWORDS: each target's substitutes counted by their raters' ``TRUE`` labels (the
-    implicit ones of its conversions included); substitutes nobody accepted left out."""
-    swords = parse_swords(json.loads(data), name, ALL_LABELS)
-    counts: dict[str, dict[str, int]] = {}
-    for substitute in swords.substitutes:
-        accepted = sum(label.startswith("TRUE") for label in substitute.labels)
-        if accepted:
-            forms = counts.setdefault(substitute.target_id, {})
-            forms[substitute.substitute] = forms.get(substitute.substitute, 0) + accepted
-    return {target: _ordered(forms) for target, forms in counts.items()}
-
-
-def coinco_entries(data: bytes, name: str) -> Entries:
-    """CoInCo: each token's substitute lemmas and how many annotators gave them (``;``
-    written ``,``, as the benchmark reads them)."""
-    result: dict[str | int, tuple[tuple[str, int], ...]] = {}
-    for target in read_coinco(data, name):
-        forms: dict[str, int] = {}
-        for substitute in target.substitutes:
-            form = substitute.lemma.replace(";", ",")
-            forms[form] = forms.get(form, 0) + substitute.freq
-        result[target.id] = _ordered(forms)
-    return result
-
-
-def tsar_entries(data: bytes, name: str) -> Entries:
-    """TSAR and MLSP: each line's substitutes, a repeated one counted as often as it is
-    given; by line number (the importer's instance ``line``)."""
-    lines = parse_tsar(universal_lines(data.decode("utf-8")), name)
-    return {number: _ordered(Counter(line.substitutes)) for number, line in enumerate(lines, 1)}
 
 
 CITATIONS = {
@@ -99,7 +53,7 @@ CITATIONS = {
 
 def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDataset:
     """A SWORDS, CoInCo, TSAR or MLSP file (gzip-compressed or not) in the layout: the
-    instances as ``lexsub import`` reads them (:func:`annotate.sources.parse_source`),
+    instances as ``lexsub import`` reads them (:func:`scoring.formats.importers.parse_source`),
     each with the file's gold entries, its mode (the strictly most frequent) and in T
     when it has substitutes; no annotations (these files publish counts, not answers).
     FormatError for another format or a complexity file (ratings, not substitutes)."""
@@ -115,7 +69,7 @@ def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDatas
         raise FormatError(
             [Problem(name, 0, "a complexity file holds ratings, not substitutes: no gold")]
         )
-    entries_of: Entries = row.load(row.gold)(unpacked, name)
+    entries_of = row.gold(unpacked, name)
     items = []
     for lexelt in result.lexelts:
         for instance in lexelt.instances:
