@@ -220,9 +220,9 @@ def score_files(
     by_pos: bool = False,
 ) -> ScoreResult:
     """:func:`score` on the files at the paths ``system`` and ``gold`` (read as
-    :func:`scoring.formats.text.read_text` reads them; each named by its path). A file
-    that cannot be read raises :class:`OSError` (``lexsub score`` under compat reads it
-    as empty, as score.pl does, and warns)."""
+    :func:`scoring.files.bounded.read_text` reads them with ``perl=True``; each named by
+    its path). A file that cannot be read raises :class:`OSError` (``lexsub score`` under
+    compat reads it as empty, as score.pl does, and warns)."""
     return score(
         read_text(system, perl=True),
         read_text(gold, perl=True),
