@@ -10,7 +10,9 @@
   status 1 (:func:`fail`, :func:`describe`, :func:`guarded`); a usage error exits with
   status 2, also with one line ``Error: …``. Never a traceback: the message names the
   file (and line) and the rule. Every command answers ``--version`` with one line,
-  ``COMMAND VERSION`` (:func:`version_line`).
+  ``COMMAND VERSION`` (:func:`version_line`);
+* :func:`refuse_unknown`: a library function that takes its keywords as ``**options``
+  refuses a misspelt one by name, as Python does for a keyword it declares.
 
 The rules' own refusals stay beside their rule (:class:`scoring.substitute.
 InvalidSubstitute`, :class:`scoring.formats.keys.InvalidKey`), which callers turn into one
@@ -20,7 +22,7 @@ of these with the file and line.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import scoring
@@ -266,3 +268,30 @@ class ScorerDied(Exception):
         super().__init__(reason)
         self.stdout = stdout
         self.reason = reason
+
+
+def refuse_unknown(
+    options: Mapping[str, object], allowed: Collection[str], function_name: str
+) -> None:
+    """Raise :class:`TypeError` naming each keyword of ``options`` that is not in ``allowed``
+    (the keys of the function's ``TypedDict``), with the nearest allowed one when there is
+    one: Python refuses a misspelt keyword only where the function declares its keywords,
+    and one taking ``**options: Unpack[...]`` would otherwise ignore it in silence.
+
+    >>> refuse_unknown({"seeed": 1}, ("seed", "confidence"), "agreement_report")
+    Traceback (most recent call last):
+    TypeError: agreement_report() got an unexpected keyword argument 'seeed' (did you mean 'seed'?)
+    """
+    unknown = [name for name in options if name not in allowed]
+    if not unknown:
+        return
+    from difflib import get_close_matches  # only on the error: a call does without it
+
+    shown = []
+    for name in unknown:
+        near = get_close_matches(name, list(allowed), n=1)
+        shown.append(f"{name!r}" + (f" (did you mean {near[0]!r}?)" if near else ""))
+    plural = "s" if len(unknown) > 1 else ""
+    raise TypeError(
+        f"{function_name}() got an unexpected keyword argument{plural} {', '.join(shown)}"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -190,6 +191,46 @@ def test_agreement_report_gives_the_commands_json(tmp_path: Path) -> None:
     assert agreement_report(path.read_text(encoding="utf-8"), name=str(path)).to_json()["all"][
         "PA"
     ] == pytest.approx((1 / 10 + 11 / 36) / 2)
+
+
+MISSPELT: list[tuple[Callable[[], object], str, str | None]] = [
+    (lambda: score("", "", verbos=True), "score", "verbose"),  # type: ignore[call-arg]
+    (
+        lambda: score_files("s", "g", by_pos=True, diagnosis=False),  # type: ignore[call-arg]
+        "score_files",
+        "diagnose",
+    ),
+    (lambda: compare("", [], rule="fixed"), "compare", "rules"),  # type: ignore[call-arg]
+    (
+        lambda: compare_files("g", [], gold_readings="fixed"),  # type: ignore[call-arg]
+        "compare_files",
+        "gold_reading",
+    ),
+    (lambda: agreement_report("", seeed=1), "agreement_report", "seed"),  # type: ignore[call-arg]
+    (
+        lambda: agreement_report_file("a", colour=True),  # type: ignore[call-arg]
+        "agreement_report_file",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "function", "near"), MISSPELT, ids=[m[1] for m in MISSPELT])
+def test_a_misspelt_keyword_is_refused_by_name(
+    call: Callable[[], object], function: str, near: str | None
+) -> None:
+    """The library functions take their shared keywords as ``**options``
+    (``ScoreOptions``, ``CompareOptions``, ``AgreementOptions``): a keyword they do not take
+    is a TypeError naming it (and the nearest one they take, if any), before any file is
+    read, not an option ignored in silence."""
+    with pytest.raises(TypeError) as refused:
+        call()
+    message = str(refused.value)
+    assert message.startswith(f"{function}() got an unexpected keyword argument '")
+    if near is None:
+        assert "did you mean" not in message
+    else:
+        assert message.endswith(f"(did you mean {near!r}?)")
 
 
 def test_evaluate_benchmark_gives_the_commands_json(

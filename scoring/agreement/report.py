@@ -23,7 +23,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
@@ -45,6 +45,7 @@ from scoring.agreement import (
 )
 from scoring.agreement.multivalued import substitute_multivalued_alpha
 from scoring.agreement.resampled import alpha_intervals
+from scoring.errors import refuse_unknown
 from scoring.files.bounded import read_text
 from scoring.formats.annotators import Item, parse_annotators
 from scoring.formats.exclusions import Excluded, Exclusion, leave_out, parse_exclusion
@@ -304,47 +305,55 @@ def signature(
     return build_signature("agreement", *parts)
 
 
+class AgreementOptions(TypedDict, total=False):
+    """The keywords :func:`agreement_report` and :func:`agreement_report_file` share: the
+    options of ``lexsub agreement``. ``leave_one_out`` (default False): every figure again
+    without each annotator; ``intervals`` (default False): bootstrap intervals over lemmas,
+    from ``resamples`` resamples (default 1000) drawn with ``seed`` (default 12345) at
+    ``confidence`` (default 0.95); ``exclude`` (default none): the annotators left out, each
+    an :class:`~scoring.formats.exclusions.Exclusion` or ``ANNOTATOR[=REASON]``, as
+    ``--exclude`` takes them."""
+
+    leave_one_out: bool
+    intervals: bool
+    resamples: int
+    seed: int
+    confidence: float
+    exclude: Iterable[Exclusion | str]
+
+
 def agreement_report(
-    annotators: str,
-    *,
-    name: str = "annotators.jsonl",
-    leave_one_out: bool = False,
-    intervals: bool = False,
-    resamples: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    exclude: Iterable[Exclusion | str] = (),
+    annotators: str, *, name: str = "annotators.jsonl", **options: Unpack[AgreementOptions]
 ) -> AgreementReport:
     """``lexsub agreement`` on the text of an ``annotators.jsonl`` (``name`` stands for it
     in error messages): :func:`report` of its items, without the responses of the
     annotators in ``exclude`` (each an :class:`~scoring.formats.exclusions.Exclusion` or
     ``ANNOTATOR[=REASON]``, as ``--exclude`` takes them), with every figure again without
     each annotator when ``leave_one_out``, and bootstrap intervals over lemmas when
-    ``intervals``. :class:`~scoring.errors.FormatError` for a malformed line, ValueError for
-    an excluded annotator with no response."""
+    ``intervals`` (``resamples``, ``seed``, ``confidence``; the keywords and their defaults:
+    :class:`AgreementOptions`). :class:`~scoring.errors.FormatError` for a malformed line,
+    ValueError for an excluded annotator with no response, TypeError for an unknown
+    keyword."""
+    refuse_unknown(options, AgreementOptions.__annotations__, "agreement_report")
+    exclude = options.get("exclude", ())
     chosen = [parse_exclusion(e) if isinstance(e, str) else e for e in exclude]
     items, excluded = leave_out(parse_annotators(split_lines(annotators), name), chosen, name)
-    return report(items, leave_one_out, intervals, resamples, seed, confidence, excluded)
+    return report(
+        items,
+        options.get("leave_one_out", False),
+        options.get("intervals", False),
+        options.get("resamples", 1000),
+        options.get("seed", 12345),
+        options.get("confidence", 0.95),
+        excluded,
+    )
 
 
 def agreement_report_file(
-    path: str | os.PathLike[str],
-    *,
-    leave_one_out: bool = False,
-    intervals: bool = False,
-    resamples: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    exclude: Iterable[Exclusion | str] = (),
+    path: str | os.PathLike[str], **options: Unpack[AgreementOptions]
 ) -> AgreementReport:
-    """:func:`agreement_report` on the file at ``path`` (named by its path)."""
-    return agreement_report(
-        read_text(path),  # strict, as read_annotators reads it
-        name=os.fspath(path),
-        leave_one_out=leave_one_out,
-        intervals=intervals,
-        resamples=resamples,
-        seed=seed,
-        confidence=confidence,
-        exclude=exclude,
-    )
+    """:func:`agreement_report` on the file at ``path`` (named by its path), with the same
+    keywords (:class:`AgreementOptions`)."""
+    refuse_unknown(options, AgreementOptions.__annotations__, "agreement_report_file")
+    text = read_text(path)  # strict, as read_annotators reads it
+    return agreement_report(text, name=os.fspath(path), **options)

@@ -17,11 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from itertools import combinations
 from pathlib import PurePath
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 
 from scoring import significance
+from scoring.errors import refuse_unknown
 from scoring.formats.gold import Gold, read_readings
 from scoring.formats.ranked import format_ranking_line
 from scoring.formats.swords import Swords
@@ -35,6 +36,7 @@ from scoring.significance import Resampling
 from scoring.types import Rules, SystemKind
 
 __all__ = [
+    "CompareOptions",
     "Leaderboard",
     "PairTest",
     "Resampling",
@@ -320,17 +322,27 @@ def leaderboard(
     return board
 
 
+class CompareOptions(TypedDict, total=False):
+    """The keywords :func:`compare` and :func:`compare_files` share: ``rules`` (default
+    ``compat``), the rules the gold is read under for the official measures (``--fixed``);
+    ``gold_reading`` (default ``fixed``), those for the revised and ranking measures
+    (``--gold-reading``); ``progress`` (default none), given one line before the systems
+    are scored (the command prints it to standard error)."""
+
+    rules: Rules
+    gold_reading: Rules
+    progress: Callable[[str], None] | None
+
+
 def compare(
     gold: str,
     systems: Sequence[tuple[str, str]],
     settings: Settings | None = None,
     *,
-    rules: Rules = "compat",
-    gold_reading: Rules = "fixed",
     gold_name: str = "gold",
     swords: SwordsData | None = None,
     provenance: Mapping[str, Provenance] | None = None,
-    progress: Callable[[str], None] | None = None,
+    **options: Unpack[CompareOptions],
 ) -> Leaderboard:
     """``lexsub compare`` on texts: the gold file's text ``gold`` read under ``rules`` for
     the official measures and under ``gold_reading`` for the revised and ranking ones
@@ -339,13 +351,17 @@ def compare(
     system is listed with its ``provenance``, system name → what its provenance file
     says: :func:`system_provenance`). ``progress``,
     when given, gets one line before the systems are scored (the command prints it to
-    standard error). ValueError for a gold with no item in T."""
+    standard error); the keywords and their defaults: :class:`CompareOptions`. ValueError
+    for a gold with no item in T, TypeError for an unknown keyword."""
+    refuse_unknown(options, CompareOptions.__annotations__, "compare")
+    rules, gold_reading = options.get("rules", "compat"), options.get("gold_reading", "fixed")
     official, reading = read_readings(gold, rules, gold_reading, gold_name)
     if official.total_items <= 0:
         raise ValueError(
             f"{gold_name}: no gold item with responses (lines LEXELT ID :: SUBSTITUTE "
             "COUNT;…); nothing to score against"
         )
+    progress = options.get("progress")
     if progress is not None:
         progress(f"compare: scoring {len(systems)} systems against {len(official.items)} items")
     return leaderboard(official, systems, settings or Settings(), reading, swords, provenance)
@@ -356,17 +372,17 @@ def compare_files(
     systems: Sequence[str | os.PathLike[str]],
     settings: Settings | None = None,
     *,
-    rules: Rules = "compat",
-    gold_reading: Rules = "fixed",
     swords_data: str | os.PathLike[str] | None = None,
-    progress: Callable[[str], None] | None = None,
+    **options: Unpack[CompareOptions],
 ) -> Leaderboard:
     """:func:`compare` on files: the gold at path ``gold``, the systems at ``systems`` (each
     reported under its file's name, or its path as given when two share a name:
     :func:`system_names`; a generated one with the provenance file beside it:
-    :func:`system_provenance`), SWORDS results against the SWORDS dataset at ``swords_data``."""
+    :func:`system_provenance`), SWORDS results against the SWORDS dataset at ``swords_data``;
+    the other keywords :func:`compare`'s (:class:`CompareOptions`)."""
     from scoring.files.bounded import read_text
 
+    refuse_unknown(options, CompareOptions.__annotations__, "compare_files")
     paths = [os.fspath(path) for path in systems]
     names = system_names(paths)
     gold_text = read_text(gold, perl=True)
@@ -382,12 +398,10 @@ def compare_files(
         gold_text,
         texts,
         settings,
-        rules=rules,
-        gold_reading=gold_reading,
         gold_name=os.fspath(gold),
         swords=swords,
         provenance=system_provenance(names, paths),
-        progress=progress,
+        **options,
     )
 
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple, TypedDict, Unpack
 
-from scoring.errors import FormatError, ScorerDied
+from scoring.errors import FormatError, ScorerDied, refuse_unknown
 from scoring.files.bounded import read_text
 from scoring.formats.gold import Gold, read_gold, read_gold_pair
 from scoring.formats.text import split_lines
@@ -44,7 +44,7 @@ GoldPair = Callable[[str, str], tuple[Gold, Gold, set[str]]]
 """Reads a gold's text (and its name) under both sets of rules: the compat and fixed
 readings and the ids they may score differently (:func:`scoring.formats.gold.read_gold_pair`)."""
 
-__all__ = ["ScoreResult", "died_here", "score", "score_files"]
+__all__ = ["ScoreOptions", "ScoreResult", "died_here", "score", "score_files"]
 
 
 class ScoreResult(NamedTuple):
@@ -90,18 +90,28 @@ class ScoreResult(NamedTuple):
         return text
 
 
+class ScoreOptions(TypedDict, total=False):
+    """The keywords :func:`score` and :func:`score_files` share: ``diagnose`` (default
+    True) adds the diagnosis of score.pl's defects (a second scan under the other rules) to
+    the result's ``notes`` (``--no-diagnosis`` leaves it out); ``verbose`` (default False)
+    keeps score.pl's ``-v`` lines; ``by_pos`` (default False) keeps what the figures by PoS
+    need (``--by-pos``)."""
+
+    diagnose: bool
+    verbose: bool
+    by_pos: bool
+
+
 def score(
     system: str,
     gold: str,
     task: Task = "best",
     rules: Rules = "compat",
     *,
-    diagnose: bool = True,
-    verbose: bool = False,
-    by_pos: bool = False,
     system_name: str = "system",
     gold_name: str = "gold",
     read_pair: GoldPair | None = None,
+    **options: Unpack[ScoreOptions],
 ) -> ScoreResult:
     """Score the system file's text ``system`` against the gold file's text ``gold`` as
     ``lexsub score SYSTEM GOLD -t TASK [--fixed] [-v] [--by-pos]`` does.
@@ -115,10 +125,16 @@ def score(
     :func:`scoring.formats.gold.read_gold_pair`; the command passes its cache's reader
     when asked to).
 
-    Raises :class:`scoring.errors.FormatError` for a file the rules cannot read, and
+    The keywords and their defaults: :class:`ScoreOptions`.
+
+    Raises :class:`scoring.errors.FormatError` for a file the rules cannot read,
     :class:`scoring.errors.ScorerDied` where score.pl dies (its
-    ``stdout`` holds what score.pl printed first).
+    ``stdout`` holds what score.pl printed first), and TypeError for an unknown keyword.
     """
+    refuse_unknown(options, ScoreOptions.__annotations__, "score")
+    diagnose = options.get("diagnose", True)
+    verbose = options.get("verbose", False)
+    by_pos = options.get("by_pos", False)
     if task not in ("best", "oot", "mw"):
         raise ValueError(f"task {task!r} is not one of best, oot, mw")
     if rules not in ("compat", "fixed"):
@@ -214,23 +230,20 @@ def score_files(
     gold: str | os.PathLike[str],
     task: Task = "best",
     rules: Rules = "compat",
-    *,
-    diagnose: bool = True,
-    verbose: bool = False,
-    by_pos: bool = False,
+    **options: Unpack[ScoreOptions],
 ) -> ScoreResult:
     """:func:`score` on the files at the paths ``system`` and ``gold`` (read as
     :func:`scoring.files.bounded.read_text` reads them with ``perl=True``; each named by
-    its path). A file that cannot be read raises :class:`OSError` (``lexsub score`` under
-    compat reads it as empty, as score.pl does, and warns)."""
+    its path), with the same keywords (:class:`ScoreOptions`). A file that cannot be read
+    raises :class:`OSError` (``lexsub score`` under compat reads it as empty, as score.pl
+    does, and warns)."""
+    refuse_unknown(options, ScoreOptions.__annotations__, "score_files")
     return score(
         read_text(system, perl=True),
         read_text(gold, perl=True),
         task,
         rules,
-        diagnose=diagnose,
-        verbose=verbose,
-        by_pos=by_pos,
         system_name=os.fspath(system),
         gold_name=os.fspath(gold),
+        **options,
     )
