@@ -2,7 +2,8 @@
 ``Error: …`` and status 2; ``--version`` prints ``COMMAND VERSION``), and, from
 :mod:`scoring.errors`, how every command line ends a failure: one line ``Error: …`` on
 standard error and exit status 1. Never a traceback: the message names the file (and
-line) and the rule.
+line) and the rule. The options of the commands that resample (:func:`add_resampling`)
+and the bounds of their counts (:func:`check_count`) are written here once.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ __all__ = [
     "USAGE_STATUS",
     "ArgumentParser",
     "ShowVersion",
+    "add_resampling",
+    "check_count",
     "describe",
     "fail",
     "guarded",
@@ -86,3 +89,29 @@ class ArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(USAGE_STATUS, f"Error: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def add_resampling(parser: argparse.ArgumentParser, trials: bool = False) -> None:
+    """The options of a command that resamples, in this order in its ``--help``:
+    ``--resamples`` (the bootstrap's, default 1000), ``--trials`` when ``trials`` (a
+    permutation test's, default 1000), ``--seed`` (default 12345) and ``--confidence``
+    (default 0.95). The command checks them (:func:`check_count` for the counts)."""
+    parser.add_argument("--resamples", type=int, default=1000, help=RESAMPLES_HELP)
+    if trials:
+        parser.add_argument(
+            "--trials",
+            type=int,
+            default=1000,
+            help=f"permutation trials (default 1000, at most {MAX_RESAMPLES:,})",
+        )
+    parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--confidence", type=float, default=0.95)
+
+
+def check_count(parser: argparse.ArgumentParser, option: str, value: int) -> None:
+    """A usage error for a count of resamples, trials or permutations (``option``, as the
+    user typed it) below 1 or above :data:`MAX_RESAMPLES`."""
+    if value < 1:
+        parser.error(f"{option} {value}: it must be at least 1")
+    if value > MAX_RESAMPLES:
+        parser.error(f"{option} {value}: it must be at most {MAX_RESAMPLES:,}")

@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from scoring.agreement.report import agreement_report_file
 from scoring.command import (
     FAILURES,
-    MAX_RESAMPLES,
-    RESAMPLES_HELP,
     ArgumentParser,
+    add_resampling,
+    check_count,
     describe,
     fail,
 )
@@ -66,9 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="bootstrap intervals over lemmas for PA, PAm, the mode share and the three alphas",
     )
-    parser.add_argument("--resamples", type=int, default=1000, help=RESAMPLES_HELP)
-    parser.add_argument("--seed", type=int, default=12345)
-    parser.add_argument("--confidence", type=float, default=0.95)
+    add_resampling(parser)
     parser.add_argument(
         "--exclude",
         action="append",
@@ -78,10 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="leave this annotator out of every figure, with a reason (repeatable)",
     )
     options = parser.parse_args(argv)
-    if options.resamples < 1:
-        parser.error(f"--resamples {options.resamples}: it must be at least 1")
-    if options.resamples > MAX_RESAMPLES:
-        parser.error(f"--resamples {options.resamples}: it must be at most {MAX_RESAMPLES:,}")
+    check_count(parser, "--resamples", options.resamples)
     if options.seed < 0:
         parser.error(f"--seed {options.seed}: it must be 0 or more")
     if not 0 < options.confidence < 1:

@@ -13,7 +13,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from scoring.command import FAILURES, MAX_RESAMPLES, ArgumentParser, describe, fail
+from scoring.command import (
+    FAILURES,
+    MAX_RESAMPLES,
+    ArgumentParser,
+    check_count,
+    describe,
+    fail,
+)
 from scoring.formats.judgements import read_judgements
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.models import PERMUTATIONS, RECALL_LEVEL, SEED, Key, read_scores
@@ -50,10 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=SEED)
     options = parser.parse_args(argv)
-    if options.permutations < 1:
-        parser.error(f"--permutations {options.permutations}: it must be at least 1")
-    if options.permutations > MAX_RESAMPLES:
-        parser.error(f"--permutations {options.permutations}: it must be at most {MAX_RESAMPLES:,}")
+    check_count(parser, "--permutations", options.permutations)
     if not 0 < options.recall_level <= 1:
         parser.error(f"--recall-level {options.recall_level:g}: it must be in (0, 1]")
     if options.curves and not options.scores:

@@ -34,9 +34,9 @@ from typing import TextIO
 
 from scoring.command import (
     FAILURES,
-    MAX_RESAMPLES,
-    RESAMPLES_HELP,
     ArgumentParser,
+    add_resampling,
+    check_count,
     describe,
     fail,
 )
@@ -95,15 +95,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         "it with SWORDS' own figures, beside the others (as their ranked candidates)",
     )
     parser.add_argument("--k", type=float, default=1.0, help="weighted precision's penalty")
-    parser.add_argument("--resamples", type=int, default=1000, help=RESAMPLES_HELP)
-    parser.add_argument(
-        "--trials",
-        type=int,
-        default=1000,
-        help=f"permutation trials (default 1000, at most {MAX_RESAMPLES:,})",
-    )
-    parser.add_argument("--seed", type=int, default=12345)
-    parser.add_argument("--confidence", type=float, default=0.95)
+    add_resampling(parser, trials=True)
     parser.add_argument(
         "--workers",
         type=int,
@@ -118,11 +110,10 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(str(error))
     if args.k <= 0:
         parser.error(f"--k {args.k:g}: the penalty must be > 0")
-    if args.resamples < 1 or args.trials < 1:
+    if args.resamples < 1 or args.trials < 1:  # both named in one message, then each bound
         parser.error("--resamples and --trials must be at least 1")
     for option, value in (("--resamples", args.resamples), ("--trials", args.trials)):
-        if value > MAX_RESAMPLES:
-            parser.error(f"{option} {value}: it must be at most {MAX_RESAMPLES:,}")
+        check_count(parser, option, value)
     if not 0 < args.confidence < 1:
         parser.error(f"--confidence {args.confidence:g} must be between 0 and 1")
     return args
