@@ -26,9 +26,11 @@ from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from fractions import Fraction
 
     from scoring.measures.bulk import Answers, Array, Given, GoldItem
+    from scoring.measures.revised.items import Frequencies, ItemStats
 
 
 class BestColumn(StrEnum):
@@ -70,21 +72,42 @@ def _best(given: Given, k: float) -> Columns:
     return out
 
 
-def _best_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
+def _exact_row(
+    columns: Iterable[str],
+    gold_item: GoldItem,
+    guesses: Sequence[str],
+    scores: Callable[[Frequencies, Sequence[str]], Mapping[str, ItemStats]],
+) -> ExactRow:
+    """One item's row of a revised family in Fractions: ``measured`` whether the item is
+    in T; where it has ``guesses`` and frequencies, ``answered`` 1 and each column's score
+    (``scores`` of the frequencies and the guesses); every other column 0. Both families
+    build their rows so, on their own guesses and with their own measures."""
     from fractions import Fraction
 
     from scoring.measures.bulk import exact_frequencies
+
+    row: dict[str, Fraction] = {column: Fraction(0) for column in columns}
+    row[BestColumn.MEASURED.value] = Fraction(gold_item.measured)
+    freqs = exact_frequencies(gold_item)
+    if guesses and freqs is not None:
+        row[BestColumn.ANSWERED.value] = Fraction(1)
+        for column, stats in scores(freqs, guesses).items():
+            row[column] = Fraction(stats.score)
+    return row
+
+
+def _best_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
     from scoring.measures.revised import items as revised
 
-    row: dict[str, Fraction] = {column: Fraction(0) for column in BestColumn}
-    row[BestColumn.MEASURED] = Fraction(gold_item.measured)
-    freqs = exact_frequencies(gold_item)
-    guesses = answers.guesses
-    if guesses and freqs is not None:
-        row[BestColumn.ANSWERED] = Fraction(1)
-        row[BestColumn.NEW_BEST] = Fraction(revised.new_best(freqs, guesses).score)
-        row[BestColumn.BEST_1] = Fraction(revised.best_1(freqs, guesses).score)
-    return row
+    return _exact_row(
+        BestColumn,
+        gold_item,
+        answers.guesses,
+        lambda freqs, guesses: {
+            BestColumn.NEW_BEST: revised.new_best(freqs, guesses),
+            BestColumn.BEST_1: revised.best_1(freqs, guesses),
+        },
+    )
 
 
 def _oot(given: Given, k: float) -> Columns:
@@ -122,23 +145,18 @@ def _oot(given: Given, k: float) -> Columns:
 
 
 def _oot_exact(gold_item: GoldItem, answers: Answers, k: Fraction) -> ExactRow:
-    from fractions import Fraction
-
-    from scoring.measures.bulk import exact_frequencies
     from scoring.measures.revised import items as revised
 
-    row: dict[str, Fraction] = {column: Fraction(0) for column in OotColumn}
-    row[OotColumn.MEASURED] = Fraction(gold_item.measured)
-    freqs = exact_frequencies(gold_item)
-    chosen = revised.answer_set(answers.guesses)[:OOT_GUESSES]
-    if chosen and freqs is not None:
-        row[OotColumn.ANSWERED] = Fraction(1)
-        row[OotColumn.WEIGHTED_RECALL] = Fraction(revised.weighted_recall(freqs, chosen).score)
-        row[OotColumn.WEIGHTED_PRECISION] = Fraction(
-            revised.weighted_precision(freqs, chosen, k).score
-        )
-        row[OotColumn.RANK] = Fraction(revised.rank(freqs, chosen).score)
-    return row
+    return _exact_row(
+        OotColumn,
+        gold_item,
+        revised.answer_set(answers.guesses)[:OOT_GUESSES],
+        lambda freqs, chosen: {
+            OotColumn.WEIGHTED_RECALL: revised.weighted_recall(freqs, chosen),
+            OotColumn.WEIGHTED_PRECISION: revised.weighted_precision(freqs, chosen, k),
+            OotColumn.RANK: revised.rank(freqs, chosen),
+        },
+    )
 
 
 BEST = Family("revised best", tuple(BestColumn), _best, _best_exact)
