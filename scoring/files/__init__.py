@@ -6,6 +6,8 @@
   named by line and column;
 * :func:`parse_json`: ``json.loads`` that refuses too deep nesting and over-long numbers
   as a :class:`json.JSONDecodeError` at their place, like any other malformed JSON.
+* :func:`json_lines`: the lines of a JSON Lines file decoded (by :func:`parse_json`), a
+  line that is not JSON reported as ``FILE:LINE: what (each line is one JSON object)``.
 * :func:`finite_number`: a JSON number as a finite float, or None.
 * :class:`CsvWriter`: every CSV the project writes; a cell that a spreadsheet would read as
   a formula is neutralised (OWASP's rule for CSV injection).
@@ -20,6 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from typing import Any, TextIO
 
 
@@ -47,6 +50,25 @@ def parse_json(text: str) -> Any:
         raise json.JSONDecodeError(
             f"a number of {digits} digits (at most {sys.get_int_max_str_digits()})", text, at
         ) from error
+
+
+def json_lines(
+    lines: Iterable[str], name: str, problem: Callable[[str], object]
+) -> Iterator[tuple[int, Any]]:
+    """Each line of the JSON Lines file ``name`` decoded (:func:`parse_json`), with its
+    number from 1; a line that is not JSON is given to ``problem`` as ``NAME:LINE: what
+    (each line is one JSON object)`` and skipped, so that a reader reports every bad line
+    at once. The one rule of the JSON Lines files read line by line (annotators,
+    judgements, model scores)."""
+    import json
+
+    for number, text in enumerate(lines, start=1):
+        try:
+            obj = parse_json(text)
+        except json.JSONDecodeError as error:
+            problem(f"{name}:{number}: {error.msg} (each line is one JSON object)")
+            continue
+        yield number, obj
 
 
 _BRACKETS = r'"(?:[^"\\]|\\.)*"|[\[\]{}]'  # compiled on an error only, as re caches it

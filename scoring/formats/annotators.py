@@ -12,7 +12,6 @@ writes it (:mod:`annotate.gold.write`) and the agreement measures read it
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from json.encoder import encode_basestring
@@ -20,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import FormatError
-from scoring.files import parse_json
+from scoring.files import json_lines
 from scoring.files.bounded import read_text
 from scoring.formats.text import json_object_problem, split_lines
 from scoring.substitute import InvalidSubstitute, check_substitute
@@ -114,13 +113,7 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
     problems: list[str] = []
     grouped: dict[tuple[str, str], dict[str, Answer]] = {}
     seen: dict[str, str | None] = {}
-    number = 0
-    for number, text in enumerate(lines, start=1):
-        try:
-            obj = parse_json(text)
-        except json.JSONDecodeError as error:
-            problems.append(f"{name}:{number}: {error.msg} (each line is one JSON object)")
-            continue
+    for number, obj in json_lines(lines, name, problems.append):
         parsed = _response(obj, seen)
         if isinstance(parsed, str):
             problems.append(f"{name}:{number}: {parsed}")
@@ -137,7 +130,7 @@ def parse_annotators(lines: Iterable[str], name: str = "<annotators>") -> tuple[
             )
             continue
         answers[response.annotator] = response
-    if number == 0:
+    if not grouped and not problems:  # every line gives a response or a problem
         problems.append(
             f"{name}: the file is empty (one JSON object per line is expected: "
             "the annotators.jsonl the compiler writes)"

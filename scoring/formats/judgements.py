@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.errors import Problems
-from scoring.files import parse_json
+from scoring.files import json_lines
 from scoring.files.bounded import read_text
 from scoring.formats.text import json_object_problem, split_lines
 
@@ -103,13 +103,7 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
     found: list[Judgement] = []
     origins: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
     seen: dict[tuple[str, str, str], int] = {}
-    number = 0
-    for number, text in enumerate(lines, start=1):
-        try:
-            obj = parse_json(text)
-        except json.JSONDecodeError as error:
-            problems.add(f"{name}:{number}: {error.msg} (each line is one JSON object)")
-            continue
+    for number, obj in json_lines(lines, name, problems.add):
         parsed = _problem(obj)
         if isinstance(parsed, str):
             problems.add(f"{name}:{number}: {parsed}")
@@ -133,7 +127,7 @@ def parse_judgements(lines: Iterable[str], name: str = "<judgements>") -> tuple[
             continue
         seen[key] = number
         found.append(parsed)
-    if number == 0:
+    if not found and not problems:  # every line gives a judgement or a problem
         problems.add(f"{name}: the file is empty (one JSON object per judgement expected)")
     if problems:
         raise problems.error()

@@ -31,7 +31,6 @@ Scores file: JSON Lines, one object per candidate with ``item``, ``candidate``,
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from scoring.errors import Problems
-from scoring.files import finite_number, parse_json, shown_value
+from scoring.files import finite_number, json_lines, shown_value
 from scoring.files.bounded import read_text
 from scoring.formats.ranked import Scored
 from scoring.formats.text import split_lines
@@ -62,13 +61,8 @@ def parse_scores(lines: Iterable[str], name: str) -> dict[str, dict[Key, float]]
     problems = Problems()  # the first 20 kept, the rest counted
     models: dict[str, dict[Key, float]] = {}
     default = Path(name).name
-    for number, text in enumerate(lines, 1):
+    for number, obj in json_lines(lines, name, problems.add):
         where = f"{name}:{number}"
-        try:
-            obj = parse_json(text)
-        except json.JSONDecodeError as error:
-            problems.add(f"{where}: {error.msg} (each line is one JSON object)")
-            continue
         if not isinstance(obj, dict) or not {"item", "candidate", "score"} <= set(obj):
             problems.add(f"{where}: not an object with item, candidate and score")
             continue
