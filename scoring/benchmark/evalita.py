@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from scoring.benchmark import Report
-from scoring.benchmark.scorepl import add_rules_option, official_figures
+from scoring.benchmark.scorepl import add_rules_option, data_name, official_report
 from scoring.errors import FormatError
 from scoring.formats.text import read_lines
 from scoring.signature import signature
@@ -223,7 +223,6 @@ def evaluate_files(
     oot of the system file at ``system`` (as score.pl reads it) under ``rules`` against the
     task gold file at ``data``, or Evalita-LLM's F1 (both files JSON Lines)."""
     gold_path = str(data)
-    name = gold_path.replace("\\", "/").rsplit("/", 1)[-1]
     if measure == "llm-f1":
         gold = read_llm_gold(read_lines(gold_path), gold_path)
         responses = read_llm_responses(read_lines(system), gold, str(system))
@@ -231,11 +230,9 @@ def evaluate_files(
             [llm_item(item, response) for item, response in zip(gold, responses, strict=True)]
         )
         metrics = {"F1": 100 * f1, "precision": 100 * precision, "recall": 100 * recall}
-        sign = signature("evalita.llm-f1", ("guesses", LLM_GUESSES), ("data", name))
+        sign = signature("evalita.llm-f1", ("guesses", LLM_GUESSES), ("data", data_name(data)))
         return Report("evalita", metrics, sign)
-    metrics, notes = official_figures(measure, system, gold_path, rules)
-    sign = signature(f"evalita.{measure}", ("rules", rules), ("data", name))
-    return Report("evalita", metrics, sign, notes)
+    return official_report("evalita", measure, system, gold_path, rules)
 
 
 def evaluate(args: argparse.Namespace) -> Report:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Literal
 
 from scoring.benchmark import Report
-from scoring.benchmark.scorepl import add_rules_option, official_figures
+from scoring.benchmark.scorepl import add_rules_option, data_name, official_report
 from scoring.formats.gold import GoldLine, read_gold_lines
 from scoring.formats.ranked import parse_ranking
 from scoring.formats.text import read_lines
@@ -121,17 +121,11 @@ def evaluate_files(
         gold = read_gold_lines(gold_path)
         ranked = parse_ranked(read_lines(system), str(system))
         value = gap_figure(gold, ranked)
-        sign = signature("germeval.gap", ("items", "gold"), ("data", _name(gold_path)))
+        sign = signature("germeval.gap", ("items", "gold"), ("data", data_name(gold_path)))
         return Report("germeval", {"GAP": float(100 * value)}, sign)
-    metrics, notes = official_figures(measure, system, gold_path, rules)
-    sign = signature(f"germeval.{measure}", ("rules", rules), ("data", _name(gold_path)))
-    return Report("germeval", metrics, sign, notes)
+    return official_report("germeval", measure, system, gold_path, rules)
 
 
 def evaluate(args: argparse.Namespace) -> Report:
     """The command: :func:`evaluate_files` with its options."""
     return evaluate_files(args.system, args.data, measure=args.measure, rules=args.rules)
-
-
-def _name(path: str) -> str:
-    return path.replace("\\", "/").rsplit("/", 1)[-1]

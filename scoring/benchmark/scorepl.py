@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
+from scoring.benchmark import Report
 from scoring.formats.gold import read_gold, read_gold_lines
 from scoring.formats.system import read_system
 from scoring.formats.text import read_lines
 from scoring.registry import official_figure
 from scoring.score.scan import score_system
+from scoring.signature import signature
 from scoring.types import Rules
 
 Measure = Literal["best", "oot"]
@@ -64,3 +66,20 @@ def official_figures(
             notes.append(f"{measure} {shown} is undefined (its denominator is 0); shown as 0")
         metrics[shown] = 100 * (value or 0.0)
     return metrics, tuple(notes)
+
+
+def data_name(path: str | Path) -> str:
+    """The data file's name, as a benchmark's signature gives it (``data:NAME``): the last
+    part of ``path`` whether its folders are parted by ``/`` or ``\\``."""
+    return str(path).replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def official_report(
+    benchmark: str, measure: Measure, system: str | Path, gold: str | Path, rules: Rules
+) -> Report:
+    """The ``benchmark``'s report of score.pl's figures (:func:`official_figures`), signed
+    ``metric:BENCHMARK.MEASURE|rules:RULES|data:NAME|version:…``: what GermEval's and
+    EVALITA's best and oot give."""
+    metrics, notes = official_figures(measure, system, gold, rules)
+    sign = signature(f"{benchmark}.{measure}", ("rules", rules), ("data", data_name(gold)))
+    return Report(benchmark, metrics, sign, notes)
