@@ -42,7 +42,7 @@ from typing import Any, Literal, TypedDict, get_args
 from scoring.benchmark import Report
 from scoring.errors import FormatError
 from scoring.files.bounded import read_text
-from scoring.formats.ranked import Scored, as_ranking, parse_ranking
+from scoring.formats.ranked import RankingLine, Scored, as_ranking, parse_ranking
 from scoring.formats.system import read_system
 from scoring.formats.text import read_lines
 from scoring.leaderboard.rows import detect_kind
@@ -89,14 +89,9 @@ class BenchmarkItem:
         return corrected.group(1) if corrected else self.lexelt
 
 
-@dataclass(frozen=True, slots=True)
-class SystemItem:
-    """One system line: the item it names and its scored candidates as given."""
-
-    lexelt: str
-    id: str
-    candidates: tuple[Scored, ...]
-    line: int
+SystemItem = RankingLine
+"""One system line: the item it names and its scored candidates as given, with its line
+number (a best or oot line as :func:`scoring.formats.ranked.as_ranking` ranks it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,14 +217,11 @@ def read_system_items(path: str | Path, form: SystemFormat = "auto") -> dict[str
     tells them apart by the first line naming an item."""
     kind = detect_kind(read_text(path, perl=True), str(path)) if form == "auto" else form
     if kind == "ranked":
-        return {
-            line.id: SystemItem(line.lexelt, line.id, line.candidates, line.line)
-            for line in parse_ranking(read_lines(path), str(path))
-        }
+        return {line.id: line for line in parse_ranking(read_lines(path), str(path))}
     if kind not in ("best", "oot"):
         raise ValueError(f"{path}: a {kind} file cannot rank candidates (best, oot or ranked)")
     return {
-        line.id: SystemItem(line.lexelt, line.id, as_ranking(line.answers), line.line)
+        line.id: RankingLine(line.lexelt, line.id, as_ranking(line.answers), line.line)
         for line in read_system(path, kind)
     }
 
