@@ -34,6 +34,7 @@ from scoring.agreement.alpha import masi_distance as masi_distance
 from scoring.agreement.alpha import nominal_alpha as nominal_alpha
 from scoring.agreement.multiword import MultiwordAgreement as MultiwordAgreement
 from scoring.agreement.multiword import annotator_multiword as annotator_multiword
+from scoring.agreement.multiword import mean_or_none
 from scoring.agreement.multiword import multiword_agreement as multiword_agreement
 from scoring.formats.annotators import Item
 from scoring.terms import mode
@@ -133,7 +134,7 @@ def mode_agreement(items: Iterable[Item]) -> ModeAgreement:
             continue
         with_mode += 1
         credits.extend(1 / len(answer) if mode in answer else 0.0 for answer in answers)
-    pam = math.fsum(credits) / len(credits) if credits else None
+    pam = mean_or_none(credits)
     return ModeAgreement(pam, with_mode / len(in_t), len(in_t), with_mode)
 
 
@@ -212,13 +213,10 @@ def annotator_agreement(items: Iterable[Item]) -> dict[str, AnnotatorAgreement]:
                 credit = mode_credit(response.substitutes, mode)
                 modes.setdefault(response.annotator, []).append(credit)
 
-    def mean(values: list[float]) -> float | None:
-        return math.fsum(values) / len(values) if values else None
-
     return {
         a: AnnotatorAgreement(
-            mean(others.get(a, [])),
-            mean(modes.get(a, [])),
+            mean_or_none(others.get(a, [])),
+            mean_or_none(modes.get(a, [])),
             len(others.get(a, [])),
             len(modes.get(a, [])),
         )

@@ -148,6 +148,16 @@ class AnnotatorMultiword:
     """Items this annotator answered."""
 
 
+def mean_or_none(values: Sequence[float]) -> float | None:
+    """The mean of ``values`` (summed by ``math.fsum``), None when there are none: an
+    annotator's figure here and in :func:`scoring.agreement.annotator_agreement`, PA_m.
+
+    >>> mean_or_none([0.5, 1.0]), mean_or_none([])
+    (0.75, None)
+    """
+    return math.fsum(values) / len(values) if values else None
+
+
 def annotator_multiword(items: Iterable[Item]) -> dict[str, AnnotatorMultiword]:
     """:class:`AnnotatorMultiword` for every annotator, sorted by annotator (the
     per-annotator layout of ``annotator_agreement``)."""
@@ -174,13 +184,10 @@ def annotator_multiword(items: Iterable[Item]) -> dict[str, AnnotatorMultiword]:
                 share = also.count(response.multiword) / len(also)
                 identification.setdefault(response.annotator, []).append(share)
 
-    def mean(values: list[float]) -> float | None:
-        return math.fsum(values) / len(values) if values else None
-
     return {
         a: AnnotatorMultiword(
-            mean(detection.get(a, [])),
-            mean(identification.get(a, [])),
+            mean_or_none(detection.get(a, [])),
+            mean_or_none(identification.get(a, [])),
             len(detection.get(a, [])),
             len(identification.get(a, [])),
             marked[a],
