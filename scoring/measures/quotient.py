@@ -27,7 +27,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
-from scoring.signature import Settings, scorer_settings, signature
 from scoring.types import Rules, SystemKind
 
 if TYPE_CHECKING:
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from scoring.measures.bulk import Answers, Given, GoldItem
+    from scoring.signature import Settings
 
     Array = npt.NDArray[np.float64]
 
@@ -186,6 +186,9 @@ class Ratio(NamedTuple):
         """``metric:best.P|rules:compat|t:two+responses|...|version:X``: every setting that
         fixes the figure. ``rules`` are the gold's, which the official measures read it
         under; the others read it under ``reading`` (``rules`` when None)."""
+        # imported here: the drop-in scorer prints its figures unsigned, without json
+        from scoring.signature import scorer_settings, signature
+
         parts = list(scorer_settings(rules if self.official or reading is None else reading))
         if self.uses_k:
             parts.append(("k", f"{settings.k:g}"))
