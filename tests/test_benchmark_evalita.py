@@ -107,6 +107,7 @@ def test_llm_credit_counts_a_repeated_guess_each_time() -> None:
         ('{"answers": [{"word": "bello", "count": 1.5}]}', "gold.jsonl:2: count 1.5 of 'bello'"),
         ('{"answer": []}', "gold.jsonl:2: expected an object with 'answers'"),
         ("{", "gold.jsonl:2: not JSON"),
+        ("[" * 100_000 + "]" * 100_000, "gold.jsonl:2: not JSON (arrays and objects nested"),
     ],
 )
 def test_llm_gold_errors(tmp_path: Path, line: str, message: str) -> None:

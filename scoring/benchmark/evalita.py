@@ -31,6 +31,7 @@ from typing import Literal
 from scoring.benchmark import Report
 from scoring.benchmark.scorepl import add_rules_option, data_name, official_report
 from scoring.errors import FormatError
+from scoring.files import parse_json
 from scoring.formats.text import read_lines
 from scoring.signature import signature
 from scoring.types import Rules
@@ -114,8 +115,10 @@ def llm_f1(scores: Sequence[LlmScore]) -> tuple[float, float, float]:
 
 
 def _decode(text: str, where: str) -> object:
+    """One line's JSON (:func:`scoring.files.parse_json`: nesting too deep for the parser is
+    malformed JSON too); :class:`FormatError` naming ``where`` when it is not JSON."""
     try:
-        return json.loads(text)
+        return parse_json(text)
     except json.JSONDecodeError as error:
         raise FormatError([f"{where}: not JSON ({error.msg}, column {error.colno})"]) from None
 
