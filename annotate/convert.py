@@ -20,8 +20,8 @@ from scoring.formats.hf import NeedsPyarrow, need_pyarrow, write_hub
 
 def to_hf(argv: Sequence[str], stdout: TextIO) -> int:
     """``lexsub convert FILE --to hf --out DIR [--format F]``; the exit status."""
-    from scoring.formats.importers import read_limited
     from scoring.formats.importers.hub import CONVERTED, converted_hub
+    from scoring.formats.importers.read import read_limited
 
     parser = ArgumentParser(
         prog="lexsub convert",

@@ -6,7 +6,7 @@ type); this module keeps the names the app, the commands and the tests have alwa
 
 from __future__ import annotations
 
-from scoring.formats.importers import parse_source, read_source
+from scoring.formats.importers.read import parse_source, read_source
 from scoring.formats.importers.semeval import parse_lexsub_xml, read_lexsub_xml
 from scoring.formats.instances import (
     MAX_HEAD,

@@ -31,7 +31,8 @@ from scoring.files.bounded import (
     check_text,
     unpacked_chunks,
 )
-from scoring.formats.importers import Limits, SourceError, parse_source
+from scoring.formats.importers.read import parse_source
+from scoring.formats.instances import Limits, SourceError
 from scoring.judgements.rounds import parse_rows
 from tests.conftest import login, make_user
 

@@ -50,7 +50,7 @@ def import_all(app: Flask) -> dict[str, int]:
     from annotate.extensions import db
     from annotate.models import Instance, LemmaDecision, Lexelt
     from annotate.services.datasets import import_dataset
-    from scoring.formats.importers import parse_source
+    from scoring.formats.importers.read import parse_source
 
     ids = {}
     with app.app_context():

@@ -15,8 +15,7 @@ from scoring.files.bounded import decode_text
 from scoring.formats.annotators import Item, format_annotators, parse_annotators
 from scoring.formats.coinco import read_coinco
 from scoring.formats.gold import GoldEntry, GoldLine, format_gold, parse_gold, read_gold
-from scoring.formats.importers import SourceError
-from scoring.formats.instances import Instance, Lexelt
+from scoring.formats.instances import Instance, Lexelt, SourceError
 from scoring.formats.judgements import Judgement, format_judgements, parse_judgements
 from scoring.formats.lcp import LcpLine, format_lcp, parse_lcp, read_lcp
 from scoring.formats.ranked import RankingLine, Scored, format_ranked, parse_ranked

@@ -283,7 +283,7 @@ def test_a_complexity_study_s_agreement_is_the_alpha_of_its_ratings(app: Flask) 
     """Two annotators give the same ratings (1 to 5 in turn) to 20 targets: interval alpha
     is 1 (no disagreement, some variation); with 19 rated twice, too few."""
     from annotate.services.datasets import import_dataset
-    from scoring.formats.importers import parse_source
+    from scoring.formats.importers.read import parse_source
 
     rows = "".join(f"en_{i}\tenglish\tA word {i} here.\tword\t0.5\n" for i in range(20))
     data = rows.encode()

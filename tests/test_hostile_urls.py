@@ -271,7 +271,7 @@ def test_70000_check_items_are_looked_up_in_batches(
 
 def test_an_item_id_with_dot_segments_links_to_its_page(app: Flask) -> None:
     from annotate.services.datasets import import_dataset
-    from scoring.formats.importers import parse_source
+    from scoring.formats.importers.read import parse_source
     from tests.conftest import assign, save
 
     data = (
@@ -336,7 +336,7 @@ def test_a_double_submitted_import_and_two_renames_to_one_name(
     from annotate.models import Dataset
     from annotate.services import datasets
     from annotate.services.rules import ServiceError
-    from scoring.formats.importers import parse_source
+    from scoring.formats.importers.read import parse_source
     from tests.conftest import SMALL_XML
 
     with app.app_context():

@@ -20,8 +20,9 @@ from flask.testing import FlaskClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.formats.importers import LIMITS, Limits, SourceError, parse_source
 from scoring.formats.importers.coinco import locate_tokens
+from scoring.formats.importers.read import parse_source
+from scoring.formats.instances import LIMITS, Limits, SourceError
 from tests.conftest import login, make_user
 
 TSV = b"id\tlexelt\tsentence\n1\tbright.a\ta <head>bright</head> boy\n"

@@ -13,17 +13,9 @@ from typing import Any
 
 import pytest
 
-from scoring.formats.importers import (
-    ImportResult,
-    Instance,
-    Limits,
-    Repair,
-    SourceError,
-    detect_format,
-    parse_source,
-    read_source,
-)
 from scoring.formats.importers.coinco import locate_tokens
+from scoring.formats.importers.read import detect_format, parse_source, read_source
+from scoring.formats.instances import ImportResult, Instance, Limits, Repair, SourceError
 from scoring.formats.language import declared_language, iso639_1
 from tests.conftest import shared_path
 

@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.formats.gold import parse_gold_line, read_gold_as_written
-from scoring.formats.importers import SourceError, parse_source
+from scoring.formats.importers.read import parse_source
+from scoring.formats.instances import SourceError
 from scoring.formats.keys import InvalidKey, check_instance_id, check_lexelt
 from tests.test_importer_formats import encoded, swords
 

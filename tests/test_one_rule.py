@@ -244,12 +244,18 @@ def test_every_row_holds_its_functions_from_the_formats_layer() -> None:
 
 @pytest.mark.parametrize(
     "first",
-    ["scoring.formats.registry", "scoring.formats.importers", "scoring.formats.importers.hub"],
+    [
+        "scoring.formats.registry",
+        "scoring.formats.importers",
+        "scoring.formats.importers.read",
+        "scoring.formats.importers.coinco",
+        "scoring.formats.importers.hub",
+    ],
 )
 def test_the_table_and_the_importers_load_in_either_order(first: str) -> None:
-    """The table imports the importers' modules and the importers' entry looks rows up in
-    the table: a fresh interpreter imports either first."""
-    code = f"import {first}; from scoring.formats.importers import parse_source; " + (
+    """The table imports the importers' modules and the importers' entry imports the table
+    (the package imports neither): a fresh interpreter imports any of them first."""
+    code = f"import {first}; from scoring.formats.importers.read import parse_source; " + (
         "print(parse_source(b'id,lexelt,sentence\\n1,b.a,<head>b</head>\\n', 'f').lexelts[0].item)"
     )
     done = subprocess.run(

@@ -10,8 +10,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scoring.formats.importers import SourceError, parse_source
+from scoring.formats.importers.read import parse_source
 from scoring.formats.importers.tsar import find_target
+from scoring.formats.instances import SourceError
 from tests.conftest import shared_path
 
 MLSP_LANGUAGES = ("ca", "de", "en", "es", "fil", "fr", "it", "ja", "pt", "si")

@@ -49,7 +49,8 @@ from annotate.services.rules import ServiceError
 from annotate.services.study import assign, create_users, parse_user_lines, unassign
 from scoring.command import FAILURES, describe, one_line, version_line
 from scoring.formats.exclusions import Exclusion, parse_exclusion
-from scoring.formats.importers import SourceError, parse_source, read_limited
+from scoring.formats.importers.read import parse_source, read_limited
+from scoring.formats.instances import SourceError
 from scoring.formats.language import iso639_1, language_name
 from scoring.formats.registry import NAMES
 

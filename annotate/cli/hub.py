@@ -24,7 +24,8 @@ from scoring.formats.hf import (
     need_pyarrow,
     write_hub,
 )
-from scoring.formats.importers import SourceError, read_source
+from scoring.formats.importers.read import read_source
+from scoring.formats.instances import SourceError
 
 
 def compiled_hub(gold: Path, xml: Path) -> HubDataset:

@@ -56,7 +56,7 @@ from annotate.services.home import ENOUGH_ITEMS, dataset_home, dataset_row
 from annotate.services.pseudonyms import pseudonyms_of
 from annotate.services.rules import ServiceError
 from annotate.web.access import organiser_required
-from scoring.formats.importers import parse_source
+from scoring.formats.importers.read import parse_source
 from scoring.formats.language import iso639_1, language_name
 from scoring.formats.registry import NAMES
 

@@ -2,7 +2,7 @@
 read: one row a format (:class:`Format`: name, detector, reader, writer, gold reader), so
 that a new format is one module and one row of :data:`FORMATS`.
 
-The importer (:func:`scoring.formats.importers.parse_source`) tells a file's format by
+The importer (:func:`scoring.formats.importers.read.parse_source`) tells a file's format by
 asking each row's detector in turn about the file's first bytes (unpacked, without a UTF-8
 byte-order mark; the detectors exclude one another, so the order of the rows is only the
 order in which messages list them), and reads it with the row's reader; the converter

@@ -186,7 +186,7 @@ def _task_studies(annotator: Any) -> tuple[int, int, int]:
     complexity study's id and the first sentence of each."""
     from annotate.services.datasets import import_dataset
     from annotate.services.study import assign
-    from scoring.formats.importers import parse_source
+    from scoring.formats.importers.read import parse_source
 
     ids = []
     for name, data in (("rated", RATED), ("simple", SIMPLE)):

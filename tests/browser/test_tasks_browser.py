@@ -92,7 +92,7 @@ def test_a_complexity_study_is_rated_with_the_keyboard(
     from annotate.extensions import db
     from annotate.models import Response, User
     from annotate.services.datasets import import_dataset
-    from scoring.formats.importers import parse_source
+    from scoring.formats.importers.read import parse_source
 
     with live.app.app_context():
         data = RATED.encode()

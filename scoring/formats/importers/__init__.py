@@ -19,39 +19,11 @@ gold reader, ``gold_entries``. The task's XML is parsed by :mod:`scoring.formats
 (:mod:`.semeval` reads the language of ``<corpus lang="...">`` by its name), CoInCo's by
 :mod:`scoring.formats.coinco` and SWORDS' by :mod:`scoring.formats.swords`; the modules
 here make instances of what those parsers read. Any file may be gzip-compressed.
-:func:`parse_source` unpacks, tells the format from the content and parses, a chunk at a
-time, within :class:`Limits`; every format ends in the one instance type
+:func:`scoring.formats.importers.read.parse_source`, the importers' entry, unpacks, tells the
+format from the content and parses, a chunk at a time, within
+:class:`~scoring.formats.instances.Limits`; every format ends in the one instance type
 (:mod:`scoring.formats.instances`) and the same rules for ids, items and lengths.
+
+The package imports none of its modules: the table imports the readers, and the entry
+imports the table, so neither is imported by way of the other.
 """
-
-from scoring.formats.importers.read import (
-    detect_format,
-    gunzip,
-    parse_source,
-    read_limited,
-    read_source,
-)
-from scoring.formats.instances import (
-    LIMITS,
-    ImportResult,
-    Instance,
-    Lexelt,
-    Limits,
-    Repair,
-    SourceError,
-)
-
-__all__ = [
-    "LIMITS",
-    "ImportResult",
-    "Instance",
-    "Lexelt",
-    "Limits",
-    "Repair",
-    "SourceError",
-    "detect_format",
-    "gunzip",
-    "parse_source",
-    "read_limited",
-    "read_source",
-]

@@ -1,7 +1,7 @@
 """The field's gold standards (SWORDS, CoInCo, TSAR-2022, MLSP-2024) in the Hugging Face
 layout of ``lexsub export-hf`` (:mod:`scoring.formats.hf`), so that one loader reads them
 all: each instance as ``lexsub import`` reads it
-(:func:`scoring.formats.importers.parse_source`), with the counts the file gives (the gold
+(:func:`scoring.formats.importers.read.parse_source`), with the counts the file gives (the gold
 reader of its row of :data:`scoring.formats.registry.FORMATS`). Pure: no Flask, no
 database.
 """
@@ -53,7 +53,7 @@ CITATIONS = {
 
 def converted_hub(data: bytes, name: str, format: str | None = None) -> HubDataset:
     """A SWORDS, CoInCo, TSAR or MLSP file (gzip-compressed or not) in the layout: the
-    instances as ``lexsub import`` reads them (:func:`scoring.formats.importers.parse_source`),
+    instances as ``lexsub import`` reads them (:func:`scoring.formats.importers.read.parse_source`),
     each with the file's gold entries, its mode (the strictly most frequent) and in T
     when it has substitutes; no annotations (these files publish counts, not answers).
     FormatError for another format or a complexity file (ratings, not substitutes)."""

@@ -2,10 +2,6 @@
 format a row of the table of formats (:data:`scoring.formats.registry.FORMATS`: its
 detector and its reader).
 
-The table holds the readers of :mod:`scoring.formats.importers`, whose package imports
-this module: so the rows are looked up in :mod:`scoring.formats.registry` when a file is
-read, not when this module is loaded, and either module may be imported first.
-
 The format is told from the first bytes (after gunzip and a UTF-8 byte-order mark) by the
 rows' detectors:
 ``{`` or ``[`` is JSON (SWORDS); ``<`` is XML, CoInCo when the root element is
@@ -31,9 +27,9 @@ from itertools import chain
 
 from scoring.files import bounded
 from scoring.files.bounded import wide_codec
-from scoring.formats import registry
 from scoring.formats.instances import LIMITS, ImportResult, Limits, SourceError
 from scoring.formats.language import iso639_1
+from scoring.formats.registry import NAMES, detected, format_named
 from scoring.formats.sniff import DESCRIPTIONS, kind_of
 
 MAX_UNCOMPRESSED = LIMITS.unpacked
@@ -71,7 +67,7 @@ def detect_format(data: bytes, name: str) -> str:
         wrong = _not_a_dataset(head)
         if wrong:
             raise SourceError(name, 1, wrong)
-    row = registry.detected(head)
+    row = detected(head)
     if row is not None:
         return row.name
     if wide is not None:
@@ -86,7 +82,7 @@ def detect_format(data: bytes, name: str) -> str:
         1,
         "cannot tell the format: not XML (starting with <), not JSON (starting with {), "
         "not a TSV or CSV header naming id, lexelt and sentence; give the format "
-        f"({', '.join(registry.NAMES)})",
+        f"({', '.join(NAMES)})",
     )
 
 
@@ -124,12 +120,12 @@ def parse_source(
     The task's XML and the tables are parsed as they are unpacked, a chunk at a time, so a
     file is refused at the first context or instance past the limits; JSON and CoInCo's
     XML are unpacked whole first (at most ``limits.unpacked`` bytes)."""
-    row = None if format is None else registry.format_named(format)
+    row = None if format is None else format_named(format)
     code = iso639_1(language) if language is not None else None
     chunks = unpacked_chunks(data, name, limits.unpacked)
     head = _head(chunks)
     if row is None:
-        row = registry.format_named(detect_format(head, name))
+        row = format_named(detect_format(head, name))
     result = row.read(chain((head,), chunks), data, name, code, limits)
     return replace(result, language=code) if code else result
 
