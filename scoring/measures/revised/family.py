@@ -26,7 +26,7 @@ from scoring.measures.quotient import Columns, ExactRow, Family, Ratio
 from scoring.types import SystemKind
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from fractions import Fraction
 
     from scoring.measures.bulk import Answers, Array, Given, GoldItem
@@ -73,24 +73,24 @@ def _best(given: Given, k: float) -> Columns:
 
 
 def _exact_row(
-    columns: Iterable[str],
+    columns: type[BestColumn] | type[OotColumn],
     gold_item: GoldItem,
     guesses: Sequence[str],
     scores: Callable[[Frequencies, Sequence[str]], Mapping[str, ItemStats]],
 ) -> ExactRow:
-    """One item's row of a revised family in Fractions: ``measured`` whether the item is
-    in T; where it has ``guesses`` and frequencies, ``answered`` 1 and each column's score
-    (``scores`` of the frequencies and the guesses); every other column 0. Both families
-    build their rows so, on their own guesses and with their own measures."""
+    """One item's row of a revised family (its ``columns``) in Fractions: ``measured``
+    whether the item is in T; where it has ``guesses`` and frequencies, ``answered`` 1 and
+    each column's score (``scores`` of the frequencies and the guesses); every other column
+    0. Both families build their rows so, on their own guesses and with their own measures."""
     from fractions import Fraction
 
     from scoring.measures.bulk import exact_frequencies
 
     row: dict[str, Fraction] = {column: Fraction(0) for column in columns}
-    row[BestColumn.MEASURED.value] = Fraction(gold_item.measured)
+    row[columns.MEASURED] = Fraction(gold_item.measured)
     freqs = exact_frequencies(gold_item)
     if guesses and freqs is not None:
-        row[BestColumn.ANSWERED.value] = Fraction(1)
+        row[columns.ANSWERED] = Fraction(1)
         for column, stats in scores(freqs, guesses).items():
             row[column] = Fraction(stats.score)
     return row
