@@ -233,8 +233,9 @@ def test_lines_that_only_repeat_a_guess_are_counted_not_listed() -> None:
     assert dirty.numbers == [3]
     assert compat.trace is not None and compat.trace.repeated == 6
     assert compat.trace.repeated_lines == [1, 2, 4, 5, 6]
-    assert list(compat.trace.fixed_at) == [0, 1, 3, 4, 6]  # line 6's score is the same
-    assert list(compat.trace.fixed_scores) == [1.0] * 5
+    # what each line adds under the fixed rules (glad once), but line 3's compat score
+    # (glad twice: dirty, rescanned) and line 6's 0 (sunny is not in the gold)
+    assert list(compat.trace.scores) == [1.0, 1.0, 1.5, 1.0, 1.0, 0.0, 1.0]
     part = fixed_scan("oot", dirty, compat, fixed_gold, "s")
     full = score_system("oot", fixed_gold, text, "s", trace=True)
     assert _figures(part) == _figures(full)

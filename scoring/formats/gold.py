@@ -665,7 +665,7 @@ def read_gold_pair(
             for number, row in enumerate(found, first)
             if row[0] and (row[1] in repeated or (row[0], row[2]) in unlike)
         ]
-    fixed = _Reader("fixed", name)
+    fixed = probe  # the fixed reader that parsed the unlike lines: each parse kept
     for number, (lexelt, item_id, rest, _) in replay:
         fixed.add(number, lexelt, item_id, rest)
     differ = repeated | {row[1] for _, row in replay}

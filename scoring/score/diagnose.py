@@ -542,7 +542,7 @@ def fixed_scan(
             measure, fixed_gold, selection.lines, name, trace=True, numbers=selection.numbers
         )
     after = _trace(part).with_repeats(before.repeated, before.repeated_lines)
-    scores = memoryview(_fixed_scores(before))  # slices without copies
+    scores = memoryview(before.scores)  # slices without copies
     fixed_scores = dict(zip(after.lines, after.scores, strict=True))
     taken, dropped = _taken(selection, before)  # the dirty lines the compat scan scored
     summed: list[Iterable[float]] = []  # every score the fixed scan adds, in file order
@@ -572,17 +572,6 @@ def fixed_scan(
         (),
         after,
     )
-
-
-def _fixed_scores(trace: Trace) -> array[float]:
-    """The compat scan's scores, each line it scored for both rule sets at once given its
-    fixed score (:attr:`scoring.measures.official.items.Trace.fixed_scores`)."""
-    if not trace.fixed_at:
-        return trace.scores
-    scores = array("d", trace.scores)
-    for index, score in zip(trace.fixed_at, trace.fixed_scores, strict=True):
-        scores[index] = score
-    return scores
 
 
 def _positions(selection: Selection, trace: Trace) -> list[int]:

@@ -227,8 +227,7 @@ class _Scan:
         # the oot lines that repeat a guess and are otherwise read alike (see below)
         repeated = 0
         repeated_lines = self.trace.repeated_lines if self.trace is not None else []
-        fixed_at = self.trace.fixed_at if self.trace is not None else array("q")
-        fixed_scores = self.trace.fixed_scores if self.trace is not None else array("d")
+        room = LINES_LISTED - len(repeated_lines)  # how many more of them are listed
         forms = self.forms
         if len(forms) > _FORMS_KEPT:
             forms.clear()
@@ -331,22 +330,21 @@ class _Scan:
                 mode_attempted += 1
                 mode_correct += right
             answered = count > 0 and not stale
-            if dirty is not None:  # the diagnosis: every score, the dirty lines' outcomes
+            if dirty is not None:  # the diagnosis: what each line adds under the fixed
+                # rules where the scan knows it, else its score; the dirty lines' outcomes
+                kept = score
                 if alike and duplicates and item_id not in differ:
                     # read alike, the same item: the fixed rules differ only in crediting
                     # each distinct guess once; its fixed score is found here (as the fixed
                     # scan adds it), so the diagnosis need not list the line
                     repeated += 1
-                    if len(repeated_lines) < LINES_LISTED:
+                    if repeated <= room:
                         repeated_lines.append(number)
                     if score:  # no guess credited: none is under the fixed rules either
-                        credit = 0.0
+                        kept = 0.0
                         for guess in unique:
                             if guess in norms:
-                                credit += norms[guess]
-                        if credit != score:
-                            fixed_at.append(scored + len(scores))
-                            fixed_scores.append(credit)
+                                kept += norms[guess]
                 elif not alike or duplicates or item_id in differ:
                     bits = answered | tried << 1 | right << 2 | (duplicates > 0) << 3
                     source = held_line if stale else 0
@@ -357,7 +355,7 @@ class _Scan:
                         (number, row, at, reading, bits | count << 4, score, source, kind, same)
                     )
                     alike = True
-                scores.append(score)
+                scores.append(kept)
             elif tracing:
                 lines.append(number)
                 scores.append(score)

@@ -126,8 +126,6 @@ _TRACE_COLUMNS = (
     "dirty",
     "repeated",
     "repeated_lines",
-    "fixed_at",
-    "fixed_scores",
 )
 """The columns of a :class:`Trace`, in order."""
 
@@ -146,15 +144,17 @@ class Trace:
     diagnosis, :func:`scoring.score.diagnose.dirty_lines`), lists the lines the fixed rules may
     score or read otherwise, found as they were scanned (:data:`DirtyLine`); only
     ``scores`` is then kept for every scored line (the other columns are left empty: the
-    dirty lines carry theirs, and only theirs are ever compared). None when they were not
+    dirty lines carry theirs, and only theirs are ever compared), and it holds what each
+    line adds under the fixed rules where the scan knows it: a clean line's score, which
+    both rule sets give, and a repeating line's fixed score (below); a dirty line's compat
+    score, which the fixed scan of the dirty lines replaces. None when they were not
     looked for.
 
     The lines such a scan needs not list for repeating a guess alone (oot: an answer both
     rule sets read alike, of an id whose two gold readings are the same item, so that only
     the fixed rules' credit differs, each distinct guess once) are scored for both rule sets
     at once and kept as counts: ``repeated`` such lines, the first :data:`LINES_LISTED` of
-    them in ``repeated_lines``, and the fixed score of each whose score differs, at index
-    ``fixed_at[k]`` of ``scores``, in ``fixed_scores[k]``."""
+    them in ``repeated_lines``; their compat scores are in the scan's totals only."""
 
     __slots__ = _TRACE_COLUMNS
 
@@ -170,8 +170,6 @@ class Trace:
         dirty: list[DirtyLine] | None = None,
         repeated: int = 0,
         repeated_lines: list[int] | None = None,
-        fixed_at: array[int] | None = None,
-        fixed_scores: array[float] | None = None,
     ) -> None:
         # a plain class, each column new when not given (no dataclass to build at start-up)
         self.lines: array[int] = array("q") if lines is None else lines
@@ -184,8 +182,6 @@ class Trace:
         self.dirty = dirty
         self.repeated = repeated
         self.repeated_lines: list[int] = [] if repeated_lines is None else repeated_lines
-        self.fixed_at: array[int] = array("q") if fixed_at is None else fixed_at
-        self.fixed_scores: array[float] = array("d") if fixed_scores is None else fixed_scores
 
     def _values(self) -> tuple[object, ...]:
         return tuple(getattr(self, name) for name in _TRACE_COLUMNS)
@@ -214,8 +210,6 @@ class Trace:
             self.dirty,
             repeated,
             self.repeated_lines if repeated_lines is None else repeated_lines,
-            self.fixed_at,
-            self.fixed_scores,
         )
 
 
