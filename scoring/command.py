@@ -3,7 +3,7 @@
 :mod:`scoring.errors`, how every command line ends a failure: one line ``Error: …`` on
 standard error and exit status 1. Never a traceback: the message names the file (and
 line) and the rule. The options of the commands that resample (:func:`add_resampling`)
-and the bounds of their counts (:func:`check_count`) are written here once.
+and their checks (:func:`check_resampling`, :func:`check_count`) are written here once.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ __all__ = [
     "ShowVersion",
     "add_resampling",
     "check_count",
+    "check_resampling",
+    "check_seed",
     "describe",
     "fail",
     "guarded",
@@ -95,7 +97,7 @@ def add_resampling(parser: argparse.ArgumentParser, trials: bool = False) -> Non
     """The options of a command that resamples, in this order in its ``--help``:
     ``--resamples`` (the bootstrap's, default 1000), ``--trials`` when ``trials`` (a
     permutation test's, default 1000), ``--seed`` (default 12345) and ``--confidence``
-    (default 0.95). The command checks them (:func:`check_count` for the counts)."""
+    (default 0.95). The command checks them with :func:`check_resampling`."""
     parser.add_argument("--resamples", type=int, default=1000, help=RESAMPLES_HELP)
     if trials:
         parser.add_argument(
@@ -106,6 +108,25 @@ def add_resampling(parser: argparse.ArgumentParser, trials: bool = False) -> Non
         )
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--confidence", type=float, default=0.95)
+
+
+def check_resampling(parser: argparse.ArgumentParser, options: argparse.Namespace) -> None:
+    """Usage errors for the options :func:`add_resampling` gave, worded alike in every
+    command: a count out of bounds (:func:`check_count`), a negative seed, a confidence
+    not strictly between 0 and 1."""
+    check_count(parser, "--resamples", options.resamples)
+    trials = getattr(options, "trials", None)
+    if trials is not None:
+        check_count(parser, "--trials", trials)
+    check_seed(parser, options.seed)
+    if not 0 < options.confidence < 1:
+        parser.error(f"--confidence {options.confidence:g}: it must be between 0 and 1")
+
+
+def check_seed(parser: argparse.ArgumentParser, seed: int) -> None:
+    """A usage error for a negative ``--seed`` (NumPy's generators take none)."""
+    if seed < 0:
+        parser.error(f"--seed {seed}: it must be 0 or more")
 
 
 def check_count(parser: argparse.ArgumentParser, option: str, value: int) -> None:

@@ -511,6 +511,35 @@ def test_every_command_refuses_bad_usage(
     one_error_line(err)
 
 
+@pytest.mark.parametrize(
+    ("name", "option", "message"),
+    [
+        (name, option, message)
+        for name in ("lexsub-compare system", "lexsub-agreement")
+        for option, message in (
+            (["--resamples", "0"], "--resamples 0: it must be at least 1"),
+            (["--resamples", "1000001"], "--resamples 1000001: it must be at most 1,000,000"),
+            (["--seed", "-1"], "--seed -1: it must be 0 or more"),
+            (["--confidence", "1"], "--confidence 1: it must be between 0 and 1"),
+        )
+    ]
+    + [
+        ("lexsub-compare system", ["--trials", "0"], "--trials 0: it must be at least 1"),
+        ("lexsub-judgements", ["--seed", "-3"], "--seed -3: it must be 0 or more"),
+    ],
+)
+def test_resampling_options_are_checked_alike(
+    name: str, option: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every command that resamples refuses the same bad value with the same words."""
+    main, _ = COMMANDS[name]
+    good = {"lexsub-agreement": ["RESPONSES"], "lexsub-judgements": ["JUDGEMENTS"]}
+    argv = _arguments(good.get(name, ["GOLD", "SYSTEM"]), tmp_path, tmp_path / "x") + option
+    status, err = ended(main, argv, capsys)
+    assert status == 2, (status, err)
+    assert one_error_line(err).startswith(f"{message} (see lexsub ")
+
+
 @pytest.mark.database
 @pytest.mark.parametrize(
     ("command", "body", "message"),

@@ -30,7 +30,7 @@ from scoring.command import (
     FAILURES,
     ArgumentParser,
     add_resampling,
-    check_count,
+    check_resampling,
     describe,
     fail,
 )
@@ -76,11 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="leave this annotator out of every figure, with a reason (repeatable)",
     )
     options = parser.parse_args(argv)
-    check_count(parser, "--resamples", options.resamples)
-    if options.seed < 0:
-        parser.error(f"--seed {options.seed}: it must be 0 or more")
-    if not 0 < options.confidence < 1:
-        parser.error(f"--confidence {options.confidence:g}: it must be between 0 and 1")
+    check_resampling(parser, options)
     wrong = file_mixup(options.annotators, "agreement", ("annotators",))
     if wrong:
         return fail(wrong)

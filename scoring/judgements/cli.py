@@ -18,6 +18,7 @@ from scoring.command import (
     MAX_RESAMPLES,
     ArgumentParser,
     check_count,
+    check_seed,
     describe,
     fail,
 )
@@ -58,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     options = parser.parse_args(argv)
     check_count(parser, "--permutations", options.permutations)
+    check_seed(parser, options.seed)
     if not 0 < options.recall_level <= 1:
         parser.error(f"--recall-level {options.recall_level:g}: it must be in (0, 1]")
     if options.curves and not options.scores:

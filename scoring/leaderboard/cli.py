@@ -36,7 +36,7 @@ from scoring.command import (
     FAILURES,
     ArgumentParser,
     add_resampling,
-    check_count,
+    check_resampling,
     describe,
     fail,
 )
@@ -110,12 +110,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(str(error))
     if args.k <= 0:
         parser.error(f"--k {args.k:g}: the penalty must be > 0")
-    if args.resamples < 1 or args.trials < 1:  # both named in one message, then each bound
-        parser.error("--resamples and --trials must be at least 1")
-    for option, value in (("--resamples", args.resamples), ("--trials", args.trials)):
-        check_count(parser, option, value)
-    if not 0 < args.confidence < 1:
-        parser.error(f"--confidence {args.confidence:g} must be between 0 and 1")
+    check_resampling(parser, args)
     return args
 
 
