@@ -522,8 +522,10 @@ def fixed_scan(
 ) -> OfficialScores:
     """The figures of a plain fixed scan of the system file, from its compat scan
     ``compat`` (``trace=True``) and a fixed scan of its dirty lines only (``selection``,
-    :func:`select_dirty`): a clean line's fixed outcome is its compat outcome. The score
-    is summed in file order, as the scan sums it, so the figures are the same
+    :func:`select_dirty`): a clean line's fixed outcome is its compat outcome, and the
+    trace's ``scores`` hold what each clean line adds under the fixed rules (a repeating
+    line's fixed score among them, :class:`scoring.measures.official.items.Trace`). The
+    score is summed in file order, as the scan sums it, so the figures are the same
     floating-point numbers. The result has no log and no items, and its trace holds the
     dirty lines only (what :func:`diagnose` compares, given ``selection``)."""
     before = _trace(compat)
