@@ -368,6 +368,59 @@ def test_the_command_prints_the_contracts_json(
     assert f"Error: {path}:1: missing candidate" in capsys.readouterr().err
 
 
+def test_the_command_gives_each_sources_figures(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # accepted (posthoc: good or reasonable): a, b, d, f. human proposed a b e (2 accepted);
+    # sysA b c f (2: b, and f, which the gold lacks); sysB d f (2, both beyond the gold)
+    path = tmp_path / "round.jsonl"
+    path.write_text("".join(judgement_line(j) + "\n" for j in hand_made()), "utf-8")
+    assert cli.main([str(path), "--format", "json"]) == 0
+    sources = json.loads(capsys.readouterr().out)["sources"]
+    assert sources == {
+        "human": {
+            "candidates": 3,
+            "judged": 3,
+            "accepted": 2,
+            "share": 2 / 3,
+            "accepted_not_in_gold": None,
+        },
+        "sysA": {
+            "candidates": 3,
+            "judged": 3,
+            "accepted": 2,
+            "share": 2 / 3,
+            "accepted_not_in_gold": 1,
+        },
+        "sysB": {
+            "candidates": 2,
+            "judged": 2,
+            "accepted": 2,
+            "share": 1.0,
+            "accepted_not_in_gold": 2,
+        },
+    }
+    assert cli.main([str(path)]) == 0
+    text = capsys.readouterr().out
+    block = text[text.index("By source") :].splitlines()
+    assert block[0] == (
+        "By source (accepted: good, reasonable; a candidate of several sources counts for each)"
+    )
+    assert [line.split() for line in block[2:]] == [
+        ["human", "3", "3", "2", "66.67", "-"],
+        ["sysA", "3", "3", "2", "66.67", "1"],
+        ["sysB", "2", "2", "2", "100.00", "2"],
+    ]
+
+
+def test_the_sources_count_the_candidates_proposed_but_not_judged() -> None:
+    proposed = [*(origin for _, _, origin, _ in ROUND), ["sysB"], ["human"]]
+    rows = {row.source: row for row in report(hand_made(), proposed=proposed).sources}
+    assert (rows["sysB"].candidates, rows["sysB"].judged) == (3, 2)
+    assert (rows["human"].candidates, rows["human"].judged) == (4, 3)
+    assert rows["sysA"].candidates == 3
+
+
 def test_the_command_writes_the_curves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     judged = tmp_path / "lr.jsonl"
     labels = ["true-word", "false", "true-phrase", "true-word", "false", "false"]

@@ -31,7 +31,6 @@ from scoring.formats.text import split_lines
 from scoring.judgements.labels import LABEL_SETS, label_set
 from scoring.judgements.report import render_text, report
 from scoring.judgements.rounds import gold_items_from_file, parse_rows
-from scoring.judgements.sources import by_source, render_sources
 
 round_group = AppGroup("round", help="Judgement rounds: create, assign judges, export, report.")
 
@@ -204,14 +203,14 @@ def report_command(name: str, form: str) -> None:
     """Verdicts, Tables 11 and 12, agreement and sources of round NAME (lexsub judgements)."""
     try:
         round_ = round_by_name(name)
-        result = report(export_judgements(round_), label_set(round_.label_set))
-        sources = by_source(result.verdicts, candidate_origins(round_))
+        result = report(
+            export_judgements(round_),
+            label_set(round_.label_set),
+            proposed=candidate_origins(round_),
+        )
     except (ServiceError, ValueError) as error:
         raise click.ClickException(str(error)) from error
     if form == "json":
-        figures = {**result.to_json(), "sources": {row.source: row.to_json() for row in sources}}
-        click.echo(json.dumps(figures, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
     else:
         click.echo(render_text(result), nl=False)
-        if sources:
-            click.echo("\n" + render_sources(sources, result.label_set.positive), nl=False)

@@ -75,7 +75,6 @@ from scoring.judgements.labels import LABEL_SETS
 from scoring.judgements.models import Key, parse_scores
 from scoring.judgements.report import JudgementReport, curve_charts, report
 from scoring.judgements.rounds import gold_items_from_file, parse_rows
-from scoring.judgements.sources import SourceFigures, by_source
 
 bp = Blueprint("judge", __name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -305,14 +304,13 @@ def report_page(round_id: int) -> str | tuple[str, int]:
         except (ServiceError, FormatError) as error:
             problem = str(error)
     result: JudgementReport | None = None
-    sources: tuple[SourceFigures, ...] = ()
     if found:
+        proposed = candidate_origins(round_)
         try:
-            result = report(found, label_set, scores)
+            result = report(found, label_set, scores, proposed=proposed)
         except ValueError as error:
             problem = str(error)
-            result = report(found, label_set)
-        sources = by_source(result.verdicts, candidate_origins(round_))
+            result = report(found, label_set, proposed=proposed)
     charts: dict[str, Markup] = {}
     if result is not None:
         rows = {
@@ -340,7 +338,7 @@ def report_page(round_id: int) -> str | tuple[str, int]:
         round=round_,
         label_set=label_set,
         result=result,
-        sources=sources,
+        sources=result.sources if result is not None else (),
         charts=charts,
         problem=problem,
     )

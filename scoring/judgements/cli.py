@@ -33,8 +33,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = ArgumentParser(
         prog="lexsub judgements",
         command="lexsub-judgements",
-        description="Verdicts, Tables 11 and 12, agreement and model rankings of a "
-        "judgement round (JSON Lines: item, candidate, judge, label, origin).",
+        description="Verdicts, Tables 11 and 12, agreement, model rankings and figures by "
+        "source of a judgement round (JSON Lines: item, candidate, judge, label, origin).",
     )
     parser.add_argument("judgements", metavar="JUDGEMENTS_FILE")
     parser.add_argument("--format", choices=("text", "json"), default="text")

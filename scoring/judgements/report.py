@@ -1,7 +1,8 @@
 """The report of a judgement round: verdicts, Tables 11 and 12,
-agreement, and models ranked against the verdicts; as a value with ``to_json`` and as
-text. The command (:mod:`scoring.judgements.cli`) and the organiser's page both call
-:func:`report`, so their figures are the same."""
+agreement, models ranked against the verdicts and the figures by source; as a value with
+``to_json`` and as text. The commands (:mod:`scoring.judgements.cli`, ``lexsub round
+report``) and the organiser's page all call :func:`report`, so their figures are the
+same."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from scoring.judgements.models import (
     ModelEvaluation,
     evaluate,
 )
+from scoring.judgements.sources import SourceFigures, by_source, render_sources
 from scoring.judgements.svg import line_chart
 from scoring.judgements.verdicts import (
     Breakdown,
@@ -43,6 +45,8 @@ class JudgementReport:
     by_origin: Mapping[str, Breakdown]
     agreement: Mapping[str, ViewAgreement]
     models: tuple[ModelEvaluation, ...] = field(default=())
+    sources: tuple[SourceFigures, ...] = field(default=())
+    """Each source's figures (:mod:`scoring.judgements.sources`)."""
 
     @property
     def fleiss_kappa(self) -> float | None:
@@ -64,6 +68,7 @@ class JudgementReport:
             "by_origin": {k: v.to_json() for k, v in self.by_origin.items()},
             "agreement": {k: v.to_json() for k, v in self.agreement.items()},
             "models": {m.model: m.to_json() for m in self.models},
+            "sources": {row.source: row.to_json() for row in self.sources},
         }
 
 
@@ -74,9 +79,13 @@ def report(
     level: float = RECALL_LEVEL,
     permutations: int = PERMUTATIONS,
     seed: int = SEED,
+    *,
+    proposed: Iterable[Sequence[str]] | None = None,
 ) -> JudgementReport:
     """Everything the round's judgements say; the label set is guessed from the labels
-    used when not given (ValueError for a label outside it)."""
+    used when not given (ValueError for a label outside it). ``proposed``: the origin of
+    every candidate of the round, judged or not, for the figures by source (None: the
+    judged candidates, all a judgements file holds)."""
     listed = list(judgements)
     if not listed:
         raise ValueError("no judgements")
@@ -104,6 +113,7 @@ def report(
         by_origin(decided, chosen),
         round_agreement(found, chosen),
         models,
+        by_source(decided, proposed),
     )
 
 
@@ -173,7 +183,10 @@ def render_text(result: JudgementReport) -> str:
                 f"{label} {_number(value, 4)}" for label, value in model.recall_by_label.items()
             ),
         ]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    if result.sources:
+        text += "\n" + render_sources(result.sources, result.label_set.positive)
+    return text
 
 
 def curve_charts(models: Sequence[ModelEvaluation]) -> tuple[str, str]:
