@@ -135,24 +135,35 @@ def export_records(dataset: Dataset) -> Iterator[dict[str, Any]]:
     """One object per (annotator, instance) with an answer, in instance then user order:
     the responses format the gold compiler reads (docs/formats.md)."""
     flags = dictionary_flags(dataset.id)
-    query = (
-        select(Response, Instance, Lexelt, User)
+    query = (  # the columns only: no ORM object is built for a row (a compile reads them all)
+        select(
+            User.username,
+            Lexelt.item,
+            Instance.xml_id,
+            Response.kind,
+            Response.substitutes,
+            Response.multiword,
+            User.id,
+            Lexelt.id,
+            Response.updated_at,
+        )
         .join(Instance, Response.instance_id == Instance.id)
         .join(Lexelt, Instance.lexelt_id == Lexelt.id)
         .join(User, Response.user_id == User.id)
         .where(Instance.dataset_id == dataset.id)
         .order_by(Instance.position, User.username)
     )
-    for response, instance, lexelt, user in db.session.execute(query):
+    for row in db.session.execute(query):
+        username, item, xml_id, kind, substitutes, multiword, user_id, lexelt_id, updated = row
         yield {
-            "annotator": user.username,
-            "lexelt": lexelt.item,
-            "instance": instance.xml_id,
-            "kind": response.kind,
-            "substitutes": list(response.substitutes),
-            "multiword": response.multiword,
-            "used_dictionary": flags.get((user.id, lexelt.id), False),
-            "updated_at": aware(response.updated_at).isoformat(),
+            "annotator": username,
+            "lexelt": item,
+            "instance": xml_id,
+            "kind": kind,
+            "substitutes": list(substitutes),
+            "multiword": multiword,
+            "used_dictionary": flags.get((user_id, lexelt_id), False),
+            "updated_at": aware(updated).isoformat(),
         }
 
 
