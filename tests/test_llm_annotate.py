@@ -14,6 +14,7 @@ bright.a 1 ``smart, clever, intelligent, brainy`` (a fourth: left out), bright.a
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -298,7 +299,10 @@ def test_the_members_page_form(answered: Flask, server: FakeServer, boss: FlaskC
     assert '<form method="post" id="llm-annotate">' in page
     form = page.split('id="llm-annotate">')[1].split("</form>")[0]
     assert 'name="base_url"' in form and 'name="model"' in form and 'name="samples"' in form
-    assert "key" not in form.lower()
+    # no field asks for an API key (the CSRF token's random value is left out: it may
+    # hold the letters k, e, y)
+    fields = re.sub(r'name="csrf_token" value="[^"]*"', 'name="csrf_token"', form)
+    assert "key" not in fields.lower()
     response = boss.post(
         url, data={"action": "llm-annotate", "base_url": server.url, "model": "m", "samples": "2"}
     )
